@@ -1,0 +1,344 @@
+// PostgreSQL schema. drizzle/schema/sqlite.ts declares the same tables, columns, keys and indexes with
+// the same export names; drizzle/schema/schema.test.ts fails when the two drift apart.
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable as table,
+  primaryKey,
+  text,
+  timestamp as pgTimestamp,
+} from 'drizzle-orm/pg-core';
+import type { StatutKind } from '../../shared/constants';
+
+const id = () => integer('id').primaryKey().generatedByDefaultAsIdentity();
+const ref = (name: string) => integer(name);
+const bool = (name: string) => boolean(name);
+const timestamp = (name: string) => pgTimestamp(name, { withTimezone: true, mode: 'date', precision: 3 });
+const createdAt = () => timestamp('created_at').notNull().defaultNow();
+const float = (name: string) => doublePrecision(name);
+const stringList = (name: string) => jsonb(name).$type<string[]>();
+const json = <T>(name: string) => jsonb(name).$type<T>();
+
+// ---------------------------------------------------------------- accounts
+export const utilisateurRoles = table('utilisateur_roles', {
+  id: id(),
+  code: text('code').notNull().unique(),
+  designation: text('designation').notNull(),
+});
+
+export const utilisateurs = table(
+  'utilisateurs',
+  {
+    id: id(),
+    code: text('code').notNull().unique(),
+    // Always stored lower-cased, which makes the unique index case-insensitive.
+    email: text('email').notNull().unique(),
+    nomPrenom: text('nom_prenom').notNull(),
+    passwordHash: text('password_hash'),
+    isEnabled: bool('is_enabled').notNull().default(true),
+    roleId: ref('role_id')
+      .notNull()
+      .references(() => utilisateurRoles.id),
+    lastConnectionAt: timestamp('last_connection_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('utilisateurs_nom_prenom_idx').on(t.nomPrenom), index('utilisateurs_role_idx').on(t.roleId)],
+);
+
+export const sessions = table(
+  'sessions',
+  {
+    // SHA-256 (hex) of the token held by the browser; the token itself is never stored.
+    id: text('id').primaryKey(),
+    userId: ref('user_id')
+      .notNull()
+      .references(() => utilisateurs.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+// Failed log-in counters, keyed by 'email:<address>' or 'ip:<address>'.
+export const loginThrottle = table('login_throttle', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull(),
+  windowStartedAt: timestamp('window_started_at').notNull(),
+  blockedUntil: timestamp('blocked_until'),
+});
+
+// ---------------------------------------------------------------- partners and projects
+export const partenaires = table(
+  'partenaires',
+  {
+    id: id(),
+    code: text('code').notNull().unique(),
+    designation: text('designation').notNull(),
+    email: text('email'),
+    phoneNumber: text('phone_number'),
+    initial: text('initial').notNull(),
+    color: text('color').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('partenaires_designation_idx').on(t.designation)],
+);
+
+export const projects = table(
+  'projects',
+  {
+    id: id(),
+    code: text('code').notNull().unique(),
+    sigle: text('sigle').notNull(),
+    designation: text('designation').notNull(),
+    description: text('description'),
+    ownerId: ref('owner_id')
+      .notNull()
+      .references(() => partenaires.id),
+    createdAt: createdAt(),
+  },
+  (t) => [index('projects_owner_idx').on(t.ownerId)],
+);
+
+// ---------------------------------------------------------------- reference lists
+export const subjects = table('subjects', {
+  id: id(),
+  code: text('code').notNull().unique(),
+  designation: text('designation').notNull(),
+  position: integer('position').notNull().default(0),
+});
+
+export const canals = table('canals', {
+  id: id(),
+  code: text('code').notNull().unique(),
+  designation: text('designation').notNull(),
+  icon: text('icon').notNull(),
+  position: integer('position').notNull().default(0),
+});
+
+export const niveaux = table('niveaux', {
+  id: id(),
+  code: text('code').notNull().unique(),
+  designation: text('designation').notNull(),
+  color: text('color').notNull(),
+  // Higher is more serious; the dashboard's 'urgent' alert uses the highest rank.
+  rank: integer('rank').notNull(),
+});
+
+export const statuts = table('statuts', {
+  id: id(),
+  code: text('code').notNull().unique(),
+  designation: text('designation').notNull(),
+  kind: text('kind').$type<StatutKind>().notNull(),
+  position: integer('position').notNull().default(0),
+});
+
+export const resultats = table('resultats', {
+  id: id(),
+  code: text('code').notNull().unique(),
+  designation: text('designation').notNull(),
+  position: integer('position').notNull().default(0),
+});
+
+// ---------------------------------------------------------------- geography (P-codes)
+export const regions = table('regions', {
+  id: id(),
+  code: text('code').notNull().unique(),
+  designation: text('designation').notNull(),
+  latitude: float('latitude'),
+  longitude: float('longitude'),
+});
+
+export const districts = table(
+  'districts',
+  {
+    id: id(),
+    code: text('code').notNull().unique(),
+    designation: text('designation').notNull(),
+    regionId: ref('region_id')
+      .notNull()
+      .references(() => regions.id),
+    latitude: float('latitude'),
+    longitude: float('longitude'),
+  },
+  (t) => [index('districts_region_idx').on(t.regionId)],
+);
+
+export const communes = table(
+  'communes',
+  {
+    id: id(),
+    code: text('code').notNull().unique(),
+    designation: text('designation').notNull(),
+    districtId: ref('district_id')
+      .notNull()
+      .references(() => districts.id),
+    latitude: float('latitude'),
+    longitude: float('longitude'),
+  },
+  (t) => [index('communes_district_idx').on(t.districtId)],
+);
+
+// ---------------------------------------------------------------- reports
+export const signalements = table(
+  'signalements',
+  {
+    id: id(),
+    code: text('code').notNull().unique(),
+    signalementAt: timestamp('signalement_at').notNull(),
+    createdAt: createdAt(),
+    closeAt: timestamp('close_at'),
+    lastActionAt: timestamp('last_action_at'),
+    createdById: ref('created_by_id')
+      .notNull()
+      .references(() => utilisateurs.id),
+    partenaireId: ref('partenaire_id')
+      .notNull()
+      .references(() => partenaires.id),
+    canalPrincipalId: ref('canal_principal_id').references(() => canals.id),
+    autreCanalPrincipal: text('autre_canal_principal'),
+    autreObject: text('autre_object'),
+    regionId: ref('region_id').references(() => regions.id),
+    districtId: ref('district_id').references(() => districts.id),
+    communeId: ref('commune_id').references(() => communes.id),
+    fokontany: text('fokontany'),
+    isTreated: bool('is_treated').notNull().default(false),
+    isInternalResponsability: bool('is_internal_responsability').notNull().default(false),
+    isConfict: bool('is_confict').notNull().default(false),
+    isRecurrent: bool('is_recurrent').notNull().default(false),
+    isAnonyme: bool('is_anonyme').notNull().default(false),
+    niveauId: ref('niveau_id').references(() => niveaux.id),
+    statutId: ref('statut_id').references(() => statuts.id),
+    resultatId: ref('resultat_id').references(() => resultats.id),
+    description: text('description'),
+    actionProvisoires: stringList('action_provisoires').notNull().default(sql`'[]'::jsonb`),
+    preuves: stringList('preuves').notNull().default(sql`'[]'::jsonb`),
+    // Lower-cased, accent-free text of everything the list search looks at, kept by the service.
+    searchText: text('search_text').notNull().default(''),
+  },
+  (t) => [
+    index('signalements_signalement_at_idx').on(t.signalementAt, t.id),
+    index('signalements_partenaire_idx').on(t.partenaireId, t.signalementAt),
+    index('signalements_created_by_idx').on(t.createdById, t.signalementAt),
+    index('signalements_region_idx').on(t.regionId, t.signalementAt),
+    index('signalements_district_idx').on(t.districtId, t.signalementAt),
+    index('signalements_commune_idx').on(t.communeId, t.signalementAt),
+    index('signalements_canal_idx').on(t.canalPrincipalId, t.signalementAt),
+    index('signalements_statut_idx').on(t.statutId, t.signalementAt),
+    index('signalements_niveau_idx').on(t.niveauId, t.signalementAt),
+    index('signalements_resultat_idx').on(t.resultatId, t.signalementAt),
+  ],
+);
+
+export const signalementSubjects = table(
+  'signalement_subjects',
+  {
+    signalementId: ref('signalement_id')
+      .notNull()
+      .references(() => signalements.id, { onDelete: 'cascade' }),
+    subjectId: ref('subject_id')
+      .notNull()
+      .references(() => subjects.id),
+  },
+  (t) => [
+    primaryKey({ columns: [t.signalementId, t.subjectId] }),
+    index('signalement_subjects_subject_idx').on(t.subjectId, t.signalementId),
+  ],
+);
+
+export const signalementProjects = table(
+  'signalement_projects',
+  {
+    signalementId: ref('signalement_id')
+      .notNull()
+      .references(() => signalements.id, { onDelete: 'cascade' }),
+    projectId: ref('project_id')
+      .notNull()
+      .references(() => projects.id),
+  },
+  (t) => [
+    primaryKey({ columns: [t.signalementId, t.projectId] }),
+    index('signalement_projects_project_idx').on(t.projectId, t.signalementId),
+  ],
+);
+
+export const presumeAuteurs = table(
+  'presume_auteurs',
+  {
+    id: id(),
+    code: text('code').notNull().unique(),
+    signalementId: ref('signalement_id')
+      .notNull()
+      .references(() => signalements.id, { onDelete: 'cascade' }),
+    nomPrenom: text('nom_prenom').notNull(),
+    fonction: text('fonction'),
+    description: text('description'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('presume_auteurs_signalement_idx').on(t.signalementId)],
+);
+
+export const sources = table(
+  'sources',
+  {
+    id: id(),
+    code: text('code').notNull().unique(),
+    signalementId: ref('signalement_id')
+      .notNull()
+      .references(() => signalements.id, { onDelete: 'cascade' }),
+    nomPrenom: text('nom_prenom'),
+    contact: text('contact'),
+    description: text('description'),
+    autreCanal: text('autre_canal'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sources_signalement_idx').on(t.signalementId)],
+);
+
+export const sourceCanaux = table(
+  'source_canaux',
+  {
+    sourceId: ref('source_id')
+      .notNull()
+      .references(() => sources.id, { onDelete: 'cascade' }),
+    canalId: ref('canal_id')
+      .notNull()
+      .references(() => canals.id),
+  },
+  (t) => [primaryKey({ columns: [t.sourceId, t.canalId] }), index('source_canaux_canal_idx').on(t.canalId)],
+);
+
+export const victimes = table(
+  'victimes',
+  {
+    id: id(),
+    code: text('code').notNull().unique(),
+    signalementId: ref('signalement_id')
+      .notNull()
+      .references(() => signalements.id, { onDelete: 'cascade' }),
+    nomPrenom: text('nom_prenom').notNull(),
+    fonction: text('fonction'),
+    contact: text('contact'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('victimes_signalement_idx').on(t.signalementId)],
+);
+
+// One row per change to a report or one of its children, written in the change's transaction.
+export const signalementHistorique = table(
+  'signalement_historique',
+  {
+    id: id(),
+    signalementId: ref('signalement_id')
+      .notNull()
+      .references(() => signalements.id, { onDelete: 'cascade' }),
+    userId: ref('user_id').references(() => utilisateurs.id),
+    at: timestamp('at').notNull(),
+    action: text('action').notNull(),
+    changes: json<Record<string, { from: unknown; to: unknown }>>('changes').notNull(),
+  },
+  (t) => [index('signalement_historique_signalement_idx').on(t.signalementId, t.at)],
+);

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  DATABASE_URL: z
+    .string()
+    .default('file:./data/signalements.db')
+    .refine((v) => v.startsWith('file:') || /^postgres(ql)?:\/\//.test(v), {
+      message: "doit commencer par 'file:' (SQLite) ou 'postgres://' (PostgreSQL)",
+    }),
+  ADMIN_EMAIL: optionalString.pipe(z.email({ message: 'adresse e-mail invalide' }).optional()),
+  ADMIN_PASSWORD: optionalString.pipe(
+    z.string().min(12, { message: 'au moins 12 caractères' }).optional(),
+  ),
+  PUBLIC_URL: z.url({ message: 'URL invalide' }).default('http://localhost:3000'),
+  SMTP_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^smtps?:\/\//, { message: "doit commencer par 'smtp://' ou 'smtps://'" })
+      .optional(),
+  ),
+  MAIL_FROM: z.string().default('Signalements <no-reply@signalements.local>'),
+  MAP_STYLE_URL: optionalString.pipe(z.url({ message: 'URL invalide' }).optional()),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; throws a ConfigError listing every wrong variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Configuration invalide :\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,46 @@
+// Business constants of the specification (§9) shared by the server and the client.
+
+export const STATUT_KINDS = ['open', 'treated', 'closed'] as const;
+export type StatutKind = (typeof STATUT_KINDS)[number];
+
+export const ROLE_ADMIN = 'ROLE_ADMIN';
+export const ROLE_USER = 'ROLE_USER';
+/** Role required by a guarded route when it names none. */
+export const DEFAULT_REQUIRED_ROLE = ROLE_ADMIN;
+export const FALLBACK_PATH = '/dashboard';
+export const BASE_PATH = '/admin';
+
+export const OTHERS_CODE = 'OTHERS';
+export const INTERNAL_PARTNER_CODE = 'IVY';
+
+export const PAGE_SIZE_SIGNALEMENTS = 20;
+export const PAGE_SIZE_UTILISATEURS = 20;
+export const PAGE_SIZE_PARTENAIRES = 10;
+export const OPTION_LIST_SIZE = 500;
+export const FILTER_PICKER_SIZE = 300;
+export const MAX_PAGE_LINKS = 5;
+export const SEARCH_DEBOUNCE_MS = 300;
+export const DEFAULT_DEBOUNCE_MS = 500;
+export const PARTNER_SEARCH_DEBOUNCE_MS = 500;
+export const MAX_PROJECT_AVATARS = 2;
+export const OTHERS_BADGE_MAX_CHARS = 50;
+
+export const PHONE_PREFIX = '+261';
+export const PHONE_DIGITS = 9;
+export const NAME_MIN_LENGTH = 2;
+export const MAIL_CONTENT_MIN_LENGTH = 10;
+export const DESIGNATION_MIN_LENGTH = 2;
+export const INITIALS_MAX = 2;
+export const PASSWORD_MIN_LENGTH = 12;
+
+export const SIDEBAR_MOBILE_BREAKPOINT_PX = 768;
+export const SIDEBAR_COOKIE_NAME = 'sidebar_state';
+export const SIDEBAR_COOKIE_MAX_AGE_S = 604800;
+export const SIDEBAR_WIDTH = '16rem';
+export const SIDEBAR_WIDTH_MOBILE = '18rem';
+export const SIDEBAR_WIDTH_ICON = '3rem';
+
+export const MAP_DEFAULT_CENTER = { latitude: -18.7669, longitude: 46.8691 } as const;
+export const MAP_DEFAULT_ZOOM = 6;
+
+export const MIN_SIGNALEMENT_DATE = '1900-01-01';

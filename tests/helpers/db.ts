@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { openDatabase, type Database, type Engine } from '../../server/db/client';
+
+export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+let pgAvailable: boolean | undefined;
+
+/** Whether PostgreSQL answers; under CI its absence is a failure, elsewhere a visible warning. */
+export async function postgresAvailable(): Promise<boolean> {
+  if (pgAvailable !== undefined) return pgAvailable;
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    pgAvailable = true;
+  } catch (error) {
+    if (process.env.CI) {
+      throw new Error(`PostgreSQL injoignable sous CI (${PG_ADMIN_URL}) : ${String(error)}`);
+    }
+    console.warn(`\n⚠️  PostgreSQL injoignable (${PG_ADMIN_URL}) : tests PostgreSQL ignorés.\n`);
+    pgAvailable = false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+  return pgAvailable;
+}
+
+/** Engines to run a suite against: SQLite always, PostgreSQL when reachable (always under CI). */
+export const ENGINES: Engine[] = ['sqlite', 'postgres'];
+
+export interface TestDatabase {
+  db: Database;
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh, migrated database of the given engine, dropped by drop(). */
+export async function createTestDatabase(engine: Engine): Promise<TestDatabase> {
+  if (engine === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'signalements-test-'));
+    const url = `file:${join(dir, 'test.db')}`;
+    const db = openDatabase(url);
+    await db.migrate();
+    return {
+      db,
+      url,
+      async drop() {
+        await db.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const name = `signalements_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  const db = openDatabase(url.toString());
+  await db.migrate();
+  return {
+    db,
+    url: url.toString(),
+    async drop() {
+      await db.close();
+      const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+/**
+ * The engines a suite runs on, for `describe.each(await testEngines())`: PostgreSQL is dropped with
+ * a warning when unreachable outside CI, and its absence fails the run under CI.
+ */
+export async function testEngines(): Promise<Engine[]> {
+  return (await postgresAvailable()) ? ENGINES : ['sqlite'];
+}
