@@ -32,6 +32,12 @@ export const configSchema = z.object({
   MAIL_FROM: z.string().default('Signalements <no-reply@signalements.local>'),
   MAP_STYLE_URL: optionalString.pipe(z.url({ message: 'URL invalide' }).optional()),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  // Set to true only behind a reverse proxy that sets X-Forwarded-For: otherwise a client could
+  // choose its own address and escape the per-address log-in throttle.
+  TRUST_PROXY: z
+    .enum(['true', 'false'], { message: "doit valoir 'true' ou 'false'" })
+    .default('false')
+    .transform((v) => v === 'true'),
 });
 
 export type Config = z.infer<typeof configSchema>;

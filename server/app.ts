@@ -1,0 +1,118 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import cookie from '@fastify/cookie';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import type { Config } from './config';
+import type { AppContext } from './context';
+import type { Database } from './db/client';
+import { authRoutes } from './domains/auth/rest';
+import { utilisateursRoutes } from './domains/utilisateurs/rest';
+import { MESSAGES } from './errors';
+import { registerErrorHandler } from './http/errors';
+import { healthRoutes } from './http/health';
+import { authenticate } from './http/session-cookie';
+import { appRouter, type AppRouter } from './trpc/router';
+
+export interface BuildAppOptions {
+  config: Config;
+  db: Database;
+  /** Folder of the built client; defaults to dist/web. */
+  webRoot?: string;
+}
+
+const SECRET_PATHS = /(\/definir-mot-de-passe\/)[^/?]+/g;
+
+export async function buildApp({ config, db, webRoot }: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: config.LOG_LEVEL,
+      redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+    },
+    logController: new LogController({ disableRequestLogging: true }),
+    trustProxy: config.TRUST_PROXY,
+    bodyLimit: 2 * 1024 * 1024,
+  });
+
+  // One line per request; no query string (it may carry search terms), no token path segment.
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url.split('?')[0]!.replace(SECRET_PATHS, '$1***'),
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+        user: request.auth?.user.code,
+      },
+      'request',
+    );
+  });
+
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'same-origin');
+    reply.header('x-frame-options', 'DENY');
+  });
+
+  const routes: Array<{ method: string; url: string; public: boolean }> = [];
+  app.decorate('routeList', routes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') routes.push({ method, url: route.url, public: Boolean(route.config?.public) });
+    }
+  });
+
+  await app.register(cookie);
+  await app.register(rateLimit, { global: false });
+  registerErrorHandler(app);
+
+  app.decorateRequest('auth', null);
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith('/api/') && !request.url.startsWith('/trpc/')) return;
+    await authenticate(request, reply, db, config);
+  });
+  // Every /api route needs a session unless it says it is public.
+  app.addHook('preHandler', async (request, reply) => {
+    if (!request.url.startsWith('/api/') || request.routeOptions.config.public) return;
+    if (!request.auth) return reply.code(401).send({ status: 401, message: MESSAGES.unauthenticated });
+  });
+
+  await app.register(fastifyTRPCPlugin, {
+    prefix: '/trpc',
+    trpcOptions: {
+      router: appRouter,
+      createContext: ({ req, res }): AppContext => ({ db, config, req, res, auth: req.auth }),
+    } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
+  });
+
+  healthRoutes(app, db);
+  authRoutes(app, db, config);
+  utilisateursRoutes(app, db);
+
+  await registerClient(app, webRoot ?? resolve(import.meta.dirname, '../dist/web'));
+  return app;
+}
+
+/** Serves the built React client under /admin, with index.html for every client-side route. */
+async function registerClient(app: FastifyInstance, root: string) {
+  const index = resolve(root, 'index.html');
+  const built = existsSync(index);
+  if (built) {
+    await app.register(fastifyStatic, { root, prefix: '/admin/', index: false, wildcard: false });
+  }
+  app.get('/', (_req, reply) => reply.redirect('/admin/'));
+  app.get('/admin', (_req, reply) => reply.redirect('/admin/'));
+  app.setNotFoundHandler((request, reply) => {
+    const isPage = request.method === 'GET' && request.url.startsWith('/admin/');
+    const isAsset = /\.[a-z0-9]+$/i.test(request.url.split('?')[0]!);
+    if (isPage && !isAsset) {
+      if (!built) {
+        return reply.code(503).type('text/plain; charset=utf-8').send('Client non construit : lancez « npm run build ».');
+      }
+      return reply.header('cache-control', 'no-cache').sendFile('index.html', root);
+    }
+    return reply.code(404).send({ status: 404, message: MESSAGES.notFound });
+  });
+}

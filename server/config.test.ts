@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+describe('configuration from the environment', () => {
+  it('has working defaults for a local start', () => {
+    const config = loadConfig({});
+    expect(config.PORT).toBe(3000);
+    expect(config.DATABASE_URL).toBe('file:./data/signalements.db');
+    expect(config.LOG_LEVEL).toBe('info');
+    expect(config.TRUST_PROXY).toBe(false);
+    expect(config.SMTP_URL).toBeUndefined();
+  });
+
+  it('accepts a PostgreSQL URL and treats empty optional values as unset', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://u@h:5432/db', SMTP_URL: '', ADMIN_EMAIL: '' });
+    expect(config.DATABASE_URL).toBe('postgres://u@h:5432/db');
+    expect(config.SMTP_URL).toBeUndefined();
+    expect(config.ADMIN_EMAIL).toBeUndefined();
+  });
+
+  it('refuses wrong values with one clear French message per variable', () => {
+    const attempt = () =>
+      loadConfig({
+        PORT: 'quarante',
+        DATABASE_URL: 'mysql://x',
+        ADMIN_EMAIL: 'pas-un-email',
+        ADMIN_PASSWORD: 'court',
+        PUBLIC_URL: 'ailleurs',
+        SMTP_URL: 'http://mail',
+        LOG_LEVEL: 'bavard',
+      });
+    expect(attempt).toThrow(ConfigError);
+    const message = (() => {
+      try {
+        attempt();
+        return '';
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    expect(message).toMatch(/^Configuration invalide/);
+    for (const name of ['PORT', 'DATABASE_URL', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'PUBLIC_URL', 'SMTP_URL', 'LOG_LEVEL']) {
+      expect(message).toContain(`- ${name}:`);
+    }
+    expect(message).toContain("doit commencer par 'file:' (SQLite) ou 'postgres://' (PostgreSQL)");
+  });
+});

@@ -1,0 +1,233 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, sessionCookie, TEST_PASSWORD, type TestApp } from '../../../tests/helpers/app';
+import { testEngines } from '../../../tests/helpers/db';
+import { setPassword } from '../utilisateurs/service';
+import { sessionIdFromToken } from './session';
+import { MAX_FAILURES_PER_ACCOUNT } from './throttle';
+
+describe.each(await testEngines())('authentication on %s', (engine) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+    await t.user('agent@example.mg', 'ROLE_USER', 'Rabe Hery');
+    await t.user('admin@example.mg', 'ROLE_ADMIN', 'Rasoa Admin');
+  });
+  afterAll(async () => t?.close());
+
+  const loginRes = (email: string, password: string, ip = '10.0.0.1') =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email, password },
+      headers: { 'x-forwarded-for': ip },
+    });
+
+  it('logs in with the right password and sets an HttpOnly, SameSite=Lax session cookie', async () => {
+    const res = await loginRes('Agent@Example.mg', TEST_PASSWORD);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      email: 'agent@example.mg',
+      nomPrenom: 'Rabe Hery',
+      isCurrentUser: true,
+      utilisateurRole: { code: 'ROLE_USER', designation: 'Utilisateur', '@id': '/api/utilisateur_roles/ROLE_USER' },
+    });
+    const cookie = res.cookies.find((c) => c.name === 'session')!;
+    expect(cookie.httpOnly).toBe(true);
+    expect(cookie.sameSite).toBe('Lax');
+    expect(cookie.secure).toBeFalsy();
+    expect(cookie.path).toBe('/');
+  });
+
+  it('stores only the SHA-256 of the session token', async () => {
+    const res = await loginRes('agent@example.mg', TEST_PASSWORD);
+    const token = res.cookies.find((c) => c.name === 'session')!.value;
+    const rows = await t.db.read.select().from(t.db.t.sessions);
+    expect(rows.some((r) => r.id === token)).toBe(false);
+    expect(rows.some((r) => r.id === sessionIdFromToken(token))).toBe(true);
+  });
+
+  it('sets lastConnectionAt at login', async () => {
+    const before = Date.now();
+    await loginRes('agent@example.mg', TEST_PASSWORD);
+    const [user] = await t.db.read
+      .select()
+      .from(t.db.t.utilisateurs)
+      .where(eq(t.db.t.utilisateurs.email, 'agent@example.mg'));
+    expect(user!.lastConnectionAt!.getTime()).toBeGreaterThanOrEqual(before - 1000);
+  });
+
+  it('answers a wrong password and an unknown e-mail identically', async () => {
+    const wrong = await loginRes('agent@example.mg', 'mauvais-mot-de-passe', '10.0.0.2');
+    const unknown = await loginRes('personne@example.mg', 'mauvais-mot-de-passe', '10.0.0.3');
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.json()).toEqual(unknown.json());
+    expect(wrong.json().message).toBe('Email ou mot de passe incorrect.');
+    expect(wrong.cookies.find((c) => c.name === 'session')).toBeUndefined();
+  });
+
+  it('rejects invalid input with a French 400, not a 500', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: 'pas-un-email' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toBe("Format d'email invalide.");
+    const garbage = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: '{not json',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(garbage.statusCode).toBe(400);
+  });
+
+  it('refuses a disabled user with the same answer as a wrong password', async () => {
+    await t.user('desactive@example.mg');
+    await t.db.transaction((tx) =>
+      tx
+        .update(t.db.t.utilisateurs)
+        .set({ isEnabled: false })
+        .where(eq(t.db.t.utilisateurs.email, 'desactive@example.mg')),
+    );
+    const res = await loginRes('desactive@example.mg', TEST_PASSWORD, '10.0.0.4');
+    expect(res.statusCode).toBe(401);
+    expect(res.json().message).toBe('Email ou mot de passe incorrect.');
+  });
+
+  it('ends the open sessions of a user who is disabled', async () => {
+    await t.user('bientot-desactive@example.mg');
+    const cookie = await t.login('bientot-desactive@example.mg');
+    const ok = await t.app.inject({ url: '/api/utilisateur/who-am-i', headers: { cookie } });
+    expect(ok.statusCode).toBe(200);
+    await t.db.transaction((tx) =>
+      tx
+        .update(t.db.t.utilisateurs)
+        .set({ isEnabled: false })
+        .where(eq(t.db.t.utilisateurs.email, 'bientot-desactive@example.mg')),
+    );
+    const refused = await t.app.inject({ url: '/api/utilisateur/who-am-i', headers: { cookie } });
+    expect(refused.statusCode).toBe(401);
+  });
+
+  it('slows down repeated failures for one account, in French, even with the right password', async () => {
+    await t.user('cible@example.mg');
+    let last;
+    for (let i = 0; i < MAX_FAILURES_PER_ACCOUNT; i++) {
+      last = await loginRes('cible@example.mg', 'mauvais', `10.1.0.${i}`);
+    }
+    expect(last!.statusCode).toBe(429);
+    const blocked = await loginRes('cible@example.mg', TEST_PASSWORD, '10.2.0.1');
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().message).toMatch(/^Trop de tentatives de connexion\. Réessayez dans \d+ minute\(s\)\.$/);
+    expect(blocked.headers['retry-after']).toBeDefined();
+    // Another account from another address is not affected.
+    expect((await loginRes('agent@example.mg', TEST_PASSWORD, '10.2.0.2')).statusCode).toBe(200);
+  });
+
+  it('slows down repeated failures from one address across accounts', async () => {
+    let status = 0;
+    for (let i = 0; i < 25 && status !== 429; i++) {
+      status = (await loginRes(`inconnu${i}@example.mg`, 'mauvais', '10.9.9.9')).statusCode;
+    }
+    expect(status).toBe(429);
+    expect((await loginRes('agent@example.mg', TEST_PASSWORD, '10.9.9.9')).statusCode).toBe(429);
+  });
+
+  it('returns the current user from who-am-i on REST and tRPC', async () => {
+    const cookie = await t.login('admin@example.mg');
+    const rest = await t.app.inject({ url: '/api/utilisateur/who-am-i', headers: { cookie } });
+    expect(rest.statusCode).toBe(200);
+    expect(rest.json()).toMatchObject({
+      '@id': expect.stringMatching(/^\/api\/utilisateurs\/USR-/),
+      email: 'admin@example.mg',
+      utilisateurRole: { code: 'ROLE_ADMIN', designation: 'Administrateur' },
+    });
+    const trpc = await t.app.inject({ url: '/trpc/auth.whoAmI', headers: { cookie } });
+    expect(trpc.statusCode).toBe(200);
+    expect(trpc.json().result.data).toEqual(rest.json());
+  });
+
+  it('logs in and out through tRPC too', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/trpc/auth.login',
+      payload: { email: 'agent@example.mg', password: TEST_PASSWORD },
+    });
+    expect(res.statusCode).toBe(200);
+    const cookie = sessionCookie(res);
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/trpc/auth.login',
+      payload: { email: 'agent@example.mg', password: 'faux' },
+      headers: { 'x-forwarded-for': '10.3.0.1' },
+    });
+    expect(bad.statusCode).toBe(401);
+    expect(bad.json().error.message).toBe('Email ou mot de passe incorrect.');
+    const out = await t.app.inject({ method: 'POST', url: '/trpc/auth.logout', headers: { cookie }, payload: {} });
+    expect(out.statusCode).toBe(200);
+    const after = await t.app.inject({ url: '/trpc/auth.whoAmI', headers: { cookie } });
+    expect(after.statusCode).toBe(401);
+  });
+
+  it('ends the session on logout', async () => {
+    const cookie = await t.login('agent@example.mg');
+    const out = await t.app.inject({ method: 'POST', url: '/api/logout', headers: { cookie } });
+    expect(out.statusCode).toBe(204);
+    const cleared = out.cookies.find((c) => c.name === 'session');
+    expect(cleared?.value).toBe('');
+    const after = await t.app.inject({ url: '/api/utilisateur/who-am-i', headers: { cookie } });
+    expect(after.statusCode).toBe(401);
+  });
+
+  it('ends the other sessions on password change', async () => {
+    await t.user('change@example.mg');
+    const first = await t.login('change@example.mg');
+    const [user] = await t.db.read
+      .select()
+      .from(t.db.t.utilisateurs)
+      .where(eq(t.db.t.utilisateurs.email, 'change@example.mg'));
+    await setPassword(t.db, user!.id, 'un-nouveau-mot-de-passe');
+    expect((await t.app.inject({ url: '/api/utilisateur/who-am-i', headers: { cookie: first } })).statusCode).toBe(
+      401,
+    );
+    expect((await t.app.inject({ url: '/api/utilisateur/who-am-i', headers: { cookie: 'session=inconnu' } })).statusCode).toBe(
+      401,
+    );
+    await t.login('change@example.mg', 'un-nouveau-mot-de-passe');
+  });
+
+  it('extends a session used close to its expiry (sliding expiry) and refuses an expired one', async () => {
+    const cookie = await t.login('agent@example.mg');
+    const id = sessionIdFromToken(cookie.replace('session=', ''));
+    const soon = new Date(Date.now() + 24 * 3600 * 1000);
+    await t.db.transaction((tx) =>
+      tx.update(t.db.t.sessions).set({ expiresAt: soon }).where(eq(t.db.t.sessions.id, id)),
+    );
+    const res = await t.app.inject({ url: '/api/utilisateur/who-am-i', headers: { cookie } });
+    expect(res.statusCode).toBe(200);
+    const [row] = await t.db.read.select().from(t.db.t.sessions).where(eq(t.db.t.sessions.id, id));
+    expect(row!.expiresAt.getTime()).toBeGreaterThan(Date.now() + 29 * 24 * 3600 * 1000);
+    expect(res.cookies.find((c) => c.name === 'session')?.expires?.getTime()).toBeGreaterThan(soon.getTime());
+
+    await t.db.transaction((tx) =>
+      tx.update(t.db.t.sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(t.db.t.sessions.id, id)),
+    );
+    expect((await t.app.inject({ url: '/api/utilisateur/who-am-i', headers: { cookie } })).statusCode).toBe(401);
+  });
+});
+
+describe('session cookie behind HTTPS', () => {
+  it('is Secure when PUBLIC_URL is https', async () => {
+    const t = await createTestApp('sqlite', { PUBLIC_URL: 'https://signalements.example.mg' });
+    try {
+      await t.user('agent@example.mg');
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload: { email: 'agent@example.mg', password: TEST_PASSWORD },
+      });
+      expect(res.cookies.find((c) => c.name === 'session')!.secure).toBe(true);
+    } finally {
+      await t.close();
+    }
+  });
+});

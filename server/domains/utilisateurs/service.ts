@@ -1,0 +1,158 @@
+import { randomBytes } from 'node:crypto';
+import { asc, count, eq, like, or, sql } from 'drizzle-orm';
+import { ROLE_ADMIN } from '../../../shared/constants';
+import type { Database } from '../../db/client';
+import { conflict, invalid } from '../../errors';
+import { generatePassword, hashPassword } from '../auth/password';
+import { requireAdmin } from '../auth/guards';
+import { invalidateUserSessions, type SessionUser } from '../auth/session';
+import { utilisateurDto, type UtilisateurDto } from './dto';
+
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+function newUserCode(): string {
+  return `USR-${randomBytes(5).toString('hex').toUpperCase()}`;
+}
+
+async function roleIdOf(db: Database, roleCode: string): Promise<number> {
+  const [role] = await db.read
+    .select({ id: db.t.utilisateurRoles.id })
+    .from(db.t.utilisateurRoles)
+    .where(eq(db.t.utilisateurRoles.code, roleCode))
+    .limit(1);
+  if (!role) throw invalid('Rôle sélectionné introuvable');
+  return role.id;
+}
+
+export async function findUserByEmail(db: Database, email: string) {
+  const { utilisateurs, utilisateurRoles } = db.t;
+  const [row] = await db.read
+    .select({
+      id: utilisateurs.id,
+      code: utilisateurs.code,
+      email: utilisateurs.email,
+      nomPrenom: utilisateurs.nomPrenom,
+      passwordHash: utilisateurs.passwordHash,
+      isEnabled: utilisateurs.isEnabled,
+      lastConnectionAt: utilisateurs.lastConnectionAt,
+      role: { code: utilisateurRoles.code, designation: utilisateurRoles.designation },
+    })
+    .from(utilisateurs)
+    .innerJoin(utilisateurRoles, eq(utilisateurRoles.id, utilisateurs.roleId))
+    .where(eq(utilisateurs.email, normalizeEmail(email)))
+    .limit(1);
+  return row ?? null;
+}
+
+export interface CreateUserInput {
+  email: string;
+  nomPrenom: string;
+  roleCode: string;
+  password?: string;
+}
+
+export async function createUser(db: Database, input: CreateUserInput): Promise<{ id: number; code: string }> {
+  const email = normalizeEmail(input.email);
+  const roleId = await roleIdOf(db, input.roleCode);
+  const passwordHash = input.password ? await hashPassword(input.password) : null;
+  return db.transaction(async (tx) => {
+    const [existing] = await tx
+      .select({ id: db.t.utilisateurs.id })
+      .from(db.t.utilisateurs)
+      .where(eq(db.t.utilisateurs.email, email))
+      .limit(1);
+    if (existing) throw conflict('Un utilisateur avec cet email existe déjà.');
+    const [row] = await tx
+      .insert(db.t.utilisateurs)
+      .values({ code: newUserCode(), email, nomPrenom: input.nomPrenom.trim(), roleId, passwordHash })
+      .returning({ id: db.t.utilisateurs.id, code: db.t.utilisateurs.code });
+    return row!;
+  });
+}
+
+/** Sets a password and ends every other session of the user. */
+export async function setPassword(db: Database, userId: number, password: string, keepSession?: string) {
+  const passwordHash = await hashPassword(password);
+  await db.transaction(async (tx) => {
+    await tx.update(db.t.utilisateurs).set({ passwordHash }).where(eq(db.t.utilisateurs.id, userId));
+    await invalidateUserSessions(db, userId, keepSession);
+  });
+}
+
+/**
+ * Creates or resets an administrator (CLI and first start). Returns the password that was set,
+ * generated when none is given.
+ */
+export async function upsertAdmin(
+  db: Database,
+  input: { email: string; nomPrenom?: string; password?: string },
+): Promise<{ created: boolean; password: string; code: string }> {
+  const password = input.password ?? generatePassword();
+  const existing = await findUserByEmail(db, input.email);
+  if (!existing) {
+    const user = await createUser(db, {
+      email: input.email,
+      nomPrenom: input.nomPrenom ?? 'Administrateur',
+      roleCode: ROLE_ADMIN,
+      password,
+    });
+    return { created: true, password, code: user.code };
+  }
+  const roleId = await roleIdOf(db, ROLE_ADMIN);
+  await db.transaction(async (tx) => {
+    await tx
+      .update(db.t.utilisateurs)
+      .set({ roleId, isEnabled: true, ...(input.nomPrenom ? { nomPrenom: input.nomPrenom } : {}) })
+      .where(eq(db.t.utilisateurs.id, existing.id));
+    await setPassword(db, existing.id, password);
+  });
+  return { created: false, password, code: existing.code };
+}
+
+export async function countUsers(db: Database): Promise<number> {
+  const [row] = await db.read.select({ n: count() }).from(db.t.utilisateurs);
+  return row?.n ?? 0;
+}
+
+export interface ListUsersInput {
+  page: number;
+  itemsPerPage: number;
+  nomPrenom?: string;
+}
+
+export async function listUsers(
+  db: Database,
+  actor: SessionUser,
+  input: ListUsersInput,
+): Promise<{ items: UtilisateurDto[]; total: number }> {
+  requireAdmin(actor);
+  const { utilisateurs, utilisateurRoles } = db.t;
+  const term = input.nomPrenom?.trim().toLowerCase();
+  const where = term
+    ? or(like(sql`lower(${utilisateurs.nomPrenom})`, `%${term}%`), like(utilisateurs.email, `%${term}%`))
+    : undefined;
+  const [totalRow] = await db.read.select({ n: count() }).from(utilisateurs).where(where);
+  const rows = await db.read
+    .select({
+      code: utilisateurs.code,
+      email: utilisateurs.email,
+      nomPrenom: utilisateurs.nomPrenom,
+      isEnabled: utilisateurs.isEnabled,
+      lastConnectionAt: utilisateurs.lastConnectionAt,
+      role: { code: utilisateurRoles.code, designation: utilisateurRoles.designation },
+    })
+    .from(utilisateurs)
+    .innerJoin(utilisateurRoles, eq(utilisateurRoles.id, utilisateurs.roleId))
+    .where(where)
+    .orderBy(asc(utilisateurs.nomPrenom), asc(utilisateurs.id))
+    .limit(input.itemsPerPage)
+    .offset((input.page - 1) * input.itemsPerPage);
+  return { items: rows.map((r) => utilisateurDto(r, actor.code)), total: totalRow?.n ?? 0 };
+}
+
+export async function listRoles(db: Database) {
+  return db.read
+    .select({ code: db.t.utilisateurRoles.code, designation: db.t.utilisateurRoles.designation })
+    .from(db.t.utilisateurRoles)
+    .orderBy(asc(db.t.utilisateurRoles.id));
+}

@@ -1,0 +1,54 @@
+// Typed domain errors thrown by services. server/http/errors.ts and server/trpc/init.ts map them to
+// HTTP statuses and tRPC codes; the message is French and shown to the user as is.
+
+export type DomainErrorKind =
+  | 'invalid'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'too_many_requests';
+
+export class DomainError extends Error {
+  constructor(
+    readonly kind: DomainErrorKind,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const HTTP_STATUS: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_many_requests: 429,
+};
+
+export const TRPC_CODE = {
+  invalid: 'BAD_REQUEST',
+  unauthenticated: 'UNAUTHORIZED',
+  forbidden: 'FORBIDDEN',
+  not_found: 'NOT_FOUND',
+  conflict: 'CONFLICT',
+  too_many_requests: 'TOO_MANY_REQUESTS',
+} as const satisfies Record<DomainErrorKind, string>;
+
+export const MESSAGES = {
+  unauthenticated: 'Authentification requise.',
+  forbidden: "Vous n'avez pas les droits nécessaires pour cette action.",
+  notFound: 'Ressource introuvable.',
+  invalid: 'Données invalides.',
+  internal: 'Une erreur interne est survenue. Veuillez réessayer plus tard.',
+} as const;
+
+export const unauthenticated = () => new DomainError('unauthenticated', MESSAGES.unauthenticated);
+export const forbidden = (message: string = MESSAGES.forbidden) => new DomainError('forbidden', message);
+export const notFound = (message: string = MESSAGES.notFound) => new DomainError('not_found', message);
+export const conflict = (message: string) => new DomainError('conflict', message);
+export const invalid = (message: string, details?: Record<string, unknown>) =>
+  new DomainError('invalid', message, details);

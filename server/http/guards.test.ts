@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../tests/helpers/app';
+import { testEngines } from '../../tests/helpers/db';
+
+const PUBLIC_API = ['POST /api/login', 'GET /api/health'];
+
+describe.each(await testEngines())('server-side guards on %s', (engine) => {
+  let t: TestApp;
+  let userCookie: string;
+  let adminCookie: string;
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+    await t.user('agent@example.mg', 'ROLE_USER');
+    await t.user('analyste@example.mg', 'ROLE_ANALYSTE');
+    await t.user('admin@example.mg', 'ROLE_ADMIN');
+    userCookie = await t.login('agent@example.mg');
+    adminCookie = await t.login('admin@example.mg');
+  });
+  afterAll(async () => t?.close());
+
+  const concrete = (url: string) => url.replace(/:[a-zA-Z]+/g, 'SIG-0000-0000');
+
+  it('answers 401 to an anonymous caller on every /api route but the public ones', async () => {
+    const apiRoutes = t.app.routeList.filter((r) => r.url.startsWith('/api/'));
+    expect(apiRoutes.length).toBeGreaterThan(3);
+    for (const route of apiRoutes) {
+      const key = `${route.method} ${route.url}`;
+      const isPublic = PUBLIC_API.includes(key) || route.url.startsWith('/api/resume/');
+      expect(route.public, key).toBe(isPublic);
+      if (isPublic) continue;
+      const res = await t.app.inject({ method: route.method as 'GET', url: concrete(route.url), payload: {} });
+      expect(res.statusCode, key).toBe(401);
+      expect(res.json().message, key).toBe('Authentification requise.');
+    }
+  });
+
+  it('answers 401 to an anonymous caller on every tRPC procedure but login', async () => {
+    const { appRouter } = await import('../trpc/router');
+    const procedures = Object.entries(appRouter._def.procedures) as unknown as Array<[string, { _def: { type: string } }]>;
+    expect(procedures.length).toBeGreaterThan(3);
+    for (const [path, proc] of procedures) {
+      if (path === 'auth.login') continue;
+      const res =
+        proc._def.type === 'query'
+          ? await t.app.inject({ url: `/trpc/${path}` })
+          : await t.app.inject({ method: 'POST', url: `/trpc/${path}`, payload: {} });
+      expect(res.statusCode, path).toBe(401);
+    }
+  });
+
+  it('gives an admin route 403 for a non-admin and 200 for an admin', async () => {
+    for (const cookie of [userCookie, await t.login('analyste@example.mg')]) {
+      const rest = await t.app.inject({ url: '/api/utilisateurs', headers: { cookie } });
+      expect(rest.statusCode).toBe(403);
+      expect(rest.json().message).toBe("Vous n'avez pas les droits nécessaires pour cette action.");
+      const trpc = await t.app.inject({ url: '/trpc/utilisateurs.list?input=%7B%7D', headers: { cookie } });
+      expect(trpc.statusCode).toBe(403);
+    }
+    const ok = await t.app.inject({ url: '/api/utilisateurs?page=1&itemsPerPage=2', headers: { cookie: adminCookie } });
+    expect(ok.statusCode).toBe(200);
+    const body = ok.json();
+    expect(body).toMatchObject({ '@type': 'Collection', totalItems: 3 });
+    expect(body.member).toHaveLength(2);
+    expect(body.member[0].nomPrenom <= body.member[1].nomPrenom).toBe(true);
+    expect(body.view).toMatchObject({ first: '/api/utilisateurs?page=1&itemsPerPage=2', next: '/api/utilisateurs?page=2&itemsPerPage=2' });
+  });
+
+  it('reports its health with the database state', async () => {
+    const res = await t.app.inject({ url: '/api/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok', database: 'ok' });
+  });
+
+  it('lists the roles to any logged-in user', async () => {
+    const res = await t.app.inject({ url: '/api/utilisateur_roles', headers: { cookie: userCookie } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().member.map((r: { code: string }) => r.code)).toEqual(
+      expect.arrayContaining(['ROLE_ADMIN', 'ROLE_USER', 'ROLE_GESTIONNAIRE', 'ROLE_ENQUETEUR', 'ROLE_ANALYSTE', 'ROLE_ASSISTANT']),
+    );
+  });
+});

@@ -1,0 +1,65 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app';
+import { loadConfig, type Config } from './config';
+import { openDatabase, type Database } from './db/client';
+import { seed } from './db/seed/index';
+import { countUsers, upsertAdmin } from './domains/utilisateurs/service';
+
+export const DEFAULT_ADMIN_EMAIL = 'admin@signalements.local';
+
+export interface Running {
+  app: FastifyInstance;
+  db: Database;
+  config: Config;
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The first start of an empty database creates an administrator and prints its credentials once,
+ * on standard output only (never in the structured logs).
+ */
+async function ensureFirstAdmin(db: Database, config: Config): Promise<void> {
+  if ((await countUsers(db)) > 0) return;
+  const email = config.ADMIN_EMAIL ?? DEFAULT_ADMIN_EMAIL;
+  const { password } = await upsertAdmin(db, { email, password: config.ADMIN_PASSWORD });
+  const shown = config.ADMIN_PASSWORD ? '(celui de ADMIN_PASSWORD)' : password;
+  process.stdout.write(
+    [
+      '',
+      '┌──────────────────────────────────────────────────────────────',
+      '│ Premier administrateur créé (ce message ne sera plus affiché) :',
+      `│   e-mail       : ${email.toLowerCase()}`,
+      `│   mot de passe : ${shown}`,
+      '└──────────────────────────────────────────────────────────────',
+      '',
+    ].join('\n') + '\n',
+  );
+}
+
+/** Migrates, seeds, creates the first administrator, then listens. */
+export async function start(env: Record<string, string | undefined> = process.env): Promise<Running> {
+  const config = loadConfig(env);
+  const db = openDatabase(config.DATABASE_URL);
+  try {
+    await db.migrate();
+    await seed(db);
+    await ensureFirstAdmin(db, config);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  const app = await buildApp({ config, db });
+  const address = await app.listen({ port: config.PORT, host: config.HOST });
+  const port = new URL(address).port;
+  return {
+    app,
+    db,
+    config,
+    url: `http://127.0.0.1:${port}`,
+    async close() {
+      await app.close();
+      await db.close();
+    },
+  };
+}
