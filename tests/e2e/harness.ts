@@ -1,0 +1,96 @@
+// Browser tests drive Debian's Chromium (never a downloaded browser) through playwright-core against
+// the real built client served by a real server on a fresh SQLite database.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { createUser } from '../../server/domains/utilisateurs/service';
+import { start, type Running } from '../../server/start';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+export const ADMIN = { email: 'admin@example.mg', password: 'administrateur-e2e-42' };
+export const PASSWORD = 'utilisateur-e2e-42';
+
+export interface E2E {
+  running: Running;
+  baseUrl: string;
+  browser: Browser;
+  /** A new browser context and page; console errors and failed page loads are collected. */
+  newPage(options?: { width?: number; height?: number }): Promise<Page>;
+  /** Creates a user with PASSWORD. */
+  user(email: string, roleCode: string, nomPrenom: string): Promise<void>;
+  /** Fails the test when the pages showed console errors or uncaught exceptions. */
+  assertNoConsoleErrors(): void;
+  close(): Promise<void>;
+}
+
+export async function startE2E(): Promise<E2E> {
+  if (!existsSync(resolve(import.meta.dirname, '../../dist/web/index.html'))) {
+    throw new Error('Client non construit : lancez « npm run build » avant les tests navigateur.');
+  }
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} absent : apt-get install chromium`);
+  const dir = mkdtempSync(join(tmpdir(), 'signalements-e2e-'));
+  const running = await start({
+    DATABASE_URL: `file:${join(dir, 'e2e.db')}`,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    PUBLIC_URL: 'http://127.0.0.1',
+  });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const contexts: BrowserContext[] = [];
+  const errors: string[] = [];
+
+  return {
+    running,
+    baseUrl: running.url,
+    browser,
+    async newPage({ width = 1280, height = 800 } = {}) {
+      const context = await browser.newContext({ viewport: { width, height }, locale: 'fr-FR', baseURL: running.url });
+      contexts.push(context);
+      const page = await context.newPage();
+      page.on('console', (msg) => {
+        // A 401 from who-am-i is how the client learns there is no session: the browser logs the
+        // failed request itself, which is expected and not an application error.
+        if (msg.type() === 'error' && !/status of 401/.test(msg.text())) errors.push(msg.text());
+      });
+      page.on('pageerror', (error) => errors.push(String(error)));
+      return page;
+    },
+    async user(email, roleCode, nomPrenom) {
+      await createUser(running.db, { email, roleCode, nomPrenom, password: PASSWORD });
+    },
+    assertNoConsoleErrors() {
+      expect(errors.splice(0), 'erreurs console').toEqual([]);
+    },
+    async close() {
+      for (const context of contexts) await context.close().catch(() => undefined);
+      await browser.close();
+      await running.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Logs in through the real login form. */
+export async function loginAs(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/admin/login');
+  await page.getByLabel(/e-?mail/i).fill(email);
+  await page.getByLabel(/mot de passe/i).fill(password);
+  await page.getByRole('button', { name: /se connecter/i }).click();
+  await page.waitForURL('**/admin/dashboard');
+}
