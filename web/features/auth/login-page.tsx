@@ -1,0 +1,123 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { Redirect, useLocation } from 'wouter';
+import type { z } from 'zod';
+import { FALLBACK_PATH } from '../../../shared/constants';
+import { loginInputSchema } from '../../../shared/schemas/auth';
+import { ShieldAlertIcon } from '../../components/icons';
+import { Loading } from '../../components/ui/loading';
+import { serverMessage } from '../../lib/errors';
+import { useTRPC } from '../../lib/trpc';
+import { usePageTitle } from '../../lib/use-page-title';
+import { useWhoAmI } from './use-who-am-i';
+
+type LoginFormValues = z.input<typeof loginInputSchema>;
+
+export default function LoginPage() {
+  usePageTitle('Connexion');
+  const { user, isPending, isSuccess } = useWhoAmI();
+
+  if (isPending) return <Loading fullScreen />;
+  if (isSuccess && user) return <Redirect to={FALLBACK_PATH} replace />;
+  return (
+    <main className="flex min-h-screen items-center justify-center bg-base-200 p-4">
+      <div className="card w-full max-w-md bg-base-100 shadow-xl">
+        <div className="card-body gap-4">
+          <div className="flex flex-col items-center gap-2 text-center">
+            <span className="rounded-full bg-primary/10 p-3 text-primary">
+              <ShieldAlertIcon size={28} />
+            </span>
+            <h1 className="text-2xl font-bold">Connexion</h1>
+            <p className="text-sm text-base-content/70">
+              Connectez-vous pour accéder au suivi des signalements.
+            </p>
+          </div>
+          <LoginForm />
+        </div>
+      </div>
+    </main>
+  );
+}
+
+function LoginForm() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [, navigate] = useLocation();
+
+  const form = useForm<LoginFormValues, unknown, z.output<typeof loginInputSchema>>({
+    resolver: zodResolver(loginInputSchema),
+    defaultValues: { email: '', password: '' },
+  });
+  const { errors } = form.formState;
+
+  const login = useMutation(
+    trpc.auth.login.mutationOptions({
+      onSuccess(user) {
+        // Fill the cache first: the guard of /dashboard must not see the "no session" error of a moment ago.
+        queryClient.setQueryData(trpc.auth.whoAmI.queryKey(), user);
+        void queryClient.invalidateQueries(trpc.auth.whoAmI.queryFilter());
+        navigate(FALLBACK_PATH, { replace: true });
+      },
+    }),
+  );
+
+  const onSubmit = form.handleSubmit((values) => login.mutate(values));
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3" aria-label="Connexion">
+      {login.isError && (
+        <div role="alert" className="alert alert-error alert-soft" data-testid="login-error">
+          <span>{serverMessage(login.error, 'La connexion a échoué. Réessayez.')}</span>
+        </div>
+      )}
+
+      <fieldset className="fieldset">
+        <label className="fieldset-legend" htmlFor="login-email">
+          Email
+        </label>
+        <input
+          id="login-email"
+          type="email"
+          autoComplete="username"
+          autoFocus
+          className={`input w-full ${errors.email ? 'input-error' : ''}`}
+          placeholder="nom@exemple.mg"
+          aria-invalid={errors.email ? true : undefined}
+          aria-describedby={errors.email ? 'login-email-error' : undefined}
+          {...form.register('email')}
+        />
+        {errors.email && (
+          <p id="login-email-error" className="text-sm text-error">
+            {errors.email.message}
+          </p>
+        )}
+      </fieldset>
+
+      <fieldset className="fieldset">
+        <label className="fieldset-legend" htmlFor="login-password">
+          Mot de passe
+        </label>
+        <input
+          id="login-password"
+          type="password"
+          autoComplete="current-password"
+          className={`input w-full ${errors.password ? 'input-error' : ''}`}
+          aria-invalid={errors.password ? true : undefined}
+          aria-describedby={errors.password ? 'login-password-error' : undefined}
+          {...form.register('password')}
+        />
+        {errors.password && (
+          <p id="login-password-error" className="text-sm text-error">
+            {errors.password.message}
+          </p>
+        )}
+      </fieldset>
+
+      <button type="submit" className="btn btn-primary mt-2 w-full" disabled={login.isPending}>
+        {login.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+        Se connecter
+      </button>
+    </form>
+  );
+}

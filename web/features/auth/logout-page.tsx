@@ -1,0 +1,30 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { useLocation } from 'wouter';
+import { Loading } from '../../components/ui/loading';
+import { useTRPC } from '../../lib/trpc';
+import { usePageTitle } from '../../lib/use-page-title';
+
+/** /logout: ends the session, forgets every cached answer of this user, then shows the login page. */
+export default function LogoutPage() {
+  usePageTitle('Déconnexion');
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [, navigate] = useLocation();
+  const { mutate } = useMutation(trpc.auth.logout.mutationOptions());
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    // Without a session the server answers UNAUTHORIZED: the user is logged out either way.
+    mutate(undefined, {
+      onSettled() {
+        queryClient.clear();
+        navigate('/login', { replace: true });
+      },
+    });
+  }, [mutate, navigate, queryClient]);
+
+  return <Loading fullScreen label="Déconnexion..." />;
+}

@@ -1,0 +1,49 @@
+import type { ReactNode } from 'react';
+import { Redirect } from 'wouter';
+import { DEFAULT_REQUIRED_ROLE, FALLBACK_PATH } from '../../../shared/constants';
+import { Loading } from '../../components/ui/loading';
+import { hasRole } from '../../lib/role';
+import { useWhoAmI } from './use-who-am-i';
+
+export interface RequireAuthProps {
+  /** Role code the user must have (e.g. ROLE_ADMIN); without it any logged-in user passes. */
+  role?: string;
+  children: ReactNode;
+}
+
+/**
+ * Route guard (spec §2): 'Chargement...' while who-am-i loads, /login without a session,
+ * FALLBACK_PATH (/dashboard) when the user lacks `role`.
+ */
+export function RequireAuth({ role, children }: RequireAuthProps) {
+  const { user, isPending, isUnauthenticated, refetch, isRefetching } = useWhoAmI();
+
+  if (isUnauthenticated) return <Redirect to="/login" replace />;
+  if (isPending) return <Loading fullScreen />;
+  if (!user) return <SessionCheckFailed onRetry={() => void refetch()} retrying={isRefetching} />;
+  if (role && !hasRole(user, role)) return <Redirect to={FALLBACK_PATH} replace />;
+  return <>{children}</>;
+}
+
+/** RequireAuth whose role defaults to DEFAULT_REQUIRED_ROLE (ROLE_ADMIN): for /users and /partenaires. */
+export function RequireRole({
+  role = DEFAULT_REQUIRED_ROLE,
+  children,
+}: Partial<RequireAuthProps> & { children: ReactNode }) {
+  return <RequireAuth role={role}>{children}</RequireAuth>;
+}
+
+/** who-am-i failed for another reason than a missing session (server down, network). */
+function SessionCheckFailed({ onRetry, retrying }: { onRetry: () => void; retrying: boolean }) {
+  return (
+    <div className="flex min-h-screen items-center justify-center p-4">
+      <div role="alert" className="alert alert-error alert-soft max-w-md">
+        <span>Impossible de vérifier votre session. Le serveur ne répond pas.</span>
+        <button type="button" className="btn btn-sm" onClick={onRetry} disabled={retrying}>
+          {retrying && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
+          Réessayer
+        </button>
+      </div>
+    </div>
+  );
+}

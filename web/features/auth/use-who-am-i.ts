@@ -1,0 +1,19 @@
+import { useQuery } from '@tanstack/react-query';
+import { errorCode } from '../../lib/errors';
+import { useTRPC } from '../../lib/trpc';
+
+const WHO_AM_I_STALE_MS = 60_000;
+
+/**
+ * The logged-in user (auth.whoAmI). After a failed refetch React Query keeps the old `data` but sets
+ * `isError`: read `isUnauthenticated` / `isSuccess`, never `data` alone, to decide what to show.
+ */
+export function useWhoAmI() {
+  const trpc = useTRPC();
+  const query = useQuery(trpc.auth.whoAmI.queryOptions(undefined, { staleTime: WHO_AM_I_STALE_MS }));
+  return {
+    ...query,
+    user: query.data,
+    isUnauthenticated: query.isError && errorCode(query.error) === 'UNAUTHORIZED',
+  };
+}

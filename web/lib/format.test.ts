@@ -1,0 +1,126 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  formatDate,
+  formatDateTime,
+  formatDays,
+  formatPercent,
+  initials,
+  parseDate,
+  toIsoDate,
+} from './format';
+
+// Node re-reads process.env.TZ on assignment, so each test can pin the browser's time zone.
+const originalTz = process.env.TZ;
+function inTimeZone(tz: string): void {
+  process.env.TZ = tz;
+}
+afterEach(() => {
+  process.env.TZ = originalTz;
+});
+
+const NBSP = '\u00a0';
+
+describe('formatDate', () => {
+  beforeEach(() => inTimeZone('Indian/Antananarivo'));
+
+  it('writes dd/MM/yyyy with leading zeros', () => {
+    expect(formatDate('2024-03-05T08:00:00Z')).toBe('05/03/2024');
+    expect(formatDate(new Date(2024, 11, 31, 12))).toBe('31/12/2024');
+  });
+
+  it('shows the fallback for a missing or invalid date, and an empty string by default', () => {
+    expect(formatDate(null)).toBe('');
+    expect(formatDate(undefined, 'Jamais')).toBe('Jamais');
+    expect(formatDate('', 'Jamais')).toBe('Jamais');
+    expect(formatDate('pas une date', 'Jamais')).toBe('Jamais');
+  });
+
+  it('uses the local day: 22:30 UTC on 31 March is already 1 April in Madagascar (UTC+3)', () => {
+    expect(formatDate('2024-03-31T22:30:00Z')).toBe('01/04/2024');
+    inTimeZone('UTC');
+    expect(formatDate('2024-03-31T22:30:00Z')).toBe('31/03/2024');
+  });
+
+  it('keeps a bare calendar day on that day even west of Greenwich', () => {
+    inTimeZone('America/Los_Angeles');
+    expect(formatDate('2024-03-01')).toBe('01/03/2024');
+    inTimeZone('Pacific/Kiritimati'); // UTC+14
+    expect(formatDate('2024-03-01')).toBe('01/03/2024');
+  });
+});
+
+describe('formatDateTime', () => {
+  it('writes dd/MM/yyyy HH:mm in the local time zone, 24-hour clock', () => {
+    inTimeZone('Indian/Antananarivo');
+    expect(formatDateTime('2024-01-09T13:07:00Z')).toBe('09/01/2024 16:07');
+    expect(formatDateTime('2024-03-31T22:30:00Z')).toBe('01/04/2024 01:30');
+    inTimeZone('America/Los_Angeles');
+    expect(formatDateTime('2024-01-09T13:07:00Z')).toBe('09/01/2024 05:07');
+  });
+
+  it('shows the fallback for a missing date', () => {
+    expect(formatDateTime(null, 'Jamais')).toBe('Jamais');
+    expect(formatDateTime(null)).toBe('');
+  });
+});
+
+describe('toIsoDate', () => {
+  it('gives the local calendar day, not the UTC one', () => {
+    inTimeZone('Indian/Antananarivo');
+    // Local midnight of 1 April is 31 March 21:00 UTC: toISOString() would say 2024-03-31.
+    const localMidnight = new Date(2024, 3, 1, 0, 0);
+    expect(localMidnight.toISOString().slice(0, 10)).toBe('2024-03-31');
+    expect(toIsoDate(localMidnight)).toBe('2024-04-01');
+  });
+
+  it('gives the local day late in the evening west of Greenwich', () => {
+    inTimeZone('America/Los_Angeles');
+    const lateEvening = new Date(2024, 11, 31, 23, 30);
+    expect(lateEvening.toISOString().slice(0, 10)).toBe('2025-01-01');
+    expect(toIsoDate(lateEvening)).toBe('2024-12-31');
+  });
+
+  it('round-trips with parseDate for a calendar day', () => {
+    inTimeZone('America/Los_Angeles');
+    expect(toIsoDate(parseDate('2024-02-29')!)).toBe('2024-02-29');
+  });
+});
+
+describe('formatPercent', () => {
+  it('writes a ratio as a French percentage with one decimal', () => {
+    expect(formatPercent(0.123)).toBe(`12,3${NBSP}%`);
+    expect(formatPercent(0.12345)).toBe(`12,3${NBSP}%`);
+    expect(formatPercent(1)).toBe(`100,0${NBSP}%`);
+    expect(formatPercent(0)).toBe(`0,0${NBSP}%`);
+    expect(formatPercent(2 / 3)).toBe(`66,7${NBSP}%`);
+    expect(formatPercent(0.0005)).toBe(`0,1${NBSP}%`);
+  });
+
+  it('shows 0 when the ratio cannot be computed (no reports at all)', () => {
+    expect(formatPercent(0 / 0)).toBe(`0,0${NBSP}%`);
+    expect(formatPercent(1 / 0)).toBe(`0,0${NBSP}%`);
+  });
+});
+
+describe('formatDays', () => {
+  it("writes a duration as 'X j'", () => {
+    expect(formatDays(3)).toBe('3 j');
+    expect(formatDays(2.5)).toBe('2,5 j');
+  });
+});
+
+describe('initials', () => {
+  it('takes the first letters of the first two words, uppercase', () => {
+    expect(initials('Jean Rakoto')).toBe('JR');
+    expect(initials('rasoa nirina andrianina')).toBe('RN');
+    expect(initials('Admin')).toBe('A');
+  });
+
+  it('copes with extra spaces, accents, hyphens and an empty name', () => {
+    expect(initials('  élodie   rabe ')).toBe('ÉR');
+    expect(initials('Jean-Pierre Rakoto')).toBe('JR');
+    expect(initials('(Mme) Hanta')).toBe('MH');
+    expect(initials('')).toBe('');
+    expect(initials(null)).toBe('');
+  });
+});

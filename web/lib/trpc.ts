@@ -1,0 +1,54 @@
+import { matchQuery, MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { createTRPCClient, httpBatchLink } from '@trpc/client';
+import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
+import { createTRPCContext, createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
+import type { AppRouter } from '../../server/trpc/router';
+import { errorCode } from './errors';
+
+export type { AppRouter };
+export type RouterInputs = inferRouterInputs<AppRouter>;
+export type RouterOutputs = inferRouterOutputs<AppRouter>;
+export type WhoAmI = RouterOutputs['auth']['whoAmI'];
+
+/** Components use `const trpc = useTRPC()` then `useQuery(trpc.x.y.queryOptions(input))`. */
+export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
+
+/** Client errors (bad input, no session, forbidden, not found…) will not succeed on a second try. */
+function shouldRetry(failureCount: number, error: unknown): boolean {
+  const code = errorCode(error);
+  if (code && code !== 'INTERNAL_SERVER_ERROR' && code !== 'TIMEOUT') return false;
+  return failureCount < 2;
+}
+
+export const trpcClient = createTRPCClient<AppRouter>({
+  links: [
+    httpBatchLink({
+      url: '/trpc',
+      fetch(url, options) {
+        // The session lives in an httpOnly cookie.
+        return fetch(url, { ...options, credentials: 'include' });
+      },
+    }),
+  ],
+});
+
+export const queryClient: QueryClient = new QueryClient({
+  queryCache: new QueryCache({
+    onError(error, query) {
+      // A session that ended elsewhere (expiry, logout in another tab, account disabled): refetching who-am-i
+      // makes the guard send the user to /login. who-am-i's own failure is what the guard reads.
+      const whoAmI = trpc.auth.whoAmI.queryFilter();
+      if (errorCode(error) === 'UNAUTHORIZED' && !matchQuery(whoAmI, query)) {
+        void queryClient.invalidateQueries(whoAmI);
+      }
+    },
+  }),
+  mutationCache: new MutationCache(),
+  defaultOptions: {
+    queries: { retry: shouldRetry, refetchOnWindowFocus: false },
+    mutations: { retry: false },
+  },
+});
+
+/** The same options proxy as useTRPC(), for code outside components (e.g. cache updates in callbacks). */
+export const trpc = createTRPCOptionsProxy<AppRouter>({ client: trpcClient, queryClient });

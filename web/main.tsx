@@ -1,0 +1,22 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { ToastProvider } from './components/ui/toast';
+import { queryClient, TRPCProvider, trpcClient } from './lib/trpc';
+import { AppRoutes } from './routes';
+import './styles.css';
+
+const root = document.getElementById('root');
+if (!root) throw new Error('#root is missing from index.html');
+
+createRoot(root).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
+        <ToastProvider>
+          <AppRoutes />
+        </ToastProvider>
+      </TRPCProvider>
+    </QueryClientProvider>
+  </StrictMode>,
+);

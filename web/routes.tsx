@@ -1,0 +1,90 @@
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
+import { Redirect, Route, Router, Switch } from 'wouter';
+import { BASE_PATH, DEFAULT_REQUIRED_ROLE, FALLBACK_PATH } from '../shared/constants';
+import { AppShell } from './components/layout/app-shell';
+import { Loading } from './components/ui/loading';
+import { RequireAuth } from './features/auth/require-auth';
+import { usePageTitle } from './lib/use-page-title';
+
+// Each page is its own chunk: the login screen does not download the dashboard's charts and map.
+const LoginPage = lazy(() => import('./features/auth/login-page'));
+const LogoutPage = lazy(() => import('./features/auth/logout-page'));
+const DashboardPage = lazy(() => import('./features/dashboard/dashboard-page'));
+const SignalementListPage = lazy(() => import('./features/signalement/signalement-list-page'));
+const SignalementDetailPage = lazy(() => import('./features/signalement/signalement-detail-page'));
+const SignalementCreatePage = lazy(() => import('./features/signalement/signalement-create-page'));
+const UsersPage = lazy(() => import('./features/utilisateur/users-page'));
+const PartenairesPage = lazy(() => import('./features/partenaire/partenaires-page'));
+const ConfigurationPage = lazy(() => import('./features/configuration/configuration-page'));
+const NotFoundPage = lazy(() => import('./features/errors/not-found-page'));
+
+interface ShellRoute {
+  path: string;
+  /** Browser tab title. */
+  title: string;
+  page: ComponentType;
+  /** Role code required on top of a session (spec §6); none means any logged-in user. */
+  role?: string;
+}
+
+/** Screens inside the sidebar and header (spec §2), all behind a session. */
+export const SHELL_ROUTES: readonly ShellRoute[] = [
+  { path: '/dashboard', title: 'Tableau de bord', page: DashboardPage },
+  { path: '/signalement/list', title: 'Liste des signalements', page: SignalementListPage },
+  { path: '/signalement/detail/:code', title: 'Détail du signalement', page: SignalementDetailPage },
+  { path: '/signalement/create', title: 'Formulaire', page: SignalementCreatePage },
+  { path: '/users', title: 'Gestion des Utilisateurs', page: UsersPage, role: DEFAULT_REQUIRED_ROLE },
+  {
+    path: '/partenaires',
+    title: 'Liste des Partenaires',
+    page: PartenairesPage,
+    role: DEFAULT_REQUIRED_ROLE,
+  },
+  { path: '/configuration', title: 'Configuration', page: ConfigurationPage },
+];
+
+function Titled({ title, children }: { title: string; children: ReactNode }) {
+  usePageTitle(title);
+  return <>{children}</>;
+}
+
+export function AppRoutes() {
+  return (
+    <Router base={BASE_PATH}>
+      <Suspense fallback={<Loading fullScreen />}>
+        <Switch>
+          <Route path="/">
+            <Redirect to={FALLBACK_PATH} replace />
+          </Route>
+          <Route path="/login" component={LoginPage} />
+          <Route path="/logout" component={LogoutPage} />
+          <Route>
+            <RequireAuth>
+              <AppShell>
+                {/* Inside the shell, so the sidebar and header stay while a page's code loads. */}
+                <Suspense fallback={<Loading />}>
+                  <Switch>
+                    {SHELL_ROUTES.map(({ path, title, page: Page, role }) => (
+                      <Route key={path} path={path}>
+                        <Titled title={title}>
+                          <RequireAuth role={role}>
+                            <Page />
+                          </RequireAuth>
+                        </Titled>
+                      </Route>
+                    ))}
+                    <Route>
+                      <Titled title="Page introuvable">
+                        <NotFoundPage />
+                      </Titled>
+                    </Route>
+                  </Switch>
+                </Suspense>
+              </AppShell>
+            </RequireAuth>
+          </Route>
+        </Switch>
+      </Suspense>
+    </Router>
+  );
+}
