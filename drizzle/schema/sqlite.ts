@@ -63,6 +63,43 @@ export const sessions = table(
   (t) => [index('sessions_user_idx').on(t.userId)],
 );
 
+// Single-use links to choose a password (account set-up and reset). Only the token's SHA-256 is kept.
+export const passwordTokens = table(
+  'password_tokens',
+  {
+    id: id(),
+    tokenHash: text('token_hash').notNull().unique(),
+    userId: ref('user_id')
+      .notNull()
+      .references(() => utilisateurs.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').$type<'setup' | 'reset'>().notNull(),
+    expiresAt: timestamp('expires_at').notNull(),
+    usedAt: timestamp('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('password_tokens_user_idx').on(t.userId)],
+);
+
+// Outgoing e-mail, written in the transaction of the action that causes it and delivered by a worker.
+export const mailOutbox = table(
+  'mail_outbox',
+  {
+    id: id(),
+    kind: text('kind').notNull(),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html'),
+    status: text('status').$type<'pending' | 'sent' | 'failed'>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at').notNull(),
+    lastError: text('last_error'),
+    sentAt: timestamp('sent_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt)],
+);
+
 // Failed log-in counters, keyed by 'email:<address>' or 'ip:<address>'.
 export const loginThrottle = table('login_throttle', {
   key: text('key').primaryKey(),
