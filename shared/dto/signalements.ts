@@ -1,0 +1,138 @@
+// What the server returns for reports and their people, on tRPC and on the REST facade alike.
+// Dates are ISO strings. '@id' is the REST address of the resource ('/api/<collection>/<code>').
+
+export interface RefDto {
+  '@id': string;
+  code: string;
+  designation: string;
+}
+export interface CanalDto extends RefDto {
+  icon: string;
+}
+export interface NiveauDto extends RefDto {
+  color: string;
+  rank: number;
+}
+export interface StatutDto extends RefDto {
+  kind: 'open' | 'treated' | 'closed';
+}
+export interface PartenaireRefDto extends RefDto {
+  initial: string;
+  color: string;
+}
+export interface ProjectDto extends RefDto {
+  sigle: string;
+  description: string | null;
+  owner: PartenaireRefDto;
+}
+export interface PlaceDto extends RefDto {
+  latitude: number | null;
+  longitude: number | null;
+}
+export interface UserRefDto {
+  '@id': string;
+  code: string;
+  email: string;
+  nomPrenom: string;
+}
+
+export interface SignalementDto {
+  '@id': string;
+  '@type': 'Signalement';
+  code: string;
+  signalementAt: string;
+  createdAt: string;
+  closeAt: string | null;
+  lastActionAt: string | null;
+  createdBy: UserRefDto;
+  partenaire: PartenaireRefDto;
+  canalPrincipal: CanalDto | null;
+  autreCanalPrincipal: string | null;
+  autreObject: string | null;
+  subjects: RefDto[];
+  region: PlaceDto | null;
+  district: PlaceDto | null;
+  commune: PlaceDto | null;
+  fokontany: string | null;
+  projects: ProjectDto[];
+  isTreated: boolean;
+  isInternalResponsability: boolean;
+  isConfict: boolean;
+  isRecurrent: boolean;
+  isAnonyme: boolean;
+  niveau: NiveauDto | null;
+  statut: StatutDto | null;
+  resultat: RefDto | null;
+  description: string | null;
+  actionProvisoires: string[];
+  preuves: string[];
+  /** Whether the caller may edit this report (its creator, matched by e-mail, or an admin). */
+  canEdit: boolean;
+}
+
+export interface AuteurDto {
+  '@id': string;
+  '@type': 'PresumeAuteur';
+  code: string;
+  nomPrenom: string;
+  fonction: string | null;
+  description: string | null;
+  signalement: string;
+}
+export interface SourceDto {
+  '@id': string;
+  '@type': 'Source';
+  code: string;
+  nomPrenom: string | null;
+  contact: string | null;
+  description: string | null;
+  autreCanal: string | null;
+  canaux: Array<{ '@id': string; code: string; designation: string }>;
+  signalement: string;
+}
+export interface VictimeDto {
+  '@id': string;
+  '@type': 'Victime';
+  code: string;
+  nomPrenom: string;
+  fonction: string | null;
+  contact: string | null;
+  signalement: string;
+}
+
+export interface LocalisationDto {
+  region: PlaceDto | null;
+  district: PlaceDto | null;
+  commune: PlaceDto | null;
+  fokontany: string | null;
+}
+
+export interface HistoriqueEntryDto {
+  id: number;
+  at: string;
+  action: string;
+  user: { code: string; nomPrenom: string; email: string } | null;
+  changes: Record<string, { from: unknown; to: unknown }>;
+}
+
+/** The public summary: no people, no description, no creator. */
+export interface SignalementResumeDto {
+  code: string;
+  signalementAt: string;
+  canalPrincipal: { code: string; designation: string } | null;
+  statut: { code: string; designation: string } | null;
+  niveau: { code: string; designation: string; color: string } | null;
+  isTreated: boolean;
+  subjects: Array<{ code: string; designation: string }>;
+  autreObject: string | null;
+  projects: Array<{ sigle: string; designation: string }>;
+  region: string | null;
+  district: string | null;
+  commune: string | null;
+  fokontany: string | null;
+  isAnonyme: boolean;
+  isConfict: boolean;
+  isRecurrent: boolean;
+  actionProvisoires: string[];
+  preuves: string[];
+}
