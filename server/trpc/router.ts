@@ -1,10 +1,28 @@
+import { passwordTokensRouter } from '../domains/auth/password-tokens-router';
 import { authRouter } from '../domains/auth/router';
+import { dashboardRouter } from '../domains/dashboard/router';
+import { mailRouter } from '../domains/mail/router';
+import { partenairesRouter } from '../domains/partenaires/router';
+import { auteursRouter, sourcesRouter, victimesRouter } from '../domains/personnes/router';
+import { projectsRouter } from '../domains/projects/router';
+import { referentielsRouter } from '../domains/referentiels/router';
+import { signalementsRouter } from '../domains/signalements/router';
 import { utilisateursRouter } from '../domains/utilisateurs/router';
 import { router } from './init';
 
 export const appRouter = router({
   auth: authRouter,
   utilisateurs: utilisateursRouter,
+  passwordTokens: passwordTokensRouter,
+  partenaires: partenairesRouter,
+  mail: mailRouter,
+  signalements: signalementsRouter,
+  auteurs: auteursRouter,
+  sources: sourcesRouter,
+  victimes: victimesRouter,
+  projects: projectsRouter,
+  referentiels: referentielsRouter,
+  dashboard: dashboardRouter,
 });
 
 export type AppRouter = typeof appRouter;

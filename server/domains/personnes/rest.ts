@@ -1,0 +1,52 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  auteurCreateSchema,
+  auteurSchema,
+  sourceCreateSchema,
+  sourceSchema,
+  victimeCreateSchema,
+  victimeSchema,
+} from '../../../shared/schemas/signalements';
+import type { Database } from '../../db/client';
+import * as service from './service';
+
+const params = z.object({ code: z.string().trim().min(1).max(64) });
+
+/** POST, PATCH and DELETE of /api/presume_auteurs, /api/sources and /api/victimes (spec §7). */
+export function personnesRoutes(app: FastifyInstance, db: Database) {
+  const user = (request: FastifyRequest) => request.auth!.user;
+  const code = (request: FastifyRequest) => params.parse(request.params).code;
+
+  app.post('/api/presume_auteurs', async (request, reply) =>
+    reply.code(201).send(await service.createAuteur(db, user(request), auteurCreateSchema.parse(request.body ?? {}))),
+  );
+  app.patch('/api/presume_auteurs/:code', async (request) =>
+    service.updateAuteur(db, user(request), code(request), auteurSchema.parse(request.body ?? {})),
+  );
+
+  app.post('/api/sources', async (request, reply) =>
+    reply.code(201).send(await service.createSource(db, user(request), sourceCreateSchema.parse(request.body ?? {}))),
+  );
+  app.patch('/api/sources/:code', async (request) =>
+    service.updateSource(db, user(request), code(request), sourceSchema.parse(request.body ?? {})),
+  );
+
+  app.post('/api/victimes', async (request, reply) =>
+    reply.code(201).send(await service.createVictime(db, user(request), victimeCreateSchema.parse(request.body ?? {}))),
+  );
+  app.patch('/api/victimes/:code', async (request) =>
+    service.updateVictime(db, user(request), code(request), victimeSchema.parse(request.body ?? {})),
+  );
+
+  for (const [path, kind] of [
+    ['presume_auteurs', 'auteur'],
+    ['sources', 'source'],
+    ['victimes', 'victime'],
+  ] as const) {
+    app.delete(`/api/${path}/:code`, async (request, reply) => {
+      await service.deletePerson(db, user(request), kind, code(request));
+      return reply.code(204).send();
+    });
+  }
+}

@@ -1,0 +1,272 @@
+// Presumed authors, sources and victims of a report. Rights are the report's (creator or admin);
+// every change is recorded in the report's history and refreshes its search text.
+import { asc, eq, inArray } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { AuteurDto, SourceDto, VictimeDto } from '../../../shared/dto/signalements';
+import type {
+  auteurCreateSchema,
+  auteurSchema,
+  sourceCreateSchema,
+  sourceSchema,
+  victimeCreateSchema,
+  victimeSchema,
+} from '../../../shared/schemas/signalements';
+import type { Database, Orm } from '../../db/client';
+import { notFound } from '../../errors';
+import type { SessionUser } from '../auth/session';
+import { iri } from '../referentiels/dto';
+import { findEditable, findSignalement, idsOf } from '../signalements/access';
+import { generateCode } from '../signalements/code';
+import { diff, recordChange } from '../signalements/history';
+import { refreshSearchText } from '../signalements/search-refresh';
+
+type Kind = 'auteur' | 'source' | 'victime';
+const PREFIX: Record<Kind, string> = { auteur: 'AUT', source: 'SRC', victime: 'VIC' };
+const NOT_FOUND: Record<Kind, string> = {
+  auteur: 'Auteur introuvable.',
+  source: 'Source introuvable.',
+  victime: 'Victime introuvable.',
+};
+
+function tableOf(db: Database, kind: Kind) {
+  return kind === 'auteur' ? db.t.presumeAuteurs : kind === 'source' ? db.t.sources : db.t.victimes;
+}
+
+/** The person row and its report, checking the actor may edit that report. */
+async function findPerson(db: Database, tx: Orm, actor: SessionUser, kind: Kind, code: string) {
+  const table = tableOf(db, kind);
+  const s = db.t.signalements;
+  const [row] = await tx
+    .select({ id: table.id, reportCode: s.code })
+    .from(table)
+    .innerJoin(s, eq(s.id, table.signalementId))
+    .where(eq(table.code, code))
+    .limit(1);
+  if (!row) throw notFound(NOT_FOUND[kind]);
+  const report = await findEditable(db, actor, row.reportCode, tx);
+  return { id: row.id, report };
+}
+
+/** Inserts with a fresh code, retrying on the (very unlikely) collision. */
+async function insertWithCode<T>(insert: (code: string) => Promise<T | undefined>, prefix: string): Promise<T> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const row = await insert(generateCode(prefix));
+    if (row) return row;
+  }
+  throw new Error(`no free ${prefix} code after 5 attempts`);
+}
+
+// ---------------------------------------------------------------- authors
+export async function listAuteurs(db: Database, signalement: string): Promise<AuteurDto[]> {
+  const report = await findSignalement(db, signalement);
+  const t = db.t.presumeAuteurs;
+  const rows = await db.read.select().from(t).where(eq(t.signalementId, report.id)).orderBy(asc(t.createdAt), asc(t.id));
+  return rows.map((r) => auteurDto(r, report.code));
+}
+
+const auteurDto = (
+  r: { code: string; nomPrenom: string; fonction: string | null; description: string | null },
+  reportCode: string,
+): AuteurDto => ({
+  '@id': iri('presume_auteurs', r.code),
+  '@type': 'PresumeAuteur',
+  code: r.code,
+  nomPrenom: r.nomPrenom,
+  fonction: r.fonction,
+  description: r.description,
+  signalement: iri('signalements', reportCode),
+});
+
+export async function createAuteur(db: Database, actor: SessionUser, input: z.output<typeof auteurCreateSchema>) {
+  const t = db.t.presumeAuteurs;
+  return db.transaction(async (tx) => {
+    const report = await findEditable(db, actor, input.signalement, tx);
+    const values = { nomPrenom: input.nomPrenom, fonction: input.fonction, description: input.description };
+    const row = await insertWithCode(
+      async (code) =>
+        (await tx.insert(t).values({ code, signalementId: report.id, ...values }).onConflictDoNothing({ target: t.code }).returning())[0],
+      PREFIX.auteur,
+    );
+    await afterChange(db, tx, report.id, actor, 'auteur.ajout', diff({}, { code: row.code, ...values }));
+    return auteurDto(row, report.code);
+  });
+}
+
+export async function updateAuteur(db: Database, actor: SessionUser, code: string, input: z.output<typeof auteurSchema>) {
+  const t = db.t.presumeAuteurs;
+  return db.transaction(async (tx) => {
+    const { id, report } = await findPerson(db, tx, actor, 'auteur', code);
+    const [before] = await tx.select().from(t).where(eq(t.id, id));
+    const [row] = await tx.update(t).set(input).where(eq(t.id, id)).returning();
+    const changes = diff(pick(before!, input), input);
+    if (Object.keys(changes).length > 0) await afterChange(db, tx, report.id, actor, 'auteur.modification', { code: { from: code, to: code }, ...changes });
+    return auteurDto(row!, report.code);
+  });
+}
+
+// ---------------------------------------------------------------- sources
+async function sourceCanaux(db: Database, tx: Orm, ids: number[]) {
+  if (ids.length === 0) return new Map<number, SourceDto['canaux']>();
+  const { sourceCanaux: sc, canals } = db.t;
+  const rows = await tx
+    .select({ sourceId: sc.sourceId, code: canals.code, designation: canals.designation })
+    .from(sc)
+    .innerJoin(canals, eq(canals.id, sc.canalId))
+    .where(inArray(sc.sourceId, ids))
+    .orderBy(asc(canals.position));
+  const map = new Map<number, SourceDto['canaux']>();
+  for (const r of rows) {
+    map.set(r.sourceId, [...(map.get(r.sourceId) ?? []), { '@id': iri('canals', r.code), code: r.code, designation: r.designation }]);
+  }
+  return map;
+}
+
+type SourceRow = {
+  id: number;
+  code: string;
+  nomPrenom: string | null;
+  contact: string | null;
+  description: string | null;
+  autreCanal: string | null;
+};
+
+const sourceDto = (r: SourceRow, canaux: SourceDto['canaux'], reportCode: string): SourceDto => ({
+  '@id': iri('sources', r.code),
+  '@type': 'Source',
+  code: r.code,
+  nomPrenom: r.nomPrenom,
+  contact: r.contact,
+  description: r.description,
+  autreCanal: r.autreCanal,
+  canaux,
+  signalement: iri('signalements', reportCode),
+});
+
+export async function listSources(db: Database, signalement: string): Promise<{ sources: SourceDto[]; isAnonyme: boolean }> {
+  const report = await findSignalement(db, signalement);
+  const t = db.t.sources;
+  const [flag] = await db.read
+    .select({ isAnonyme: db.t.signalements.isAnonyme })
+    .from(db.t.signalements)
+    .where(eq(db.t.signalements.id, report.id));
+  const rows = await db.read.select().from(t).where(eq(t.signalementId, report.id)).orderBy(asc(t.createdAt), asc(t.id));
+  const canaux = await sourceCanaux(db, db.read, rows.map((r) => r.id));
+  return { sources: rows.map((r) => sourceDto(r, canaux.get(r.id) ?? [], report.code)), isAnonyme: flag!.isAnonyme };
+}
+
+async function setSourceCanaux(db: Database, tx: Orm, sourceId: number, codes: string[]) {
+  const { sourceCanaux: sc, canals } = db.t;
+  const ids = await idsOf(tx, canals, codes, 'Canal');
+  await tx.delete(sc).where(eq(sc.sourceId, sourceId));
+  if (ids.length > 0) await tx.insert(sc).values(ids.map((canalId) => ({ sourceId, canalId })));
+}
+
+function sourceValues(input: z.output<typeof sourceSchema>) {
+  return {
+    nomPrenom: input.nomPrenom,
+    contact: input.contact,
+    description: input.description,
+    autreCanal: input.canaux.includes('OTHERS') ? input.autreCanal : null,
+  };
+}
+
+export async function createSource(db: Database, actor: SessionUser, input: z.output<typeof sourceCreateSchema>) {
+  const t = db.t.sources;
+  return db.transaction(async (tx) => {
+    const report = await findEditable(db, actor, input.signalement, tx);
+    const values = sourceValues(input);
+    const row = await insertWithCode(
+      async (code) =>
+        (await tx.insert(t).values({ code, signalementId: report.id, ...values }).onConflictDoNothing({ target: t.code }).returning())[0],
+      PREFIX.source,
+    );
+    await setSourceCanaux(db, tx, row.id, input.canaux);
+    const canaux = (await sourceCanaux(db, tx, [row.id])).get(row.id) ?? [];
+    await afterChange(db, tx, report.id, actor, 'source.ajout', diff({}, { code: row.code, ...values, canaux: canaux.map((c) => c.designation) }));
+    return sourceDto(row, canaux, report.code);
+  });
+}
+
+export async function updateSource(db: Database, actor: SessionUser, code: string, input: z.output<typeof sourceSchema>) {
+  const t = db.t.sources;
+  return db.transaction(async (tx) => {
+    const { id, report } = await findPerson(db, tx, actor, 'source', code);
+    const [before] = await tx.select().from(t).where(eq(t.id, id));
+    const canauxBefore = ((await sourceCanaux(db, tx, [id])).get(id) ?? []).map((c) => c.designation);
+    const values = sourceValues(input);
+    const [row] = await tx.update(t).set(values).where(eq(t.id, id)).returning();
+    await setSourceCanaux(db, tx, id, input.canaux);
+    const canaux = (await sourceCanaux(db, tx, [id])).get(id) ?? [];
+    const changes = diff({ ...pick(before!, values), canaux: canauxBefore }, { ...values, canaux: canaux.map((c) => c.designation) });
+    if (Object.keys(changes).length > 0) await afterChange(db, tx, report.id, actor, 'source.modification', { code: { from: code, to: code }, ...changes });
+    return sourceDto(row!, canaux, report.code);
+  });
+}
+
+// ---------------------------------------------------------------- victims
+const victimeDto = (
+  r: { code: string; nomPrenom: string; fonction: string | null; contact: string | null },
+  reportCode: string,
+): VictimeDto => ({
+  '@id': iri('victimes', r.code),
+  '@type': 'Victime',
+  code: r.code,
+  nomPrenom: r.nomPrenom,
+  fonction: r.fonction,
+  contact: r.contact,
+  signalement: iri('signalements', reportCode),
+});
+
+export async function listVictimes(db: Database, signalement: string): Promise<VictimeDto[]> {
+  const report = await findSignalement(db, signalement);
+  const t = db.t.victimes;
+  const rows = await db.read.select().from(t).where(eq(t.signalementId, report.id)).orderBy(asc(t.createdAt), asc(t.id));
+  return rows.map((r) => victimeDto(r, report.code));
+}
+
+export async function createVictime(db: Database, actor: SessionUser, input: z.output<typeof victimeCreateSchema>) {
+  const t = db.t.victimes;
+  return db.transaction(async (tx) => {
+    const report = await findEditable(db, actor, input.signalement, tx);
+    const values = { nomPrenom: input.nomPrenom, fonction: input.fonction, contact: input.contact };
+    const row = await insertWithCode(
+      async (code) =>
+        (await tx.insert(t).values({ code, signalementId: report.id, ...values }).onConflictDoNothing({ target: t.code }).returning())[0],
+      PREFIX.victime,
+    );
+    await afterChange(db, tx, report.id, actor, 'victime.ajout', diff({}, { code: row.code, ...values }));
+    return victimeDto(row, report.code);
+  });
+}
+
+export async function updateVictime(db: Database, actor: SessionUser, code: string, input: z.output<typeof victimeSchema>) {
+  const t = db.t.victimes;
+  return db.transaction(async (tx) => {
+    const { id, report } = await findPerson(db, tx, actor, 'victime', code);
+    const [before] = await tx.select().from(t).where(eq(t.id, id));
+    const [row] = await tx.update(t).set(input).where(eq(t.id, id)).returning();
+    const changes = diff(pick(before!, input), input);
+    if (Object.keys(changes).length > 0) await afterChange(db, tx, report.id, actor, 'victime.modification', { code: { from: code, to: code }, ...changes });
+    return victimeDto(row!, report.code);
+  });
+}
+
+// ---------------------------------------------------------------- shared
+export async function deletePerson(db: Database, actor: SessionUser, kind: Kind, code: string): Promise<void> {
+  const table = tableOf(db, kind);
+  await db.transaction(async (tx) => {
+    const { id, report } = await findPerson(db, tx, actor, kind, code);
+    const [before] = await tx.select({ nomPrenom: table.nomPrenom }).from(table).where(eq(table.id, id));
+    await tx.delete(table).where(eq(table.id, id));
+    await afterChange(db, tx, report.id, actor, `${kind}.suppression`, { code: { from: code, to: null }, nomPrenom: { from: before!.nomPrenom, to: null } });
+  });
+}
+
+async function afterChange(db: Database, tx: Orm, reportId: number, actor: SessionUser, action: string, changes: Record<string, { from: unknown; to: unknown }>) {
+  await refreshSearchText(db, tx, reportId);
+  await recordChange(db, tx, reportId, actor, action, changes);
+}
+
+function pick<T extends Record<string, unknown>>(row: Record<string, unknown>, like: T): Record<string, unknown> {
+  return Object.fromEntries(Object.keys(like).map((k) => [k, row[k] ?? null]));
+}

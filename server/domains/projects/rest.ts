@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { projectCreateSchema } from '../../../shared/schemas/signalements';
+import type { Database } from '../../db/client';
+import { notFound } from '../../errors';
+import { collection, parseQuery } from '../../http/jsonld';
+import { createProject, getProject, listProjects } from './service';
+
+const filters = z.object({
+  partenaire: z.object({ code: z.string().trim().max(64).optional() }).optional(),
+  'partenaire.code': z.string().trim().max(64).optional(),
+  search: z.string().trim().max(200).optional(),
+});
+
+export function projectsRoutes(app: FastifyInstance, db: Database) {
+  app.get('/api/projects', async (request) => {
+    const q = filters.parse(parseQuery(request.query as Record<string, unknown>));
+    const items = await listProjects(db, { partenaire: q['partenaire.code'] ?? q.partenaire?.code, search: q.search });
+    return collection('Project', request.url, items, items.length);
+  });
+  app.get('/api/projects/:code', async (request) => {
+    const { code } = z.object({ code: z.string().max(64) }).parse(request.params);
+    const project = await getProject(db, code);
+    if (!project) throw notFound('Projet introuvable.');
+    return project;
+  });
+  app.post('/api/projects', async (request, reply) => {
+    const input = projectCreateSchema.parse(request.body ?? {});
+    return reply.code(201).send(await createProject(db, request.auth!.user, input));
+  });
+}

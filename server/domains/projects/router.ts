@@ -1,0 +1,11 @@
+import { z } from 'zod';
+import { projectCreateSchema } from '../../../shared/schemas/signalements';
+import { authedProcedure, router } from '../../trpc/init';
+import { createProject, listProjects } from './service';
+
+export const projectsRouter = router({
+  list: authedProcedure
+    .input(z.object({ partenaire: z.string().trim().max(64).optional(), search: z.string().trim().max(200).optional() }))
+    .query(({ ctx, input }) => listProjects(ctx.db, input)),
+  create: authedProcedure.input(projectCreateSchema).mutation(({ ctx, input }) => createProject(ctx.db, ctx.auth.user, input)),
+});

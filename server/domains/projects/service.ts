@@ -1,0 +1,75 @@
+import { and, asc, eq, like, or, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { ProjectDto } from '../../../shared/dto/signalements';
+import type { projectCreateSchema } from '../../../shared/schemas/signalements';
+import type { Database } from '../../db/client';
+import { conflict } from '../../errors';
+import type { SessionUser } from '../auth/session';
+import { projectDto } from '../referentiels/dto';
+import { idOf } from '../signalements/access';
+import { generateCode } from '../signalements/code';
+import { normalizeSearch } from '../signalements/search-text';
+
+export async function listProjects(db: Database, filters: { partenaire?: string; search?: string }): Promise<ProjectDto[]> {
+  const { projects: p, partenaires: o } = db.t;
+  const term = filters.search ? normalizeSearch(filters.search) : '';
+  const rows = await db.read
+    .select({
+      project: { code: p.code, sigle: p.sigle, designation: p.designation, description: p.description },
+      owner: { code: o.code, designation: o.designation, initial: o.initial, color: o.color },
+    })
+    .from(p)
+    .innerJoin(o, eq(o.id, p.ownerId))
+    .where(
+      and(
+        filters.partenaire ? eq(o.code, filters.partenaire) : undefined,
+        term ? or(like(sql`lower(${p.sigle})`, `%${term}%`), like(sql`lower(${p.designation})`, `%${term}%`)) : undefined,
+      ),
+    )
+    .orderBy(asc(p.sigle), asc(p.id))
+    .limit(500);
+  return rows.map((r) => projectDto(r.project, r.owner));
+}
+
+export async function getProject(db: Database, code: string): Promise<ProjectDto | undefined> {
+  const { projects: p, partenaires: o } = db.t;
+  const [row] = await db.read
+    .select({
+      project: { code: p.code, sigle: p.sigle, designation: p.designation, description: p.description },
+      owner: { code: o.code, designation: o.designation, initial: o.initial, color: o.color },
+    })
+    .from(p)
+    .innerJoin(o, eq(o.id, p.ownerId))
+    .where(eq(p.code, code));
+  return row ? projectDto(row.project, row.owner) : undefined;
+}
+
+/**
+ * Any logged-in user may create a project: the detail screen offers it to whoever edits a report's
+ * classification. A partner cannot have two projects with the same sigle.
+ */
+export async function createProject(
+  db: Database,
+  _actor: SessionUser,
+  input: z.output<typeof projectCreateSchema>,
+): Promise<ProjectDto> {
+  const { projects: p } = db.t;
+  const code = await db.transaction(async (tx) => {
+    const ownerId = await idOf(tx, db.t.partenaires, input.owner, 'Partenaire');
+    const [same] = await tx
+      .select({ id: p.id })
+      .from(p)
+      .where(and(eq(p.ownerId, ownerId), sql`lower(${p.sigle}) = ${input.sigle.toLowerCase()}`));
+    if (same) throw conflict(`Ce partenaire a déjà un projet « ${input.sigle} ».`);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const [row] = await tx
+        .insert(p)
+        .values({ code: generateCode('PRJ'), sigle: input.sigle, designation: input.designation, description: input.description, ownerId })
+        .onConflictDoNothing({ target: p.code })
+        .returning({ code: p.code });
+      if (row) return row.code;
+    }
+    throw new Error('no free project code after 5 attempts');
+  });
+  return (await getProject(db, code))!;
+}

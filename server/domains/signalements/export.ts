@@ -1,0 +1,123 @@
+// The list's export: the same filters, every matching report, streamed so memory stays flat
+// whatever the number of rows (ids first, then rows loaded and written 500 at a time).
+import { count, inArray } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
+import type { Writable } from 'node:stream';
+import type { SignalementDto } from '../../../shared/dto/signalements';
+import type { Database } from '../../db/client';
+import type { SessionUser } from '../auth/session';
+import { canEditAs } from './access';
+import { filterConditions, loadSignalements, orderBy, type ListFilters } from './queries';
+
+const BATCH = 500;
+
+/** Ids of the matching reports in list order, and how many. */
+export async function exportIds(db: Database, filters: ListFilters): Promise<number[]> {
+  const s = db.t.signalements;
+  const rows = await db.read.select({ id: s.id }).from(s).where(filterConditions(db, filters)).orderBy(...orderBy(db, filters.order));
+  return rows.map((r) => r.id);
+}
+
+/** Yields full DTOs with their people counts, BATCH at a time. */
+export async function* exportBatches(db: Database, actor: SessionUser, ids: number[]) {
+  for (let i = 0; i < ids.length; i += BATCH) {
+    const slice = ids.slice(i, i + BATCH);
+    const items = await loadSignalements(db, slice, canEditAs(actor));
+    const counts = await peopleCounts(db, slice);
+    yield items.map((item) => ({ item, counts: counts.get(item.code) ?? { auteurs: 0, sources: 0, victimes: 0 } }));
+  }
+}
+
+async function peopleCounts(db: Database, ids: number[]) {
+  const t = db.t;
+  const out = new Map<string, { auteurs: number; sources: number; victimes: number }>();
+  const codes = await db.read.select({ id: t.signalements.id, code: t.signalements.code }).from(t.signalements).where(inArray(t.signalements.id, ids));
+  const codeOf = new Map(codes.map((r) => [r.id, r.code]));
+  for (const c of codes) out.set(c.code, { auteurs: 0, sources: 0, victimes: 0 });
+  for (const [key, table] of [['auteurs', t.presumeAuteurs], ['sources', t.sources], ['victimes', t.victimes]] as const) {
+    const rows = await db.read
+      .select({ id: table.signalementId, n: count() })
+      .from(table)
+      .where(inArray(table.signalementId, ids))
+      .groupBy(table.signalementId);
+    for (const r of rows) out.get(codeOf.get(r.id)!)![key] = r.n;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- xlsx
+const date = (iso: string | null) => (iso ? new Date(iso) : null);
+const yesNo = (b: boolean) => (b ? 'Oui' : 'Non');
+
+type Row = { item: SignalementDto; counts: { auteurs: number; sources: number; victimes: number } };
+
+export const COLUMNS: Array<{ header: string; width: number; value: (r: Row) => string | number | Date | null; date?: boolean }> = [
+  { header: 'Code', width: 16, value: (r) => r.item.code },
+  { header: 'Date du signalement', width: 14, date: true, value: (r) => date(r.item.signalementAt) },
+  { header: 'Date de création', width: 14, date: true, value: (r) => date(r.item.createdAt) },
+  { header: 'Date de clôture', width: 14, date: true, value: (r) => date(r.item.closeAt) },
+  { header: 'Dernière action', width: 14, date: true, value: (r) => date(r.item.lastActionAt) },
+  { header: 'Partenaire', width: 28, value: (r) => r.item.partenaire.designation },
+  { header: 'Canal principal', width: 18, value: (r) => r.item.canalPrincipal?.designation ?? null },
+  { header: 'Autre canal', width: 20, value: (r) => r.item.autreCanalPrincipal },
+  { header: 'Objets', width: 32, value: (r) => r.item.subjects.map((s) => s.designation).join(', ') },
+  { header: 'Autre objet', width: 24, value: (r) => r.item.autreObject },
+  { header: 'Projets', width: 24, value: (r) => r.item.projects.map((p) => `${p.sigle} - ${p.designation}`).join(', ') },
+  { header: 'Région', width: 18, value: (r) => r.item.region?.designation ?? null },
+  { header: 'District', width: 18, value: (r) => r.item.district?.designation ?? null },
+  { header: 'Commune', width: 18, value: (r) => r.item.commune?.designation ?? null },
+  { header: 'Fokontany', width: 18, value: (r) => r.item.fokontany },
+  { header: 'Niveau', width: 12, value: (r) => r.item.niveau?.designation ?? null },
+  { header: 'Statut', width: 20, value: (r) => r.item.statut?.designation ?? null },
+  { header: 'Résultat', width: 20, value: (r) => r.item.resultat?.designation ?? null },
+  { header: 'Traité', width: 8, value: (r) => yesNo(r.item.isTreated) },
+  { header: 'Responsabilité interne', width: 10, value: (r) => yesNo(r.item.isInternalResponsability) },
+  { header: 'Conflit', width: 8, value: (r) => yesNo(r.item.isConfict) },
+  { header: 'Récurrent', width: 10, value: (r) => yesNo(r.item.isRecurrent) },
+  { header: 'Anonyme', width: 9, value: (r) => yesNo(r.item.isAnonyme) },
+  { header: 'Description', width: 50, value: (r) => r.item.description },
+  { header: 'Actions provisoires', width: 40, value: (r) => r.item.actionProvisoires.join('\n') },
+  { header: 'Preuves', width: 40, value: (r) => r.item.preuves.join('\n') },
+  { header: 'Créé par', width: 22, value: (r) => r.item.createdBy.nomPrenom },
+  { header: 'Email du créateur', width: 26, value: (r) => r.item.createdBy.email },
+  { header: 'Auteurs présumés', width: 10, value: (r) => r.counts.auteurs },
+  { header: 'Sources', width: 9, value: (r) => r.counts.sources },
+  { header: 'Victimes', width: 9, value: (r) => r.counts.victimes },
+];
+
+/** Text a spreadsheet could read as a formula (or DDE) is prefixed with an apostrophe and typed as text. */
+export const FORMULA_START = /^[=+\-@\t\r]/;
+export function safeCell(value: string | number | Date | null): { value: string | number | Date | null; text: boolean } {
+  if (typeof value === 'string' && FORMULA_START.test(value)) return { value: `'${value}`, text: true };
+  return { value, text: false };
+}
+
+export function exportFileName(now = new Date()): string {
+  return `signalements_${now.toISOString().slice(0, 10)}.xlsx`;
+}
+
+export async function writeXlsx(out: Writable, batches: AsyncIterable<Row[]>): Promise<number> {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  workbook.creator = 'Signalements';
+  const sheet = workbook.addWorksheet('Signalements', { views: [{ state: 'frozen', ySplit: 1 }] });
+  sheet.columns = COLUMNS.map((c) => ({ header: c.header, width: c.width, style: c.date ? { numFmt: 'dd/mm/yyyy' } : {} }));
+  sheet.getRow(1).font = { bold: true };
+  sheet.getRow(1).commit();
+  let written = 0;
+  for await (const rows of batches) {
+    for (const r of rows) {
+      const row = sheet.addRow(COLUMNS.map(() => null));
+      COLUMNS.forEach((column, i) => {
+        const { value, text } = safeCell(column.value(r));
+        const cell = row.getCell(i + 1);
+        cell.value = value;
+        if (text) cell.numFmt = '@';
+      });
+      row.commit();
+      written++;
+    }
+  }
+  sheet.commit();
+  await workbook.commit();
+  return written;
+}

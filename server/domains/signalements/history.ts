@@ -1,0 +1,64 @@
+// The report history: one row per change (who, when, which fields, old → new), written in the same
+// transaction as the change. Recording a change also moves lastActionAt (docs/decisions/0011).
+import { desc, eq } from 'drizzle-orm';
+import type { HistoriqueEntryDto } from '../../../shared/dto/signalements';
+import type { Database, Orm } from '../../db/client';
+import type { SessionUser } from '../auth/session';
+import { findSignalement } from './access';
+
+export type Changes = Record<string, { from: unknown; to: unknown }>;
+
+/** Field-by-field differences between two snapshots; values compared as JSON. */
+export function diff(before: Record<string, unknown>, after: Record<string, unknown>): Changes {
+  const changes: Changes = {};
+  for (const key of Object.keys(after)) {
+    const from = before[key] ?? null;
+    const to = after[key] ?? null;
+    if (JSON.stringify(from) !== JSON.stringify(to)) changes[key] = { from, to };
+  }
+  return changes;
+}
+
+export interface RecordOptions {
+  /** lastActionAt given explicitly by the caller (PATCH); otherwise the time of this change. */
+  lastActionAt?: Date | null;
+}
+
+export async function recordChange(
+  db: Database,
+  tx: Orm,
+  signalementId: number,
+  actor: SessionUser,
+  action: string,
+  changes: Changes,
+  options: RecordOptions = {},
+): Promise<void> {
+  const at = new Date();
+  await tx.insert(db.t.signalementHistorique).values({ signalementId, userId: actor.id, at, action, changes });
+  const lastActionAt = options.lastActionAt === undefined ? at : options.lastActionAt;
+  await tx.update(db.t.signalements).set({ lastActionAt }).where(eq(db.t.signalements.id, signalementId));
+}
+
+export async function listHistorique(db: Database, code: string): Promise<HistoriqueEntryDto[]> {
+  const { signalementHistorique: h, utilisateurs: u } = db.t;
+  const report = await findSignalement(db, code);
+  const rows = await db.read
+    .select({
+      id: h.id,
+      at: h.at,
+      action: h.action,
+      changes: h.changes,
+      user: { code: u.code, nomPrenom: u.nomPrenom, email: u.email },
+    })
+    .from(h)
+    .leftJoin(u, eq(u.id, h.userId))
+    .where(eq(h.signalementId, report.id))
+    .orderBy(desc(h.at), desc(h.id));
+  return rows.map((r) => ({
+    id: r.id,
+    at: r.at.toISOString(),
+    action: r.action,
+    user: r.user && r.user.code !== null ? r.user : null,
+    changes: r.changes,
+  }));
+}

@@ -1,0 +1,61 @@
+import type { z } from 'zod';
+import type { notifyPartnerSchema } from '../../../shared/schemas/signalements';
+import type { Config } from '../../config';
+import type { Database } from '../../db/client';
+import type { SessionUser } from '../auth/session';
+import { enqueueMail } from '../mail/outbox';
+import { canEditAs, findEditable, findSignalement } from './access';
+import { recordChange } from './history';
+import { loadSignalements } from './queries';
+
+const frDate = (iso: string) => new Intl.DateTimeFormat('fr-FR', { timeZone: 'UTC' }).format(new Date(iso));
+
+/**
+ * The default message to a report's partner: what was reported and where it stands, with the link
+ * to the public summary. No names of people: the message leaves the unit.
+ */
+export async function defaultMailContent(db: Database, config: Config, actor: SessionUser, code: string) {
+  const report = await findSignalement(db, code);
+  const [s] = await loadSignalements(db, [report.id], canEditAs(actor));
+  const lines = [
+    `Bonjour ${s!.partenaire.designation},`,
+    '',
+    `Nous vous informons du signalement ${s!.code}, reçu le ${frDate(s!.signalementAt)}, qui concerne votre organisation.`,
+    '',
+    `Objet(s) : ${s!.subjects.map((x) => (x.code === 'OTHERS' && s!.autreObject ? s!.autreObject : x.designation)).join(', ')}`,
+    `Canal de réception : ${s!.canalPrincipal?.designation ?? 'Non renseigné'}`,
+    `Statut : ${s!.statut?.designation ?? 'Non renseigné'}`,
+    `Niveau : ${s!.niveau?.designation ?? 'Non renseigné'}`,
+    `État : ${s!.isTreated ? 'Traité' : 'En cours de traitement'}`,
+  ];
+  const place = [s!.region?.designation, s!.district?.designation, s!.commune?.designation].filter(Boolean).join(' / ');
+  if (place) lines.push(`Localisation : ${place}`);
+  lines.push(
+    '',
+    `Le résumé du signalement est consultable à l'adresse suivante : ${config.PUBLIC_URL.replace(/\/$/, '')}/admin/resume/${encodeURIComponent(s!.code)}`,
+    '',
+    'Cordialement,',
+    actor.nomPrenom,
+  );
+  return { status: 'success' as const, content: lines.join('\n') };
+}
+
+/** Queues the e-mail in the outbox with its history entry, in one transaction. Creator or admin only. */
+export async function notifyPartner(
+  db: Database,
+  actor: SessionUser,
+  code: string,
+  input: z.output<typeof notifyPartnerSchema>,
+): Promise<{ success: true }> {
+  await db.transaction(async (tx) => {
+    const report = await findEditable(db, actor, code, tx);
+    await enqueueMail(db, {
+      kind: 'partner-notification',
+      to: input.email,
+      subject: `Signalement ${report.code}`,
+      text: input.content,
+    });
+    await recordChange(db, tx, report.id, actor, 'notification', { email: { from: null, to: input.email } });
+  });
+  return { success: true };
+}

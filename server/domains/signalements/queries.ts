@@ -1,0 +1,196 @@
+// Read queries of the report domain: the list filters of §7 and the loading of full DTOs for a set of
+// reports in a fixed number of queries (no query per row).
+import { aliasedTable, and, asc, desc, eq, exists, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import type { SignalementDto } from '../../../shared/dto/signalements';
+import type { SignalementListQuery } from '../../../shared/schemas/signalements';
+import type { Database, Orm } from '../../db/client';
+import { signalementSearchCondition } from '../../db/search';
+import {
+  canalDto,
+  iri,
+  niveauDto,
+  orNull,
+  partenaireRefDto,
+  placeDto,
+  projectDto,
+  refDto,
+  statutDto,
+} from '../referentiels/dto';
+
+export type ListFilters = Omit<SignalementListQuery, 'page' | 'itemsPerPage'>;
+const DAY_MS = 24 * 3600 * 1000;
+
+/** The WHERE conditions of the §7 filters. `before` includes its whole day. */
+export function filterConditions(db: Database, f: ListFilters): SQL | undefined {
+  const { signalements: s, partenaires, utilisateurs, regions, districts, communes } = db.t;
+  const { signalementSubjects: ss, subjects } = db.t;
+  const conditions: Array<SQL | undefined> = [];
+  const codes = (list?: string[]) => (list && list.length > 0 ? list : undefined);
+
+  const partners = codes(f['partenaire.code']);
+  if (partners) {
+    conditions.push(
+      inArray(s.partenaireId, db.read.select({ id: partenaires.id }).from(partenaires).where(inArray(partenaires.code, partners))),
+    );
+  }
+  const creators = codes(f['createdBy.code']);
+  if (creators) {
+    conditions.push(
+      inArray(s.createdById, db.read.select({ id: utilisateurs.id }).from(utilisateurs).where(inArray(utilisateurs.code, creators))),
+    );
+  }
+  const subjectCodes = codes(f['subjects.code']);
+  if (subjectCodes) {
+    conditions.push(
+      exists(
+        db.read
+          .select({ one: sql`1` })
+          .from(ss)
+          .innerJoin(subjects, eq(subjects.id, ss.subjectId))
+          .where(and(eq(ss.signalementId, s.id), inArray(subjects.code, subjectCodes))),
+      ),
+    );
+  }
+  const place = (column: typeof s.regionId, table: typeof regions | typeof districts | typeof communes, code?: string) => {
+    if (code) conditions.push(eq(column, db.read.select({ id: table.id }).from(table).where(eq(table.code, code))));
+  };
+  place(s.regionId, regions, f['region.code']);
+  place(s.districtId, districts, f['district.code']);
+  place(s.communeId, communes, f['commune.code']);
+
+  const after = f.signalementAt?.after;
+  const before = f.signalementAt?.before;
+  if (after) conditions.push(gte(s.signalementAt, after));
+  if (before) conditions.push(lt(s.signalementAt, new Date(before.getTime() + DAY_MS)));
+  if (f.search) conditions.push(signalementSearchCondition(db, f.search));
+  const kept = conditions.filter((c): c is SQL => c !== undefined);
+  return kept.length > 0 ? and(...kept) : undefined;
+}
+
+/** ORDER BY for the list: one field of §7, ties broken by id so pages never overlap. */
+export function orderBy(db: Database, order: ListFilters['order']) {
+  const { signalements: s, partenaires } = db.t;
+  const [field, direction] = (Object.entries(order ?? {})[0] ?? ['signalementAt', 'desc']) as [string, 'asc' | 'desc'];
+  const dir = direction === 'asc' ? asc : desc;
+  switch (field) {
+    case 'code':
+      return [dir(s.code)];
+    case 'partenaire.designation':
+      return [
+        dir(db.read.select({ d: partenaires.designation }).from(partenaires).where(eq(partenaires.id, s.partenaireId))),
+        dir(s.signalementAt),
+        dir(s.id),
+      ];
+    default:
+      return [dir(s.signalementAt), dir(s.id)];
+  }
+}
+
+/** Full DTOs for the given report ids, in the given order. */
+export async function loadSignalements(
+  db: Database,
+  ids: number[],
+  canEdit: (createdByEmail: string) => boolean,
+  tx: Orm = db.read,
+): Promise<SignalementDto[]> {
+  if (ids.length === 0) return [];
+  const t = db.t;
+  const s = t.signalements;
+  const owner = aliasedTable(t.partenaires, 'project_owner');
+  const rows = await tx
+    .select({
+      s,
+      createdBy: { code: t.utilisateurs.code, email: t.utilisateurs.email, nomPrenom: t.utilisateurs.nomPrenom },
+      partenaire: { code: t.partenaires.code, designation: t.partenaires.designation, initial: t.partenaires.initial, color: t.partenaires.color },
+      canal: { code: t.canals.code, designation: t.canals.designation, icon: t.canals.icon },
+      region: { code: t.regions.code, designation: t.regions.designation, latitude: t.regions.latitude, longitude: t.regions.longitude },
+      district: { code: t.districts.code, designation: t.districts.designation, latitude: t.districts.latitude, longitude: t.districts.longitude },
+      commune: { code: t.communes.code, designation: t.communes.designation, latitude: t.communes.latitude, longitude: t.communes.longitude },
+      niveau: { code: t.niveaux.code, designation: t.niveaux.designation, color: t.niveaux.color, rank: t.niveaux.rank },
+      statut: { code: t.statuts.code, designation: t.statuts.designation, kind: t.statuts.kind },
+      resultat: { code: t.resultats.code, designation: t.resultats.designation },
+    })
+    .from(s)
+    .innerJoin(t.utilisateurs, eq(t.utilisateurs.id, s.createdById))
+    .innerJoin(t.partenaires, eq(t.partenaires.id, s.partenaireId))
+    .leftJoin(t.canals, eq(t.canals.id, s.canalPrincipalId))
+    .leftJoin(t.regions, eq(t.regions.id, s.regionId))
+    .leftJoin(t.districts, eq(t.districts.id, s.districtId))
+    .leftJoin(t.communes, eq(t.communes.id, s.communeId))
+    .leftJoin(t.niveaux, eq(t.niveaux.id, s.niveauId))
+    .leftJoin(t.statuts, eq(t.statuts.id, s.statutId))
+    .leftJoin(t.resultats, eq(t.resultats.id, s.resultatId))
+    .where(inArray(s.id, ids));
+
+  const subjectRows = await tx
+    .select({ id: t.signalementSubjects.signalementId, code: t.subjects.code, designation: t.subjects.designation })
+    .from(t.signalementSubjects)
+    .innerJoin(t.subjects, eq(t.subjects.id, t.signalementSubjects.subjectId))
+    .where(inArray(t.signalementSubjects.signalementId, ids))
+    .orderBy(asc(t.subjects.position), asc(t.subjects.designation));
+  const projectRows = await tx
+    .select({
+      id: t.signalementProjects.signalementId,
+      project: { code: t.projects.code, designation: t.projects.designation, sigle: t.projects.sigle, description: t.projects.description },
+      owner: { code: owner.code, designation: owner.designation, initial: owner.initial, color: owner.color },
+    })
+    .from(t.signalementProjects)
+    .innerJoin(t.projects, eq(t.projects.id, t.signalementProjects.projectId))
+    .innerJoin(owner, eq(owner.id, t.projects.ownerId))
+    .where(inArray(t.signalementProjects.signalementId, ids))
+    .orderBy(asc(t.projects.sigle));
+
+  const group = <R extends { id: number }, V>(list: R[], map: (r: R) => V) => {
+    const out = new Map<number, V[]>();
+    for (const r of list) out.set(r.id, [...(out.get(r.id) ?? []), map(r)]);
+    return out;
+  };
+  const subjectsById = group(subjectRows, (r) => refDto('subjects', r));
+  const projectsById = group(projectRows, (r) => projectDto(r.project, r.owner));
+  const byId = new Map(rows.map((r) => [r.s.id, r]));
+
+  return ids.flatMap((id) => {
+    const r = byId.get(id);
+    if (!r) return [];
+    const canal = orNull(r.canal);
+    const region = orNull(r.region);
+    const district = orNull(r.district);
+    const commune = orNull(r.commune);
+    const niveau = orNull(r.niveau);
+    const statut = orNull(r.statut);
+    const resultat = orNull(r.resultat);
+    const dto: SignalementDto = {
+      '@id': iri('signalements', r.s.code),
+      '@type': 'Signalement',
+      code: r.s.code,
+      signalementAt: r.s.signalementAt.toISOString(),
+      createdAt: r.s.createdAt.toISOString(),
+      closeAt: r.s.closeAt?.toISOString() ?? null,
+      lastActionAt: r.s.lastActionAt?.toISOString() ?? null,
+      createdBy: { '@id': iri('utilisateurs', r.createdBy.code), ...r.createdBy },
+      partenaire: partenaireRefDto(r.partenaire),
+      canalPrincipal: canal ? canalDto(canal) : null,
+      autreCanalPrincipal: r.s.autreCanalPrincipal,
+      autreObject: r.s.autreObject,
+      subjects: subjectsById.get(id) ?? [],
+      region: region ? placeDto('regions', region) : null,
+      district: district ? placeDto('districts', district) : null,
+      commune: commune ? placeDto('communes', commune) : null,
+      fokontany: r.s.fokontany,
+      projects: projectsById.get(id) ?? [],
+      isTreated: r.s.isTreated,
+      isInternalResponsability: r.s.isInternalResponsability,
+      isConfict: r.s.isConfict,
+      isRecurrent: r.s.isRecurrent,
+      isAnonyme: r.s.isAnonyme,
+      niveau: niveau ? niveauDto(niveau) : null,
+      statut: statut ? statutDto(statut) : null,
+      resultat: resultat ? refDto('resultats', resultat) : null,
+      description: r.s.description,
+      actionProvisoires: r.s.actionProvisoires,
+      preuves: r.s.preuves,
+      canEdit: canEdit(r.createdBy.email),
+    };
+    return [dto];
+  });
+}

@@ -1,0 +1,139 @@
+import { PassThrough } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  localisationSchema,
+  notifyPartnerSchema,
+  signalementCreateSchema,
+  signalementExportSchema,
+  signalementListSchema,
+  signalementPatchSchema,
+} from '../../../shared/schemas/signalements';
+import type { Config } from '../../config';
+import type { Database } from '../../db/client';
+import { collection, parseQuery } from '../../http/jsonld';
+import { listAuteurs, listSources, listVictimes } from '../personnes/service';
+import { exportBatches, exportFileName, exportIds, writeXlsx } from './export';
+import { listHistorique } from './history';
+import { defaultMailContent, notifyPartner } from './partner-mail';
+import { getResume } from './resume';
+import * as service from './service';
+
+const params = z.object({ code: z.string().trim().min(1).max(64) });
+const query = (request: FastifyRequest) => parseQuery(request.query as Record<string, unknown>);
+
+export function signalementsRoutes(app: FastifyInstance, db: Database, config: Config) {
+  const user = (request: FastifyRequest) => request.auth!.user;
+
+  app.get('/api/signalements', async (request) => {
+    const input = signalementListSchema.parse(query(request));
+    const { items, total } = await service.listSignalements(db, user(request), input);
+    return collection('Signalement', request.url, items, total, input);
+  });
+
+  app.post('/api/signalements', async (request, reply) => {
+    const input = signalementCreateSchema.parse(request.body ?? {});
+    const created = await service.createSignalement(db, user(request), input);
+    const dto = await service.getSignalement(db, user(request), created.code);
+    return reply.code(201).header('location', dto['@id']).send(dto);
+  });
+
+  // Static segments are matched before :code, so these two never shadow a report code.
+  app.get('/api/signalements/export/list', async (request, reply) => {
+    const filters = signalementExportSchema.parse(query(request));
+    const ids = await exportIds(db, filters);
+    const out = new PassThrough();
+    reply.header('content-type', 'application/ld+json; charset=utf-8').header('x-total-count', String(ids.length));
+    void (async () => {
+      out.write(`{"@context":"/api/contexts/Signalement","@id":"/api/signalements/export/list","@type":"Collection","totalItems":${ids.length},"member":[`);
+      let first = true;
+      for await (const rows of exportBatches(db, user(request), ids)) {
+        for (const { item } of rows) {
+          out.write((first ? '' : ',') + JSON.stringify(item));
+          first = false;
+        }
+      }
+      out.end(']}');
+    })().catch((error) => {
+      request.log.error({ err: error }, 'JSON export failed');
+      out.destroy(error as Error);
+    });
+    return reply.send(out);
+  });
+
+  app.get('/api/signalements/export/xlsx', async (request, reply) => {
+    const filters = signalementExportSchema.parse(query(request));
+    const ids = await exportIds(db, filters);
+    const out = new PassThrough();
+    reply
+      .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+      .header('content-disposition', `attachment; filename="${exportFileName()}"`)
+      .header('x-total-count', String(ids.length))
+      .header('access-control-expose-headers', 'x-total-count, content-disposition');
+    writeXlsx(out, exportBatches(db, user(request), ids)).catch((error) => {
+      request.log.error({ err: error }, 'xlsx export failed');
+      out.destroy(error as Error);
+    });
+    return reply.send(out);
+  });
+
+  app.get('/api/signalements/:code', async (request) => {
+    const { code } = params.parse(request.params);
+    return service.getSignalement(db, user(request), code);
+  });
+
+  app.patch('/api/signalements/:code', async (request) => {
+    const { code } = params.parse(request.params);
+    const patch = signalementPatchSchema.parse(request.body ?? {});
+    return service.patchSignalement(db, user(request), code, patch);
+  });
+
+  app.get('/api/signalements/:code/localisation', async (request) => {
+    const { code } = params.parse(request.params);
+    return service.getLocalisation(db, code);
+  });
+  for (const method of ['patch', 'put'] as const) {
+    app[method]('/api/signalements/:code/localisation', async (request) => {
+      const { code } = params.parse(request.params);
+      return service.updateLocalisation(db, user(request), code, localisationSchema.parse(request.body ?? {}));
+    });
+  }
+
+  app.get('/api/signalements/:code/auteurs', async (request) => {
+    const { code } = params.parse(request.params);
+    return { presumeAuteurs: await listAuteurs(db, code) };
+  });
+  app.get('/api/signalements/:code/source', async (request) => {
+    const { code } = params.parse(request.params);
+    return listSources(db, code);
+  });
+  app.get('/api/signalements/:code/victimes', async (request) => {
+    const { code } = params.parse(request.params);
+    return { victimes: await listVictimes(db, code) };
+  });
+  app.get('/api/signalements/:code/historique', async (request) => {
+    const { code } = params.parse(request.params);
+    const items = await listHistorique(db, code);
+    return collection('Historique', request.url, items, items.length);
+  });
+
+  app.get('/api/signalement/:code/default-mail-content', async (request) => {
+    const { code } = params.parse(request.params);
+    return defaultMailContent(db, config, user(request), code);
+  });
+  app.post('/api/signalement/:code/notify-partner', async (request) => {
+    const { code } = params.parse(request.params);
+    return notifyPartner(db, user(request), code, notifyPartnerSchema.parse(request.body ?? {}));
+  });
+
+  app.get(
+    '/api/resume/signalements-details/:code',
+    {
+      config: { public: true, rateLimit: { max: 30, timeWindow: '1 minute', keyGenerator: (r) => `resume:${r.ip}` } },
+    },
+    async (request) => {
+      const { code } = params.parse(request.params);
+      return getResume(db, code);
+    },
+  );
+}

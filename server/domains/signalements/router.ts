@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import {
+  localisationSchema,
+  notifyPartnerSchema,
+  signalementCreateSchema,
+  signalementListSchema,
+  signalementPatchSchema,
+} from '../../../shared/schemas/signalements';
+import { authedProcedure, publicProcedure, router } from '../../trpc/init';
+import { listHistorique } from './history';
+import { defaultMailContent, notifyPartner } from './partner-mail';
+import { getResume } from './resume';
+import * as service from './service';
+
+const byCode = z.object({ code: z.string().trim().min(1).max(64) });
+
+export const signalementsRouter = router({
+  list: authedProcedure.input(signalementListSchema).query(({ ctx, input }) => service.listSignalements(ctx.db, ctx.auth.user, input)),
+  get: authedProcedure.input(byCode).query(({ ctx, input }) => service.getSignalement(ctx.db, ctx.auth.user, input.code)),
+  create: authedProcedure.input(signalementCreateSchema).mutation(({ ctx, input }) => service.createSignalement(ctx.db, ctx.auth.user, input)),
+  update: authedProcedure
+    .input(byCode.extend({ patch: signalementPatchSchema }))
+    .mutation(({ ctx, input }) => service.patchSignalement(ctx.db, ctx.auth.user, input.code, input.patch)),
+  localisation: authedProcedure.input(byCode).query(({ ctx, input }) => service.getLocalisation(ctx.db, input.code)),
+  updateLocalisation: authedProcedure
+    .input(localisationSchema.extend(byCode.shape))
+    .mutation(({ ctx, input }) => service.updateLocalisation(ctx.db, ctx.auth.user, input.code, input)),
+  historique: authedProcedure.input(byCode).query(({ ctx, input }) => listHistorique(ctx.db, input.code)),
+  defaultMailContent: authedProcedure
+    .input(byCode)
+    .query(({ ctx, input }) => defaultMailContent(ctx.db, ctx.config, ctx.auth.user, input.code)),
+  notifyPartner: authedProcedure
+    .input(notifyPartnerSchema.extend(byCode.shape))
+    .mutation(({ ctx, input }) => notifyPartner(ctx.db, ctx.auth.user, input.code, input)),
+  resume: publicProcedure.input(byCode).query(({ ctx, input }) => getResume(ctx.db, input.code)),
+});

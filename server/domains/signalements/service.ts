@@ -1,0 +1,248 @@
+// Business rules of reports: listing, reading, creation, merge-patch, location (spec §4–§6).
+import { count, eq } from 'drizzle-orm';
+import type { LocalisationDto, SignalementDto } from '../../../shared/dto/signalements';
+import {
+  othersIssues,
+  type signalementCreateSchema,
+  type signalementListSchema,
+  type signalementPatchSchema,
+  type localisationSchema,
+} from '../../../shared/schemas/signalements';
+import type { z } from 'zod';
+import type { Database, Orm } from '../../db/client';
+import { invalid } from '../../errors';
+import type { SessionUser } from '../auth/session';
+import { placeDto } from '../referentiels/dto';
+import { canEditAs, findEditable, findSignalement, idOf, idsOf } from './access';
+import { generateSignalementCode } from './code';
+import { diff, recordChange } from './history';
+import { filterConditions, loadSignalements, orderBy } from './queries';
+import { refreshSearchText } from './search-refresh';
+import { snapshot } from './snapshot';
+import { applyStatutKind } from './statut-kind';
+
+type ListQuery = z.output<typeof signalementListSchema>;
+type CreateInput = z.output<typeof signalementCreateSchema>;
+type PatchInput = z.output<typeof signalementPatchSchema>;
+type LocalisationInput = z.output<typeof localisationSchema>;
+
+export async function listSignalements(db: Database, actor: SessionUser, q: ListQuery) {
+  const s = db.t.signalements;
+  const where = filterConditions(db, q);
+  const [total] = await db.read.select({ n: count() }).from(s).where(where);
+  const page = await db.read
+    .select({ id: s.id })
+    .from(s)
+    .where(where)
+    .orderBy(...orderBy(db, q.order))
+    .limit(q.itemsPerPage)
+    .offset((q.page - 1) * q.itemsPerPage);
+  const items = await loadSignalements(db, page.map((r) => r.id), canEditAs(actor));
+  return { items, total: total?.n ?? 0 };
+}
+
+export async function getSignalement(db: Database, actor: SessionUser, code: string): Promise<SignalementDto> {
+  const row = await findSignalement(db, code);
+  const [dto] = await loadSignalements(db, [row.id], canEditAs(actor));
+  return dto!;
+}
+
+function assertOthers(value: Parameters<typeof othersIssues>[0]) {
+  const [issue] = othersIssues(value);
+  if (issue) throw invalid(issue.message, { propertyPath: issue.path });
+}
+
+export async function createSignalement(db: Database, actor: SessionUser, input: CreateInput): Promise<{ code: string }> {
+  const t = db.t;
+  return db.transaction(async (tx) => {
+    const partenaireId = await idOf(tx, t.partenaires, input.partenaire, 'Partenaire');
+    const canalPrincipalId = await idOf(tx, t.canals, input.canalPrincipal, 'Canal');
+    const subjectIds = await idsOf(tx, t.subjects, input.subjects, 'Objet');
+    const now = new Date();
+    // 40 random bits: a collision is very unlikely, but it must never become an error for the user.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const code = generateSignalementCode();
+      const [row] = await tx
+        .insert(t.signalements)
+        .values({
+          code,
+          signalementAt: input.signalementAt,
+          createdById: actor.id,
+          partenaireId,
+          canalPrincipalId,
+          autreCanalPrincipal: input.canalPrincipal === 'OTHERS' ? input.autreCanalPrincipal : null,
+          autreObject: input.subjects.includes('OTHERS') ? input.autreObject : null,
+          lastActionAt: now,
+        })
+        .onConflictDoNothing({ target: t.signalements.code })
+        .returning({ id: t.signalements.id });
+      if (!row) continue;
+      await tx.insert(t.signalementSubjects).values(subjectIds.map((subjectId) => ({ signalementId: row.id, subjectId })));
+      await refreshSearchText(db, tx, row.id);
+      const created = await snapshot(db, tx, row.id);
+      await recordChange(db, tx, row.id, actor, 'creation', diff({}, created.fields), { lastActionAt: now });
+      return { code };
+    }
+    throw new Error('no free report code after 5 attempts');
+  });
+}
+
+/** Applies a merge-patch: absent fields are unchanged, null clears. Records the differences. */
+export async function patchSignalement(
+  db: Database,
+  actor: SessionUser,
+  code: string,
+  patch: PatchInput,
+): Promise<SignalementDto> {
+  const t = db.t;
+  const s = t.signalements;
+  const id = await db.transaction(async (tx) => {
+    const report = await findEditable(db, actor, code, tx);
+    const before = await snapshot(db, tx, report.id);
+    const current = before.codes;
+    const merged = {
+      subjects: patch.subjects ?? current.subjects,
+      autreObject: patch.autreObject !== undefined ? patch.autreObject : current.autreObject,
+      canalPrincipal: patch.canalPrincipal !== undefined ? patch.canalPrincipal : current.canalPrincipal,
+      autreCanalPrincipal:
+        patch.autreCanalPrincipal !== undefined ? patch.autreCanalPrincipal : current.autreCanalPrincipal,
+    };
+    assertOthers(merged);
+
+    const set: Partial<typeof s.$inferInsert> = {};
+    for (const key of ['description', 'isConfict', 'isRecurrent', 'isInternalResponsability', 'isAnonyme'] as const) {
+      if (patch[key] !== undefined) Object.assign(set, { [key]: patch[key] });
+    }
+    set.autreObject = merged.subjects.includes('OTHERS') ? merged.autreObject : null;
+    set.autreCanalPrincipal = merged.canalPrincipal === 'OTHERS' ? merged.autreCanalPrincipal : null;
+    if (patch.actionProvisoires !== undefined) set.actionProvisoires = patch.actionProvisoires;
+    if (patch.preuves !== undefined) set.preuves = patch.preuves;
+    const ref = async (value: string | null | undefined, table: Parameters<typeof idOf>[1], label: string) =>
+      value === undefined ? undefined : value === null ? null : await idOf(tx, table, value, label);
+    const niveauId = await ref(patch.niveau, t.niveaux, 'Niveau');
+    const resultatId = await ref(patch.resultat, t.resultats, 'Résultat');
+    const canalPrincipalId = await ref(patch.canalPrincipal, t.canals, 'Canal');
+    if (niveauId !== undefined) set.niveauId = niveauId;
+    if (resultatId !== undefined) set.resultatId = resultatId;
+    if (canalPrincipalId !== undefined) set.canalPrincipalId = canalPrincipalId;
+    if (patch.statut !== undefined) {
+      const statut = patch.statut === null ? null : await statutOf(db, tx, patch.statut);
+      set.statutId = statut?.id ?? null;
+      Object.assign(set, applyStatutKind(statut?.kind ?? null, { isTreated: current.isTreated, closeAt: current.closeAt }));
+    }
+    if (Object.keys(set).length > 0) await tx.update(s).set(set).where(eq(s.id, report.id));
+
+    if (patch.subjects !== undefined) {
+      const subjectIds = await idsOf(tx, t.subjects, patch.subjects, 'Objet');
+      await tx.delete(t.signalementSubjects).where(eq(t.signalementSubjects.signalementId, report.id));
+      await tx.insert(t.signalementSubjects).values(subjectIds.map((subjectId) => ({ signalementId: report.id, subjectId })));
+    }
+    if (patch.projects !== undefined) await replaceProjects(db, tx, report, patch.projects);
+
+    await refreshSearchText(db, tx, report.id);
+    const changes = diff(before.fields, (await snapshot(db, tx, report.id)).fields);
+    if (Object.keys(changes).length > 0 || patch.lastActionAt !== undefined) {
+      await recordChange(db, tx, report.id, actor, 'modification', changes, { lastActionAt: patch.lastActionAt });
+    }
+    return report.id;
+  });
+  const [dto] = await loadSignalements(db, [id], canEditAs(actor));
+  return dto!;
+}
+
+async function statutOf(db: Database, tx: Orm, code: string) {
+  const { statuts } = db.t;
+  const [row] = await tx.select({ id: statuts.id, kind: statuts.kind }).from(statuts).where(eq(statuts.code, code));
+  if (!row) throw invalid(`Statut introuvable : ${code}.`);
+  return row;
+}
+
+async function replaceProjects(db: Database, tx: Orm, report: { id: number; partenaireId: number }, codes: string[]) {
+  const { projects, signalementProjects } = db.t;
+  const ids = await idsOf(tx, projects, codes, 'Projet');
+  for (const projectId of ids) {
+    const [p] = await tx.select({ ownerId: projects.ownerId, code: projects.code }).from(projects).where(eq(projects.id, projectId));
+    if (p!.ownerId !== report.partenaireId) {
+      throw invalid(`Le projet ${p!.code} n'appartient pas au partenaire du signalement.`);
+    }
+  }
+  await tx.delete(signalementProjects).where(eq(signalementProjects.signalementId, report.id));
+  if (ids.length > 0) {
+    await tx.insert(signalementProjects).values(ids.map((projectId) => ({ signalementId: report.id, projectId })));
+  }
+}
+
+export async function getLocalisation(db: Database, code: string): Promise<LocalisationDto> {
+  const t = db.t;
+  const report = await findSignalement(db, code);
+  const [row] = await db.read
+    .select({
+      fokontany: t.signalements.fokontany,
+      region: { code: t.regions.code, designation: t.regions.designation, latitude: t.regions.latitude, longitude: t.regions.longitude },
+      district: { code: t.districts.code, designation: t.districts.designation, latitude: t.districts.latitude, longitude: t.districts.longitude },
+      commune: { code: t.communes.code, designation: t.communes.designation, latitude: t.communes.latitude, longitude: t.communes.longitude },
+    })
+    .from(t.signalements)
+    .leftJoin(t.regions, eq(t.regions.id, t.signalements.regionId))
+    .leftJoin(t.districts, eq(t.districts.id, t.signalements.districtId))
+    .leftJoin(t.communes, eq(t.communes.id, t.signalements.communeId))
+    .where(eq(t.signalements.id, report.id));
+  const place = <C extends 'regions' | 'districts' | 'communes'>(c: C, p: typeof row extends undefined ? never : NonNullable<typeof row>['region']) =>
+    p && p.code !== null ? placeDto(c, p as Parameters<typeof placeDto>[1]) : null;
+  return {
+    region: place('regions', row!.region),
+    district: place('districts', row!.district),
+    commune: place('communes', row!.commune),
+    fokontany: row!.fokontany,
+  };
+}
+
+/**
+ * Replaces the four location fields (absent means none). A district must lie in the region and a
+ * commune in the district, as the cascading pickers of §4 guarantee on the client.
+ */
+export async function updateLocalisation(
+  db: Database,
+  actor: SessionUser,
+  code: string,
+  input: LocalisationInput,
+): Promise<LocalisationDto> {
+  const t = db.t;
+  await db.transaction(async (tx) => {
+    const report = await findEditable(db, actor, code, tx);
+    const before = await snapshot(db, tx, report.id);
+    const region = input.region ? await placeRow(tx, t.regions, input.region, 'Région') : null;
+    const district = input.district ? await placeRow(tx, t.districts, input.district, 'District') : null;
+    const commune = input.commune ? await placeRow(tx, t.communes, input.commune, 'Commune') : null;
+    if (district && (!region || district.parentId !== region.id)) {
+      throw invalid('Le district ne fait pas partie de la région choisie.');
+    }
+    if (commune && (!district || commune.parentId !== district.id)) {
+      throw invalid('La commune ne fait pas partie du district choisi.');
+    }
+    await tx
+      .update(t.signalements)
+      .set({ regionId: region?.id ?? null, districtId: district?.id ?? null, communeId: commune?.id ?? null, fokontany: input.fokontany ?? null })
+      .where(eq(t.signalements.id, report.id));
+    await refreshSearchText(db, tx, report.id);
+    const changes = diff(before.fields, (await snapshot(db, tx, report.id)).fields);
+    if (Object.keys(changes).length > 0) await recordChange(db, tx, report.id, actor, 'localisation', changes);
+  });
+  return getLocalisation(db, code);
+}
+
+async function placeRow(
+  tx: Orm,
+  table: Database['t']['regions'] | Database['t']['districts'] | Database['t']['communes'],
+  code: string,
+  label: string,
+): Promise<{ id: number; parentId: number | null }> {
+  const parent = 'districtId' in table ? table.districtId : 'regionId' in table ? table.regionId : null;
+  const [row] = await tx
+    .select({ id: table.id, parentId: parent ?? table.id })
+    .from(table)
+    .where(eq(table.code, code))
+    .limit(1);
+  if (!row) throw invalid(`${label} introuvable : ${code}.`);
+  return { id: row.id, parentId: parent ? row.parentId : null };
+}
