@@ -1,0 +1,102 @@
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../tests/helpers/app';
+import { testEngines } from '../../../tests/helpers/db';
+import { createReport, mergePatch } from '../../../tests/helpers/signalements';
+import { safeCell } from './export';
+
+describe('formula-injection escaping', () => {
+  it.each(['=HYPERLINK("http://x")', '+33', '-2+3', '@SUM(A1)', '\tcmd', '\rcmd'])('writes %j as text', (value) => {
+    expect(safeCell(value)).toEqual({ value: `'${value}`, text: true });
+  });
+  it('leaves ordinary values alone', () => {
+    expect(safeCell('Détournement')).toEqual({ value: 'Détournement', text: false });
+    expect(safeCell(-3)).toEqual({ value: -3, text: false });
+  });
+});
+
+describe.each(await testEngines())('report export on %s', (engine) => {
+  let t: TestApp;
+  let cookie: string;
+  let first: string;
+  let second: string;
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+    await t.user('agent@example.mg', 'ROLE_USER', 'Agent Export');
+    cookie = await t.login('agent@example.mg');
+    first = await createReport(t, cookie, { signalementAt: '2025-01-10', subjects: ['/api/subjects/CORRUPTION', '/api/subjects/FRAUDE'] });
+    second = await createReport(t, cookie, { signalementAt: '2025-02-20' });
+    await mergePatch(t, cookie, `/api/signalements/${first}`, {
+      description: '=HYPERLINK("http://evil.example","clic")',
+      preuves: ['@malveillant', 'photo'],
+      statut: '/api/statuts/CLOTURE',
+    });
+    for (const name of ['Auteur Un', 'Auteur Deux']) {
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/presume_auteurs',
+        headers: { cookie },
+        payload: { nomPrenom: name, signalement: `/api/signalements/${first}` },
+      });
+    }
+  });
+  afterAll(async () => t?.close());
+
+  const download = async (query = '') => {
+    const res = await t.app.inject({ url: `/api/signalements/export/xlsx${query}`, headers: { cookie } });
+    expect(res.statusCode, res.body).toBe(200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    return { res, sheet: workbook.getWorksheet('Signalements')! };
+  };
+
+  it('streams an xlsx named signalements_{date}.xlsx with French headers and one row per report', async () => {
+    const { res, sheet } = await download();
+    const today = new Date().toISOString().slice(0, 10);
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="signalements_${today}.xlsx"`);
+    expect(res.headers['x-total-count']).toBe('2');
+    const headers = (sheet.getRow(1).values as unknown[]).slice(1);
+    expect(headers).toEqual(expect.arrayContaining(['Code', 'Date du signalement', 'Partenaire', 'Objets', 'Région', 'Auteurs présumés', 'Sources', 'Victimes']));
+    expect(sheet.actualRowCount).toBe(3);
+    const col = (name: string) => headers.indexOf(name) + 1;
+    const row = sheet.getRow(3);
+    expect(row.getCell(col('Code')).value).toBe(first);
+    expect(row.getCell(col('Objets')).value).toBe('Corruption, Fraude');
+    expect(row.getCell(col('Auteurs présumés')).value).toBe(2);
+    expect(row.getCell(col('Statut')).value).toBe('Clôturé');
+    expect(row.getCell(col('Traité')).value).toBe('Oui');
+    const date = row.getCell(col('Date du signalement'));
+    expect(date.value).toBeInstanceOf(Date);
+    expect((date.value as Date).toISOString().slice(0, 10)).toBe('2025-01-10');
+    expect(date.numFmt).toBe('dd/mm/yyyy');
+    expect(sheet.getRow(2).getCell(col('Code')).value).toBe(second);
+  });
+
+  it('writes cells that could run as formulas as plain text', async () => {
+    const { sheet } = await download();
+    const headers = (sheet.getRow(1).values as unknown[]).slice(1);
+    const description = sheet.getRow(3).getCell(headers.indexOf('Description') + 1);
+    expect(description.type).toBe(ExcelJS.ValueType.String);
+    expect(description.value).toBe(`'=HYPERLINK("http://evil.example","clic")`);
+    expect(description.formula).toBeUndefined();
+    expect(description.numFmt).toBe('@');
+  });
+
+  it('applies the list filters', async () => {
+    const { res, sheet } = await download('?signalementAt[after]=2025-02-01');
+    expect(res.headers['x-total-count']).toBe('1');
+    expect(sheet.actualRowCount).toBe(2);
+  });
+
+  it('exports the JSON list without pagination', async () => {
+    const res = await t.app.inject({ url: '/api/signalements/export/list?itemsPerPage=1', headers: { cookie } });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.totalItems).toBe(2);
+    expect(body.member.map((m: { code: string }) => m.code)).toEqual([second, first]);
+  });
+
+  it('requires a session', async () => {
+    expect((await t.app.inject({ url: '/api/signalements/export/xlsx' })).statusCode).toBe(401);
+  });
+});
