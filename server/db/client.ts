@@ -31,6 +31,8 @@ export interface Database {
   transaction<T>(fn: (tx: Orm) => Promise<T>): Promise<T>;
   /** Raw SQL returning rows, for the few queries the builder cannot express. */
   rows<T = Record<string, unknown>>(query: SQL, tx?: Orm): Promise<T[]>;
+  /** Raw SQL that returns no rows (maintenance statements such as ANALYZE). */
+  execute(query: SQL): Promise<void>;
   migrate(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -101,6 +103,11 @@ function openSqlite(url: string): Database {
     async rows<T>(query: SQL, tx?: Orm) {
       return (tx ?? current.getStore() ?? reader).all(query) as T[];
     },
+    async execute(query: SQL) {
+      await mutex.run(async () => {
+        writer.run(query);
+      });
+    },
     async migrate() {
       await mutex.run(async () => migrateSqlite(writer, { migrationsFolder: MIGRATIONS.sqlite }));
     },
@@ -143,6 +150,9 @@ function openPostgres(url: string): Database {
       const runner = (tx ?? current.getStore() ?? read) as unknown as typeof orm;
       const result = await runner.execute(query);
       return result.rows as T[];
+    },
+    async execute(query: SQL) {
+      await orm.execute(query);
     },
     async migrate() {
       await migratePg(orm, { migrationsFolder: MIGRATIONS.postgres });

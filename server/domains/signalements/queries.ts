@@ -1,6 +1,6 @@
 // Read queries of the report domain: the list filters of §7 and the loading of full DTOs for a set of
 // reports in a fixed number of queries (no query per row).
-import { aliasedTable, and, asc, desc, eq, exists, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { aliasedTable, and, asc, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
 import type { SignalementDto } from '../../../shared/dto/signalements';
 import type { SignalementListQuery } from '../../../shared/schemas/signalements';
 import type { Database, Orm } from '../../db/client';
@@ -41,13 +41,15 @@ export function filterConditions(db: Database, f: ListFilters): SQL | undefined 
   }
   const subjectCodes = codes(f['subjects.code']);
   if (subjectCodes) {
+    // IN over the (subject_id, signalement_id) index reads only the matching links, where an
+    // EXISTS per report would visit every report.
     conditions.push(
-      exists(
+      inArray(
+        s.id,
         db.read
-          .select({ one: sql`1` })
+          .select({ id: ss.signalementId })
           .from(ss)
-          .innerJoin(subjects, eq(subjects.id, ss.subjectId))
-          .where(and(eq(ss.signalementId, s.id), inArray(subjects.code, subjectCodes))),
+          .where(inArray(ss.subjectId, db.read.select({ id: subjects.id }).from(subjects).where(inArray(subjects.code, subjectCodes)))),
       ),
     );
   }

@@ -1,0 +1,124 @@
+// npm run bench:reports [-- --reports 1000000 --db data/bench/demo-sqlite.db]
+// Measures the report list on SQLite with N demo reports (made once by the demo generator and kept
+// for later runs): the first page with the default sort, each single filter and search terms, as
+// the median server-side time of the REST endpoint (in-process inject) and its ratio to the raw SQL
+// of the same query on the same database; then the peak memory of a process that streams the xlsx
+// export of about 100,000 reports. Prints figures; asserts nothing (timings are not tested).
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { count, desc, eq, sql } from 'drizzle-orm';
+import { buildApp } from '../server/app';
+import { loadConfig } from '../server/config';
+import { openDatabase } from '../server/db/client';
+import { seed } from '../server/db/seed/index';
+import { seedDemo } from '../server/db/seed/demo';
+import { createUser } from '../server/domains/utilisateurs/service';
+import { filterConditions, orderBy } from '../server/domains/signalements/queries';
+import { signalementListSchema } from '../shared/schemas/signalements';
+
+const { values } = parseArgs({ options: { reports: { type: 'string' }, db: { type: 'string' }, runs: { type: 'string' } } });
+const target = Number(values.reports ?? 1_000_000);
+const runs = Number(values.runs ?? 15);
+const path = resolve(values.db ?? 'data/bench/demo-sqlite.db');
+const url = `file:${path}`;
+const fr = (n: number, digits = 1) => n.toLocaleString('fr-FR', { maximumFractionDigits: digits });
+
+const db = openDatabase(url);
+await db.migrate();
+await seed(db);
+const [{ n: existing } = { n: 0 }] = await db.read.select({ n: count() }).from(db.t.signalements);
+if (existing < target) {
+  console.info(`Génération de ${fr(target - existing, 0)} signalements de démonstration dans ${path}…`);
+  const started = performance.now();
+  await seedDemo(db, {
+    reports: target - existing,
+    seed: 1,
+    onProgress: (done, total) => done % 100_000 === 0 && console.info(`  … ${fr(done, 0)} / ${fr(total, 0)}`),
+  });
+  console.info(`  fait en ${fr((performance.now() - started) / 1000)} s`);
+}
+await db.execute(sql`analyze`);
+
+const email = 'bench@signalements.local';
+const [user] = await db.read.select().from(db.t.utilisateurs).where(eq(db.t.utilisateurs.email, email));
+if (!user) await createUser(db, { email, nomPrenom: 'Banc d’essai', roleCode: 'ROLE_USER', password: 'mot-de-passe-banc-essai' });
+const app = await buildApp({ config: loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent' }), db });
+const login = await app.inject({ method: 'POST', url: '/api/login', payload: { email, password: 'mot-de-passe-banc-essai' } });
+const cookie = `session=${login.cookies.find((c) => c.name === 'session')!.value}`;
+
+// Real values for the filters, taken from the data.
+const t = db.t;
+const pick = async <T>(q: Promise<T[]>) => (await q)[0]!;
+const partner = await pick(db.read.select({ code: t.partenaires.code }).from(t.partenaires).where(sql`${t.partenaires.code} <> 'IVY'`).limit(1));
+const creator = await pick(db.read.select({ code: t.utilisateurs.code }).from(t.utilisateurs).innerJoin(t.signalements, eq(t.signalements.createdById, t.utilisateurs.id)).limit(1));
+const author = await pick(db.read.select({ n: t.presumeAuteurs.nomPrenom }).from(t.presumeAuteurs).orderBy(desc(t.presumeAuteurs.id)).limit(1));
+const lastName = author.n.split(' ')[0]!;
+
+const cases: Array<[string, string]> = [
+  ['première page, tri par défaut', ''],
+  ['filtre partenaire', `partenaire.code[]=${partner.code}`],
+  ['filtre objet', 'subjects.code[]=FRAUDE'],
+  ['filtre créateur', `createdBy.code[]=${creator.code}`],
+  ['filtre région', 'region.code=MG11'],
+  ['filtre district', 'district.code=MG11101001A'],
+  ['filtre commune', 'commune.code=MG11101001'],
+  ['filtre dates (un mois)', 'signalementAt[after]=2025-06-01&signalementAt[before]=2025-06-30'],
+  ['tri par code', 'order[code]=desc'],
+  [`recherche « ${lastName} »`, `search=${encodeURIComponent(lastName)}`],
+  ['recherche « detournement »', 'search=detournement'],
+  ['recherche « toliara »', 'search=toliara'],
+];
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+async function time(fn: () => Promise<unknown>): Promise<number> {
+  await fn();
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    await fn();
+    samples.push(performance.now() - started);
+  }
+  return median(samples);
+}
+
+/** The same two statements the endpoint runs (count, then the page of ids), without HTTP or DTOs. */
+async function rawSql(query: string) {
+  const parsed = signalementListSchema.parse(Object.fromEntries(new URLSearchParams(query)) as never);
+  const q = { ...parsed, ...nested(query) };
+  const where = filterConditions(db, q);
+  await db.read.select({ n: count() }).from(t.signalements).where(where);
+  await db.read.select({ id: t.signalements.id }).from(t.signalements).where(where).orderBy(...orderBy(db, q.order)).limit(20);
+}
+function nested(query: string) {
+  const params = new URLSearchParams(query);
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of params) {
+    const list = key.match(/^(.+)\[\]$/);
+    const group = key.match(/^([^[]+)\[([^\]]+)\]$/);
+    if (list) out[list[1]!] = [...((out[list[1]!] as string[]) ?? []), value];
+    else if (group) out[group[1]!] = { ...((out[group[1]!] as object) ?? {}), [group[2]!]: group[2] === 'after' || group[2] === 'before' ? new Date(`${value}T00:00:00Z`) : value };
+  }
+  return out;
+}
+
+console.info(`\nListe des signalements — SQLite, ${fr(Math.max(existing, target), 0)} signalements, médiane de ${runs} mesures\n`);
+console.info('cas'.padEnd(40) + 'total'.padStart(10) + 'endpoint (ms)'.padStart(16) + 'SQL brut (ms)'.padStart(16) + 'ratio'.padStart(8));
+for (const [label, query] of cases) {
+  const res = await app.inject({ url: `/api/signalements?${query}`, headers: { cookie } });
+  if (res.statusCode !== 200) throw new Error(`${label}: ${res.statusCode} ${res.body}`);
+  const total = res.json().totalItems as number;
+  const endpoint = await time(() => app.inject({ url: `/api/signalements?${query}`, headers: { cookie } }));
+  const raw = await time(() => rawSql(query));
+  console.info(label.padEnd(40) + fr(total, 0).padStart(10) + fr(endpoint).padStart(16) + fr(raw).padStart(16) + fr(endpoint / raw, 2).padStart(8));
+}
+await app.close();
+await db.close();
+
+// Export: a separate process so its peak memory is the export's alone.
+const child = resolve(import.meta.dirname, 'bench-export-child.ts');
+if (existsSync(child)) {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', child, url], { encoding: 'utf8' });
+  console.info(`\n${out.trim()}`);
+}
