@@ -1,0 +1,64 @@
+// npm run seed:demo -- --reports 1000 [--seed 42]
+// Fills the database chosen by DATABASE_URL with demo partners, projects, users and reports. Adds
+// reports at every run; partners, projects and users are created only once.
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { loadConfig } from '../server/config';
+import { openDatabase } from '../server/db/client';
+import { seed } from '../server/db/seed/index';
+import { DEMO_EMAIL_DOMAIN, DEMO_PASSWORD, seedDemo } from '../server/db/seed/demo';
+
+const { values } = parseArgs({ options: { reports: { type: 'string' }, seed: { type: 'string' } } });
+const args = z
+  .object({
+    reports: z.coerce
+      .number({ message: 'Usage : npm run seed:demo -- --reports 1000 [--seed 42]' })
+      .int({ message: '--reports doit être un entier.' })
+      .min(0, { message: '--reports doit être positif ou nul.' })
+      .max(5_000_000, { message: '--reports : 5 000 000 au plus.' })
+      .default(1000),
+    seed: z.coerce.number().int({ message: '--seed doit être un entier.' }).optional(),
+  })
+  .safeParse(values);
+if (!args.success) {
+  console.error(args.error.issues.map((i) => i.message).join('\n'));
+  process.exit(1);
+}
+
+const fr = (n: number) => n.toLocaleString('fr-FR');
+const db = openDatabase(loadConfig().DATABASE_URL);
+try {
+  const started = performance.now();
+  await db.migrate();
+  await seed(db);
+  const referenceMs = performance.now() - started;
+  let lastShown = 0;
+  const result = await seedDemo(db, {
+    reports: args.data.reports,
+    seed: args.data.seed,
+    onProgress(done, total) {
+      if (done - lastShown >= 20_000 || done === total) {
+        lastShown = done;
+        console.info(`  … ${fr(done)} / ${fr(total)} signalements`);
+      }
+    },
+  });
+  const seconds = (performance.now() - started) / 1000;
+  console.info(`Données de démonstration créées (${db.engine}) :`);
+  console.info(`  signalements       : ${fr(result.reports)}`);
+  console.info(`  auteurs présumés   : ${fr(result.auteurs)}`);
+  console.info(`  sources            : ${fr(result.sources)}`);
+  console.info(`  victimes           : ${fr(result.victimes)}`);
+  console.info(`  partenaires créés  : ${fr(result.partenaires)}`);
+  console.info(`  projets créés      : ${fr(result.projects)}`);
+  console.info(`  utilisateurs créés : ${fr(result.utilisateurs)}`);
+  if (result.utilisateurs > 0) {
+    console.info(`  connexion : <prénom>.<nom>@${DEMO_EMAIL_DOMAIN}, mot de passe « ${DEMO_PASSWORD} »`);
+  }
+  console.info(
+    `Durée : ${seconds.toLocaleString('fr-FR', { maximumFractionDigits: 1 })} s ` +
+      `(migrations et référentiels : ${(referenceMs / 1000).toLocaleString('fr-FR', { maximumFractionDigits: 1 })} s).`,
+  );
+} finally {
+  await db.close();
+}
