@@ -3,6 +3,7 @@ import { buildApp } from './app';
 import { loadConfig, type Config } from './config';
 import { openDatabase, type Database } from './db/client';
 import { seed } from './db/seed/index';
+import { startMailWorker, type MailWorker } from './domains/mail/worker';
 import { countUsers, upsertAdmin } from './domains/utilisateurs/service';
 
 export const DEFAULT_ADMIN_EMAIL = 'admin@signalements.local';
@@ -12,6 +13,8 @@ export interface Running {
   db: Database;
   config: Config;
   url: string;
+  /** Delivers the outbox (SMTP_URL, or .eml files under data/mail/). */
+  mail: MailWorker;
   close(): Promise<void>;
 }
 
@@ -52,13 +55,16 @@ export async function start(env: Record<string, string | undefined> = process.en
   const app = await buildApp({ config, db });
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   const port = new URL(address).port;
+  const mail = startMailWorker({ db, config, log: app.log });
   return {
     app,
     db,
     config,
     url: `http://127.0.0.1:${port}`,
+    mail,
     async close() {
       await app.close();
+      await mail.stop();
       await db.close();
     },
   };

@@ -44,3 +44,9 @@ export const MAP_DEFAULT_CENTER = { latitude: -18.7669, longitude: 46.8691 } as 
 export const MAP_DEFAULT_ZOOM = 6;
 
 export const MIN_SIGNALEMENT_DATE = '1900-01-01';
+
+/** Lifetime of an account set-up or password reset link (spec issue 4: 48 h). */
+export const PASSWORD_TOKEN_TTL_HOURS = 48;
+
+/** Rows per page of the table beside the dashboard map (spec §2). */
+export const MAP_TABLE_PAGE_SIZE = 8;

@@ -2,7 +2,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../tests/helpers/app';
 import { testEngines } from '../../tests/helpers/db';
 
-const PUBLIC_API = ['POST /api/login', 'GET /api/health'];
+const PUBLIC_API = [
+  'POST /api/login',
+  'GET /api/health',
+  // The password set-up page, opened from an e-mail by someone who has no session yet.
+  'GET /api/definir-mot-de-passe/:token',
+  'POST /api/definir-mot-de-passe/:token',
+];
+const PUBLIC_TRPC = [
+  'auth.login',
+  'passwordTokens.inspect',
+  'passwordTokens.define',
+  // The public summary of a report (§2), like /api/resume/ above.
+  'signalements.resume',
+];
 
 describe.each(await testEngines())('server-side guards on %s', (engine) => {
   let t: TestApp;
@@ -34,12 +47,12 @@ describe.each(await testEngines())('server-side guards on %s', (engine) => {
     }
   });
 
-  it('answers 401 to an anonymous caller on every tRPC procedure but login', async () => {
+  it('answers 401 to an anonymous caller on every tRPC procedure but login and the password set-up', async () => {
     const { appRouter } = await import('../trpc/router');
     const procedures = Object.entries(appRouter._def.procedures) as unknown as Array<[string, { _def: { type: string } }]>;
     expect(procedures.length).toBeGreaterThan(3);
     for (const [path, proc] of procedures) {
-      if (path === 'auth.login') continue;
+      if (PUBLIC_TRPC.includes(path)) continue;
       const res =
         proc._def.type === 'query'
           ? await t.app.inject({ url: `/trpc/${path}` })

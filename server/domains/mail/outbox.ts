@@ -10,6 +10,20 @@ export interface OutgoingMail {
   html?: string;
 }
 
+type Listener = (db: Database) => void;
+const listeners = new Set<Listener>();
+
+/** Lets the delivery worker of `db` wake up when a message is queued; returns the unsubscribe function. */
+export function onMailQueued(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Wakes the workers: a message was queued or put back in the queue. */
+export function notifyMailQueued(db: Database): void {
+  for (const listener of listeners) listener(db);
+}
+
 /**
  * Queues an e-mail in the outbox. Call it inside the transaction of the action that causes the
  * message (it joins it), so the action and its e-mail are committed or lost together; the delivery
@@ -26,4 +40,6 @@ export async function enqueueMail(db: Database, mail: OutgoingMail): Promise<voi
       nextAttemptAt: new Date(),
     });
   });
+  // The surrounding transaction may not be committed yet: the worker waits a moment before looking.
+  notifyMailQueued(db);
 }

@@ -1,11 +1,31 @@
-import { listUtilisateursInputSchema } from '../../../shared/schemas/utilisateurs';
+import { z } from 'zod';
+import {
+  createUtilisateurInputSchema,
+  listUtilisateursInputSchema,
+  updateUtilisateurTrpcInputSchema,
+  utilisateurCodeSchema,
+  utilisateurOptionsInputSchema,
+} from '../../../shared/schemas/utilisateurs';
 import { adminProcedure, authedProcedure, router } from '../../trpc/init';
 import { roleDto } from './dto';
-import { listRoles, listUsers } from './service';
+import { inviteUser, sendPasswordReset, updateUser } from './manage';
+import { listRoles, listUserOptions, listUsers } from './service';
 
 export const utilisateursRouter = router({
   list: adminProcedure
     .input(listUtilisateursInputSchema)
     .query(({ ctx, input }) => listUsers(ctx.db, ctx.auth.user, input)),
   roles: authedProcedure.query(async ({ ctx }) => (await listRoles(ctx.db)).map(roleDto)),
+  options: authedProcedure
+    .input(utilisateurOptionsInputSchema)
+    .query(({ ctx, input }) => listUserOptions(ctx.db, input?.search)),
+  create: adminProcedure
+    .input(createUtilisateurInputSchema)
+    .mutation(({ ctx, input }) => inviteUser(ctx.db, ctx.auth.user, input, ctx.config.PUBLIC_URL)),
+  update: adminProcedure
+    .input(updateUtilisateurTrpcInputSchema)
+    .mutation(({ ctx, input: { code, ...patch } }) => updateUser(ctx.db, ctx.auth.user, code, patch)),
+  resetPassword: adminProcedure
+    .input(z.object({ code: utilisateurCodeSchema }))
+    .mutation(({ ctx, input }) => sendPasswordReset(ctx.db, ctx.auth.user, input.code, ctx.config.PUBLIC_URL)),
 });

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { asc, count, eq, like, or, sql } from 'drizzle-orm';
+import { asc, count, eq, or, sql } from 'drizzle-orm';
 import { ROLE_ADMIN } from '../../../shared/constants';
+import { UTILISATEUR_OPTIONS_LIMIT } from '../../../shared/schemas/utilisateurs';
 import type { Database } from '../../db/client';
 import { conflict, invalid } from '../../errors';
+import { isUniqueViolation } from './constraint-errors';
 import { generatePassword, hashPassword } from '../auth/password';
 import { requireAdmin } from '../auth/guards';
 import { invalidateUserSessions, type SessionUser } from '../auth/session';
@@ -14,7 +16,9 @@ function newUserCode(): string {
   return `USR-${randomBytes(5).toString('hex').toUpperCase()}`;
 }
 
-async function roleIdOf(db: Database, roleCode: string): Promise<number> {
+export const DUPLICATE_EMAIL = 'Un utilisateur avec cet email existe déjà.';
+
+export async function roleIdOf(db: Database, roleCode: string): Promise<number> {
   const [role] = await db.read
     .select({ id: db.t.utilisateurRoles.id })
     .from(db.t.utilisateurRoles)
@@ -55,24 +59,34 @@ export async function createUser(db: Database, input: CreateUserInput): Promise<
   const email = normalizeEmail(input.email);
   const roleId = await roleIdOf(db, input.roleCode);
   const passwordHash = input.password ? await hashPassword(input.password) : null;
-  return db.transaction(async (tx) => {
-    const [existing] = await tx
-      .select({ id: db.t.utilisateurs.id })
-      .from(db.t.utilisateurs)
-      .where(eq(db.t.utilisateurs.email, email))
-      .limit(1);
-    if (existing) throw conflict('Un utilisateur avec cet email existe déjà.');
-    const [row] = await tx
-      .insert(db.t.utilisateurs)
-      .values({ code: newUserCode(), email, nomPrenom: input.nomPrenom.trim(), roleId, passwordHash })
-      .returning({ id: db.t.utilisateurs.id, code: db.t.utilisateurs.code });
-    return row!;
-  });
+  try {
+    return await db.transaction(async (tx) => {
+      const [existing] = await tx
+        .select({ id: db.t.utilisateurs.id })
+        .from(db.t.utilisateurs)
+        .where(eq(db.t.utilisateurs.email, email))
+        .limit(1);
+      if (existing) throw conflict(DUPLICATE_EMAIL);
+      const [row] = await tx
+        .insert(db.t.utilisateurs)
+        .values({ code: newUserCode(), email, nomPrenom: input.nomPrenom.trim(), roleId, passwordHash })
+        .returning({ id: db.t.utilisateurs.id, code: db.t.utilisateurs.code });
+      return row!;
+    });
+  } catch (error) {
+    // Two creations of the same address at once on PostgreSQL: the unique index decides.
+    if (isUniqueViolation(error)) throw conflict(DUPLICATE_EMAIL);
+    throw error;
+  }
 }
 
 /** Sets a password and ends every other session of the user. */
 export async function setPassword(db: Database, userId: number, password: string, keepSession?: string) {
-  const passwordHash = await hashPassword(password);
+  await storePasswordHash(db, userId, await hashPassword(password), keepSession);
+}
+
+/** Stores an argon2 hash computed by the caller and ends every session of the user but `keepSession`. */
+export async function storePasswordHash(db: Database, userId: number, passwordHash: string, keepSession?: string) {
   await db.transaction(async (tx) => {
     await tx.update(db.t.utilisateurs).set({ passwordHash }).where(eq(db.t.utilisateurs.id, userId));
     await invalidateUserSessions(db, userId, keepSession);
@@ -114,6 +128,20 @@ export async function countUsers(db: Database): Promise<number> {
   return row?.n ?? 0;
 }
 
+const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Name or e-mail contains the term, ignoring case. */
+function userSearchCondition(db: Database, search: string | undefined) {
+  const term = search?.trim().toLowerCase();
+  if (!term) return undefined;
+  const pattern = `%${escapeLike(term)}%`;
+  const { utilisateurs } = db.t;
+  return or(
+    sql`lower(${utilisateurs.nomPrenom}) like ${pattern} escape '\\'`,
+    sql`${utilisateurs.email} like ${pattern} escape '\\'`,
+  );
+}
+
 export interface ListUsersInput {
   page: number;
   itemsPerPage: number;
@@ -127,10 +155,7 @@ export async function listUsers(
 ): Promise<{ items: UtilisateurDto[]; total: number }> {
   requireAdmin(actor);
   const { utilisateurs, utilisateurRoles } = db.t;
-  const term = input.nomPrenom?.trim().toLowerCase();
-  const where = term
-    ? or(like(sql`lower(${utilisateurs.nomPrenom})`, `%${term}%`), like(utilisateurs.email, `%${term}%`))
-    : undefined;
+  const where = userSearchCondition(db, input.nomPrenom);
   const [totalRow] = await db.read.select({ n: count() }).from(utilisateurs).where(where);
   const rows = await db.read
     .select({
@@ -155,4 +180,24 @@ export async function listRoles(db: Database) {
     .select({ code: db.t.utilisateurRoles.code, designation: db.t.utilisateurRoles.designation })
     .from(db.t.utilisateurRoles)
     .orderBy(asc(db.t.utilisateurRoles.id));
+}
+
+export interface UtilisateurOption {
+  code: string;
+  nomPrenom: string;
+  email: string;
+}
+
+/**
+ * The report list's creator picker: open to any logged-in user (GET /api/utilisateurs stays admin
+ * only), so it returns names and e-mails only, at most UTILISATEUR_OPTIONS_LIMIT of them.
+ */
+export async function listUserOptions(db: Database, search: string | undefined): Promise<UtilisateurOption[]> {
+  const { utilisateurs } = db.t;
+  return db.read
+    .select({ code: utilisateurs.code, nomPrenom: utilisateurs.nomPrenom, email: utilisateurs.email })
+    .from(utilisateurs)
+    .where(userSearchCondition(db, search))
+    .orderBy(asc(utilisateurs.nomPrenom), asc(utilisateurs.id))
+    .limit(UTILISATEUR_OPTIONS_LIMIT);
 }

@@ -1,0 +1,83 @@
+// French e-mails of the accounts (set-up and reset links), in plain text and HTML.
+import { BASE_PATH, PASSWORD_TOKEN_TTL_HOURS } from '../../../shared/constants';
+import type { OutgoingMail } from './outbox';
+
+/** The page where a link's holder chooses a password: {PUBLIC_URL}/admin/definir-mot-de-passe/{token}. */
+export function passwordLink(publicUrl: string, token: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}${BASE_PATH}/definir-mot-de-passe/${encodeURIComponent(token)}`;
+}
+
+/** Hides the token of every password link, once the message no longer needs it. */
+export function redactPasswordLinks(body: string): string {
+  return body.replace(/(\/definir-mot-de-passe\/)[A-Za-z0-9_%-]+/g, '$1***');
+}
+
+export function escapeHtml(value: string): string {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+const SIGNATURE = "L'équipe Signalements";
+
+function html(paragraphs: string[], link: { href: string; label: string }, after: string[]): string {
+  const p = (text: string) => `<p style="margin:0 0 16px">${escapeHtml(text)}</p>`;
+  return [
+    '<!doctype html>',
+    '<html lang="fr"><head><meta charset="utf-8"></head>',
+    '<body style="margin:0;padding:24px;background:#f3f4f6;font-family:Arial,Helvetica,sans-serif;color:#1f2937">',
+    '<div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px;line-height:1.5">',
+    ...paragraphs.map(p),
+    `<p style="margin:24px 0"><a href="${escapeHtml(link.href)}" style="display:inline-block;background:#2563eb;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:6px;font-weight:bold">${escapeHtml(link.label)}</a></p>`,
+    `<p style="margin:0 0 16px;font-size:13px;color:#6b7280">Si le bouton ne fonctionne pas, copiez cette adresse dans votre navigateur :<br><a href="${escapeHtml(link.href)}" style="color:#2563eb;word-break:break-all">${escapeHtml(link.href)}</a></p>`,
+    ...after.map(p),
+    `<p style="margin:24px 0 0;color:#6b7280">— ${escapeHtml(SIGNATURE)}</p>`,
+    '</div></body></html>',
+  ].join('\n');
+}
+
+const validity = `Ce lien est valable ${PASSWORD_TOKEN_TTL_HOURS} heures et ne peut servir qu'une seule fois. Passé ce délai, demandez un nouveau lien à un administrateur.`;
+
+export interface PasswordMailInput {
+  to: string;
+  nomPrenom: string;
+  link: string;
+}
+
+export function accountSetupMail({ to, nomPrenom, link }: PasswordMailInput): OutgoingMail {
+  const intro = [
+    `Bonjour ${nomPrenom},`,
+    `Un compte a été créé pour vous sur le back-office Signalements (identifiant : ${to}).`,
+    'Pour l’activer, choisissez votre mot de passe en ouvrant le lien ci-dessous.',
+  ];
+  const after = [validity, "Si vous n'attendiez pas ce message, vous pouvez l'ignorer."];
+  return {
+    kind: 'account-setup',
+    to,
+    subject: 'Signalements : activez votre compte',
+    text: [...intro, link, ...after, `— ${SIGNATURE}`].join('\n\n') + '\n',
+    html: html(intro, { href: link, label: 'Choisir mon mot de passe' }, after),
+  };
+}
+
+export function passwordResetMail({ to, nomPrenom, link }: PasswordMailInput): OutgoingMail {
+  const intro = [
+    `Bonjour ${nomPrenom},`,
+    `Un administrateur a demandé la réinitialisation du mot de passe de votre compte Signalements (${to}).`,
+    'Pour choisir un nouveau mot de passe, ouvrez le lien ci-dessous.',
+  ];
+  const after = [
+    validity,
+    'Votre mot de passe actuel reste valable tant que vous n’en avez pas choisi un nouveau. Une fois le nouveau mot de passe enregistré, vos sessions ouvertes seront fermées.',
+  ];
+  return {
+    kind: 'password-reset',
+    to,
+    subject: 'Signalements : réinitialisation de votre mot de passe',
+    text: [...intro, link, ...after, `— ${SIGNATURE}`].join('\n\n') + '\n',
+    html: html(intro, { href: link, label: 'Choisir un nouveau mot de passe' }, after),
+  };
+}

@@ -1,0 +1,141 @@
+// The background worker of the server process that empties the outbox. It polls every second while
+// there is work and backs off to maxIdleMs otherwise; enqueueMail() wakes it. Its timers are unref'd
+// and stop() ends it cleanly, so it never keeps a process (or a test) alive.
+import type { Database } from '../../db/client';
+import { DEFAULT_POLICY, deliverDueMail, msUntilNextDue, type DeliveryPolicy } from './delivery';
+import { onMailQueued } from './outbox';
+import { createMailTransport, type MailTransport, type TransportConfig } from './transport';
+
+interface Logger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface MailWorkerOptions {
+  db: Database;
+  config: TransportConfig;
+  log: Logger;
+  /** Defaults to SMTP (SMTP_URL) or .eml files (mailDir, default data/mail). */
+  transport?: MailTransport;
+  mailDir?: string;
+  policy?: Partial<DeliveryPolicy>;
+  /** Poll interval while there is work. */
+  pollMs?: number;
+  /** Longest sleep when the outbox is empty. */
+  maxIdleMs?: number;
+  /** A send still running this long after stop() is aborted (the message is retried later). */
+  stopGraceMs?: number;
+}
+
+export interface MailWorker {
+  readonly transport: MailTransport;
+  /** Looks at the outbox shortly (after the enqueuing transaction has had time to commit). */
+  kick(): void;
+  /** Stops polling, lets a running send finish (or aborts it after stopGraceMs), then resolves. */
+  stop(): Promise<void>;
+}
+
+const KICK_DELAY_MS = 50;
+
+export function startMailWorker(options: MailWorkerOptions): MailWorker {
+  const { db, log } = options;
+  const policy: DeliveryPolicy = { ...DEFAULT_POLICY, ...options.policy };
+  const pollMs = options.pollMs ?? 1000;
+  const maxIdleMs = options.maxIdleMs ?? 30_000;
+  const stopGraceMs = options.stopGraceMs ?? 5000;
+  const transport =
+    options.transport ?? createMailTransport(options.config, { mailDir: options.mailDir, log });
+
+  let stopped = false;
+  let idleMs = pollMs;
+  let kicked = false;
+  const abort = new AbortController();
+  interface Sleep {
+    timer: NodeJS.Timeout;
+    until: number;
+    wake: () => void;
+  }
+  let sleeping: Sleep | null = null;
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const entry: Sleep = {
+        timer: setTimeout(() => entry.wake(), ms),
+        until: Date.now() + ms,
+        wake: () => {
+          clearTimeout(entry.timer);
+          if (sleeping === entry) sleeping = null;
+          resolve();
+        },
+      };
+      entry.timer.unref();
+      sleeping = entry;
+    });
+
+  async function loop(): Promise<void> {
+    while (!stopped) {
+      let delay: number;
+      try {
+        kicked = false;
+        const claimed = await deliverDueMail(db, transport, policy, {
+          signal: abort.signal,
+          log,
+          shouldStop: () => stopped,
+        });
+        if (claimed > 0) {
+          idleMs = pollMs;
+          continue;
+        }
+        const dueIn = await msUntilNextDue(db);
+        delay = dueIn === null ? idleMs : Math.min(dueIn, idleMs);
+        idleMs = Math.min(idleMs * 2, maxIdleMs);
+      } catch (error) {
+        if (stopped) break;
+        log.error({ err: error }, "file d'envoi des e-mails : erreur, nouvel essai plus tard");
+        delay = idleMs;
+        idleMs = Math.min(idleMs * 2, maxIdleMs);
+      }
+      if (kicked) delay = Math.min(delay, KICK_DELAY_MS);
+      if (!stopped) await sleep(delay);
+    }
+  }
+
+  const kick = () => {
+    if (stopped) return;
+    idleMs = pollMs;
+    kicked = true;
+    const current = sleeping;
+    if (current && current.until - Date.now() > KICK_DELAY_MS) {
+      clearTimeout(current.timer);
+      current.timer = setTimeout(() => current.wake(), KICK_DELAY_MS);
+      current.timer.unref();
+      current.until = Date.now() + KICK_DELAY_MS;
+    }
+  };
+
+  const unsubscribe = onMailQueued((queuedOn) => {
+    if (queuedOn === db) kick();
+  });
+  const running = loop();
+  log.info({ via: transport.description }, 'envoi des e-mails démarré');
+
+  return {
+    transport,
+    kick,
+    async stop() {
+      if (stopped) return running;
+      stopped = true;
+      unsubscribe();
+      sleeping?.wake();
+      const grace = setTimeout(() => abort.abort(new Error("Arrêt du serveur pendant l'envoi")), stopGraceMs);
+      grace.unref();
+      try {
+        await running;
+      } finally {
+        clearTimeout(grace);
+        transport.close();
+      }
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  listPartenairesInputSchema,
+  partenaireCodeSchema,
+  partenaireInputSchema,
+} from '../../../shared/schemas/partenaires';
+import type { Database } from '../../db/client';
+import { collection, parseQuery } from '../../http/jsonld';
+import { createPartenaire, deletePartenaire, getPartenaire, listPartenaires, updatePartenaire } from './service';
+
+type ByCode = { Params: { code: string } };
+
+/** §7 Partners, in the JSON-LD form: reads for any logged-in user, writes for administrators. */
+export function partenairesRoutes(app: FastifyInstance, db: Database) {
+  app.get('/api/partenaires', async (request) => {
+    const input = listPartenairesInputSchema.parse(parseQuery(request.query as Record<string, unknown>));
+    const { items, total } = await listPartenaires(db, request.auth!.user, input);
+    return collection('Partenaire', request.url, items, total, input);
+  });
+
+  app.get<ByCode>('/api/partenaires/:code', async (request) =>
+    getPartenaire(db, request.auth!.user, partenaireCodeSchema.parse(request.params.code)),
+  );
+
+  app.post('/api/partenaires', async (request, reply) => {
+    const input = partenaireInputSchema.parse(request.body ?? {});
+    return reply.code(201).send(await createPartenaire(db, request.auth!.user, input));
+  });
+
+  app.put<ByCode>('/api/partenaires/:code', async (request) => {
+    const code = partenaireCodeSchema.parse(request.params.code);
+    const input = partenaireInputSchema.parse(request.body ?? {});
+    return updatePartenaire(db, request.auth!.user, code, input);
+  });
+
+  app.delete<ByCode>('/api/partenaires/:code', async (request, reply) => {
+    await deletePartenaire(db, request.auth!.user, partenaireCodeSchema.parse(request.params.code));
+    return reply.code(204).send();
+  });
+}

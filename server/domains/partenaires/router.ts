@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import {
+  listPartenairesInputSchema,
+  partenaireCodeSchema,
+  partenaireInputSchema,
+  partenaireUpdateInputSchema,
+} from '../../../shared/schemas/partenaires';
+import { adminProcedure, authedProcedure, router } from '../../trpc/init';
+import { createPartenaire, deletePartenaire, getPartenaire, listPartenaires, updatePartenaire } from './service';
+
+const byCode = z.object({ code: partenaireCodeSchema });
+
+export const partenairesRouter = router({
+  list: authedProcedure
+    .input(listPartenairesInputSchema)
+    .query(({ ctx, input }) => listPartenaires(ctx.db, ctx.auth.user, input)),
+  get: authedProcedure.input(byCode).query(({ ctx, input }) => getPartenaire(ctx.db, ctx.auth.user, input.code)),
+  create: adminProcedure
+    .input(partenaireInputSchema)
+    .mutation(({ ctx, input }) => createPartenaire(ctx.db, ctx.auth.user, input)),
+  update: adminProcedure
+    .input(partenaireUpdateInputSchema)
+    .mutation(({ ctx, input: { code, ...data } }) => updatePartenaire(ctx.db, ctx.auth.user, code, data)),
+  delete: adminProcedure.input(byCode).mutation(async ({ ctx, input }) => {
+    await deletePartenaire(ctx.db, ctx.auth.user, input.code);
+    return { success: true };
+  }),
+});

@@ -1,0 +1,164 @@
+// Partners (spec §2 Partners, §3, §6): any logged-in user reads them (the report list filters on
+// them), only an administrator creates, edits or deletes one.
+import { asc, count, eq, getTableName, like, or, sql } from 'drizzle-orm';
+import { INTERNAL_PARTNER_CODE } from '../../../shared/constants';
+import type { ListPartenairesInput, PartenaireInput } from '../../../shared/schemas/partenaires';
+import type { Database, Orm } from '../../db/client';
+import { conflict, notFound } from '../../errors';
+import { requireAdmin } from '../auth/guards';
+import type { SessionUser } from '../auth/session';
+import { isForeignKeyViolation, isUniqueViolation } from '../utilisateurs/constraint-errors';
+import { partenaireDto, type PartenaireDto } from './dto';
+import { firstFreeCode, leastUsedColor, partnerCodeBase, partnerInitial } from './naming';
+
+export const PARTENAIRE_RULES = {
+  notFound: 'Partenaire introuvable.',
+  linked: 'Ce partenaire ne peut pas être supprimé car il est lié à des projets ou des signalements.',
+  internal: 'Le partenaire interne Ivorary ne peut pas être supprimé.',
+} as const;
+
+const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+function columns(db: Database) {
+  const { partenaires: p, projects, signalements } = db.t;
+  // Written out in full: in a one-table select Drizzle leaves column names unqualified, and a bare "id"
+  // inside the subquery would name the subquery's own table.
+  const partnerId = sql`${sql.identifier(getTableName(p))}.${sql.identifier(p.id.name)}`;
+  return {
+    code: p.code,
+    designation: p.designation,
+    email: p.email,
+    phoneNumber: p.phoneNumber,
+    initial: p.initial,
+    color: p.color,
+    // Correlated counts use the owner and partner indexes; PostgreSQL's count is a bigint, hence Number.
+    projectsCount: sql<number>`(select count(*) from ${projects} where ${projects.ownerId} = ${partnerId})`.mapWith(
+      Number,
+    ),
+    signalementsCount:
+      sql<number>`(select count(*) from ${signalements} where ${signalements.partenaireId} = ${partnerId})`.mapWith(
+        Number,
+      ),
+  };
+}
+
+/** Designation, code or e-mail contains the term, ignoring case. */
+function searchCondition(db: Database, search: string | undefined) {
+  const term = search?.trim().toLowerCase();
+  if (!term) return undefined;
+  const pattern = `%${escapeLike(term)}%`;
+  const { partenaires: p } = db.t;
+  return or(
+    sql`lower(${p.designation}) like ${pattern} escape '\\'`,
+    sql`lower(${p.code}) like ${pattern} escape '\\'`,
+    sql`lower(${p.email}) like ${pattern} escape '\\'`,
+  );
+}
+
+export async function listPartenaires(
+  db: Database,
+  _actor: SessionUser,
+  input: ListPartenairesInput,
+): Promise<{ items: PartenaireDto[]; total: number }> {
+  const { partenaires: p } = db.t;
+  const where = searchCondition(db, input.search);
+  const [totalRow] = await db.read.select({ n: count() }).from(p).where(where);
+  const rows = await db.read
+    .select(columns(db))
+    .from(p)
+    .where(where)
+    .orderBy(asc(p.designation), asc(p.id))
+    .limit(input.itemsPerPage)
+    .offset((input.page - 1) * input.itemsPerPage);
+  return { items: rows.map(partenaireDto), total: Number(totalRow?.n ?? 0) };
+}
+
+async function findPartenaire(db: Database, reader: Orm, code: string): Promise<PartenaireDto | null> {
+  const [row] = await reader
+    .select(columns(db))
+    .from(db.t.partenaires)
+    .where(eq(db.t.partenaires.code, code))
+    .limit(1);
+  return row ? partenaireDto(row) : null;
+}
+
+export async function getPartenaire(db: Database, _actor: SessionUser, code: string): Promise<PartenaireDto> {
+  const found = await findPartenaire(db, db.read, code);
+  if (!found) throw notFound(PARTENAIRE_RULES.notFound);
+  return found;
+}
+
+const CODE_ATTEMPTS = 5;
+
+export async function createPartenaire(
+  db: Database,
+  actor: SessionUser,
+  input: PartenaireInput,
+): Promise<PartenaireDto> {
+  requireAdmin(actor);
+  const { partenaires: p } = db.t;
+  const base = partnerCodeBase(input.designation);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction(async (tx) => {
+        const taken = await tx
+          .select({ code: p.code })
+          .from(p)
+          .where(like(p.code, `${base}%`));
+        const code = firstFreeCode(base, new Set(taken.map((row) => row.code)));
+        const usage = await tx.select({ color: p.color, n: count() }).from(p).groupBy(p.color);
+        const color = leastUsedColor(new Map(usage.map((row) => [row.color, Number(row.n)])));
+        await tx.insert(p).values({
+          code,
+          designation: input.designation,
+          email: input.email,
+          phoneNumber: input.phoneNumber,
+          initial: partnerInitial(input.designation),
+          color,
+        });
+        return (await findPartenaire(db, tx, code))!;
+      });
+    } catch (error) {
+      // Another process took the same code between our read and our insert (PostgreSQL): try the next one.
+      if (attempt < CODE_ATTEMPTS && isUniqueViolation(error)) continue;
+      throw error;
+    }
+  }
+}
+
+/** PUT: designation, e-mail and phone; the code, initial and colour chosen at creation stay. */
+export async function updatePartenaire(
+  db: Database,
+  actor: SessionUser,
+  code: string,
+  input: PartenaireInput,
+): Promise<PartenaireDto> {
+  requireAdmin(actor);
+  const { partenaires: p } = db.t;
+  return db.transaction(async (tx) => {
+    const updated = await tx
+      .update(p)
+      .set({ designation: input.designation, email: input.email, phoneNumber: input.phoneNumber })
+      .where(eq(p.code, code))
+      .returning({ id: p.id });
+    if (updated.length === 0) throw notFound(PARTENAIRE_RULES.notFound);
+    return (await findPartenaire(db, tx, code))!;
+  });
+}
+
+export async function deletePartenaire(db: Database, actor: SessionUser, code: string): Promise<void> {
+  requireAdmin(actor);
+  if (code === INTERNAL_PARTNER_CODE) throw conflict(PARTENAIRE_RULES.internal);
+  try {
+    await db.transaction(async (tx) => {
+      const found = await findPartenaire(db, tx, code);
+      if (!found) throw notFound(PARTENAIRE_RULES.notFound);
+      if (found.projectsCount > 0 || found.signalementsCount > 0) throw conflict(PARTENAIRE_RULES.linked);
+      await tx.delete(db.t.partenaires).where(eq(db.t.partenaires.code, code));
+    });
+  } catch (error) {
+    // A report or project added for this partner while we were deleting it: the foreign key refuses.
+    if (isForeignKeyViolation(error)) throw conflict(PARTENAIRE_RULES.linked);
+    throw error;
+  }
+}

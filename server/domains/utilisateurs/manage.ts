@@ -1,0 +1,142 @@
+// The administrator's actions on accounts (spec §2 Users, §6): create with a set-up e-mail, edit,
+// enable/disable, send a reset e-mail. Each one is a single transaction with the e-mail it causes.
+import { and, eq, sql } from 'drizzle-orm';
+import { ROLE_ADMIN } from '../../../shared/constants';
+import type { CreateUtilisateurInput, UpdateUtilisateurInput } from '../../../shared/schemas/utilisateurs';
+import type { Database, Orm } from '../../db/client';
+import { conflict, forbidden, notFound } from '../../errors';
+import { requireAdmin } from '../auth/guards';
+import { issuePasswordToken } from '../auth/password-tokens';
+import { invalidateUserSessions, type SessionUser } from '../auth/session';
+import { enqueueMail } from '../mail/outbox';
+import { accountSetupMail, passwordLink, passwordResetMail } from '../mail/templates';
+import { utilisateurDto, type UtilisateurDto } from './dto';
+import { createUser, roleIdOf } from './service';
+
+export const USER_RULES = {
+  notFound: 'Utilisateur introuvable.',
+  selfDisable: 'Vous ne pouvez pas désactiver votre propre compte.',
+  selfDemote: "Vous ne pouvez pas retirer votre propre rôle d'administrateur.",
+  lastAdminDisable: 'Impossible de désactiver le dernier administrateur actif.',
+  lastAdminDemote: 'Impossible de retirer le rôle du dernier administrateur actif.',
+  resetDisabled: "Impossible d'envoyer un email de réinitialisation à un utilisateur désactivé.",
+  resetSent: 'Email de réinitialisation envoyé avec succès !',
+} as const;
+
+async function findUser(db: Database, tx: Orm, where: { id: number } | { code: string }) {
+  const { utilisateurs: u, utilisateurRoles: r } = db.t;
+  const [row] = await tx
+    .select({
+      id: u.id,
+      code: u.code,
+      email: u.email,
+      nomPrenom: u.nomPrenom,
+      isEnabled: u.isEnabled,
+      lastConnectionAt: u.lastConnectionAt,
+      role: { code: r.code, designation: r.designation },
+    })
+    .from(u)
+    .innerJoin(r, eq(r.id, u.roleId))
+    .where('id' in where ? eq(u.id, where.id) : eq(u.code, where.code))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * Ids of the enabled administrators. On PostgreSQL their rows are locked until the transaction ends,
+ * so two administrators disabling each other at the same moment are handled one after the other and
+ * the second sees the first's change (SQLite transactions are serialised already).
+ */
+async function lockEnabledAdmins(db: Database, tx: Orm): Promise<number[]> {
+  const { utilisateurs: u } = db.t;
+  const adminRoleId = await roleIdOf(db, ROLE_ADMIN);
+  const condition = and(eq(u.roleId, adminRoleId), eq(u.isEnabled, true));
+  const rows = await db.rows<{ id: number | string }>(
+    db.engine === 'postgres'
+      ? sql`select ${u.id} as id from ${u} where ${condition} for update`
+      : sql`select ${u.id} as id from ${u} where ${condition}`,
+    tx,
+  );
+  return rows.map((row) => Number(row.id));
+}
+
+export async function inviteUser(
+  db: Database,
+  actor: SessionUser,
+  input: CreateUtilisateurInput,
+  publicUrl: string,
+): Promise<UtilisateurDto> {
+  requireAdmin(actor);
+  return db.transaction(async (tx) => {
+    const { id } = await createUser(db, {
+      email: input.email,
+      nomPrenom: input.nomPrenom,
+      roleCode: input.utilisateurRole,
+    });
+    const user = (await findUser(db, tx, { id }))!;
+    const { token } = await issuePasswordToken(db, id, 'setup');
+    await enqueueMail(
+      db,
+      accountSetupMail({ to: user.email, nomPrenom: user.nomPrenom, link: passwordLink(publicUrl, token) }),
+    );
+    return utilisateurDto(user, actor.code);
+  });
+}
+
+export async function updateUser(
+  db: Database,
+  actor: SessionUser,
+  code: string,
+  patch: UpdateUtilisateurInput,
+): Promise<UtilisateurDto> {
+  requireAdmin(actor);
+  const roleId = patch.utilisateurRole === undefined ? undefined : await roleIdOf(db, patch.utilisateurRole);
+  return db.transaction(async (tx) => {
+    const target = await findUser(db, tx, { code });
+    if (!target) throw notFound(USER_RULES.notFound);
+    const wasActiveAdmin = target.isEnabled && target.role.code === ROLE_ADMIN;
+    const disabling = patch.isEnabled === false && target.isEnabled;
+    const demoting =
+      patch.utilisateurRole !== undefined && patch.utilisateurRole !== ROLE_ADMIN && target.role.code === ROLE_ADMIN;
+    if (target.id === actor.id) {
+      if (patch.isEnabled === false) throw forbidden(USER_RULES.selfDisable);
+      if (demoting) throw forbidden(USER_RULES.selfDemote);
+    }
+    if (wasActiveAdmin && (disabling || demoting)) {
+      const others = (await lockEnabledAdmins(db, tx)).filter((id) => id !== target.id);
+      if (others.length === 0) throw conflict(disabling ? USER_RULES.lastAdminDisable : USER_RULES.lastAdminDemote);
+    }
+    const { utilisateurs: u } = db.t;
+    await tx
+      .update(u)
+      .set({
+        ...(patch.nomPrenom !== undefined ? { nomPrenom: patch.nomPrenom } : {}),
+        ...(roleId !== undefined ? { roleId } : {}),
+        ...(patch.isEnabled !== undefined ? { isEnabled: patch.isEnabled } : {}),
+      })
+      .where(eq(u.id, target.id));
+    // Checked at every request too; deleting the rows ends the sessions even before their next use.
+    if (disabling) await invalidateUserSessions(db, target.id);
+    return utilisateurDto((await findUser(db, tx, { id: target.id }))!, actor.code);
+  });
+}
+
+export async function sendPasswordReset(
+  db: Database,
+  actor: SessionUser,
+  code: string,
+  publicUrl: string,
+): Promise<{ message: string }> {
+  requireAdmin(actor);
+  await db.transaction(async (tx) => {
+    const target = await findUser(db, tx, { code });
+    if (!target) throw notFound(USER_RULES.notFound);
+    if (!target.isEnabled) throw conflict(USER_RULES.resetDisabled);
+    const { token } = await issuePasswordToken(db, target.id, 'reset');
+    await enqueueMail(
+      db,
+      passwordResetMail({ to: target.email, nomPrenom: target.nomPrenom, link: passwordLink(publicUrl, token) }),
+    );
+  });
+  return { message: USER_RULES.resetSent };
+}

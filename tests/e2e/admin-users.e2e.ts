@@ -1,0 +1,236 @@
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { passwordLinkIn, startTestSmtp, type TestSmtp } from '../helpers/smtp';
+import { ADMIN, loginAs, PASSWORD, startE2E, type E2E } from './harness';
+
+describe('user administration and account set-up by e-mail, in a real browser', () => {
+  let e: E2E;
+  let smtp: TestSmtp;
+  beforeAll(async () => {
+    smtp = await startTestSmtp();
+    e = await startE2E({ SMTP_URL: smtp.url });
+    await e.user('agent@example.mg', 'ROLE_USER', 'Rabe Hery');
+    await e.user('vola@example.mg', 'ROLE_ANALYSTE', 'Rasoa Vola');
+  });
+  afterEach(() => e.assertNoConsoleErrors());
+  afterAll(async () => {
+    await e?.close();
+    await smtp?.close();
+  });
+
+  const row = (page: Page, email: string) => page.locator(`[data-testid="user-row"][data-email="${email}"]`);
+  const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text });
+  async function openUsers(page: Page) {
+    await loginAs(page, ADMIN.email, ADMIN.password);
+    await page.getByTestId('admin-group').getByRole('link', { name: 'Utilisateurs' }).click();
+    await page.getByTestId('users-table').waitFor();
+  }
+
+  it('creates a user whose e-mailed link sets a password, after which the new user logs in', async () => {
+    const page = await e.newPage();
+    await openUsers(page);
+    expect(await page.getByTestId('users-total').textContent()).toBe('3 utilisateur(s) au total');
+    // The administrator's own row has no switch.
+    expect(await row(page, ADMIN.email).getByTestId('user-row-status').textContent()).toBe('-');
+    expect(await row(page, 'agent@example.mg').getByTestId('user-row-last-connection').textContent()).toBe('Jamais connecté');
+
+    await page.getByRole('button', { name: 'Nouvel Utilisateur' }).click();
+    const dialog = page.getByTestId('user-form-dialog');
+    await dialog.getByRole('button', { name: 'Créer' }).click();
+    await expect.poll(() => dialog.getByText("L'email est requis.").isVisible()).toBe(true);
+    expect(await dialog.getByText('Le nom et prénom doivent contenir au moins 2 caractères.').isVisible()).toBe(true);
+    expect(await dialog.getByText('Veuillez sélectionner un rôle.').isVisible()).toBe(true);
+    await dialog.getByLabel('Email', { exact: true }).fill('pas-un-email');
+    await dialog.getByRole('button', { name: 'Créer' }).click();
+    await expect.poll(() => dialog.getByText("Format d'email invalide.").isVisible()).toBe(true);
+
+    await dialog.getByLabel('Email', { exact: true }).fill('Nouveau@Example.mg');
+    await dialog.getByLabel('Nom et prénom').fill('Randria Nouveau');
+    await dialog.getByLabel('Rôle').selectOption({ label: 'Gestionnaire' });
+    await dialog.getByRole('button', { name: 'Créer' }).click();
+    await toast(page, "L'utilisateur Randria Nouveau a été créé avec succès. Un email d'initialisation a été envoyé.").waitFor();
+    await row(page, 'nouveau@example.mg').waitFor();
+    expect(await row(page, 'nouveau@example.mg').getByTestId('user-row-role').textContent()).toBe('Gestionnaire');
+    expect(await page.getByTestId('users-total').textContent()).toBe('4 utilisateur(s) au total');
+
+    const mail = await smtp.waitFor((m) => m.to === 'nouveau@example.mg');
+    expect(mail.subject).toBe('Signalements : activez votre compte');
+    const path = new URL(passwordLinkIn(mail)).pathname;
+
+    // The new user, in another browser, without any session.
+    const newcomer = await e.newPage();
+    await newcomer.goto(path);
+    await expect.poll(() => newcomer.getByTestId('definir-intro').textContent()).toBe(
+      'Bienvenue Randria Nouveau. Choisissez le mot de passe de votre compte.',
+    );
+    await newcomer.getByLabel('Nouveau mot de passe').fill('trop-court');
+    await newcomer.getByRole('button', { name: 'Enregistrer le mot de passe' }).click();
+    await expect.poll(() => newcomer.getByText('Le mot de passe doit contenir au moins 12 caractères.').isVisible()).toBe(true);
+    await newcomer.getByLabel('Nouveau mot de passe').fill('un-mot-de-passe-solide');
+    await newcomer.getByLabel('Confirmer le mot de passe').fill('un-autre-mot-de-passe');
+    await newcomer.getByRole('button', { name: 'Enregistrer le mot de passe' }).click();
+    await expect.poll(() => newcomer.getByText('Les mots de passe ne correspondent pas.').isVisible()).toBe(true);
+    await newcomer.getByLabel('Confirmer le mot de passe').fill('un-mot-de-passe-solide');
+    await newcomer.getByRole('button', { name: 'Enregistrer le mot de passe' }).click();
+    await newcomer.waitForURL('**/admin/login');
+    await toast(newcomer, 'Votre mot de passe a été enregistré. Vous pouvez maintenant vous connecter.').waitFor();
+    await loginAs(newcomer, 'nouveau@example.mg', 'un-mot-de-passe-solide');
+    expect(await newcomer.getByTestId('user-name').textContent()).toBe('Randria Nouveau');
+
+    // The link was for one use only.
+    const again = await e.newPage();
+    await again.goto(path);
+    await expect.poll(() => again.getByTestId('definir-unusable').textContent()).toContain(
+      'Ce lien a déjà été utilisé ou a été remplacé par un lien plus récent.',
+    );
+    await page.reload();
+    await row(page, 'nouveau@example.mg').waitFor();
+    expect(await row(page, 'nouveau@example.mg').getByTestId('user-row-last-connection').textContent()).toMatch(
+      /^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/,
+    );
+  });
+
+  it('shows the duplicate e-mail error under the field of the form', async () => {
+    const page = await e.newPage();
+    // The browser logs the 409 answer itself; any other console error still fails the test.
+    e.allowConsoleErrors(/status of 409/);
+    await openUsers(page);
+    await page.getByRole('button', { name: 'Nouvel Utilisateur' }).click();
+    const dialog = page.getByTestId('user-form-dialog');
+    await dialog.getByLabel('Email', { exact: true }).fill('AGENT@example.mg');
+    await dialog.getByLabel('Nom et prénom').fill('Doublon');
+    await dialog.getByLabel('Rôle').selectOption('ROLE_USER');
+    await dialog.getByRole('button', { name: 'Créer' }).click();
+    await expect.poll(() => dialog.locator('#user-email-error').textContent()).toBe('Un utilisateur avec cet email existe déjà.');
+    await toast(page, "Échec de la création de l'utilisateur.").waitFor();
+    expect(await dialog.isVisible()).toBe(true);
+  });
+
+  it('disables a user after confirmation: their open session is refused at the next request', async () => {
+    const agent = await e.newPage();
+    await loginAs(agent, 'agent@example.mg', PASSWORD);
+
+    const page = await e.newPage();
+    await openUsers(page);
+    const agentRow = row(page, 'agent@example.mg');
+    await agentRow.getByTestId('user-status-switch').click();
+    const confirm = page.getByTestId('user-status-dialog');
+    await expect.poll(() => confirm.getByText('Désactiver cet utilisateur ?').isVisible()).toBe(true);
+    await confirm.getByRole('button', { name: 'Annuler' }).click();
+    expect(await agentRow.getByTestId('user-status-switch').isChecked()).toBe(true);
+
+    await agentRow.getByTestId('user-status-switch').click();
+    await confirm.getByRole('button', { name: 'Désactiver' }).click();
+    await toast(page, 'Utilisateur désactivé avec succès !').waitFor();
+    await expect.poll(() => agentRow.getByTestId('user-row-status').textContent()).toBe('Désactivé');
+    expect(await agentRow.getByTestId('user-status-switch').isChecked()).toBe(false);
+
+    expect(await agent.evaluate(() => fetch('/api/utilisateur/who-am-i').then((r) => r.status))).toBe(401);
+    await agent.reload();
+    await agent.waitForURL('**/admin/login');
+
+    await agentRow.getByTestId('user-status-switch').click();
+    await expect.poll(() => confirm.getByText('Activer cet utilisateur ?').isVisible()).toBe(true);
+    await confirm.getByRole('button', { name: 'Activer' }).click();
+    await toast(page, 'Utilisateur activé avec succès !').waitFor();
+    await loginAs(agent, 'agent@example.mg', PASSWORD);
+  });
+
+  it('searches on Enter, edits a user and sends a reset e-mail', async () => {
+    const page = await e.newPage();
+    await openUsers(page);
+    const search = page.getByTestId('users-search');
+    await search.fill('vola');
+    await page.waitForTimeout(600);
+    // Not applied before Enter.
+    expect(await page.getByTestId('user-row').count()).toBeGreaterThan(1);
+    await search.press('Enter');
+    await expect.poll(() => page.getByTestId('users-total').textContent()).toBe('1 utilisateur(s) au total');
+    await search.fill('personne de ce nom');
+    await search.press('Enter');
+    await expect.poll(() => page.getByTestId('users-empty').textContent()).toBe('Aucun utilisateur trouvé.');
+    await search.fill('');
+    await search.press('Enter');
+    await row(page, 'vola@example.mg').waitFor();
+
+    await row(page, 'vola@example.mg').getByRole('button', { name: /^Modifier/ }).click();
+    const dialog = page.getByTestId('user-form-dialog');
+    expect(await dialog.getByLabel('Email', { exact: true }).isDisabled()).toBe(true);
+    await dialog.getByLabel('Nom et prénom').fill('Rasoa Volatiana');
+    await dialog.getByLabel('Rôle').selectOption({ label: 'Enquêteur' });
+    await dialog.getByRole('button', { name: 'Enregistrer' }).click();
+    await toast(page, 'Utilisateur modifié avec succès !').waitFor();
+    await expect.poll(() => row(page, 'vola@example.mg').getByTestId('user-row-name').textContent()).toBe('Rasoa Volatiana');
+    expect(await row(page, 'vola@example.mg').getByTestId('user-row-role').textContent()).toBe('Enquêteur');
+
+    // One's own role cannot be changed.
+    await row(page, ADMIN.email).getByRole('button', { name: /^Modifier/ }).click();
+    expect(await dialog.getByLabel('Rôle').isDisabled()).toBe(true);
+    expect(await dialog.getByText('Vous ne pouvez pas modifier votre propre rôle.').isVisible()).toBe(true);
+    await dialog.getByRole('button', { name: 'Annuler' }).click();
+
+    await row(page, 'vola@example.mg').getByRole('button', { name: /^Envoyer l'email de réinitialisation/ }).click();
+    const confirm = page.getByTestId('user-reset-dialog');
+    await expect.poll(() => confirm.getByText(/Un email de réinitialisation sera envoyé à vola@example\.mg/).isVisible()).toBe(true);
+    await confirm.getByRole('button', { name: 'Envoyer' }).click();
+    await toast(page, 'Email de réinitialisation envoyé avec succès !').waitFor();
+    const mail = await smtp.waitFor((m) => m.to === 'vola@example.mg');
+    expect(mail.subject).toBe('Signalements : réinitialisation de votre mot de passe');
+    const reset = await e.newPage();
+    await reset.goto(new URL(passwordLinkIn(mail)).pathname);
+    await expect.poll(() => reset.getByTestId('definir-intro').textContent()).toBe(
+      'Bonjour Rasoa Volatiana. Choisissez un nouveau mot de passe.',
+    );
+  });
+
+  it('lets an admin see an e-mail the mail server refused and send it again', async () => {
+    smtp.refuseWith = { code: 550, message: 'Boîte aux lettres inconnue' };
+    const page = await e.newPage();
+    try {
+      await openUsers(page);
+      await page.getByRole('button', { name: 'Nouvel Utilisateur' }).click();
+      const dialog = page.getByTestId('user-form-dialog');
+      await dialog.getByLabel('Email', { exact: true }).fill('refuse@example.mg');
+      await dialog.getByLabel('Nom et prénom').fill('Rakoto Refusé');
+      await dialog.getByLabel('Rôle').selectOption('ROLE_USER');
+      await dialog.getByRole('button', { name: 'Créer' }).click();
+      await toast(page, "L'utilisateur Rakoto Refusé a été créé avec succès.").waitFor();
+      const db = e.running.db;
+      await expect
+        .poll(async () => (await db.read.select().from(db.t.mailOutbox)).find((m) => m.to === 'refuse@example.mg')?.status, {
+          timeout: 10_000,
+        })
+        .toBe('failed');
+    } finally {
+      smtp.refuseWith = null;
+    }
+    await page.reload();
+    const banner = page.getByTestId('failed-mails');
+    await expect.poll(() => banner.textContent()).toContain("1 email(s) n'ont pas pu être envoyés.");
+    await banner.getByRole('button', { name: 'Voir le détail' }).click();
+    const list = page.getByTestId('failed-mails-list');
+    await expect.poll(() => list.textContent()).toContain('refuse@example.mg');
+    expect(await list.textContent()).toContain('Boîte aux lettres inconnue');
+    await list.getByRole('button', { name: 'Réessayer' }).click();
+    await toast(page, "Email remis en file d'envoi.").waitFor();
+    const mail = await smtp.waitFor((m) => m.to === 'refuse@example.mg');
+    expect(mail.subject).toBe('Signalements : activez votre compte');
+    await expect.poll(() => list.getByRole('button', { name: 'Réessayer' }).count()).toBe(0);
+  });
+
+  it('explains an expired link in French', async () => {
+    const { issuePasswordToken } = await import('../../server/domains/auth/password-tokens');
+    const { findUserByEmail } = await import('../../server/domains/utilisateurs/service');
+    const db = e.running.db;
+    const user = (await findUserByEmail(db, 'agent@example.mg'))!;
+    const { token } = await issuePasswordToken(db, user.id, 'reset');
+    await db.transaction((tx) => tx.update(db.t.passwordTokens).set({ expiresAt: new Date(Date.now() - 1000) }));
+    const page = await e.newPage();
+    await page.goto(`/admin/definir-mot-de-passe/${token}`);
+    await expect.poll(() => page.getByTestId('definir-unusable').textContent()).toContain(
+      'Ce lien a expiré. Demandez un nouveau lien à un administrateur.',
+    );
+    await page.getByRole('link', { name: 'Retour à la connexion' }).click();
+    await page.waitForURL('**/admin/login');
+  });
+});
