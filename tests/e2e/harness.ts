@@ -31,12 +31,18 @@ export interface E2E {
   newPage(options?: { width?: number; height?: number }): Promise<Page>;
   /** Creates a user with PASSWORD. */
   user(email: string, roleCode: string, nomPrenom: string): Promise<void>;
+  /**
+   * Console errors matching `pattern` no longer fail the test, until the next assertNoConsoleErrors().
+   * For an expected failed request (a 404 the page shows as 'non trouvé'), which the browser logs itself.
+   */
+  allowConsoleErrors(pattern: RegExp): void;
   /** Fails the test when the pages showed console errors or uncaught exceptions. */
   assertNoConsoleErrors(): void;
   close(): Promise<void>;
 }
 
-export async function startE2E(): Promise<E2E> {
+/** `env` adds to or overrides the server's environment (e.g. SMTP_URL of a test SMTP server). */
+export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
   if (!existsSync(resolve(import.meta.dirname, '../../dist/web/index.html'))) {
     throw new Error('Client non construit : lancez « npm run build » avant les tests navigateur.');
   }
@@ -50,10 +56,12 @@ export async function startE2E(): Promise<E2E> {
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     PUBLIC_URL: 'http://127.0.0.1',
+    ...env,
   });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const contexts: BrowserContext[] = [];
   const errors: string[] = [];
+  const allowed: RegExp[] = [];
 
   return {
     running,
@@ -66,7 +74,10 @@ export async function startE2E(): Promise<E2E> {
       page.on('console', (msg) => {
         // A 401 from who-am-i is how the client learns there is no session: the browser logs the
         // failed request itself, which is expected and not an application error.
-        if (msg.type() === 'error' && !/status of 401/.test(msg.text())) errors.push(msg.text());
+        const text = msg.text();
+        if (msg.type() === 'error' && !/status of 401/.test(text) && !allowed.some((re) => re.test(text))) {
+          errors.push(text);
+        }
       });
       page.on('pageerror', (error) => errors.push(String(error)));
       return page;
@@ -74,8 +85,12 @@ export async function startE2E(): Promise<E2E> {
     async user(email, roleCode, nomPrenom) {
       await createUser(running.db, { email, roleCode, nomPrenom, password: PASSWORD });
     },
+    allowConsoleErrors(pattern) {
+      allowed.push(pattern);
+    },
     assertNoConsoleErrors() {
       expect(errors.splice(0), 'erreurs console').toEqual([]);
+      allowed.splice(0);
     },
     async close() {
       for (const context of contexts) await context.close().catch(() => undefined);

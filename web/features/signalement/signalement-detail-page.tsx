@@ -1,16 +1,40 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useParams } from 'wouter';
-import { PageHeader } from '../../components/ui/page-header';
-import { Placeholder } from '../../components/ui/placeholder';
+import { Breadcrumb } from '../../components/ui/breadcrumb';
+import { Loading } from '../../components/ui/loading';
+import { useToast } from '../../components/ui/toast';
+import { errorCode } from '../../lib/errors';
+import { useTRPC } from '../../lib/trpc';
+import { DetailScreen } from './detail/detail-screen';
+import { TOASTS } from './labels';
 
 export default function SignalementDetailPage() {
   const { code = '' } = useParams<{ code: string }>();
+  const trpc = useTRPC();
+  const toast = useToast();
+  const report = useQuery(trpc.signalements.get.queryOptions({ code }));
+  const failed = report.isError && errorCode(report.error) !== 'NOT_FOUND';
+
+  useEffect(() => {
+    if (failed) toast.error(TOASTS.reportLoadFailed);
+  }, [failed, toast]);
+
+  if (report.isSuccess) return <DetailScreen key={code} signalement={report.data} />;
   return (
-    <>
-      <PageHeader
-        title={code}
-        breadcrumb={[{ label: 'Signalements', href: '/signalement/list' }, { label: `Détail (${code})` }]}
+    <div className="flex flex-col gap-4">
+      <Breadcrumb
+        items={[{ label: 'Signalements', href: '/signalement/list' }, { label: `Détail (${code})` }]}
       />
-      <Placeholder />
-    </>
+      {report.isPending ? (
+        <Loading />
+      ) : (
+        <div className="card border border-base-300 bg-base-100">
+          <p className="card-body items-center text-base-content/70" data-testid="not-found">
+            Signalement non trouvé.
+          </p>
+        </div>
+      )}
+    </div>
   );
 }

@@ -1,11 +1,80 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { PAGE_SIZE_SIGNALEMENTS } from '../../../shared/constants';
+import { PlusIcon } from '../../components/ui/more-icons';
 import { PageHeader } from '../../components/ui/page-header';
-import { Placeholder } from '../../components/ui/placeholder';
+import { Pagination } from '../../components/ui/pagination';
+import { Loading } from '../../components/ui/loading';
+import { useTRPC } from '../../lib/trpc';
+import { CreateSignalementDialog } from './create/create-dialog';
+import { ExportButton } from './list/export-button';
+import { ListFilters } from './list/list-filters';
+import { toListInput } from './list/list-url';
+import { SignalementTable } from './list/signalement-table';
+import { useListFilters } from './list/use-list-filters';
 
 export default function SignalementListPage() {
+  const trpc = useTRPC();
+  const { filters, update } = useListFilters();
+  const [creating, setCreating] = useState(false);
+  const list = useQuery(
+    trpc.signalements.list.queryOptions(toListInput(filters), { placeholderData: keepPreviousData }),
+  );
+
+  useEffect(() => {
+    // §8: a failed list load is only logged, the screen shows no message.
+    if (list.isError) console.error('Chargement des signalements impossible', list.error);
+  }, [list.isError, list.error]);
+
+  const items = list.data?.items ?? [];
+  const total = list.data?.total ?? 0;
+
   return (
     <>
-      <PageHeader title="Signalements" breadcrumb={[{ label: 'Signalements' }]} />
-      <Placeholder />
+      <PageHeader
+        title="Signalements"
+        breadcrumb={[{ label: 'Signalements' }]}
+        actions={
+          <>
+            <ExportButton filters={filters} />
+            <button
+              type="button"
+              className="btn btn-primary self-start"
+              data-testid="create-button"
+              onClick={() => setCreating(true)}
+            >
+              <PlusIcon />
+              Nouveau signalement
+            </button>
+          </>
+        }
+      />
+      <div className="card border border-base-300 bg-base-100">
+        <div className="card-body gap-4 p-4 md:p-6">
+          <ListFilters filters={filters} update={update} />
+          <div
+            className={list.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}
+            aria-busy={list.isFetching}
+          >
+            {list.isPending ? (
+              <Loading />
+            ) : items.length === 0 ? (
+              <p className="py-12 text-center text-base-content/60" data-testid="empty-state">
+                Aucun signalement trouvé.
+              </p>
+            ) : (
+              <SignalementTable items={items} />
+            )}
+          </div>
+          <Pagination
+            page={filters.page}
+            totalItems={total}
+            pageSize={PAGE_SIZE_SIGNALEMENTS}
+            onPageChange={(page) => update({ page })}
+          />
+        </div>
+      </div>
+      <CreateSignalementDialog open={creating} onClose={() => setCreating(false)} />
     </>
   );
 }

@@ -1,0 +1,255 @@
+import ExcelJS from 'exceljs';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemo } from '../../server/db/seed/demo';
+import { ADMIN, startE2E, type E2E } from './harness';
+
+/**
+ * Opens a session through the REST login (the page's cookie jar): the login form would land on the
+ * dashboard, whose charts and map are not what these tests look at.
+ */
+async function signIn(page: Page, email: string, password: string): Promise<void> {
+  const res = await page.request.post('/api/login', { data: { email, password } });
+  expect(res.status()).toBe(200);
+}
+
+interface Collection {
+  totalItems: number;
+  member: Array<{
+    code: string;
+    partenaire: { code: string; designation: string };
+    region: { code: string; designation: string } | null;
+    district: { code: string; designation: string } | null;
+    createdBy: { code: string; nomPrenom: string };
+  }>;
+}
+
+/** What the REST facade says for a §7 query: the reference the screen must agree with. */
+async function api(page: Page, query: string): Promise<Collection> {
+  const res = await page.request.get(`/api/signalements?${query}`);
+  expect(res.status()).toBe(200);
+  return (await res.json()) as Collection;
+}
+
+const search = (page: Page) => new URL(page.url()).searchParams;
+const totalText = (page: Page) => page.getByTestId('pagination-total').textContent();
+const rowCodes = (page: Page) =>
+  page.getByTestId('signalement-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-code')));
+
+describe('report list in a real browser', () => {
+  let e: E2E;
+  let page: Page;
+  beforeAll(async () => {
+    e = await startE2E();
+    await seedDemo(e.running.db, { reports: 45, seed: 11 });
+    page = await e.newPage();
+    await signIn(page, ADMIN.email, ADMIN.password);
+  });
+  afterEach(() => e.assertNoConsoleErrors());
+  afterAll(async () => e?.close());
+
+  it('shows the breadcrumb, 20 rows, the total and the page links of §2, and pages through the URL', async () => {
+    await page.goto('/admin/signalement/list');
+    await expect.poll(() => totalText(page)).toBe('Total: 45 élément(s)');
+    expect(await page.getByTestId('breadcrumb').textContent()).toContain('Signalements');
+    expect(await page.getByTestId('pagination-page').textContent()).toBe('Page 1 sur 3');
+    expect(await page.getByTestId('signalement-row').count()).toBe(20);
+    expect(await page.getByRole('button', { name: 'Page précédente' }).isDisabled()).toBe(true);
+
+    const firstPage = await rowCodes(page);
+    await page.getByRole('button', { name: 'Page 2', exact: true }).click();
+    await expect.poll(() => search(page).get('page')).toBe('2');
+    await expect.poll(() => page.getByTestId('pagination-page').textContent()).toBe('Page 2 sur 3');
+    await expect.poll(async () => (await rowCodes(page))[0]).not.toBe(firstPage[0]);
+    await page.getByRole('button', { name: 'Page suivante' }).click();
+    await expect.poll(() => page.getByTestId('pagination-page').textContent()).toBe('Page 3 sur 3');
+    await expect.poll(() => page.getByTestId('signalement-row').count()).toBe(5);
+    expect(await page.getByRole('button', { name: 'Page suivante' }).isDisabled()).toBe(true);
+
+    await page.goBack();
+    await expect.poll(() => page.getByTestId('pagination-page').textContent()).toBe('Page 2 sur 3');
+    await page.goBack();
+    await expect.poll(() => page.getByTestId('pagination-page').textContent()).toBe('Page 1 sur 3');
+    expect(await rowCodes(page)).toEqual(firstPage);
+  });
+
+  it('filters by partner, keeps the filter in a bookmarkable URL, and the back button removes it', async () => {
+    await page.goto('/admin/signalement/list');
+    await page.getByTestId('signalement-row').first().waitFor();
+    const partner = (await api(page, 'itemsPerPage=1')).member[0]!.partenaire;
+    const expected = await api(page, `partenaire.code[]=${partner.code}&itemsPerPage=100`);
+
+    await page.getByRole('button', { name: 'Filtrer par partenaire' }).click();
+    await page.getByRole('checkbox', { name: partner.designation }).check();
+    await expect.poll(() => search(page).getAll('partenaire')).toEqual([partner.code]);
+    await expect.poll(() => totalText(page)).toBe(`Total: ${expected.totalItems} élément(s)`);
+    expect((await rowCodes(page)).sort()).toEqual(
+      expected.member
+        .map((m) => m.code)
+        .slice(0, 20)
+        .sort(),
+    );
+
+    // The same URL in a new tab shows the same filtered list.
+    const bookmarked = await e.newPage();
+    await signIn(bookmarked, ADMIN.email, ADMIN.password);
+    await bookmarked.goto(page.url());
+    await expect.poll(() => totalText(bookmarked)).toBe(`Total: ${expected.totalItems} élément(s)`);
+
+    await page.goBack();
+    await expect.poll(() => totalText(page)).toBe('Total: 45 élément(s)');
+    expect(search(page).getAll('partenaire')).toEqual([]);
+  });
+
+  it('filters by subject and by creator (searched in the picker), both kept in the URL', async () => {
+    await page.goto('/admin/signalement/list');
+    await page.getByTestId('signalement-row').first().waitFor();
+    await page.getByRole('button', { name: 'Filtrer par objet' }).click();
+    await page.getByRole('checkbox', { name: 'Corruption', exact: true }).check();
+    await page.keyboard.press('Escape');
+    const bySubject = await api(page, 'subjects.code[]=CORRUPTION');
+    await expect.poll(() => search(page).getAll('objet')).toEqual(['CORRUPTION']);
+    await expect.poll(() => totalText(page)).toBe(`Total: ${bySubject.totalItems} élément(s)`);
+
+    const creator = (await api(page, 'subjects.code[]=CORRUPTION&itemsPerPage=1')).member[0]!.createdBy;
+    await page.getByRole('button', { name: 'Filtrer par créateur' }).click();
+    await page.getByRole('searchbox', { name: 'Rechercher...' }).fill(creator.nomPrenom);
+    await page.getByRole('checkbox', { name: creator.nomPrenom }).check();
+    const both = await api(page, `subjects.code[]=CORRUPTION&createdBy.code[]=${creator.code}`);
+    await expect.poll(() => search(page).getAll('createur')).toEqual([creator.code]);
+    await expect.poll(() => totalText(page)).toBe(`Total: ${both.totalItems} élément(s)`);
+    expect(both.totalItems).toBeGreaterThan(0);
+
+    await page.getByTestId('reset-filters').click();
+    await expect.poll(() => totalText(page)).toBe('Total: 45 élément(s)');
+  });
+
+  it('searches 300 ms after typing, case- and accent-insensitively, and shows the empty state', async () => {
+    await page.goto('/admin/signalement/list');
+    await page.getByTestId('signalement-row').first().waitFor();
+    const code = (await rowCodes(page))[3]!;
+    await page.getByTestId('search-input').fill(code.toLowerCase());
+    expect(search(page).get('q')).toBeNull();
+    await expect.poll(() => search(page).get('q')).toBe(code.toLowerCase());
+    await expect.poll(() => rowCodes(page)).toEqual([code]);
+    expect(await totalText(page)).toBe('Total: 1 élément(s)');
+    expect(await page.getByTestId('pagination-page').textContent()).toBe('Page 1 sur 1');
+    expect(await page.getByRole('button', { name: 'Page suivante' }).count()).toBe(0);
+
+    await page.getByTestId('search-input').fill('zzzz-introuvable-zzzz');
+    await expect.poll(() => page.getByTestId('empty-state').textContent()).toBe('Aucun signalement trouvé.');
+    expect(await totalText(page)).toBe('Total: 0 élément(s)');
+    expect(await page.getByTestId('pagination-page').textContent()).toBe('Page 1 sur 1');
+  });
+
+  it('sorts by code and by partner, always descending', async () => {
+    await page.goto('/admin/signalement/list');
+    await page.getByTestId('signalement-row').first().waitFor();
+    await page.getByTestId('sort-select').selectOption({ label: 'Code' });
+    await expect.poll(() => search(page).get('tri')).toBe('code');
+    const expected = await api(page, 'order[code]=desc&itemsPerPage=20');
+    await expect.poll(() => rowCodes(page)).toEqual(expected.member.map((m) => m.code));
+
+    await page.getByTestId('sort-select').selectOption({ label: 'Partenaire' });
+    const byPartner = await api(page, 'order[partenaire.designation]=desc&itemsPerPage=20');
+    await expect.poll(() => rowCodes(page)).toEqual(byPartner.member.map((m) => m.code));
+    const names = byPartner.member.map((m) => m.partenaire.designation);
+    expect([...names].sort((a, b) => b.localeCompare(a))).toEqual(names);
+  });
+
+  it('cascades region → district → commune: each waits for the one above and a new region clears them', async () => {
+    await page.goto('/admin/signalement/list');
+    await page.getByTestId('signalement-row').first().waitFor();
+    const located = (await api(page, 'itemsPerPage=100')).member.find((m) => m.region && m.district)!;
+    expect(await page.getByRole('button', { name: 'Filtrer par district' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Filtrer par commune' }).isDisabled()).toBe(true);
+
+    await page.getByRole('button', { name: 'Filtrer par région' }).click();
+    await page
+      .getByTestId('filter-region')
+      .getByRole('option', { name: located.region!.designation, exact: true })
+      .click();
+    await expect.poll(() => search(page).get('region')).toBe(located.region!.code);
+    const inRegion = await api(page, `region.code=${located.region!.code}`);
+    await expect.poll(() => totalText(page)).toBe(`Total: ${inRegion.totalItems} élément(s)`);
+
+    await page.getByRole('button', { name: 'Filtrer par district' }).click();
+    await page
+      .getByTestId('filter-district')
+      .getByRole('option', { name: located.district!.designation, exact: true })
+      .click();
+    await expect.poll(() => search(page).get('district')).toBe(located.district!.code);
+    expect(await page.getByRole('button', { name: 'Filtrer par commune' }).isDisabled()).toBe(false);
+
+    await page.getByRole('button', { name: 'Filtrer par région' }).click();
+    await page
+      .getByTestId('filter-region')
+      .getByRole('option')
+      .filter({ hasNotText: located.region!.designation })
+      .first()
+      .click();
+    await expect.poll(() => search(page).get('district')).toBeNull();
+    expect(await page.getByRole('button', { name: 'Filtrer par commune' }).isDisabled()).toBe(true);
+  });
+
+  it('filters by report date after and before', async () => {
+    await page.goto('/admin/signalement/list?du=2000-01-01&au=2000-12-31');
+    await expect.poll(() => page.getByTestId('empty-state').isVisible()).toBe(true);
+    expect(await page.getByTestId('filter-after').inputValue()).toBe('2000-01-01');
+    const all = await api(page, 'itemsPerPage=100&order[signalementAt]=desc');
+    const middle = all.member[10]!.code;
+    const report = (await (await page.request.get(`/api/signalements/${middle}`)).json()) as {
+      signalementAt: string;
+    };
+    const day = report.signalementAt.slice(0, 10);
+    await page.goto(`/admin/signalement/list?du=${day}`);
+    const expected = await api(page, `signalementAt[after]=${day}`);
+    await expect.poll(() => totalText(page)).toBe(`Total: ${expected.totalItems} élément(s)`);
+    expect(expected.totalItems).toBeGreaterThan(0);
+    expect(expected.totalItems).toBeLessThan(45);
+  });
+
+  it('exports the filtered list as xlsx with the §8 toast; the file has one row per report', async () => {
+    const partner = (await api(page, 'itemsPerPage=1')).member[0]!.partenaire;
+    const expected = await api(page, `partenaire.code[]=${partner.code}&itemsPerPage=100`);
+    await page.goto(`/admin/signalement/list?partenaire=${partner.code}`);
+    await expect.poll(() => totalText(page)).toBe(`Total: ${expected.totalItems} élément(s)`);
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('export-button').click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/^signalements_\d{4}-\d{2}-\d{2}\.xlsx$/);
+    const toast = page.getByTestId('toast').filter({ hasText: 'Export réussi' });
+    await expect
+      .poll(() => toast.textContent())
+      .toContain(`Export réussi ! ${expected.totalItems} signalement(s) exporté(s)`);
+
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.readFile(await download.path());
+    const sheet = workbook.getWorksheet('Signalements')!;
+    expect(sheet.rowCount - 1).toBe(expected.totalItems);
+    const header = (sheet.getRow(1).values as unknown[]).map(String);
+    const codeCol = header.indexOf('Code');
+    const partnerCol = header.indexOf('Partenaire');
+    const codes: string[] = [];
+    sheet.eachRow((row, n) => {
+      if (n === 1) return;
+      codes.push(String(row.getCell(codeCol).value));
+      expect(row.getCell(partnerCol).value).toBe(partner.designation);
+    });
+    expect(codes.sort()).toEqual(expected.member.map((m) => m.code).sort());
+  });
+
+  it("shows the server's failure in the export toast", async () => {
+    await page.goto('/admin/signalement/list');
+    await page.route('**/api/signalements/export/xlsx**', (route) =>
+      route.fulfill({ status: 503, body: '' }),
+    );
+    e.allowConsoleErrors(/status of 503/);
+    await page.getByTestId('export-button').click();
+    const toast = page.getByTestId('toast').filter({ hasText: "Erreur lors de l'export" });
+    await expect.poll(() => toast.textContent()).toContain("Erreur lors de l'export: Erreur HTTP: 503");
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+  });
+});

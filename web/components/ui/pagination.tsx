@@ -1,0 +1,84 @@
+import { MAX_PAGE_LINKS } from '../../../shared/constants';
+import { ChevronLeftIcon, ChevronRightSmallIcon } from './more-icons';
+import { pageCount, pageItems } from './pagination-items';
+
+export interface PaginationProps {
+  /** 1-based current page. */
+  page: number;
+  totalItems: number;
+  pageSize: number;
+  onPageChange: (page: number) => void;
+  'data-testid'?: string;
+}
+
+/**
+ * Spec §2: 'Total: N élément(s)' and 'Page X sur Y'; with more than one page, at most 5 page numbers
+ * (ellipsis for the others) between previous and next buttons.
+ */
+export function Pagination({
+  page,
+  totalItems,
+  pageSize,
+  onPageChange,
+  'data-testid': testId = 'pagination',
+}: PaginationProps) {
+  const totalPages = pageCount(totalItems, pageSize);
+  const current = Math.min(Math.max(1, page), totalPages);
+  return (
+    <div
+      className="flex flex-col items-center justify-between gap-3 text-sm sm:flex-row"
+      data-testid={testId}
+    >
+      <p className="text-base-content/70" data-testid="pagination-total">
+        Total: {totalItems} élément(s)
+      </p>
+      <div className="flex flex-wrap items-center justify-center gap-3">
+        <span className="text-base-content/70" data-testid="pagination-page">
+          Page {current} sur {totalPages}
+        </span>
+        {totalPages > 1 && (
+          <nav aria-label="Pagination" className="join">
+            <button
+              type="button"
+              className="join-item btn btn-sm"
+              aria-label="Page précédente"
+              disabled={current <= 1}
+              onClick={() => onPageChange(current - 1)}
+            >
+              <ChevronLeftIcon />
+              <span className="hidden sm:inline">Précédent</span>
+            </button>
+            {pageItems(current, totalPages, MAX_PAGE_LINKS).map((item) =>
+              typeof item === 'number' ? (
+                <button
+                  key={item}
+                  type="button"
+                  className={`join-item btn btn-sm ${item === current ? 'btn-primary' : ''}`}
+                  aria-label={`Page ${item}`}
+                  aria-current={item === current ? 'page' : undefined}
+                  onClick={() => item !== current && onPageChange(item)}
+                >
+                  {item}
+                </button>
+              ) : (
+                <span key={item} className="join-item btn btn-sm btn-disabled" aria-hidden="true">
+                  …
+                </span>
+              ),
+            )}
+            <button
+              type="button"
+              className="join-item btn btn-sm"
+              aria-label="Page suivante"
+              disabled={current >= totalPages}
+              onClick={() => onPageChange(current + 1)}
+            >
+              <span className="hidden sm:inline">Suivant</span>
+              <ChevronRightSmallIcon />
+            </button>
+          </nav>
+        )}
+      </div>
+    </div>
+  );
+}

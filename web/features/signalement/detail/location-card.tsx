@@ -1,0 +1,112 @@
+import { Combobox } from '../../../components/ui/combobox';
+import { Field } from '../../../components/ui/field';
+import { Loading } from '../../../components/ui/loading';
+import { SaveIcon } from '../../../components/ui/more-icons';
+import { toOptions, useCommunes, useDistricts, useRegions } from '../use-references';
+import { DetailCard, ReadValue } from './detail-card';
+import { chooseDistrict, chooseRegion } from './location-values';
+import type { LocationEditor } from './use-location-editor';
+
+/** 'Localisation': region → district → commune (each waits for the one above, §5) and fokontany. */
+export function LocationCard({ editor, canEdit }: { editor: LocationEditor; canEdit: boolean }) {
+  const place = editor.query.data;
+  return (
+    <DetailCard
+      title="Localisation"
+      data-testid="location-card"
+      actions={
+        canEdit && (
+          <button
+            type="button"
+            className="btn btn-sm btn-primary"
+            disabled={!editor.dirty || editor.saving}
+            data-testid="location-save"
+            onClick={() => void editor.save()}
+          >
+            {editor.saving ? (
+              <span className="loading loading-spinner loading-xs" aria-hidden="true" />
+            ) : (
+              <SaveIcon />
+            )}
+            Enregistrer la localisation
+          </button>
+        )
+      }
+    >
+      {editor.query.isPending ? (
+        <Loading />
+      ) : canEdit ? (
+        <LocationEditorFields editor={editor} />
+      ) : (
+        <dl className="grid grid-cols-1 gap-3 sm:grid-cols-2">
+          <ReadValue label="Région" value={place?.region?.designation} />
+          <ReadValue label="District" value={place?.district?.designation} />
+          <ReadValue label="Commune" value={place?.commune?.designation} />
+          <ReadValue label="Fokontany" value={place?.fokontany} />
+        </dl>
+      )}
+    </DetailCard>
+  );
+}
+
+function LocationEditorFields({ editor }: { editor: LocationEditor }) {
+  const { values, setValues } = editor;
+  const regions = useRegions();
+  const districts = useDistricts(values.region);
+  const communes = useCommunes(values.district);
+  return (
+    <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
+      <Field htmlFor="location-region" label="Région">
+        <Combobox
+          id="location-region"
+          label="Région"
+          placeholder="Sélectionner une région"
+          clearLabel="Aucune région"
+          options={toOptions(regions.data)}
+          loading={regions.isPending}
+          value={values.region}
+          onChange={(region) => setValues(chooseRegion(values, region))}
+          data-testid="location-region"
+        />
+      </Field>
+      <Field htmlFor="location-district" label="District">
+        <Combobox
+          id="location-district"
+          label="District"
+          placeholder={values.region ? 'Sélectionner un district' : "Choisissez d'abord une région"}
+          clearLabel="Aucun district"
+          options={toOptions(districts.data)}
+          loading={districts.isPending}
+          disabled={!values.region}
+          value={values.district}
+          onChange={(district) => setValues(chooseDistrict(values, district))}
+          data-testid="location-district"
+        />
+      </Field>
+      <Field htmlFor="location-commune" label="Commune">
+        <Combobox
+          id="location-commune"
+          label="Commune"
+          placeholder={values.district ? 'Sélectionner une commune' : "Choisissez d'abord un district"}
+          clearLabel="Aucune commune"
+          options={toOptions(communes.data)}
+          loading={communes.isPending}
+          disabled={!values.district}
+          value={values.commune}
+          onChange={(commune) => setValues({ ...values, commune })}
+          data-testid="location-commune"
+        />
+      </Field>
+      <Field htmlFor="location-fokontany" label="Fokontany">
+        <input
+          id="location-fokontany"
+          className="input w-full"
+          value={values.fokontany}
+          maxLength={200}
+          data-testid="location-fokontany"
+          onChange={(event) => setValues({ ...values, fokontany: event.target.value })}
+        />
+      </Field>
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useToast } from '../../../components/ui/toast';
+import { useTRPC } from '../../../lib/trpc';
+import { TOASTS } from '../labels';
+import { locationValuesFrom, sameLocation, toLocationInput, type LocationValues } from './location-values';
+
+/**
+ * The Localisation card's state, held by the page so that its changes count as unsaved changes too
+ * (banner, leave dialog) and the page's Save button stores them with the rest.
+ */
+export function useLocationEditor(code: string) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const query = useQuery(trpc.signalements.localisation.queryOptions({ code }));
+  const [draft, setDraft] = useState<LocationValues | null>(null);
+  const initial = locationValuesFrom(query.data);
+  const values = draft ?? initial;
+  const dirty = draft !== null && !sameLocation(draft, initial);
+
+  useEffect(() => {
+    if (query.isError) toast.error(TOASTS.locationLoadFailed);
+  }, [query.isError, toast]);
+
+  const mutation = useMutation(trpc.signalements.updateLocalisation.mutationOptions());
+
+  /** Stores the draft; resolves false (after the §8 toast) when the server refuses it. */
+  const save = async (): Promise<boolean> => {
+    if (!draft || !dirty) return true;
+    try {
+      const saved = await mutation.mutateAsync(toLocationInput(code, draft));
+      queryClient.setQueryData(trpc.signalements.localisation.queryKey({ code }), saved);
+      setDraft(null);
+      toast.success(TOASTS.locationUpdated);
+      return true;
+    } catch {
+      toast.error(TOASTS.updateFailed);
+      return false;
+    }
+  };
+
+  return { query, values, setValues: setDraft, dirty, save, saving: mutation.isPending };
+}
+
+export type LocationEditor = ReturnType<typeof useLocationEditor>;

@@ -1,0 +1,57 @@
+import { useState } from 'react';
+import { DownloadIcon } from '../../../components/ui/more-icons';
+import { useToast } from '../../../components/ui/toast';
+import { formatNumber } from '../../../lib/format';
+import { TOASTS } from '../labels';
+import { downloadExport, formatBytes, type ExportProgress } from './export';
+import type { ListFilters } from './list-url';
+
+/** 'Exporter' → the xlsx of the current filters, with the §8 toasts and a live byte count meanwhile. */
+export function ExportButton({ filters }: { filters: ListFilters }) {
+  const toast = useToast();
+  const [progress, setProgress] = useState<ExportProgress | null>(null);
+
+  const run = async () => {
+    setProgress({ rows: null, bytes: 0 });
+    try {
+      const rows = await downloadExport(filters, setProgress);
+      toast.success(TOASTS.exported(rows));
+    } catch (error) {
+      toast.error(TOASTS.exportFailed(error instanceof Error ? error.message : undefined));
+    } finally {
+      setProgress(null);
+    }
+  };
+
+  return (
+    <div className="flex flex-col items-end gap-1">
+      <button
+        type="button"
+        className="btn btn-outline"
+        disabled={progress !== null}
+        aria-busy={progress !== null}
+        data-testid="export-button"
+        onClick={() => void run()}
+      >
+        {progress ? (
+          <span className="loading loading-spinner loading-sm" aria-hidden="true" />
+        ) : (
+          <DownloadIcon />
+        )}
+        {progress ? 'Export en cours...' : 'Exporter'}
+      </button>
+      {progress && (
+        <p
+          role="status"
+          aria-live="polite"
+          className="text-xs text-base-content/70"
+          data-testid="export-progress"
+        >
+          {progress.rows === null
+            ? 'Préparation du fichier...'
+            : `${formatNumber(progress.rows)} signalement(s) · ${formatBytes(progress.bytes)} reçus`}
+        </p>
+      )}
+    </div>
+  );
+}

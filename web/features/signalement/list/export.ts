@@ -1,0 +1,84 @@
+import { toIsoDate } from '../../../lib/format';
+import { TOASTS } from '../labels';
+import { toExportQuery, type ListFilters } from './list-url';
+
+export const EXPORT_URL = '/api/signalements/export/xlsx';
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+export interface ExportProgress {
+  /** Rows in the file, from X-Total-Count; null until the response headers arrive. */
+  rows: number | null;
+  bytes: number;
+}
+
+/** The file name the server gave (RFC 6266, plain or UTF-8 form), else signalements_{today}.xlsx. */
+export function fileNameFrom(disposition: string | null, today = new Date()): string {
+  const fallback = `signalements_${toIsoDate(today)}.xlsx`;
+  if (!disposition) return fallback;
+  const star = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(disposition);
+  if (star?.[1]) {
+    try {
+      return decodeURIComponent(star[1].trim());
+    } catch {
+      // A malformed escape: fall through to the plain form.
+    }
+  }
+  const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(disposition);
+  return plain?.[1]?.trim() || fallback;
+}
+
+/** '850 o', '12,4 Ko', '3,1 Mo' (French units). */
+export function formatBytes(bytes: number): string {
+  const format = (n: number) => new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 1 }).format(n);
+  if (bytes < 1024) return `${bytes} o`;
+  if (bytes < 1024 * 1024) return `${format(bytes / 1024)} Ko`;
+  return `${format(bytes / (1024 * 1024))} Mo`;
+}
+
+/**
+ * Downloads the xlsx of the current filters: streamed by the server, read chunk by chunk so the button
+ * can show how far it got, then handed to the browser as a blob. Resolves with the number of rows.
+ */
+export async function downloadExport(
+  filters: ListFilters,
+  onProgress: (progress: ExportProgress) => void,
+): Promise<number> {
+  const query = toExportQuery(filters);
+  const response = await fetch(`${EXPORT_URL}${query ? `?${query}` : ''}`, { credentials: 'include' });
+  if (!response.ok) throw new Error(TOASTS.httpError(response.status));
+  const header = response.headers.get('X-Total-Count');
+  const rows = header !== null && Number.isFinite(Number(header)) ? Number(header) : null;
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  let bytes = 0;
+  onProgress({ rows, bytes });
+  const reader = response.body?.getReader();
+  if (reader) {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      bytes += value.byteLength;
+      onProgress({ rows, bytes });
+    }
+  } else {
+    const buffer = new Uint8Array(await response.arrayBuffer());
+    chunks.push(buffer);
+    onProgress({ rows, bytes: buffer.byteLength });
+  }
+  const blob = new Blob(chunks, { type: response.headers.get('Content-Type') ?? XLSX_TYPE });
+  saveBlob(blob, fileNameFrom(response.headers.get('Content-Disposition')));
+  return rows ?? 0;
+}
+
+function saveBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.style.display = 'none';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Some browsers read the blob after click() returns.
+  window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

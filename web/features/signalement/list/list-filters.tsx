@@ -1,0 +1,242 @@
+import { useState } from 'react';
+import { SEARCH_DEBOUNCE_MS } from '../../../../shared/constants';
+import { Combobox } from '../../../components/ui/combobox';
+import { FilterIcon, SearchIcon } from '../../../components/ui/more-icons';
+import { MultiSelect } from '../../../components/ui/multi-select';
+import { useDebouncedCallback } from '../../../lib/use-debounce';
+import {
+  toOptions,
+  useCommunes,
+  useDistricts,
+  usePartenaireOptions,
+  useRegions,
+  useSubjects,
+  useUtilisateurOptions,
+} from '../use-references';
+import { hasActiveFilters, SORTS, type ListFilters, type SortKey } from './list-url';
+
+type Update = (change: Partial<ListFilters>, options?: { replace?: boolean }) => void;
+
+export function ListFilters({ filters, update }: { filters: ListFilters; update: Update }) {
+  const [showFilters, setShowFilters] = useState(false);
+  const active = hasActiveFilters(filters);
+  const count =
+    filters.partenaires.length +
+    filters.subjects.length +
+    filters.createdBy.length +
+    [filters.region, filters.district, filters.commune, filters.after, filters.before].filter(Boolean).length;
+
+  return (
+    <div className="flex flex-col gap-3" data-testid="list-filters">
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
+        <SearchBox value={filters.search} onSearch={(search) => update({ search }, { replace: true })} />
+        <div className="flex items-center gap-2">
+          <label className="sr-only" htmlFor="signalement-sort">
+            Trier par
+          </label>
+          <select
+            id="signalement-sort"
+            className="select w-full sm:w-44"
+            value={filters.sort}
+            data-testid="sort-select"
+            onChange={(event) => update({ sort: event.target.value as SortKey, page: 1 })}
+          >
+            {SORTS.map((s) => (
+              <option key={s.key} value={s.key}>
+                {s.label}
+              </option>
+            ))}
+          </select>
+          <button
+            type="button"
+            className="btn md:hidden"
+            aria-expanded={showFilters}
+            aria-controls="signalement-filter-grid"
+            onClick={() => setShowFilters(!showFilters)}
+          >
+            <FilterIcon />
+            Filtres{count > 0 ? ` (${count})` : ''}
+          </button>
+        </div>
+      </div>
+      <div
+        id="signalement-filter-grid"
+        className={`${showFilters ? 'grid' : 'hidden'} grid-cols-1 gap-2 sm:grid-cols-2 md:grid lg:grid-cols-4`}
+      >
+        <FilterPickers filters={filters} update={update} />
+        <DateFilter
+          label="Après le"
+          id="filter-after"
+          value={filters.after}
+          onChange={(after) => update({ after })}
+        />
+        <DateFilter
+          label="Avant le"
+          id="filter-before"
+          value={filters.before}
+          onChange={(before) => update({ before })}
+        />
+        {active && (
+          <button
+            type="button"
+            className="btn btn-ghost self-end"
+            data-testid="reset-filters"
+            onClick={() =>
+              update({
+                search: '',
+                partenaires: [],
+                subjects: [],
+                createdBy: [],
+                region: null,
+                district: null,
+                commune: null,
+                after: null,
+                before: null,
+              })
+            }
+          >
+            Réinitialiser les filtres
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/**
+ * Typing shows at once; the address bar (and so the list query) follows 300 ms after the last key.
+ * A change of the URL from elsewhere (back button, reset) replaces what the box shows.
+ */
+function SearchBox({ value, onSearch }: { value: string; onSearch: (search: string) => void }) {
+  const [text, setText] = useState(value);
+  const [seen, setSeen] = useState(value);
+  if (value !== seen) {
+    setSeen(value);
+    if (text.trim() !== value) setText(value);
+  }
+  const debounced = useDebouncedCallback((next: string) => onSearch(next.trim()), SEARCH_DEBOUNCE_MS);
+  return (
+    <label className="input w-full sm:flex-1" htmlFor="signalement-search">
+      <SearchIcon className="opacity-50" />
+      <input
+        id="signalement-search"
+        type="search"
+        placeholder="Rechercher un signalement..."
+        aria-label="Rechercher un signalement"
+        data-testid="search-input"
+        value={text}
+        onChange={(event) => {
+          setText(event.target.value);
+          debounced.run(event.target.value);
+        }}
+      />
+    </label>
+  );
+}
+
+function FilterPickers({ filters, update }: { filters: ListFilters; update: Update }) {
+  const [partnerSearch, setPartnerSearch] = useState('');
+  const [userSearch, setUserSearch] = useState('');
+  const partners = usePartenaireOptions(partnerSearch);
+  const users = useUtilisateurOptions(userSearch);
+  const subjects = useSubjects();
+  const regions = useRegions();
+  const districts = useDistricts(filters.region);
+  const communes = useCommunes(filters.district);
+
+  return (
+    <>
+      <MultiSelect
+        label="Filtrer par partenaire"
+        placeholder="Tous les partenaires"
+        options={partners.options}
+        loading={partners.isPending}
+        onSearchChange={setPartnerSearch}
+        value={filters.partenaires}
+        onChange={(partenaires) => update({ partenaires })}
+        data-testid="filter-partenaire"
+      />
+      <MultiSelect
+        label="Filtrer par objet"
+        placeholder="Tous les objets"
+        options={toOptions(subjects.data)}
+        loading={subjects.isPending}
+        emptyText="Aucun objet trouvé."
+        value={filters.subjects}
+        onChange={(next) => update({ subjects: next })}
+        data-testid="filter-subjects"
+      />
+      <MultiSelect
+        label="Filtrer par créateur"
+        placeholder="Tous les créateurs"
+        options={users.options}
+        loading={users.isPending}
+        onSearchChange={setUserSearch}
+        emptyText="Aucun utilisateur trouvé."
+        value={filters.createdBy}
+        onChange={(createdBy) => update({ createdBy })}
+        data-testid="filter-createdBy"
+      />
+      <Combobox
+        label="Filtrer par région"
+        placeholder="Toutes les régions"
+        clearLabel="Toutes les régions"
+        options={toOptions(regions.data)}
+        loading={regions.isPending}
+        value={filters.region}
+        // §4: a new region clears district and commune.
+        onChange={(region) => update({ region, district: null, commune: null })}
+        data-testid="filter-region"
+      />
+      <Combobox
+        label="Filtrer par district"
+        placeholder="Tous les districts"
+        clearLabel="Tous les districts"
+        options={toOptions(districts.data)}
+        loading={districts.isPending}
+        disabled={!filters.region}
+        value={filters.district}
+        onChange={(district) => update({ district, commune: null })}
+        data-testid="filter-district"
+      />
+      <Combobox
+        label="Filtrer par commune"
+        placeholder="Toutes les communes"
+        clearLabel="Toutes les communes"
+        options={toOptions(communes.data)}
+        loading={communes.isPending}
+        disabled={!filters.district}
+        value={filters.commune}
+        onChange={(commune) => update({ commune })}
+        data-testid="filter-commune"
+      />
+    </>
+  );
+}
+
+function DateFilter({
+  id,
+  label,
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: string | null;
+  onChange: (value: string | null) => void;
+}) {
+  return (
+    <label className="input w-full" htmlFor={id}>
+      <span className="label shrink-0">{label}</span>
+      <input
+        id={id}
+        type="date"
+        aria-label={`Signalé ${label.toLowerCase()}`}
+        value={value ?? ''}
+        data-testid={id}
+        // A half-typed date is '' until it is complete: only whole days reach the URL.
+        onChange={(event) => onChange(event.target.value || null)}
+      />
+    </label>
+  );
+}

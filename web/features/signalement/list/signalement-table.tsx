@@ -1,0 +1,135 @@
+import type { KeyboardEvent } from 'react';
+import { useLocation } from 'wouter';
+import type { SignalementDto } from '../../../../shared/dto/signalements';
+import { Badge } from '../../../components/ui/badge';
+import { formatDate } from '../../../lib/format';
+import { EMPTY_VALUE } from '../labels';
+
+export const detailPath = (code: string) => `/signalement/detail/${encodeURIComponent(code)}`;
+
+function PartnerName({ partenaire }: { partenaire: SignalementDto['partenaire'] }) {
+  return (
+    <span className="inline-flex items-start gap-1.5">
+      <span
+        className="mt-1.5 size-2 shrink-0 rounded-full"
+        style={{ backgroundColor: partenaire.color }}
+        aria-hidden="true"
+      />
+      <span className="line-clamp-2">{partenaire.designation}</span>
+    </span>
+  );
+}
+
+const place = (s: SignalementDto) =>
+  [s.commune?.designation, s.district?.designation, s.region?.designation].filter(Boolean).join(', ');
+
+/** The reports of one page: a table on wide screens, stacked cards on phones. A row opens the detail. */
+export function SignalementTable({ items }: { items: SignalementDto[] }) {
+  const [, navigate] = useLocation();
+  const open = (code: string) => navigate(detailPath(code));
+  const onKey = (event: KeyboardEvent, code: string) => {
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      open(code);
+    }
+  };
+  return (
+    <>
+      <div className="hidden overflow-x-auto md:block">
+        <table className="table table-sm" data-testid="signalement-table">
+          <thead>
+            <tr>
+              <th>Code</th>
+              <th>Partenaire</th>
+              <th>Objet(s)</th>
+              <th>Localisation</th>
+              <th>Statut</th>
+              <th>Niveau</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((s) => (
+              <tr
+                key={s.code}
+                className="hover cursor-pointer hover:bg-base-200"
+                tabIndex={0}
+                data-testid="signalement-row"
+                data-code={s.code}
+                onClick={() => open(s.code)}
+                onKeyDown={(event) => onKey(event, s.code)}
+              >
+                <td className="whitespace-nowrap">
+                  <span className="block font-mono text-xs font-semibold">{s.code}</span>
+                  <span className="text-xs text-base-content/60">{formatDate(s.signalementAt)}</span>
+                </td>
+                <td className="max-w-52">
+                  <PartnerName partenaire={s.partenaire} />
+                </td>
+                <td className="max-w-56">
+                  <span className="line-clamp-2">{s.subjects.map((x) => x.designation).join(', ')}</span>
+                  <span className="text-xs text-base-content/60">{s.canalPrincipal?.designation}</span>
+                </td>
+                <td className="max-w-48">
+                  <span className="line-clamp-2">{place(s) || EMPTY_VALUE}</span>
+                </td>
+                <td>
+                  {s.statut ? (
+                    <Badge tone={s.isTreated ? 'green' : 'gray'} size="sm">
+                      {s.statut.designation}
+                    </Badge>
+                  ) : (
+                    <span className="text-base-content/50">{EMPTY_VALUE}</span>
+                  )}
+                </td>
+                <td>
+                  {s.niveau ? (
+                    <Badge color={s.niveau.color} size="sm">
+                      {s.niveau.designation}
+                    </Badge>
+                  ) : (
+                    <span className="text-base-content/50">{EMPTY_VALUE}</span>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <ul className="flex flex-col gap-2 md:hidden" data-testid="signalement-cards">
+        {items.map((s) => (
+          <li key={s.code}>
+            <button
+              type="button"
+              className="flex w-full flex-col gap-1.5 rounded-box border border-base-300 bg-base-100 p-3 text-left hover:bg-base-200"
+              data-testid="signalement-card"
+              data-code={s.code}
+              onClick={() => open(s.code)}
+            >
+              <span className="flex items-center justify-between gap-2">
+                <span className="font-mono text-xs font-semibold">{s.code}</span>
+                <span className="text-xs text-base-content/70">{formatDate(s.signalementAt)}</span>
+              </span>
+              <span className="text-sm">{s.subjects.map((x) => x.designation).join(', ')}</span>
+              <span className="flex flex-wrap items-center gap-1.5">
+                <Badge color={s.partenaire.color} size="sm">
+                  {s.partenaire.designation}
+                </Badge>
+                {s.statut && (
+                  <Badge tone={s.isTreated ? 'green' : 'gray'} size="sm">
+                    {s.statut.designation}
+                  </Badge>
+                )}
+                {s.niveau && (
+                  <Badge color={s.niveau.color} size="sm">
+                    {s.niveau.designation}
+                  </Badge>
+                )}
+              </span>
+              {place(s) && <span className="text-xs text-base-content/60">{place(s)}</span>}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
