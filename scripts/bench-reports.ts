@@ -15,7 +15,7 @@ import { openDatabase } from '../server/db/client';
 import { seed } from '../server/db/seed/index';
 import { seedDemo } from '../server/db/seed/demo';
 import { createUser } from '../server/domains/utilisateurs/service';
-import { filterConditions, orderBy } from '../server/domains/signalements/queries';
+import { countSignalements, DENSE_SEARCH, filterConditions, orderBy } from '../server/domains/signalements/queries';
 import { signalementListSchema } from '../shared/schemas/signalements';
 
 const { values } = parseArgs({ options: { reports: { type: 'string' }, db: { type: 'string' }, runs: { type: 'string' } } });
@@ -87,8 +87,8 @@ async function time(fn: () => Promise<unknown>): Promise<number> {
 async function rawSql(query: string) {
   const parsed = signalementListSchema.parse(Object.fromEntries(new URLSearchParams(query)) as never);
   const q = { ...parsed, ...nested(query) };
-  const where = filterConditions(db, q);
-  await db.read.select({ n: count() }).from(t.signalements).where(where);
+  const total = await countSignalements(db, q);
+  const where = filterConditions(db, q, { mode: 'page', searchStrategy: total > DENSE_SEARCH ? 'scan' : 'index' });
   await db.read.select({ id: t.signalements.id }).from(t.signalements).where(where).orderBy(...orderBy(db, q.order)).limit(20);
 }
 function nested(query: string) {

@@ -6,22 +6,31 @@ import { normalizeSearch } from '../domains/signalements/search-text';
 // LIKE with an ESCAPE clause, and a search for '%' or '_' has no useful meaning here.
 const WILDCARDS = /[\\%_]/g;
 
+/** The words of a search: lower-case, accent-free, without LIKE wildcards, at most 8. */
+export function searchWords(query: string): string[] {
+  return normalizeSearch(query.replace(WILDCARDS, ' ')).split(' ').filter(Boolean).slice(0, 8);
+}
+
 /**
  * The report-search condition for the running engine: every word of the query must appear in
- * search_text. Words of three characters or more use the trigram index (FTS5 on SQLite, pg_trgm on
- * PostgreSQL); shorter words fall back to a plain LIKE on the column.
+ * search_text.
+ * - 'index' (default): on SQLite, words of 3+ characters go through the FTS5 trigram index as phrase
+ *   queries (a trigram phrase matches a substring, read from the index alone); shorter words use LIKE.
+ *   On PostgreSQL the pg_trgm GIN index serves LIKE '%word%' directly.
+ * - 'scan': plain LIKE on the column, for a page read in date order when the words are common: the
+ *   scan stops after a page of matches, where the index would first collect every match.
  */
-export function signalementSearchCondition(db: Database, query: string): SQL | undefined {
-  const words = normalizeSearch(query.replace(WILDCARDS, ' ')).split(' ').filter(Boolean).slice(0, 8);
+export function signalementSearchCondition(db: Database, query: string, strategy: 'index' | 'scan' = 'index'): SQL | undefined {
+  const words = searchWords(query);
   if (words.length === 0) return undefined;
   const column = db.t.signalements.searchText;
-  const id = db.t.signalements.id;
-  const conditions = words.map((word) => {
-    const pattern = `%${word}%`;
-    if (db.engine === 'sqlite' && word.length >= 3) {
-      return sql`${id} in (select rowid from signalements_fts where search_text like ${pattern})`;
-    }
-    return sql`${column} like ${pattern}`;
-  });
+  const like = (word: string) => sql`${column} like ${`%${word}%`}`;
+  if (db.engine !== 'sqlite' || strategy === 'scan') return sql.join(words.map(like), sql` and `);
+  const indexed = words.filter((w) => w.length >= 3);
+  const conditions = words.filter((w) => w.length < 3).map(like);
+  if (indexed.length > 0) {
+    const match = indexed.map((w) => `"${w.replace(/"/g, '""')}"`).join(' AND ');
+    conditions.unshift(sql`${db.t.signalements.id} in (select rowid from signalements_fts where signalements_fts match ${match})`);
+  }
   return sql.join(conditions, sql` and `);
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/helpers/app';
 import { testEngines } from '../../../tests/helpers/db';
 import { createReport, mergePatch } from '../../../tests/helpers/signalements';
+import { countSignalements, filterConditions, type FilterPlan } from './queries';
 
 describe.each(await testEngines())('report list, filters and search on %s', (engine) => {
   let t: TestApp;
@@ -86,6 +87,23 @@ describe.each(await testEngines())('report list, filters and search on %s', (eng
     // LIKE wildcards are not search terms: a search made only of them filters nothing.
     expect(await codesOf('?search=%25_')).toHaveLength(3);
     expect(await codesOf('?search=tol%25iara')).toEqual([codes.old]);
+  });
+
+  it('finds the same reports whichever search plan the list picks (index or scan, set or page)', async () => {
+    const s = t.db.t.signalements;
+    const ids = async (search: string, plan: FilterPlan) =>
+      (await t.db.read.select({ id: s.id }).from(s).where(filterConditions(t.db, { search }, plan))).map((r) => r.id).sort();
+    for (const term of ['detournement', 'TOLIARA', 'eloi', 'ra', 'fraude randrianarisoa', 'sante', 'introuvable']) {
+      const reference = await ids(term, { mode: 'set' });
+      expect(await ids(term, { mode: 'page', searchStrategy: 'scan' }), term).toEqual(reference);
+      expect(await ids(term, { mode: 'page', searchStrategy: 'index' }), term).toEqual(reference);
+    }
+    const bySubject = async (plan: FilterPlan) =>
+      (await t.db.read.select({ id: s.id }).from(s).where(filterConditions(t.db, { 'subjects.code': ['FRAUDE', 'DETOURNEMENT'] }, plan))).length;
+    expect(await bySubject({ mode: 'page' })).toBe(2);
+    expect(await bySubject({ mode: 'set' })).toBe(2);
+    expect(await countSignalements(t.db, { 'subjects.code': ['FRAUDE', 'CORRUPTION', 'DETOURNEMENT'] })).toBe(3);
+    expect(await countSignalements(t.db, { 'subjects.code': ['FRAUDE'], 'partenaire.code': ['MINSAN'] })).toBe(0);
   });
 
   it('updates the search after a person is removed', async () => {

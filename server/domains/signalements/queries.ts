@@ -1,6 +1,6 @@
 // Read queries of the report domain: the list filters of §7 and the loading of full DTOs for a set of
 // reports in a fixed number of queries (no query per row).
-import { aliasedTable, and, asc, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
+import { aliasedTable, and, asc, countDistinct, desc, eq, exists, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { SignalementDto } from '../../../shared/dto/signalements';
 import type { SignalementListQuery } from '../../../shared/schemas/signalements';
 import type { Database, Orm } from '../../db/client';
@@ -20,8 +20,17 @@ import {
 export type ListFilters = Omit<SignalementListQuery, 'page' | 'itemsPerPage'>;
 const DAY_MS = 24 * 3600 * 1000;
 
+export interface FilterPlan {
+  /**
+   * 'page' reads one page in sort order: membership tests that stop early (EXISTS, LIKE scan).
+   * 'set' collects every match (counts, export): index lookups that build the whole set.
+   */
+  mode: 'page' | 'set';
+  searchStrategy?: 'index' | 'scan';
+}
+
 /** The WHERE conditions of the §7 filters. `before` includes its whole day. */
-export function filterConditions(db: Database, f: ListFilters): SQL | undefined {
+export function filterConditions(db: Database, f: ListFilters, plan: FilterPlan = { mode: 'set' }): SQL | undefined {
   const { signalements: s, partenaires, utilisateurs, regions, districts, communes } = db.t;
   const { signalementSubjects: ss, subjects } = db.t;
   const conditions: Array<SQL | undefined> = [];
@@ -41,16 +50,19 @@ export function filterConditions(db: Database, f: ListFilters): SQL | undefined 
   }
   const subjectCodes = codes(f['subjects.code']);
   if (subjectCodes) {
-    // IN over the (subject_id, signalement_id) index reads only the matching links, where an
-    // EXISTS per report would visit every report.
+    const subjectIds = db.read.select({ id: subjects.id }).from(subjects).where(inArray(subjects.code, subjectCodes));
     conditions.push(
-      inArray(
-        s.id,
-        db.read
-          .select({ id: ss.signalementId })
-          .from(ss)
-          .where(inArray(ss.subjectId, db.read.select({ id: subjects.id }).from(subjects).where(inArray(subjects.code, subjectCodes)))),
-      ),
+      plan.mode === 'page'
+        ? // Read in date order, each report is probed through the links' primary key, and the scan
+          // stops after one page.
+          exists(
+            db.read
+              .select({ one: sql`1` })
+              .from(ss)
+              .where(and(eq(ss.signalementId, s.id), inArray(ss.subjectId, subjectIds))),
+          )
+        : // The whole set comes straight from the (subject_id, signalement_id) index.
+          inArray(s.id, db.read.select({ id: ss.signalementId }).from(ss).where(inArray(ss.subjectId, subjectIds))),
     );
   }
   const place = (column: typeof s.regionId, table: typeof regions | typeof districts | typeof communes, code?: string) => {
@@ -64,10 +76,41 @@ export function filterConditions(db: Database, f: ListFilters): SQL | undefined 
   const before = f.signalementAt?.before;
   if (after) conditions.push(gte(s.signalementAt, after));
   if (before) conditions.push(lt(s.signalementAt, new Date(before.getTime() + DAY_MS)));
-  if (f.search) conditions.push(signalementSearchCondition(db, f.search));
+  if (f.search) conditions.push(signalementSearchCondition(db, f.search, plan.searchStrategy));
   const kept = conditions.filter((c): c is SQL => c !== undefined);
   return kept.length > 0 ? and(...kept) : undefined;
 }
+
+/** Selects that need a count strategy of their own; everything else counts the filtered set. */
+function onlySubjects(f: ListFilters): boolean {
+  const { order: _order, ...rest } = f;
+  return Object.entries(rest).every(([key, value]) =>
+    key === 'subjects.code' ? true : value === undefined || (Array.isArray(value) && value.length === 0),
+  );
+}
+
+/** How many reports match the filters. */
+export async function countSignalements(db: Database, f: ListFilters): Promise<number> {
+  const { signalementSubjects: ss, subjects } = db.t;
+  const subjectCodes = f['subjects.code'];
+  if (subjectCodes && subjectCodes.length > 0 && onlySubjects(f)) {
+    // Counting the links alone reads one index range, without touching the reports.
+    const [row] = await db.read
+      .select({ n: countDistinct(ss.signalementId) })
+      .from(ss)
+      .where(inArray(ss.subjectId, db.read.select({ id: subjects.id }).from(subjects).where(inArray(subjects.code, subjectCodes))));
+    return row?.n ?? 0;
+  }
+  const s = db.t.signalements;
+  const [row] = await db.read.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(s).where(filterConditions(db, f));
+  return row?.n ?? 0;
+}
+
+/**
+ * Above this many matches a search page is read by scanning in date order (matches are dense, so a
+ * page is found after a few rows); below it, the matches are collected from the index and sorted.
+ */
+export const DENSE_SEARCH = 2000;
 
 /** ORDER BY for the list: one field of §7, ties broken by id so pages never overlap. */
 export function orderBy(db: Database, order: ListFilters['order']) {

@@ -1,5 +1,5 @@
 // Business rules of reports: listing, reading, creation, merge-patch, location (spec §4–§6).
-import { count, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { LocalisationDto, SignalementDto } from '../../../shared/dto/signalements';
 import {
   othersIssues,
@@ -16,7 +16,7 @@ import { placeDto } from '../referentiels/dto';
 import { canEditAs, findEditable, findSignalement, idOf, idsOf } from './access';
 import { generateSignalementCode } from './code';
 import { diff, recordChange } from './history';
-import { filterConditions, loadSignalements, orderBy } from './queries';
+import { countSignalements, DENSE_SEARCH, filterConditions, loadSignalements, orderBy } from './queries';
 import { refreshSearchText } from './search-refresh';
 import { snapshot } from './snapshot';
 import { applyStatutKind } from './statut-kind';
@@ -28,8 +28,8 @@ type LocalisationInput = z.output<typeof localisationSchema>;
 
 export async function listSignalements(db: Database, actor: SessionUser, q: ListQuery) {
   const s = db.t.signalements;
-  const where = filterConditions(db, q);
-  const [total] = await db.read.select({ n: count() }).from(s).where(where);
+  const total = await countSignalements(db, q);
+  const where = filterConditions(db, q, { mode: 'page', searchStrategy: total > DENSE_SEARCH ? 'scan' : 'index' });
   const page = await db.read
     .select({ id: s.id })
     .from(s)
@@ -38,7 +38,7 @@ export async function listSignalements(db: Database, actor: SessionUser, q: List
     .limit(q.itemsPerPage)
     .offset((q.page - 1) * q.itemsPerPage);
   const items = await loadSignalements(db, page.map((r) => r.id), canEditAs(actor));
-  return { items, total: total?.n ?? 0 };
+  return { items, total };
 }
 
 export async function getSignalement(db: Database, actor: SessionUser, code: string): Promise<SignalementDto> {
