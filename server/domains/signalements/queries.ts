@@ -94,11 +94,13 @@ export async function countSignalements(db: Database, f: ListFilters): Promise<n
   const { signalementSubjects: ss, subjects } = db.t;
   const subjectCodes = f['subjects.code'];
   if (subjectCodes && subjectCodes.length > 0 && onlySubjects(f)) {
-    // Counting the links alone reads one index range, without touching the reports.
-    const [row] = await db.read
-      .select({ n: countDistinct(ss.signalementId) })
-      .from(ss)
-      .where(inArray(ss.subjectId, db.read.select({ id: subjects.id }).from(subjects).where(inArray(subjects.code, subjectCodes))));
+    // Counting the links alone reads one index range, without touching the reports. The subject ids
+    // are resolved first: with a sub-select SQLite walks the whole primary-key index instead.
+    const ids = (await db.read.select({ id: subjects.id }).from(subjects).where(inArray(subjects.code, subjectCodes))).map((r) => r.id);
+    if (ids.length === 0) return 0;
+    // One subject: the links' primary key (signalement, subject) already makes each report count once.
+    const n = ids.length === 1 ? sql<number>`count(*)`.mapWith(Number) : countDistinct(ss.signalementId);
+    const [row] = await db.read.select({ n }).from(ss).where(inArray(ss.subjectId, ids));
     return row?.n ?? 0;
   }
   const s = db.t.signalements;
