@@ -8,8 +8,17 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Config } from './config';
 import type { AppContext } from './context';
 import type { Database } from './db/client';
+import { passwordTokenRoutes } from './domains/auth/password-tokens-rest';
 import { authRoutes } from './domains/auth/rest';
+import { dashboardRoutes } from './domains/dashboard/rest';
+import { mailRoutes } from './domains/mail/rest';
+import { partenairesRoutes } from './domains/partenaires/rest';
 import { utilisateursRoutes } from './domains/utilisateurs/rest';
+import { personnesRoutes } from './domains/personnes/rest';
+import { projectsRoutes } from './domains/projects/rest';
+import { referentielsRoutes } from './domains/referentiels/rest';
+import { signalementsRoutes } from './domains/signalements/rest';
+import { registerMergePatch } from './http/merge-patch';
 import { MESSAGES } from './errors';
 import { registerErrorHandler } from './http/errors';
 import { healthRoutes } from './http/health';
@@ -34,6 +43,9 @@ export async function buildApp({ config, db, webRoot }: BuildAppOptions): Promis
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 2 * 1024 * 1024,
+    // tRPC batches several procedures into one /trpc/a,b,c path: Fastify's 100-character default
+    // for a path parameter would refuse a detail page's batch with 414 (as tRPC's Fastify docs warn).
+    routerOptions: { maxParamLength: 5000 },
   });
 
   // One line per request; no query string (it may carry search terms), no token path segment.
@@ -79,6 +91,15 @@ export async function buildApp({ config, db, webRoot }: BuildAppOptions): Promis
     if (!request.auth) return reply.code(401).send({ status: 401, message: MESSAGES.unauthenticated });
   });
 
+  registerMergePatch(app);
+  // The public summary is reachable without a session, on REST and tRPC alike: limit it per address.
+  const resumeLimit = app.rateLimit({ max: 30, timeWindow: '1 minute', keyGenerator: (request) => `resume:${request.ip}` });
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url.startsWith('/trpc/') && request.url.split('?')[0]!.includes('signalements.resume')) {
+      await resumeLimit.call(app, request, reply);
+    }
+  });
+
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
     trpcOptions: {
@@ -89,7 +110,15 @@ export async function buildApp({ config, db, webRoot }: BuildAppOptions): Promis
 
   healthRoutes(app, db);
   authRoutes(app, db, config);
-  utilisateursRoutes(app, db);
+  utilisateursRoutes(app, db, config);
+  passwordTokenRoutes(app, db);
+  partenairesRoutes(app, db);
+  mailRoutes(app, db);
+  signalementsRoutes(app, db, config);
+  personnesRoutes(app, db);
+  projectsRoutes(app, db);
+  referentielsRoutes(app, db);
+  dashboardRoutes(app, db);
 
   await registerClient(app, webRoot ?? resolve(import.meta.dirname, '../dist/web'));
   return app;

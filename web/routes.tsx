@@ -9,7 +9,9 @@ import { usePageTitle } from './lib/use-page-title';
 // Each page is its own chunk: the login screen does not download the dashboard's charts and map.
 const LoginPage = lazy(() => import('./features/auth/login-page'));
 const LogoutPage = lazy(() => import('./features/auth/logout-page'));
+const DefinirMotDePassePage = lazy(() => import('./features/auth/definir-mot-de-passe-page'));
 const DashboardPage = lazy(() => import('./features/dashboard/dashboard-page'));
+const DashboardAnalysisPage = lazy(() => import('./features/dashboard/analysis/analysis-page'));
 const SignalementListPage = lazy(() => import('./features/signalement/signalement-list-page'));
 const SignalementDetailPage = lazy(() => import('./features/signalement/signalement-detail-page'));
 const SignalementCreatePage = lazy(() => import('./features/signalement/signalement-create-page'));
@@ -17,6 +19,7 @@ const UsersPage = lazy(() => import('./features/utilisateur/users-page'));
 const PartenairesPage = lazy(() => import('./features/partenaire/partenaires-page'));
 const ConfigurationPage = lazy(() => import('./features/configuration/configuration-page'));
 const NotFoundPage = lazy(() => import('./features/errors/not-found-page'));
+const ResumePage = lazy(() => import('./features/signalement/resume-page'));
 
 interface ShellRoute {
   path: string;
@@ -30,6 +33,7 @@ interface ShellRoute {
 /** Screens inside the sidebar and header (spec §2), all behind a session. */
 export const SHELL_ROUTES: readonly ShellRoute[] = [
   { path: '/dashboard', title: 'Tableau de bord', page: DashboardPage },
+  { path: '/dashboard/analyse', title: 'Tableau de Bord', page: DashboardAnalysisPage },
   { path: '/signalement/list', title: 'Liste des signalements', page: SignalementListPage },
   { path: '/signalement/detail/:code', title: 'Détail du signalement', page: SignalementDetailPage },
   { path: '/signalement/create', title: 'Formulaire', page: SignalementCreatePage },
@@ -58,6 +62,10 @@ export function AppRoutes() {
           </Route>
           <Route path="/login" component={LoginPage} />
           <Route path="/logout" component={LogoutPage} />
+          {/* Opened from the set-up or reset e-mail, before the user has a session. */}
+          <Route path="/definir-mot-de-passe/:token" component={DefinirMotDePassePage} />
+          {/* Public summary (§2): no shell, no session. */}
+          <Route path="/resume/:code" component={ResumePage} />
           <Route>
             <RequireAuth>
               <AppShell>

@@ -1,0 +1,356 @@
+// npm run bench:dashboard [-- --reports 1000000 --runs 15 --no-pg | --no-sqlite]
+// Times the seven dashboard calls of spec §7 server-side (Fastify inject, session included) on SQLite
+// with 1,000,000 demo reports, for the whole range and for one month, against the same SQL statements
+// run raw on the database; then the same on PostgreSQL. Not part of `npm test`.
+//
+// SQLite: data/bench/dashboard-sqlite.db, filled once by the demo generator and reused (topped up when
+// it holds fewer reports). PostgreSQL: a temporary database created here, filled with a copy of the
+// SQLite rows the dashboard reads (same data, same ids), VACUUM ANALYZEd as autovacuum would, dropped.
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import Sqlite from 'better-sqlite3';
+import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../server/app';
+import { loadConfig } from '../server/config';
+import { openDatabase, type Database } from '../server/db/client';
+import { seedDemo } from '../server/db/seed/demo';
+import { seed } from '../server/db/seed/index';
+import {
+  keyMetrics,
+  perCanal,
+  perDay,
+  perLocalisation,
+  perNiveau,
+  perResultat,
+  perSubject,
+} from '../server/domains/dashboard/service';
+import { createUser } from '../server/domains/utilisateurs/service';
+
+const { values } = parseArgs({
+  options: {
+    reports: { type: 'string' },
+    runs: { type: 'string' },
+    'no-pg': { type: 'boolean' },
+    'no-sqlite': { type: 'boolean' },
+  },
+});
+const REPORTS = Number(values.reports ?? 1_000_000);
+const RUNS = Number(values.runs ?? 15);
+const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const SQLITE_FILE = resolve(import.meta.dirname, '../data/bench/dashboard-sqlite.db');
+const BENCH_USER = { email: 'bench@signalements.example', password: 'banc-d-essai-du-tableau-de-bord' };
+const fr = (n: number, digits = 0) =>
+  n.toLocaleString('fr-FR', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+type Input = { dateStart?: string; dateEnd?: string };
+const ENDPOINTS: Array<{ path: string; service: (db: Database, input: Input) => Promise<unknown> }> = [
+  { path: 'key-metrics', service: (db, i) => keyMetrics(db, i) },
+  { path: 'count-per-localisation', service: (db, i) => perLocalisation(db, 'Region', i) },
+  { path: 'count-per-canal-principal', service: (db, i) => perCanal(db, i) },
+  { path: 'signalement-per-jour', service: (db, i) => perDay(db, i) },
+  { path: 'count-per-subject', service: (db, i) => perSubject(db, i) },
+  { path: 'count-per-niveau', service: (db, i) => perNiveau(db, i) },
+  { path: 'count-per-resultat', service: (db, i) => perResultat(db, i) },
+];
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+async function time(fn: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await fn();
+  return performance.now() - start;
+}
+
+/** The statements a service call runs, recorded by wrapping db.rows. */
+async function statementsOf(db: Database, call: (db: Database) => Promise<unknown>): Promise<SQL[]> {
+  const seen: SQL[] = [];
+  const spy: Database = { ...db, rows: (query, tx) => (seen.push(query), db.rows(query, tx)) };
+  await call(spy);
+  return seen;
+}
+
+interface RawRunner {
+  run(statements: SQL[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+function rawRunner(db: Database, url: string): RawRunner {
+  if (db.engine === 'sqlite') {
+    const conn = new Sqlite(url.replace(/^file:/, ''), { readonly: true });
+    const dialect = new SQLiteSyncDialect();
+    return {
+      async run(statements) {
+        for (const s of statements) {
+          const q = dialect.sqlToQuery(s);
+          conn.prepare(q.sql).all(...(q.params as unknown[]));
+        }
+      },
+      async close() {
+        conn.close();
+      },
+    };
+  }
+  const client = new pg.Client({ connectionString: url });
+  const connected = client.connect();
+  const dialect = new PgDialect();
+  return {
+    async run(statements) {
+      await connected;
+      for (const s of statements) {
+        const q = dialect.sqlToQuery(s);
+        await client.query(q.sql, q.params as unknown[]);
+      }
+    },
+    async close() {
+      await client.end();
+    },
+  };
+}
+
+async function benchUserCookie(app: FastifyInstance, db: Database): Promise<string> {
+  const [existing] = await db.rows<{ n: number }>(
+    sql`select count(*) as n from ${db.t.utilisateurs} where ${db.t.utilisateurs.email} = ${BENCH_USER.email}`,
+  );
+  if (Number(existing?.n) === 0) {
+    await createUser(db, {
+      email: BENCH_USER.email,
+      nomPrenom: 'Banc Essai',
+      roleCode: 'ROLE_USER',
+      password: BENCH_USER.password,
+    });
+  }
+  const res = await app.inject({ method: 'POST', url: '/api/login', payload: BENCH_USER });
+  const cookie = res.cookies.find((c) => c.name === 'session');
+  if (!cookie) throw new Error(`Connexion impossible : ${res.statusCode} ${res.body}`);
+  return `session=${cookie.value}`;
+}
+
+async function lastFullMonth(db: Database): Promise<Input> {
+  const [row] = await db.rows<{ last: unknown }>(
+    sql`select max(${db.t.signalements.signalementAt}) as last from ${db.t.signalements}`,
+  );
+  const last = row?.last instanceof Date ? row.last : new Date(Number(row?.last ?? Date.now()));
+  const start = new Date(Date.UTC(last.getUTCFullYear(), last.getUTCMonth() - 1, 1));
+  const end = new Date(Date.UTC(last.getUTCFullYear(), last.getUTCMonth(), 0));
+  return { dateStart: start.toISOString().slice(0, 10), dateEnd: end.toISOString().slice(0, 10) };
+}
+
+async function measure(label: string, db: Database, url: string): Promise<void> {
+  const app = await buildApp({ config: loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent' }), db });
+  await app.ready();
+  const cookie = await benchUserCookie(app, db);
+  const raw = rawRunner(db, url);
+  const month = await lastFullMonth(db);
+  const scenarios: Array<[string, Input]> = [
+    ['plage entière', {}],
+    [`un mois (${month.dateStart} → ${month.dateEnd})`, month],
+  ];
+  console.info(
+    `\n${label} — médianes sur ${RUNS} passages (ms), appel HTTP côté serveur vs SQL brut des mêmes requêtes`,
+  );
+  try {
+    for (const [name, input] of scenarios) {
+      const query = new URLSearchParams(input as Record<string, string>).toString();
+      const calls = ENDPOINTS.map((e) => ({
+        ...e,
+        url: `/api/dashboard/${e.path}${e.path === 'count-per-localisation' ? '?type=Region' : ''}`,
+      })).map((e) => ({ ...e, url: query ? `${e.url}${e.url.includes('?') ? '&' : '?'}${query}` : e.url }));
+      const statements = await Promise.all(
+        ENDPOINTS.map((e) => statementsOf(db, (spy) => e.service(spy, input))),
+      );
+      const http = calls.map(() => [] as number[]);
+      const rawTimes = calls.map(() => [] as number[]);
+      const totals: number[] = [];
+      for (let run = -2; run < RUNS; run++) {
+        let total = 0;
+        for (let i = 0; i < calls.length; i++) {
+          const ms = await time(async () => {
+            const res = await app.inject({ url: calls[i]!.url, headers: { cookie } });
+            if (res.statusCode !== 200) throw new Error(`${calls[i]!.url} : ${res.statusCode} ${res.body}`);
+          });
+          total += ms;
+          const rawMs = await time(() => raw.run(statements[i]!));
+          if (run >= 0) {
+            http[i]!.push(ms);
+            rawTimes[i]!.push(rawMs);
+          }
+        }
+        if (run >= 0) totals.push(total);
+      }
+      console.info(`\n  ${name}`);
+      console.info(
+        `  ${'appel'.padEnd(28)}${'HTTP'.padStart(9)}${'SQL brut'.padStart(10)}${'ratio'.padStart(8)}`,
+      );
+      calls.forEach((c, i) => {
+        const [h, s] = [median(http[i]!), median(rawTimes[i]!)];
+        console.info(
+          `  ${c.path.padEnd(28)}${fr(h, 1).padStart(9)}${fr(s, 1).padStart(10)}${fr(h / s, 2).padStart(8)}`,
+        );
+      });
+      const rawSum = rawTimes.reduce((sum, xs) => sum + median(xs), 0);
+      console.info(
+        `  ${'les 7 appels ensemble'.padEnd(28)}${fr(median(totals), 1).padStart(9)}${fr(rawSum, 1).padStart(10)}${fr(median(totals) / rawSum, 2).padStart(8)}`,
+      );
+    }
+  } finally {
+    await raw.close();
+    await app.close();
+  }
+}
+
+async function sqliteBench(): Promise<void> {
+  mkdirSync(resolve(SQLITE_FILE, '..'), { recursive: true });
+  const url = `file:${SQLITE_FILE}`;
+  const db = openDatabase(url);
+  try {
+    await db.migrate();
+    await seed(db);
+    const [row] = await db.rows<{ n: number }>(sql`select count(*) as n from ${db.t.signalements}`);
+    const present = Number(row?.n ?? 0);
+    if (present < REPORTS) {
+      console.info(
+        `SQLite : ${fr(present)} signalements présents, génération de ${fr(REPORTS - present)} (quelques minutes)…`,
+      );
+      const started = performance.now();
+      let shown = 0;
+      await seedDemo(db, {
+        reports: REPORTS - present,
+        seed: 1,
+        onProgress(done, total) {
+          if (done - shown >= 50_000 || done === total) {
+            shown = done;
+            console.info(`  … ${fr(done)} / ${fr(total)} (${fr((performance.now() - started) / 1000)} s)`);
+          }
+        },
+      });
+    } else {
+      console.info(`SQLite : ${fr(present)} signalements déjà présents dans ${SQLITE_FILE}, réutilisés.`);
+    }
+    await measure(`SQLite (${fr(Math.max(present, REPORTS))} signalements)`, db, url);
+  } finally {
+    await db.close();
+  }
+}
+
+// Tables the seven calls read, parents first. The report's free texts (description, search text,
+// provisional actions, evidence) are left empty on the copy: no dashboard call reads them, and they
+// would make most of the copy time (the search text has a trigram index).
+const EMPTIED: Record<string, string | null> = {
+  description: null,
+  search_text: '',
+  action_provisoires: '[]',
+  preuves: '[]',
+};
+const COPIED = [
+  'utilisateur_roles',
+  'utilisateurs',
+  'partenaires',
+  'projects',
+  'subjects',
+  'canals',
+  'niveaux',
+  'statuts',
+  'resultats',
+  'regions',
+  'districts',
+  'communes',
+  'signalements',
+  'signalement_subjects',
+];
+const CHUNK = 20_000;
+
+async function copyToPostgres(client: pg.Client): Promise<void> {
+  const source = new Sqlite(SQLITE_FILE, { readonly: true });
+  // Secondary indexes are built once after the load instead of row by row: several times faster.
+  const { rows: indexes } = await client.query<{ indexname: string; indexdef: string }>(
+    `select indexname, indexdef from pg_indexes i where schemaname = 'public' and tablename = any($1)
+       and not exists (select 1 from pg_constraint c where c.conindid = format('%I.%I', i.schemaname, i.indexname)::regclass)`,
+    [COPIED],
+  );
+  for (const index of indexes) await client.query(`drop index "${index.indexname}"`);
+  try {
+    for (const table of COPIED) {
+      const { rows: columns } = await client.query<{ column_name: string; udt_name: string }>(
+        'select column_name, udt_name from information_schema.columns where table_name = $1 order by ordinal_position',
+        [table],
+      );
+      const names = columns.map((c) => c.column_name);
+      const convert = columns.map((c) => {
+        if (table === 'signalements' && c.column_name in EMPTIED) return () => EMPTIED[c.column_name];
+        if (c.udt_name === 'bool') return (v: unknown) => (v === null ? null : v === 1);
+        if (c.udt_name === 'timestamptz')
+          return (v: unknown) => (v === null ? null : new Date(Number(v)).toISOString());
+        return (v: unknown) => v;
+      });
+      const insert = `insert into "${table}" (${names.map((n) => `"${n}"`).join(', ')}) select * from unnest(${columns.map((c, i) => `$${i + 1}::${c.udt_name}[]`).join(', ')})`;
+      const flush = async (batch: unknown[][]) => {
+        if (batch.length)
+          await client.query(
+            insert,
+            columns.map((_, i) => batch.map((r) => r[i])),
+          );
+      };
+      let batch: unknown[][] = [];
+      let copied = 0;
+      for (const row of source
+        .prepare(`select ${names.map((n) => `"${n}"`).join(', ')} from "${table}"`)
+        .raw()
+        .iterate()) {
+        batch.push((row as unknown[]).map((v, i) => convert[i]!(v)));
+        if (batch.length === CHUNK) {
+          await flush(batch);
+          copied += batch.length;
+          batch = [];
+          if (copied % 200_000 === 0) console.info(`  … ${table} : ${fr(copied)}`);
+        }
+      }
+      await flush(batch);
+      if (names.includes('id')) {
+        await client.query(
+          `select setval(pg_get_serial_sequence('"${table}"', 'id'), coalesce((select max(id) from "${table}"), 1))`,
+        );
+      }
+    }
+    console.info(`  … reconstruction de ${indexes.length} index`);
+    for (const index of indexes) await client.query(index.indexdef);
+  } finally {
+    source.close();
+  }
+}
+
+async function postgresBench(): Promise<void> {
+  const name = `dashboard_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  const db = openDatabase(url.toString());
+  try {
+    await db.migrate();
+    console.info(`\nPostgreSQL : copie des données SQLite dans la base temporaire ${name}…`);
+    const started = performance.now();
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    try {
+      await copyToPostgres(client);
+      await client.query('vacuum analyze');
+    } finally {
+      await client.end();
+    }
+    console.info(`  copie et VACUUM ANALYZE : ${fr((performance.now() - started) / 1000)} s`);
+    await measure('PostgreSQL (mêmes données)', db, url.toString());
+  } finally {
+    await db.close();
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
+if (!values['no-sqlite']) await sqliteBench();
+if (!values['no-pg']) await postgresBench();

@@ -1,0 +1,123 @@
+// SQL of the period analysis ('Vue d'ensemble des plaintes'); same index range counts as queries.ts.
+import { sql, type SQL } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { daysBetween, listedBuckets, timestampParam, type Bucket } from '../../db/dates';
+import { rangeCondition, rangeWhere } from './queries';
+import type { InstantRange } from './schema';
+
+const TOP = 5;
+const DISTRIBUTION_TOP = 10;
+
+function openStatutIds(db: Database): SQL {
+  const st = db.t.statuts;
+  return sql`(select ${st.id} from ${st} where ${st.kind} = 'open')`;
+}
+
+/** Reports received in the range: total, without statut, treated (kinds treated + closed), closed, mean days to close. */
+export function windowSummarySql(db: Database, range: InstantRange): SQL {
+  const { signalements: s, statuts: st } = db.t;
+  const r = rangeCondition(db, s.signalementAt, range);
+  return sql`select
+    (select count(*) from ${s}${rangeWhere(db, s.signalementAt, range)}) as total,
+    (select count(*) from ${s} where ${s.statutId} is null${r}) as waiting,
+    coalesce(sum(case when c.kind in ('treated', 'closed') then c.n end), 0) as treated,
+    coalesce(sum(case when c.kind = 'closed' then c.n end), 0) as closed,
+    (select avg(${daysBetween(db.engine, s.signalementAt, s.closeAt)}) from ${s} where ${s.closeAt} is not null${r}) as avg_days
+  from (select ${st.kind} as kind, (select count(*) from ${s} where ${s.statutId} = ${st.id}${r}) as n
+        from ${st} where ${st.kind} <> 'open') as c`;
+}
+
+export function receivedSql(db: Database, range: InstantRange): SQL {
+  const s = db.t.signalements;
+  return sql`select count(*) as n from ${s}${rangeWhere(db, s.signalementAt, range)}`;
+}
+
+/** Per bucket: reports received, and how many of them are treated today. */
+export function seriesSql(db: Database, buckets: readonly Bucket[]): SQL {
+  const { signalements: s, statuts: st } = db.t;
+  const inBucket = sql`${s.signalementAt} >= b.lo and ${s.signalementAt} < b.hi`;
+  return sql`select b.day as day,
+      (select count(*) from ${s} where ${inBucket}) as received,
+      (select count(*) from ${s} where ${s.statutId} in (select ${st.id} from ${st} where ${st.kind} <> 'open') and ${inBucket}) as resolved
+    from ${listedBuckets(db.engine, buckets)} as b order by b.day`;
+}
+
+export type CountedDimension = 'region' | 'district' | 'commune' | 'canal';
+
+/** The DISTRIBUTION_TOP values of a single-valued dimension with the most reports in the range. */
+export function dimensionSql(db: Database, dimension: CountedDimension, range: InstantRange): SQL {
+  const s = db.t.signalements;
+  const { table, fk } = {
+    region: { table: db.t.regions, fk: s.regionId },
+    district: { table: db.t.districts, fk: s.districtId },
+    commune: { table: db.t.communes, fk: s.communeId },
+    canal: { table: db.t.canals, fk: s.canalPrincipalId },
+  }[dimension];
+  return sql`select * from (
+      select ${table.code} as code, ${table.designation} as designation,
+        (select count(*) from ${s} where ${fk} = ${table.id}${rangeCondition(db, s.signalementAt, range)}) as n
+      from ${table}) as x
+    where x.n > 0 order by x.n desc, x.designation limit ${sql.raw(String(DISTRIBUTION_TOP))}`;
+}
+
+/** The DISTRIBUTION_TOP subjects or projects of the reports received in the range. */
+export function linkedSql(db: Database, dimension: 'subject' | 'project', range: InstantRange): SQL {
+  const { signalements: s, subjects, projects, signalementSubjects, signalementProjects } = db.t;
+  const [table, link, fk, label] =
+    dimension === 'subject'
+      ? [subjects, signalementSubjects, signalementSubjects.subjectId, subjects.designation]
+      : [
+          projects,
+          signalementProjects,
+          signalementProjects.projectId,
+          sql`${projects.sigle} || ' — ' || ${projects.designation}`,
+        ];
+  return sql`select ${table.code} as code, ${label} as designation, c.n as n
+    from ${table} join (
+      select ${fk} as ref_id, count(*) as n
+      from ${s} cross join ${link}
+      where ${link.signalementId} = ${s.id}${rangeCondition(db, s.signalementAt, range)}
+      group by ${fk}
+    ) as c on c.ref_id = ${table.id}
+    order by c.n desc, designation limit ${sql.raw(String(DISTRIBUTION_TOP))}`;
+}
+
+/** Users who recorded the most reports received in the range. */
+export function topUsersSql(db: Database, range: InstantRange): SQL {
+  const { signalements: s, utilisateurs: u, utilisateurRoles: role } = db.t;
+  return sql`select * from (
+      select ${u.nomPrenom} as name, ${u.email} as email, ${role.designation} as role,
+        (select count(*) from ${s} where ${s.createdById} = ${u.id}${rangeCondition(db, s.signalementAt, range)}) as n
+      from ${u} join ${role} on ${role.id} = ${u.roleId}) as x
+    where x.n > 0 order by x.n desc, x.name limit ${sql.raw(String(TOP))}`;
+}
+
+/** Partners with the most reports received in the range, and the mean days to close those closed. */
+export function topPartnersSql(db: Database, range: InstantRange): SQL {
+  const { signalements: s, partenaires: p } = db.t;
+  const r = rangeCondition(db, s.signalementAt, range);
+  // The mean is computed for the TOP rows only: the inner LIMIT keeps the subquery from being flattened.
+  return sql`select y.code, y.designation, y.color, y.n,
+      (select avg(${daysBetween(db.engine, s.signalementAt, s.closeAt)}) from ${s}
+        where ${s.partenaireId} = y.id and ${s.closeAt} is not null${r}) as avg_days
+    from (select * from (
+        select ${p.id} as id, ${p.code} as code, ${p.designation} as designation, ${p.color} as color,
+          (select count(*) from ${s} where ${s.partenaireId} = ${p.id}${r}) as n
+        from ${p}) as x
+      where x.n > 0 order by x.n desc, x.designation limit ${sql.raw(String(TOP))}) as y
+    order by y.n desc, y.designation`;
+}
+
+/** Open reports (no statut or a statut of kind open) needing attention now. */
+export function alertsSql(db: Database, overdueBefore: Date): SQL {
+  const { signalements: s, niveaux: n } = db.t;
+  const open = sql`(${s.statutId} is null or ${s.statutId} in ${openStatutIds(db)})`;
+  const before = timestampParam(db.engine, overdueBefore);
+  const topRank = sql`(select max(${n.rank}) from ${n})`;
+  return sql`select
+    (select ${n.designation} from ${n} where ${n.rank} = ${topRank} order by ${n.designation} limit 1) as top_niveau,
+    (select count(*) from ${s} where ${s.niveauId} in (select ${n.id} from ${n} where ${n.rank} = ${topRank}) and ${open}) as urgent,
+    (select count(*) from ${s} where ${s.statutId} is null and ${s.signalementAt} < ${before})
+      + (select count(*) from ${s} where ${s.statutId} in ${openStatutIds(db)} and ${s.signalementAt} < ${before}) as overdue,
+    (select count(*) from ${s} where ${s.niveauId} is null and ${open}) as untriaged`;
+}

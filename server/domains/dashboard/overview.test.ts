@@ -1,0 +1,198 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../tests/helpers/app';
+import { testEngines } from '../../../tests/helpers/db';
+import {
+  overviewDistribution,
+  overviewPerDay,
+  overviewSeries,
+  overviewSummary,
+  overviewTop,
+} from './overview';
+import { periodWindows } from './periods';
+import { insertFixture } from './test-fixture';
+
+describe('period windows', () => {
+  it('compares the month to date with the same stretch of the previous month, in UTC', () => {
+    const w = periodWindows('month', new Date('2025-03-10T06:00:00Z'));
+    expect(w.current).toEqual({
+      start: new Date('2025-03-01T00:00:00Z'),
+      end: new Date('2025-03-10T06:00:00Z'),
+    });
+    expect(w.previous).toEqual({
+      start: new Date('2025-02-01T00:00:00Z'),
+      end: new Date('2025-02-10T06:00:00Z'),
+    });
+    expect(w.series.map((b) => b.day)).toEqual([
+      '2024-04-01',
+      '2024-05-01',
+      '2024-06-01',
+      '2024-07-01',
+      '2024-08-01',
+      '2024-09-01',
+      '2024-10-01',
+      '2024-11-01',
+      '2024-12-01',
+      '2025-01-01',
+      '2025-02-01',
+      '2025-03-01',
+    ]);
+    // The daily chart covers at least the last 30 days.
+    expect(w.days).toEqual({
+      first: new Date('2025-02-09T00:00:00Z'),
+      last: new Date('2025-03-10T00:00:00Z'),
+    });
+  });
+
+  it('starts weeks on Monday and never lets the previous window run into the current one', () => {
+    const sunday = periodWindows('week', new Date('2025-03-09T20:00:00Z'));
+    expect(sunday.current.start).toEqual(new Date('2025-03-03T00:00:00Z'));
+    expect(sunday.previous.start).toEqual(new Date('2025-02-24T00:00:00Z'));
+    const march31 = periodWindows('month', new Date('2025-03-31T12:00:00Z'));
+    expect(march31.previous.end).toEqual(new Date('2025-03-01T00:00:00Z'));
+    const year = periodWindows('year', new Date('2025-06-01T00:00:00Z'));
+    expect(year.current.start).toEqual(new Date('2025-01-01T00:00:00Z'));
+    expect(year.series.map((b) => b.day)).toEqual([
+      '2021-01-01',
+      '2022-01-01',
+      '2023-01-01',
+      '2024-01-01',
+      '2025-01-01',
+    ]);
+    expect(year.days.first).toEqual(new Date('2025-01-01T00:00:00Z'));
+  });
+});
+
+describe.each(await testEngines())('period analysis on %s', (engine) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+    const u1 = await t.user('agent@example.mg', 'ROLE_USER', 'Rabe Hery');
+    const u2 = await t.user('analyste@example.mg', 'ROLE_ANALYSTE', 'Rasoa Vola');
+    await insertFixture(t.db, { u1, u2 });
+  });
+  afterAll(async () => t?.close());
+
+  // March 2025 holds R1..R4; the previous window (all of February, capped at 1 March) holds R5.
+  const END_OF_MARCH = new Date('2025-03-31T00:00:00Z');
+
+  it('sums up the month against the previous one, with the status split and mean days to close', async () => {
+    const s = await overviewSummary(t.db, 'month', END_OF_MARCH);
+    expect(s.current).toEqual({ dateStart: '2025-03-01', dateEnd: '2025-03-30' });
+    expect(s.previous).toEqual({ dateStart: '2025-02-01', dateEnd: '2025-02-28' });
+    expect(s.totals).toEqual({
+      received: { value: 4, previous: 1 },
+      treated: { value: 2, previous: 1 },
+      inProgress: { value: 2, previous: 0 },
+      closed: { value: 1, previous: 1 },
+      // R3 closed after 7 days; R5 after 2.
+      avgResolutionDays: { value: 7, previous: 2 },
+    });
+    // R4 has no statut (waiting), R1 is NOUVEAU (open), R2 and R3 are treated.
+    expect(s.status).toEqual({ waiting: 1, inProgress: 1, resolved: 2 });
+  });
+
+  it('raises urgent, overdue and untriaged alerts from the open reports', async () => {
+    const s = await overviewSummary(t.db, 'month', new Date('2025-04-10T00:00:00Z'));
+    expect(s.alerts).toEqual([
+      { id: 'urgent', type: 'urgent', count: 1, message: '1 signalement non traité de niveau « Critique »' },
+      {
+        id: 'overdue',
+        type: 'overdue',
+        count: 2,
+        message: '2 signalements non traités depuis plus de 30 jours',
+      },
+      { id: 'info', type: 'info', count: 1, message: '1 signalement non traité sans niveau de gravité' },
+    ]);
+    const early = await overviewSummary(t.db, 'month', new Date('2025-03-20T00:00:00Z'));
+    expect(early.alerts.find((a) => a.id === 'overdue')!.count).toBe(0);
+  });
+
+  it('draws the evolution: reports received per month and how many of them are treated', async () => {
+    const series = await overviewSeries(t.db, 'month', END_OF_MARCH);
+    expect(series).toHaveLength(12);
+    expect(series.at(-1)).toEqual({ date: '2025-03-01', complaints: 4, resolved: 2 });
+    expect(series.at(-2)).toEqual({ date: '2025-02-01', complaints: 1, resolved: 1 });
+    expect(series.slice(0, -2).every((p) => p.complaints === 0 && p.resolved === 0)).toBe(true);
+  });
+
+  it('distributes the period by region, district, commune, subject, channel and project', async () => {
+    const d = (dimension: Parameters<typeof overviewDistribution>[2]) =>
+      overviewDistribution(t.db, 'month', dimension, END_OF_MARCH);
+    expect(await d('region')).toEqual({
+      total: 4,
+      items: [
+        expect.objectContaining({ designation: 'Analamanga', count: 2 }),
+        expect.objectContaining({ designation: 'Vakinankaratra', count: 1 }),
+      ],
+    });
+    expect((await d('district')).items.map((i) => i.count)).toEqual([2]);
+    expect((await d('commune')).items.map((i) => i.count)).toEqual([1]);
+    expect((await d('subject')).items).toEqual([
+      { code: 'CORRUPTION', designation: 'Corruption', count: 3 },
+      { code: 'DETOURNEMENT', designation: 'Détournement de deniers publics', count: 1 },
+      { code: 'FRAUDE', designation: 'Fraude', count: 1 },
+    ]);
+    expect((await d('canal')).items).toEqual([
+      { code: 'TELEPHONE', designation: 'Téléphone', count: 2 },
+      { code: 'EMAIL', designation: 'Email', count: 1 },
+    ]);
+    expect((await d('project')).items).toEqual([
+      { code: 'PRJ-T-1', designation: 'PAS — Projet d’appui social', count: 1 },
+    ]);
+    expect(await overviewDistribution(t.db, 'week', 'region', new Date('2024-06-01T00:00:00Z'))).toEqual({
+      total: 0,
+      items: [],
+    });
+  });
+
+  it('ranks users by reports recorded and partners by reports received with their mean days to close', async () => {
+    const top = await overviewTop(t.db, 'month', END_OF_MARCH);
+    expect(top.users).toEqual([
+      { name: 'Rabe Hery', email: 'agent@example.mg', role: 'Utilisateur', complaintsHandled: 3 },
+      { name: 'Rasoa Vola', email: 'analyste@example.mg', role: 'Analyste', complaintsHandled: 1 },
+    ]);
+    expect(top.partners).toEqual([
+      {
+        code: 'IVY',
+        designation: 'Ivorary',
+        color: '#3b82f6',
+        complaintsReceived: 3,
+        avgResolutionTime: null,
+      },
+      {
+        code: 'TST',
+        designation: 'Partenaire Test',
+        color: '#10b981',
+        complaintsReceived: 1,
+        avgResolutionTime: 7,
+      },
+    ]);
+  });
+
+  it('counts reports per day over the period and at least 30 days', async () => {
+    const days = await overviewPerDay(t.db, 'week', new Date('2025-03-05T12:00:00Z'));
+    const keys = Object.keys(days);
+    expect(keys).toHaveLength(30);
+    expect(keys[0]).toBe('2025-02-04');
+    expect(keys.at(-1)).toBe('2025-03-05');
+    expect(days['2025-02-28']).toBe(1);
+    expect(days['2025-03-01']).toBe(2);
+    expect(days['2025-03-05']).toBe(1);
+    expect(Object.values(days).reduce((a, b) => a + b, 0)).toBe(5);
+  });
+
+  it('serves the analysis through tRPC to a logged-in user only', async () => {
+    const url = `/trpc/dashboard.overview.summary?input=${encodeURIComponent(JSON.stringify({ period: 'year' }))}`;
+    expect((await t.app.inject({ url })).statusCode).toBe(401);
+    const cookie = await t.login('agent@example.mg');
+    const res = await t.app.inject({ url, headers: { cookie } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().result.data.period).toBe('year');
+    const bad = await t.app.inject({
+      url: `/trpc/dashboard.overview.summary?input=${encodeURIComponent(JSON.stringify({ period: 'decade' }))}`,
+      headers: { cookie },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.message).toBe('La période doit valoir day, week, month ou year.');
+  });
+});

@@ -1,0 +1,206 @@
+// The period analysis ('Vue d'ensemble des plaintes', second reading of spec §2), computed from the
+// database: definitions in docs/decisions/0012-period-analysis.md.
+import type { Database } from '../../db/client';
+import {
+  alertsSql,
+  dimensionSql,
+  linkedSql,
+  receivedSql,
+  seriesSql,
+  topPartnersSql,
+  topUsersSql,
+  windowSummarySql,
+} from './overview-queries';
+import { periodWindows, windowDays, type Window } from './periods';
+import { perDaySql } from './queries';
+import type { Dimension, Period } from './schema';
+import type { PerDay } from './service';
+
+/** Open reports older than this many days are 'overdue'. */
+export const OVERDUE_AFTER_DAYS = 30;
+const DAY_MS = 86_400_000;
+
+const num = (value: unknown): number => (value === null || value === undefined ? 0 : Number(value));
+const maybe = (value: unknown): number | null =>
+  value === null || value === undefined ? null : Math.round(Number(value) * 10) / 10;
+
+export interface Compared {
+  value: number | null;
+  previous: number | null;
+}
+
+export interface Alert {
+  id: 'urgent' | 'overdue' | 'info';
+  type: 'urgent' | 'overdue' | 'info';
+  message: string;
+  count: number;
+}
+
+export interface OverviewSummary {
+  period: Period;
+  current: { dateStart: string; dateEnd: string };
+  previous: { dateStart: string; dateEnd: string };
+  totals: {
+    received: Compared;
+    treated: Compared;
+    inProgress: Compared;
+    closed: Compared;
+    avgResolutionDays: Compared;
+  };
+  /** Reports received in the current period: no statut yet, a statut of kind open, treated or closed. */
+  status: { waiting: number; inProgress: number; resolved: number };
+  alerts: Alert[];
+}
+
+async function windowSummary(db: Database, window: Window) {
+  const [row] = await db.rows(windowSummarySql(db, window));
+  const total = num(row?.total);
+  const waiting = num(row?.waiting);
+  const treated = num(row?.treated);
+  return {
+    total,
+    waiting,
+    treated,
+    inProgress: total - treated,
+    closed: num(row?.closed),
+    avgDays: maybe(row?.avg_days),
+  };
+}
+
+const plural = (n: number, one: string, many: string) => (n > 1 ? many : one);
+const fr = new Intl.NumberFormat('fr-FR');
+
+async function alerts(db: Database, now: Date): Promise<Alert[]> {
+  const [row] = await db.rows(alertsSql(db, new Date(now.getTime() - OVERDUE_AFTER_DAYS * DAY_MS)));
+  const urgent = num(row?.urgent);
+  const overdue = num(row?.overdue);
+  const untriaged = num(row?.untriaged);
+  const niveau = row?.top_niveau ? String(row.top_niveau) : 'le plus élevé';
+  return [
+    {
+      id: 'urgent',
+      type: 'urgent',
+      count: urgent,
+      message: `${fr.format(urgent)} ${plural(urgent, 'signalement non traité', 'signalements non traités')} de niveau « ${niveau} »`,
+    },
+    {
+      id: 'overdue',
+      type: 'overdue',
+      count: overdue,
+      message: `${fr.format(overdue)} ${plural(overdue, 'signalement non traité', 'signalements non traités')} depuis plus de ${OVERDUE_AFTER_DAYS} jours`,
+    },
+    {
+      id: 'info',
+      type: 'info',
+      count: untriaged,
+      message: `${fr.format(untriaged)} ${plural(untriaged, 'signalement non traité', 'signalements non traités')} sans niveau de gravité`,
+    },
+  ];
+}
+
+export async function overviewSummary(
+  db: Database,
+  period: Period,
+  now = new Date(),
+): Promise<OverviewSummary> {
+  const windows = periodWindows(period, now);
+  const current = await windowSummary(db, windows.current);
+  const previous = await windowSummary(db, windows.previous);
+  const compared = (key: 'total' | 'treated' | 'inProgress' | 'closed' | 'avgDays'): Compared => ({
+    value: current[key],
+    previous: previous[key],
+  });
+  return {
+    period,
+    current: windowDays(windows.current),
+    previous: windowDays(windows.previous),
+    totals: {
+      received: compared('total'),
+      treated: compared('treated'),
+      inProgress: compared('inProgress'),
+      closed: compared('closed'),
+      avgResolutionDays: compared('avgDays'),
+    },
+    status: {
+      waiting: current.waiting,
+      inProgress: current.total - current.waiting - current.treated,
+      resolved: current.treated,
+    },
+    alerts: await alerts(db, now),
+  };
+}
+
+export interface SeriesPoint {
+  date: string;
+  complaints: number;
+  resolved: number;
+}
+
+export async function overviewSeries(db: Database, period: Period, now = new Date()): Promise<SeriesPoint[]> {
+  const rows = await db.rows(seriesSql(db, periodWindows(period, now).series));
+  return rows.map((r) => ({ date: String(r.day), complaints: num(r.received), resolved: num(r.resolved) }));
+}
+
+export interface Distribution {
+  /** Reports received in the current period (the base of the percentages). */
+  total: number;
+  items: Array<{ code: string; designation: string; count: number }>;
+}
+
+export async function overviewDistribution(
+  db: Database,
+  period: Period,
+  dimension: Dimension,
+  now = new Date(),
+): Promise<Distribution> {
+  const window = periodWindows(period, now).current;
+  const query =
+    dimension === 'subject' || dimension === 'project'
+      ? linkedSql(db, dimension, window)
+      : dimensionSql(db, dimension, window);
+  const rows = await db.rows(query);
+  const [received] = await db.rows(receivedSql(db, window));
+  return {
+    total: num(received?.n),
+    items: rows.map((r) => ({ code: String(r.code), designation: String(r.designation), count: num(r.n) })),
+  };
+}
+
+export interface TopLists {
+  users: Array<{ name: string; email: string; role: string; complaintsHandled: number }>;
+  partners: Array<{
+    code: string;
+    designation: string;
+    color: string;
+    complaintsReceived: number;
+    avgResolutionTime: number | null;
+  }>;
+}
+
+export async function overviewTop(db: Database, period: Period, now = new Date()): Promise<TopLists> {
+  const window = periodWindows(period, now).current;
+  const users = await db.rows(topUsersSql(db, window));
+  const partners = await db.rows(topPartnersSql(db, window));
+  return {
+    users: users.map((u) => ({
+      name: String(u.name),
+      email: String(u.email),
+      role: String(u.role),
+      complaintsHandled: num(u.n),
+    })),
+    partners: partners.map((p) => ({
+      code: String(p.code),
+      designation: String(p.designation),
+      color: String(p.color),
+      complaintsReceived: num(p.n),
+      avgResolutionTime: maybe(p.avg_days),
+    })),
+  };
+}
+
+/** 'Signalements Reçus par Jour': every day of the period, and at least the last 30 days. */
+export async function overviewPerDay(db: Database, period: Period, now = new Date()): Promise<PerDay> {
+  const { first, last } = periodWindows(period, now).days;
+  const rows = await db.rows(perDaySql(db, first, last));
+  return Object.fromEntries(rows.map((r) => [String(r.day), num(r.n)]));
+}

@@ -1,0 +1,20 @@
+import type { FastifyInstance } from 'fastify';
+import type { Database } from '../../db/client';
+import { dateRangeSchema, localisationInputSchema } from './schema';
+import { keyMetrics, perCanal, perDay, perLocalisation, perNiveau, perResultat, perSubject } from './service';
+
+/** The dashboard calls of spec §7, answering the plain JSON shapes of §3. A session is required (app.ts). */
+export function dashboardRoutes(app: FastifyInstance, db: Database) {
+  const range = (query: unknown) => dateRangeSchema.parse(query ?? {});
+
+  app.get('/api/dashboard/key-metrics', (request) => keyMetrics(db, range(request.query)));
+  app.get('/api/dashboard/count-per-localisation', (request) => {
+    const input = localisationInputSchema.parse(request.query ?? {});
+    return perLocalisation(db, input.type, input);
+  });
+  app.get('/api/dashboard/count-per-canal-principal', (request) => perCanal(db, range(request.query)));
+  app.get('/api/dashboard/signalement-per-jour', (request) => perDay(db, range(request.query)));
+  app.get('/api/dashboard/count-per-subject', (request) => perSubject(db, range(request.query)));
+  app.get('/api/dashboard/count-per-niveau', (request) => perNiveau(db, range(request.query)));
+  app.get('/api/dashboard/count-per-resultat', (request) => perResultat(db, range(request.query)));
+}

@@ -1,0 +1,194 @@
+// The live dashboard (spec §3 "Dashboard data", §7 "Dashboard"): each call is one SQL statement from
+// queries.ts; this file only shapes its rows into the response of §3.
+import type { Database } from '../../db/client';
+import { invalid } from '../../errors';
+import {
+  keyMetricsSql,
+  perCanalSql,
+  perDaySql,
+  perLocalisationSql,
+  perNiveauSql,
+  perResultatSql,
+  perSubjectSql,
+  reportBoundsSql,
+} from './queries';
+import {
+  DASHBOARD_MESSAGES,
+  parseIsoDay,
+  toInstantRange,
+  type DateRangeInput,
+  type LocalisationType,
+} from './schema';
+
+const DAY_MS = 86_400_000;
+/** Without a range, the daily chart starts at the first report but covers at most these many days. */
+export const DEFAULT_PER_DAY_MAX_DAYS = 731;
+/** An explicit range longer than this is refused for the daily chart (one key per day). */
+export const PER_DAY_MAX_DAYS = 3660;
+
+export interface KeyMetrics {
+  total: number;
+  treated: number;
+  inProgress: number;
+  closed: number;
+}
+export interface LocalisationCount {
+  id: string;
+  designation: string;
+  latitude: number | null;
+  longitude: number | null;
+  signalementCount: number;
+}
+export interface CanalCount {
+  id: string;
+  designation: string;
+  signalementCount: number;
+}
+export interface SubjectCount {
+  sujet: { code: string; designation: string };
+  count: number;
+}
+export interface NiveauCount {
+  niv: { code: string; designation: string; color: string };
+  count: number;
+}
+export interface ResultatCount {
+  result: { code: string; designation: string };
+  count: number;
+}
+export type PerDay = Record<string, number>;
+
+/** PostgreSQL returns count(*) and sum() as strings (bigint, numeric). */
+const num = (value: unknown): number => (value === null || value === undefined ? 0 : Number(value));
+const float = (value: unknown): number | null =>
+  value === null || value === undefined ? null : Number(value);
+
+/** A timestamp as the engine returns it from raw SQL: milliseconds (SQLite) or a Date (PostgreSQL). */
+export function toDate(value: unknown): Date | null {
+  if (value === null || value === undefined) return null;
+  const date = value instanceof Date ? value : new Date(typeof value === 'string' ? value : Number(value));
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+const utcMidnight = (at: Date) => new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS);
+
+export async function keyMetrics(db: Database, input?: DateRangeInput): Promise<KeyMetrics> {
+  const [row] = await db.rows(keyMetricsSql(db, toInstantRange(input)));
+  const total = num(row?.total);
+  const treated = num(row?.treated);
+  return { total, treated, inProgress: total - treated, closed: num(row?.closed) };
+}
+
+export async function perLocalisation(
+  db: Database,
+  type: LocalisationType,
+  input?: DateRangeInput,
+): Promise<LocalisationCount[]> {
+  const rows = await db.rows(perLocalisationSql(db, type, toInstantRange(input)));
+  return rows.map((r) => ({
+    id: String(r.id),
+    designation: String(r.designation),
+    latitude: float(r.latitude),
+    longitude: float(r.longitude),
+    signalementCount: num(r.n),
+  }));
+}
+
+export async function perCanal(db: Database, input?: DateRangeInput): Promise<CanalCount[]> {
+  const rows = await db.rows(perCanalSql(db, toInstantRange(input)));
+  return rows.map((r) => ({
+    id: String(r.id),
+    designation: String(r.designation),
+    signalementCount: num(r.n),
+  }));
+}
+
+export async function perSubject(db: Database, input?: DateRangeInput): Promise<SubjectCount[]> {
+  const range = await effectiveRange(db, input);
+  const rows = await db.rows(perSubjectSql(db, range));
+  return rows.map((r) => ({
+    sujet: { code: String(r.code), designation: String(r.designation) },
+    count: num(r.n),
+  }));
+}
+
+export async function perNiveau(db: Database, input?: DateRangeInput): Promise<NiveauCount[]> {
+  const rows = await db.rows(perNiveauSql(db, toInstantRange(input)));
+  return rows.map((r) => ({
+    niv: { code: String(r.code), designation: String(r.designation), color: String(r.color) },
+    count: num(r.n),
+  }));
+}
+
+export async function perResultat(db: Database, input?: DateRangeInput): Promise<ResultatCount[]> {
+  const rows = await db.rows(perResultatSql(db, toInstantRange(input)));
+  return rows.map((r) => ({
+    result: { code: String(r.code), designation: String(r.designation) },
+    count: num(r.n),
+  }));
+}
+
+async function reportBounds(db: Database): Promise<{ first: Date | null; last: Date | null }> {
+  const [row] = await db.rows(reportBoundsSql(db));
+  return { first: toDate(row?.first), last: toDate(row?.last) };
+}
+
+/**
+ * The range with the bounds that exclude no report dropped: a range covering every report then takes
+ * the unfiltered path of the subject count instead of walking all reports.
+ */
+async function effectiveRange(db: Database, input?: DateRangeInput) {
+  const range = toInstantRange(input);
+  if (!range.start && !range.end) return range;
+  const { first, last } = await reportBounds(db);
+  if (!first || !last) return range;
+  return {
+    start: range.start && range.start > first ? range.start : undefined,
+    end: range.end && range.end <= last ? range.end : undefined,
+  };
+}
+
+/**
+ * The days of the daily chart (UTC midnights, inclusive). An absent start is the first report's day
+ * (today when there is none) and an absent end is today, or the last report's day when that is later;
+ * without any bound the range keeps its last DEFAULT_PER_DAY_MAX_DAYS days.
+ */
+export async function perDayRange(
+  db: Database,
+  input?: DateRangeInput,
+  now = new Date(),
+): Promise<{ first: Date; last: Date }> {
+  const explicitFirst = input?.dateStart ? parseIsoDay(input.dateStart)! : null;
+  const explicitLast = input?.dateEnd ? parseIsoDay(input.dateEnd)! : null;
+  const today = utcMidnight(now);
+  let first = explicitFirst;
+  let last = explicitLast;
+  if (!first || !last) {
+    const bounds = await reportBounds(db);
+    const lastReportDay = bounds.last ? utcMidnight(bounds.last) : today;
+    last ??= lastReportDay > today ? lastReportDay : today;
+    first ??= bounds.first ? utcMidnight(bounds.first) : today;
+    // An explicit bound stays as asked; the default one gives way (e.g. a start after today).
+    if (first > last) {
+      if (explicitFirst) last = first;
+      else first = last;
+    }
+    if (!explicitFirst && !explicitLast) {
+      const earliest = new Date(last.getTime() - (DEFAULT_PER_DAY_MAX_DAYS - 1) * DAY_MS);
+      if (first < earliest) first = earliest;
+    }
+  }
+  if ((last.getTime() - first.getTime()) / DAY_MS + 1 > PER_DAY_MAX_DAYS) {
+    throw invalid(DASHBOARD_MESSAGES.tooLong);
+  }
+  return { first, last };
+}
+
+/** Reports per UTC day, every day of the range present (0 when none). */
+export async function perDay(db: Database, input?: DateRangeInput, now = new Date()): Promise<PerDay> {
+  const { first, last } = await perDayRange(db, input, now);
+  const rows = await db.rows(perDaySql(db, first, last));
+  const result: PerDay = {};
+  for (const row of rows) result[String(row.day)] = num(row.n);
+  return result;
+}

@@ -1,0 +1,146 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemo } from '../../server/db/seed/demo';
+import { start, type Running } from '../../server/start';
+import { ADMIN, loginAs, startE2E, type E2E } from './harness';
+
+/** Records every request of the context and refuses those for another machine. */
+async function offMachine(context: BrowserContext): Promise<string[]> {
+  const outside: string[] = [];
+  context.on('request', (request) => {
+    const url = new URL(request.url());
+    if (!['127.0.0.1', 'localhost'].includes(url.hostname) && !['blob:', 'data:'].includes(url.protocol))
+      outside.push(url.href);
+  });
+  await context.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    return url.hostname === '127.0.0.1' ? route.continue() : route.abort();
+  });
+  return outside;
+}
+
+/** A second server on its own database, for a given MAP_STYLE_URL. */
+async function serverWithStyle(styleUrl: string): Promise<{ running: Running; close(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'signalements-e2e-map-'));
+  const running = await start({
+    DATABASE_URL: `file:${join(dir, 'e2e.db')}`,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    PUBLIC_URL: 'http://127.0.0.1',
+    MAP_STYLE_URL: styleUrl,
+  });
+  return {
+    running,
+    async close() {
+      await running.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+describe('dashboard map without network', () => {
+  let e: E2E;
+  let tiles: Server;
+  let tilesUrl: string;
+  beforeAll(async () => {
+    e = await startE2E();
+    await seedDemo(e.running.db, { reports: 200, seed: 1 });
+    // A style service on this machine, standing for the public tile service of production.
+    tiles = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });
+      res.end(
+        JSON.stringify({
+          version: 8,
+          sources: {},
+          layers: [{ id: 'fond', type: 'background', paint: { 'background-color': '#e0f2fe' } }],
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => tiles.listen(0, '127.0.0.1', resolve));
+    tilesUrl = `http://127.0.0.1:${(tiles.address() as AddressInfo).port}/style.json`;
+  });
+  afterEach(() => e.assertNoConsoleErrors());
+  afterAll(async () => {
+    await e?.close();
+    await new Promise((resolve) => tiles?.close(resolve));
+  });
+
+  it('draws Madagascar, the circles and the legend from the bundled layer when MAP_STYLE_URL is unset', async () => {
+    const page = await e.newPage();
+    const outside = await offMachine(page.context());
+    await loginAs(page, ADMIN.email, ADMIN.password);
+    const map = page.getByTestId('geo-map');
+    await expect.poll(() => map.getAttribute('data-loaded'), { timeout: 20_000 }).toBe('true');
+    expect(await map.getAttribute('data-style')).toBe('offline');
+    expect(await map.getAttribute('data-circles')).toBe('24');
+    expect(await map.locator('canvas.maplibregl-canvas').count()).toBe(1);
+    // The bundled region layer, served with the client, has been loaded by the map.
+    await expect.poll(() => map.getAttribute('data-regions')).toBe('loaded');
+    expect(await page.getByTestId('map-legend').isVisible()).toBe(true);
+    expect(outside).toEqual([]);
+  });
+
+  it('falls back to the offline map, without a console error, when MAP_STYLE_URL cannot be reached', async () => {
+    const other = await serverWithStyle('http://127.0.0.1:9/style.json');
+    const context = await e.browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      locale: 'fr-FR',
+      baseURL: other.running.url,
+    });
+    const errors: string[] = [];
+    try {
+      const page = await context.newPage();
+      page.on(
+        'console',
+        (m) => m.type() === 'error' && !/status of 401/.test(m.text()) && errors.push(m.text()),
+      );
+      page.on('pageerror', (error) => errors.push(String(error)));
+      const outside = await offMachine(context);
+      await loginAs(page, ADMIN.email, ADMIN.password);
+      const map = page.getByTestId('geo-map');
+      await expect.poll(() => map.getAttribute('data-loaded'), { timeout: 20_000 }).toBe('true');
+      expect(await map.getAttribute('data-style')).toBe('offline');
+      expect(outside).toEqual([]);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+      await other.close();
+    }
+  });
+
+  it('uses the tile style of MAP_STYLE_URL when it answers', async () => {
+    const other = await serverWithStyle(tilesUrl);
+    const context = await e.browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      locale: 'fr-FR',
+      baseURL: other.running.url,
+    });
+    const errors: string[] = [];
+    try {
+      const page = await context.newPage();
+      page.on(
+        'console',
+        (m) => m.type() === 'error' && !/status of 401/.test(m.text()) && errors.push(m.text()),
+      );
+      const styleRequests: string[] = [];
+      page.on('request', (r) => r.url() === tilesUrl && styleRequests.push(r.url()));
+      await loginAs(page, ADMIN.email, ADMIN.password);
+      const map = page.getByTestId('geo-map');
+      await expect.poll(() => map.getAttribute('data-loaded'), { timeout: 20_000 }).toBe('true');
+      expect(await map.getAttribute('data-style')).toBe('online');
+      expect(styleRequests.length).toBeGreaterThan(0);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+      await other.close();
+    }
+  });
+});

@@ -1,0 +1,106 @@
+import { useQuery } from '@tanstack/react-query';
+import { Badge } from '../../../components/ui/badge';
+import { formatDays, formatNumber } from '../../../lib/format';
+import { dashboardApi, type Period } from '../api';
+import { Block, messageOf } from '../block';
+import { PerDayChart } from '../per-day-block';
+
+export function TopUsersBlock({ period }: { period: Period }) {
+  const query = useQuery(dashboardApi.overview.top.queryOptions({ period }));
+  const users = query.data?.users ?? [];
+  return (
+    <Block
+      title="Utilisateurs les plus actifs"
+      testId="overview-top-users"
+      query={query}
+      errorText={messageOf(query.error)}
+      isEmpty={users.length === 0}
+    >
+      {() => (
+        <div className="overflow-x-auto">
+          <table className="table table-sm" data-testid="top-users-table">
+            <thead>
+              <tr>
+                <th>Utilisateur</th>
+                <th className="text-right">Signalements</th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.map((u) => (
+                <tr key={u.email}>
+                  <td className="whitespace-normal">
+                    <p className="font-medium">
+                      {u.name} <span className="badge badge-ghost badge-sm">{u.role}</span>
+                    </p>
+                    <p className="text-xs break-all text-base-content/60">{u.email}</p>
+                  </td>
+                  <td className="text-right tabular-nums">{formatNumber(u.complaintsHandled)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Block>
+  );
+}
+
+export function TopPartnersBlock({ period }: { period: Period }) {
+  const query = useQuery(dashboardApi.overview.top.queryOptions({ period }));
+  const partners = query.data?.partners ?? [];
+  return (
+    <Block
+      title="Partenaires principaux"
+      testId="overview-top-partners"
+      query={query}
+      errorText={messageOf(query.error)}
+      isEmpty={partners.length === 0}
+    >
+      {() => (
+        <div className="overflow-x-auto">
+          <table className="table table-sm" data-testid="top-partners-table">
+            <thead>
+              <tr>
+                <th>Partenaire</th>
+                <th className="text-right">Reçus</th>
+                <th className="text-right">Délai moyen</th>
+              </tr>
+            </thead>
+            <tbody>
+              {partners.map((p) => (
+                <tr key={p.code}>
+                  <td>
+                    <Badge color={p.color} size="sm">
+                      {p.code}
+                    </Badge>
+                    <p className="text-xs text-base-content/70">{p.designation}</p>
+                  </td>
+                  <td className="text-right tabular-nums">{formatNumber(p.complaintsReceived)}</td>
+                  <td className="text-right tabular-nums">
+                    {p.avgResolutionTime === null ? '—' : formatDays(p.avgResolutionTime)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </Block>
+  );
+}
+
+export function ReceivedPerDayBlock({ period }: { period: Period }) {
+  const query = useQuery(dashboardApi.overview.perDay.queryOptions({ period }));
+  const total = Object.values(query.data ?? {}).reduce((sum, n) => sum + n, 0);
+  return (
+    <Block
+      title="Signalements Reçus par Jour"
+      testId="overview-per-day"
+      query={query}
+      errorText={messageOf(query.error)}
+      isEmpty={total === 0}
+    >
+      {() => <PerDayChart perDay={query.data!} name="Signalements reçus" type="bar" />}
+    </Block>
+  );
+}

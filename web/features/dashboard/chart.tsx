@@ -1,0 +1,69 @@
+import type { ApexOptions } from 'apexcharts';
+import { lazy } from 'react';
+
+/** apexcharts is loaded with the first chart, not with the page: the cards show before it arrives. */
+export const Chart = lazy(() => import('react-apexcharts'));
+
+const FR_LOCALE = {
+  name: 'fr',
+  options: {
+    months: [
+      'janvier',
+      'février',
+      'mars',
+      'avril',
+      'mai',
+      'juin',
+      'juillet',
+      'août',
+      'septembre',
+      'octobre',
+      'novembre',
+      'décembre',
+    ],
+    shortMonths: [
+      'janv.',
+      'févr.',
+      'mars',
+      'avr.',
+      'mai',
+      'juin',
+      'juil.',
+      'août',
+      'sept.',
+      'oct.',
+      'nov.',
+      'déc.',
+    ],
+    days: ['dimanche', 'lundi', 'mardi', 'mercredi', 'jeudi', 'vendredi', 'samedi'],
+    shortDays: ['dim.', 'lun.', 'mar.', 'mer.', 'jeu.', 'ven.', 'sam.'],
+    toolbar: {
+      exportToSVG: 'Télécharger au format SVG',
+      exportToPNG: 'Télécharger au format PNG',
+      exportToCSV: 'Télécharger au format CSV',
+      menu: 'Menu',
+      selection: 'Sélection',
+      selectionZoom: 'Sélection et zoom',
+      zoomIn: 'Zoomer',
+      zoomOut: 'Dézoomer',
+      pan: 'Navigation',
+      reset: 'Réinitialiser le zoom',
+    },
+  },
+};
+
+/** Options every dashboard chart starts from: French locale, no toolbar, the page's font. */
+export function baseOptions(extra: ApexOptions = {}): ApexOptions {
+  return {
+    ...extra,
+    chart: {
+      locales: [FR_LOCALE],
+      defaultLocale: 'fr',
+      toolbar: { show: false },
+      fontFamily: 'inherit',
+      animations: { enabled: false },
+      ...extra.chart,
+    },
+    noData: { text: 'Aucune donnée disponible' },
+  };
+}
