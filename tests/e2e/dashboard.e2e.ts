@@ -96,8 +96,8 @@ describe('live dashboard in a real browser', () => {
     expect(await page.getByTestId('map-legend').innerText()).toBe('Faible\nMoyen\nÉlevé\nTrès élevé');
     expect(await page.getByTestId('map-attribution').textContent()).toContain('BNGRC / OCHA');
     const firstRows = page.getByTestId('map-table').locator('tbody tr');
-    expect(await firstRows.nth(0).innerText()).toMatch(/^Analamanga\s+3\s+75,0\s%$/);
-    expect(await firstRows.nth(1).innerText()).toMatch(/^Vakinankaratra\s+1\s+25,0\s%$/);
+    await expect.poll(() => firstRows.nth(0).innerText()).toMatch(/^Analamanga\s+3\s+75,0\s%$/);
+    await expect.poll(() => firstRows.nth(1).innerText()).toMatch(/^Vakinankaratra\s+1\s+25,0\s%$/);
 
     const legend = async (id: string) => page.getByTestId(id).getByTestId('legend-item').allInnerTexts();
     expect((await legend('canal-block')).slice(0, 2).map((t) => t.replace(/\s+/g, ' '))).toEqual([
@@ -196,10 +196,11 @@ describe('live dashboard in a real browser', () => {
     const region = page.getByRole('button', { name: 'Région', exact: true });
     expect(await region.getAttribute('aria-pressed')).toBe('true');
     const rows = page.getByTestId('map-table').locator('tbody tr');
-    expect(await rows.count()).toBe(8);
-    expect(await page.getByTestId('map-page').textContent()).toBe('Page 1 sur 3');
+    // The side table fills in after the block's data arrives: wait for it rather than read it once.
+    await expect.poll(() => rows.count()).toBe(8);
+    await expect.poll(() => page.getByTestId('map-page').textContent()).toBe('Page 1 sur 3');
     await page.getByRole('button', { name: 'Page suivante' }).click();
-    expect(await page.getByTestId('map-page').textContent()).toBe('Page 2 sur 3');
+    await expect.poll(() => page.getByTestId('map-page').textContent()).toBe('Page 2 sur 3');
     const second = await rows.allInnerTexts();
     expect(second).toHaveLength(8);
     expect(second.every((r) => /\s0\s+0,0\s%$/.test(r))).toBe(true);
@@ -207,7 +208,7 @@ describe('live dashboard in a real browser', () => {
     await page.getByRole('button', { name: 'District', exact: true }).click();
     await expect.poll(() => page.getByTestId('map-page').textContent()).toBe('Page 1 sur 15');
     await expect.poll(() => page.getByTestId('geo-map').getAttribute('data-circles')).toBe('119');
-    expect(await rows.nth(0).innerText()).toMatch(/\s2\s+100,0\s%$/);
+    await expect.poll(() => rows.nth(0).innerText()).toMatch(/\s2\s+100,0\s%$/);
     await page.getByRole('button', { name: 'Page suivante' }).click();
     await page.getByRole('button', { name: 'Commune', exact: true }).click();
     await expect.poll(() => page.getByTestId('map-page').textContent()).toBe('Page 1 sur 198');
