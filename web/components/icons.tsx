@@ -1,28 +1,10 @@
-import type { ReactNode, SVGProps } from 'react';
+import type { ReactNode } from 'react';
+import { type IconProps, SvgIcon } from './ui/svg-icon';
 
 // Inline stroke icons (24×24 grid): no icon font or CDN may be loaded.
 
-type IconProps = SVGProps<SVGSVGElement> & { size?: number };
-
-function Icon({ size = 18, children, ...props }: IconProps & { children: ReactNode }) {
-  return (
-    <svg
-      xmlns="http://www.w3.org/2000/svg"
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-      {...props}
-    >
-      {children}
-    </svg>
-  );
+function Icon(props: IconProps & { children: ReactNode }) {
+  return <SvgIcon defaultSize={18} {...props} />;
 }
 
 export function DashboardIcon(props: IconProps) {

@@ -1,28 +1,10 @@
-import type { ReactNode, SVGProps } from 'react';
+import type { ReactNode } from 'react';
+import { type IconProps, SvgIcon } from './svg-icon';
 
 // More inline stroke icons (24×24 grid), kept apart from ../icons.tsx, which the shell owns.
 
-type IconProps = SVGProps<SVGSVGElement> & { size?: number };
-
-function Icon({ size = 16, children, ...props }: IconProps & { children: ReactNode }) {
-  return (
-    <svg
-      xmlns="http://www.w3.org/2000/svg"
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-      {...props}
-    >
-      {children}
-    </svg>
-  );
+function Icon(props: IconProps & { children: ReactNode }) {
+  return <SvgIcon defaultSize={16} {...props} />;
 }
 
 export const ChevronLeftIcon = (p: IconProps) => (

@@ -3,53 +3,28 @@ import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import type { AuteurDto } from '../../../../shared/dto/signalements';
 import { auteurSchema } from '../../../../shared/schemas/signalements';
-import { Dialog } from '../../../components/ui/dialog';
-import { errorProps, Field } from '../../../components/ui/field';
-import { FormButtons } from './form-buttons';
+import { Field } from '../../../components/ui/field';
+import {
+  CheckedInput,
+  personDialog,
+  PersonForm,
+  type PersonDialogProps,
+  type PersonFormProps,
+} from './person-dialog';
 
 export type AuteurValues = z.output<typeof auteurSchema>;
 type Input = z.input<typeof auteurSchema>;
 
-export interface AuteurDialogProps {
-  /** null: closed; 'new': adding; an author: editing it. */
-  target: AuteurDto | 'new' | null;
-  pending: boolean;
-  onClose: () => void;
-  onSubmit: (values: AuteurValues) => void;
-}
+export type AuteurDialogProps = PersonDialogProps<AuteurDto, AuteurValues>;
 
-export function AuteurDialog({ target, pending, onClose, onSubmit }: AuteurDialogProps) {
-  return (
-    <Dialog
-      open={target !== null}
-      onClose={onClose}
-      dismissible={!pending}
-      title={target === 'new' ? 'Ajouter un auteur présumé' : "Modifier l'auteur présumé"}
-      data-testid="auteur-dialog"
-    >
-      {target !== null && (
-        <AuteurForm
-          initial={target === 'new' ? null : target}
-          pending={pending}
-          onClose={onClose}
-          onSubmit={onSubmit}
-        />
-      )}
-    </Dialog>
-  );
-}
+export const AuteurDialog = personDialog<AuteurDto, AuteurValues>({
+  addTitle: 'Ajouter un auteur présumé',
+  editTitle: "Modifier l'auteur présumé",
+  form: AuteurForm,
+  testId: 'auteur-dialog',
+});
 
-function AuteurForm({
-  initial,
-  pending,
-  onClose,
-  onSubmit,
-}: {
-  initial: AuteurDto | null;
-  pending: boolean;
-  onClose: () => void;
-  onSubmit: (values: AuteurValues) => void;
-}) {
+function AuteurForm({ initial, pending, onClose, onSubmit }: PersonFormProps<AuteurDto, AuteurValues>) {
   const form = useForm<Input, unknown, AuteurValues>({
     resolver: zodResolver(auteurSchema),
     defaultValues: {
@@ -60,21 +35,19 @@ function AuteurForm({
   });
   const { errors } = form.formState;
   return (
-    <form
+    <PersonForm
+      label="Auteur présumé"
+      pending={pending}
+      onCancel={onClose}
       onSubmit={form.handleSubmit(onSubmit)}
-      noValidate
-      className="flex flex-col gap-3"
-      aria-label="Auteur présumé"
     >
-      <Field htmlFor="auteur-nom" label="Nom et prénom" error={errors.nomPrenom?.message}>
-        <input
-          id="auteur-nom"
-          autoFocus
-          className={`input w-full ${errors.nomPrenom ? 'input-error' : ''}`}
-          {...errorProps('auteur-nom', errors.nomPrenom?.message)}
-          {...form.register('nomPrenom')}
-        />
-      </Field>
+      <CheckedInput
+        id="auteur-nom"
+        label="Nom et prénom"
+        autoFocus
+        error={errors.nomPrenom}
+        registration={form.register('nomPrenom')}
+      />
       <Field htmlFor="auteur-fonction" label="Fonction (facultatif)">
         <input id="auteur-fonction" className="input w-full" {...form.register('fonction')} />
       </Field>
@@ -86,7 +59,6 @@ function AuteurForm({
           {...form.register('description')}
         />
       </Field>
-      <FormButtons pending={pending} onCancel={onClose} />
-    </form>
+    </PersonForm>
   );
 }

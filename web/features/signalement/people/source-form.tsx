@@ -4,54 +4,30 @@ import type { z } from 'zod';
 import { OTHERS_CODE } from '../../../../shared/constants';
 import type { SourceDto } from '../../../../shared/dto/signalements';
 import { sourceSchema } from '../../../../shared/schemas/signalements';
-import { Dialog } from '../../../components/ui/dialog';
-import { errorProps, Field } from '../../../components/ui/field';
+import { Field } from '../../../components/ui/field';
 import { MultiSelect } from '../../../components/ui/multi-select';
 import { toOptions, useCanals } from '../use-references';
-import { FormButtons } from './form-buttons';
+import {
+  CheckedInput,
+  personDialog,
+  PersonForm,
+  type PersonDialogProps,
+  type PersonFormProps,
+} from './person-dialog';
 
 export type SourceValues = z.output<typeof sourceSchema>;
 type Input = z.input<typeof sourceSchema>;
 
-export interface SourceDialogProps {
-  target: SourceDto | 'new' | null;
-  pending: boolean;
-  onClose: () => void;
-  onSubmit: (values: SourceValues) => void;
-}
+export type SourceDialogProps = PersonDialogProps<SourceDto, SourceValues>;
 
-export function SourceDialog({ target, pending, onClose, onSubmit }: SourceDialogProps) {
-  return (
-    <Dialog
-      open={target !== null}
-      onClose={onClose}
-      dismissible={!pending}
-      title={target === 'new' ? 'Ajouter une source' : 'Modifier la source'}
-      data-testid="source-dialog"
-    >
-      {target !== null && (
-        <SourceForm
-          initial={target === 'new' ? null : target}
-          pending={pending}
-          onClose={onClose}
-          onSubmit={onSubmit}
-        />
-      )}
-    </Dialog>
-  );
-}
+export const SourceDialog = personDialog<SourceDto, SourceValues>({
+  addTitle: 'Ajouter une source',
+  editTitle: 'Modifier la source',
+  form: SourceForm,
+  testId: 'source-dialog',
+});
 
-function SourceForm({
-  initial,
-  pending,
-  onClose,
-  onSubmit,
-}: {
-  initial: SourceDto | null;
-  pending: boolean;
-  onClose: () => void;
-  onSubmit: (values: SourceValues) => void;
-}) {
+function SourceForm({ initial, pending, onClose, onSubmit }: PersonFormProps<SourceDto, SourceValues>) {
   const canals = useCanals();
   const form = useForm<Input, unknown, SourceValues>({
     resolver: zodResolver(sourceSchema),
@@ -68,13 +44,13 @@ function SourceForm({
   const other = canaux.includes(OTHERS_CODE);
 
   return (
-    <form
+    <PersonForm
+      label="Source"
+      pending={pending}
+      onCancel={onClose}
       onSubmit={form.handleSubmit((values) =>
         onSubmit({ ...values, autreCanal: other ? values.autreCanal : null }),
       )}
-      noValidate
-      className="flex flex-col gap-3"
-      aria-label="Source"
     >
       <Field htmlFor="source-nom" label="Nom et prénom (facultatif)">
         <input id="source-nom" autoFocus className="input w-full" {...form.register('nomPrenom')} />
@@ -101,18 +77,12 @@ function SourceForm({
         />
       </Field>
       {other && (
-        <Field
-          htmlFor="source-autre-canal"
+        <CheckedInput
+          id="source-autre-canal"
           label="Précisez le canal (Autre)"
-          error={errors.autreCanal?.message}
-        >
-          <input
-            id="source-autre-canal"
-            className={`input w-full ${errors.autreCanal ? 'input-error' : ''}`}
-            {...errorProps('source-autre-canal', errors.autreCanal?.message)}
-            {...form.register('autreCanal')}
-          />
-        </Field>
+          error={errors.autreCanal}
+          registration={form.register('autreCanal')}
+        />
       )}
       <Field htmlFor="source-description" label="Description (facultatif)">
         <textarea
@@ -122,7 +92,6 @@ function SourceForm({
           {...form.register('description')}
         />
       </Field>
-      <FormButtons pending={pending} onCancel={onClose} />
-    </form>
+    </PersonForm>
   );
 }

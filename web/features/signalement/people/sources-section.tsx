@@ -1,16 +1,14 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { OTHERS_CODE } from '../../../../shared/constants';
 import type { SignalementDto, SourceDto } from '../../../../shared/dto/signalements';
 import { Switch } from '../../../components/ui/switch';
 import { useToast } from '../../../components/ui/toast';
-import { serverMessage } from '../../../lib/errors';
 import { useTRPC } from '../../../lib/trpc';
 import { YesNo } from '../detail/detail-card';
 import { TOASTS } from '../labels';
 import { PersonSection } from './person-section';
-import { SourceDialog, type SourceValues } from './source-form';
-import { useReportRefresh } from './use-report-refresh';
+import { SourceDialog } from './source-form';
+import { usePeopleSection } from './use-people-section';
 
 const T = {
   loadFailed: 'Impossible de charger les sources.',
@@ -32,40 +30,13 @@ export function SourcesSection({ signalement }: { signalement: SignalementDto })
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const toast = useToast();
-  const refreshReport = useReportRefresh(code);
-  const [target, setTarget] = useState<SourceDto | 'new' | null>(null);
-  const list = useQuery(trpc.sources.list.queryOptions({ signalement: code }));
-
-  useEffect(() => {
-    if (list.isError) toast.error(T.loadFailed);
-  }, [list.isError, toast]);
-
-  const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: trpc.sources.list.queryKey({ signalement: code }) });
-    refreshReport();
-  };
-  const failed = (error: unknown) =>
-    toast.error(TOASTS.updateFailed, { description: serverMessage(error, '') || undefined });
-  const onSaved = (message: string) => () => {
-    toast.success(message);
-    setTarget(null);
-    refresh();
-  };
-  const create = useMutation(
-    trpc.sources.create.mutationOptions({ onSuccess: onSaved(T.added), onError: failed }),
-  );
-  const update = useMutation(
-    trpc.sources.update.mutationOptions({ onSuccess: onSaved(T.updated), onError: failed }),
-  );
-  const remove = useMutation(
-    trpc.sources.delete.mutationOptions({
-      onSuccess: () => {
-        toast.success(T.deleted);
-        refresh();
-      },
-      onError: () => toast.error(TOASTS.deleteFailed),
-    }),
-  );
+  const { section, dialog, refresh } = usePeopleSection({
+    code,
+    list: trpc.sources.list.queryOptions({ signalement: code }),
+    items: (list) => list.sources,
+    router: trpc.sources,
+    texts: T,
+  });
   const anonymous = useMutation(
     trpc.signalements.update.mutationOptions({
       onSuccess(saved) {
@@ -76,11 +47,6 @@ export function SourcesSection({ signalement }: { signalement: SignalementDto })
       onError: () => toast.error(TOASTS.anonymousFailed),
     }),
   );
-
-  const submit = (values: SourceValues) => {
-    if (target === 'new') create.mutate({ ...values, signalement: code });
-    else if (target) update.mutate({ code: target.code, data: values });
-  };
 
   const switchOrValue = canEdit ? (
     <Switch
@@ -100,18 +66,13 @@ export function SourcesSection({ signalement }: { signalement: SignalementDto })
     <>
       <PersonSection<SourceDto>
         title="Sources"
-        items={list.data?.sources}
-        loading={list.isPending}
+        {...section}
         canEdit={canEdit}
-        addLabel="Ajouter"
         emptyText="Aucune source."
         describe={(s) => ({
           name: s.nomPrenom || 'Source sans nom',
           details: [s.contact, canauxText(s), s.description],
         })}
-        onAdd={() => setTarget('new')}
-        onEdit={setTarget}
-        onDelete={(s) => remove.mutateAsync({ code: s.code }).catch(() => undefined)}
         headerExtra={switchOrValue}
         body={
           isAnonyme ? (
@@ -122,12 +83,7 @@ export function SourcesSection({ signalement }: { signalement: SignalementDto })
         }
         data-testid="sources-section"
       />
-      <SourceDialog
-        target={target}
-        pending={create.isPending || update.isPending}
-        onClose={() => setTarget(null)}
-        onSubmit={submit}
-      />
+      <SourceDialog {...dialog} />
     </>
   );
 }
