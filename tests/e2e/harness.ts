@@ -62,6 +62,7 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
   const contexts: BrowserContext[] = [];
   const errors: string[] = [];
   const allowed: RegExp[] = [];
+  const failedResponses: string[] = [];
 
   return {
     running,
@@ -80,6 +81,14 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
         }
       });
       page.on('pageerror', (error) => errors.push(String(error)));
+      // Chromium's 'Failed to load resource' message does not say which resource: record the
+      // failing responses too, so a failure names its URL.
+      page.on('response', (response) => {
+        const status = response.status();
+        if (status >= 400 && status !== 401 && !allowed.some((re) => re.test(`${status} ${response.url()}`))) {
+          failedResponses.push(`${status} ${response.request().method()} ${response.url()}`);
+        }
+      });
       return page;
     },
     async user(email, roleCode, nomPrenom) {
@@ -89,7 +98,9 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
       allowed.push(pattern);
     },
     assertNoConsoleErrors() {
-      expect(errors.splice(0), 'erreurs console').toEqual([]);
+      const seen = errors.splice(0);
+      const responses = failedResponses.splice(0);
+      expect(seen, `erreurs console (réponses en échec : ${responses.join(', ') || 'aucune'})`).toEqual([]);
       allowed.splice(0);
     },
     async close() {

@@ -173,14 +173,18 @@ describe('report detail in a real browser', () => {
     await admin.goto(`/admin/signalement/detail/${code}`);
     const section = admin.getByTestId('sources-section');
     await section.getByTestId('person-add').waitFor();
-    await admin.getByTestId('anonymous-switch').check();
+    // The switch saves at once and reflects the server's answer, so it flips after the request:
+    // click, then wait for the state, rather than check() which expects an immediate change.
+    await admin.getByTestId('anonymous-switch').click();
     await expect.poll(() => toast(admin, 'Signalement marqué comme anonyme.').count()).toBe(1);
+    await expect.poll(() => admin.getByTestId('anonymous-switch').isChecked()).toBe(true);
     await expect.poll(() => section.getByTestId('sources-hidden').isVisible()).toBe(true);
     expect(await section.getByTestId('person-add').count()).toBe(0);
     await admin.reload();
     await expect.poll(() => admin.getByTestId('anonymous-switch').isChecked()).toBe(true);
-    await admin.getByTestId('anonymous-switch').uncheck();
+    await admin.getByTestId('anonymous-switch').click();
     await expect.poll(() => toast(admin, 'Signalement marqué comme non anonyme.').count()).toBe(1);
+    await expect.poll(() => admin.getByTestId('anonymous-switch').isChecked()).toBe(false);
     await expect.poll(() => section.getByTestId('person-add').isVisible()).toBe(true);
   });
 
