@@ -1,4 +1,4 @@
-// npm run bench:dashboard [-- --reports 1000000 --runs 15 --no-pg | --no-sqlite]
+// npm run bench:dashboard [-- --reports 1000000 --runs 15 --db data/bench/x.db --no-pg | --no-sqlite]
 // Times the seven dashboard calls of spec §7 server-side (Fastify inject, session included) on SQLite
 // with 1,000,000 demo reports, for the whole range and for one month, against the same SQL statements
 // run raw on the database; then the same on PostgreSQL. Not part of `npm test`.
@@ -29,8 +29,10 @@ import {
   perNiveau,
   perResultat,
   perSubject,
+  toDate,
 } from '../server/domains/dashboard/service';
 import { createUser } from '../server/domains/utilisateurs/service';
+import { copyToPostgres } from './bench-dashboard-copy';
 
 const { values } = parseArgs({
   options: {
@@ -38,12 +40,13 @@ const { values } = parseArgs({
     runs: { type: 'string' },
     'no-pg': { type: 'boolean' },
     'no-sqlite': { type: 'boolean' },
+    db: { type: 'string' },
   },
 });
 const REPORTS = Number(values.reports ?? 1_000_000);
 const RUNS = Number(values.runs ?? 15);
 const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const SQLITE_FILE = resolve(import.meta.dirname, '../data/bench/dashboard-sqlite.db');
+const SQLITE_FILE = resolve(values.db ?? resolve(import.meta.dirname, '../data/bench/dashboard-sqlite.db'));
 const BENCH_USER = { email: 'bench@signalements.example', password: 'banc-d-essai-du-tableau-de-bord' };
 const fr = (n: number, digits = 0) =>
   n.toLocaleString('fr-FR', { maximumFractionDigits: digits, minimumFractionDigits: digits });
@@ -79,7 +82,7 @@ interface RawRunner {
   close(): Promise<void>;
 }
 
-function rawRunner(db: Database, url: string): RawRunner {
+async function rawRunner(db: Database, url: string): Promise<RawRunner> {
   if (db.engine === 'sqlite') {
     const conn = new Sqlite(url.replace(/^file:/, ''), { readonly: true });
     const dialect = new SQLiteSyncDialect();
@@ -96,11 +99,12 @@ function rawRunner(db: Database, url: string): RawRunner {
     };
   }
   const client = new pg.Client({ connectionString: url });
-  const connected = client.connect();
+  // Dropping the database at the end ends this connection: not an error of the benchmark.
+  client.on('error', () => undefined);
+  await client.connect();
   const dialect = new PgDialect();
   return {
     async run(statements) {
-      await connected;
       for (const s of statements) {
         const q = dialect.sqlToQuery(s);
         await client.query(q.sql, q.params as unknown[]);
@@ -134,7 +138,7 @@ async function lastFullMonth(db: Database): Promise<Input> {
   const [row] = await db.rows<{ last: unknown }>(
     sql`select max(${db.t.signalements.signalementAt}) as last from ${db.t.signalements}`,
   );
-  const last = row?.last instanceof Date ? row.last : new Date(Number(row?.last ?? Date.now()));
+  const last = toDate(row?.last) ?? new Date();
   const start = new Date(Date.UTC(last.getUTCFullYear(), last.getUTCMonth() - 1, 1));
   const end = new Date(Date.UTC(last.getUTCFullYear(), last.getUTCMonth(), 0));
   return { dateStart: start.toISOString().slice(0, 10), dateEnd: end.toISOString().slice(0, 10) };
@@ -144,7 +148,7 @@ async function measure(label: string, db: Database, url: string): Promise<void> 
   const app = await buildApp({ config: loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent' }), db });
   await app.ready();
   const cookie = await benchUserCookie(app, db);
-  const raw = rawRunner(db, url);
+  const raw = await rawRunner(db, url);
   const month = await lastFullMonth(db);
   const scenarios: Array<[string, Input]> = [
     ['plage entière', {}],
@@ -237,92 +241,6 @@ async function sqliteBench(): Promise<void> {
   }
 }
 
-// Tables the seven calls read, parents first. The report's free texts (description, search text,
-// provisional actions, evidence) are left empty on the copy: no dashboard call reads them, and they
-// would make most of the copy time (the search text has a trigram index).
-const EMPTIED: Record<string, string | null> = {
-  description: null,
-  search_text: '',
-  action_provisoires: '[]',
-  preuves: '[]',
-};
-const COPIED = [
-  'utilisateur_roles',
-  'utilisateurs',
-  'partenaires',
-  'projects',
-  'subjects',
-  'canals',
-  'niveaux',
-  'statuts',
-  'resultats',
-  'regions',
-  'districts',
-  'communes',
-  'signalements',
-  'signalement_subjects',
-];
-const CHUNK = 20_000;
-
-async function copyToPostgres(client: pg.Client): Promise<void> {
-  const source = new Sqlite(SQLITE_FILE, { readonly: true });
-  // Secondary indexes are built once after the load instead of row by row: several times faster.
-  const { rows: indexes } = await client.query<{ indexname: string; indexdef: string }>(
-    `select indexname, indexdef from pg_indexes i where schemaname = 'public' and tablename = any($1)
-       and not exists (select 1 from pg_constraint c where c.conindid = format('%I.%I', i.schemaname, i.indexname)::regclass)`,
-    [COPIED],
-  );
-  for (const index of indexes) await client.query(`drop index "${index.indexname}"`);
-  try {
-    for (const table of COPIED) {
-      const { rows: columns } = await client.query<{ column_name: string; udt_name: string }>(
-        'select column_name, udt_name from information_schema.columns where table_name = $1 order by ordinal_position',
-        [table],
-      );
-      const names = columns.map((c) => c.column_name);
-      const convert = columns.map((c) => {
-        if (table === 'signalements' && c.column_name in EMPTIED) return () => EMPTIED[c.column_name];
-        if (c.udt_name === 'bool') return (v: unknown) => (v === null ? null : v === 1);
-        if (c.udt_name === 'timestamptz')
-          return (v: unknown) => (v === null ? null : new Date(Number(v)).toISOString());
-        return (v: unknown) => v;
-      });
-      const insert = `insert into "${table}" (${names.map((n) => `"${n}"`).join(', ')}) select * from unnest(${columns.map((c, i) => `$${i + 1}::${c.udt_name}[]`).join(', ')})`;
-      const flush = async (batch: unknown[][]) => {
-        if (batch.length)
-          await client.query(
-            insert,
-            columns.map((_, i) => batch.map((r) => r[i])),
-          );
-      };
-      let batch: unknown[][] = [];
-      let copied = 0;
-      for (const row of source
-        .prepare(`select ${names.map((n) => `"${n}"`).join(', ')} from "${table}"`)
-        .raw()
-        .iterate()) {
-        batch.push((row as unknown[]).map((v, i) => convert[i]!(v)));
-        if (batch.length === CHUNK) {
-          await flush(batch);
-          copied += batch.length;
-          batch = [];
-          if (copied % 200_000 === 0) console.info(`  … ${table} : ${fr(copied)}`);
-        }
-      }
-      await flush(batch);
-      if (names.includes('id')) {
-        await client.query(
-          `select setval(pg_get_serial_sequence('"${table}"', 'id'), coalesce((select max(id) from "${table}"), 1))`,
-        );
-      }
-    }
-    console.info(`  … reconstruction de ${indexes.length} index`);
-    for (const index of indexes) await client.query(index.indexdef);
-  } finally {
-    source.close();
-  }
-}
-
 async function postgresBench(): Promise<void> {
   const name = `dashboard_bench_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
@@ -338,7 +256,7 @@ async function postgresBench(): Promise<void> {
     const client = new pg.Client({ connectionString: url.toString() });
     await client.connect();
     try {
-      await copyToPostgres(client);
+      await copyToPostgres(SQLITE_FILE, client);
       await client.query('vacuum analyze');
     } finally {
       await client.end();
@@ -352,5 +270,10 @@ async function postgresBench(): Promise<void> {
   }
 }
 
-if (!values['no-sqlite']) await sqliteBench();
-if (!values['no-pg']) await postgresBench();
+try {
+  if (!values['no-sqlite']) await sqliteBench();
+  if (!values['no-pg']) await postgresBench();
+} catch (error) {
+  console.error(error);
+  process.exitCode = 1;
+}

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { lazy, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { MAP_TABLE_PAGE_SIZE } from '../../../shared/constants';
 import { formatNumber, formatPercent } from '../../lib/format';
 import { dashboardApi, type DateRange, type LocalisationRow } from './api';
@@ -146,7 +146,10 @@ export function MapBlock({ range }: { range: DateRange | undefined }) {
               {style.isPending ? (
                 <BlockLoading height="h-[420px]" />
               ) : (
-                <GeoMap rows={query.data!} styleUrl={style.data?.styleUrl ?? null} />
+                // Its own boundary: the side table shows without waiting for the map's code.
+                <Suspense fallback={<BlockLoading height="h-[420px]" />}>
+                  <GeoMap rows={query.data!} styleUrl={style.data?.styleUrl ?? null} />
+                </Suspense>
               )}
             </div>
             <SideTable rows={query.data!} page={page} onPage={(p) => setPaging({ key: pageKey, page: p })} />
