@@ -30,15 +30,18 @@ export interface BuildAppOptions {
   db: Database;
   /** Folder of the built client; defaults to dist/web. */
   webRoot?: string;
+  /** Where logs go (standard output by default); tests read them. */
+  logStream?: NodeJS.WritableStream;
 }
 
 const SECRET_PATHS = /(\/definir-mot-de-passe\/)[^/?]+/g;
 
-export async function buildApp({ config, db, webRoot }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, db, webRoot, logStream }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: config.LOG_LEVEL,
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+      ...(logStream ? { stream: logStream } : {}),
     },
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.TRUST_PROXY,

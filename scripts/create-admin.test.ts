@@ -1,0 +1,45 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../server/db/client';
+import { login } from '../server/domains/auth/service';
+
+const root = resolve(import.meta.dirname, '..');
+const dir = mkdtempSync(join(tmpdir(), 'signalements-cli-'));
+const url = `file:${join(dir, 'cli.db')}`;
+const run = (...args: string[]) =>
+  execFileSync(process.execPath, ['--import', 'tsx', 'scripts/create-admin.ts', ...args], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: url },
+    encoding: 'utf8',
+  });
+
+describe('npm run user:create-admin', () => {
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('creates an administrator with a generated password that logs in, then resets it', async () => {
+    const created = run('--email', 'Chef@Example.mg', '--name', 'Chef de cellule');
+    expect(created).toContain('Administrateur créé.');
+    const password = created.match(/mot de passe : (\S+)/)![1]!;
+    const db = openDatabase(url);
+    try {
+      const first = await login(db, { email: 'chef@example.mg', password }, '127.0.0.1');
+      expect(first.user.utilisateurRole.code).toBe('ROLE_ADMIN');
+      expect(first.user.nomPrenom).toBe('Chef de cellule');
+
+      const reset = run('--email', 'chef@example.mg', '--password', 'un-nouveau-mot-de-passe');
+      expect(reset).toContain('Administrateur mis à jour (sessions fermées).');
+      expect(reset).not.toContain('un-nouveau-mot-de-passe');
+      await expect(login(db, { email: 'chef@example.mg', password }, '127.0.0.2')).rejects.toThrow('Email ou mot de passe incorrect.');
+      await login(db, { email: 'chef@example.mg', password: 'un-nouveau-mot-de-passe' }, '127.0.0.3');
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('refuses a missing e-mail with a French usage line', () => {
+    expect(() => run()).toThrow(/Usage : npm run user:create-admin -- --email/);
+  });
+});
