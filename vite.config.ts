@@ -3,7 +3,8 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
-const backend = 'http://localhost:3000';
+// The API server's port in development (npm run dev starts both with the same environment).
+const backend = `http://localhost:${process.env.PORT ?? 3000}`;
 
 export default defineConfig({
   root: fileURLToPath(new URL('./web', import.meta.url)),
