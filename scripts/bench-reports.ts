@@ -4,8 +4,8 @@
 // the median server-side time of the REST endpoint (in-process inject) and its ratio to the raw SQL
 // of the same query on the same database; then the peak memory of a process that streams the xlsx
 // export of about 100,000 reports. Prints figures; asserts nothing (timings are not tested).
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { count, desc, eq, sql } from 'drizzle-orm';
@@ -116,9 +116,23 @@ for (const [label, query] of cases) {
 await app.close();
 await db.close();
 
-// Export: a separate process so its peak memory is the export's alone.
-const child = resolve(import.meta.dirname, 'bench-export-child.ts');
-if (existsSync(child)) {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', child, url], { encoding: 'utf8' });
-  console.info(`\n${out.trim()}`);
-}
+// Export: the server runs in a child process so its peak memory is the serving process's alone; this
+// process downloads the file as a browser would.
+const child = spawn(process.execPath, ['--import', 'tsx', resolve(import.meta.dirname, 'bench-export-child.ts'), url], {
+  stdio: ['pipe', 'pipe', 'inherit'],
+});
+const lines = createInterface({ input: child.stdout! });
+const next = async () => (await lines[Symbol.asyncIterator]().next()).value as string;
+const ready = Object.fromEntries((await next()).split(' ').map((kv) => kv.split('=')));
+const started = performance.now();
+const exportUrl = `http://127.0.0.1:${ready.port}/api/signalements/export/xlsx?signalementAt[after]=${ready.after}`;
+const res = await fetch(exportUrl, { headers: { cookie } });
+let bytes = 0;
+for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
+const seconds = (performance.now() - started) / 1000;
+child.stdin!.end();
+const peak = (await next()).split('=')[1];
+console.info(
+  `\nExport xlsx de ${fr(Number(ready.count), 0)} signalements : ${fr(bytes / 1024 / 1024)} Mo en ${fr(seconds)} s ; ` +
+    `mémoire maximale du processus serveur : ${peak} Mo (objectif < 300 Mo ; ${ready.baseline} Mo avant l'export)`,
+);
