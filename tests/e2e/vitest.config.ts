@@ -6,6 +6,8 @@ export default defineConfig({
     include: ['tests/e2e/**/*.e2e.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // A browser on a loaded 2-core machine can take seconds to settle: poll up to 10 s (default 1 s).
+    expect: { poll: { timeout: 10_000, interval: 100 } },
     pool: 'forks',
     // Each file starts its own server and browser; two at a time fits the 2-core CI machine.
     maxWorkers: 2,

@@ -1,4 +1,5 @@
 import { Combobox } from '../../../components/ui/combobox';
+import type { Option } from '../../../components/ui/option-list';
 import { Field } from '../../../components/ui/field';
 import { Loading } from '../../../components/ui/loading';
 import { SaveIcon } from '../../../components/ui/more-icons';
@@ -49,8 +50,17 @@ export function LocationCard({ editor, canEdit }: { editor: LocationEditor; canE
   );
 }
 
+/**
+ * The saved place is known before its list loads (the commune list waits for the district's): keep
+ * it among the options so the picker shows its name, never its code, meanwhile.
+ */
+function withSaved(options: Option[], saved: { code: string; designation: string } | null | undefined): Option[] {
+  return saved && !options.some((o) => o.value === saved.code) ? [{ value: saved.code, label: saved.designation }, ...options] : options;
+}
+
 function LocationEditorFields({ editor }: { editor: LocationEditor }) {
   const { values, setValues } = editor;
+  const saved = editor.query.data;
   const regions = useRegions();
   const districts = useDistricts(values.region);
   const communes = useCommunes(values.district);
@@ -62,7 +72,7 @@ function LocationEditorFields({ editor }: { editor: LocationEditor }) {
           label="Région"
           placeholder="Sélectionner une région"
           clearLabel="Aucune région"
-          options={toOptions(regions.data)}
+          options={regions.data ? toOptions(regions.data) : withSaved([], saved?.region)}
           loading={regions.isPending}
           value={values.region}
           onChange={(region) => setValues(chooseRegion(values, region))}
@@ -75,7 +85,7 @@ function LocationEditorFields({ editor }: { editor: LocationEditor }) {
           label="District"
           placeholder={values.region ? 'Sélectionner un district' : "Choisissez d'abord une région"}
           clearLabel="Aucun district"
-          options={toOptions(districts.data)}
+          options={districts.data ? toOptions(districts.data) : withSaved([], saved?.district)}
           loading={districts.isPending}
           disabled={!values.region}
           value={values.district}
@@ -89,7 +99,7 @@ function LocationEditorFields({ editor }: { editor: LocationEditor }) {
           label="Commune"
           placeholder={values.district ? 'Sélectionner une commune' : "Choisissez d'abord un district"}
           clearLabel="Aucune commune"
-          options={toOptions(communes.data)}
+          options={communes.data ? toOptions(communes.data) : withSaved([], saved?.commune)}
           loading={communes.isPending}
           disabled={!values.district}
           value={values.commune}
