@@ -104,6 +104,9 @@ describe.each(await testEngines())('report list, filters and search on %s', (eng
     expect(await bySubject({ mode: 'set' })).toBe(2);
     expect(await countSignalements(t.db, { 'subjects.code': ['FRAUDE', 'CORRUPTION', 'DETOURNEMENT'] })).toBe(3);
     expect(await countSignalements(t.db, { 'subjects.code': ['FRAUDE'], 'partenaire.code': ['MINSAN'] })).toBe(0);
+    // As the list calls it, with paging and sort in the query.
+    const listed = { 'subjects.code': ['FRAUDE'], page: 1, itemsPerPage: 20, order: { code: 'desc' as const } };
+    expect(await countSignalements(t.db, listed)).toBe(1);
   });
 
   it('updates the search after a person is removed', async () => {

@@ -82,8 +82,9 @@ export function filterConditions(db: Database, f: ListFilters, plan: FilterPlan 
 }
 
 /** Selects that need a count strategy of their own; everything else counts the filtered set. */
-function onlySubjects(f: ListFilters): boolean {
-  const { order: _order, ...rest } = f;
+function onlySubjects(f: ListFilters & { page?: number; itemsPerPage?: number }): boolean {
+  // Sorting and paging do not narrow the set: only the other filters must be absent.
+  const { order: _order, page: _page, itemsPerPage: _size, ...rest } = f;
   return Object.entries(rest).every(([key, value]) =>
     key === 'subjects.code' ? true : value === undefined || (Array.isArray(value) && value.length === 0),
   );
