@@ -46,6 +46,16 @@ export const projectDto = (
   owner: partenaireRefDto(owner),
 });
 
+type PlaceTable = { code: unknown; designation: unknown; latitude: unknown; longitude: unknown };
+/** The columns every place DTO is made from, for a select. */
+// The indexed types keep each column's own type: plain property access on T would widen to unknown.
+export const placeColumns = <T extends PlaceTable>(table: T) => ({
+  code: table.code as T['code'],
+  designation: table.designation as T['designation'],
+  latitude: table.latitude as T['latitude'],
+  longitude: table.longitude as T['longitude'],
+});
+
 /** Drizzle gives a left-joined object whose columns are all null; the DTO wants null. */
 export const orNull = <T extends { code: string | null }>(row: T | null): (T & { code: string }) | null =>
   row && row.code !== null ? (row as T & { code: string }) : null;

@@ -1,6 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { canalDto, niveauDto, placeDto, refDto, statutDto } from './dto';
+import { canalDto, niveauDto, placeColumns, placeDto, refDto, statutDto } from './dto';
 
 export async function listSubjects(db: Database) {
   const { subjects } = db.t;
@@ -38,12 +38,7 @@ export async function listRegions(db: Database) {
 export async function listDistricts(db: Database, regionCode?: string) {
   const { districts, regions } = db.t;
   const rows = await db.read
-    .select({
-      code: districts.code,
-      designation: districts.designation,
-      latitude: districts.latitude,
-      longitude: districts.longitude,
-    })
+    .select(placeColumns(districts))
     .from(districts)
     .innerJoin(regions, eq(regions.id, districts.regionId))
     .where(regionCode ? eq(regions.code, regionCode) : undefined)
@@ -55,12 +50,7 @@ export async function listDistricts(db: Database, regionCode?: string) {
 export async function listCommunes(db: Database, districtCode?: string) {
   const { communes, districts } = db.t;
   const rows = await db.read
-    .select({
-      code: communes.code,
-      designation: communes.designation,
-      latitude: communes.latitude,
-      longitude: communes.longitude,
-    })
+    .select(placeColumns(communes))
     .from(communes)
     .innerJoin(districts, eq(districts.id, communes.districtId))
     .where(districtCode ? eq(districts.code, districtCode) : undefined)

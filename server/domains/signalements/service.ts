@@ -12,7 +12,7 @@ import type { z } from 'zod';
 import type { Database, Orm } from '../../db/client';
 import { invalid } from '../../errors';
 import type { SessionUser } from '../auth/session';
-import { placeDto } from '../referentiels/dto';
+import { orNull, placeColumns, placeDto } from '../referentiels/dto';
 import { canEditAs, findEditable, findSignalement, idOf, idsOf } from './access';
 import { generateSignalementCode } from './code';
 import { diff, recordChange } from './history';
@@ -178,21 +178,22 @@ export async function getLocalisation(db: Database, code: string): Promise<Local
   const [row] = await db.read
     .select({
       fokontany: t.signalements.fokontany,
-      region: { code: t.regions.code, designation: t.regions.designation, latitude: t.regions.latitude, longitude: t.regions.longitude },
-      district: { code: t.districts.code, designation: t.districts.designation, latitude: t.districts.latitude, longitude: t.districts.longitude },
-      commune: { code: t.communes.code, designation: t.communes.designation, latitude: t.communes.latitude, longitude: t.communes.longitude },
+      region: placeColumns(t.regions),
+      district: placeColumns(t.districts),
+      commune: placeColumns(t.communes),
     })
     .from(t.signalements)
     .leftJoin(t.regions, eq(t.regions.id, t.signalements.regionId))
     .leftJoin(t.districts, eq(t.districts.id, t.signalements.districtId))
     .leftJoin(t.communes, eq(t.communes.id, t.signalements.communeId))
     .where(eq(t.signalements.id, report.id));
-  const place = <C extends 'regions' | 'districts' | 'communes'>(c: C, p: typeof row extends undefined ? never : NonNullable<typeof row>['region']) =>
-    p && p.code !== null ? placeDto(c, p as Parameters<typeof placeDto>[1]) : null;
+  const region = orNull(row!.region);
+  const district = orNull(row!.district);
+  const commune = orNull(row!.commune);
   return {
-    region: place('regions', row!.region),
-    district: place('districts', row!.district),
-    commune: place('communes', row!.commune),
+    region: region ? placeDto('regions', region) : null,
+    district: district ? placeDto('districts', district) : null,
+    commune: commune ? placeDto('communes', commune) : null,
     fokontany: row!.fokontany,
   };
 }
