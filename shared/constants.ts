@@ -3,6 +3,10 @@
 export const STATUT_KINDS = ['open', 'treated', 'closed'] as const;
 export type StatutKind = (typeof STATUT_KINDS)[number];
 
+/** The dimensions of the dashboard's per-day counts (table signalement_day_counts). */
+export const DAY_COUNT_DIMENSIONS = ['total', 'statut', 'region', 'district', 'commune', 'canal', 'niveau', 'resultat', 'subject'] as const;
+export type DayCountDimension = (typeof DAY_COUNT_DIMENSIONS)[number];
+
 export const ROLE_ADMIN = 'ROLE_ADMIN';
 export const ROLE_USER = 'ROLE_USER';
 /** Role required by a guarded route when it names none. */

@@ -12,7 +12,7 @@ import {
   text,
   timestamp as pgTimestamp,
 } from 'drizzle-orm/pg-core';
-import type { StatutKind } from '../../shared/constants';
+import type { DayCountDimension, StatutKind } from '../../shared/constants';
 
 const id = () => integer('id').primaryKey().generatedByDefaultAsIdentity();
 const ref = (name: string) => integer(name);
@@ -300,6 +300,24 @@ export const signalementProjects = table(
     primaryKey({ columns: [t.signalementId, t.projectId] }),
     index('signalement_projects_project_idx').on(t.projectId, t.signalementId),
   ],
+);
+
+/**
+ * Reports per UTC day and per value of one dimension ('total' with refId 0, 'statut', 'region',
+ * 'district', 'commune', 'canal', 'niveau', 'resultat', 'subject'): the dashboard's counts. Kept
+ * exact by triggers on signalements and signalement_subjects (drizzle/migrations/{sqlite,pg}/0004_day_counts.sql,
+ * docs/decisions/0014-dashboard-day-counts.md); nothing in the application writes it.
+ */
+export const signalementDayCounts = table(
+  'signalement_day_counts',
+  {
+    dimension: text('dimension').$type<DayCountDimension>().notNull(),
+    refId: integer('ref_id').notNull(),
+    /** Days since 1970-01-01, UTC. */
+    day: integer('day').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.dimension, t.refId, t.day] })],
 );
 
 export const presumeAuteurs = table(

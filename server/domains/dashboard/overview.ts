@@ -12,9 +12,8 @@ import {
   windowSummarySql,
 } from './overview-queries';
 import { periodWindows, windowDays, type Window } from './periods';
-import { perDaySql } from './queries';
 import type { Dimension, Period } from './schema';
-import type { PerDay } from './service';
+import { countsPerDay, type PerDay } from './service';
 
 /** Open reports older than this many days are 'overdue'. */
 export const OVERDUE_AFTER_DAYS = 30;
@@ -201,6 +200,5 @@ export async function overviewTop(db: Database, period: Period, now = new Date()
 /** 'Signalements Reçus par Jour': every day of the period, and at least the last 30 days. */
 export async function overviewPerDay(db: Database, period: Period, now = new Date()): Promise<PerDay> {
   const { first, last } = periodWindows(period, now).days;
-  const rows = await db.rows(perDaySql(db, first, last));
-  return Object.fromEntries(rows.map((r) => [String(r.day), num(r.n)]));
+  return countsPerDay(db, first, last);
 }

@@ -1,10 +1,11 @@
-// The SQL of the dashboard calls, one statement each. Counts come from correlated COUNT(*)s over the
-// (x_id, signalement_at) indexes, one per reference row or day: on SQLite that range-counts the index
-// three times faster than GROUP BY over the same index (docs/decisions/0010-dashboard-data.md).
+// The SQL of the dashboard calls, one statement each. Every count is a sum over signalement_day_counts,
+// the per-day counts the database keeps in step with every write (docs/decisions/0014-dashboard-day-counts.md):
+// a range of days reads one row per day and per value instead of one index entry per report.
 // scripts/bench-dashboard.ts runs these same statements raw to measure what the layers above cost.
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { dayBuckets, timestampParam } from '../../db/dates';
+import type { DayCountDimension } from '../../../shared/constants';
+import { timestampParam } from '../../db/dates';
 import type { InstantRange, LocalisationType } from './schema';
 
 /** ` and col >= start and col < end`, for the bounds that are set. */
@@ -26,83 +27,83 @@ export function rangeWhere(db: Database, column: AnyColumn | SQL, range: Instant
   return parts.length ? sql` where ${sql.join(parts, sql` and `)}` : sql``;
 }
 
+const DAY_MS = 86_400_000;
+
+/** Days since 1970-01-01 of a UTC midnight (the key of signalement_day_counts). */
+export const epochDay = (at: Date): number => Math.floor(at.getTime() / DAY_MS);
+
+/** ` and day >= first and day < end` on signalement_day_counts, for the bounds that are set. */
+function dayRange(db: Database, range: InstantRange): SQL {
+  const c = db.t.signalementDayCounts;
+  const parts: SQL[] = [];
+  if (range.start) parts.push(sql` and ${c.day} >= ${Math.floor(range.start.getTime() / DAY_MS)}`);
+  if (range.end) parts.push(sql` and ${c.day} < ${Math.ceil(range.end.getTime() / DAY_MS)}`);
+  return sql.join(parts);
+}
+
+/** The reports of the range with `refId` in `dimension` (a correlated sum, 0 when none). */
+function counted(db: Database, dimension: DayCountDimension, refId: AnyColumn | SQL, range: InstantRange): SQL {
+  const c = db.t.signalementDayCounts;
+  return sql`(select coalesce(sum(${c.n}), 0) from ${c} where ${c.dimension} = ${dimension} and ${c.refId} = ${refId}${dayRange(db, range)})`;
+}
+
 /** Reports by statut kind: 'treated' counts kinds treated and closed, as isTreated does. */
 export function keyMetricsSql(db: Database, range: InstantRange): SQL {
-  const { signalements: s, statuts: st } = db.t;
-  const r = rangeCondition(db, s.signalementAt, range);
+  const st = db.t.statuts;
   return sql`select
-    (select count(*) from ${s}${rangeWhere(db, s.signalementAt, range)}) as total,
+    ${counted(db, 'total', sql`0`, range)} as total,
     coalesce(sum(case when c.kind in ('treated', 'closed') then c.n end), 0) as treated,
     coalesce(sum(case when c.kind = 'closed' then c.n end), 0) as closed
-  from (select ${st.kind} as kind, (select count(*) from ${s} where ${s.statutId} = ${st.id}${r}) as n
+  from (select ${st.kind} as kind, ${counted(db, 'statut', st.id, range)} as n
         from ${st} where ${st.kind} <> 'open') as c`;
 }
 
 const LOCATIONS = {
-  Region: (db: Database) => ({ table: db.t.regions, fk: db.t.signalements.regionId }),
-  District: (db: Database) => ({ table: db.t.districts, fk: db.t.signalements.districtId }),
-  Commune: (db: Database) => ({ table: db.t.communes, fk: db.t.signalements.communeId }),
-} as const;
+  Region: (db: Database) => ({ table: db.t.regions, dimension: 'region' as const }),
+  District: (db: Database) => ({ table: db.t.districts, dimension: 'district' as const }),
+  Commune: (db: Database) => ({ table: db.t.communes, dimension: 'commune' as const }),
+};
 
 /** Every location of the level with its count (0 included), most reports first. */
 export function perLocalisationSql(db: Database, type: LocalisationType, range: InstantRange): SQL {
-  const { table: l, fk } = LOCATIONS[type](db);
-  const s = db.t.signalements;
+  const { table: l, dimension } = LOCATIONS[type](db);
   return sql`select ${l.code} as id, ${l.designation} as designation, ${l.latitude} as latitude,
-      ${l.longitude} as longitude,
-      (select count(*) from ${s} where ${fk} = ${l.id}${rangeCondition(db, s.signalementAt, range)}) as n
+      ${l.longitude} as longitude, ${counted(db, dimension, l.id, range)} as n
     from ${l} order by n desc, ${l.designation}, ${l.code}`;
 }
 
 export function perCanalSql(db: Database, range: InstantRange): SQL {
-  const { canals: c, signalements: s } = db.t;
-  return sql`select ${c.code} as id, ${c.designation} as designation,
-      (select count(*) from ${s} where ${s.canalPrincipalId} = ${c.id}${rangeCondition(db, s.signalementAt, range)}) as n
+  const c = db.t.canals;
+  return sql`select ${c.code} as id, ${c.designation} as designation, ${counted(db, 'canal', c.id, range)} as n
     from ${c} order by ${c.position}, ${c.designation}`;
 }
 
 export function perNiveauSql(db: Database, range: InstantRange): SQL {
-  const { niveaux: n, signalements: s } = db.t;
+  const n = db.t.niveaux;
   return sql`select ${n.code} as code, ${n.designation} as designation, ${n.color} as color,
-      (select count(*) from ${s} where ${s.niveauId} = ${n.id}${rangeCondition(db, s.signalementAt, range)}) as n
+      ${counted(db, 'niveau', n.id, range)} as n
     from ${n} order by ${n.rank}, ${n.designation}`;
 }
 
 export function perResultatSql(db: Database, range: InstantRange): SQL {
-  const { resultats: res, signalements: s } = db.t;
-  return sql`select ${res.code} as code, ${res.designation} as designation,
-      (select count(*) from ${s} where ${s.resultatId} = ${res.id}${rangeCondition(db, s.signalementAt, range)}) as n
+  const res = db.t.resultats;
+  return sql`select ${res.code} as code, ${res.designation} as designation, ${counted(db, 'resultat', res.id, range)} as n
     from ${res} order by ${res.position}, ${res.designation}`;
 }
 
-/**
- * Reports per subject. Without a range, the subject index is counted directly. With one, the reports
- * of the range are walked through the signalement_at index and their subjects looked up by primary key
- * (CROSS JOIN fixes that join order on SQLite; on PostgreSQL it is an ordinary inner join).
- */
+/** Reports per subject (a report counts once per subject), most reports first. */
 export function perSubjectSql(db: Database, range: InstantRange): SQL {
-  const { subjects: sub, signalementSubjects: ss, signalements: s } = db.t;
-  if (!range.start && !range.end) {
-    return sql`select ${sub.code} as code, ${sub.designation} as designation,
-        (select count(*) from ${ss} where ${ss.subjectId} = ${sub.id}) as n
-      from ${sub} order by n desc, ${sub.position}, ${sub.designation}`;
-  }
-  return sql`select ${sub.code} as code, ${sub.designation} as designation, coalesce(c.n, 0) as n
-    from ${sub} left join (
-      select ${ss.subjectId} as subject_id, count(*) as n
-      from ${s} cross join ${ss}
-      where ${ss.signalementId} = ${s.id}${rangeCondition(db, s.signalementAt, range)}
-      group by ${ss.subjectId}
-    ) as c on c.subject_id = ${sub.id}
-    order by n desc, ${sub.position}, ${sub.designation}`;
+  const sub = db.t.subjects;
+  return sql`select ${sub.code} as code, ${sub.designation} as designation, ${counted(db, 'subject', sub.id, range)} as n
+    from ${sub} order by n desc, ${sub.position}, ${sub.designation}`;
 }
 
-/** One row per UTC day from `first` to `last` (UTC midnights, inclusive), 0 for days without reports. */
+/** The days from `first` to `last` (UTC midnights, inclusive) that have reports, with their count. */
 export function perDaySql(db: Database, first: Date, last: Date): SQL {
-  const s = db.t.signalements;
-  return sql`select b.day as day,
-      (select count(*) from ${s} where ${s.signalementAt} >= b.lo and ${s.signalementAt} < b.hi) as n
-    from ${dayBuckets(db.engine, first, last)} as b order by b.day`;
+  const c = db.t.signalementDayCounts;
+  return sql`select ${c.day} as day, ${c.n} as n from ${c}
+    where ${c.dimension} = 'total' and ${c.refId} = 0 and ${c.day} >= ${epochDay(first)} and ${c.day} <= ${epochDay(last)} and ${c.n} > 0
+    order by ${c.day}`;
 }
 
 /** First and last signalementAt, two index seeks. */

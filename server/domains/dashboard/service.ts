@@ -3,6 +3,7 @@
 import type { Database } from '../../db/client';
 import { invalid } from '../../errors';
 import {
+  epochDay,
   keyMetricsSql,
   perCanalSql,
   perDaySql,
@@ -104,8 +105,7 @@ export async function perCanal(db: Database, input?: DateRangeInput): Promise<Ca
 }
 
 export async function perSubject(db: Database, input?: DateRangeInput): Promise<SubjectCount[]> {
-  const range = await effectiveRange(db, input);
-  const rows = await db.rows(perSubjectSql(db, range));
+  const rows = await db.rows(perSubjectSql(db, toInstantRange(input)));
   return rows.map((r) => ({
     sujet: { code: String(r.code), designation: String(r.designation) },
     count: num(r.n),
@@ -133,20 +133,6 @@ async function reportBounds(db: Database): Promise<{ first: Date | null; last: D
   return { first: toDate(row?.first), last: toDate(row?.last) };
 }
 
-/**
- * The range with the bounds that exclude no report dropped: a range covering every report then takes
- * the unfiltered path of the subject count instead of walking all reports.
- */
-async function effectiveRange(db: Database, input?: DateRangeInput) {
-  const range = toInstantRange(input);
-  if (!range.start && !range.end) return range;
-  const { first, last } = await reportBounds(db);
-  if (!first || !last) return range;
-  return {
-    start: range.start && range.start > first ? range.start : undefined,
-    end: range.end && range.end <= last ? range.end : undefined,
-  };
-}
 
 /**
  * The days of the daily chart (UTC midnights, inclusive). An absent start is the first report's day
@@ -187,8 +173,16 @@ export async function perDayRange(
 /** Reports per UTC day, every day of the range present (0 when none). */
 export async function perDay(db: Database, input?: DateRangeInput, now = new Date()): Promise<PerDay> {
   const { first, last } = await perDayRange(db, input, now);
+  return countsPerDay(db, first, last);
+}
+
+/** Reports per UTC day from `first` to `last` (UTC midnights, inclusive), 0 for days without any. */
+export async function countsPerDay(db: Database, first: Date, last: Date): Promise<PerDay> {
   const rows = await db.rows(perDaySql(db, first, last));
+  const counts = new Map(rows.map((row) => [num(row.day), num(row.n)]));
   const result: PerDay = {};
-  for (const row of rows) result[String(row.day)] = num(row.n);
+  for (let day = epochDay(first); day <= epochDay(last); day++) {
+    result[new Date(day * DAY_MS).toISOString().slice(0, 10)] = counts.get(day) ?? 0;
+  }
   return result;
 }

@@ -1,0 +1,157 @@
+// signalement_day_counts must equal what counting the reports live gives, after every kind of write:
+// the services (REST), direct SQL (the demo generator's path), links changed in place, reports
+// deleted, dates before 1970, TRUNCATE on PostgreSQL; and the migration's backfill must rebuild it.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../tests/helpers/app';
+import { testEngines } from '../../../tests/helpers/db';
+import { createReport, mergePatch } from '../../../tests/helpers/signalements';
+import type { Database } from '../../db/client';
+
+const DAY_MS = 86_400_000;
+const DIMENSIONS = {
+  statut: 'statutId',
+  region: 'regionId',
+  district: 'districtId',
+  commune: 'communeId',
+  canal: 'canalPrincipalId',
+  niveau: 'niveauId',
+  resultat: 'resultatId',
+} as const;
+
+/** The counts recomputed from the reports themselves, `dimension:refId:day` → n. */
+async function liveCounts(db: Database): Promise<Record<string, number>> {
+  const t = db.t;
+  const out: Record<string, number> = {};
+  const add = (key: string) => (out[key] = (out[key] ?? 0) + 1);
+  const reports = await db.read.select().from(t.signalements);
+  const dayOf = new Map<number, number>();
+  for (const r of reports) {
+    const day = Math.floor(r.signalementAt.getTime() / DAY_MS);
+    dayOf.set(r.id, day);
+    add(`total:0:${day}`);
+    for (const [dimension, field] of Object.entries(DIMENSIONS)) {
+      const ref = r[field];
+      if (ref !== null) add(`${dimension}:${ref}:${day}`);
+    }
+  }
+  for (const link of await db.read.select().from(t.signalementSubjects)) {
+    add(`subject:${link.subjectId}:${dayOf.get(link.signalementId)}`);
+  }
+  return out;
+}
+
+async function storedCounts(db: Database): Promise<Record<string, number>> {
+  const c = db.t.signalementDayCounts;
+  const rows = await db.read.select().from(c);
+  expect(rows.every((r) => r.n >= 0), 'no count below zero').toBe(true);
+  return Object.fromEntries(rows.filter((r) => r.n !== 0).map((r) => [`${r.dimension}:${r.refId}:${r.day}`, r.n]));
+}
+
+const expectInStep = async (db: Database) => expect(await storedCounts(db)).toEqual(await liveCounts(db));
+
+describe.each(await testEngines())('dashboard day counts on %s', (engine) => {
+  let t: TestApp;
+  let cookie: string;
+  let codes: string[];
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+    await t.user('agent@example.mg');
+    cookie = await t.login('agent@example.mg');
+    codes = [
+      await createReport(t, cookie, { signalementAt: '2025-03-10' }),
+      await createReport(t, cookie, { signalementAt: '2025-03-10', subjects: ['/api/subjects/CORRUPTION', '/api/subjects/FRAUDE'] }),
+      await createReport(t, cookie, { signalementAt: '2025-03-11', canalPrincipal: '/api/canals/EMAIL' }),
+    ];
+  });
+  afterAll(async () => t?.close());
+
+  const idOf = async (code: string) => {
+    const s = t.db.t.signalements;
+    const [row] = await t.db.read.select({ id: s.id }).from(s).where(eq(s.code, code));
+    return row!.id;
+  };
+
+  it('counts reports created through the service', async () => {
+    await expectInStep(t.db);
+    expect((await storedCounts(t.db))[`total:0:${Math.floor(Date.UTC(2025, 2, 10) / DAY_MS)}`]).toBe(2);
+  });
+
+  it('follows every change the service makes: classification, subjects, location', async () => {
+    const url = `/api/signalements/${codes[0]}`;
+    const patched = await mergePatch(t, cookie, url, {
+      statut: '/api/statuts/TRAITE',
+      niveau: '/api/niveaux/ELEVE',
+      resultat: '/api/resultats/RESULTAT_AVERE',
+      subjects: ['/api/subjects/FRAUDE'],
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    await expectInStep(t.db);
+    const located = await mergePatch(t, cookie, `${url}/localisation`, { region: '/api/regions/MG11' });
+    expect(located.statusCode, located.body).toBe(200);
+    await expectInStep(t.db);
+    expect((await mergePatch(t, cookie, url, { niveau: null, canalPrincipal: '/api/canals/EMAIL' })).statusCode).toBe(200);
+    await expectInStep(t.db);
+  });
+
+  it('follows writes made in SQL: dates changed, inserts before 1970, links changed in place, deletions', async () => {
+    const { t: tables } = t.db;
+    const [creator] = await t.db.read.select({ id: tables.utilisateurs.id }).from(tables.utilisateurs).limit(1);
+    const [partner] = await t.db.read.select({ id: tables.partenaires.id }).from(tables.partenaires).limit(1);
+    const subjects = await t.db.read.select({ id: tables.subjects.id }).from(tables.subjects).orderBy(tables.subjects.id);
+    // The service never changes signalementAt; a correction in SQL moves every count of the report,
+    // its subjects included.
+    const first = await idOf(codes[0]!);
+    await t.db.transaction(async (tx) => {
+      await tx.update(tables.signalements).set({ signalementAt: new Date('2025-04-20T10:00:00Z') }).where(eq(tables.signalements.id, first));
+    });
+    await expectInStep(t.db);
+    await t.db.transaction(async (tx) => {
+      const [old] = await tx
+        .insert(tables.signalements)
+        .values({ code: 'SIG-OLD0-0001', signalementAt: new Date('1969-12-31T23:30:00Z'), createdById: creator!.id, partenaireId: partner!.id })
+        .returning({ id: tables.signalements.id });
+      await tx.insert(tables.signalementSubjects).values({ signalementId: old!.id, subjectId: subjects[0]!.id });
+    });
+    expect((await storedCounts(t.db))['total:0:-1']).toBe(1);
+    await expectInStep(t.db);
+
+    const second = await idOf(codes[1]!);
+    await t.db.execute(
+      sql`update ${tables.signalementSubjects} set ${sql.identifier('subject_id')} = ${subjects[2]!.id} where ${tables.signalementSubjects.signalementId} = ${second} and ${tables.signalementSubjects.subjectId} = ${subjects[0]!.id}`,
+    );
+    await expectInStep(t.db);
+
+    await t.db.transaction(async (tx) => {
+      await tx.delete(tables.signalements).where(eq(tables.signalements.id, second));
+    });
+    await expectInStep(t.db);
+    expect(Object.keys(await storedCounts(t.db)).some((key) => key.startsWith('subject:'))).toBe(true);
+  });
+
+  it('is rebuilt exactly by the migration backfill', async () => {
+    const before = await storedCounts(t.db);
+    const file = resolve(import.meta.dirname, `../../../drizzle/migrations/${engine === 'sqlite' ? 'sqlite' : 'pg'}/0004_day_counts.sql`);
+    const backfill = readFileSync(file, 'utf8')
+      .split('--> statement-breakpoint')
+      .map((statement) => statement.replace(/^--.*$/gm, '').trim())
+      .filter((statement) => statement.startsWith('INSERT INTO'));
+    expect(backfill).toHaveLength(9);
+    await t.db.transaction(async (tx) => {
+      await tx.delete(t.db.t.signalementDayCounts);
+    });
+    expect(await storedCounts(t.db)).toEqual({});
+    for (const statement of backfill) await t.db.execute(sql.raw(statement));
+    expect(await storedCounts(t.db)).toEqual(before);
+    await expectInStep(t.db);
+  });
+
+  it.runIf(engine === 'postgres')('is emptied by TRUNCATE', async () => {
+    await t.db.execute(sql`truncate table ${t.db.t.signalementSubjects}`);
+    await expectInStep(t.db);
+    await t.db.execute(sql`truncate table ${t.db.t.signalements} cascade`);
+    expect(await storedCounts(t.db)).toEqual({});
+  });
+});
