@@ -9,6 +9,7 @@ import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { count, desc, eq, sql } from 'drizzle-orm';
+import { build } from 'esbuild';
 import { buildApp } from '../server/app';
 import { loadConfig } from '../server/config';
 import { openDatabase } from '../server/db/client';
@@ -117,10 +118,20 @@ await app.close();
 await db.close();
 
 // Export: the server runs in a child process so its peak memory is the serving process's alone; this
-// process downloads the file as a browser would.
-const child = spawn(process.execPath, ['--import', 'tsx', resolve(import.meta.dirname, 'bench-export-child.ts'), url], {
-  stdio: ['pipe', 'pipe', 'inherit'],
+// process downloads the file as a browser would. The child is bundled as `npm start` runs the server
+// (plain node on esbuild's output, no TypeScript loader in the process).
+const childBundle = resolve(import.meta.dirname, '../dist/bench/export-child.mjs');
+await build({
+  entryPoints: [resolve(import.meta.dirname, 'bench-export-child.ts')],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  outfile: childBundle,
+  logLevel: 'warning',
 });
+const child = spawn(process.execPath, [childBundle, url], { stdio: ['pipe', 'pipe', 'inherit'] });
 const lines = createInterface({ input: child.stdout! });
 const next = async () => (await lines[Symbol.asyncIterator]().next()).value as string;
 const ready = Object.fromEntries((await next()).split(' ').map((kv) => kv.split('=')));

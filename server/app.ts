@@ -24,6 +24,7 @@ import { registerErrorHandler } from './http/errors';
 import { healthRoutes } from './http/health';
 import { authenticate } from './http/session-cookie';
 import { appRouter, type AppRouter } from './trpc/router';
+import { PATHS } from './paths';
 
 export interface BuildAppOptions {
   config: Config;
@@ -123,7 +124,7 @@ export async function buildApp({ config, db, webRoot, logStream }: BuildAppOptio
   referentielsRoutes(app, db);
   dashboardRoutes(app, db);
 
-  await registerClient(app, webRoot ?? resolve(import.meta.dirname, '../dist/web'));
+  await registerClient(app, webRoot ?? PATHS.webRoot);
   return app;
 }
 

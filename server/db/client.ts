@@ -11,6 +11,7 @@ import pg from 'pg';
 import * as pgSchema from '../../drizzle/schema/pg';
 import * as sqliteSchema from '../../drizzle/schema/sqlite';
 import { Mutex } from './mutex';
+import { PATHS } from '../paths';
 
 export type Schema = typeof sqliteSchema;
 /**
@@ -38,10 +39,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-const MIGRATIONS = {
-  sqlite: resolve(import.meta.dirname, '../../drizzle/migrations/sqlite'),
-  postgres: resolve(import.meta.dirname, '../../drizzle/migrations/pg'),
-};
+const MIGRATIONS = PATHS.migrations;
 
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//.test(url);

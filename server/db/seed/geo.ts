@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { count, sql, type AnyColumn } from 'drizzle-orm';
 import { type Database } from '../client';
+import { PATHS } from '../../paths';
 
 /**
  * Madagascar's regions, districts and communes from the OCHA COD-AB attribute tables (2018-10-31,
@@ -38,7 +39,7 @@ export const REGION_CHANGES = [
 
 export const EXPECTED_COUNTS = { regions: 24, districts: 119, communes: 1579 } as const;
 
-const DATA_DIR = resolve(import.meta.dirname, 'geo-data');
+const DATA_DIR = PATHS.geoData;
 const BATCH_SIZE = 500;
 
 /** RFC 4180: quoted fields may hold commas, line breaks and doubled quotes; CRLF or LF rows. */
