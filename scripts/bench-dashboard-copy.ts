@@ -2,6 +2,7 @@
 // ids, copied with multi-row `insert … select * from unnest(…)`.
 import Sqlite from 'better-sqlite3';
 import type pg from 'pg';
+import { dayCountsBackfill } from '../server/db/day-counts';
 
 const fr = (n: number) => n.toLocaleString('fr-FR');
 
@@ -42,6 +43,9 @@ export async function copyToPostgres(sqliteFile: string, client: pg.Client): Pro
     [COPIED],
   );
   for (const index of indexes) await client.query(`drop index "${index.indexname}"`);
+  // Triggers off during the load (the day counts would be upserted row by row), then the counts are
+  // filled in one pass by the migration's own statements.
+  await client.query('set session_replication_role = replica');
   try {
     for (const table of COPIED) {
       const { rows: columns } = await client.query<{ column_name: string; udt_name: string }>(
@@ -87,6 +91,9 @@ export async function copyToPostgres(sqliteFile: string, client: pg.Client): Pro
     }
     console.info(`  … reconstruction de ${indexes.length} index`);
     for (const index of indexes) await client.query(index.indexdef);
+    await client.query('set session_replication_role = default');
+    console.info('  … compteurs par jour du tableau de bord');
+    for (const statement of dayCountsBackfill('postgres')) await client.query(statement);
   } finally {
     source.close();
   }

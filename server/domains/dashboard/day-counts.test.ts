@@ -1,14 +1,13 @@
 // signalement_day_counts must equal what counting the reports live gives, after every kind of write:
 // the services (REST), direct SQL (the demo generator's path), links changed in place, reports
 // deleted, dates before 1970, TRUNCATE on PostgreSQL; and the migration's backfill must rebuild it.
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/helpers/app';
 import { testEngines } from '../../../tests/helpers/db';
 import { createReport, mergePatch } from '../../../tests/helpers/signalements';
 import type { Database } from '../../db/client';
+import { dayCountsBackfill } from '../../db/day-counts';
 
 const DAY_MS = 86_400_000;
 const DIMENSIONS = {
@@ -133,11 +132,7 @@ describe.each(await testEngines())('dashboard day counts on %s', (engine) => {
 
   it('is rebuilt exactly by the migration backfill', async () => {
     const before = await storedCounts(t.db);
-    const file = resolve(import.meta.dirname, `../../../drizzle/migrations/${engine === 'sqlite' ? 'sqlite' : 'pg'}/0004_day_counts.sql`);
-    const backfill = readFileSync(file, 'utf8')
-      .split('--> statement-breakpoint')
-      .map((statement) => statement.replace(/^--.*$/gm, '').trim())
-      .filter((statement) => statement.startsWith('INSERT INTO'));
+    const backfill = dayCountsBackfill(engine);
     expect(backfill).toHaveLength(9);
     await t.db.transaction(async (tx) => {
       await tx.delete(t.db.t.signalementDayCounts);
