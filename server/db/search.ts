@@ -29,8 +29,22 @@ export function signalementSearchCondition(db: Database, query: string, strategy
   const indexed = words.filter((w) => w.length >= 3);
   const conditions = words.filter((w) => w.length < 3).map(like);
   if (indexed.length > 0) {
-    const match = indexed.map((w) => `"${w.replace(/"/g, '""')}"`).join(' AND ');
-    conditions.unshift(sql`${db.t.signalements.id} in (select rowid from signalements_fts where signalements_fts match ${match})`);
+    conditions.unshift(sql`${db.t.signalements.id} in (select rowid from signalements_fts where signalements_fts match ${ftsMatch(indexed)})`);
   }
   return sql.join(conditions, sql` and `);
+}
+
+/** The FTS5 query: each word a trigram phrase (a substring), all required. */
+const ftsMatch = (words: string[]) => words.map((w) => `"${w.replace(/"/g, '""')}"`).join(' AND ');
+
+/**
+ * How many reports match a search, counted in the FTS5 index alone, or null when the index cannot
+ * answer by itself (PostgreSQL, or a word under 3 characters). The index has one row per report, so
+ * the count needs no lookup in the reports table (which costs a random read per match).
+ */
+export async function countSearchInIndex(db: Database, query: string): Promise<number | null> {
+  const words = searchWords(query);
+  if (db.engine !== 'sqlite' || words.length === 0 || words.some((w) => w.length < 3)) return null;
+  const [row] = await db.rows(sql`select count(*) as n from signalements_fts where signalements_fts match ${ftsMatch(words)}`);
+  return Number(row?.n ?? 0);
 }

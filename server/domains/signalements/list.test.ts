@@ -97,6 +97,9 @@ describe.each(await testEngines())('report list, filters and search on %s', (eng
       const reference = await ids(term, { mode: 'set' });
       expect(await ids(term, { mode: 'page', searchStrategy: 'scan' }), term).toEqual(reference);
       expect(await ids(term, { mode: 'page', searchStrategy: 'index' }), term).toEqual(reference);
+      // The count (on SQLite straight from the FTS index when the search is the only filter) agrees.
+      expect(await countSignalements(t.db, { search: term }), term).toBe(reference.length);
+      expect(await countSignalements(t.db, { search: term, page: 2, itemsPerPage: 20 } as never), term).toBe(reference.length);
     }
     const bySubject = async (plan: FilterPlan) =>
       (await t.db.read.select({ id: s.id }).from(s).where(filterConditions(t.db, { 'subjects.code': ['FRAUDE', 'DETOURNEMENT'] }, plan))).length;

@@ -4,7 +4,7 @@ import { aliasedTable, and, asc, countDistinct, desc, eq, exists, gte, inArray, 
 import type { SignalementDto } from '../../../shared/dto/signalements';
 import type { SignalementListQuery } from '../../../shared/schemas/signalements';
 import type { Database, Orm } from '../../db/client';
-import { signalementSearchCondition } from '../../db/search';
+import { countSearchInIndex, signalementSearchCondition } from '../../db/search';
 import {
   canalDto,
   iri,
@@ -82,12 +82,11 @@ export function filterConditions(db: Database, f: ListFilters, plan: FilterPlan 
   return kept.length > 0 ? and(...kept) : undefined;
 }
 
-/** Selects that need a count strategy of their own; everything else counts the filtered set. */
-function onlySubjects(f: ListFilters & { page?: number; itemsPerPage?: number }): boolean {
-  // Sorting and paging do not narrow the set: only the other filters must be absent.
+/** Whether `key` is the only filter set (sorting and paging do not narrow the set). */
+function onlyFilter(f: ListFilters & { page?: number; itemsPerPage?: number }, key: keyof ListFilters): boolean {
   const { order: _order, page: _page, itemsPerPage: _size, ...rest } = f;
-  return Object.entries(rest).every(([key, value]) =>
-    key === 'subjects.code' ? true : value === undefined || (Array.isArray(value) && value.length === 0),
+  return Object.entries(rest).every(
+    ([name, value]) => name === key || value === undefined || (Array.isArray(value) && value.length === 0),
   );
 }
 
@@ -95,7 +94,7 @@ function onlySubjects(f: ListFilters & { page?: number; itemsPerPage?: number })
 export async function countSignalements(db: Database, f: ListFilters): Promise<number> {
   const { signalementSubjects: ss, subjects } = db.t;
   const subjectCodes = f['subjects.code'];
-  if (subjectCodes && subjectCodes.length > 0 && onlySubjects(f)) {
+  if (subjectCodes && subjectCodes.length > 0 && onlyFilter(f, 'subjects.code')) {
     // Counting the links alone reads one index range, without touching the reports. The subject ids
     // are resolved first: with a sub-select SQLite walks the whole primary-key index instead.
     const ids = (await db.read.select({ id: subjects.id }).from(subjects).where(inArray(subjects.code, subjectCodes))).map((r) => r.id);
@@ -104,6 +103,10 @@ export async function countSignalements(db: Database, f: ListFilters): Promise<n
     const n = ids.length === 1 ? sql<number>`count(*)`.mapWith(Number) : countDistinct(ss.signalementId);
     const [row] = await db.read.select({ n }).from(ss).where(inArray(ss.subjectId, ids));
     return row?.n ?? 0;
+  }
+  if (f.search && onlyFilter(f, 'search')) {
+    const n = await countSearchInIndex(db, f.search);
+    if (n !== null) return n;
   }
   const s = db.t.signalements;
   const [row] = await db.read.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(s).where(filterConditions(db, f));
