@@ -120,15 +120,20 @@ await db.close();
 // Export: the server runs in a child process so its peak memory is the serving process's alone; this
 // process downloads the file as a browser would. The child is bundled as `npm start` runs the server
 // (plain node on esbuild's output, no TypeScript loader in the process).
-const childBundle = resolve(import.meta.dirname, '../dist/bench/export-child.mjs');
+const childBundle = resolve(import.meta.dirname, '../dist/bench/bench-export-child.mjs');
 await build({
-  entryPoints: [resolve(import.meta.dirname, 'bench-export-child.ts')],
+  entryPoints: [
+    resolve(import.meta.dirname, 'bench-export-child.ts'),
+    resolve(import.meta.dirname, '../server/domains/signalements/export-worker.ts'),
+  ],
   bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',
   packages: 'external',
-  outfile: childBundle,
+  outdir: resolve(import.meta.dirname, '../dist/bench'),
+  entryNames: '[name]',
+  outExtension: { '.js': '.mjs' },
   logLevel: 'warning',
 });
 const child = spawn(process.execPath, [childBundle, url], { stdio: ['pipe', 'pipe', 'inherit'] });

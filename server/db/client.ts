@@ -24,6 +24,8 @@ export type Engine = 'sqlite' | 'postgres';
 
 export interface Database {
   readonly engine: Engine;
+  /** The DATABASE_URL it was opened with (a worker thread opens its own connection from it). */
+  readonly url: string;
   /** Tables of the active engine. */
   readonly t: Schema;
   /** Reads outside a transaction (on SQLite a separate connection that never sees uncommitted data). */
@@ -79,6 +81,7 @@ function openSqlite(url: string): Database {
 
   return {
     engine: 'sqlite',
+    url,
     t: sqliteSchema,
     read: reader,
     async transaction(fn) {
@@ -134,6 +137,7 @@ function openPostgres(url: string): Database {
 
   return {
     engine: 'postgres',
+    url,
     t: pgSchema as unknown as Schema,
     read,
     async transaction(fn) {

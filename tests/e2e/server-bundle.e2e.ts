@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const BUNDLE = resolve(import.meta.dirname, '../../dist/server/index.mjs');
@@ -49,7 +50,7 @@ describe('the built server (npm start)', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('migrates, seeds, prints the first administrator once and serves the API and the client', async () => {
+  it('migrates, seeds, prints the first administrator once and serves the API, the export and the client', async () => {
     await expect
       .poll(async () => (await fetch(`${base}/api/health`).catch(() => null))?.status, { timeout: 60_000 })
       .toBe(200);
@@ -67,6 +68,26 @@ describe('the built server (npm start)', () => {
     const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
     const regions = await (await fetch(`${base}/api/regions`, { headers: { cookie } })).json();
     expect(regions.totalItems).toBe(24);
+    // The xlsx export runs in the bundle's own worker file (dist/server/export-worker.mjs).
+    const created = await fetch(`${base}/api/signalements`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        partenaire: '/api/partenaires/IVY',
+        subjects: ['/api/subjects/CORRUPTION'],
+        canalPrincipal: '/api/canals/TELEPHONE',
+        signalementAt: '2025-03-10',
+      }),
+    });
+    expect(created.status).toBe(201);
+    const { code } = await created.json();
+    const exported = await fetch(`${base}/api/signalements/export/xlsx`, { headers: { cookie } });
+    expect(exported.status).toBe(200);
+    expect(exported.headers.get('x-total-count')).toBe('1');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(Buffer.from(await exported.arrayBuffer()) as never);
+    expect(workbook.getWorksheet('Signalements')!.getRow(2).getCell(1).value).toBe(code);
+
     const page = await fetch(`${base}/admin/signalements`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<div id="root">');

@@ -13,7 +13,8 @@ import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { collection, parseQuery } from '../../http/jsonld';
 import { listAuteurs, listSources, listVictimes } from '../personnes/service';
-import { exportBatches, exportFileName, exportIds, writeXlsx } from './export';
+import { exportBatches, exportFileName, exportIds } from './export';
+import { xlsxInWorker } from './export-runner';
 import { listHistorique } from './history';
 import { defaultMailContent, notifyPartner } from './partner-mail';
 import { getResume } from './resume';
@@ -64,17 +65,15 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
   app.get('/api/signalements/export/xlsx', async (request, reply) => {
     const filters = signalementExportSchema.parse(query(request));
     const ids = await exportIds(db, filters);
-    const out = new PassThrough();
     reply
       .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
       .header('content-disposition', `attachment; filename="${exportFileName()}"`)
       .header('x-total-count', String(ids.length))
       .header('access-control-expose-headers', 'x-total-count, content-disposition');
-    writeXlsx(out, exportBatches(db, user(request), ids)).catch((error) => {
-      request.log.error({ err: error }, 'xlsx export failed');
-      out.destroy(error as Error);
-    });
-    return reply.send(out);
+    // Written in a worker thread with a capped heap (export-runner.ts).
+    const workbook = xlsxInWorker({ databaseUrl: db.url, actor: user(request), ids });
+    workbook.once('error', (error) => request.log.error({ err: error }, 'xlsx export failed'));
+    return reply.send(workbook);
   });
 
   app.get('/api/signalements/:code', async (request) => {

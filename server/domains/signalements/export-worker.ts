@@ -1,0 +1,38 @@
+// Worker-thread entry of the xlsx export (export-runner.ts starts it): opens its own connection,
+// writes the workbook of the given reports and posts its bytes to the parent, pausing when the parent
+// asks (the download is slower than the writer). Running here, with the heap limits the runner sets,
+// keeps the export's garbage out of the serving thread's heap: the process's memory stays bounded
+// whatever the size of the export.
+import { PassThrough } from 'node:stream';
+import { parentPort, workerData } from 'node:worker_threads';
+import { openDatabase } from '../../db/client';
+import type { SessionUser } from '../auth/session';
+import { exportBatches, writeXlsx } from './export';
+
+export interface ExportJob {
+  databaseUrl: string;
+  actor: SessionUser;
+  ids: number[];
+}
+export type ExportMessage = { type: 'data'; chunk: Uint8Array } | { type: 'end' } | { type: 'error'; message: string };
+export type ExportControl = 'pause' | 'resume';
+
+const port = parentPort!;
+const job = workerData as ExportJob;
+const db = openDatabase(job.databaseUrl);
+const out = new PassThrough();
+const post = (message: ExportMessage) => port.postMessage(message);
+
+out.on('data', (chunk: Buffer) => post({ type: 'data', chunk }));
+port.on('message', (control: ExportControl) => (control === 'pause' ? out.pause() : out.resume()));
+const ended = new Promise<void>((resolve) => out.once('end', resolve));
+try {
+  await writeXlsx(out, exportBatches(db, job.actor, job.ids));
+  await ended;
+  post({ type: 'end' });
+} catch (error) {
+  post({ type: 'error', message: error instanceof Error ? error.message : String(error) });
+} finally {
+  await db.close();
+  port.close();
+}
