@@ -61,6 +61,7 @@ const cases: Array<[string, string]> = [
   ['première page, tri par défaut', ''],
   ['filtre partenaire', `partenaire.code[]=${partner.code}`],
   ['filtre objet', 'subjects.code[]=FRAUDE'],
+  ['filtre objets (deux)', 'subjects.code[]=FRAUDE&subjects.code[]=CORRUPTION'],
   ['filtre créateur', `createdBy.code[]=${creator.code}`],
   ['filtre région', 'region.code=MG11'],
   ['filtre district', 'district.code=MG11101001A'],
