@@ -1,9 +1,29 @@
-// SQL of the period analysis ('Vue d'ensemble des plaintes'); same index range counts as queries.ts.
-import { sql, type SQL } from 'drizzle-orm';
+// SQL of the period analysis ('Vue d'ensemble des plaintes'). Its windows end at the current instant,
+// not at a day boundary, so it counts the reports themselves (correlated counts over the
+// (x_id, signalement_at) indexes) rather than the per-day counts of queries.ts.
+import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { daysBetween, listedBuckets, timestampParam, type Bucket } from '../../db/dates';
-import { rangeCondition, rangeWhere } from './queries';
 import type { InstantRange } from './schema';
+
+/** ` and col >= start and col < end`, for the bounds that are set. */
+function rangeCondition(db: Database, column: AnyColumn | SQL, range: InstantRange): SQL {
+  const parts: SQL[] = [];
+  if (range.start) parts.push(sql` and ${column} >= ${timestampParam(db.engine, range.start)}`);
+  if (range.end) parts.push(sql` and ${column} < ${timestampParam(db.engine, range.end)}`);
+  return sql.join(parts);
+}
+
+/**
+ * ` where col >= start and col < end`, or nothing: a bare `select count(*)` is answered from the b-tree
+ * page counts on SQLite, where any WHERE clause, even `1 = 1`, walks every entry.
+ */
+function rangeWhere(db: Database, column: AnyColumn | SQL, range: InstantRange): SQL {
+  const parts: SQL[] = [];
+  if (range.start) parts.push(sql`${column} >= ${timestampParam(db.engine, range.start)}`);
+  if (range.end) parts.push(sql`${column} < ${timestampParam(db.engine, range.end)}`);
+  return parts.length ? sql` where ${sql.join(parts, sql` and `)}` : sql``;
+}
 
 const TOP = 5;
 const DISTRIBUTION_TOP = 10;

@@ -5,39 +5,20 @@
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import type { DayCountDimension } from '../../../shared/constants';
-import { timestampParam } from '../../db/dates';
 import type { InstantRange, LocalisationType } from './schema';
-
-/** ` and col >= start and col < end`, for the bounds that are set. */
-export function rangeCondition(db: Database, column: AnyColumn | SQL, range: InstantRange): SQL {
-  const parts: SQL[] = [];
-  if (range.start) parts.push(sql` and ${column} >= ${timestampParam(db.engine, range.start)}`);
-  if (range.end) parts.push(sql` and ${column} < ${timestampParam(db.engine, range.end)}`);
-  return sql.join(parts);
-}
-
-/**
- * ` where col >= start and col < end`, or nothing: a bare `select count(*)` is answered from the b-tree
- * page counts on SQLite, where any WHERE clause, even `1 = 1`, walks every entry.
- */
-export function rangeWhere(db: Database, column: AnyColumn | SQL, range: InstantRange): SQL {
-  const parts: SQL[] = [];
-  if (range.start) parts.push(sql`${column} >= ${timestampParam(db.engine, range.start)}`);
-  if (range.end) parts.push(sql`${column} < ${timestampParam(db.engine, range.end)}`);
-  return parts.length ? sql` where ${sql.join(parts, sql` and `)}` : sql``;
-}
 
 const DAY_MS = 86_400_000;
 
 /** Days since 1970-01-01 of a UTC midnight (the key of signalement_day_counts). */
-export const epochDay = (at: Date): number => Math.floor(at.getTime() / DAY_MS);
+const epochDay = (at: Date): number => Math.floor(at.getTime() / DAY_MS);
 
 /** ` and day >= first and day < end` on signalement_day_counts, for the bounds that are set. */
 function dayRange(db: Database, range: InstantRange): SQL {
   const c = db.t.signalementDayCounts;
   const parts: SQL[] = [];
-  if (range.start) parts.push(sql` and ${c.day} >= ${Math.floor(range.start.getTime() / DAY_MS)}`);
-  if (range.end) parts.push(sql` and ${c.day} < ${Math.ceil(range.end.getTime() / DAY_MS)}`);
+  // Range bounds are UTC midnights (whole days, 0010), so their epoch days bound the range exactly.
+  if (range.start) parts.push(sql` and ${c.day} >= ${epochDay(range.start)}`);
+  if (range.end) parts.push(sql` and ${c.day} < ${epochDay(range.end)}`);
   return sql.join(parts);
 }
 
