@@ -56,6 +56,7 @@ const partner = await pick(db.read.select({ code: t.partenaires.code }).from(t.p
 const creator = await pick(db.read.select({ code: t.utilisateurs.code }).from(t.utilisateurs).innerJoin(t.signalements, eq(t.signalements.createdById, t.utilisateurs.id)).limit(1));
 const author = await pick(db.read.select({ n: t.presumeAuteurs.nomPrenom }).from(t.presumeAuteurs).orderBy(desc(t.presumeAuteurs.id)).limit(1));
 const lastName = author.n.split(' ')[0]!;
+const sample = await pick(db.read.select({ code: t.signalements.code }).from(t.signalements).orderBy(desc(t.signalements.id)).limit(1));
 
 const cases: Array<[string, string]> = [
   ['première page, tri par défaut', ''],
@@ -71,6 +72,10 @@ const cases: Array<[string, string]> = [
   [`recherche « ${lastName} »`, `search=${encodeURIComponent(lastName)}`],
   ['recherche « detournement »', 'search=detournement'],
   ['recherche « toliara »', 'search=toliara'],
+  // A part of a word (inside the token), two words, and a whole report code.
+  ['recherche « rison »', 'search=rison'],
+  ['recherche « detournement fonds »', 'search=detournement%20fonds'],
+  [`recherche « ${sample.code} »`, `search=${encodeURIComponent(sample.code)}`],
 ];
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -90,7 +95,7 @@ async function rawSql(query: string) {
   const parsed = signalementListSchema.parse(Object.fromEntries(new URLSearchParams(query)) as never);
   const q = { ...parsed, ...nested(query) };
   const total = await countSignalements(db, q);
-  const where = filterConditions(db, q, { mode: 'page', searchStrategy: total > DENSE_SEARCH ? 'scan' : 'index' });
+  const where = await filterConditions(db, q, { mode: 'page', searchStrategy: total > DENSE_SEARCH ? 'scan' : 'index' });
   await db.read.select({ id: t.signalements.id }).from(t.signalements).where(where).orderBy(...orderBy(db, q.order)).limit(20);
 }
 function nested(query: string) {

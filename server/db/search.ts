@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Database } from './client';
+import type { Database, Orm } from './client';
 import { normalizeSearch } from '../domains/signalements/search-text';
 
 // LIKE wildcards are dropped from the words rather than escaped: FTS5's trigram index cannot serve a
@@ -11,40 +11,135 @@ export function searchWords(query: string): string[] {
   return normalizeSearch(query.replace(WILDCARDS, ' ')).split(' ').filter(Boolean).slice(0, 8);
 }
 
+// FTS5's 'ascii' tokenizer (the word index of migration 0005): ASCII characters other than letters and
+// digits separate tokens, every other character belongs to one, and only ASCII letters are folded.
+const ASCII_SEPARATORS = /[^A-Za-z0-9\u{80}-\u{10FFFF}]+/u;
+const ASCII_UPPER = /[A-Z]+/g;
+
+/** The tokens the word index holds for a text, in the same form (FTS5 'ascii' tokenizer). */
+export function searchTokens(text: string): string[] {
+  return text
+    .replace(ASCII_UPPER, (letters) => letters.toLowerCase())
+    .split(ASCII_SEPARATORS)
+    .filter(Boolean);
+}
+
 /**
- * The report-search condition for the running engine: every word of the query must appear in
- * search_text.
- * - 'index' (default): on SQLite, words of 3+ characters go through the FTS5 trigram index as phrase
- *   queries (a trigram phrase matches a substring, read from the index alone); shorter words use LIKE.
- *   On PostgreSQL the pg_trgm GIN index serves LIKE '%word%' directly.
- * - 'scan': plain LIKE on the column, for a page read in date order when the words are common: the
- *   scan stops after a page of matches, where the index would first collect every match.
+ * Above this many tokens containing a word, the trigram index answers faster than the word index (an
+ * OR of many tokens merges many lists); measured on 1,000,000 demo reports, see decision 0011.
  */
-export function signalementSearchCondition(db: Database, query: string, strategy: 'index' | 'scan' = 'index'): SQL | undefined {
-  const words = searchWords(query);
-  if (words.length === 0) return undefined;
-  const column = db.t.signalements.searchText;
-  const like = (word: string) => sql`${column} like ${`%${word}%`}`;
-  if (db.engine !== 'sqlite' || strategy === 'scan') return sql.join(words.map(like), sql` and `);
-  const indexed = words.filter((w) => w.length >= 3);
-  const conditions = words.filter((w) => w.length < 3).map(like);
-  if (indexed.length > 0) {
-    conditions.unshift(sql`${db.t.signalements.id} in (select rowid from signalements_fts where signalements_fts match ${ftsMatch(indexed)})`);
+export const MAX_WORD_TERMS = 32;
+
+/**
+ * How one search word is matched on SQLite:
+ * - 'like': under 3 characters, no index can serve it (LIKE on search_text);
+ * - 'terms': a single token of 4+ characters, matched through the word index as any of the indexed
+ *   tokens that contain it (`terms`, possibly none: then nothing matches);
+ * - 'trigram': anything else (3 characters, separators inside, or too many tokens contain it), as a
+ *   substring through the trigram index.
+ * On PostgreSQL every word is 'like' (pg_trgm serves LIKE '%word%').
+ */
+export type WordMatch = { word: string } & ({ via: 'like' } | { via: 'trigram' } | { via: 'terms'; terms: string[] });
+
+/**
+ * Decides how each word of a search is matched, reading the token list of migration 0005. Every route
+ * finds exactly the reports whose search_text contains every word: a word without separators can only
+ * occur inside one token, and search_terms lists every indexed token.
+ */
+export async function planSearch(db: Database, query: string): Promise<WordMatch[]> {
+  const plan: WordMatch[] = [];
+  for (const word of searchWords(query)) {
+    if (db.engine !== 'sqlite' || word.length < 3) {
+      plan.push({ word, via: 'like' });
+      continue;
+    }
+    const tokens = searchTokens(word);
+    if (word.length < 4 || tokens.length !== 1 || tokens[0] !== word) {
+      plan.push({ word, via: 'trigram' });
+      continue;
+    }
+    const rows = await db.rows<{ term: string }>(sql`
+      select term from search_terms
+      where id in (select rowid from search_terms_fts where search_terms_fts match ${phrase(word)})
+      limit ${MAX_WORD_TERMS + 1}`);
+    plan.push(rows.length <= MAX_WORD_TERMS ? { word, via: 'terms', terms: rows.map((r) => r.term) } : { word, via: 'trigram' });
+  }
+  return plan;
+}
+
+/** An FTS5 string literal: a trigram phrase (a substring) or one token of the word index. */
+const phrase = (text: string) => `"${text.replace(/"/g, '""')}"`;
+
+/** The FTS5 query of the trigram index: each word a substring, all required. */
+const trigramMatch = (plan: WordMatch[]) => plan.map((w) => phrase(w.word)).join(' AND ');
+
+/** The FTS5 query of the word index: for each word one of its tokens, all words required. */
+const wordsMatch = (plan: Array<Extract<WordMatch, { via: 'terms' }>>) =>
+  plan.map((w) => `(${w.terms.map(phrase).join(' OR ')})`).join(' AND ');
+
+const byRoute = (plan: WordMatch[]) => ({
+  like: plan.filter((w) => w.via === 'like'),
+  trigram: plan.filter((w) => w.via === 'trigram'),
+  terms: plan.filter((w): w is Extract<WordMatch, { via: 'terms' }> => w.via === 'terms'),
+});
+
+/**
+ * The report-search condition: every word of the plan must appear in search_text.
+ * - 'index' (default): each word through its route of planSearch (a set of ids from an FTS5 index).
+ * - 'scan': plain LIKE on the column, for a page read in date order when the words are common: the
+ *   scan stops after a page of matches, where an index would first collect every match.
+ */
+export function signalementSearchCondition(db: Database, plan: WordMatch[], strategy: 'index' | 'scan' = 'index'): SQL | undefined {
+  if (plan.length === 0) return undefined;
+  const s = db.t.signalements;
+  const like = (w: WordMatch) => sql`${s.searchText} like ${`%${w.word}%`}`;
+  if (strategy === 'scan') return sql.join(plan.map(like), sql` and `);
+  const { like: short, trigram, terms } = byRoute(plan);
+  if (terms.some((w) => w.terms.length === 0)) return sql`1 = 0`;
+  const conditions = short.map(like);
+  if (trigram.length > 0) {
+    conditions.unshift(sql`${s.id} in (select rowid from signalements_fts where signalements_fts match ${trigramMatch(trigram)})`);
+  }
+  if (terms.length > 0) {
+    conditions.unshift(sql`${s.id} in (select rowid from signalements_words where signalements_words match ${wordsMatch(terms)})`);
   }
   return sql.join(conditions, sql` and `);
 }
 
-/** The FTS5 query: each word a trigram phrase (a substring), all required. */
-const ftsMatch = (words: string[]) => words.map((w) => `"${w.replace(/"/g, '""')}"`).join(' AND ');
-
 /**
- * How many reports match a search, counted in the FTS5 index alone, or null when the index cannot
- * answer by itself (PostgreSQL, or a word under 3 characters). The index has one row per report, so
+ * How many reports match a search, counted in the FTS5 indexes alone, or null when they cannot answer
+ * by themselves (PostgreSQL, or a word under 3 characters). The indexes have one row per report, so
  * the count needs no lookup in the reports table (which costs a random read per match).
  */
-export async function countSearchInIndex(db: Database, query: string): Promise<number | null> {
-  const words = searchWords(query);
-  if (db.engine !== 'sqlite' || words.length === 0 || words.some((w) => w.length < 3)) return null;
-  const [row] = await db.rows(sql`select count(*) as n from signalements_fts where signalements_fts match ${ftsMatch(words)}`);
+export async function countSearchInIndex(db: Database, plan: WordMatch[]): Promise<number | null> {
+  if (db.engine !== 'sqlite' || plan.length === 0) return null;
+  const { like, trigram, terms } = byRoute(plan);
+  if (like.length > 0) return null;
+  if (terms.some((w) => w.terms.length === 0)) return 0;
+  const query =
+    terms.length === 0
+      ? sql`select count(*) as n from signalements_fts where signalements_fts match ${trigramMatch(trigram)}`
+      : trigram.length === 0
+        ? sql`select count(*) as n from signalements_words where signalements_words match ${wordsMatch(terms)}`
+        : sql`select count(*) as n from signalements_words where signalements_words match ${wordsMatch(terms)}
+                and rowid in (select rowid from signalements_fts where signalements_fts match ${trigramMatch(trigram)})`;
+  const [row] = await db.rows<{ n: number }>(query);
   return Number(row?.n ?? 0);
+}
+
+/**
+ * Adds the tokens of these search texts to search_terms (SQLite), in the transaction that writes the
+ * texts: a token missing from that list could not be found by a search word inside it. Every writer of
+ * signalements.search_text calls it (refreshSearchText, the demo generator).
+ */
+export async function recordSearchTerms(db: Database, tx: Orm, texts: Iterable<string>): Promise<void> {
+  if (db.engine !== 'sqlite') return;
+  const tokens = new Set<string>();
+  for (const text of texts) for (const token of searchTokens(text)) tokens.add(token);
+  const all = [...tokens];
+  // Bound each statement's JSON argument (the demo generator passes thousands of reports at once).
+  for (let i = 0; i < all.length; i += 20_000) {
+    const chunk = JSON.stringify(all.slice(i, i + 20_000));
+    await db.rows(sql`insert or ignore into search_terms(term) select value from json_each(${chunk}) returning id`, tx);
+  }
 }

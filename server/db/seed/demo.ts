@@ -3,6 +3,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { generateCode, generateSignalementCode } from '../../domains/signalements/code';
 import { normalizeSearch } from '../../domains/signalements/search-text';
 import { type Database, type Orm } from '../client';
+import { recordSearchTerms } from '../search';
 import { bulkInsert } from './bulk';
 import { DEMO_PARTNERS, DEMO_PROJECTS, FIRST_NAMES, LAST_NAMES } from './demo-data';
 import { Random, ReportFactory, type ReportContext, type ReportDraft } from './demo-reports';
@@ -279,6 +280,12 @@ async function writeReports(db: Database, tx: Orm, drafts: ReportDraft[]) {
     (row, previous) => {
       row.searchText = normalizeSearch(row.code) + row.searchText.slice(normalizeSearch(previous).length);
     },
+  );
+
+  await recordSearchTerms(
+    db,
+    tx,
+    drafts.map((d) => d.row.searchText),
   );
 
   const subjectLinks: Array<typeof t.signalementSubjects.$inferInsert> = [];

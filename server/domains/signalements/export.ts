@@ -16,7 +16,7 @@ const BATCH = 200;
 /** Ids of the matching reports in list order, and how many. */
 export async function exportIds(db: Database, filters: ListFilters): Promise<number[]> {
   const s = db.t.signalements;
-  const rows = await db.read.select({ id: s.id }).from(s).where(filterConditions(db, filters)).orderBy(...orderBy(db, filters.order));
+  const rows = await db.read.select({ id: s.id }).from(s).where(await filterConditions(db, filters)).orderBy(...orderBy(db, filters.order));
   return rows.map((r) => r.id);
 }
 

@@ -92,7 +92,7 @@ describe.each(await testEngines())('report list, filters and search on %s', (eng
   it('finds the same reports whichever search plan the list picks (index or scan, set or page)', async () => {
     const s = t.db.t.signalements;
     const ids = async (search: string, plan: FilterPlan) =>
-      (await t.db.read.select({ id: s.id }).from(s).where(filterConditions(t.db, { search }, plan))).map((r) => r.id).sort();
+      (await t.db.read.select({ id: s.id }).from(s).where(await filterConditions(t.db, { search }, plan))).map((r) => r.id).sort();
     for (const term of ['detournement', 'TOLIARA', 'eloi', 'ra', 'fraude randrianarisoa', 'sante', 'introuvable']) {
       const reference = await ids(term, { mode: 'set' });
       expect(await ids(term, { mode: 'page', searchStrategy: 'scan' }), term).toEqual(reference);
@@ -102,7 +102,7 @@ describe.each(await testEngines())('report list, filters and search on %s', (eng
       expect(await countSignalements(t.db, { search: term, page: 2, itemsPerPage: 20 } as never), term).toBe(reference.length);
     }
     const bySubject = async (plan: FilterPlan) =>
-      (await t.db.read.select({ id: s.id }).from(s).where(filterConditions(t.db, { 'subjects.code': ['FRAUDE', 'DETOURNEMENT'] }, plan))).length;
+      (await t.db.read.select({ id: s.id }).from(s).where(await filterConditions(t.db, { 'subjects.code': ['FRAUDE', 'DETOURNEMENT'] }, plan))).length;
     expect(await bySubject({ mode: 'page' })).toBe(2);
     expect(await bySubject({ mode: 'set' })).toBe(2);
     expect(await countSignalements(t.db, { 'subjects.code': ['FRAUDE', 'CORRUPTION', 'DETOURNEMENT'] })).toBe(3);

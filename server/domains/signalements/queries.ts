@@ -4,7 +4,7 @@ import { aliasedTable, and, asc, countDistinct, desc, eq, exists, gte, inArray, 
 import type { SignalementDto } from '../../../shared/dto/signalements';
 import type { SignalementListQuery } from '../../../shared/schemas/signalements';
 import type { Database, Orm } from '../../db/client';
-import { countSearchInIndex, signalementSearchCondition } from '../../db/search';
+import { countSearchInIndex, planSearch, signalementSearchCondition } from '../../db/search';
 import {
   canalDto,
   iri,
@@ -30,8 +30,11 @@ export interface FilterPlan {
   searchStrategy?: 'index' | 'scan';
 }
 
-/** The WHERE conditions of the §7 filters. `before` includes its whole day. */
-export function filterConditions(db: Database, f: ListFilters, plan: FilterPlan = { mode: 'set' }): SQL | undefined {
+/**
+ * The WHERE conditions of the §7 filters. `before` includes its whole day. Async because a search is
+ * first planned against the token list (server/db/search.ts).
+ */
+export async function filterConditions(db: Database, f: ListFilters, plan: FilterPlan = { mode: 'set' }): Promise<SQL | undefined> {
   const { signalements: s, partenaires, utilisateurs, regions, districts, communes } = db.t;
   const { signalementSubjects: ss, subjects } = db.t;
   const conditions: Array<SQL | undefined> = [];
@@ -77,7 +80,7 @@ export function filterConditions(db: Database, f: ListFilters, plan: FilterPlan 
   const before = f.signalementAt?.before;
   if (after) conditions.push(gte(s.signalementAt, after));
   if (before) conditions.push(lt(s.signalementAt, new Date(before.getTime() + DAY_MS)));
-  if (f.search) conditions.push(signalementSearchCondition(db, f.search, plan.searchStrategy));
+  if (f.search) conditions.push(signalementSearchCondition(db, await planSearch(db, f.search), plan.searchStrategy));
   const kept = conditions.filter((c): c is SQL => c !== undefined);
   return kept.length > 0 ? and(...kept) : undefined;
 }
@@ -105,11 +108,11 @@ export async function countSignalements(db: Database, f: ListFilters): Promise<n
     return row?.n ?? 0;
   }
   if (f.search && onlyFilter(f, 'search')) {
-    const n = await countSearchInIndex(db, f.search);
+    const n = await countSearchInIndex(db, await planSearch(db, f.search));
     if (n !== null) return n;
   }
   const s = db.t.signalements;
-  const [row] = await db.read.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(s).where(filterConditions(db, f));
+  const [row] = await db.read.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(s).where(await filterConditions(db, f));
   return row?.n ?? 0;
 }
 

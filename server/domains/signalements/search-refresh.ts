@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Database, Orm } from '../../db/client';
+import { recordSearchTerms } from '../../db/search';
 import { buildSearchText } from './search-text';
 
 /**
@@ -54,4 +55,5 @@ export async function refreshSearchText(db: Database, tx: Orm, signalementId: nu
     ...(await names(t.victimes)),
   ]);
   await tx.update(s).set({ searchText }).where(eq(s.id, signalementId));
+  await recordSearchTerms(db, tx, [searchText]);
 }

@@ -29,7 +29,7 @@ type LocalisationInput = z.output<typeof localisationSchema>;
 export async function listSignalements(db: Database, actor: SessionUser, q: ListQuery) {
   const s = db.t.signalements;
   const total = await countSignalements(db, q);
-  const where = filterConditions(db, q, { mode: 'page', searchStrategy: total > DENSE_SEARCH ? 'scan' : 'index' });
+  const where = await filterConditions(db, q, { mode: 'page', searchStrategy: total > DENSE_SEARCH ? 'scan' : 'index' });
   const page = await db.read
     .select({ id: s.id })
     .from(s)
