@@ -98,10 +98,16 @@ export async function countSignalements(db: Database, f: ListFilters): Promise<n
   const { signalementSubjects: ss, subjects } = db.t;
   const subjectCodes = f['subjects.code'];
   if (subjectCodes && subjectCodes.length > 0 && onlyFilter(f, 'subjects.code')) {
-    // Counting the links alone reads one index range, without touching the reports. The subject ids
-    // are resolved first: with a sub-select SQLite walks the whole primary-key index instead.
+    // The subject ids are resolved first: with a sub-select SQLite walks the whole primary-key index
+    // of the links instead of the subject index.
     const ids = (await db.read.select({ id: subjects.id }).from(subjects).where(inArray(subjects.code, subjectCodes))).map((r) => r.id);
     if (ids.length === 0) return 0;
+    if (db.engine === 'sqlite') {
+      // Migration 0006: a report counts once, in the row of its set of subjects.
+      const holds = ids.map((id) => sql`(',' || subjects || ',') like ${`%,${id},%`}`);
+      const [row] = await db.rows<{ n: number }>(sql`select coalesce(sum(n), 0) as n from signalement_subject_sets where ${sql.join(holds, sql` or `)}`);
+      return Number(row?.n ?? 0);
+    }
     // One subject: the links' primary key (signalement, subject) already makes each report count once.
     const n = ids.length === 1 ? sql<number>`count(*)`.mapWith(Number) : countDistinct(ss.signalementId);
     const [row] = await db.read.select({ n }).from(ss).where(inArray(ss.subjectId, ids));
