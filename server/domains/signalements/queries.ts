@@ -98,8 +98,8 @@ export async function countSignalements(db: Database, f: ListFilters): Promise<n
   const { signalementSubjects: ss, subjects } = db.t;
   const subjectCodes = f['subjects.code'];
   if (subjectCodes && subjectCodes.length > 0 && onlyFilter(f, 'subjects.code')) {
-    // The subject ids are resolved first: with a sub-select SQLite walks the whole primary-key index
-    // of the links instead of the subject index.
+    // The subject ids are resolved first: both counts below take them as values (with a sub-select
+    // SQLite would walk the whole primary-key index of the links instead of the subject index).
     const ids = (await db.read.select({ id: subjects.id }).from(subjects).where(inArray(subjects.code, subjectCodes))).map((r) => r.id);
     if (ids.length === 0) return 0;
     if (db.engine === 'sqlite') {
