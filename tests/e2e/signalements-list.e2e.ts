@@ -142,6 +142,26 @@ describe('report list in a real browser', () => {
     expect(await page.getByTestId('pagination-page').textContent()).toBe('Page 1 sur 1');
   });
 
+  it('finds reports by a part of a word, in capitals, as the whole list shows them', async () => {
+    const all = (await api(page, 'itemsPerPage=45')).member;
+    // A part of a partner's designation, inside one of its words: 'INISTER' for 'Ministère'.
+    const word = all
+      .flatMap((m) => m.partenaire.designation.normalize('NFD').replace(/\p{M}/gu, '').split(/[^A-Za-z]+/))
+      .find((w) => w.length >= 7)!;
+    const part = word.slice(1, -1).toUpperCase();
+    const holders = all.filter((m) => m.partenaire.designation.normalize('NFD').replace(/\p{M}/gu, '').toUpperCase().includes(part));
+    expect(holders.length).toBeGreaterThan(0);
+
+    await page.goto('/admin/signalement/list');
+    await page.getByTestId('signalement-row').first().waitFor();
+    await page.getByTestId('search-input').fill(part);
+    await expect.poll(() => search(page).get('q')).toBe(part);
+    const found = await api(page, `search=${encodeURIComponent(part)}&itemsPerPage=45`);
+    expect(found.member.map((m) => m.code)).toEqual(expect.arrayContaining(holders.map((m) => m.code)));
+    await expect.poll(() => totalText(page)).toBe(`Total: ${found.totalItems} élément(s)`);
+    expect(await rowCodes(page)).toEqual(found.member.slice(0, 20).map((m) => m.code));
+  });
+
   it('sorts by code and by partner, always descending', async () => {
     await page.goto('/admin/signalement/list');
     await page.getByTestId('signalement-row').first().waitFor();
