@@ -1,13 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../server/db/seed/demo';
-import { start, type Running } from '../../server/start';
-import { ADMIN, loginAs, startE2E, type E2E } from './harness';
+import { ADMIN, loginAs, startE2E, startServer, type E2E } from './harness';
 
 /** Records every request of the context and refuses those for another machine. */
 async function offMachine(context: BrowserContext): Promise<string[]> {
@@ -24,24 +20,27 @@ async function offMachine(context: BrowserContext): Promise<string[]> {
   return outside;
 }
 
-/** A second server on its own database, for a given MAP_STYLE_URL. */
-async function serverWithStyle(styleUrl: string): Promise<{ running: Running; close(): Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'signalements-e2e-map-'));
-  const running = await start({
-    DATABASE_URL: `file:${join(dir, 'e2e.db')}`,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-    PUBLIC_URL: 'http://127.0.0.1',
-    MAP_STYLE_URL: styleUrl,
+/**
+ * A page on a second server (its own database) whose MAP_STYLE_URL is `styleUrl`, collecting the
+ * console errors other than the expected 401 of who-am-i.
+ */
+async function pageWithStyle(e: E2E, styleUrl: string) {
+  const server = await startServer({ MAP_STYLE_URL: styleUrl });
+  const context = await e.browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    locale: 'fr-FR',
+    baseURL: server.running.url,
   });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && !/status of 401/.test(m.text()) && errors.push(m.text()));
   return {
-    running,
+    context,
+    page,
+    errors,
     async close() {
-      await running.close();
-      rmSync(dir, { recursive: true, force: true });
+      await context.close();
+      await server.close();
     },
   };
 }
@@ -89,19 +88,8 @@ describe('dashboard map without network', () => {
   });
 
   it('falls back to the offline map, without a console error, when MAP_STYLE_URL cannot be reached', async () => {
-    const other = await serverWithStyle('http://127.0.0.1:9/style.json');
-    const context = await e.browser.newContext({
-      viewport: { width: 1280, height: 800 },
-      locale: 'fr-FR',
-      baseURL: other.running.url,
-    });
-    const errors: string[] = [];
+    const { context, page, errors, close } = await pageWithStyle(e, 'http://127.0.0.1:9/style.json');
     try {
-      const page = await context.newPage();
-      page.on(
-        'console',
-        (m) => m.type() === 'error' && !/status of 401/.test(m.text()) && errors.push(m.text()),
-      );
       page.on('pageerror', (error) => errors.push(String(error)));
       const outside = await offMachine(context);
       await loginAs(page, ADMIN.email, ADMIN.password);
@@ -111,25 +99,13 @@ describe('dashboard map without network', () => {
       expect(outside).toEqual([]);
       expect(errors).toEqual([]);
     } finally {
-      await context.close();
-      await other.close();
+      await close();
     }
   });
 
   it('uses the tile style of MAP_STYLE_URL when it answers', async () => {
-    const other = await serverWithStyle(tilesUrl);
-    const context = await e.browser.newContext({
-      viewport: { width: 1280, height: 800 },
-      locale: 'fr-FR',
-      baseURL: other.running.url,
-    });
-    const errors: string[] = [];
+    const { page, errors, close } = await pageWithStyle(e, tilesUrl);
     try {
-      const page = await context.newPage();
-      page.on(
-        'console',
-        (m) => m.type() === 'error' && !/status of 401/.test(m.text()) && errors.push(m.text()),
-      );
       const styleRequests: string[] = [];
       page.on('request', (r) => r.url() === tilesUrl && styleRequests.push(r.url()));
       await loginAs(page, ADMIN.email, ADMIN.password);
@@ -139,8 +115,7 @@ describe('dashboard map without network', () => {
       expect(styleRequests.length).toBeGreaterThan(0);
       expect(errors).toEqual([]);
     } finally {
-      await context.close();
-      await other.close();
+      await close();
     }
   });
 });

@@ -47,17 +47,8 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
     throw new Error('Client non construit : lancez « npm run build » avant les tests navigateur.');
   }
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} absent : apt-get install chromium`);
-  const dir = mkdtempSync(join(tmpdir(), 'signalements-e2e-'));
-  const running = await start({
-    DATABASE_URL: `file:${join(dir, 'e2e.db')}`,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-    PUBLIC_URL: 'http://127.0.0.1',
-    ...env,
-  });
+  const server = await startServer(env);
+  const { running } = server;
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const contexts: BrowserContext[] = [];
   const errors: string[] = [];
@@ -106,6 +97,30 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
     async close() {
       for (const context of contexts) await context.close().catch(() => undefined);
       await browser.close();
+      await server.close();
+    },
+  };
+}
+
+/**
+ * A real server on a fresh SQLite database of its own (a temporary folder removed on close), with
+ * the ADMIN account. `env` adds to or overrides its environment.
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<{ running: Running; close(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'signalements-e2e-'));
+  const running = await start({
+    DATABASE_URL: `file:${join(dir, 'e2e.db')}`,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    PUBLIC_URL: 'http://127.0.0.1',
+    ...env,
+  });
+  return {
+    running,
+    async close() {
       await running.close();
       rmSync(dir, { recursive: true, force: true });
     },

@@ -1,5 +1,6 @@
 import type { ApexOptions } from 'apexcharts';
 import { lazy } from 'react';
+import { MONTHS_FR, WEEKDAYS_FR } from './calendar';
 
 /** apexcharts is loaded with the first chart, not with the page: the cards show before it arrives. */
 export const Chart = lazy(() => import('react-apexcharts'));
@@ -7,20 +8,7 @@ export const Chart = lazy(() => import('react-apexcharts'));
 const FR_LOCALE = {
   name: 'fr',
   options: {
-    months: [
-      'janvier',
-      'février',
-      'mars',
-      'avril',
-      'mai',
-      'juin',
-      'juillet',
-      'août',
-      'septembre',
-      'octobre',
-      'novembre',
-      'décembre',
-    ],
+    months: [...MONTHS_FR],
     shortMonths: [
       'janv.',
       'févr.',
@@ -35,7 +23,8 @@ const FR_LOCALE = {
       'nov.',
       'déc.',
     ],
-    days: ['dimanche', 'lundi', 'mardi', 'mercredi', 'jeudi', 'vendredi', 'samedi'],
+    // ApexCharts' weeks start on Sunday.
+    days: [WEEKDAYS_FR[6], ...WEEKDAYS_FR.slice(0, 6)],
     shortDays: ['dim.', 'lun.', 'mar.', 'mer.', 'jeu.', 'ven.', 'sam.'],
     toolbar: {
       exportToSVG: 'Télécharger au format SVG',
