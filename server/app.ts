@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import cookie from '@fastify/cookie';
-import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
@@ -22,9 +21,13 @@ import { registerMergePatch } from './http/merge-patch';
 import { MESSAGES } from './errors';
 import { registerErrorHandler } from './http/errors';
 import { healthRoutes } from './http/health';
-import { authenticate } from './http/session-cookie';
+import { registerSecurityHeaders } from './http/security-headers';
+import { registerAccessControl } from './http/access';
+import { PublicLookupLimiter } from './http/public-limit';
+import { parseQueryString } from './http/query-string';
 import { appRouter, type AppRouter } from './trpc/router';
 import { PATHS } from './paths';
+import { TRPC_MAX_BATCH } from '../shared/constants';
 
 export interface BuildAppOptions {
   config: Config;
@@ -49,7 +52,7 @@ export async function buildApp({ config, db, webRoot, logStream }: BuildAppOptio
     bodyLimit: 2 * 1024 * 1024,
     // tRPC batches several procedures into one /trpc/a,b,c path: Fastify's 100-character default
     // for a path parameter would refuse a detail page's batch with 414 (as tRPC's Fastify docs warn).
-    routerOptions: { maxParamLength: 5000 },
+    routerOptions: { maxParamLength: 5000, querystringParser: parseQueryString },
   });
 
   // One line per request; no query string (it may carry search terms), no token path segment.
@@ -66,50 +69,48 @@ export async function buildApp({ config, db, webRoot, logStream }: BuildAppOptio
     );
   });
 
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'same-origin');
-    reply.header('x-frame-options', 'DENY');
-  });
+  registerSecurityHeaders(app, config);
 
-  const routes: Array<{ method: string; url: string; public: boolean }> = [];
+  // Every route, with its config read when asked (child plugins complete it after this hook ran).
+  const routes: FastifyInstance['routeList'] = [];
   app.decorate('routeList', routes);
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') routes.push({ method, url: route.url, public: Boolean(route.config?.public) });
+      if (method !== 'HEAD') {
+        routes.push({ method, url: route.url, get config() { return route.config ?? {}; } });
+      }
     }
   });
+  app.decorate('publicLookups', new PublicLookupLimiter());
 
   await app.register(cookie);
-  await app.register(rateLimit, { global: false });
   registerErrorHandler(app);
 
-  app.decorateRequest('auth', null);
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/api/') && !request.url.startsWith('/trpc/')) return;
-    await authenticate(request, reply, db, config);
-  });
-  // Every /api route needs a session unless it says it is public.
-  app.addHook('preHandler', async (request, reply) => {
-    if (!request.url.startsWith('/api/') || request.routeOptions.config.public) return;
-    if (!request.auth) return reply.code(401).send({ status: 401, message: MESSAGES.unauthenticated });
-  });
-
+  // Deny by default, decided on the matched route's config (server/http/access.ts).
+  registerAccessControl(app, db, config);
   registerMergePatch(app);
-  // The public summary is reachable without a session, on REST and tRPC alike: limit it per address.
-  const resumeLimit = app.rateLimit({ max: 30, timeWindow: '1 minute', keyGenerator: (request) => `resume:${request.ip}` });
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.url.startsWith('/trpc/') && request.url.split('?')[0]!.includes('signalements.resume')) {
-      await resumeLimit.call(app, request, reply);
-    }
-  });
 
-  await app.register(fastifyTRPCPlugin, {
-    prefix: '/trpc',
-    trpcOptions: {
-      router: appRouter,
-      createContext: ({ req, res }): AppContext => ({ db, config, req, res, auth: req.auth }),
-    } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
+  // tRPC's one route delegates the session check to each procedure's meta (server/trpc/init.ts).
+  await app.register(async (scope) => {
+    scope.addHook('onRoute', (route) => {
+      route.config = { ...route.config, procedures: true };
+    });
+    await scope.register(fastifyTRPCPlugin, {
+      prefix: '/trpc',
+      trpcOptions: {
+        router: appRouter,
+        maxBatchSize: TRPC_MAX_BATCH,
+        createContext: ({ req, res, info }): AppContext => ({
+          db,
+          config,
+          req,
+          res,
+          auth: req.auth,
+          batchSize: info.calls.length,
+          publicLookups: app.publicLookups,
+        }),
+      } satisfies FastifyTRPCPluginOptions<AppRouter>['trpcOptions'],
+    });
   });
 
   healthRoutes(app, db);
@@ -132,11 +133,15 @@ export async function buildApp({ config, db, webRoot, logStream }: BuildAppOptio
 async function registerClient(app: FastifyInstance, root: string) {
   const index = resolve(root, 'index.html');
   const built = existsSync(index);
-  if (built) {
-    await app.register(fastifyStatic, { root, prefix: '/admin/', index: false, wildcard: false });
-  }
-  app.get('/', (_req, reply) => reply.redirect('/admin/'));
-  app.get('/admin', (_req, reply) => reply.redirect('/admin/'));
+  // The client's files and redirects need no session and do no database work. @fastify/static
+  // declares each file's route with config.file; this marks exactly those.
+  app.addHook('onRoute', (route) => {
+    if (route.config && 'file' in route.config) route.config.clientFile = true;
+  });
+  if (built) await app.register(fastifyStatic, { root, prefix: '/admin/', index: false, wildcard: false });
+  const client = { config: { clientFile: true } };
+  app.get('/', client, (_req, reply) => reply.redirect('/admin/'));
+  app.get('/admin', client, (_req, reply) => reply.redirect('/admin/'));
   app.setNotFoundHandler((request, reply) => {
     const isPage = request.method === 'GET' && request.url.startsWith('/admin/');
     const isAsset = /\.[a-z0-9]+$/i.test(request.url.split('?')[0]!);

@@ -44,6 +44,16 @@ export const MESSAGES = {
   notFound: 'Ressource introuvable.',
   invalid: 'Données invalides.',
   internal: 'Une erreur interne est survenue. Veuillez réessayer plus tard.',
+  invalidRequest: 'Requête invalide.',
+  methodNotAllowed: 'Méthode non autorisée.',
+  payloadTooLarge: 'Requête trop volumineuse.',
+  unsupportedMediaType: 'Les données doivent être envoyées en JSON.',
+  tooManyRequests: 'Trop de requêtes. Veuillez patienter avant de réessayer.',
+  notBatchable: "Cette opération ne peut pas être groupée avec d'autres.",
+  forbiddenKey: 'Nom de paramètre non autorisé.',
+  forbiddenCharacter: 'Les données contiennent un caractère non autorisé.',
+  tooDeep: 'Les données sont trop imbriquées.',
+  crossSite: "Requête refusée : elle ne provient pas de l'application.",
 } as const;
 
 export const unauthenticated = () => new DomainError('unauthenticated', MESSAGES.unauthenticated);

@@ -54,3 +54,6 @@ export const PASSWORD_TOKEN_TTL_HOURS = 48;
 
 /** Rows per page of the table beside the dashboard map (spec §2). */
 export const MAP_TABLE_PAGE_SIZE = 8;
+
+/** Calls in one tRPC batch: the client's httpBatchLink splits above it, the server refuses above it. */
+export const TRPC_MAX_BATCH = 10;

@@ -39,7 +39,7 @@ describe('the built client under /admin', () => {
 
   it('answers unknown API routes with a JSON error, not the page', async () => {
     const res = await t.app.inject({ url: '/api/nope' });
-    expect(res.statusCode).toBe(401);
+    expect(res.statusCode).toBe(404);
     expect(res.headers['content-type']).toContain('application/json');
   });
 

@@ -1,6 +1,16 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError } from 'zod';
 import { DomainError, HTTP_STATUS, MESSAGES } from '../errors';
+import { HttpError } from './access';
+
+/** Fastify's own 4xx (bad JSON, body too large, unknown media type…) answered in French. */
+const FRENCH_BY_STATUS: Partial<Record<number, string>> = {
+  404: MESSAGES.notFound,
+  405: MESSAGES.methodNotAllowed,
+  413: MESSAGES.payloadTooLarge,
+  415: MESSAGES.unsupportedMediaType,
+  429: MESSAGES.tooManyRequests,
+};
 
 /** One error shape for the REST facade: { status, message, violations? }, the message in French. */
 export function registerErrorHandler(app: FastifyInstance) {
@@ -17,13 +27,13 @@ export function registerErrorHandler(app: FastifyInstance) {
         .code(400)
         .send({ status: 400, message: violations[0]?.message ?? MESSAGES.invalid, violations });
     }
+    if (error instanceof HttpError) {
+      return reply.code(error.statusCode).send({ status: error.statusCode, message: error.message });
+    }
     const fastifyError = error as FastifyError;
     const status = fastifyError.statusCode ?? 500;
-    if (status === 429) {
-      return reply.code(429).send({ status, message: 'Trop de requêtes. Veuillez patienter avant de réessayer.' });
-    }
     if (status >= 400 && status < 500) {
-      return reply.code(status).send({ status, message: 'Requête invalide.' });
+      return reply.code(status).send({ status, message: FRENCH_BY_STATUS[status] ?? MESSAGES.invalidRequest });
     }
     request.log.error({ err: error }, 'request failed');
     return reply.code(500).send({ status: 500, message: MESSAGES.internal });

@@ -39,7 +39,7 @@ describe.each(await testEngines())('server-side guards on %s', (engine) => {
     for (const route of apiRoutes) {
       const key = `${route.method} ${route.url}`;
       const isPublic = PUBLIC_API.includes(key) || route.url.startsWith('/api/resume/');
-      expect(route.public, key).toBe(isPublic);
+      expect(Boolean(route.config.public), key).toBe(isPublic);
       if (isPublic) continue;
       const res = await t.app.inject({ method: route.method as 'GET', url: concrete(route.url), payload: {} });
       expect(res.statusCode, key).toBe(401);

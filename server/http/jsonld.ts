@@ -1,6 +1,8 @@
 // JSON-LD shapes of the REST facade (Hydra-style collections as API Platform returns them) and the
 // §7 query-string conventions: page, itemsPerPage, order[field]=dir, field[]=a&field[]=b.
 import { z } from 'zod';
+import { invalid, MESSAGES } from '../errors';
+import { isForbiddenKey } from './input-guard';
 
 export interface Collection<T> {
   '@context': string;
@@ -59,14 +61,18 @@ export function collection<T>(
  * `field[]` → arrays. Fastify's default parser leaves bracketed keys as they are.
  */
 export function parseQuery(raw: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  // No prototype anywhere, and keys aimed at Object.prototype refused (the query-string parser
+  // already refuses them; this keeps the function safe on its own).
+  const out = Object.create(null) as Record<string, unknown>;
   for (const [key, value] of Object.entries(raw)) {
     const list = key.match(/^(.+)\[\]$/);
     const nested = key.match(/^([^[]+)\[([^\]]+)\]$/);
+    const names = list ? [list[1]!] : nested ? [nested[1]!, nested[2]!] : [key];
+    if (names.some(isForbiddenKey)) throw invalid(MESSAGES.forbiddenKey);
     if (list) {
       out[list[1]!] = Array.isArray(value) ? value : [value];
     } else if (nested) {
-      const group = (out[nested[1]!] ??= {}) as Record<string, unknown>;
+      const group = (out[nested[1]!] ??= Object.create(null)) as Record<string, unknown>;
       group[nested[2]!] = value;
     } else {
       out[key] = value;

@@ -3,27 +3,60 @@ import { ZodError } from 'zod';
 import { ROLE_ADMIN } from '../../shared/constants';
 import type { AppContext } from '../context';
 import { DomainError, MESSAGES, TRPC_CODE } from '../errors';
+import { refuseHostileInput } from '../http/input-guard';
 
-const t = initTRPC.context<AppContext>().create({
-  errorFormatter({ shape, error }) {
-    const zod = error.cause instanceof ZodError ? error.cause : null;
-    const message =
-      error.code === 'INTERNAL_SERVER_ERROR'
-        ? MESSAGES.internal
-        : zod
-          ? (zod.issues[0]?.message ?? MESSAGES.invalid)
-          : shape.message;
-    return {
-      ...shape,
-      message,
-      data: {
-        code: shape.data.code,
-        httpStatus: shape.data.httpStatus,
-        fieldErrors: zod ? zod.flatten().fieldErrors : undefined,
-      },
-    };
-  },
-});
+/**
+ * What a procedure declares about itself. Nothing declared means: a session is required, the
+ * call may be batched. `public` is the only way out of the session check (deny by default).
+ */
+export interface ProcedureMeta {
+  /** Reachable without a session. */
+  public?: boolean;
+  /** Refused inside a batch (log-in: one password per request). */
+  solo?: boolean;
+  /** Counted against the public look-up limit (per address and global), every call of a batch. */
+  publicLookup?: boolean;
+}
+
+/** tRPC's own messages (malformed batch, unknown procedure, bad JSON…) are English: answer in French. */
+const FRENCH_BY_CODE: Partial<Record<string, string>> = {
+  PARSE_ERROR: MESSAGES.invalidRequest,
+  BAD_REQUEST: MESSAGES.invalidRequest,
+  NOT_FOUND: MESSAGES.notFound,
+  METHOD_NOT_SUPPORTED: MESSAGES.methodNotAllowed,
+  PAYLOAD_TOO_LARGE: MESSAGES.payloadTooLarge,
+  UNSUPPORTED_MEDIA_TYPE: MESSAGES.unsupportedMediaType,
+  TOO_MANY_REQUESTS: MESSAGES.tooManyRequests,
+  UNAUTHORIZED: MESSAGES.unauthenticated,
+  FORBIDDEN: MESSAGES.forbidden,
+};
+
+const t = initTRPC
+  .context<AppContext>()
+  .meta<ProcedureMeta>()
+  .create({
+    errorFormatter({ shape, error }) {
+      const zod = error.cause instanceof ZodError ? error.cause : null;
+      const ours = error.cause instanceof DomainError;
+      const message =
+        error.code === 'INTERNAL_SERVER_ERROR'
+          ? MESSAGES.internal
+          : zod
+            ? (zod.issues[0]?.message ?? MESSAGES.invalid)
+            : ours
+              ? shape.message
+              : (FRENCH_BY_CODE[error.code] ?? MESSAGES.invalidRequest);
+      return {
+        ...shape,
+        message,
+        data: {
+          code: shape.data.code,
+          httpStatus: shape.data.httpStatus,
+          fieldErrors: zod ? zod.flatten().fieldErrors : undefined,
+        },
+      };
+    },
+  });
 
 /** Domain errors become tRPC errors with the same French message; others are logged as 500s. */
 const mapErrors = t.middleware(async ({ ctx, next, path }) => {
@@ -40,18 +73,34 @@ const mapErrors = t.middleware(async ({ ctx, next, path }) => {
   return result;
 });
 
-export const router = t.router;
-export const publicProcedure = t.procedure.use(mapErrors);
+/**
+ * Every procedure passes here before its input is parsed: the session check (deny by default,
+ * decided on the procedure's own meta), the batch rule, the public look-up limit (counted before
+ * any work), and the refusal of bytes no engine stores alike (NUL, lone surrogates).
+ */
+const perimeter = t.middleware(async ({ ctx, meta, next, getRawInput }) => {
+  if (meta?.solo && ctx.batchSize > 1) {
+    throw new DomainError('invalid', MESSAGES.notBatchable);
+  }
+  if (!meta?.public && !ctx.auth) throw new DomainError('unauthenticated', MESSAGES.unauthenticated);
+  if (meta?.publicLookup) ctx.publicLookups.take(ctx.req.ip);
+  refuseHostileInput(await getRawInput());
+  return next();
+});
 
-export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.auth) throw new TRPCError({ code: 'UNAUTHORIZED', message: MESSAGES.unauthenticated });
+const base = t.procedure.use(mapErrors).use(perimeter);
+
+export const router = t.router;
+/** A procedure reachable without a session: the only builder that declares `public`. */
+export const publicProcedure = base.meta({ public: true });
+
+export const authedProcedure = base.use(({ ctx, next }) => {
+  if (!ctx.auth) throw new DomainError('unauthenticated', MESSAGES.unauthenticated);
   return next({ ctx: { ...ctx, auth: ctx.auth } });
 });
 
 export const adminProcedure = authedProcedure.use(({ ctx, next }) => {
-  if (ctx.auth.user.role.code !== ROLE_ADMIN) {
-    throw new TRPCError({ code: 'FORBIDDEN', message: MESSAGES.forbidden });
-  }
+  if (ctx.auth.user.role.code !== ROLE_ADMIN) throw new DomainError('forbidden', MESSAGES.forbidden);
   return next();
 });
 

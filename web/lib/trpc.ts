@@ -3,6 +3,7 @@ import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { createTRPCContext, createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
 import type { AppRouter } from '../../server/trpc/router';
+import { TRPC_MAX_BATCH } from '../../shared/constants';
 import { errorCode } from './errors';
 
 export type { AppRouter };
@@ -24,6 +25,7 @@ export const trpcClient = createTRPCClient<AppRouter>({
   links: [
     httpBatchLink({
       url: '/trpc',
+      maxItems: TRPC_MAX_BATCH,
       fetch(url, options) {
         // The session lives in an httpOnly cookie.
         return fetch(url, { ...options, credentials: 'include' });

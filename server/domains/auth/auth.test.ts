@@ -4,7 +4,13 @@ import { createTestApp, sessionCookie, TEST_PASSWORD, type TestApp } from '../..
 import { testEngines } from '../../../tests/helpers/db';
 import { setPassword } from '../utilisateurs/service';
 import { sessionIdFromToken } from './session';
-import { MAX_FAILURES_PER_ACCOUNT } from './throttle';
+import { TRPC_MAX_BATCH } from '../../../shared/constants';
+import { hashGate } from './password';
+import {
+  MAX_ATTEMPTS_PER_ACCOUNT,
+  MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS,
+  MAX_ATTEMPTS_PER_ADDRESS,
+} from './throttle';
 
 describe.each(await testEngines())('authentication on %s', (engine) => {
   let t: TestApp;
@@ -108,28 +114,96 @@ describe.each(await testEngines())('authentication on %s', (engine) => {
     expect(refused.statusCode).toBe(401);
   });
 
-  it('slows down repeated failures for one account, in French, even with the right password', async () => {
+  it('refuses a sixth guess on one account from one address, in French, even with the right password', async () => {
     await t.user('cible@example.mg');
-    let last;
-    for (let i = 0; i < MAX_FAILURES_PER_ACCOUNT; i++) {
-      last = await loginRes('cible@example.mg', 'mauvais', `10.1.0.${i}`);
+    for (let i = 0; i < MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS; i++) {
+      expect((await loginRes('cible@example.mg', 'mauvais', '10.1.0.1')).statusCode).toBe(401);
     }
-    expect(last!.statusCode).toBe(429);
-    const blocked = await loginRes('cible@example.mg', TEST_PASSWORD, '10.2.0.1');
+    const blocked = await loginRes('cible@example.mg', TEST_PASSWORD, '10.1.0.1');
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().message).toMatch(/^Trop de tentatives de connexion\. Réessayez dans \d+ minute\(s\)\.$/);
-    expect(blocked.headers['retry-after']).toBeDefined();
-    // Another account from another address is not affected.
-    expect((await loginRes('agent@example.mg', TEST_PASSWORD, '10.2.0.2')).statusCode).toBe(200);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    // The owner, from another address, is not locked out by someone else's guesses.
+    expect((await loginRes('cible@example.mg', TEST_PASSWORD, '10.2.0.1')).statusCode).toBe(200);
+  });
+
+  it('stops guessing on one account from many addresses with a slower per-account limit', async () => {
+    await t.user('distribuee@example.mg');
+    for (let i = 0; i < MAX_ATTEMPTS_PER_ACCOUNT; i++) {
+      expect((await loginRes('distribuee@example.mg', 'mauvais', `10.3.${i >> 8}.${i & 255}`)).statusCode).toBe(401);
+    }
+    const blocked = await loginRes('distribuee@example.mg', TEST_PASSWORD, '10.4.0.1');
+    expect(blocked.statusCode).toBe(429);
   });
 
   it('slows down repeated failures from one address across accounts', async () => {
-    let status = 0;
-    for (let i = 0; i < 25 && status !== 429; i++) {
-      status = (await loginRes(`inconnu${i}@example.mg`, 'mauvais', '10.9.9.9')).statusCode;
+    for (let i = 0; i < MAX_ATTEMPTS_PER_ADDRESS; i++) {
+      expect((await loginRes(`inconnu${i}@example.mg`, 'mauvais', '10.9.9.9')).statusCode).toBe(401);
     }
-    expect(status).toBe(429);
     expect((await loginRes('agent@example.mg', TEST_PASSWORD, '10.9.9.9')).statusCode).toBe(429);
+  });
+
+  it('gives a successful attempt back, so colleagues behind one address are not counted', async () => {
+    for (let i = 0; i < MAX_ATTEMPTS_PER_ADDRESS + 5; i++) {
+      expect((await loginRes('agent@example.mg', TEST_PASSWORD, '10.9.8.8')).statusCode).toBe(200);
+    }
+  });
+
+  it('checks no more passwords than the limit under 100 simultaneous guesses', async () => {
+    await t.user('concurrente@example.mg');
+    const before = hashGate.started;
+    const results = await Promise.all(
+      Array.from({ length: 100 }, () => loginRes('concurrente@example.mg', 'mauvais', '10.5.0.1')),
+    );
+    expect(hashGate.started - before).toBeLessThanOrEqual(MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS);
+    expect(results.filter((r) => r.statusCode === 401).length).toBeLessThanOrEqual(MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS);
+    expect(results.filter((r) => r.statusCode === 429).length).toBeGreaterThanOrEqual(100 - MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS);
+  });
+
+  it('refuses a log-in inside a tRPC batch without checking any password', async () => {
+    await t.user('lot@example.mg');
+    const before = hashGate.started;
+    const calls = ['auth.login', 'auth.login', 'auth.login'];
+    const input = Object.fromEntries(
+      calls.map((_, i) => [i, { email: 'lot@example.mg', password: i === 2 ? TEST_PASSWORD : 'mauvais' }]),
+    );
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/trpc/${calls.join(',')}?batch=1`,
+      payload: input,
+      headers: { 'x-forwarded-for': '10.6.0.1' },
+    });
+    expect(hashGate.started).toBe(before);
+    expect(res.cookies.find((c) => c.name === 'session')).toBeUndefined();
+    const body = res.json() as Array<{ error?: { message: string } }>;
+    expect(body).toHaveLength(3);
+    for (const item of body) expect(item.error?.message).toBe("Cette opération ne peut pas être groupée avec d'autres.");
+  });
+
+  it('refuses a tRPC batch of more than TRPC_MAX_BATCH calls, in French', async () => {
+    const cookie = await t.login('agent@example.mg');
+    const paths = Array.from({ length: TRPC_MAX_BATCH + 1 }, () => 'auth.whoAmI');
+    const res = await t.app.inject({ url: `/trpc/${paths.join(',')}?batch=1&input=%7B%7D`, headers: { cookie } });
+    expect(res.statusCode).toBe(400);
+    expect(JSON.stringify(res.json())).toContain('Requête invalide.');
+    const ok = await t.app.inject({
+      url: `/trpc/${paths.slice(1).join(',')}?batch=1&input=%7B%7D`,
+      headers: { cookie },
+    });
+    expect(ok.statusCode).toBe(200);
+  });
+
+  it('refuses a flood of log-ins from one address and still lets another person in', async () => {
+    await t.user('flot@example.mg');
+    const before = hashGate.started;
+    const flood = Array.from({ length: 450 }, (_, i) =>
+      loginRes(i % 2 ? 'flot@example.mg' : `flot${i}@example.mg`, 'mauvais', '10.7.0.1'),
+    );
+    const other = loginRes('admin@example.mg', TEST_PASSWORD, '10.8.0.1');
+    const [floodResults, otherResult] = await Promise.all([Promise.all(flood), other]);
+    expect(otherResult.statusCode).toBe(200);
+    expect(floodResults.filter((r) => r.statusCode === 429).length).toBeGreaterThanOrEqual(450 - MAX_ATTEMPTS_PER_ADDRESS);
+    expect(hashGate.started - before).toBeLessThanOrEqual(MAX_ATTEMPTS_PER_ADDRESS + 1);
   });
 
   it('returns the current user from who-am-i on REST and tRPC', async () => {

@@ -5,7 +5,7 @@ import { utilisateurDto } from '../utilisateurs/dto';
 import { login, logout } from './service';
 
 export const authRouter = router({
-  login: publicProcedure.input(loginInputSchema).mutation(async ({ ctx, input }) => {
+  login: publicProcedure.meta({ solo: true }).input(loginInputSchema).mutation(async ({ ctx, input }) => {
     const result = await login(ctx.db, input, ctx.req.ip);
     setSessionCookie(ctx.res, ctx.config, result.token, result.session);
     return result.user;

@@ -3,9 +3,9 @@ import type { Database } from '../../db/client';
 import { DomainError } from '../../errors';
 import { utilisateurDto, type UtilisateurDto } from '../utilisateurs/dto';
 import { findUserByEmail } from '../utilisateurs/service';
-import { burnPasswordCheck, verifyPassword } from './password';
+import { burnPasswordCheck, isBusy, verifyPassword } from './password';
 import { createSession, generateSessionToken, invalidateSession, type Session } from './session';
-import { assertNotThrottled, clearFailures, recordFailure, tooManyAttempts } from './throttle';
+import { releaseAttempt, reserveAttempt } from './throttle';
 
 export const BAD_CREDENTIALS = 'Email ou mot de passe incorrect.';
 
@@ -24,17 +24,21 @@ export async function login(
   input: { email: string; password: string },
   ip: string,
 ): Promise<LoginResult> {
-  await assertNotThrottled(db, input.email, ip);
+  // Counted first (atomically, nothing checked when over a limit), then checked.
+  await reserveAttempt(db, input.email, ip);
   const user = await findUserByEmail(db, input.email);
-  const valid = user?.passwordHash
-    ? await verifyPassword(user.passwordHash, input.password)
-    : (await burnPasswordCheck(input.password), false);
-  if (!user || !valid || !user.isEnabled) {
-    const blockedUntil = await recordFailure(db, input.email, ip);
-    if (blockedUntil) throw tooManyAttempts(blockedUntil);
-    throw new DomainError('unauthenticated', BAD_CREDENTIALS);
+  let valid: boolean;
+  try {
+    valid = user?.passwordHash
+      ? await verifyPassword(user.passwordHash, input.password, ip)
+      : (await burnPasswordCheck(input.password, ip), false);
+  } catch (error) {
+    // Refused by the hashing gate before any check: the attempt is given back.
+    if (isBusy(error)) await releaseAttempt(db, input.email, ip, 'unchecked');
+    throw error;
   }
-  await clearFailures(db, input.email);
+  if (!user || !valid || !user.isEnabled) throw new DomainError('unauthenticated', BAD_CREDENTIALS);
+  await releaseAttempt(db, input.email, ip, 'success');
   const token = generateSessionToken();
   const now = new Date();
   const session = await createSession(db, token, user.id);

@@ -1,19 +1,44 @@
-// Slows down password guessing: failed log-ins are counted per account and per client address in
-// the database (so every server process sees the same counters), and a key over its limit is refused
-// until its window ends, before any password is checked.
-import { eq } from 'drizzle-orm';
-import type { Database } from '../../db/client';
+// Slows down password guessing (model and figures: docs/decisions/0015-security-model.md).
+//
+// An attempt is reserved before its password is checked, atomically: one transaction increments the
+// three counters below (an upsert each, in a fixed order) and rolls back when one is over its limit,
+// so a refused attempt counts nothing and no more than the limit of passwords is ever checked per
+// window, whatever the concurrency (SQLite's writer lock; PostgreSQL's row locks on the upserts).
+// A successful log-in gives its attempt back. Counters live in `login_throttle`, shared by every
+// server process.
+import { eq, sql } from 'drizzle-orm';
+import type { Database, Orm } from '../../db/client';
 import { DomainError } from '../../errors';
 
-export const THROTTLE_WINDOW_MS = 15 * 60 * 1000;
-export const MAX_FAILURES_PER_ACCOUNT = 5;
-export const MAX_FAILURES_PER_ADDRESS = 20;
+const MINUTE = 60_000;
+
+export interface ThrottleRule {
+  kind: 'ip' | 'account-ip' | 'account';
+  max: number;
+  windowMs: number;
+}
+
+/** From one address over all accounts; for one account from one address; for one account from anywhere. */
+export const THROTTLE_RULES: readonly ThrottleRule[] = [
+  { kind: 'ip', max: 20, windowMs: 15 * MINUTE },
+  { kind: 'account-ip', max: 5, windowMs: 15 * MINUTE },
+  { kind: 'account', max: 30, windowMs: 60 * MINUTE },
+];
+
+export const MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS = THROTTLE_RULES[1]!.max;
+export const MAX_ATTEMPTS_PER_ADDRESS = THROTTLE_RULES[0]!.max;
+export const MAX_ATTEMPTS_PER_ACCOUNT = THROTTLE_RULES[2]!.max;
+
+const normalise = (email: string) => email.trim().toLowerCase();
 
 export function throttleKeys(email: string, ip: string) {
-  return [
-    { key: `email:${email.trim().toLowerCase()}`, max: MAX_FAILURES_PER_ACCOUNT },
-    { key: `ip:${ip}`, max: MAX_FAILURES_PER_ADDRESS },
-  ];
+  const account = normalise(email);
+  const keyOf: Record<ThrottleRule['kind'], string> = {
+    ip: `ip:${ip}`,
+    'account-ip': `account-ip:${account}|${ip}`,
+    account: `account:${account}`,
+  };
+  return THROTTLE_RULES.map((rule) => ({ ...rule, key: keyOf[rule.kind] }));
 }
 
 export function tooManyAttempts(until: Date, now = Date.now()): DomainError {
@@ -21,44 +46,62 @@ export function tooManyAttempts(until: Date, now = Date.now()): DomainError {
   return new DomainError(
     'too_many_requests',
     `Trop de tentatives de connexion. Réessayez dans ${minutes} minute(s).`,
-    { retryAfterSeconds: Math.ceil((until.getTime() - now) / 1000) },
+    { retryAfterSeconds: Math.max(1, Math.ceil((until.getTime() - now) / 1000)) },
   );
 }
 
-/** Throws when one of the keys is blocked. */
-export async function assertNotThrottled(db: Database, email: string, ip: string): Promise<void> {
-  const { loginThrottle } = db.t;
-  const now = Date.now();
-  for (const { key } of throttleKeys(email, ip)) {
-    const [row] = await db.read.select().from(loginThrottle).where(eq(loginThrottle.key, key)).limit(1);
-    if (row?.blockedUntil && row.blockedUntil.getTime() > now) throw tooManyAttempts(row.blockedUntil, now);
-  }
+async function increment(db: Database, tx: Orm, key: string, windowMs: number, now: Date) {
+  const t = db.t.loginThrottle;
+  const expired = sql`${t.windowStartedAt} <= ${sql.param(new Date(now.getTime() - windowMs), t.windowStartedAt)}`;
+  const [row] = await tx
+    .insert(t)
+    .values({ key, failures: 1, windowStartedAt: now, blockedUntil: null })
+    .onConflictDoUpdate({
+      target: t.key,
+      set: {
+        failures: sql`CASE WHEN ${expired} THEN 1 ELSE ${t.failures} + 1 END`,
+        windowStartedAt: sql`CASE WHEN ${expired} THEN ${sql.param(now, t.windowStartedAt)} ELSE ${t.windowStartedAt} END`,
+      },
+    })
+    .returning({ attempts: t.failures, windowStartedAt: t.windowStartedAt });
+  return row!;
 }
 
-/** Counts a failure for each key; returns the block end when this failure reached a limit. */
-export async function recordFailure(db: Database, email: string, ip: string): Promise<Date | null> {
-  const { loginThrottle } = db.t;
+/**
+ * Reserves one log-in attempt for this account and address, or throws 429 (nothing counted) when
+ * one of the rules is at its limit. Call before any password work.
+ */
+export async function reserveAttempt(db: Database, email: string, ip: string): Promise<void> {
   const now = new Date();
-  let blockedUntil: Date | null = null;
   await db.transaction(async (tx) => {
-    for (const { key, max } of throttleKeys(email, ip)) {
-      const [row] = await tx.select().from(loginThrottle).where(eq(loginThrottle.key, key)).limit(1);
-      const fresh = !row || now.getTime() - row.windowStartedAt.getTime() > THROTTLE_WINDOW_MS;
-      const failures = fresh ? 1 : row.failures + 1;
-      const windowStartedAt = fresh ? now : row.windowStartedAt;
-      const blocked = failures >= max ? new Date(now.getTime() + THROTTLE_WINDOW_MS) : null;
-      if (blocked) blockedUntil = blocked;
-      await tx
-        .insert(loginThrottle)
-        .values({ key, failures, windowStartedAt, blockedUntil: blocked })
-        .onConflictDoUpdate({ target: loginThrottle.key, set: { failures, windowStartedAt, blockedUntil: blocked } });
+    for (const { key, max, windowMs } of throttleKeys(email, ip)) {
+      const row = await increment(db, tx, key, windowMs, now);
+      if (row.attempts > max) throw tooManyAttempts(new Date(row.windowStartedAt.getTime() + windowMs), now.getTime());
     }
   });
-  return blockedUntil;
 }
 
-export async function clearFailures(db: Database, email: string): Promise<void> {
-  const { loginThrottle } = db.t;
-  const [account] = throttleKeys(email, '');
-  await db.transaction((tx) => tx.delete(loginThrottle).where(eq(loginThrottle.key, account!.key)));
+/**
+ * Gives an attempt back: after a successful log-in (which also forgets the failures of this account
+ * from this address), or when the attempt was refused before its password was checked.
+ */
+export async function releaseAttempt(
+  db: Database,
+  email: string,
+  ip: string,
+  outcome: 'success' | 'unchecked',
+): Promise<void> {
+  const t = db.t.loginThrottle;
+  await db.transaction(async (tx) => {
+    for (const { kind, key } of throttleKeys(email, ip)) {
+      if (kind === 'account-ip' && outcome === 'success') {
+        await tx.delete(t).where(eq(t.key, key));
+      } else {
+        await tx
+          .update(t)
+          .set({ failures: sql`CASE WHEN ${t.failures} > 0 THEN ${t.failures} - 1 ELSE 0 END` })
+          .where(eq(t.key, key));
+      }
+    }
+  });
 }

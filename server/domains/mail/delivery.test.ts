@@ -85,7 +85,7 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
     const code = (await t.app.inject({ url: '/api/utilisateurs?nomPrenom=', headers: { cookie: admin } }))
       .json()
       .member.find((u: { email: string }) => u.email === 'agent@example.mg').code;
-    expect((await t.app.inject({ url: `/api/utilisateur/reset-password/${code}`, headers: { cookie: admin } })).statusCode).toBe(200);
+    expect((await t.app.inject({ url: `/api/utilisateur/reset-password/${code}`, headers: { cookie: admin, 'x-requested-with': 'fetch' } })).statusCode).toBe(200);
     // Several failed attempts each, none marked sent, the connection error recorded.
     await eventually(async () => (await outbox(t.db)).every((r) => r.attempts >= 3), 10_000, 'trois essais');
     for (const row of await outbox(t.db)) {

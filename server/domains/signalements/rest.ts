@@ -128,7 +128,7 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
   app.get(
     '/api/resume/signalements-details/:code',
     {
-      config: { public: true, rateLimit: { max: 30, timeWindow: '1 minute', keyGenerator: (r) => `resume:${r.ip}` } },
+      config: { public: true, publicLookup: true },
     },
     async (request) => {
       const { code } = params.parse(request.params);

@@ -32,5 +32,5 @@ export const signalementsRouter = router({
   notifyPartner: authedProcedure
     .input(notifyPartnerSchema.extend(byCode.shape))
     .mutation(({ ctx, input }) => notifyPartner(ctx.db, ctx.auth.user, input.code, input)),
-  resume: publicProcedure.input(byCode).query(({ ctx, input }) => getResume(ctx.db, input.code)),
+  resume: publicProcedure.meta({ publicLookup: true }).input(byCode).query(({ ctx, input }) => getResume(ctx.db, input.code)),
 });

@@ -51,9 +51,13 @@ export function utilisateursRoutes(app: FastifyInstance, db: Database, config: C
     });
   });
 
-  // A GET with an effect, as the specification's client calls it (§7).
-  app.get<{ Params: { code: string } }>('/api/utilisateur/reset-password/:code', async (request) => {
-    const code = utilisateurCodeSchema.parse(request.params.code);
-    return sendPasswordReset(db, request.auth!.user, code, config.PUBLIC_URL);
-  });
+  // An effect behind a GET, as spec §7 names it: refused unless it comes from the application (CSRF).
+  app.get<{ Params: { code: string } }>(
+    '/api/utilisateur/reset-password/:code',
+    { config: { effectfulGet: true } },
+    async (request) => {
+      const code = utilisateurCodeSchema.parse(request.params.code);
+      return sendPasswordReset(db, request.auth!.user, code, config.PUBLIC_URL);
+    },
+  );
 }

@@ -1,0 +1,87 @@
+// The perimeter of every request, decided on the route that matched (its own config), never on the
+// raw URL: the router decodes paths (`/%61pi/…` is `/api/…`), string prefixes do not.
+//
+// - Unknown path: nothing here runs; the not-found handler answers 404 (or the client's index.html).
+// - A file of the built client: no session work.
+// - Writes (POST, PUT, PATCH, DELETE) and GETs with an effect: refused unless they come from the
+//   application's own origin (Sec-Fetch-Site, then Origin); bodies are JSON only.
+// - Query strings with keys aimed at Object.prototype, and NUL or lone surrogates in the query or path
+//   parameters: 400.
+// - Then the session; a route that does not declare `public` (or delegate to tRPC procedures, which
+//   decide from their own meta, deny by default) needs one: 401.
+// See docs/decisions/0015-security-model.md.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Config } from '../config';
+import type { Database } from '../db/client';
+import { DomainError, MESSAGES } from '../errors';
+import { refuseHostileInput } from './input-guard';
+import { isHostileQuery } from './query-string';
+import { authenticate } from './session-cookie';
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const JSON_TYPE = /^application\/(?:merge-patch\+)?json\s*(?:;|$)/i;
+
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function allowedOrigins(request: FastifyRequest, config: Config): string[] {
+  return [new URL(config.PUBLIC_URL).origin, `${request.protocol}://${request.host}`];
+}
+
+/** Cross-site request forgery: a write, or a GET with an effect, must come from our own pages. */
+export function refuseCrossSite(request: FastifyRequest, config: Config): void {
+  const effectful = WRITES.has(request.method) || request.routeOptions.config.effectfulGet;
+  if (!effectful) return;
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined) {
+    if (site === 'same-origin') return;
+    throw new DomainError('forbidden', MESSAGES.crossSite);
+  }
+  const origin = request.headers.origin;
+  if (origin !== undefined) {
+    if (allowedOrigins(request, config).includes(origin)) return;
+    throw new DomainError('forbidden', MESSAGES.crossSite);
+  }
+  // No fetch metadata and no Origin: a non-browser client, or a browser too old to send them. A GET
+  // with an effect then needs a header that a cross-site navigation cannot carry.
+  if (!WRITES.has(request.method) && request.headers['x-requested-with'] === undefined) {
+    throw new DomainError('forbidden', MESSAGES.crossSite);
+  }
+}
+
+function hasBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
+}
+
+export function registerAccessControl(app: FastifyInstance, db: Database, config: Config) {
+  app.decorateRequest('auth', null);
+  app.addHook('onRequest', async (request, reply) => {
+    const route = request.routeOptions;
+    if (!route.url || route.config.clientFile) return;
+    refuseCrossSite(request, config);
+    if (WRITES.has(request.method) && hasBody(request) && !JSON_TYPE.test(request.headers['content-type'] ?? '')) {
+      throw new HttpError(415, MESSAGES.unsupportedMediaType);
+    }
+    if (isHostileQuery(request.query)) throw new DomainError('invalid', MESSAGES.forbiddenKey);
+    refuseHostileInput(request.query);
+    refuseHostileInput(request.params);
+    await authenticate(request, reply, db, config);
+    if (route.config.public || route.config.procedures) {
+      if (route.config.publicLookup) app.publicLookups.take(request.ip);
+      return;
+    }
+    if (!request.auth) throw new DomainError('unauthenticated', MESSAGES.unauthenticated);
+  });
+  // Parsed bodies (REST; tRPC inputs are checked by each procedure's perimeter middleware).
+  app.addHook('preValidation', async (request) => {
+    if (request.routeOptions.config.procedures) return;
+    refuseHostileInput(request.body);
+  });
+}
