@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/helpers/app';
 import { testEngines } from '../../../tests/helpers/db';
 import { createReport, mergePatch } from '../../../tests/helpers/signalements';
+import { PUBLIC_LOOKUPS_PER_ADDRESS, PublicLookupLimiter } from '../../http/public-limit';
 
 describe.each(await testEngines())('public summary and partner e-mail on %s', (engine) => {
   let t: TestApp;
@@ -65,14 +66,34 @@ describe.each(await testEngines())('public summary and partner e-mail on %s', (e
     expect(res.json().message).toBe('Signalement non trouvé');
   });
 
-  it('limits the calls per address', async () => {
-    let status = 200;
-    for (let i = 0; i < 40 && status !== 429; i++) {
-      status = (await t.app.inject({ url: `/api/resume/signalements-details/SIG-0000-000${i % 10}`, headers: { 'x-forwarded-for': '10.7.7.7' } })).statusCode;
+  it('limits the calls per address on REST and tRPC alike, under any spelling and inside batches', async () => {
+    const from = (ip: string) => ({ 'x-forwarded-for': ip });
+    const rest = (ip: string, c = code) => t.app.inject({ url: `/api/resume/signalements-details/${c}`, headers: from(ip) });
+    const trpcInput = (c: string) => encodeURIComponent(JSON.stringify({ code: c }));
+    // REST: the limit is taken on the matched route, whatever the spelling.
+    for (let i = 0; i < PUBLIC_LOOKUPS_PER_ADDRESS; i++) {
+      const url = i % 2 ? `/%61pi/resume/signalements-details/${code}` : `/api/resume/signalements-details/${code}`;
+      expect((await t.app.inject({ url, headers: from('10.7.7.7') })).statusCode).toBe(200);
     }
-    expect(status).toBe(429);
+    const refused = await rest('10.7.7.7');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().message).toBe('Trop de requêtes. Veuillez patienter avant de réessayer.');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // tRPC, spelled otherwise, counts against the same address.
+    const spelled = await t.app.inject({ url: `/%74rpc/signalements%2Eresume?input=${trpcInput(code)}`, headers: from('10.7.7.7') });
+    expect(spelled.statusCode).toBe(429);
+    // Every call of a batch counts: a batch of 10 from a fresh address uses 10 of its look-ups.
+    const batch = Array.from({ length: 10 }, () => 'signalements.resume').join(',');
+    const input = encodeURIComponent(JSON.stringify(Object.fromEntries(Array.from({ length: 10 }, (_, i) => [i, { code }]))));
+    for (let round = 0; round < 3; round++) {
+      const res = await t.app.inject({ url: `/trpc/${batch}?batch=1&input=${input}`, headers: from('10.7.7.9') });
+      expect(res.statusCode, `round ${round}`).toBe(200);
+    }
+    const fourth = await t.app.inject({ url: `/trpc/${batch}?batch=1&input=${input}`, headers: from('10.7.7.9') });
+    expect((fourth.json() as Array<{ error?: { data: { code: string } } }>).every((r) => r.error?.data.code === 'TOO_MANY_REQUESTS')).toBe(true);
+    expect((await rest('10.7.7.9')).statusCode).toBe(429);
     // Another address is not affected.
-    expect((await t.app.inject({ url: `/api/resume/signalements-details/${code}`, headers: { 'x-forwarded-for': '10.7.7.8' } })).statusCode).toBe(200);
+    expect((await rest('10.7.7.8')).statusCode).toBe(200);
   });
 
   it('writes a default French message for the partner, with the public link and no names', async () => {
@@ -105,5 +126,19 @@ describe.each(await testEngines())('public summary and partner e-mail on %s', (e
     expect(queued[0]).toMatchObject({ kind: 'partner-notification', subject: `Signalement ${code}`, text: 'Un message assez long.' });
     const history = (await t.app.inject({ url: `/api/signalements/${code}/historique`, headers: { cookie: creator } })).json().member;
     expect(history[0]).toMatchObject({ action: 'notification', changes: { email: { from: null, to: 'p@partenaire.mg' } } });
+  });
+});
+
+describe('public look-up limiter', () => {
+  it('counts per address and over all addresses, and opens a new window after a minute', () => {
+    const limiter = new PublicLookupLimiter(3, 5);
+    const now = 1_000_000;
+    for (let i = 0; i < 3; i++) limiter.take('a', now);
+    expect(() => limiter.take('a', now)).toThrow('Trop de requêtes');
+    limiter.take('b', now);
+    // 3 + 1 (refused, still counted) + 1 = 5 over all addresses: the sixth is over the global ceiling.
+    expect(() => limiter.take('c', now)).toThrow('Trop de requêtes');
+    expect(() => limiter.take('a', now + 59_999)).toThrow();
+    expect(() => limiter.take('a', now + 60_000)).not.toThrow();
   });
 });
