@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Config } from './config';
 import type { AppContext } from './context';
 import type { Database } from './db/client';
@@ -40,6 +40,17 @@ export interface BuildAppOptions {
 
 const SECRET_PATHS = /(\/definir-mot-de-passe\/)[^/?]+/g;
 
+/**
+ * The path written in the request log. A route whose path holds a secret (a password link's token)
+ * declares it with a `:token` parameter: its pattern is logged instead, whatever the spelling of the
+ * request (`/api/d%65finir-…` matches the same route). Unmatched paths are redacted as before.
+ */
+function loggedPath(request: FastifyRequest): string {
+  const pattern = request.routeOptions.url;
+  if (pattern?.includes(':token')) return pattern.replace(':token', '***');
+  return request.url.split('?')[0]!.replace(SECRET_PATHS, '$1***');
+}
+
 export async function buildApp({ config, db, webRoot, logStream }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
@@ -60,7 +71,7 @@ export async function buildApp({ config, db, webRoot, logStream }: BuildAppOptio
     request.log.info(
       {
         method: request.method,
-        url: request.url.split('?')[0]!.replace(SECRET_PATHS, '$1***'),
+        url: loggedPath(request),
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime),
         user: request.auth?.user.code,

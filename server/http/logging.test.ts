@@ -30,11 +30,13 @@ describe('request logs', () => {
       const token = res.cookies.find((c) => c.name === 'session')!.value;
       await app.inject({ url: '/api/utilisateur/who-am-i?search=x', headers: { cookie: `session=${token}` } });
       await app.inject({ url: '/api/definir-mot-de-passe/jeton-tres-secret' });
+      await app.inject({ url: '/api/d%65finir-mot-de-passe/jeton-tres-secret-2' });
       const requests = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request');
-      expect(requests).toHaveLength(3);
+      expect(requests).toHaveLength(4);
       expect(requests[0]).toMatchObject({ method: 'POST', url: '/api/login', status: 200 });
       expect(requests[1]).toMatchObject({ url: '/api/utilisateur/who-am-i', status: 200 });
       expect(requests[2].url).toBe('/api/definir-mot-de-passe/***');
+      expect(requests[3].url).toBe('/api/definir-mot-de-passe/***');
       const all = lines.join('\n');
       for (const secret of ['mot-de-passe-secret-42', token, 'jeton-tres-secret']) expect(all).not.toContain(secret);
     } finally {
