@@ -3,7 +3,7 @@ import { lazy } from 'react';
 import { MONTHS_FR, WEEKDAYS_FR } from './calendar';
 
 /** apexcharts is loaded with the first chart, not with the page: the cards show before it arrives. */
-export const Chart = lazy(() => import('react-apexcharts'));
+export const Chart = lazy(() => import('./apex-chart'));
 
 const FR_LOCALE = {
   name: 'fr',
@@ -41,7 +41,10 @@ const FR_LOCALE = {
   },
 };
 
-/** Options every dashboard chart starts from: French locale, no toolbar, the page's font. */
+/**
+ * Options every dashboard chart starts from: French locale, no toolbar, the page's font, and no injected
+ * <style> element (the CSP forbids inline styles; apex-chart.ts imports the same CSS from the bundle).
+ */
 export function baseOptions(extra: ApexOptions = {}): ApexOptions {
   return {
     ...extra,
@@ -51,6 +54,7 @@ export function baseOptions(extra: ApexOptions = {}): ApexOptions {
       toolbar: { show: false },
       fontFamily: 'inherit',
       animations: { enabled: false },
+      injectStyleSheet: false,
       ...extra.chart,
     },
     noData: { text: 'Aucune donnée disponible' },
