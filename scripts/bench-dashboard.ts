@@ -47,7 +47,7 @@ const REPORTS = Number(values.reports ?? 1_000_000);
 const RUNS = Number(values.runs ?? 15);
 const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SQLITE_FILE = resolve(values.db ?? resolve(import.meta.dirname, '../data/bench/dashboard-sqlite.db'));
-const BENCH_USER = { email: 'bench@signalements.example', password: 'banc-d-essai-du-tableau-de-bord' };
+const BENCH_USER = { email: 'bench@signalements.example', password: 'quartz-lagune-ravinala-91' };
 const fr = (n: number, digits = 0) =>
   n.toLocaleString('fr-FR', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 

@@ -44,9 +44,9 @@ await db.execute(sql`analyze`);
 
 const email = 'bench@signalements.local';
 const [user] = await db.read.select().from(db.t.utilisateurs).where(eq(db.t.utilisateurs.email, email));
-if (!user) await createUser(db, { email, nomPrenom: 'Banc d’essai', roleCode: 'ROLE_USER', password: 'mot-de-passe-banc-essai' });
+if (!user) await createUser(db, { email, nomPrenom: 'Banc d’essai', roleCode: 'ROLE_USER', password: 'tamarin-baobab-mangrove-73' });
 const app = await buildApp({ config: loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent' }), db });
-const login = await app.inject({ method: 'POST', url: '/api/login', payload: { email, password: 'mot-de-passe-banc-essai' } });
+const login = await app.inject({ method: 'POST', url: '/api/login', payload: { email, password: 'tamarin-baobab-mangrove-73' } });
 const cookie = `session=${login.cookies.find((c) => c.name === 'session')!.value}`;
 
 // Real values for the filters, taken from the data.

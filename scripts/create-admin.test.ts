@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../server/db/client';
 import { login } from '../server/domains/auth/service';
+import { findUserByEmail } from '../server/domains/utilisateurs/service';
 
 const root = resolve(import.meta.dirname, '..');
 const dir = mkdtempSync(join(tmpdir(), 'signalements-cli-'));
@@ -34,6 +35,18 @@ describe('npm run user:create-admin', () => {
       expect(reset).not.toContain('un-nouveau-mot-de-passe');
       await expect(login(db, { email: 'chef@example.mg', password }, '127.0.0.2')).rejects.toThrow('Email ou mot de passe incorrect.');
       await login(db, { email: 'chef@example.mg', password: 'un-nouveau-mot-de-passe' }, '127.0.0.3');
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('refuses a common --password with a French message and creates nothing', async () => {
+    expect(() => run('--email', 'faible@example.mg', '--password', 'motdepasse123')).toThrow(
+      /Ce mot de passe est trop courant ou trop facile à deviner\./,
+    );
+    const db = openDatabase(url);
+    try {
+      expect(await findUserByEmail(db, 'faible@example.mg')).toBeNull();
     } finally {
       await db.close();
     }

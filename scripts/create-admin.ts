@@ -7,6 +7,7 @@ import { PASSWORD_MIN_LENGTH } from '../shared/constants';
 import { loadConfig } from '../server/config';
 import { openDatabase } from '../server/db/client';
 import { seed } from '../server/db/seed/index';
+import { DomainError } from '../server/errors';
 import { upsertAdmin } from '../server/domains/utilisateurs/service';
 
 const { values } = parseArgs({
@@ -32,6 +33,7 @@ const db = openDatabase(loadConfig().DATABASE_URL);
 try {
   await db.migrate();
   await seed(db);
+  // upsertAdmin refuses a weak --password (password-strength.ts) with a French message.
   const result = await upsertAdmin(db, {
     email: args.data.email,
     nomPrenom: args.data.name,
@@ -40,6 +42,10 @@ try {
   console.info(result.created ? 'Administrateur créé.' : 'Administrateur mis à jour (sessions fermées).');
   console.info(`  e-mail       : ${args.data.email.toLowerCase()}`);
   if (!args.data.password) console.info(`  mot de passe : ${result.password}`);
+} catch (error) {
+  if (!(error instanceof DomainError)) throw error;
+  console.error(error.message);
+  process.exitCode = 1;
 } finally {
   await db.close();
 }

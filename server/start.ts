@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
-import { loadConfig, type Config } from './config';
+import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase, type Database } from './db/client';
 import { seed } from './db/seed/index';
+import { passwordWeakness } from './domains/auth/password-strength';
 import { startMailWorker, type MailWorker } from './domains/mail/worker';
-import { countUsers, upsertAdmin } from './domains/utilisateurs/service';
+import { countUsers, DEFAULT_ADMIN_NAME, upsertAdmin } from './domains/utilisateurs/service';
 
 export const DEFAULT_ADMIN_EMAIL = 'admin@signalements.local';
 
@@ -25,6 +26,11 @@ export interface Running {
 async function ensureFirstAdmin(db: Database, config: Config): Promise<void> {
   if ((await countUsers(db)) > 0) return;
   const email = config.ADMIN_EMAIL ?? DEFAULT_ADMIN_EMAIL;
+  if (config.ADMIN_PASSWORD) {
+    // Stops the start like a bad variable does (server/index.ts prints the message alone).
+    const weakness = await passwordWeakness(config.ADMIN_PASSWORD, [email, DEFAULT_ADMIN_NAME]);
+    if (weakness) throw new ConfigError(`Configuration invalide :\n  - ADMIN_PASSWORD: ${weakness}`);
+  }
   const { password } = await upsertAdmin(db, { email, password: config.ADMIN_PASSWORD });
   const shown = config.ADMIN_PASSWORD ? '(celui de ADMIN_PASSWORD)' : password;
   process.stdout.write(

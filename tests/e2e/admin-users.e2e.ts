@@ -233,4 +233,31 @@ describe('user administration and account set-up by e-mail, in a real browser', 
     await page.getByRole('link', { name: 'Retour à la connexion' }).click();
     await page.waitForURL('**/admin/login');
   });
+
+  it('shows under the field why the server refuses a common password; the link still works afterwards', async () => {
+    const { issuePasswordToken } = await import('../../server/domains/auth/password-tokens');
+    const { createUser } = await import('../../server/domains/utilisateurs/service');
+    // The browser logs the 400 answer itself; any other console error still fails the test.
+    e.allowConsoleErrors(/status of 400|^400 .*passwordTokens\.define/);
+    const db = e.running.db;
+    const { id } = await createUser(db, { email: 'faible@example.mg', roleCode: 'ROLE_USER', nomPrenom: 'Rakoto Faible' });
+    const { token } = await issuePasswordToken(db, id, 'setup');
+    const page = await e.newPage();
+    await page.goto(`/admin/definir-mot-de-passe/${token}`);
+    await page.getByTestId('definir-intro').waitFor();
+    await page.getByLabel('Nouveau mot de passe').fill('azertyuiop12');
+    await page.getByLabel('Confirmer le mot de passe').fill('azertyuiop12');
+    await page.getByRole('button', { name: 'Enregistrer le mot de passe' }).click();
+    await expect.poll(() => page.locator('#definir-password-error').textContent()).toBe(
+      'Ce mot de passe est trop courant ou trop facile à deviner. Choisissez-en un plus long, sans mot du dictionnaire ni suite évidente.',
+    );
+    expect(await page.getByLabel('Nouveau mot de passe').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByTestId('definir-error').count()).toBe(0);
+
+    await page.getByLabel('Nouveau mot de passe').fill('girafe violette sous la pluie');
+    await page.getByLabel('Confirmer le mot de passe').fill('girafe violette sous la pluie');
+    await page.getByRole('button', { name: 'Enregistrer le mot de passe' }).click();
+    await page.waitForURL('**/admin/login');
+    await loginAs(page, 'faible@example.mg', 'girafe violette sous la pluie');
+  });
 });

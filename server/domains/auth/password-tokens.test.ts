@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/helpers/app';
 import { testEngines } from '../../../tests/helpers/db';
 import { outbox, passwordLinkIn } from '../../../tests/helpers/smtp';
+import { PASSWORD_STRENGTH_MESSAGES } from './password-strength';
 import { hashPasswordToken, TOKEN_MESSAGES } from './password-tokens';
 
 const NEW_PASSWORD = 'un-mot-de-passe-solide';
@@ -83,6 +84,28 @@ describe.each(await testEngines())('password set-up links on %s', (engine) => {
     expect((await inspect(token)).json().status).toBe('valid');
   });
 
+  it('refuses a common password with the French message on REST and tRPC; the password and the link stay as they were', async () => {
+    const { email, token } = await invite();
+    const before = (await t.db.read.select().from(t.db.t.utilisateurs).where(eq(t.db.t.utilisateurs.email, email)))[0]!;
+    for (const password of ['azertyuiop12', 'motdepasse123']) {
+      const res = await define(token, password);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe(PASSWORD_STRENGTH_MESSAGES.weak);
+    }
+    const viaTrpc = await t.app.inject({ method: 'POST', url: '/trpc/passwordTokens.define', payload: { token, password: 'password1234' } });
+    expect(viaTrpc.statusCode).toBe(400);
+    expect(viaTrpc.json().error.message).toBe(PASSWORD_STRENGTH_MESSAGES.weak);
+    const personal = await define(token, `${email}-2025`);
+    expect(personal.statusCode).toBe(400);
+    expect(personal.json().message).toBe(PASSWORD_STRENGTH_MESSAGES.personal);
+
+    const after = (await t.db.read.select().from(t.db.t.utilisateurs).where(eq(t.db.t.utilisateurs.email, email)))[0]!;
+    expect(after.passwordHash).toBe(before.passwordHash);
+    expect((await login(email, 'azertyuiop12')).statusCode).toBe(401);
+    expect((await inspect(token)).json().status).toBe('valid');
+    expect((await define(token)).statusCode).toBe(204);
+  });
+
   it('refuses an expired link with a clear French message', async () => {
     const { token } = await invite();
     await t.db.transaction((tx) =>
@@ -109,7 +132,7 @@ describe.each(await testEngines())('password set-up links on %s', (engine) => {
   it("ends every open session of the user when the password is set from a reset link", async () => {
     const code = await t.user('reset@example.mg');
     const cookie = await t.login('reset@example.mg');
-    await t.app.inject({ url: `/api/utilisateur/reset-password/${code}`, headers: { cookie: admin } });
+    await t.app.inject({ url: `/api/utilisateur/reset-password/${code}`, headers: { cookie: admin, 'x-requested-with': 'fetch' } });
     const mail = (await outbox(t.db)).filter((m) => m.to === 'reset@example.mg').pop()!;
     const token = passwordLinkIn(mail).split('/').pop()!;
     expect((await inspect(token)).json()).toMatchObject({ status: 'valid', purpose: 'reset' });

@@ -8,6 +8,7 @@ import type { Database } from '../../db/client';
 import { conflict, forbidden, invalid, notFound } from '../../errors';
 import { storePasswordHash } from '../utilisateurs/service';
 import { hashPassword } from './password';
+import { assertStrongPassword } from './password-strength';
 
 export type PasswordTokenPurpose = 'setup' | 'reset';
 export const PASSWORD_TOKEN_TTL_MS = PASSWORD_TOKEN_TTL_HOURS * 3600 * 1000;
@@ -94,6 +95,8 @@ export async function definePassword(db: Database, token: string, password: stri
   if (password.length < PASSWORD_MIN_LENGTH) throw invalid(USER_MESSAGES.passwordMin);
   const state = await inspectPasswordToken(db, token);
   if (state.status !== 'valid') throw refusal(state);
+  // After the link check: the estimator costs tens of milliseconds, only a link's holder may spend them.
+  await assertStrongPassword(password, [state.email, state.nomPrenom]);
   // Hashed before the transaction: argon2 takes tens of milliseconds, the SQLite writer must not wait for it.
   const passwordHash = await hashPassword(password);
   const pt = db.t.passwordTokens;

@@ -1,4 +1,5 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
@@ -7,6 +8,7 @@ import { createTestApp, type TestApp } from '../../../tests/helpers/app';
 import { testEngines } from '../../../tests/helpers/db';
 import { eventually, memoryLogger, outbox, startTestWorker } from '../../../tests/helpers/smtp';
 import { accountSetupMail, escapeHtml, passwordLink, passwordResetMail, redactPasswordLinks } from './templates';
+import { createMailTransport } from './transport';
 
 describe.each(await testEngines())('mail without SMTP_URL on %s', (engine) => {
   let t: TestApp;
@@ -50,6 +52,34 @@ describe.each(await testEngines())('mail without SMTP_URL on %s', (engine) => {
     } finally {
       await worker.stop();
     }
+  });
+});
+
+describe('mail files without SMTP_URL', () => {
+  const root = mkdtempSync(join(tmpdir(), 'signalements-mail-modes-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const mail = (id: number) => ({ id, to: 'a@b.mg', subject: 'Objet', text: 'Texte', html: null, createdAt: new Date() });
+  const send = (mailDir: string, id: number) =>
+    createMailTransport(
+      { MAIL_FROM: 'Signalements <no-reply@signalements.local>', PUBLIC_URL: 'http://localhost:3000' },
+      { mailDir, log: memoryLogger() },
+    ).send(mail(id), new AbortController().signal);
+  const modeOf = async (path: string) => (await stat(path)).mode & 0o777;
+
+  it('writes owner-only files (0600) in an owner-only folder (0700) that it creates', async () => {
+    const dir = join(root, 'nouveau', 'mail');
+    const { location } = await send(dir, 1);
+    expect(await modeOf(dir)).toBe(0o700);
+    expect(await modeOf(location!)).toBe(0o600);
+  });
+
+  it('takes back the rights of an existing folder open to others', async () => {
+    const dir = join(root, 'ancien');
+    mkdirSync(dir);
+    chmodSync(dir, 0o755);
+    const { location } = await send(dir, 2);
+    expect(await modeOf(dir)).toBe(0o700);
+    expect(await modeOf(location!)).toBe(0o600);
   });
 });
 

@@ -1,6 +1,6 @@
 // How a queued message leaves the process: nodemailer over SMTP when SMTP_URL is set, otherwise an
 // .eml file under data/mail/ so that a local stack works without a mail server.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import nodemailer from 'nodemailer';
 
@@ -35,6 +35,16 @@ interface Logger {
 const SMTP_TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 };
 
 export const DEFAULT_MAIL_DIR = resolve('data/mail');
+
+// The messages carry password set-up links: only the server's own user may read them.
+export const MAIL_DIR_MODE = 0o700;
+export const EML_MODE = 0o600;
+
+/** Creates the folder owner-only, and takes back the rights of an existing folder open to others. */
+async function privateFolder(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: MAIL_DIR_MODE });
+  if (((await stat(dir)).mode & 0o777) !== MAIL_DIR_MODE) await chmod(dir, MAIL_DIR_MODE);
+}
 
 /**
  * A Message-ID derived from the outbox row, so that a receiving server (or a test) can recognise
@@ -82,10 +92,10 @@ export function createMailTransport(
     description: dir,
     async send(mail, signal) {
       const info = await transporter.sendMail(message(mail, signal));
-      await mkdir(dir, { recursive: true });
+      await privateFolder(dir);
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const location = join(dir, `${stamp}-${mail.id}.eml`);
-      await writeFile(location, info.message as Buffer, { flag: 'wx' });
+      await writeFile(location, info.message as Buffer, { flag: 'wx', mode: EML_MODE });
       options.log.info({ path: location }, `e-mail écrit dans ${location} (SMTP_URL non défini)`);
       return { location };
     },

@@ -3,9 +3,10 @@ import { asc, count, eq, or, sql } from 'drizzle-orm';
 import { ROLE_ADMIN } from '../../../shared/constants';
 import { UTILISATEUR_OPTIONS_LIMIT } from '../../../shared/schemas/utilisateurs';
 import type { Database } from '../../db/client';
-import { conflict, invalid } from '../../errors';
+import { conflict, invalid, notFound } from '../../errors';
 import { isUniqueViolation } from './constraint-errors';
 import { generatePassword, hashPassword } from '../auth/password';
+import { assertStrongPassword } from '../auth/password-strength';
 import { requireAdmin } from '../auth/guards';
 import { invalidateUserSessions, type SessionUser } from '../auth/session';
 import { utilisateurDto, type UtilisateurDto } from './dto';
@@ -56,9 +57,18 @@ export interface CreateUserInput {
 }
 
 export async function createUser(db: Database, input: CreateUserInput): Promise<{ id: number; code: string }> {
+  if (input.password) await assertStrongPassword(input.password, [input.email, input.nomPrenom]);
+  return insertUser(db, input, input.password ? await hashPassword(input.password) : null);
+}
+
+/** The insert behind createUser, with a hash the caller computed (or none: the set-up link sets it). */
+async function insertUser(
+  db: Database,
+  input: Omit<CreateUserInput, 'password'>,
+  passwordHash: string | null,
+): Promise<{ id: number; code: string }> {
   const email = normalizeEmail(input.email);
   const roleId = await roleIdOf(db, input.roleCode);
-  const passwordHash = input.password ? await hashPassword(input.password) : null;
   try {
     return await db.transaction(async (tx) => {
       const [existing] = await tx
@@ -80,8 +90,15 @@ export async function createUser(db: Database, input: CreateUserInput): Promise<
   }
 }
 
-/** Sets a password and ends every other session of the user. */
+/** Sets a password, refused when weak (see password-strength.ts), and ends every other session of the user. */
 export async function setPassword(db: Database, userId: number, password: string, keepSession?: string) {
+  const [user] = await db.read
+    .select({ email: db.t.utilisateurs.email, nomPrenom: db.t.utilisateurs.nomPrenom })
+    .from(db.t.utilisateurs)
+    .where(eq(db.t.utilisateurs.id, userId))
+    .limit(1);
+  if (!user) throw notFound();
+  await assertStrongPassword(password, [user.email, user.nomPrenom]);
   await storePasswordHash(db, userId, await hashPassword(password), keepSession);
 }
 
@@ -93,23 +110,24 @@ export async function storePasswordHash(db: Database, userId: number, passwordHa
   });
 }
 
+export const DEFAULT_ADMIN_NAME = 'Administrateur';
+
 /**
  * Creates or resets an administrator (CLI and first start). Returns the password that was set,
- * generated when none is given.
+ * generated when none is given. A given password must pass the strength check; a generated one
+ * (about 100 random bits) is not checked.
  */
 export async function upsertAdmin(
   db: Database,
   input: { email: string; nomPrenom?: string; password?: string },
 ): Promise<{ created: boolean; password: string; code: string }> {
-  const password = input.password ?? generatePassword();
   const existing = await findUserByEmail(db, input.email);
+  const nomPrenom = input.nomPrenom ?? existing?.nomPrenom ?? DEFAULT_ADMIN_NAME;
+  if (input.password) await assertStrongPassword(input.password, [input.email, nomPrenom]);
+  const password = input.password ?? generatePassword();
+  const passwordHash = await hashPassword(password);
   if (!existing) {
-    const user = await createUser(db, {
-      email: input.email,
-      nomPrenom: input.nomPrenom ?? 'Administrateur',
-      roleCode: ROLE_ADMIN,
-      password,
-    });
+    const user = await insertUser(db, { email: input.email, nomPrenom, roleCode: ROLE_ADMIN }, passwordHash);
     return { created: true, password, code: user.code };
   }
   const roleId = await roleIdOf(db, ROLE_ADMIN);
@@ -118,7 +136,7 @@ export async function upsertAdmin(
       .update(db.t.utilisateurs)
       .set({ roleId, isEnabled: true, ...(input.nomPrenom ? { nomPrenom: input.nomPrenom } : {}) })
       .where(eq(db.t.utilisateurs.id, existing.id));
-    await setPassword(db, existing.id, password);
+    await storePasswordHash(db, existing.id, passwordHash);
   });
   return { created: false, password, code: existing.code };
 }

@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../../../tests/helpers/app';
 import { testEngines } from '../../../tests/helpers/db';
 import { outbox, passwordLinkIn } from '../../../tests/helpers/smtp';
+import { PASSWORD_STRENGTH_MESSAGES } from '../auth/password-strength';
 import { hashPasswordToken, PASSWORD_TOKEN_TTL_MS } from '../auth/password-tokens';
+import { createUser, setPassword } from './service';
 
 describe.each(await testEngines())('user accounts on %s', (engine) => {
   let t: TestApp;
@@ -20,8 +22,9 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
   });
   afterAll(async () => t?.close());
 
+  // As the application's own pages send them (fetch metadata), so the CSRF check lets them through.
   const inject = (method: 'GET' | 'POST' | 'PATCH', url: string, cookie: string, payload?: object) =>
-    t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
+    t.app.inject({ method, url, headers: { cookie, 'sec-fetch-site': 'same-origin' }, ...(payload ? { payload } : {}) });
   const createRest = (payload: object, cookie = admin) => inject('POST', '/api/utilisateur/create-user', cookie, payload);
   const trpc = (path: string, cookie: string, payload: object) =>
     t.app.inject({ method: 'POST', url: `/trpc/${path}`, headers: { cookie }, payload });
@@ -257,6 +260,25 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toBe("Impossible d'envoyer un email de réinitialisation à un utilisateur désactivé.");
     expect(await mailsTo('off-reset@example.mg')).toHaveLength(0);
+  });
+
+  it('refuses a weak password when a user is created with one or when a password is set, and changes nothing', async () => {
+    await expect(
+      createUser(t.db, { email: 'faible@example.mg', nomPrenom: 'Rabe Faible', roleCode: 'ROLE_USER', password: 'azertyuiop12' }),
+    ).rejects.toMatchObject({ kind: 'invalid', message: PASSWORD_STRENGTH_MESSAGES.weak });
+    expect(
+      await t.db.read.select().from(t.db.t.utilisateurs).where(eq(t.db.t.utilisateurs.email, 'faible@example.mg')),
+    ).toHaveLength(0);
+
+    await t.user('change-faible@example.mg', 'ROLE_USER', 'Randria Tsiky');
+    const { id, passwordHash } = await userRow('change-faible@example.mg');
+    await expect(setPassword(t.db, id, 'motdepasse123')).rejects.toMatchObject({ message: PASSWORD_STRENGTH_MESSAGES.weak });
+    await expect(setPassword(t.db, id, 'Randria-Tsiky-2025')).rejects.toMatchObject({
+      message: PASSWORD_STRENGTH_MESSAGES.personal,
+    });
+    expect((await userRow('change-faible@example.mg')).passwordHash).toBe(passwordHash);
+    await setPassword(t.db, id, 'girafe violette sous la pluie');
+    expect((await userRow('change-faible@example.mg')).passwordHash).not.toBe(passwordHash);
   });
 
   it('gives any logged-in user the creator picker (names and e-mails only, at most 300) while the user list stays admin only', async () => {

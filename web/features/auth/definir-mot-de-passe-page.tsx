@@ -9,7 +9,7 @@ import { ShieldAlertIcon } from '../../components/icons';
 import { errorProps, Field } from '../../components/ui/field';
 import { Loading } from '../../components/ui/loading';
 import { useToast } from '../../components/ui/toast';
-import { serverMessage } from '../../lib/errors';
+import { errorCode, serverMessage } from '../../lib/errors';
 import { useTRPC } from '../../lib/trpc';
 import { usePageTitle } from '../../lib/use-page-title';
 
@@ -81,6 +81,9 @@ function Unusable({ message }: { message: string }) {
   );
 }
 
+/** A 400 on this form is about the password; the link's own refusals (used, expired…) are other codes. */
+const refusesPassword = (error: unknown) => errorCode(error) === 'BAD_REQUEST';
+
 function PasswordForm({ token, email }: { token: string; email: string }) {
   const trpc = useTRPC();
   const toast = useToast();
@@ -96,13 +99,19 @@ function PasswordForm({ token, email }: { token: string; email: string }) {
         toast.success(TEXT.saved);
         navigate('/login', { replace: true });
       },
+      onError(error) {
+        // The server refuses a password the form cannot judge (too common, the user's name…): say why under the field.
+        if (refusesPassword(error)) {
+          form.setError('password', { type: 'server', message: serverMessage(error, TEXT.saveFailed) }, { shouldFocus: true });
+        }
+      },
     }),
   );
   const onSubmit = form.handleSubmit((values) => define.mutate({ token, password: values.password }));
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3" aria-label={TEXT.title}>
-      {define.isError && (
+      {define.isError && !refusesPassword(define.error) && (
         <div role="alert" className="alert alert-error alert-soft" data-testid="definir-error">
           <span>{serverMessage(define.error, TEXT.saveFailed)}</span>
         </div>
@@ -113,7 +122,7 @@ function PasswordForm({ token, email }: { token: string; email: string }) {
         htmlFor="definir-password"
         label="Nouveau mot de passe"
         error={errors.password?.message}
-        hint={`Au moins ${PASSWORD_MIN_LENGTH} caractères.`}
+        hint={`Au moins ${PASSWORD_MIN_LENGTH} caractères, sans mot courant ni suite évidente.`}
       >
         <input
           id="definir-password"
