@@ -19,11 +19,21 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(engine: Engine, env: Record<string, string> = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  /** Runs on the built app before `ready`, e.g. to register a route the way a new module would. */
+  beforeReady?(app: FastifyInstance): void | Promise<void>;
+}
+
+export async function createTestApp(
+  engine: Engine,
+  env: Record<string, string> = {},
+  options: TestAppOptions = {},
+): Promise<TestApp> {
   const tdb = await createTestDatabase(engine);
   await seed(tdb.db);
   const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: tdb.url, TRUST_PROXY: 'true', ...env });
   const app = await buildApp({ config, db: tdb.db, webRoot: env.WEB_ROOT });
+  await options.beforeReady?.(app);
   await app.ready();
   return {
     app,

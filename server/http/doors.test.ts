@@ -1,0 +1,629 @@
+// Every door, anonymously, under hostile spellings (issue #10: `curl --path-as-is /%61pi/…/source` read
+// sources' names without a session because a hook tested the raw URL's prefix). The routes come from
+// Fastify's own list and the procedures from the router, so a new door is covered without editing this
+// file; a new *public* door fails it until it is added to the lists below on purpose.
+//
+// Requests go over a real socket with the path exactly as written (tests/helpers/raw-http.ts):
+// `app.inject` would resolve `/./`, `/../` and `%2E` segments before the router saw them.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestApp, type TestApp } from '../../tests/helpers/app';
+import { testEngines } from '../../tests/helpers/db';
+import { rawClient, type RawClient, type RawResponse } from '../../tests/helpers/raw-http';
+import {
+  addPeople,
+  insertFailedMail,
+  passwordLinkToken,
+  PEOPLE,
+  SAME_ORIGIN,
+} from '../../tests/helpers/report-fixture';
+import { createReport } from '../../tests/helpers/signalements';
+import { appRouter } from '../trpc/router';
+
+/** The only routes reachable without a session. Adding one here is a security decision. */
+const PUBLIC_ROUTES = [
+  'POST /api/login',
+  'GET /api/health',
+  // The password set-up page, opened from an e-mail by someone who has no session yet.
+  'GET /api/definir-mot-de-passe/:token',
+  'POST /api/definir-mot-de-passe/:token',
+  // The public summary of a report (spec §2), without personal data.
+  'GET /api/resume/signalements-details/:code',
+];
+/** The only procedures reachable without a session. */
+const PUBLIC_PROCEDURES = [
+  'auth.login',
+  'passwordTokens.inspect',
+  'passwordTokens.define',
+  'signalements.resume',
+];
+
+// Routes this test registers the way a new module would, declaring nothing: they must be private.
+const UNDECLARED = [
+  '/api/zz-test-undeclared',
+  '/api/zz-test-plugin/scoped',
+  '/api/zz-test-empty-config',
+  '/zz-test-outside-api',
+];
+const UNDECLARED_ANSWER = { leaked: 'données privées' };
+
+const AUTH_REQUIRED = 'Authentification requise.';
+const FORBIDDEN_KEY = 'Nom de paramètre non autorisé.';
+
+type Procedure = { _def: { type: 'query' | 'mutation' | 'subscription'; meta?: { public?: boolean } } };
+const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, Procedure>).map(
+  ([path, p]) => ({
+    path,
+    type: p._def.type,
+    isPublic: Boolean(p._def.meta?.public),
+  }),
+);
+
+// ---------------------------------------------------------------- spellings of one path
+
+interface Spelling {
+  label: string;
+  path: string;
+  /** The router decodes this spelling to the very same route: it must meet the same gate (401). */
+  same: boolean;
+}
+
+const hex = (c: string) => c.charCodeAt(0).toString(16).padStart(2, '0');
+const enc = (c: string) => `%${hex(c)}`;
+const encodeAll = (segment: string) => [...segment].map(enc).join('');
+const join = (segments: string[]) => `/${segments.join('/')}`;
+const replaceAt = (segments: string[], i: number, value: string) =>
+  segments.map((s, j) => (j === i ? value : s));
+
+function spellingsOf(segments: string[]): Spelling[] {
+  const out: Spelling[] = [{ label: 'canonical', path: join(segments), same: true }];
+  const add = (label: string, path: string, same: boolean) => out.push({ label, path, same });
+  const [first] = segments as [string, ...string[]];
+  const firstLetterAs = (spelling: string) => join(replaceAt(segments, 0, spelling + first.slice(1)));
+
+  // The router decodes percent-encoded letters: these are the same door.
+  [...first].forEach((c, i) => {
+    if (/[a-z]/i.test(c))
+      add(
+        `letter ${i} of /${first} encoded`,
+        join(replaceAt(segments, 0, first.slice(0, i) + enc(c) + first.slice(i + 1))),
+        true,
+      );
+  });
+  add('upper-case hex digits', firstLetterAs(`%${hex(first[0]!).toUpperCase()}`), true);
+  segments.forEach((s, i) =>
+    add(`segment ${i} fully encoded`, join(replaceAt(segments, i, encodeAll(s))), true),
+  );
+  add('every segment fully encoded', join(segments.map(encodeAll)), true);
+  segments.forEach((s, i) => {
+    if (s.includes('.')) {
+      add(`%2E for the dots of segment ${i}`, join(replaceAt(segments, i, s.replaceAll('.', '%2E'))), true);
+      add(`%2e for the dots of segment ${i}`, join(replaceAt(segments, i, s.replaceAll('.', '%2e'))), true);
+      add(
+        `double-encoded dots of segment ${i}`,
+        join(replaceAt(segments, i, s.replaceAll('.', '%252E'))),
+        false,
+      );
+    }
+  });
+
+  // Spellings a normalising proxy would turn into the canonical path; the router does not.
+  for (let i = 0; i < segments.length; i++) {
+    const before = segments.slice(0, i + 1);
+    const after = segments.slice(i + 1);
+    if (after.length > 0) {
+      add(`/./ after segment ${i}`, join([...before, '.', ...after]), false);
+      add(`/%2E/ after segment ${i}`, join([...before, '%2E', ...after]), false);
+      add(`/x/../ after segment ${i}`, join([...before, 'x', '..', ...after]), false);
+      add(`/x/%2E%2E/ after segment ${i}`, join([...before, 'x', '%2E%2E', ...after]), false);
+      add(`%2F for slash ${i + 1}`, `${join(before)}%2F${after.join('/')}`, false);
+      add(`%2f for slash ${i + 1}`, `${join(before)}%2f${after.join('/')}`, false);
+      add(`backslash for slash ${i + 1}`, `${join(before)}\\${after.join('/')}`, false);
+    }
+    add(`doubled slash ${i}`, `${join(segments.slice(0, i))}/${join(segments.slice(i))}`, false);
+    add(`;param on segment ${i}`, join(replaceAt(segments, i, `${segments[i]};jsessionid=1`)), false);
+  }
+  add('leading ../', `/..${join(segments)}`, false);
+  add('trailing slash', `${join(segments)}/`, false);
+  add('trailing /.', `${join(segments)}/.`, false);
+  add('upper-case first segment', join(replaceAt(segments, 0, first.toUpperCase())), false);
+  add('upper-case path', join(segments).toUpperCase(), false);
+  // The first letter in encodings a decoder must not take for that letter.
+  const code = first.charCodeAt(0);
+  add('double encoding', firstLetterAs(`%25${hex(first[0]!)}`), false);
+  add('overlong UTF-8 letter', firstLetterAs(`%C1%${(0x80 + (code & 0x3f)).toString(16)}`), false);
+  add('full-width letter', firstLetterAs(`%EF%BD%${(0x80 + code - 0x60).toString(16)}`), false);
+  add('%u escape', firstLetterAs(`%u00${hex(first[0]!)}`), false);
+  add('NUL in the path', join(replaceAt(segments, 0, `${first}%00`)), false);
+  add('space after the first segment', join(replaceAt(segments, 0, `${first}%20`)), false);
+  return out;
+}
+
+// ---------------------------------------------------------------- the suite
+
+describe.each(await testEngines())('every door under hostile spellings on %s', (engine) => {
+  let t: TestApp;
+  let client: RawClient;
+  let userCookie: string;
+  let creatorCookie: string;
+  let adminCookie: string;
+  const data = {
+    report: '',
+    auteur: '',
+    source: '',
+    victime: '',
+    partner: '',
+    user: '',
+    project: '',
+    mail: '',
+    token: '',
+  };
+  let address = 0;
+  /** Each anonymous request comes from its own address, so the public look-up limit never answers instead of the gate. */
+  const from = () => {
+    address++;
+    return { 'x-forwarded-for': `10.${(address >> 16) & 255}.${(address >> 8) & 255}.${address & 255}` };
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp(
+      engine,
+      {},
+      {
+        beforeReady(app) {
+          // As a new module would: no config at all, an empty config, inside a plugin with a prefix, outside /api.
+          app.get(UNDECLARED[0]!, async () => UNDECLARED_ANSWER);
+          app.post(UNDECLARED[0]!, async () => UNDECLARED_ANSWER);
+          app.register(async (scope) => scope.get('/scoped', async () => UNDECLARED_ANSWER), {
+            prefix: '/api/zz-test-plugin',
+          });
+          app.route({
+            method: 'GET',
+            url: UNDECLARED[2]!,
+            config: {},
+            handler: async () => UNDECLARED_ANSWER,
+          });
+          app.get(UNDECLARED[3]!, async () => UNDECLARED_ANSWER);
+        },
+      },
+    );
+    await t.user('agent@example.mg', 'ROLE_USER', 'Rakoto Agent');
+    await t.user('createur@example.mg', 'ROLE_USER', 'Rabe Createur');
+    await t.user('admin@example.mg', 'ROLE_ADMIN', 'Rasoa Admin');
+    data.user = await t.user('cible@example.mg', 'ROLE_USER', 'Randria Cible');
+    userCookie = await t.login('agent@example.mg');
+    creatorCookie = await t.login('createur@example.mg');
+    adminCookie = await t.login('admin@example.mg');
+    data.report = await createReport(t, creatorCookie);
+    Object.assign(data, await addPeople(t, creatorCookie, data.report));
+    const partner = await t.app.inject({
+      method: 'POST',
+      url: '/api/partenaires',
+      headers: { cookie: adminCookie, ...SAME_ORIGIN },
+      payload: { designation: 'Partenaire Des Portes', email: 'portes@partenaire.example.mg' },
+    });
+    data.partner = partner.json().code;
+    const project = await t.app.inject({
+      method: 'POST',
+      url: '/api/projects',
+      headers: { cookie: creatorCookie, ...SAME_ORIGIN },
+      payload: {
+        sigle: 'PORTES',
+        designation: 'Projet des portes',
+        owner: `/api/partenaires/${data.partner}`,
+      },
+    });
+    data.project = project.json().code;
+    data.mail = String(await insertFailedMail(t));
+    data.token = await passwordLinkToken(t, 'cible@example.mg');
+    expect(Object.values(data).every(Boolean), JSON.stringify(data)).toBe(true);
+    client = await rawClient(t.app);
+  });
+  afterAll(async () => {
+    client?.close();
+    await t?.close();
+  });
+
+  /** Text that must never appear in an answer to an anonymous caller. */
+  const secrets = () => [
+    PEOPLE.auteur,
+    PEOPLE.source,
+    PEOPLE.sourceContact,
+    PEOPLE.victime,
+    'cible@example.mg',
+    'portes@partenaire.example.mg',
+    UNDECLARED_ANSWER.leaked,
+  ];
+
+  /** The real value of each path parameter, chosen by the segment that names the collection. */
+  function concreteSegments(url: string): string[] {
+    const byCollection: Record<string, string> = {
+      signalements: data.report,
+      signalement: data.report,
+      'signalements-details': data.report,
+      presume_auteurs: data.auteur,
+      sources: data.source,
+      victimes: data.victime,
+      partenaires: data.partner,
+      utilisateurs: data.user,
+      'reset-password': data.user,
+      projects: data.project,
+      mail_outbox: data.mail,
+      'definir-mot-de-passe': data.token,
+    };
+    const segments = url.split('/').slice(1);
+    // A new collection without an entry above still gets a real, existing code.
+    return segments.map((s, i) =>
+      s.startsWith(':') ? (byCollection[segments[i - 1] ?? ''] ?? data.report) : s,
+    );
+  }
+
+  const bodyFor = (method: string): { headers: Record<string, string>; body: string | undefined } =>
+    ['POST', 'PUT', 'PATCH', 'DELETE'].includes(method)
+      ? {
+          headers: {
+            'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json',
+          },
+          body: '{}',
+        }
+      : { headers: {}, body: undefined };
+
+  interface Failure {
+    request: string;
+    spelling: string;
+    status: number;
+    body: string;
+  }
+
+  /** Runs the requests a few at a time; collects every answer that breaks a rule. */
+  async function probe(
+    requests: Array<{
+      method: string;
+      path: string;
+      label: string;
+      headers?: Record<string, string>;
+      body?: string;
+    }>,
+    check: (res: RawResponse, request: { method: string; path: string; label: string }) => boolean,
+  ): Promise<Failure[]> {
+    const failures: Failure[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < requests.length) {
+        const request = requests[next++]!;
+        const res = await client.send(
+          request.method,
+          request.path,
+          { ...SAME_ORIGIN, ...from(), ...request.headers },
+          request.body,
+        );
+        const leaks = secrets().some((s) => res.body.includes(s));
+        const ok =
+          res.status < 500 &&
+          !(res.status >= 200 && res.status < 300 && request.label !== 'mixed batch') &&
+          !leaks &&
+          check(res, request);
+        if (!ok)
+          failures.push({
+            request: `${request.method} ${request.path}`,
+            spelling: request.label,
+            status: res.status,
+            body: res.body.slice(0, 200),
+          });
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, worker));
+    return failures;
+  }
+
+  it('has exactly the expected public routes, one tRPC endpoint and client files only under /admin', () => {
+    const routes = t.app.routeList;
+    expect(routes.length).toBeGreaterThan(50);
+    const publicRoutes = routes.filter((r) => r.config.public).map((r) => `${r.method} ${r.url}`);
+    expect(publicRoutes.sort()).toEqual([...PUBLIC_ROUTES].sort());
+    const trpc = routes.filter((r) => r.config.procedures);
+    expect(new Set(trpc.map((r) => r.url))).toEqual(new Set(['/trpc/:path']));
+    expect(trpc.some((r) => r.config.public)).toBe(false);
+    // The client's files and its two redirects: GET only, never under /api or /trpc.
+    for (const r of routes.filter((route) => route.config.clientFile)) {
+      expect(r.method, r.url).toBe('GET');
+      const redirect = r.url === '/' || r.url === '/admin';
+      // Anything else must be a file that @fastify/static serves from the built client.
+      expect(
+        redirect || (r.url.startsWith('/admin/') && 'file' in r.config && 'rootPath' in r.config),
+        r.url,
+      ).toBe(true);
+    }
+  });
+
+  it('has exactly the expected public procedures, and every other one needs a session', () => {
+    expect(procedures.length).toBeGreaterThan(50);
+    expect(
+      procedures
+        .filter((p) => p.isPublic)
+        .map((p) => p.path)
+        .sort(),
+    ).toEqual([...PUBLIC_PROCEDURES].sort());
+  });
+
+  it('sends every path byte for byte, as curl --path-as-is would', async () => {
+    const paths = ['/api/./x', '/api/%2E/x', '/api/x/../y', '/api\\x', '//api//x/', `/api/x;y=1`];
+    const start = client.received.length;
+    for (const path of paths) await client.send('GET', path);
+    expect(client.received.slice(start)).toEqual(paths);
+  });
+
+  it('answers 401 to every private route under every spelling that reaches it, and never 2xx or 5xx under the others', async () => {
+    const requests = t.app.routeList
+      .filter((r) => !r.config.public && !r.config.procedures && !r.config.clientFile)
+      .flatMap((route) =>
+        spellingsOf(concreteSegments(route.url)).map((s) => ({
+          method: route.method,
+          path: s.path,
+          label: `${s.label}${s.same ? ' (same route)' : ''}`,
+          route: `${route.method} ${route.url}`,
+          same: s.same,
+          ...bodyFor(route.method),
+        })),
+      );
+    expect(requests.length).toBeGreaterThan(1000);
+    const received = client.received.length;
+    const failures = await probe(requests, (res, request) => {
+      const same = request.label.endsWith('(same route)');
+      if (same) return res.status === 401 && JSON.parse(res.body).message === AUTH_REQUIRED;
+      return [400, 401, 404, 405].includes(res.status);
+    });
+    expect(failures).toEqual([]);
+    // Nothing between this client and the router rewrote a path.
+    expect(client.received.slice(received).sort()).toEqual(requests.map((r) => r.path).sort());
+  });
+
+  it('lets a session through the same spellings, so the 401s above are the gate and not a missed route', async () => {
+    const requests = t.app.routeList
+      // The xlsx export starts a worker thread (seconds); its JSON twin stands for it.
+      .filter(
+        (r) =>
+          r.method === 'GET' &&
+          !r.config.public &&
+          !r.config.procedures &&
+          !r.config.clientFile &&
+          !r.url.endsWith('/xlsx'),
+      )
+      .map((r) => concreteSegments(r.url))
+      .map((segments) => `/${enc(segments[0]![0]!)}${join(segments).slice(2)}`);
+    expect(requests.length).toBeGreaterThan(30);
+    expect(requests).toContain(`/%61pi/signalements/${data.report}/source`);
+    for (const path of requests) {
+      const res = await client.send('GET', path, { ...SAME_ORIGIN, cookie: adminCookie });
+      expect(res.status, path).toBe(200);
+    }
+    const source = await client.send('GET', `/%61pi/signalements/${data.report}/source`, {
+      cookie: userCookie,
+    });
+    expect(source.body).toContain(PEOPLE.source);
+  });
+
+  it('answers 401 to HEAD on every private GET route', async () => {
+    const requests = t.app.routeList
+      .filter((r) => r.method === 'GET' && !r.config.public && !r.config.procedures && !r.config.clientFile)
+      .map((r) => ({ method: 'HEAD', path: join(concreteSegments(r.url)), label: 'HEAD' }));
+    expect(await probe(requests, (res) => res.status === 401)).toEqual([]);
+  });
+
+  it('answers 401 to every private procedure under every spelling that reaches it', async () => {
+    const requests = procedures
+      .filter((p) => !p.isPublic)
+      .flatMap((p) =>
+        spellingsOf(['trpc', p.path]).map((s) => ({
+          method: p.type === 'query' ? 'GET' : 'POST',
+          path: p.type === 'query' ? `${s.path}?input=%7B%7D` : s.path,
+          label: `${s.label}${s.same ? ' (same route)' : ''}`,
+          ...(p.type === 'query' ? { headers: {}, body: undefined } : bodyFor('POST')),
+        })),
+      );
+    const failures = await probe(requests, (res, request) => {
+      if (request.label.endsWith('(same route)')) {
+        return res.status === 401 && JSON.parse(res.body).error?.data?.code === 'UNAUTHORIZED';
+      }
+      return [400, 401, 404, 405].includes(res.status);
+    });
+    expect(failures).toEqual([]);
+  });
+
+  it('answers 401 to batches of private procedures, and refuses the private half of a batch with a public one', async () => {
+    const privateOnes = procedures.filter((p) => !p.isPublic && p.type !== 'subscription');
+    const batchInput = (inputs: object[]) =>
+      JSON.stringify(Object.fromEntries(inputs.map((input, i) => [i, input])));
+    const requests = privateOnes.flatMap((p) => {
+      const query = p.type === 'query';
+      const pair = (names: string, inputs: object[], label: string) =>
+        query
+          ? {
+              method: 'GET',
+              path: `/trpc/${names}?batch=1&input=${encodeURIComponent(batchInput(inputs))}`,
+              label,
+            }
+          : {
+              method: 'POST',
+              path: `/trpc/${names}?batch=1`,
+              label,
+              headers: { 'content-type': 'application/json' },
+              body: batchInput(inputs),
+            };
+      const publicOne = query ? 'signalements.resume' : 'passwordTokens.define';
+      const publicInput = query
+        ? { code: data.report }
+        : { token: 'lien-invalide', password: 'un-mot-de-passe-long-1!' };
+      return [
+        pair(`${p.path},${p.path}`, [{}, {}], 'private batch'),
+        pair(`${p.path}%2C${p.path}`, [{}, {}], 'private batch, encoded comma'),
+        pair(`${p.path.replaceAll('.', '%2E')},${p.path}`, [{}, {}], 'private batch, encoded dots'),
+        pair(`${publicOne},${p.path}`, [publicInput, {}], 'mixed batch'),
+        pair(`${p.path},${publicOne}`, [{}, publicInput], 'mixed batch'),
+      ];
+    });
+    const failures = await probe(requests, (res, request) => {
+      const answers = JSON.parse(res.body) as Array<{
+        result?: unknown;
+        error?: { data?: { code?: string } };
+      }>;
+      if (!Array.isArray(answers) || answers.length !== 2) return false;
+      const names = decodeURIComponent(request.path.slice('/trpc/'.length).split('?')[0]!).split(',');
+      return (
+        names.every((name, i) => {
+          if (PUBLIC_PROCEDURES.includes(name)) return true;
+          return answers[i]!.result === undefined && answers[i]!.error?.data?.code === 'UNAUTHORIZED';
+        }) &&
+        (request.label === 'mixed batch' || res.status === 401)
+      );
+    });
+    expect(failures).toEqual([]);
+  });
+
+  // TRACE is checked on its own below: it answers 500 today.
+  it('refuses the other methods of the tRPC endpoint without running a private procedure', async () => {
+    const methods = t.app.routeList.filter((r) => r.config.procedures).map((r) => r.method);
+    expect(methods).toEqual(expect.arrayContaining(['GET', 'POST']));
+    const requests = methods
+      .filter((m) => !['GET', 'POST', 'TRACE'].includes(m))
+      .flatMap((method) =>
+        ['auth.whoAmI', 'signalements.list', 'sources.list'].map((name) => ({
+          method,
+          path: `/trpc/${name}`,
+          label: method,
+        })),
+      );
+    expect(requests.length).toBeGreaterThan(0);
+    expect(await probe(requests, (res) => [400, 401, 404, 405, 415].includes(res.status))).toEqual([]);
+  });
+
+  // The tRPC adapter's catch-all route handed TRACE to a fetch Request that refuses it (500): the route
+  // now answers GET and POST only (server/app.ts).
+  it('refuses TRACE on the tRPC endpoint without a 5xx', async () => {
+    const requests = ['auth.whoAmI', 'signalements.list', 'signalements.resume'].map((name) => ({
+      method: 'TRACE',
+      path: `/trpc/${name}`,
+      label: 'TRACE',
+    }));
+    expect(await probe(requests, (res) => [400, 401, 404, 405].includes(res.status))).toEqual([]);
+  });
+
+  it('keeps a route added without any declaration private: 401 anonymously, 200 with a session', async () => {
+    const declared = t.app.routeList.filter((r) => UNDECLARED.includes(r.url));
+    expect(declared.map((r) => `${r.method} ${r.url}`).sort()).toEqual(
+      [...UNDECLARED.map((u) => `GET ${u}`), `POST ${UNDECLARED[0]}`].sort(),
+    );
+    for (const route of declared) {
+      const { headers, body } = bodyFor(route.method);
+      const anonymous = await client.send(route.method, route.url, { ...SAME_ORIGIN, ...headers }, body);
+      expect(anonymous.status, route.url).toBe(401);
+      expect(JSON.parse(anonymous.body).message).toBe(AUTH_REQUIRED);
+      // The same call with a session reaches the handler: the 401 above is the gate, not a missing route.
+      const withSession = await client.send(
+        route.method,
+        route.url,
+        { ...SAME_ORIGIN, ...headers, cookie: userCookie },
+        body,
+      );
+      expect(withSession.status, route.url).toBe(200);
+      expect(JSON.parse(withSession.body)).toEqual(UNDECLARED_ANSWER);
+    }
+  });
+
+  it('answers 404 to unknown paths without touching the database', async () => {
+    const db = t.db as unknown as Record<string, unknown>;
+    const read = t.db.read as unknown as Record<string, unknown>;
+    const names = (target: Record<string, unknown>, list: string[]) =>
+      list.filter((name) => typeof target[name] === 'function');
+    const spies = [
+      ...names(db, ['transaction', 'rows', 'execute', 'ping']).map((name) =>
+        vi.spyOn(db as Record<string, () => unknown>, name),
+      ),
+      ...names(read, [
+        'select',
+        'selectDistinct',
+        'selectDistinctOn',
+        'insert',
+        'update',
+        'delete',
+        'execute',
+        'run',
+        'all',
+        'get',
+        'values',
+        'transaction',
+        '$count',
+      ]).map((name) => vi.spyOn(read as Record<string, () => unknown>, name)),
+    ];
+    const calls = () => spies.reduce((n, spy) => n + spy.mock.calls.length, 0);
+    try {
+      // The spies see the work a known route does with a session (so a zero below means something).
+      await client.send('GET', '/api/utilisateur/who-am-i', { cookie: userCookie });
+      expect(calls()).toBeGreaterThan(0);
+      spies.forEach((spy) => spy.mockClear());
+
+      const unknown = [
+        { method: 'GET', path: '/api/nope' },
+        { method: 'POST', path: '/api/nope', headers: { 'content-type': 'application/json' }, body: '{}' },
+        { method: 'GET', path: '/api/signalements/x/y/z' },
+        { method: 'GET', path: '/%61pi/nope' },
+        { method: 'GET', path: '/trpc/nope.nope?input=%7B%7D' },
+        {
+          method: 'POST',
+          path: '/trpc/nope.nope',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        },
+        { method: 'GET', path: '/trpc/nope.nope,auth.nope?batch=1&input=%7B%7D' },
+      ];
+      for (const request of unknown) {
+        const res = await client.send(
+          request.method,
+          request.path,
+          { ...SAME_ORIGIN, ...request.headers },
+          request.body,
+        );
+        expect(res.status, request.path).toBe(404);
+      }
+      // A session cookie on an unknown path: no route, so no session look-up either.
+      expect((await client.send('GET', '/api/nope', { cookie: userCookie })).status).toBe(404);
+      expect(calls()).toBe(0);
+    } finally {
+      spies.forEach((spy) => spy.mockRestore());
+    }
+  });
+
+  it('refuses query keys aimed at Object.prototype before any work, and pollutes nothing', async () => {
+    const hostile = [
+      '__proto__[search]=x',
+      'constructor[prototype][x]=1',
+      'order[__proto__]=x',
+      '__proto__[public]=1',
+      '%5F%5Fproto%5F%5F[search]=x',
+      '__proto__.search=x',
+      'filters[constructor][prototype][public]=1',
+      'prototype=1',
+      'page=1&__proto__=x',
+    ];
+    for (const query of hostile) {
+      const res = await client.send('GET', `/api/signalements?${query}`, { cookie: userCookie });
+      expect(res.status, query).toBe(400);
+      expect(JSON.parse(res.body).message, query).toBe(FORBIDDEN_KEY);
+      // Same refusal before the session gate, and through the tRPC door's query string.
+      expect((await client.send('GET', `/api/signalements?${query}`)).status, query).toBe(400);
+      expect(
+        (await client.send('GET', `/trpc/signalements.list?${query}`, { cookie: userCookie })).status,
+        query,
+      ).toBe(400);
+    }
+    const probeObject = {} as Record<string, unknown>;
+    for (const key of ['search', 'public', 'x']) expect(probeObject[key], key).toBeUndefined();
+    expect(Object.getOwnPropertyNames(Object.prototype)).not.toEqual(expect.arrayContaining(['search']));
+    // Another user's ordinary list still works and still needs its session.
+    const list = await client.send('GET', '/api/signalements?page=1', { cookie: creatorCookie });
+    expect(list.status).toBe(200);
+    const body = JSON.parse(list.body) as { totalItems: number; member: Array<{ code: string }> };
+    expect(body.totalItems).toBeGreaterThan(0);
+    expect(body.member.map((m) => m.code)).toContain(data.report);
+    expect((await client.send('GET', '/api/signalements?page=1')).status).toBe(401);
+  });
+});

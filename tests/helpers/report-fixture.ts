@@ -1,0 +1,73 @@
+// Real rows for the security tests: a report's people, a failed e-mail, a password link. Names and
+// contacts are distinctive so a test can assert that none of them leaks into an answer.
+import { eq } from 'drizzle-orm';
+import { issuePasswordToken } from '../../server/domains/auth/password-tokens';
+import type { TestApp } from './app';
+
+export const PEOPLE = {
+  auteur: 'Randrianarisoa Auteur-Témoin',
+  source: 'Rasoanirina Source-Protégée',
+  sourceContact: 'source.protegee@example.mg',
+  victime: 'Rabearivelo Victime-Témoin',
+} as const;
+
+/** What a browser sends with every call from the application's own pages (CSRF check). */
+export const SAME_ORIGIN = { 'sec-fetch-site': 'same-origin' } as const;
+
+async function post(t: TestApp, cookie: string, url: string, payload: object): Promise<string> {
+  const res = await t.app.inject({ method: 'POST', url, headers: { cookie, ...SAME_ORIGIN }, payload });
+  if (res.statusCode !== 201) throw new Error(`POST ${url} failed: ${res.statusCode} ${res.body}`);
+  return res.json().code as string;
+}
+
+/** Adds one presumed author, one source (with a contact) and one victim to a report; returns their codes. */
+export async function addPeople(t: TestApp, cookie: string, report: string, suffix = '') {
+  const signalement = `/api/signalements/${report}`;
+  return {
+    auteur: await post(t, cookie, '/api/presume_auteurs', {
+      signalement,
+      nomPrenom: PEOPLE.auteur + suffix,
+      fonction: 'Chef de service',
+    }),
+    source: await post(t, cookie, '/api/sources', {
+      signalement,
+      nomPrenom: PEOPLE.source + suffix,
+      contact: PEOPLE.sourceContact,
+      canaux: ['/api/canals/TELEPHONE'],
+    }),
+    victime: await post(t, cookie, '/api/victimes', {
+      signalement,
+      nomPrenom: PEOPLE.victime + suffix,
+      contact: '034 00 000 00',
+    }),
+  };
+}
+
+/** A message the delivery worker gave up on, as the outbox screen lists it; returns its id. */
+export async function insertFailedMail(t: TestApp, to = 'injoignable@example.mg'): Promise<number> {
+  const o = t.db.t.mailOutbox;
+  const [row] = await t.db.transaction((tx) =>
+    tx
+      .insert(o)
+      .values({
+        kind: 'password-reset',
+        to,
+        subject: 'Réinitialisation',
+        text: 'Lien',
+        status: 'failed',
+        attempts: 10,
+        nextAttemptAt: new Date(),
+        lastError: '550 refusé',
+      })
+      .returning({ id: o.id }),
+  );
+  return Number(row!.id);
+}
+
+/** A fresh password link's secret for the user (the user's earlier unused links stop working). */
+export async function passwordLinkToken(t: TestApp, email: string): Promise<string> {
+  const u = t.db.t.utilisateurs;
+  const [user] = await t.db.read.select({ id: u.id }).from(u).where(eq(u.email, email)).limit(1);
+  if (!user) throw new Error(`no user ${email}`);
+  return (await issuePasswordToken(t.db, user.id, 'reset')).token;
+}
