@@ -19,7 +19,8 @@ import { referentielsRoutes } from './domains/referentiels/rest';
 import { signalementsRoutes } from './domains/signalements/rest';
 import { registerMergePatch } from './http/merge-patch';
 import { MESSAGES } from './errors';
-import { registerErrorHandler } from './http/errors';
+import { frameworkErrors, registerErrorHandler } from './http/errors';
+import { logSerializers } from './http/log-serializers';
 import { healthRoutes } from './http/health';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerAccessControl } from './http/access';
@@ -56,8 +57,11 @@ export async function buildApp({ config, db, webRoot, logStream }: BuildAppOptio
     logger: {
       level: config.LOG_LEVEL,
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+      // Database errors without the values of their query (server/http/log-serializers.ts).
+      serializers: logSerializers,
       ...(logStream ? { stream: logStream } : {}),
     },
+    frameworkErrors,
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 2 * 1024 * 1024,
@@ -105,6 +109,9 @@ export async function buildApp({ config, db, webRoot, logStream }: BuildAppOptio
   await app.register(async (scope) => {
     scope.addHook('onRoute', (route) => {
       route.config = { ...route.config, procedures: true };
+      // tRPC answers GET (queries) and POST (mutations); the adapter's catch-all would hand other
+      // methods (TRACE…) to a fetch Request that refuses them with a 500.
+      route.method = ['GET', 'POST'];
     });
     await scope.register(fastifyTRPCPlugin, {
       prefix: '/trpc',
@@ -145,11 +152,16 @@ async function registerClient(app: FastifyInstance, root: string) {
   const index = resolve(root, 'index.html');
   const built = existsSync(index);
   // The client's files and redirects need no session and do no database work. @fastify/static
-  // declares each file's route with config.file; this marks exactly those.
+  // declares each file's route with config.file; this marks those, and only while it registers.
+  let registeringClient = false;
   app.addHook('onRoute', (route) => {
-    if (route.config && 'file' in route.config) route.config.clientFile = true;
+    if (registeringClient && route.config && 'file' in route.config) route.config.clientFile = true;
   });
-  if (built) await app.register(fastifyStatic, { root, prefix: '/admin/', index: false, wildcard: false });
+  if (built) {
+    registeringClient = true;
+    await app.register(fastifyStatic, { root, prefix: '/admin/', index: false, wildcard: false });
+    registeringClient = false;
+  }
   const client = { config: { clientFile: true } };
   app.get('/', client, (_req, reply) => reply.redirect('/admin/'));
   app.get('/admin', client, (_req, reply) => reply.redirect('/admin/'));

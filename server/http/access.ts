@@ -20,6 +20,9 @@ import { authenticate } from './session-cookie';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const JSON_TYPE = /^application\/(?:merge-patch\+)?json\s*(?:;|$)/i;
+// tRPC reads application/json itself; a merge-patch body would be parsed by Fastify first, and a deeply
+// nested one then overflows the stack when tRPC's adapter serializes it again (a 500).
+const TRPC_TYPE = /^application\/json\s*(?:;|$)/i;
 
 export class HttpError extends Error {
   constructor(
@@ -66,7 +69,8 @@ export function registerAccessControl(app: FastifyInstance, db: Database, config
     const route = request.routeOptions;
     if (!route.url || route.config.clientFile) return;
     refuseCrossSite(request, config);
-    if (WRITES.has(request.method) && hasBody(request) && !JSON_TYPE.test(request.headers['content-type'] ?? '')) {
+    const bodyType = route.config.procedures ? TRPC_TYPE : JSON_TYPE;
+    if (WRITES.has(request.method) && hasBody(request) && !bodyType.test(request.headers['content-type'] ?? '')) {
       throw new HttpError(415, MESSAGES.unsupportedMediaType);
     }
     if (isHostileQuery(request.query)) throw new DomainError('invalid', MESSAGES.forbiddenKey);

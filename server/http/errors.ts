@@ -1,5 +1,6 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ZodError } from 'zod';
+import '../../shared/schemas/zod-french';
 import { DomainError, HTTP_STATUS, MESSAGES } from '../errors';
 import { HttpError } from './access';
 
@@ -8,6 +9,7 @@ const FRENCH_BY_STATUS: Partial<Record<number, string>> = {
   404: MESSAGES.notFound,
   405: MESSAGES.methodNotAllowed,
   413: MESSAGES.payloadTooLarge,
+  414: MESSAGES.invalidRequest,
   415: MESSAGES.unsupportedMediaType,
   429: MESSAGES.tooManyRequests,
 };
@@ -38,4 +40,15 @@ export function registerErrorHandler(app: FastifyInstance) {
     request.log.error({ err: error }, 'request failed');
     return reply.code(500).send({ status: 500, message: MESSAGES.internal });
   });
+}
+
+/**
+ * Fastify's `frameworkErrors`: a path the router cannot decode ('/api/partenaires/%', '%zz', a broken
+ * UTF-8 escape) or a parameter over maxParamLength is refused before any route matches, and Fastify's
+ * default answer is English and echoes the path. Same shape and French message as every other 4xx.
+ */
+export function frameworkErrors(error: FastifyError, _request: unknown, reply: FastifyReply): void {
+  const status = error.statusCode ?? 400;
+  const message = status >= 500 ? MESSAGES.internal : (FRENCH_BY_STATUS[status] ?? MESSAGES.invalidRequest);
+  void reply.code(status).send({ status, message });
 }

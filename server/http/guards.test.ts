@@ -41,7 +41,13 @@ describe.each(await testEngines())('server-side guards on %s', (engine) => {
       const isPublic = PUBLIC_API.includes(key) || route.url.startsWith('/api/resume/');
       expect(Boolean(route.config.public), key).toBe(isPublic);
       if (isPublic) continue;
-      const res = await t.app.inject({ method: route.method as 'GET', url: concrete(route.url), payload: {} });
+      const res = await t.app.inject({
+        method: route.method as 'GET',
+        url: concrete(route.url),
+        payload: {},
+        // As the application's pages send it: the CSRF check would otherwise answer first (403).
+        headers: { 'sec-fetch-site': 'same-origin' },
+      });
       expect(res.statusCode, key).toBe(401);
       expect(res.json().message, key).toBe('Authentification requise.');
     }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import './zod-french';
 
 /**
  * Login form and `auth.login` input. The messages are shown under the fields as is,

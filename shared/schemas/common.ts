@@ -1,5 +1,11 @@
 import { z } from 'zod';
 import { MIN_SIGNALEMENT_DATE } from '../constants';
+import './zod-french';
+
+const INVALID_REF = 'Référence invalide.';
+// A code never holds control characters; '%00' in an IRI would otherwise decode to a NUL that
+// PostgreSQL refuses (a 500) and SQLite stores.
+const hasControlCharacter = (code: string) => [...code].some((c) => c.charCodeAt(0) < 0x20 || c === '\u007f');
 
 /**
  * A reference to another resource, as the REST facade writes it ('/api/partenaires/IVY') or as the
@@ -10,11 +16,24 @@ export const ref = (collection: string, requiredMessage = 'Valeur obligatoire.')
     .string({ error: requiredMessage })
     .trim()
     .min(1, { message: requiredMessage })
-    .transform((value) => {
+    .transform((value, ctx) => {
       const prefix = `/api/${collection}/`;
-      return value.startsWith(prefix) ? decodeURIComponent(value.slice(prefix.length)) : value;
+      if (!value.startsWith(prefix)) return value;
+      try {
+        return decodeURIComponent(value.slice(prefix.length));
+      } catch {
+        // A malformed escape ('%', '%zz', a truncated UTF-8 sequence) names no resource.
+        ctx.addIssue({ code: 'custom', message: INVALID_REF });
+        return z.NEVER;
+      }
     })
-    .pipe(z.string().min(1, { message: requiredMessage }).max(64, { message: 'Référence invalide.' }));
+    .pipe(
+      z
+        .string()
+        .min(1, { message: requiredMessage })
+        .max(64, { message: INVALID_REF })
+        .refine((code) => !hasControlCharacter(code), { message: INVALID_REF }),
+    );
 
 /** Optional text: trimmed, blank becomes null. */
 export const optionalText = (max = 10_000) =>
@@ -32,17 +51,27 @@ export const textList = z
   .transform((items) => items.map((s) => s.trim()).filter((s) => s !== ''));
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const parseDate = (v: string) => new Date(ISO_DATE.test(v) ? `${v}T00:00:00Z` : v);
 
-/** yyyy-MM-dd or a full ISO date-time, parsed to a Date (a bare date is midnight UTC). */
+/**
+ * yyyy-MM-dd or a full ISO date-time, parsed to a Date (a bare date is midnight UTC). Years 1 to 9999
+ * only: JavaScript dates reach ±275760, PostgreSQL refuses year 0 and anything written with more than
+ * four digits, and SQLite would store it; one range keeps the engines alike.
+ */
 export const isoDate = (requiredMessage: string) =>
   z
     .string({ error: requiredMessage })
     .trim()
     .min(1, { message: requiredMessage })
-    .refine((v) => !Number.isNaN(Date.parse(ISO_DATE.test(v) ? `${v}T00:00:00Z` : v)), {
-      message: 'Date invalide.',
-    })
-    .transform((v) => new Date(ISO_DATE.test(v) ? `${v}T00:00:00Z` : v));
+    .max(64, { message: 'Date invalide.' })
+    .refine(
+      (v) => {
+        const year = parseDate(v).getUTCFullYear();
+        return year >= 1 && year <= 9999;
+      },
+      { message: 'Date invalide.' },
+    )
+    .transform(parseDate);
 
 export const MIN_DATE = new Date(`${MIN_SIGNALEMENT_DATE}T00:00:00Z`);
 export const DATE_IN_FUTURE = 'La date ne peut pas être dans le futur.';

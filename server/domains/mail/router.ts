@@ -2,7 +2,12 @@ import { z } from 'zod';
 import { adminProcedure, router } from '../../trpc/init';
 import { listFailedMails, retryMail } from './service';
 
-export const mailIdSchema = z.coerce.number({ error: 'Identifiant invalide.' }).int().positive('Identifiant invalide.');
+// At most PostgreSQL's integer: a larger id is refused there (a 500) while SQLite just finds nothing.
+export const mailIdSchema = z.coerce
+  .number({ error: 'Identifiant invalide.' })
+  .int('Identifiant invalide.')
+  .positive('Identifiant invalide.')
+  .max(2_147_483_647, 'Identifiant invalide.');
 
 export const mailRouter = router({
   failed: adminProcedure.query(({ ctx }) => listFailedMails(ctx.db, ctx.auth.user)),

@@ -56,11 +56,11 @@ export async function createProject(
   const { projects: p } = db.t;
   const code = await db.transaction(async (tx) => {
     const ownerId = await idOf(tx, db.t.partenaires, input.owner, 'Partenaire');
-    const [same] = await tx
-      .select({ id: p.id })
-      .from(p)
-      .where(and(eq(p.ownerId, ownerId), sql`lower(${p.sigle}) = ${input.sigle.toLowerCase()}`));
-    if (same) throw conflict(`Ce partenaire a déjà un projet « ${input.sigle} ».`);
+    // Compared here rather than with SQL lower(): SQLite's folds ASCII only ('Ñ' stays 'Ñ'), PostgreSQL's
+    // folds every letter, and the same sigle must be refused on both engines.
+    const sigle = input.sigle.toLowerCase();
+    const siblings = await tx.select({ sigle: p.sigle }).from(p).where(eq(p.ownerId, ownerId));
+    if (siblings.some((row) => row.sigle.toLowerCase() === sigle)) throw conflict(`Ce partenaire a déjà un projet « ${input.sigle} ».`);
     for (let attempt = 0; attempt < 5; attempt++) {
       const [row] = await tx
         .insert(p)
