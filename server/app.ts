@@ -105,6 +105,9 @@ export async function buildApp({ config, db, webRoot, logStream }: BuildAppOptio
   await app.register(async (scope) => {
     scope.addHook('onRoute', (route) => {
       route.config = { ...route.config, procedures: true };
+      // The adapter registers its catch-all with all(), which includes TRACE, which the fetch Request
+      // it builds refuses (500). tRPC speaks GET and POST only.
+      route.method = [route.method].flat().filter((m) => m === 'GET' || m === 'POST');
     });
     await scope.register(fastifyTRPCPlugin, {
       prefix: '/trpc',
