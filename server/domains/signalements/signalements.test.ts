@@ -218,13 +218,11 @@ describe.each(await testEngines())('reports on %s', (engine) => {
       const [other] = await t.db.transaction((tx) =>
         tx.insert(t.db.t.partenaires).values({ code: 'AUTRE', designation: 'Autre partenaire', initial: 'AP', color: '#000000' }).returning(),
       );
-      const foreign = await t.app.inject({
-        method: 'POST',
-        url: '/api/projects',
-        headers: { cookie: creator },
-        payload: { sigle: 'X', designation: 'Projet étranger', owner: `/api/partenaires/${other!.code}` },
-      });
-      const refused = await mergePatch(t, creator, `/api/signalements/${code}`, { projects: [foreign.json()['@id']] });
+      // The creator may not create a project for a partner of none of their reports (0015): inserted here.
+      await t.db.transaction((tx) =>
+        tx.insert(t.db.t.projects).values({ code: 'PRJ-ETRANGER', sigle: 'X', designation: 'Projet étranger', ownerId: other!.id }),
+      );
+      const refused = await mergePatch(t, creator, `/api/signalements/${code}`, { projects: ['/api/projects/PRJ-ETRANGER'] });
       expect(refused.statusCode).toBe(400);
       expect(refused.json().message).toContain("n'appartient pas au partenaire du signalement");
     });
