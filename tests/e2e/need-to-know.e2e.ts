@@ -13,9 +13,10 @@ async function signIn(page: Page, email: string): Promise<void> {
 
 /**
  * Need to know (docs/decisions/0015): a user who did not create an anonymous report sees how many
- * sources it has, never who they are — in the sources card and in the history.
+ * sources it has, never who they are — in the sources card and in the history. Least privilege: the
+ * creator (not an admin) still creates its partner's projects, and writes only to the partner's address.
  */
-describe('sources of an anonymous report in a real browser', () => {
+describe('need to know and least privilege on the detail screen, for non-admins', () => {
   let e: E2E;
   let creator: Page;
   let code: string;
@@ -73,5 +74,30 @@ describe('sources of an anonymous report in a real browser', () => {
     await creator.reload();
     await expect.poll(() => creator.getByTestId('historique-panel').textContent()).toContain(SOURCE);
     expect(await creator.getByTestId('historique-masque').count()).toBe(0);
+  });
+
+  it("lets the report's creator create a project for its partner from the classification panel", async () => {
+    await creator.goto(`/admin/signalement/detail/${code}`);
+    const field = creator.getByTestId('projects-field');
+    await field.getByRole('button', { name: 'Créer le premier projet' }).click();
+    const dialog = creator.getByTestId('project-dialog');
+    await dialog.getByLabel('Sigle').fill('PASSE');
+    await dialog.getByLabel('Désignation').fill('Programme d’appui aux services scolaires');
+    await dialog.getByRole('button', { name: 'Créer le projet' }).click();
+    await expect.poll(() => field.getByTestId('project-avatars').textContent()).toContain('PAS');
+  });
+
+  it("locks the e-mail's recipient to the partner's address for a non-admin (none here: sending is off)", async () => {
+    await creator.goto(`/admin/signalement/detail/${code}`);
+    await creator.getByTestId('other-actions').click();
+    await creator.getByRole('menuitem', { name: 'Envoyer un email à Ivorary' }).click();
+    const dialog = creator.getByTestId('mail-dialog');
+    const recipient = dialog.getByLabel('Adresse email du destinataire');
+    await recipient.waitFor();
+    expect(await recipient.getAttribute('readonly')).not.toBeNull();
+    expect(await dialog.getByTestId('mail-recipient-note').textContent()).toBe(
+      "Ce partenaire n'a pas d'adresse email : seul un administrateur peut envoyer ce message.",
+    );
+    expect(await dialog.getByRole('button', { name: 'Envoyer' }).isDisabled()).toBe(true);
   });
 });
