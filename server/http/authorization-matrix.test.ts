@@ -50,7 +50,7 @@ const MATRIX: Record<string, Row> = {
   'DELETE /api/partenaires/:code':                         [401,   403,   403,   204],
   'GET /api/projects':                                     [401,   200,   200,   200],
   'GET /api/projects/:code':                               [401,   200,   200,   200],
-  'POST /api/projects':                                    [401,   201,   201,   201],
+  'POST /api/projects':                                    [401,   403,   201,   201],
   // ------------------------------------------------ REST: reports (read: any session; change: creator or admin)
   'GET /api/signalements':                                 [401,   200,   200,   200],
   'POST /api/signalements':                                [401,   201,   201,   201],
@@ -115,7 +115,7 @@ const MATRIX: Record<string, Row> = {
   'partenaires.update':                                    [401,   403,   403,   200],
   'partenaires.delete':                                    [401,   403,   403,   200],
   'projects.list':                                         [401,   200,   200,   200],
-  'projects.create':                                       [401,   200,   200,   200],
+  'projects.create':                                       [401,   403,   200,   200],
   // ------------------------------------------------ tRPC: reports
   'signalements.list':                                     [401,   200,   200,   200],
   'signalements.get':                                      [401,   200,   200,   200],
@@ -170,6 +170,8 @@ const EMAIL: Record<Exclude<Caller, 'anonymous'>, string> = {
   creator: 'createur@example.mg',
   admin: 'admin@example.mg',
 };
+/** The address of the partner of the creator's report: the only one a non-admin may write to. */
+const PARTNER_EMAIL = 'matrice@partenaire.example.mg';
 /** Accounts the cells act on (never the callers themselves, so no cell changes a caller's rights). */
 const TARGET = { user: 'cible@example.mg', login: 'connexion@example.mg', link: 'lien@example.mg' };
 
@@ -200,9 +202,11 @@ describe.each(await testEngines())('authorization matrix on %s', (engine) => {
     await t.user(TARGET.link, 'ROLE_USER', 'Razafy Lien');
     for (const caller of ['other user', 'creator', 'admin'] as const)
       cookies[caller] = await t.login(EMAIL[caller]);
-    data.report = await createReport(t, cookies.creator!);
-    Object.assign(data, await addPeople(t, cookies.creator!, data.report));
+    // The creator's report belongs to a partner with an address: the creator may create its projects
+    // and write to that address (docs/decisions/0015), and nobody else has a report with it.
     data.partner = await newPartner();
+    data.report = await createReport(t, cookies.creator!, { partenaire: `/api/partenaires/${data.partner}` });
+    Object.assign(data, await addPeople(t, cookies.creator!, data.report));
     data.project = (
       await send('admin', {
         method: 'POST',
@@ -240,7 +244,7 @@ describe.each(await testEngines())('authorization matrix on %s', (engine) => {
     const res = await send('admin', {
       method: 'POST',
       url: '/api/partenaires',
-      body: { designation: `Partenaire ${unique()}`, email: 'matrice@partenaire.example.mg' },
+      body: { designation: `Partenaire ${unique()}`, email: PARTNER_EMAIL },
     });
     if (res.statusCode !== 201) throw new Error(`partner: ${res.statusCode} ${res.body}`);
     return res.json().code;
@@ -331,7 +335,7 @@ describe.each(await testEngines())('authorization matrix on %s', (engine) => {
       url: `/api/partenaires/${data.partner}`,
       body: {
         designation: 'Partenaire Matrice',
-        email: 'matrice@partenaire.example.mg',
+        email: PARTNER_EMAIL,
         phoneNumber: '341234567',
       },
     }),
@@ -344,7 +348,7 @@ describe.each(await testEngines())('authorization matrix on %s', (engine) => {
     'POST /api/projects': () => ({
       method: 'POST',
       url: '/api/projects',
-      body: { sigle: `P${unique()}`, designation: 'Projet de la matrice', owner: '/api/partenaires/IVY' },
+      body: { sigle: `P${unique()}`, designation: 'Projet de la matrice', owner: `/api/partenaires/${data.partner}` },
     }),
 
     'GET /api/signalements': () => ({ url: '/api/signalements?page=1' }),
@@ -384,7 +388,7 @@ describe.each(await testEngines())('authorization matrix on %s', (engine) => {
     'POST /api/signalement/:code/notify-partner': () => ({
       method: 'POST',
       url: `/api/signalement/${data.report}/notify-partner`,
-      body: { email: 'partenaire@example.mg', content: 'Bonjour, voici un signalement qui vous concerne.' },
+      body: { email: PARTNER_EMAIL, content: 'Bonjour, voici un signalement qui vous concerne.' },
     }),
     'POST /api/presume_auteurs': () => ({
       method: 'POST',
@@ -487,7 +491,7 @@ describe.each(await testEngines())('authorization matrix on %s', (engine) => {
       mutation('partenaires.update', {
         code: data.partner,
         designation: 'Partenaire Matrice',
-        email: 'matrice@partenaire.example.mg',
+        email: PARTNER_EMAIL,
       }),
     'partenaires.delete': async () => mutation('partenaires.delete', { code: await newPartner() }),
     'projects.list': () => query('projects.list', {}),
@@ -495,7 +499,7 @@ describe.each(await testEngines())('authorization matrix on %s', (engine) => {
       mutation('projects.create', {
         sigle: `P${unique()}`,
         designation: 'Projet de la matrice',
-        owner: 'IVY',
+        owner: data.partner,
       }),
 
     'signalements.list': () => query('signalements.list', {}),
@@ -517,7 +521,7 @@ describe.each(await testEngines())('authorization matrix on %s', (engine) => {
     'signalements.notifyPartner': () =>
       mutation('signalements.notifyPartner', {
         code: data.report,
-        email: 'partenaire@example.mg',
+        email: PARTNER_EMAIL,
         content: 'Bonjour, voici un signalement qui vous concerne.',
       }),
     'auteurs.list': () => query('auteurs.list', { signalement: data.report }),

@@ -205,7 +205,8 @@ describe.each(await testEngines())('every door under hostile spellings on %s', (
     const project = await t.app.inject({
       method: 'POST',
       url: '/api/projects',
-      headers: { cookie: creatorCookie, ...SAME_ORIGIN },
+      // A project for a partner of none of the creator's reports: an administrator's (0015).
+      headers: { cookie: adminCookie, ...SAME_ORIGIN },
       payload: {
         sigle: 'PORTES',
         designation: 'Projet des portes',

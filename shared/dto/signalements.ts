@@ -111,8 +111,18 @@ export interface HistoriqueEntryDto {
   id: number;
   at: string;
   action: string;
-  user: { code: string; nomPrenom: string; email: string } | null;
+  user: { code: string; nomPrenom: string } | null;
   changes: Record<string, { from: unknown; to: unknown }>;
+  /** Entry about a protected source (anonymous report, need to know): every value is null. */
+  masque?: true;
+}
+
+/** A report's sources; for a caller without the need to know, none and their number. */
+export interface SourcesListDto {
+  sources: SourceDto[];
+  isAnonyme: boolean;
+  /** Sources withheld from this caller (anonymous report, neither its creator nor an admin); 0 otherwise. */
+  sourcesProtegees: number;
 }
 
 /** The public summary: no people, no description, no creator. */

@@ -27,7 +27,7 @@ export const auteursRouter = router({
 });
 
 export const sourcesRouter = router({
-  list: authedProcedure.input(bySignalement).query(({ ctx, input }) => service.listSources(ctx.db, input.signalement)),
+  list: authedProcedure.input(bySignalement).query(({ ctx, input }) => service.listSources(ctx.db, ctx.auth.user, input.signalement)),
   create: authedProcedure.input(sourceCreateSchema).mutation(({ ctx, input }) => service.createSource(ctx.db, ctx.auth.user, input)),
   update: authedProcedure
     .input(byCode.extend({ data: sourceSchema }))

@@ -1,8 +1,8 @@
 // Presumed authors, sources and victims of a report. Rights are the report's (creator or admin);
 // every change is recorded in the report's history and refreshes its search text.
-import { asc, eq, inArray } from 'drizzle-orm';
+import { asc, count, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { AuteurDto, SourceDto, VictimeDto } from '../../../shared/dto/signalements';
+import type { AuteurDto, SourceDto, SourcesListDto, VictimeDto } from '../../../shared/dto/signalements';
 import type {
   auteurCreateSchema,
   auteurSchema,
@@ -15,7 +15,7 @@ import type { Database, Orm } from '../../db/client';
 import { notFound } from '../../errors';
 import type { SessionUser } from '../auth/session';
 import { iri } from '../referentiels/dto';
-import { findEditable, findSignalement, idsOf } from '../signalements/access';
+import { canSeeSources, findEditable, findSignalement, idsOf } from '../signalements/access';
 import { generateCode } from '../signalements/code';
 import { diff, recordChange } from '../signalements/history';
 import { refreshSearchText } from '../signalements/search-refresh';
@@ -142,16 +142,17 @@ const sourceDto = (r: SourceRow, canaux: SourceDto['canaux'], reportCode: string
   signalement: iri('signalements', reportCode),
 });
 
-export async function listSources(db: Database, signalement: string): Promise<{ sources: SourceDto[]; isAnonyme: boolean }> {
+/** The report's sources, or only their number for a caller who may not know them (need to know). */
+export async function listSources(db: Database, actor: SessionUser, signalement: string): Promise<SourcesListDto> {
   const report = await findSignalement(db, signalement);
-  const t = db.t.sources;
-  const [flag] = await db.read
-    .select({ isAnonyme: db.t.signalements.isAnonyme })
-    .from(db.t.signalements)
-    .where(eq(db.t.signalements.id, report.id));
-  const rows = await db.read.select().from(t).where(eq(t.signalementId, report.id)).orderBy(asc(t.createdAt), asc(t.id));
+  const t = db.t;
+  if (!canSeeSources(actor, report)) {
+    const [row] = await db.read.select({ n: count() }).from(t.sources).where(eq(t.sources.signalementId, report.id));
+    return { sources: [], isAnonyme: true, sourcesProtegees: Number(row?.n ?? 0) };
+  }
+  const rows = await db.read.select().from(t.sources).where(eq(t.sources.signalementId, report.id)).orderBy(asc(t.sources.createdAt), asc(t.sources.id));
   const canaux = await sourceCanaux(db, db.read, rows.map((r) => r.id));
-  return { sources: rows.map((r) => sourceDto(r, canaux.get(r.id) ?? [], report.code)), isAnonyme: flag!.isAnonyme };
+  return { sources: rows.map((r) => sourceDto(r, canaux.get(r.id) ?? [], report.code)), isAnonyme: report.isAnonyme, sourcesProtegees: 0 };
 }
 
 async function setSourceCanaux(db: Database, tx: Orm, sourceId: number, codes: string[]) {

@@ -1,9 +1,10 @@
-import { and, asc, eq, like, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, like, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { ProjectDto } from '../../../shared/dto/signalements';
 import type { projectCreateSchema } from '../../../shared/schemas/signalements';
-import type { Database } from '../../db/client';
-import { conflict } from '../../errors';
+import type { Database, Orm } from '../../db/client';
+import { conflict, forbidden } from '../../errors';
+import { isAdmin } from '../auth/guards';
 import type { SessionUser } from '../auth/session';
 import { projectDto } from '../referentiels/dto';
 import { idOf } from '../signalements/access';
@@ -44,18 +45,40 @@ export async function getProject(db: Database, code: string): Promise<ProjectDto
   return row ? projectDto(row.project, row.owner) : undefined;
 }
 
+export const PROJECT_FORBIDDEN_MESSAGE =
+  "Vous ne pouvez créer un projet que pour le partenaire d'un signalement que vous avez créé.";
+
 /**
- * Any logged-in user may create a project: the detail screen offers it to whoever edits a report's
- * classification. A partner cannot have two projects with the same sigle.
+ * Least privilege (docs/decisions/0015): an administrator creates a project for any partner; another
+ * user only for the partner of a report they may edit (one they created, matched by e-mail as
+ * access.ts does), which is what the classification panel of the detail screen offers.
  */
+async function assertMayCreateProjectFor(db: Database, tx: Orm, actor: SessionUser, ownerId: number) {
+  if (isAdmin(actor)) return;
+  const { signalements: s, utilisateurs: u } = db.t;
+  const [mine] = await tx
+    .select({ id: s.id })
+    .from(s)
+    .where(
+      and(
+        eq(s.partenaireId, ownerId),
+        inArray(s.createdById, tx.select({ id: u.id }).from(u).where(sql`lower(${u.email}) = ${actor.email.toLowerCase()}`)),
+      ),
+    )
+    .limit(1);
+  if (!mine) throw forbidden(PROJECT_FORBIDDEN_MESSAGE);
+}
+
+/** Creates a project for a partner (rights above). A partner cannot have two projects with the same sigle. */
 export async function createProject(
   db: Database,
-  _actor: SessionUser,
+  actor: SessionUser,
   input: z.output<typeof projectCreateSchema>,
 ): Promise<ProjectDto> {
   const { projects: p } = db.t;
   const code = await db.transaction(async (tx) => {
     const ownerId = await idOf(tx, db.t.partenaires, input.owner, 'Partenaire');
+    await assertMayCreateProjectFor(db, tx, actor, ownerId);
     // Compared here rather than with SQL lower(): SQLite's folds ASCII only ('Ñ' stays 'Ñ'), PostgreSQL's
     // folds every letter, and the same sigle must be refused on both engines.
     const sigle = input.sigle.toLowerCase();

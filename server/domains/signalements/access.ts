@@ -13,17 +13,26 @@ export function canEditAs(actor: SessionUser) {
   return (createdByEmail: string) => isAdmin(actor) || createdByEmail.toLowerCase() === actor.email.toLowerCase();
 }
 
+/**
+ * Need to know (docs/decisions/0015): the sources of an anonymous report are shown only to those who
+ * may edit it, its creator and administrators. Everyone else learns how many there are, nothing more.
+ */
+export function canSeeSources(actor: SessionUser, report: { createdByEmail: string; isAnonyme: boolean }): boolean {
+  return !report.isAnonyme || canEditAs(actor)(report.createdByEmail);
+}
+
 export interface SignalementRow {
   id: number;
   code: string;
   partenaireId: number;
   createdByEmail: string;
+  isAnonyme: boolean;
 }
 
 export async function findSignalement(db: Database, code: string, tx: Orm = db.read): Promise<SignalementRow> {
   const { signalements: s, utilisateurs: u } = db.t;
   const [row] = await tx
-    .select({ id: s.id, code: s.code, partenaireId: s.partenaireId, createdByEmail: u.email })
+    .select({ id: s.id, code: s.code, partenaireId: s.partenaireId, createdByEmail: u.email, isAnonyme: s.isAnonyme })
     .from(s)
     .innerJoin(u, eq(u.id, s.createdById))
     .where(eq(s.code, code))

@@ -4,7 +4,7 @@ import { desc, eq } from 'drizzle-orm';
 import type { HistoriqueEntryDto } from '../../../shared/dto/signalements';
 import type { Database, Orm } from '../../db/client';
 import type { SessionUser } from '../auth/session';
-import { findSignalement } from './access';
+import { canSeeSources, findSignalement } from './access';
 
 export type Changes = Record<string, { from: unknown; to: unknown }>;
 
@@ -39,26 +39,42 @@ export async function recordChange(
   await tx.update(db.t.signalements).set({ lastActionAt }).where(eq(db.t.signalements.id, signalementId));
 }
 
-export async function listHistorique(db: Database, code: string): Promise<HistoriqueEntryDto[]> {
+/**
+ * The report's history, newest first. The author is named (code and name, no e-mail: the panel shows
+ * the name). For a caller who may not know an anonymous report's sources (need to know,
+ * docs/decisions/0015), the entries about its sources keep their action, time, author and the names of
+ * the fields that changed, with every value replaced by null and `masque: true`.
+ */
+export async function listHistorique(db: Database, actor: SessionUser, code: string): Promise<HistoriqueEntryDto[]> {
   const { signalementHistorique: h, utilisateurs: u } = db.t;
   const report = await findSignalement(db, code);
+  const hideSources = !canSeeSources(actor, report);
   const rows = await db.read
     .select({
       id: h.id,
       at: h.at,
       action: h.action,
       changes: h.changes,
-      user: { code: u.code, nomPrenom: u.nomPrenom, email: u.email },
+      user: { code: u.code, nomPrenom: u.nomPrenom },
     })
     .from(h)
     .leftJoin(u, eq(u.id, h.userId))
     .where(eq(h.signalementId, report.id))
     .orderBy(desc(h.at), desc(h.id));
-  return rows.map((r) => ({
-    id: r.id,
-    at: r.at.toISOString(),
-    action: r.action,
-    user: r.user && r.user.code !== null ? r.user : null,
-    changes: r.changes,
-  }));
+  return rows.map((r) => {
+    const entry: HistoriqueEntryDto = {
+      id: r.id,
+      at: r.at.toISOString(),
+      action: r.action,
+      user: r.user && r.user.code !== null ? r.user : null,
+      changes: r.changes,
+    };
+    if (hideSources && isSourceAction(r.action)) {
+      entry.changes = Object.fromEntries(Object.keys(r.changes).map((field) => [field, { from: null, to: null }]));
+      entry.masque = true;
+    }
+    return entry;
+  });
 }
+
+export const isSourceAction = (action: string) => action.startsWith('source.');

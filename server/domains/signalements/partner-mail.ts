@@ -1,7 +1,10 @@
+import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { notifyPartnerSchema } from '../../../shared/schemas/signalements';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
+import { forbidden } from '../../errors';
+import { isAdmin } from '../auth/guards';
 import type { SessionUser } from '../auth/session';
 import { enqueueMail } from '../mail/outbox';
 import { canEditAs, findEditable, findSignalement } from './access';
@@ -40,7 +43,14 @@ export async function defaultMailContent(db: Database, config: Config, actor: Se
   return { status: 'success' as const, content: lines.join('\n') };
 }
 
-/** Queues the e-mail in the outbox with its history entry, in one transaction. Creator or admin only. */
+export const PARTNER_MAIL_FORBIDDEN_MESSAGE =
+  "Seul un administrateur peut envoyer ce message à une autre adresse que celle du partenaire.";
+
+/**
+ * Queues the e-mail in the outbox with its history entry, in one transaction. Creator or admin only;
+ * a non-admin writes only to the partner's own address (docs/decisions/0015): the message leaves
+ * from the application's sender, which must not carry any text to any address.
+ */
 export async function notifyPartner(
   db: Database,
   actor: SessionUser,
@@ -49,6 +59,13 @@ export async function notifyPartner(
 ): Promise<{ success: true }> {
   await db.transaction(async (tx) => {
     const report = await findEditable(db, actor, code, tx);
+    if (!isAdmin(actor)) {
+      const p = db.t.partenaires;
+      const [partner] = await tx.select({ email: p.email }).from(p).where(eq(p.id, report.partenaireId));
+      if (!partner?.email || partner.email.trim().toLowerCase() !== input.email.trim().toLowerCase()) {
+        throw forbidden(PARTNER_MAIL_FORBIDDEN_MESSAGE);
+      }
+    }
     await enqueueMail(db, {
       kind: 'partner-notification',
       to: input.email,

@@ -104,7 +104,7 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
   });
   app.get('/api/signalements/:code/source', async (request) => {
     const { code } = params.parse(request.params);
-    return listSources(db, code);
+    return listSources(db, user(request), code);
   });
   app.get('/api/signalements/:code/victimes', async (request) => {
     const { code } = params.parse(request.params);
@@ -112,7 +112,7 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
   });
   app.get('/api/signalements/:code/historique', async (request) => {
     const { code } = params.parse(request.params);
-    const items = await listHistorique(db, code);
+    const items = await listHistorique(db, user(request), code);
     return collection('Historique', request.url, items, items.length);
   });
 

@@ -111,6 +111,9 @@ describe.each(await testEngines())('public summary and partner e-mail on %s', (e
 
   it('queues the e-mail to the partner in the outbox with a history entry; validates; creator or admin only', async () => {
     const url = `/api/signalement/${code}/notify-partner`;
+    // A non-admin writes only to the partner's own address (docs/decisions/0015): give IVY one.
+    const p = t.db.t.partenaires;
+    await t.db.transaction((tx) => tx.update(p).set({ email: 'p@partenaire.mg' }).where(eq(p.code, 'IVY')));
     const bad = await t.app.inject({ method: 'POST', url, headers: { cookie: creator }, payload: { email: 'pas-un-email', content: 'court' } });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().violations.map((v: { message: string }) => v.message)).toEqual([

@@ -25,7 +25,7 @@ export const signalementsRouter = router({
   updateLocalisation: authedProcedure
     .input(localisationSchema.extend(byCode.shape))
     .mutation(({ ctx, input }) => service.updateLocalisation(ctx.db, ctx.auth.user, input.code, input)),
-  historique: authedProcedure.input(byCode).query(({ ctx, input }) => listHistorique(ctx.db, input.code)),
+  historique: authedProcedure.input(byCode).query(({ ctx, input }) => listHistorique(ctx.db, ctx.auth.user, input.code)),
   defaultMailContent: authedProcedure
     .input(byCode)
     .query(({ ctx, input }) => defaultMailContent(ctx.db, ctx.config, ctx.auth.user, input.code)),

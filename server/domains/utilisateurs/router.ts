@@ -18,7 +18,7 @@ export const utilisateursRouter = router({
   roles: authedProcedure.query(async ({ ctx }) => (await listRoles(ctx.db)).map(roleDto)),
   options: authedProcedure
     .input(utilisateurOptionsInputSchema)
-    .query(({ ctx, input }) => listUserOptions(ctx.db, input?.search)),
+    .query(({ ctx, input }) => listUserOptions(ctx.db, ctx.auth.user, input?.search)),
   create: adminProcedure
     .input(createUtilisateurInputSchema)
     .mutation(({ ctx, input }) => inviteUser(ctx.db, ctx.auth.user, input, ctx.config.PUBLIC_URL)),

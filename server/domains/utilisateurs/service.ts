@@ -7,7 +7,7 @@ import { conflict, invalid, notFound } from '../../errors';
 import { isUniqueViolation } from './constraint-errors';
 import { generatePassword, hashPassword } from '../auth/password';
 import { assertStrongPassword } from '../auth/password-strength';
-import { requireAdmin } from '../auth/guards';
+import { isAdmin, requireAdmin } from '../auth/guards';
 import { invalidateUserSessions, type SessionUser } from '../auth/session';
 import { utilisateurDto, type UtilisateurDto } from './dto';
 
@@ -148,16 +148,14 @@ export async function countUsers(db: Database): Promise<number> {
 
 const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** Name or e-mail contains the term, ignoring case. */
-function userSearchCondition(db: Database, search: string | undefined) {
+/** Name (or, unless `namesOnly`, e-mail) contains the term, ignoring case. */
+function userSearchCondition(db: Database, search: string | undefined, namesOnly = false) {
   const term = search?.trim().toLowerCase();
   if (!term) return undefined;
   const pattern = `%${escapeLike(term)}%`;
   const { utilisateurs } = db.t;
-  return or(
-    sql`lower(${utilisateurs.nomPrenom}) like ${pattern} escape '\\'`,
-    sql`${utilisateurs.email} like ${pattern} escape '\\'`,
-  );
+  const name = sql`lower(${utilisateurs.nomPrenom}) like ${pattern} escape '\\'`;
+  return namesOnly ? name : or(name, sql`${utilisateurs.email} like ${pattern} escape '\\'`);
 }
 
 export interface ListUsersInput {
@@ -203,19 +201,22 @@ export async function listRoles(db: Database) {
 export interface UtilisateurOption {
   code: string;
   nomPrenom: string;
-  email: string;
+  /** Sent to administrators only; other users see names (docs/decisions/0015). */
+  email?: string;
 }
 
 /**
  * The report list's creator picker: open to any logged-in user (GET /api/utilisateurs stays admin
- * only), so it returns names and e-mails only, at most UTILISATEUR_OPTIONS_LIMIT of them.
+ * only), at most UTILISATEUR_OPTIONS_LIMIT of them. Least privilege (docs/decisions/0015): a
+ * non-admin gets codes and names and searches names only, so the picker cannot list or probe e-mails;
+ * an administrator also gets and searches the e-mails.
  */
-export async function listUserOptions(db: Database, search: string | undefined): Promise<UtilisateurOption[]> {
+export async function listUserOptions(db: Database, actor: SessionUser, search: string | undefined): Promise<UtilisateurOption[]> {
   const { utilisateurs } = db.t;
-  return db.read
-    .select({ code: utilisateurs.code, nomPrenom: utilisateurs.nomPrenom, email: utilisateurs.email })
-    .from(utilisateurs)
-    .where(userSearchCondition(db, search))
-    .orderBy(asc(utilisateurs.nomPrenom), asc(utilisateurs.id))
-    .limit(UTILISATEUR_OPTIONS_LIMIT);
+  const admin = isAdmin(actor);
+  const where = userSearchCondition(db, search, !admin);
+  const query = admin
+    ? db.read.select({ code: utilisateurs.code, nomPrenom: utilisateurs.nomPrenom, email: utilisateurs.email }).from(utilisateurs)
+    : db.read.select({ code: utilisateurs.code, nomPrenom: utilisateurs.nomPrenom }).from(utilisateurs);
+  return query.where(where).orderBy(asc(utilisateurs.nomPrenom), asc(utilisateurs.id)).limit(UTILISATEUR_OPTIONS_LIMIT);
 }

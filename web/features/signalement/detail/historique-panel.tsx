@@ -6,6 +6,10 @@ import { useTRPC } from '../../../lib/trpc';
 import { DetailCard } from './detail-card';
 import { actionLabel, historyLines } from './historique-format';
 
+/** An entry about a protected source: the server sends no values (need to know, docs/decisions/0015). */
+export const MASKED_TEXT =
+  'Source protégée : détails réservés au créateur du signalement et aux administrateurs.';
+
 /** 'Historique': the recorded changes, newest first (the server's order). */
 export function HistoriquePanel({ code }: { code: string }) {
   const trpc = useTRPC();
@@ -39,18 +43,24 @@ export function HistoriquePanel({ code }: { code: string }) {
                   {formatDateTime(entry.at)}
                   {entry.user ? ` · ${entry.user.nomPrenom}` : ''}
                 </p>
-                {lines.length > 0 && (
-                  <ul className="mt-1 flex flex-col gap-0.5 text-xs">
-                    {lines.map((line) => (
-                      <li key={line.field} className="break-words">
-                        <span className="font-medium">{line.label}</span> :{' '}
-                        <span className="text-base-content/60 line-through decoration-base-content/30">
-                          {line.from}
-                        </span>{' '}
-                        → <span>{line.to}</span>
-                      </li>
-                    ))}
-                  </ul>
+                {entry.masque ? (
+                  <p className="mt-1 text-xs text-base-content/60" data-testid="historique-masque">
+                    {MASKED_TEXT}
+                  </p>
+                ) : (
+                  lines.length > 0 && (
+                    <ul className="mt-1 flex flex-col gap-0.5 text-xs">
+                      {lines.map((line) => (
+                        <li key={line.field} className="break-words">
+                          <span className="font-medium">{line.label}</span> :{' '}
+                          <span className="text-base-content/60 line-through decoration-base-content/30">
+                            {line.from}
+                          </span>{' '}
+                          → <span>{line.to}</span>
+                        </li>
+                      ))}
+                    </ul>
+                  )
                 )}
               </li>
             );

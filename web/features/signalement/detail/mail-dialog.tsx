@@ -8,10 +8,17 @@ import { Dialog } from '../../../components/ui/dialog';
 import { errorProps, Field } from '../../../components/ui/field';
 import { Loading } from '../../../components/ui/loading';
 import { useToast } from '../../../components/ui/toast';
+import { serverMessage } from '../../../lib/errors';
+import { isAdmin } from '../../../lib/role';
 import { useTRPC } from '../../../lib/trpc';
+import { useWhoAmI } from '../../auth/use-who-am-i';
 import { TOASTS } from '../labels';
 
 type Values = z.input<typeof notifyPartnerSchema>;
+
+const RECIPIENT_NOTE = "Le message part à l'adresse du partenaire ; seul un administrateur peut la changer.";
+const NO_PARTNER_EMAIL =
+  "Ce partenaire n'a pas d'adresse email : seul un administrateur peut envoyer ce message.";
 
 export interface MailDialogProps {
   open: boolean;
@@ -49,24 +56,40 @@ function MailLoader({
   const content = useQuery(
     trpc.signalements.defaultMailContent.queryOptions({ code }, { staleTime: 0, gcTime: 0 }),
   );
-  // The partner's address starts the recipient field; without it the user types one.
+  // The partner's address starts the recipient field. Only an administrator may change it or type
+  // one when the partner has none (the server refuses other addresses, docs/decisions/0015).
   const partner = useQuery(trpc.partenaires.get.queryOptions({ code: partnerCode }));
+  const whoAmI = useWhoAmI();
   const failed = content.isError || (content.isSuccess && content.data.status !== 'success');
   useEffect(() => {
     if (failed) toast.error(TOASTS.mailLoadFailed);
   }, [failed, toast]);
 
-  if (content.isPending || partner.isPending) return <Loading label="Chargement du message..." />;
+  if (content.isPending || partner.isPending || whoAmI.isPending) {
+    return <Loading label="Chargement du message..." />;
+  }
   return (
     <MailForm
       code={code}
       onClose={onClose}
+      anyRecipient={whoAmI.isSuccess && isAdmin(whoAmI.user)}
       defaults={{ email: partner.data?.email ?? '', content: failed ? '' : (content.data?.content ?? '') }}
     />
   );
 }
 
-function MailForm({ code, defaults, onClose }: { code: string; defaults: Values; onClose: () => void }) {
+function MailForm({
+  code,
+  defaults,
+  anyRecipient,
+  onClose,
+}: {
+  code: string;
+  defaults: Values;
+  /** An administrator may write to any address; others only to the partner's. */
+  anyRecipient: boolean;
+  onClose: () => void;
+}) {
   const trpc = useTRPC();
   const toast = useToast();
   const form = useForm<Values, unknown, z.output<typeof notifyPartnerSchema>>({
@@ -80,8 +103,8 @@ function MailForm({ code, defaults, onClose }: { code: string; defaults: Values;
         toast.success(TOASTS.mailSent, { description: `Destinataire : ${variables.email}` });
         onClose();
       },
-      onError() {
-        toast.error(TOASTS.mailFailed, { description: TOASTS.mailFailedHint });
+      onError(error) {
+        toast.error(TOASTS.mailFailed, { description: serverMessage(error, '') || TOASTS.mailFailedHint });
       },
     }),
   );
@@ -96,10 +119,16 @@ function MailForm({ code, defaults, onClose }: { code: string; defaults: Values;
           autoComplete="email"
           className={`input w-full ${errors.email ? 'input-error' : ''}`}
           placeholder="contact@partenaire.mg"
+          readOnly={!anyRecipient}
           {...errorProps('mail-email', errors.email?.message)}
           {...form.register('email')}
         />
       </Field>
+      {!anyRecipient && (
+        <p className="text-xs text-base-content/60" data-testid="mail-recipient-note">
+          {defaults.email ? RECIPIENT_NOTE : NO_PARTNER_EMAIL}
+        </p>
+      )}
       <Field htmlFor="mail-content" label="Message" error={errors.content?.message}>
         <textarea
           id="mail-content"
@@ -113,7 +142,11 @@ function MailForm({ code, defaults, onClose }: { code: string; defaults: Values;
         <button type="button" className="btn btn-ghost" onClick={onClose} disabled={send.isPending}>
           Annuler
         </button>
-        <button type="submit" className="btn btn-primary" disabled={send.isPending}>
+        <button
+          type="submit"
+          className="btn btn-primary"
+          disabled={send.isPending || (!anyRecipient && !defaults.email)}
+        >
           {send.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
           Envoyer
         </button>

@@ -24,13 +24,20 @@ const canauxText = (s: SourceDto) =>
     )
     .join(', ');
 
-/** Sources, hidden while the report is anonymous; the switch saves at once (§4). */
+/** What a user without the need to know sees of an anonymous report's sources (docs/decisions/0015). */
+export const protectedSourcesText = (n: number) =>
+  `${n} source(s) protégée(s) — seuls le créateur du signalement et les administrateurs peuvent les consulter.`;
+
+/**
+ * Sources, hidden while the report is anonymous; the switch saves at once (§4). A user who may not
+ * edit an anonymous report receives only the number of its sources from the server, and sees that.
+ */
 export function SourcesSection({ signalement }: { signalement: SignalementDto }) {
   const { code, canEdit, isAnonyme } = signalement;
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const toast = useToast();
-  const { section, dialog, refresh } = usePeopleSection({
+  const { list, section, dialog, refresh } = usePeopleSection({
     code,
     list: trpc.sources.list.queryOptions({ signalement: code }),
     items: (list) => list.sources,
@@ -74,8 +81,13 @@ export function SourcesSection({ signalement }: { signalement: SignalementDto })
           details: [s.contact, canauxText(s), s.description],
         })}
         headerExtra={switchOrValue}
+        {...(isAnonyme && !canEdit ? { items: undefined } : {})}
         body={
-          isAnonyme ? (
+          isAnonyme && !canEdit ? (
+            <p className="text-sm text-base-content/60" data-testid="sources-protected">
+              {list.data ? protectedSourcesText(list.data.sourcesProtegees) : '…'}
+            </p>
+          ) : isAnonyme ? (
             <p className="text-sm text-base-content/60" data-testid="sources-hidden">
               Signalement anonyme : les sources ne sont pas affichées.
             </p>
