@@ -3,6 +3,8 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { decodeBase32IgnorePadding } from '@oslojs/encoding';
+import { generateTOTP } from '@oslojs/otp';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { createUser } from '../../server/domains/utilisateurs/service';
@@ -128,11 +130,51 @@ export async function startServer(env: Record<string, string> = {}): Promise<{ r
   };
 }
 
-/** Logs in through the real login form. */
+/** TOTP keys of the accounts enrolled through loginAs, per server and e-mail. */
+const totpKeys = new Map<string, Uint8Array>();
+const keyName = (page: Page, email: string) => `${new URL(page.url()).origin}|${email.toLowerCase()}`;
+
+/** The current code of the authenticator app of an account enrolled in this server through the browser. */
+export function totpCode(page: Page, email: string): string {
+  const key = totpKeys.get(keyName(page, email));
+  if (!key) throw new Error(`pas de clé TOTP pour ${email}`);
+  return generateTOTP(key, 30, 6);
+}
+
+/**
+ * Enrols the account on the enrolment page, as a person with an authenticator app would: reads the
+ * key under the QR code, types a code, keeps the recovery codes. Returns them.
+ */
+export async function enrolTwoFactor(page: Page, email: string): Promise<string[]> {
+  await page.waitForURL('**/admin/double-authentification/activation');
+  const secret = (await page.getByTestId('two-factor-secret').textContent())!.replace(/\s+/g, '');
+  totpKeys.set(keyName(page, email), decodeBase32IgnorePadding(secret));
+  await page.getByLabel('Code de vérification').fill(totpCode(page, email));
+  await page.getByRole('button', { name: 'Activer', exact: true }).click();
+  const list = page.getByTestId('recovery-codes');
+  await list.waitFor();
+  const codes = await list.getByRole('listitem').allTextContents();
+  await page.getByRole('button', { name: "J'ai conservé ces codes" }).click();
+  await page.waitForURL('**/admin/dashboard');
+  return codes;
+}
+
+/**
+ * Logs in through the real login form, then passes the second factor when the account owes one
+ * (administrators by default): enrolment the first time, a generated code afterwards.
+ */
 export async function loginAs(page: Page, email: string, password: string): Promise<void> {
   await page.goto('/admin/login');
   await page.getByLabel(/e-?mail/i).fill(email);
   await page.getByLabel(/mot de passe/i).fill(password);
   await page.getByRole('button', { name: /se connecter/i }).click();
-  await page.waitForURL('**/admin/dashboard');
+  await page.waitForURL(/\/admin\/(dashboard|double-authentification)/);
+  const path = new URL(page.url()).pathname;
+  if (path === '/admin/double-authentification/activation') {
+    await enrolTwoFactor(page, email);
+  } else if (path === '/admin/double-authentification') {
+    await page.getByLabel('Code de vérification').fill(totpCode(page, email));
+    await page.getByRole('button', { name: 'Vérifier' }).click();
+    await page.waitForURL('**/admin/dashboard');
+  }
 }
