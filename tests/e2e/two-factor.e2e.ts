@@ -65,7 +65,7 @@ describe('two-factor log-in (TOTP), in a real browser', () => {
     await submitPassword(page, ADMIN.email, ADMIN.password);
     await page.waitForURL('**/admin/double-authentification');
     await page.getByRole('button', { name: 'Utiliser un code de secours' }).click();
-    await page.getByLabel('Code de secours').fill(codes[0]!);
+    await page.getByLabel('Code de secours', { exact: true }).fill(codes[0]!);
     await page.getByRole('button', { name: 'Vérifier' }).click();
     await page.waitForURL('**/admin/dashboard');
     await expect.poll(() => page.getByTestId('toast').filter({ hasText: 'Il vous en reste 9.' }).isVisible()).toBe(true);
