@@ -3,7 +3,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { decodeBase32IgnorePadding } from '@oslojs/encoding';
+import { decodeBase32IgnorePadding, decodeBase64 } from '@oslojs/encoding';
 import { generateTOTP } from '@oslojs/otp';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -130,9 +130,12 @@ export async function startServer(env: Record<string, string> = {}): Promise<{ r
   };
 }
 
-/** TOTP keys of the accounts enrolled through loginAs, per server and e-mail. */
+/**
+ * TOTP keys of the accounts enrolled through loginAs or signInByApi, per e-mail: each test file runs
+ * in its own module scope with its own server, and an enrolment replaces the key it finds.
+ */
 const totpKeys = new Map<string, Uint8Array>();
-const keyName = (page: Page, email: string) => `${new URL(page.url()).origin}|${email.toLowerCase()}`;
+const keyName = (_page: Page, email: string) => email.toLowerCase();
 
 /** The current code of the authenticator app of an account enrolled in this server through the browser. */
 export function totpCode(page: Page, email: string): string {
@@ -176,5 +179,26 @@ export async function loginAs(page: Page, email: string, password: string): Prom
     await page.getByLabel('Code de vérification').fill(totpCode(page, email));
     await page.getByRole('button', { name: 'Vérifier' }).click();
     await page.waitForURL('**/admin/dashboard');
+  }
+}
+
+/**
+ * Opens a session through the REST log-in (the page's cookie jar), then passes the second factor the
+ * account owes through the API: enrolment (setup and a first code) or a code.
+ */
+export async function signInByApi(page: Page, email: string, password: string): Promise<void> {
+  const res = await page.request.post('/api/login', { data: { email, password } });
+  expect(res.status()).toBe(200);
+  const { twoFactor } = (await res.json()) as { twoFactor: 'enrol' | 'verify' | null };
+  if (twoFactor === 'enrol') {
+    const setup = await page.request.post('/trpc/twoFactor.setup', { data: {} });
+    expect(setup.status()).toBe(200);
+    const { key } = ((await setup.json()) as { result: { data: { key: string } } }).result.data;
+    totpKeys.set(keyName(page, email), decodeBase64(key));
+    const enrol = await page.request.post('/trpc/twoFactor.enrol', { data: { key, code: totpCode(page, email) } });
+    expect(enrol.status()).toBe(200);
+  } else if (twoFactor === 'verify') {
+    const verify = await page.request.post('/api/two-factor/verify', { data: { code: totpCode(page, email) } });
+    expect(verify.status()).toBe(204);
   }
 }
