@@ -9,6 +9,14 @@ describe('configuration from the environment', () => {
     expect(config.LOG_LEVEL).toBe('info');
     expect(config.TRUST_PROXY).toBe(false);
     expect(config.SMTP_URL).toBeUndefined();
+    expect(config.TWO_FACTOR_REQUIRED).toBe('admins');
+  });
+
+  it('extends two-factor log-in to all staff, and refuses other values in French', () => {
+    expect(loadConfig({ TWO_FACTOR_REQUIRED: 'all' }).TWO_FACTOR_REQUIRED).toBe('all');
+    expect(() => loadConfig({ TWO_FACTOR_REQUIRED: 'personne' })).toThrow(
+      "TWO_FACTOR_REQUIRED: doit valoir 'admins' ou 'all'",
+    );
   });
 
   it('accepts a PostgreSQL URL and treats empty optional values as unset', () => {

@@ -38,6 +38,10 @@ export const configSchema = z.object({
     .enum(['true', 'false'], { message: "doit valoir 'true' ou 'false'" })
     .default('false')
     .transform((v) => v === 'true'),
+  // Who must use two-factor log-in (docs/decisions/0016-two-factor.md): administrators, or all staff.
+  TWO_FACTOR_REQUIRED: z
+    .enum(['admins', 'all'], { message: "doit valoir 'admins' ou 'all'" })
+    .default('admins'),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -42,5 +42,10 @@ declare module 'fastify' {
     effectfulGet?: boolean;
     /** Counted against the public look-up limit before the handler runs. */
     publicLookup?: boolean;
+    /**
+     * Reachable by a session whose second factor is still owed (who-am-i, log-out, the code itself).
+     * Nothing declared: such a session gets 403 (docs/decisions/0016-two-factor.md).
+     */
+    twoFactorStep?: boolean;
   }
 }

@@ -54,6 +54,7 @@ export const MESSAGES = {
   forbiddenCharacter: 'Les données contiennent un caractère non autorisé.',
   tooDeep: 'Les données sont trop imbriquées.',
   crossSite: "Requête refusée : elle ne provient pas de l'application.",
+  twoFactorRequired: 'Double authentification requise. Saisissez votre code pour continuer.',
 } as const;
 
 export const unauthenticated = () => new DomainError('unauthenticated', MESSAGES.unauthenticated);

@@ -10,6 +10,8 @@ import { usePageTitle } from './lib/use-page-title';
 const LoginPage = lazy(() => import('./features/auth/login-page'));
 const LogoutPage = lazy(() => import('./features/auth/logout-page'));
 const DefinirMotDePassePage = lazy(() => import('./features/auth/definir-mot-de-passe-page'));
+const TwoFactorPage = lazy(() => import('./features/auth/two-factor-page'));
+const TwoFactorEnrolPage = lazy(() => import('./features/auth/two-factor-enrol-page'));
 const DashboardPage = lazy(() => import('./features/dashboard/dashboard-page'));
 const DashboardAnalysisPage = lazy(() => import('./features/dashboard/analysis/analysis-page'));
 const SignalementListPage = lazy(() => import('./features/signalement/signalement-list-page'));
@@ -62,6 +64,9 @@ export function AppRoutes() {
           </Route>
           <Route path="/login" component={LoginPage} />
           <Route path="/logout" component={LogoutPage} />
+          {/* Second factor: outside the shell, whose calls a session owing its code may not make. */}
+          <Route path="/double-authentification" component={TwoFactorPage} />
+          <Route path="/double-authentification/activation" component={TwoFactorEnrolPage} />
           {/* Opened from the set-up or reset e-mail, before the user has a session. */}
           <Route path="/definir-mot-de-passe/:token" component={DefinirMotDePassePage} />
           {/* Public summary (§2): no shell, no session. */}

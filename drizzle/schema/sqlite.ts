@@ -58,9 +58,38 @@ export const sessions = table(
       .notNull()
       .references(() => utilisateurs.id, { onDelete: 'cascade' }),
     expiresAt: timestamp('expires_at').notNull(),
+    // Lucia's two-factor guide: the second factor was checked for this session (or is not needed).
+    twoFactorVerified: bool('two_factor_verified').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+// A user's TOTP key (20 random bytes, base64), written once the first code confirmed it; never sent
+// back to a client after enrolment. Its presence means the user has enrolled in two-factor log-in.
+export const twoFactorKeys = table('two_factor_keys', {
+  id: id(),
+  userId: ref('user_id')
+    .notNull()
+    .unique()
+    .references(() => utilisateurs.id, { onDelete: 'cascade' }),
+  key: text('key').notNull(),
+  createdAt: createdAt(),
+});
+
+// Single-use recovery codes, shown once at enrolment; only their SHA-256 is kept.
+export const recoveryCodes = table(
+  'recovery_codes',
+  {
+    id: id(),
+    userId: ref('user_id')
+      .notNull()
+      .references(() => utilisateurs.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull().unique(),
+    usedAt: timestamp('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('recovery_codes_user_idx').on(t.userId)],
 );
 
 // Single-use links to choose a password (account set-up and reset). Only the token's SHA-256 is kept.

@@ -9,10 +9,13 @@
 //   parameters: 400.
 // - Then the session; a route that does not declare `public` (or delegate to tRPC procedures, which
 //   decide from their own meta, deny by default) needs one: 401.
+// - A session that still owes its second factor (code or enrolment) reaches only the routes that
+//   declare `twoFactorStep`: 403 elsewhere (docs/decisions/0016-two-factor.md).
 // See docs/decisions/0015-security-model.md.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
+import { twoFactorStep } from '../domains/auth/two-factor-step';
 import { DomainError, MESSAGES } from '../errors';
 import { refuseHostileInput } from './input-guard';
 import { isHostileQuery } from './query-string';
@@ -82,6 +85,9 @@ export function registerAccessControl(app: FastifyInstance, db: Database, config
       return;
     }
     if (!request.auth) throw new DomainError('unauthenticated', MESSAGES.unauthenticated);
+    if (!route.config.twoFactorStep && twoFactorStep(request.auth, config) !== null) {
+      throw new DomainError('forbidden', MESSAGES.twoFactorRequired);
+    }
   });
   // Parsed bodies (REST; tRPC inputs are checked by each procedure's perimeter middleware).
   app.addHook('preValidation', async (request) => {

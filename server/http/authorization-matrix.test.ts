@@ -38,6 +38,10 @@ const MATRIX: Record<string, Row> = {
   'GET /api/utilisateur_roles':                            [401,   200,   200,   200],
   'GET /api/utilisateurs':                                 [401,   403,   403,   200],
   'POST /api/utilisateur/create-user':                     [401,   403,   403,   201],
+  // ------------------------------------------------ REST: second factor (the admin is enrolled, the others are not)
+  'POST /api/two-factor/verify':                           [401,   409,   409,   204],
+  'POST /api/two-factor/recovery':                         [401,   409,   409,   200],
+  'POST /api/utilisateur/reset-two-factor/:code':          [401,   403,   403,   204],
   'PATCH /api/utilisateurs/:code':                         [401,   403,   403,   200],
   'GET /api/utilisateur/reset-password/:code':             [401,   403,   403,   200],
   'GET /api/mail_outbox/failed':                           [401,   403,   403,   200],
@@ -100,6 +104,12 @@ const MATRIX: Record<string, Row> = {
   // ------------------------------------------------ tRPC: session, accounts
   'auth.logout':                                           [401,   200,   200,   200],
   'auth.whoAmI':                                           [401,   200,   200,   200],
+  // The enrolment cell sends a wrong code: users reach the check (400), the enrolled admin is refused (409).
+  'twoFactor.setup':                                       [401,   200,   200,   409],
+  'twoFactor.enrol':                                       [401,   400,   400,   409],
+  'twoFactor.verify':                                      [401,   409,   409,   200],
+  'twoFactor.recover':                                     [401,   409,   409,   200],
+  'utilisateurs.resetTwoFactor':                           [401,   403,   403,   200],
   'utilisateurs.roles':                                    [401,   200,   200,   200],
   'utilisateurs.options':                                  [401,   200,   200,   200],
   'utilisateurs.list':                                     [401,   403,   403,   200],
@@ -298,6 +308,20 @@ describe.each(await testEngines())('authorization matrix on %s', (engine) => {
       cookie: await freshSession(caller),
     }),
     'GET /api/utilisateur/who-am-i': () => ({ url: '/api/utilisateur/who-am-i' }),
+    'POST /api/two-factor/verify': (caller) => ({
+      method: 'POST',
+      url: '/api/two-factor/verify',
+      body: { code: caller === 'admin' ? t.totp(EMAIL.admin) : '123456' },
+    }),
+    'POST /api/two-factor/recovery': (caller) => ({
+      method: 'POST',
+      url: '/api/two-factor/recovery',
+      body: { code: caller === 'admin' ? t.recoveryCode(EMAIL.admin) : 'AAAA-BBBB-CCCC-DDDD' },
+    }),
+    'POST /api/utilisateur/reset-two-factor/:code': () => ({
+      method: 'POST',
+      url: `/api/utilisateur/reset-two-factor/${data.user}`,
+    }),
     'GET /api/utilisateur_roles': () => ({ url: '/api/utilisateur_roles' }),
     'GET /api/utilisateurs': () => ({ url: '/api/utilisateurs?page=1&itemsPerPage=20' }),
     'POST /api/utilisateur/create-user': () => ({
@@ -465,6 +489,13 @@ describe.each(await testEngines())('authorization matrix on %s', (engine) => {
 
     'auth.logout': async (caller) => ({ ...mutation('auth.logout'), cookie: await freshSession(caller) }),
     'auth.whoAmI': () => query('auth.whoAmI'),
+    'twoFactor.setup': () => mutation('twoFactor.setup'),
+    'twoFactor.enrol': () => mutation('twoFactor.enrol', { key: `${'A'.repeat(27)}=`, code: '000000' }),
+    'twoFactor.verify': (caller) =>
+      mutation('twoFactor.verify', { code: caller === 'admin' ? t.totp(EMAIL.admin) : '123456' }),
+    'twoFactor.recover': (caller) =>
+      mutation('twoFactor.recover', { code: caller === 'admin' ? t.recoveryCode(EMAIL.admin) : 'AAAA-BBBB-CCCC-DDDD' }),
+    'utilisateurs.resetTwoFactor': () => mutation('utilisateurs.resetTwoFactor', { code: data.user }),
     'utilisateurs.roles': () => query('utilisateurs.roles'),
     'utilisateurs.options': () => query('utilisateurs.options', { search: 'ra' }),
     'utilisateurs.list': () => query('utilisateurs.list', {}),

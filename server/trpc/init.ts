@@ -3,6 +3,7 @@ import { ZodError } from 'zod';
 import { ROLE_ADMIN } from '../../shared/constants';
 import type { AppContext } from '../context';
 import { DomainError, MESSAGES, TRPC_CODE } from '../errors';
+import { twoFactorStep } from '../domains/auth/two-factor-step';
 import { refuseHostileInput } from '../http/input-guard';
 
 /**
@@ -16,6 +17,11 @@ export interface ProcedureMeta {
   solo?: boolean;
   /** Counted against the public look-up limit (per address and global), every call of a batch. */
   publicLookup?: boolean;
+  /**
+   * Reachable by a session that still owes its second factor (code or enrolment). Nothing declared:
+   * such a session is refused with 403 (docs/decisions/0016-two-factor.md).
+   */
+  twoFactorStep?: boolean;
 }
 
 /** tRPC's own messages (malformed batch, unknown procedure, bad JSON…) are English: answer in French. */
@@ -79,10 +85,13 @@ const mapErrors = t.middleware(async ({ ctx, next, path }) => {
  * any work), and the refusal of bytes no engine stores alike (NUL, lone surrogates).
  */
 const perimeter = t.middleware(async ({ ctx, meta, next, getRawInput }) => {
+  if (!meta?.public && !ctx.auth) throw new DomainError('unauthenticated', MESSAGES.unauthenticated);
   if (meta?.solo && ctx.batchSize > 1) {
     throw new DomainError('invalid', MESSAGES.notBatchable);
   }
-  if (!meta?.public && !ctx.auth) throw new DomainError('unauthenticated', MESSAGES.unauthenticated);
+  if (!meta?.public && !meta?.twoFactorStep && ctx.auth && twoFactorStep(ctx.auth, ctx.config) !== null) {
+    throw new DomainError('forbidden', MESSAGES.twoFactorRequired);
+  }
   if (meta?.publicLookup) ctx.publicLookups.take(ctx.req.ip);
   refuseHostileInput(await getRawInput());
   return next();
@@ -94,8 +103,12 @@ export const router = t.router;
 /** A procedure reachable without a session: the only builder that declares `public`. */
 export const publicProcedure = base.meta({ public: true });
 
-export const authedProcedure = base.use(({ ctx, next }) => {
+export const authedProcedure = base.use(({ ctx, meta, next }) => {
   if (!ctx.auth) throw new DomainError('unauthenticated', MESSAGES.unauthenticated);
+  // Checked again here (the perimeter already did): a session owing its second factor is denied by default.
+  if (!meta?.twoFactorStep && twoFactorStep(ctx.auth, ctx.config) !== null) {
+    throw new DomainError('forbidden', MESSAGES.twoFactorRequired);
+  }
   return next({ ctx: { ...ctx, auth: ctx.auth } });
 });
 

@@ -1,5 +1,6 @@
 import { passwordTokensRouter } from '../domains/auth/password-tokens-router';
 import { authRouter } from '../domains/auth/router';
+import { twoFactorRouter } from '../domains/auth/two-factor-router';
 import { dashboardRouter } from '../domains/dashboard/router';
 import { mailRouter } from '../domains/mail/router';
 import { partenairesRouter } from '../domains/partenaires/router';
@@ -12,6 +13,7 @@ import { router } from './init';
 
 export const appRouter = router({
   auth: authRouter,
+  twoFactor: twoFactorRouter,
   utilisateurs: utilisateursRouter,
   passwordTokens: passwordTokensRouter,
   partenaires: partenairesRouter,

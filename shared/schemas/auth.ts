@@ -16,3 +16,28 @@ export const loginInputSchema = z.object({
 });
 
 export type LoginInput = z.infer<typeof loginInputSchema>;
+
+/** A code of the authenticator app (TOTP, 6 digits); spaces typed by the user are ignored. */
+export const totpCodeSchema = z
+  .string({ error: 'Le code est requis.' })
+  .transform((v) => v.replace(/\s+/g, ''))
+  .pipe(z.string().min(1, 'Le code est requis.').regex(/^\d{6}$/, 'Le code doit comporter 6 chiffres.'));
+
+export const twoFactorVerifyInputSchema = z.object({ code: totpCodeSchema });
+
+export const recoveryCodeInputSchema = z.object({
+  code: z
+    .string({ error: 'Le code de secours est requis.' })
+    .trim()
+    .min(1, 'Le code de secours est requis.')
+    .max(64, 'Code de secours incorrect ou déjà utilisé.'),
+});
+
+/** Enrolment: the key proposed by the server (base64, echoed back as in Lucia's guide) and a first code. */
+export const twoFactorEnrolInputSchema = z.object({
+  key: z.string({ error: 'Clé manquante.' }).min(1, 'Clé manquante.').max(64, 'Clé invalide.'),
+  code: totpCodeSchema,
+});
+
+/** What the session still needs before the application opens: nothing, its code, or an enrolment. */
+export type TwoFactorStep = 'verify' | 'enrol' | null;

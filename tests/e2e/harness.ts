@@ -3,6 +3,8 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { decodeBase32IgnorePadding, decodeBase64 } from '@oslojs/encoding';
+import { generateTOTP } from '@oslojs/otp';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { createUser } from '../../server/domains/utilisateurs/service';
@@ -128,11 +130,75 @@ export async function startServer(env: Record<string, string> = {}): Promise<{ r
   };
 }
 
-/** Logs in through the real login form. */
+/**
+ * TOTP keys of the accounts enrolled through loginAs or signInByApi, per e-mail: each test file runs
+ * in its own module scope with its own server, and an enrolment replaces the key it finds.
+ */
+const totpKeys = new Map<string, Uint8Array>();
+const keyName = (_page: Page, email: string) => email.toLowerCase();
+
+/** The current code of the authenticator app of an account enrolled in this server through the browser. */
+export function totpCode(page: Page, email: string): string {
+  const key = totpKeys.get(keyName(page, email));
+  if (!key) throw new Error(`pas de clé TOTP pour ${email}`);
+  return generateTOTP(key, 30, 6);
+}
+
+/**
+ * Enrols the account on the enrolment page, as a person with an authenticator app would: reads the
+ * key under the QR code, types a code, keeps the recovery codes. Returns them.
+ */
+export async function enrolTwoFactor(page: Page, email: string): Promise<string[]> {
+  await page.waitForURL('**/admin/double-authentification/activation');
+  const secret = (await page.getByTestId('two-factor-secret').textContent())!.replace(/\s+/g, '');
+  totpKeys.set(keyName(page, email), decodeBase32IgnorePadding(secret));
+  await page.getByLabel('Code de vérification').fill(totpCode(page, email));
+  await page.getByRole('button', { name: 'Activer', exact: true }).click();
+  const list = page.getByTestId('recovery-codes');
+  await list.waitFor();
+  const codes = await list.getByRole('listitem').allTextContents();
+  await page.getByRole('button', { name: "J'ai conservé ces codes" }).click();
+  await page.waitForURL('**/admin/dashboard');
+  return codes;
+}
+
+/**
+ * Logs in through the real login form, then passes the second factor when the account owes one
+ * (administrators by default): enrolment the first time, a generated code afterwards.
+ */
 export async function loginAs(page: Page, email: string, password: string): Promise<void> {
   await page.goto('/admin/login');
   await page.getByLabel(/e-?mail/i).fill(email);
   await page.getByLabel(/mot de passe/i).fill(password);
   await page.getByRole('button', { name: /se connecter/i }).click();
-  await page.waitForURL('**/admin/dashboard');
+  await page.waitForURL(/\/admin\/(dashboard|double-authentification)/);
+  const path = new URL(page.url()).pathname;
+  if (path === '/admin/double-authentification/activation') {
+    await enrolTwoFactor(page, email);
+  } else if (path === '/admin/double-authentification') {
+    await page.getByLabel('Code de vérification').fill(totpCode(page, email));
+    await page.getByRole('button', { name: 'Vérifier' }).click();
+    await page.waitForURL('**/admin/dashboard');
+  }
+}
+
+/**
+ * Opens a session through the REST log-in (the page's cookie jar), then passes the second factor the
+ * account owes through the API: enrolment (setup and a first code) or a code.
+ */
+export async function signInByApi(page: Page, email: string, password: string): Promise<void> {
+  const res = await page.request.post('/api/login', { data: { email, password } });
+  expect(res.status()).toBe(200);
+  const { twoFactor } = (await res.json()) as { twoFactor: 'enrol' | 'verify' | null };
+  if (twoFactor === 'enrol') {
+    const setup = await page.request.post('/trpc/twoFactor.setup', { data: {} });
+    expect(setup.status()).toBe(200);
+    const { key } = ((await setup.json()) as { result: { data: { key: string } } }).result.data;
+    totpKeys.set(keyName(page, email), decodeBase64(key));
+    const enrol = await page.request.post('/trpc/twoFactor.enrol', { data: { key, code: totpCode(page, email) } });
+    expect(enrol.status()).toBe(200);
+  } else if (twoFactor === 'verify') {
+    const verify = await page.request.post('/api/two-factor/verify', { data: { code: totpCode(page, email) } });
+    expect(verify.status()).toBe(204);
+  }
 }

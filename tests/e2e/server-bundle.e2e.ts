@@ -1,6 +1,8 @@
 // `npm start` runs the bundle `npm run build` writes (dist/server/index.mjs) with plain node: it must
 // start from any working directory on an empty database (migrated, seeded, first administrator
 // printed), serve the API and the client, and stop cleanly on SIGTERM.
+import { decodeBase64 } from '@oslojs/encoding';
+import { generateTOTP } from '@oslojs/otp';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -66,6 +68,17 @@ describe('the built server (npm start)', () => {
     expect(res.status).toBe(200);
     // Reference data comes from the seed (geography read from the project's files).
     const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
+    // The administrator owes a second factor: enrolment through tRPC, as the application does it.
+    expect((await res.json()).twoFactor).toBe('enrol');
+    const post = (path: string, body: unknown) =>
+      fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const { key } = (await (await post('/trpc/twoFactor.setup', {})).json()).result.data;
+    const enrolled = await post('/trpc/twoFactor.enrol', { key, code: generateTOTP(decodeBase64(key), 30, 6) });
+    expect(enrolled.status).toBe(200);
     const regions = await (await fetch(`${base}/api/regions`, { headers: { cookie } })).json();
     expect(regions.totalItems).toBe(24);
     // The xlsx export runs in the bundle's own worker file (dist/server/export-worker.mjs).

@@ -1,14 +1,13 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, PASSWORD, startE2E, type E2E } from './harness';
+import { ADMIN, PASSWORD, startE2E, type E2E, signInByApi } from './harness';
 
 /**
  * Opens a session through the REST login (the page's cookie jar): the login form would land on the
  * dashboard, whose charts and map are not what these tests look at.
  */
 async function signIn(page: Page, email: string, password: string): Promise<void> {
-  const res = await page.request.post('/api/login', { data: { email, password } });
-  expect(res.status()).toBe(200);
+  await signInByApi(page, email, password);
 }
 
 const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text });

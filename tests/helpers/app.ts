@@ -1,3 +1,5 @@
+import { decodeBase64 } from '@oslojs/encoding';
+import { generateTOTP } from '@oslojs/otp';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
@@ -14,8 +16,19 @@ export interface TestApp {
   config: Config;
   /** Creates a user with TEST_PASSWORD and returns its code. */
   user(email: string, roleCode?: string, nomPrenom?: string): Promise<string>;
-  /** Logs in through the REST facade and returns the Cookie header value. */
+  /**
+   * Logs in through the REST facade and returns the Cookie header value of a full session: when the
+   * account owes a second factor, enrols it (first time) or sends a code, as a person would.
+   */
   login(email: string, password?: string): Promise<string>;
+  /** Logs in with the password only: the session may still owe its second factor. */
+  loginPasswordOnly(email: string, password?: string): Promise<{ cookie: string; twoFactor: string | null }>;
+  /** Enrols the session's user in two-factor log-in; returns the recovery codes. */
+  enrolTwoFactor(email: string, cookie: string): Promise<string[]>;
+  /** The current TOTP code of a user enrolled through this helper. */
+  totp(email: string): string;
+  /** One unused recovery code of a user enrolled through this helper (each is handed out once). */
+  recoveryCode(email: string): string;
   close(): Promise<void>;
 }
 
@@ -35,7 +48,19 @@ export async function createTestApp(
   const app = await buildApp({ config, db: tdb.db, webRoot: env.WEB_ROOT });
   await options.beforeReady?.(app);
   await app.ready();
-  return {
+  const keys = new Map<string, Uint8Array>();
+  const spareCodes = new Map<string, string[]>();
+  const trpcCall = async (path: string, cookie: string, payload: object = {}) => {
+    const res = await app.inject({
+      method: 'POST',
+      url: `/trpc/${path}`,
+      headers: { cookie, 'sec-fetch-site': 'same-origin' },
+      payload,
+    });
+    if (res.statusCode !== 200) throw new Error(`${path} failed: ${res.statusCode} ${res.body}`);
+    return res.json().result.data;
+  };
+  const helper: TestApp = {
     app,
     db: tdb.db,
     config,
@@ -43,16 +68,41 @@ export async function createTestApp(
       const created = await createUser(tdb.db, { email, nomPrenom, roleCode, password: TEST_PASSWORD });
       return created.code;
     },
-    async login(email, password = TEST_PASSWORD) {
+    async loginPasswordOnly(email, password = TEST_PASSWORD) {
       const res = await app.inject({ method: 'POST', url: '/api/login', payload: { email, password } });
       if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
-      return sessionCookie(res);
+      return { cookie: sessionCookie(res), twoFactor: res.json().twoFactor };
+    },
+    async login(email, password = TEST_PASSWORD) {
+      const { cookie, twoFactor } = await helper.loginPasswordOnly(email, password);
+      if (twoFactor === 'enrol') await helper.enrolTwoFactor(email, cookie);
+      if (twoFactor === 'verify') await trpcCall('twoFactor.verify', cookie, { code: helper.totp(email) });
+      return cookie;
+    },
+    async enrolTwoFactor(email, cookie) {
+      const { key } = await trpcCall('twoFactor.setup', cookie);
+      const bytes = decodeBase64(key);
+      const { recoveryCodes } = await trpcCall('twoFactor.enrol', cookie, { key, code: generateTOTP(bytes, 30, 6) });
+      keys.set(email.toLowerCase(), bytes);
+      spareCodes.set(email.toLowerCase(), [...recoveryCodes]);
+      return recoveryCodes;
+    },
+    totp(email) {
+      const key = keys.get(email.toLowerCase());
+      if (!key) throw new Error(`no TOTP key for ${email}`);
+      return generateTOTP(key, 30, 6);
+    },
+    recoveryCode(email) {
+      const code = spareCodes.get(email.toLowerCase())?.shift();
+      if (!code) throw new Error(`no recovery code left for ${email}`);
+      return code;
     },
     async close() {
       await app.close();
       await tdb.drop();
     },
   };
+  return helper;
 }
 
 export function sessionCookie(res: LightMyRequestResponse): string {

@@ -1,29 +1,55 @@
 import type { FastifyInstance } from 'fastify';
-import { loginInputSchema } from '../../../shared/schemas/auth';
+import {
+  loginInputSchema,
+  recoveryCodeInputSchema,
+  twoFactorVerifyInputSchema,
+} from '../../../shared/schemas/auth';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { unauthenticated } from '../../errors';
 import { clearSessionCookie, setSessionCookie } from '../../http/session-cookie';
 import { utilisateurDto } from '../utilisateurs/dto';
 import { login, logout } from './service';
+import { useRecoveryCode, verifyTwoFactorCode } from './two-factor';
+import { twoFactorStep } from './two-factor-step';
 
 export function authRoutes(app: FastifyInstance, db: Database, config: Config) {
   app.post('/api/login', { config: { public: true } }, async (request, reply) => {
     const input = loginInputSchema.parse(request.body ?? {});
     const result = await login(db, input, request.ip);
     setSessionCookie(reply, config, result.token, result.session);
-    return result.user;
+    return {
+      ...result.user,
+      twoFactor: twoFactorStep(result.auth, config),
+      twoFactorEnrolled: result.auth.user.twoFactorEnrolled,
+    };
   });
 
-  app.post('/api/logout', async (request, reply) => {
+  app.post('/api/logout', { config: { twoFactorStep: true } }, async (request, reply) => {
     if (!request.auth) throw unauthenticated();
     await logout(db, request.auth.session.id);
     clearSessionCookie(reply, config);
     return reply.code(204).send();
   });
 
-  app.get('/api/utilisateur/who-am-i', async (request) => {
+  app.get('/api/utilisateur/who-am-i', { config: { twoFactorStep: true } }, async (request) => {
     const { user } = request.auth!;
-    return utilisateurDto(user, user.code);
+    return {
+      ...utilisateurDto(user, user.code),
+      twoFactor: twoFactorStep(request.auth!, config),
+      twoFactorEnrolled: user.twoFactorEnrolled,
+    };
+  });
+
+  // The second step of a log-in through the REST facade (enrolment is done in the application).
+  app.post('/api/two-factor/verify', { config: { twoFactorStep: true } }, async (request, reply) => {
+    const { code } = twoFactorVerifyInputSchema.parse(request.body ?? {});
+    await verifyTwoFactorCode(db, request.auth!, request.ip, code);
+    return reply.code(204).send();
+  });
+
+  app.post('/api/two-factor/recovery', { config: { twoFactorStep: true } }, async (request) => {
+    const { code } = recoveryCodeInputSchema.parse(request.body ?? {});
+    return useRecoveryCode(db, request.auth!, request.ip, code);
   });
 }

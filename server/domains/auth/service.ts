@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import type { Auth } from '../../context';
 import type { Database } from '../../db/client';
 import { DomainError } from '../../errors';
 import { utilisateurDto, type UtilisateurDto } from '../utilisateurs/dto';
@@ -13,6 +14,8 @@ export interface LoginResult {
   token: string;
   session: Session;
   user: UtilisateurDto;
+  /** What the perimeter needs to decide the second-factor step of this new session. */
+  auth: Auth;
 }
 
 /**
@@ -45,7 +48,19 @@ export async function login(
   await db.transaction((tx) =>
     tx.update(db.t.utilisateurs).set({ lastConnectionAt: now }).where(eq(db.t.utilisateurs.id, user.id)),
   );
-  return { token, session, user: utilisateurDto({ ...user, lastConnectionAt: now }, user.code) };
+  const [key] = await db.read
+    .select({ userId: db.t.twoFactorKeys.userId })
+    .from(db.t.twoFactorKeys)
+    .where(eq(db.t.twoFactorKeys.userId, user.id))
+    .limit(1);
+  const { passwordHash: _hash, ...fields } = user;
+  const sessionUser = { ...fields, lastConnectionAt: now, twoFactorEnrolled: key !== undefined };
+  return {
+    token,
+    session,
+    user: utilisateurDto(sessionUser, user.code),
+    auth: { session, user: sessionUser },
+  };
 }
 
 export async function logout(db: Database, sessionId: string): Promise<void> {

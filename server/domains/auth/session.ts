@@ -19,12 +19,16 @@ export interface SessionUser {
   isEnabled: boolean;
   lastConnectionAt: Date | null;
   role: { code: string; designation: string };
+  /** Has a TOTP key (two-factor log-in enrolled). */
+  twoFactorEnrolled: boolean;
 }
 
 export interface Session {
   id: string;
   userId: number;
   expiresAt: Date;
+  /** The second factor was checked in this session (Lucia's two-factor guide). */
+  twoFactorVerified: boolean;
 }
 
 export function generateSessionToken(): string {
@@ -42,6 +46,7 @@ export async function createSession(db: Database, token: string, userId: number)
     id: sessionIdFromToken(token),
     userId,
     expiresAt: new Date(Date.now() + SESSION_LIFETIME_MS),
+    twoFactorVerified: false,
   };
   await db.transaction((tx) => tx.insert(db.t.sessions).values(session));
   return session;
@@ -52,11 +57,16 @@ export async function validateSessionToken(
   db: Database,
   token: string,
 ): Promise<{ session: Session; user: SessionUser } | null> {
-  const { sessions, utilisateurs, utilisateurRoles } = db.t;
+  const { sessions, utilisateurs, utilisateurRoles, twoFactorKeys } = db.t;
   const sessionId = sessionIdFromToken(token);
   const [row] = await db.read
     .select({
-      session: { id: sessions.id, userId: sessions.userId, expiresAt: sessions.expiresAt },
+      session: {
+        id: sessions.id,
+        userId: sessions.userId,
+        expiresAt: sessions.expiresAt,
+        twoFactorVerified: sessions.twoFactorVerified,
+      },
       user: {
         id: utilisateurs.id,
         code: utilisateurs.code,
@@ -66,10 +76,12 @@ export async function validateSessionToken(
         lastConnectionAt: utilisateurs.lastConnectionAt,
       },
       role: { code: utilisateurRoles.code, designation: utilisateurRoles.designation },
+      keyOwner: twoFactorKeys.userId,
     })
     .from(sessions)
     .innerJoin(utilisateurs, eq(utilisateurs.id, sessions.userId))
     .innerJoin(utilisateurRoles, eq(utilisateurRoles.id, utilisateurs.roleId))
+    .leftJoin(twoFactorKeys, eq(twoFactorKeys.userId, utilisateurs.id))
     .where(eq(sessions.id, sessionId))
     .limit(1);
   if (!row) return null;
@@ -84,7 +96,7 @@ export async function validateSessionToken(
       tx.update(sessions).set({ expiresAt: session.expiresAt }).where(eq(sessions.id, session.id)),
     );
   }
-  return { session, user: { ...row.user, role: row.role } };
+  return { session, user: { ...row.user, role: row.role, twoFactorEnrolled: row.keyOwner !== null } };
 }
 
 export async function invalidateSession(db: Database, sessionId: string): Promise<void> {
@@ -100,4 +112,10 @@ export async function invalidateUserSessions(db: Database, userId: number, keep?
       if (id !== keep) await tx.delete(sessions).where(eq(sessions.id, id));
     }
   });
+}
+
+/** Marks a session as having passed its second factor. */
+export async function setSessionTwoFactorVerified(db: Database, sessionId: string): Promise<void> {
+  const { sessions } = db.t;
+  await db.transaction((tx) => tx.update(sessions).set({ twoFactorVerified: true }).where(eq(sessions.id, sessionId)));
 }

@@ -14,6 +14,7 @@ const actor: SessionUser = {
   id: 1,
   code: 'USR-TEST',
   email: 'agent@example.mg',
+  twoFactorEnrolled: false,
   nomPrenom: 'Rakoto Jean',
   isEnabled: true,
   lastConnectionAt: null,

@@ -8,6 +8,7 @@ import {
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { collection, parseQuery } from '../../http/jsonld';
+import { resetTwoFactor } from '../auth/two-factor';
 import { roleDto } from './dto';
 import { inviteUser, sendPasswordReset, updateUser } from './manage';
 import { listRoles, listUsers } from './service';
@@ -60,4 +61,10 @@ export function utilisateursRoutes(app: FastifyInstance, db: Database, config: C
       return sendPasswordReset(db, request.auth!.user, code, config.PUBLIC_URL);
     },
   );
+
+  app.post<{ Params: { code: string } }>('/api/utilisateur/reset-two-factor/:code', async (request, reply) => {
+    const code = utilisateurCodeSchema.parse(request.params.code);
+    await resetTwoFactor(db, request.auth!.user, code, request.log);
+    return reply.code(204).send();
+  });
 }

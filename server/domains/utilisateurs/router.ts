@@ -7,6 +7,7 @@ import {
   utilisateurOptionsInputSchema,
 } from '../../../shared/schemas/utilisateurs';
 import { adminProcedure, authedProcedure, router } from '../../trpc/init';
+import { resetTwoFactor } from '../auth/two-factor';
 import { roleDto } from './dto';
 import { inviteUser, sendPasswordReset, updateUser } from './manage';
 import { listRoles, listUserOptions, listUsers } from './service';
@@ -28,4 +29,8 @@ export const utilisateursRouter = router({
   resetPassword: adminProcedure
     .input(z.object({ code: utilisateurCodeSchema }))
     .mutation(({ ctx, input }) => sendPasswordReset(ctx.db, ctx.auth.user, input.code, ctx.config.PUBLIC_URL)),
+  resetTwoFactor: adminProcedure.input(z.object({ code: utilisateurCodeSchema })).mutation(async ({ ctx, input }) => {
+    await resetTwoFactor(ctx.db, ctx.auth.user, input.code, ctx.req.log);
+    return { success: true };
+  }),
 });

@@ -228,7 +228,7 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
     const stale = await userRow('chef-a@example.mg').then(async (row) => (row.isEnabled ? row : userRow('chef-b@example.mg')));
     // The only other enabled administrator loses its rights, but its session object is still in hand.
     await t.db.transaction((tx) => tx.update(t.db.t.utilisateurs).set({ isEnabled: false }).where(eq(t.db.t.utilisateurs.id, stale.id)));
-    const actor = { ...stale, role: { code: 'ROLE_ADMIN', designation: 'Administrateur' } };
+    const actor = { ...stale, role: { code: 'ROLE_ADMIN', designation: 'Administrateur' }, twoFactorEnrolled: false };
     await expect(updateUser(t.db, actor, lone.code, { isEnabled: false })).rejects.toThrow('Impossible de désactiver le dernier administrateur actif.');
     await expect(updateUser(t.db, actor, lone.code, { utilisateurRole: 'ROLE_USER' })).rejects.toThrow(
       'Impossible de retirer le rôle du dernier administrateur actif.',

@@ -3,13 +3,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { Redirect, useLocation } from 'wouter';
 import type { z } from 'zod';
-import { FALLBACK_PATH } from '../../../shared/constants';
 import { loginInputSchema } from '../../../shared/schemas/auth';
 import { ShieldAlertIcon } from '../../components/icons';
 import { Loading } from '../../components/ui/loading';
 import { serverMessage } from '../../lib/errors';
 import { useTRPC } from '../../lib/trpc';
 import { usePageTitle } from '../../lib/use-page-title';
+import { pathForStep } from './two-factor-text';
 import { useWhoAmI } from './use-who-am-i';
 
 type LoginFormValues = z.input<typeof loginInputSchema>;
@@ -19,7 +19,7 @@ export default function LoginPage() {
   const { user, isPending, isSuccess } = useWhoAmI();
 
   if (isPending) return <Loading fullScreen />;
-  if (isSuccess && user) return <Redirect to={FALLBACK_PATH} replace />;
+  if (isSuccess && user) return <Redirect to={pathForStep(user.twoFactor)} replace />;
   return (
     <main className="flex min-h-screen items-center justify-center bg-base-200 p-4">
       <div className="card w-full max-w-md bg-base-100 shadow-xl">
@@ -57,7 +57,7 @@ function LoginForm() {
         // Fill the cache first: the guard of /dashboard must not see the "no session" error of a moment ago.
         queryClient.setQueryData(trpc.auth.whoAmI.queryKey(), user);
         void queryClient.invalidateQueries(trpc.auth.whoAmI.queryFilter());
-        navigate(FALLBACK_PATH, { replace: true });
+        navigate(pathForStep(user.twoFactor), { replace: true });
       },
     }),
   );

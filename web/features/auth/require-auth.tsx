@@ -3,6 +3,7 @@ import { Redirect } from 'wouter';
 import { DEFAULT_REQUIRED_ROLE, FALLBACK_PATH } from '../../../shared/constants';
 import { Loading } from '../../components/ui/loading';
 import { hasRole } from '../../lib/role';
+import { pathForStep } from './two-factor-text';
 import { useWhoAmI } from './use-who-am-i';
 
 export interface RequireAuthProps {
@@ -12,8 +13,9 @@ export interface RequireAuthProps {
 }
 
 /**
- * Route guard (spec §2): 'Chargement...' while who-am-i loads, /login without a session,
- * FALLBACK_PATH (/dashboard) when the user lacks `role`.
+ * Route guard (spec §2): 'Chargement...' while who-am-i loads, /login without a session, the
+ * second-factor page (code or enrolment) while the session owes it, FALLBACK_PATH (/dashboard)
+ * when the user lacks `role`.
  */
 export function RequireAuth({ role, children }: RequireAuthProps) {
   const { user, isPending, isUnauthenticated, refetch, isRefetching } = useWhoAmI();
@@ -21,6 +23,8 @@ export function RequireAuth({ role, children }: RequireAuthProps) {
   if (isUnauthenticated) return <Redirect to="/login" replace />;
   if (isPending) return <Loading fullScreen />;
   if (!user) return <SessionCheckFailed onRetry={() => void refetch()} retrying={isRefetching} />;
+  // A session that still owes its second factor reaches nothing else (the server refuses it too).
+  if (user.twoFactor) return <Redirect to={pathForStep(user.twoFactor)} replace />;
   if (role && !hasRole(user, role)) return <Redirect to={FALLBACK_PATH} replace />;
   return <>{children}</>;
 }

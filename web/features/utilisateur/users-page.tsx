@@ -24,6 +24,7 @@ export default function UsersPage() {
   const [dialog, setDialog] = useState<UserDialogState>(null);
   const [toggling, setToggling] = useState<UserRow | null>(null);
   const [resetting, setResetting] = useState<UserRow | null>(null);
+  const [resettingTwoFactor, setResettingTwoFactor] = useState<UserRow | null>(null);
 
   const input = { page, itemsPerPage: PAGE_SIZE_UTILISATEURS, ...(search ? { nomPrenom: search } : {}) };
   const users = useQuery(trpc.utilisateurs.list.queryOptions(input, { placeholderData: keepPreviousData }));
@@ -63,6 +64,21 @@ export default function UsersPage() {
       onError(error) {
         toast.error(serverMessage(error, USERS_TEXT.resetFailed));
         setResetting(null);
+      },
+    }),
+  );
+
+  const resetTwoFactor = useMutation(
+    trpc.utilisateurs.resetTwoFactor.mutationOptions({
+      onSuccess() {
+        toast.success(USERS_TEXT.twoFactorResetDone);
+        setResettingTwoFactor(null);
+      },
+      onError(error) {
+        toast.error(USERS_TEXT.twoFactorResetFailed, {
+          description: serverMessage(error, USERS_TEXT.twoFactorResetFailed),
+        });
+        setResettingTwoFactor(null);
       },
     }),
   );
@@ -119,6 +135,7 @@ export default function UsersPage() {
               onToggle={setToggling}
               onEdit={(user) => setDialog({ mode: 'edit', user })}
               onReset={setResetting}
+              onResetTwoFactor={setResettingTwoFactor}
             />
           )}
           {total > 0 && (
@@ -148,6 +165,17 @@ export default function UsersPage() {
         onCancel={() => setResetting(null)}
         onConfirm={() => resetting && reset.mutate({ code: resetting.code })}
         data-testid="user-reset-dialog"
+      />
+      <ConfirmDialog
+        open={resettingTwoFactor !== null}
+        title={USERS_TEXT.twoFactorResetTitle}
+        description={resettingTwoFactor ? USERS_TEXT.twoFactorResetDescription(resettingTwoFactor.nomPrenom) : undefined}
+        confirmLabel="Réinitialiser"
+        tone="danger"
+        pending={resetTwoFactor.isPending}
+        onCancel={() => setResettingTwoFactor(null)}
+        onConfirm={() => resettingTwoFactor && resetTwoFactor.mutate({ code: resettingTwoFactor.code })}
+        data-testid="user-two-factor-reset-dialog"
       />
     </>
   );

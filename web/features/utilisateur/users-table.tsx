@@ -1,3 +1,4 @@
+import { ShieldAlertIcon } from '../../components/icons';
 import { Badge } from '../../components/ui/badge';
 import { MailIcon, PencilIcon } from '../../components/ui/more-icons';
 import { Switch } from '../../components/ui/switch';
@@ -10,10 +11,11 @@ export interface UsersTableProps {
   onToggle: (user: UserRow) => void;
   onEdit: (user: UserRow) => void;
   onReset: (user: UserRow) => void;
+  onResetTwoFactor: (user: UserRow) => void;
 }
 
 /** Columns of §2 Users: Utilisateur, Statut, Dernière connexion, Rôle, Actions. */
-export function UsersTable({ users, onToggle, onEdit, onReset }: UsersTableProps) {
+export function UsersTable({ users, onToggle, onEdit, onReset, onResetTwoFactor }: UsersTableProps) {
   return (
     <div className="overflow-x-auto">
       <table className="table" data-testid="users-table">
@@ -28,7 +30,14 @@ export function UsersTable({ users, onToggle, onEdit, onReset }: UsersTableProps
         </thead>
         <tbody>
           {users.map((user) => (
-            <UserTableRow key={user.code} user={user} onToggle={onToggle} onEdit={onEdit} onReset={onReset} />
+            <UserTableRow
+              key={user.code}
+              user={user}
+              onToggle={onToggle}
+              onEdit={onEdit}
+              onReset={onReset}
+              onResetTwoFactor={onResetTwoFactor}
+            />
           ))}
         </tbody>
       </table>
@@ -36,7 +45,13 @@ export function UsersTable({ users, onToggle, onEdit, onReset }: UsersTableProps
   );
 }
 
-function UserTableRow({ user, onToggle, onEdit, onReset }: { user: UserRow } & Omit<UsersTableProps, 'users'>) {
+function UserTableRow({
+  user,
+  onToggle,
+  onEdit,
+  onReset,
+  onResetTwoFactor,
+}: { user: UserRow } & Omit<UsersTableProps, 'users'>) {
   const badge = roleBadge(user.utilisateurRole.code);
   return (
     <tr data-testid="user-row" data-email={user.email} className="hover:bg-base-200/50">
@@ -100,6 +115,16 @@ function UserTableRow({ user, onToggle, onEdit, onReset }: { user: UserRow } & O
               onClick={() => onReset(user)}
             >
               <MailIcon />
+            </button>
+          </div>
+          <div className="tooltip tooltip-left" data-tip={USERS_TEXT.twoFactorResetAction}>
+            <button
+              type="button"
+              className="btn btn-ghost btn-sm btn-square"
+              aria-label={`${USERS_TEXT.twoFactorResetAction} de ${user.nomPrenom}`}
+              onClick={() => onResetTwoFactor(user)}
+            >
+              <ShieldAlertIcon size={16} />
             </button>
           </div>
         </div>

@@ -40,4 +40,10 @@ export const USERS_TEXT = {
   editAction: 'Modifier',
   resetAction: "Envoyer l'email de réinitialisation",
   resetUnavailable: 'Utilisateur désactivé : activez-le avant de réinitialiser son mot de passe.',
+  twoFactorResetAction: 'Réinitialiser la double authentification',
+  twoFactorResetTitle: 'Réinitialiser la double authentification ?',
+  twoFactorResetDescription: (nomPrenom: string) =>
+    `La clé et les codes de secours de ${nomPrenom} seront supprimés et ses sessions ouvertes fermées. À sa prochaine connexion, il devra de nouveau activer la double authentification si elle lui est demandée.`,
+  twoFactorResetDone: 'Double authentification réinitialisée avec succès !',
+  twoFactorResetFailed: 'Impossible de réinitialiser la double authentification',
 } as const;

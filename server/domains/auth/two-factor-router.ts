@@ -1,0 +1,31 @@
+import {
+  recoveryCodeInputSchema,
+  twoFactorEnrolInputSchema,
+  twoFactorVerifyInputSchema,
+} from '../../../shared/schemas/auth';
+import { authedProcedure, router } from '../../trpc/init';
+import { confirmEnrolment, newEnrolment, useRecoveryCode, verifyTwoFactorCode } from './two-factor';
+
+// Every door here is reachable by a session that still owes its second factor; codes are one per
+// request (solo), each counted against the log-in limits.
+const step = authedProcedure.meta({ twoFactorStep: true });
+
+export const twoFactorRouter = router({
+  /** A new key for the enrolment screen (QR code and text); nothing is stored until it is confirmed. */
+  setup: step.mutation(({ ctx }) => newEnrolment(ctx.auth.user)),
+  enrol: step
+    .meta({ solo: true })
+    .input(twoFactorEnrolInputSchema)
+    .mutation(({ ctx, input }) => confirmEnrolment(ctx.db, ctx.auth, ctx.req.ip, input)),
+  verify: step
+    .meta({ solo: true })
+    .input(twoFactorVerifyInputSchema)
+    .mutation(async ({ ctx, input }) => {
+      await verifyTwoFactorCode(ctx.db, ctx.auth, ctx.req.ip, input.code);
+      return { success: true };
+    }),
+  recover: step
+    .meta({ solo: true })
+    .input(recoveryCodeInputSchema)
+    .mutation(({ ctx, input }) => useRecoveryCode(ctx.db, ctx.auth, ctx.req.ip, input.code)),
+});

@@ -1,0 +1,171 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, Redirect, useLocation } from 'wouter';
+import { z } from 'zod';
+import { FALLBACK_PATH } from '../../../shared/constants';
+import { totpCodeSchema } from '../../../shared/schemas/auth';
+import { errorProps, Field } from '../../components/ui/field';
+import { Loading } from '../../components/ui/loading';
+import { useToast } from '../../components/ui/toast';
+import { serverMessage } from '../../lib/errors';
+import { useTRPC } from '../../lib/trpc';
+import { usePageTitle } from '../../lib/use-page-title';
+import { QrCode } from './qr-code';
+import { TwoFactorCard } from './two-factor-card';
+import { pathForStep, TWO_FACTOR_TEXT as TEXT } from './two-factor-text';
+import { useWhoAmI } from './use-who-am-i';
+
+const codeFormSchema = z.object({ code: totpCodeSchema });
+
+/**
+ * /double-authentification/activation: QR code and key, a first code to confirm, then the ten
+ * recovery codes, shown once. Required accounts are sent here by the guard; others may come freely.
+ */
+export default function TwoFactorEnrolPage() {
+  usePageTitle(TEXT.enrolTitle);
+  const { user, isPending, isUnauthenticated } = useWhoAmI();
+  const [codes, setCodes] = useState<string[] | null>(null);
+
+  if (isUnauthenticated) return <Redirect to="/login" replace />;
+  if (isPending) return <Loading fullScreen />;
+  if (codes) return <RecoveryCodes codes={codes} />;
+  if (user?.twoFactor === 'verify') return <Redirect to={pathForStep('verify')} replace />;
+  if (user?.twoFactorEnrolled) {
+    return (
+      <TwoFactorCard title={TEXT.enrolTitle}>
+        <div role="status" className="alert alert-info alert-soft">
+          <span>{TEXT.alreadyEnrolled}</span>
+        </div>
+        <Link href={FALLBACK_PATH} className="btn btn-primary w-full">
+          Continuer
+        </Link>
+      </TwoFactorCard>
+    );
+  }
+  return <Enrolment required={user?.twoFactor === 'enrol'} onEnrolled={setCodes} />;
+}
+
+function Enrolment({ required, onEnrolled }: { required: boolean; onEnrolled: (codes: string[]) => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const setup = useMutation(trpc.twoFactor.setup.mutationOptions());
+  const started = useRef(false);
+  const { mutate: start } = setup;
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    start();
+  }, [start]);
+
+  const form = useForm<z.input<typeof codeFormSchema>, unknown, z.output<typeof codeFormSchema>>({
+    resolver: zodResolver(codeFormSchema),
+    defaultValues: { code: '' },
+  });
+  const error = form.formState.errors.code?.message;
+  const enrol = useMutation(
+    trpc.twoFactor.enrol.mutationOptions({
+      onSuccess({ recoveryCodes }) {
+        // The codes are shown before the session's new state reaches the guard.
+        onEnrolled(recoveryCodes);
+        toast.success(TEXT.enrolled);
+        queryClient.setQueryData(trpc.auth.whoAmI.queryKey(), (old) =>
+          old ? { ...old, twoFactor: null, twoFactorEnrolled: true } : old,
+        );
+      },
+    }),
+  );
+
+  const intro = (
+    <>
+      {required && <strong className="block">{TEXT.enrolRequired}</strong>}
+      {TEXT.enrolIntro}
+    </>
+  );
+  if (setup.isError) {
+    return (
+      <TwoFactorCard title={TEXT.enrolTitle} intro={intro}>
+        <div role="alert" className="alert alert-error alert-soft">
+          <span>{serverMessage(setup.error, TEXT.setupFailed)}</span>
+          <button type="button" className="btn btn-sm" onClick={() => start()}>
+            {TEXT.retry}
+          </button>
+        </div>
+      </TwoFactorCard>
+    );
+  }
+  if (!setup.data) return <Loading fullScreen />;
+  const { key, secret, uri } = setup.data;
+  return (
+    <TwoFactorCard title={TEXT.enrolTitle} intro={intro}>
+      <div className="flex justify-center">
+        <QrCode value={uri} label={TEXT.qrLabel} />
+      </div>
+      <div className="text-center">
+        <p className="text-sm text-base-content/70">{TEXT.keyLabel}</p>
+        <code className="font-mono text-sm break-all select-all" data-testid="two-factor-secret">
+          {secret.match(/.{1,4}/g)!.join(' ')}
+        </code>
+      </div>
+      <form
+        onSubmit={form.handleSubmit((values) => enrol.mutate({ key, code: values.code }))}
+        noValidate
+        className="flex flex-col gap-3"
+        aria-label={TEXT.enrolTitle}
+      >
+        {enrol.isError && (
+          <div role="alert" className="alert alert-error alert-soft" data-testid="two-factor-error">
+            <span>{serverMessage(enrol.error, TEXT.enrolFailed)}</span>
+          </div>
+        )}
+        <Field htmlFor="two-factor-enrol-code" label={TEXT.codeLabel} error={error}>
+          <input
+            id="two-factor-enrol-code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={7}
+            className={`input w-full tracking-widest ${error ? 'input-error' : ''}`}
+            {...errorProps('two-factor-enrol-code', error)}
+            {...form.register('code')}
+          />
+        </Field>
+        <button type="submit" className="btn btn-primary mt-2 w-full" disabled={enrol.isPending}>
+          {enrol.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+          {TEXT.confirm}
+        </button>
+      </form>
+      <Link href="/logout" className="link link-hover text-center text-sm text-base-content/70">
+        {TEXT.logout}
+      </Link>
+    </TwoFactorCard>
+  );
+}
+
+/** The recovery codes, shown once; the application opens when the user says they are kept. */
+function RecoveryCodes({ codes }: { codes: string[] }) {
+  const queryClient = useQueryClient();
+  const [, navigate] = useLocation();
+  return (
+    <TwoFactorCard title={TEXT.codesTitle} intro={TEXT.codesIntro}>
+      <ul className="grid grid-cols-2 gap-2 font-mono text-sm" data-testid="recovery-codes">
+        {codes.map((code) => (
+          <li key={code} className="rounded bg-base-200 px-2 py-1 text-center select-all">
+            {code}
+          </li>
+        ))}
+      </ul>
+      <button
+        type="button"
+        className="btn btn-primary w-full"
+        onClick={() => {
+          void queryClient.invalidateQueries();
+          navigate(FALLBACK_PATH, { replace: true });
+        }}
+      >
+        {TEXT.codesKept}
+      </button>
+    </TwoFactorCard>
+  );
+}
