@@ -20,6 +20,16 @@ export class DomainError extends Error {
   }
 }
 
+/** A refusal at the HTTP layer that no domain kind names (415 for a body that is not JSON). */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 export const HTTP_STATUS: Record<DomainErrorKind, number> = {
   invalid: 400,
   unauthenticated: 401,

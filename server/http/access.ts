@@ -16,7 +16,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
 import { twoFactorStep } from '../domains/auth/two-factor-step';
-import { DomainError, MESSAGES } from '../errors';
+import { DomainError, HttpError, MESSAGES } from '../errors';
 import { refuseHostileInput } from './input-guard';
 import { isHostileQuery } from './query-string';
 import { authenticate } from './session-cookie';
@@ -26,15 +26,6 @@ const JSON_TYPE = /^application\/(?:merge-patch\+)?json\s*(?:;|$)/i;
 // tRPC reads application/json itself; a merge-patch body would be parsed by Fastify first, and a deeply
 // nested one then overflows the stack when tRPC's adapter serializes it again (a 500).
 const TRPC_TYPE = /^application\/json\s*(?:;|$)/i;
-
-export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 function allowedOrigins(request: FastifyRequest, config: Config): string[] {
   return [new URL(config.PUBLIC_URL).origin, `${request.protocol}://${request.host}`];

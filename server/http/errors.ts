@@ -1,8 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ZodError } from 'zod';
 import '../../shared/schemas/zod-french';
-import { DomainError, HTTP_STATUS, MESSAGES } from '../errors';
-import { HttpError } from './access';
+import { DomainError, HTTP_STATUS, HttpError, MESSAGES } from '../errors';
 
 /** Fastify's own 4xx (bad JSON, body too large, unknown media type…) answered in French. */
 const FRENCH_BY_STATUS: Partial<Record<number, string>> = {
