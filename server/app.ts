@@ -9,6 +9,7 @@ import type { AppContext } from './context';
 import type { Database } from './db/client';
 import { passwordTokenRoutes } from './domains/auth/password-tokens-rest';
 import { authRoutes } from './domains/auth/rest';
+import { journalRoutes } from './domains/journal/rest';
 import { dashboardRoutes } from './domains/dashboard/rest';
 import { mailRoutes } from './domains/mail/rest';
 import { partenairesRoutes } from './domains/partenaires/rest';
@@ -142,6 +143,7 @@ export async function buildApp({ config, db, webRoot, logStream }: BuildAppOptio
   projectsRoutes(app, db);
   referentielsRoutes(app, db);
   dashboardRoutes(app, db);
+  journalRoutes(app, db);
 
   await registerClient(app, webRoot ?? PATHS.webRoot);
   return app;

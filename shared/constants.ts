@@ -57,3 +57,19 @@ export const MAP_TABLE_PAGE_SIZE = 8;
 
 /** Calls in one tRPC batch: the client's httpBatchLink splits above it, the server refuses above it. */
 export const TRPC_MAX_BATCH = 10;
+
+/** Kinds of access-log entries (issue #11): reads of a report's people, exports, rights, log-ins. */
+export const ACCESS_LOG_KINDS = [
+  'lecture_personnes',
+  'lecture_historique',
+  'export',
+  'droits',
+  'connexion',
+  'echec_connexion',
+] as const;
+export type AccessLogKind = (typeof ACCESS_LOG_KINDS)[number];
+export const PAGE_SIZE_ACCESS_LOG = 50;
+
+/** Kinds of unusual-reading alerts raised from the access log. */
+export const ACCESS_ALERT_KINDS = ['lecture_massive', 'export_massif'] as const;
+export type AccessAlertKind = (typeof ACCESS_ALERT_KINDS)[number];

@@ -9,7 +9,7 @@ import {
   sqliteTable as table,
   text,
 } from 'drizzle-orm/sqlite-core';
-import type { DayCountDimension, StatutKind } from '../../shared/constants';
+import type { AccessAlertKind, AccessLogKind, DayCountDimension, StatutKind } from '../../shared/constants';
 
 const id = () => integer('id').primaryKey({ autoIncrement: true });
 const ref = (name: string) => integer(name);
@@ -377,9 +377,11 @@ export const sources = table(
     contact: text('contact'),
     description: text('description'),
     autreCanal: text('autre_canal'),
+    /** Keyed blind index (HMAC-SHA-256 of the normalised name) for exact search on encrypted names. */
+    nomIndex: text('nom_index'),
     createdAt: createdAt(),
   },
-  (t) => [index('sources_signalement_idx').on(t.signalementId)],
+  (t) => [index('sources_signalement_idx').on(t.signalementId), index('sources_nom_index_idx').on(t.nomIndex)],
 );
 
 export const sourceCanaux = table(
@@ -426,3 +428,59 @@ export const signalementHistorique = table(
   },
   (t) => [index('signalement_historique_signalement_idx').on(t.signalementId, t.at)],
 );
+
+// ---------------------------------------------------------------- access log and alerts
+/**
+ * Append-only trace of who read or exported what (issue #11): reads of a report's people and history,
+ * exports, changes of rights or role, log-ins and failed log-ins. Triggers refuse UPDATE and DELETE
+ * (migrations sqlite/0008_access_log.sql and pg/0006_access_log.sql); nothing in the application changes an entry.
+ */
+export const accessLog = table(
+  'access_log',
+  {
+    id: id(),
+    at: timestamp('at').notNull(),
+    kind: text('kind').$type<AccessLogKind>().notNull(),
+    /** The acting user; null for a failed log-in on an unknown e-mail. */
+    userId: ref('user_id').references(() => utilisateurs.id),
+    /** The e-mail of the actor at the time (or the e-mail typed at a failed log-in). */
+    userEmail: text('user_email'),
+    address: text('address'),
+    /** The report concerned, when there is one. */
+    signalementCode: text('signalement_code'),
+    details: json<Record<string, unknown>>('details').notNull(),
+  },
+  (t) => [
+    index('access_log_at_idx').on(t.at),
+    index('access_log_user_idx').on(t.userId, t.at),
+    index('access_log_signalement_idx').on(t.signalementCode, t.at),
+    index('access_log_kind_idx').on(t.kind, t.at),
+  ],
+);
+
+/** Unusual reading raised from the access log; shown to administrators until one marks it seen. */
+export const accessAlerts = table(
+  'access_alerts',
+  {
+    id: id(),
+    kind: text('kind').$type<AccessAlertKind>().notNull(),
+    userId: ref('user_id')
+      .notNull()
+      .references(() => utilisateurs.id),
+    details: json<Record<string, unknown>>('details').notNull(),
+    createdAt: createdAt(),
+    seenAt: timestamp('seen_at'),
+    seenBy: ref('seen_by').references(() => utilisateurs.id),
+  },
+  (t) => [index('access_alerts_user_idx').on(t.userId, t.kind, t.createdAt), index('access_alerts_seen_idx').on(t.seenAt, t.createdAt)],
+);
+
+/**
+ * One row proving which data key encrypts the sources: a known text encrypted with it. A start with
+ * another key fails to decrypt it and stops (server/db/data-key.ts).
+ */
+export const dataKeyCheck = table('data_key_check', {
+  id: id(),
+  verifier: text('verifier').notNull(),
+  createdAt: createdAt(),
+});

@@ -2,6 +2,7 @@ import { passwordTokensRouter } from '../domains/auth/password-tokens-router';
 import { authRouter } from '../domains/auth/router';
 import { twoFactorRouter } from '../domains/auth/two-factor-router';
 import { dashboardRouter } from '../domains/dashboard/router';
+import { journalRouter } from '../domains/journal/router';
 import { mailRouter } from '../domains/mail/router';
 import { partenairesRouter } from '../domains/partenaires/router';
 import { auteursRouter, sourcesRouter, victimesRouter } from '../domains/personnes/router';
@@ -25,6 +26,7 @@ export const appRouter = router({
   projects: projectsRouter,
   referentiels: referentielsRouter,
   dashboard: dashboardRouter,
+  journal: journalRouter,
 });
 
 export type AppRouter = typeof appRouter;
