@@ -189,4 +189,36 @@ describe.each(await testEngines())('access log on %s', (engine) => {
     ]);
     expect(JSON.stringify(rows)).not.toContain(wrong);
   });
+
+  it('logs an attempt refused by the log-in limiter, after counting it, without checking the password', async () => {
+    const address = '41.188.50.5';
+    const login = (password: string) =>
+      t.app.inject({ method: 'POST', url: '/api/login', headers: { 'x-forwarded-for': address }, payload: { email: 'createur@example.mg', password } });
+    for (let i = 0; i < 5; i++) expect((await login(`mauvais-${i}-mot-de-passe`)).statusCode).toBe(401);
+    const before = await lastId();
+    expect((await login(TEST_PASSWORD)).statusCode).toBe(429);
+    const rows = await newEntries(before);
+    expect(rows.map((r) => [r.kind, r.userEmail, r.address, r.details])).toEqual([
+      ['echec_connexion', 'createur@example.mg', address, { motif: 'trop_de_tentatives' }],
+    ]);
+    expect(rows[0]!.userId).not.toBeNull();
+  });
+
+  it('logs a log-in with a recovery code, and a wrong recovery code without the code', async () => {
+    const { cookie } = await t.loginPasswordOnly('admin@example.mg');
+    const before = await lastId();
+    const recover = (code: string) =>
+      t.app.inject({ method: 'POST', url: '/api/two-factor/recovery', headers: { cookie, ...SAME_ORIGIN }, payload: { code } });
+    expect((await recover('ZZZZ-ZZZZ-ZZZZ-ZZZZ')).statusCode).toBe(400);
+    const code = t.recoveryCode('admin@example.mg');
+    expect((await recover(code)).statusCode).toBe(200);
+    const rows = await newEntries(before);
+    expect(rows.map((r) => [r.kind, r.details])).toEqual([
+      ['echec_connexion', { motif: 'code_de_secours_incorrect' }],
+      ['connexion', { etape: 'code_de_secours' }],
+    ]);
+    const stored = JSON.stringify(rows);
+    expect(stored).not.toContain('ZZZZ');
+    expect(stored).not.toContain(code);
+  });
 });
