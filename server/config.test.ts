@@ -19,6 +19,24 @@ describe('configuration from the environment', () => {
     );
   });
 
+  it('has the alert thresholds of the access log, and refuses values outside their range in French', () => {
+    const defaults = loadConfig({});
+    expect([
+      defaults.ACCESS_ALERT_WINDOW_MINUTES,
+      defaults.ACCESS_ALERT_READS,
+      defaults.ACCESS_ALERT_EXPORT_MIN_ROWS,
+      defaults.ACCESS_ALERT_EXPORT_SHARE,
+    ]).toEqual([10, 20, 200, 0.5]);
+    const set = loadConfig({ ACCESS_ALERT_WINDOW_MINUTES: '30', ACCESS_ALERT_READS: '5', ACCESS_ALERT_EXPORT_SHARE: '0.25' });
+    expect([set.ACCESS_ALERT_WINDOW_MINUTES, set.ACCESS_ALERT_READS, set.ACCESS_ALERT_EXPORT_SHARE]).toEqual([30, 5, 0.25]);
+    const attempt = () =>
+      loadConfig({ ACCESS_ALERT_WINDOW_MINUTES: '0', ACCESS_ALERT_READS: 'vingt', ACCESS_ALERT_EXPORT_MIN_ROWS: '1.5', ACCESS_ALERT_EXPORT_SHARE: '2' });
+    expect(attempt).toThrow('ACCESS_ALERT_WINDOW_MINUTES: au moins 1');
+    expect(attempt).toThrow('ACCESS_ALERT_READS: doit être un nombre');
+    expect(attempt).toThrow('ACCESS_ALERT_EXPORT_MIN_ROWS: doit être un entier');
+    expect(attempt).toThrow('ACCESS_ALERT_EXPORT_SHARE: au plus 1');
+  });
+
   it('accepts a PostgreSQL URL and treats empty optional values as unset', () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://u@h:5432/db', SMTP_URL: '', ADMIN_EMAIL: '' });
     expect(config.DATABASE_URL).toBe('postgres://u@h:5432/db');

@@ -1,0 +1,44 @@
+// The French sentences of the access log, as the screen, the xlsx export and the alert e-mails show them.
+import { describe, expect, it } from 'vitest';
+import { describeAlert, describeEntry } from './describe';
+
+describe('French descriptions of the access log', () => {
+  it('says what each kind of entry read, exported or changed', () => {
+    expect(describeEntry('lecture_personnes', { personnes: 'sources', nombre: 3 })).toBe('Sources (3)');
+    expect(describeEntry('lecture_personnes', { personnes: 'victimes', nombre: 0 })).toBe('Victimes (0)');
+    expect(describeEntry('lecture_personnes', { personnes: 'sources', protegees: true, masquees: 2 })).toBe(
+      "Sources protégées : 2 masquées (besoin d'en connaître)",
+    );
+    expect(describeEntry('lecture_historique', { entrees: 5, personnes: 3, masquees: 1 })).toBe(
+      'Historique : 5 entrées, dont 3 sur des personnes, 1 masquée',
+    );
+    expect(describeEntry('export', { format: 'xlsx', filtres: {}, lignes: 120 })).toBe('Export xlsx : 120 lignes');
+    expect(describeEntry('export', { objet: 'journal', format: 'xlsx', lignes: 1 })).toBe('Export du journal des accès xlsx : 1 ligne');
+    expect(describeEntry('droits', { action: 'modification', utilisateur: 'USR1', role: { avant: 'Utilisateur', apres: 'Administrateur' } })).toBe(
+      'Rôle : Utilisateur → Administrateur (USR1)',
+    );
+    expect(describeEntry('droits', { action: 'modification', utilisateur: 'USR1', compte: { avant: 'actif', apres: 'désactivé' } })).toBe(
+      'Compte : actif → désactivé (USR1)',
+    );
+    expect(describeEntry('droits', { action: 'creation', utilisateur: 'USR2', role: 'Utilisateur' })).toBe('Création du compte (USR2) : rôle Utilisateur');
+    expect(describeEntry('droits', { action: 'reinitialisation_2fa', utilisateur: 'USR3' })).toBe(
+      'Réinitialisation de la double authentification (USR3)',
+    );
+    expect(describeEntry('connexion', { etape: 'mot_de_passe' })).toBe('Connexion (mot de passe)');
+    expect(describeEntry('echec_connexion', { motif: 'mot_de_passe_incorrect' })).toBe('Mot de passe incorrect');
+  });
+
+  it('falls back to the label of the kind for details it does not know', () => {
+    expect(describeEntry('connexion', { etape: 'autre' })).toBe('Connexion');
+    expect(describeEntry('echec_connexion', {})).toBe('Échec de connexion');
+  });
+
+  it('writes the sentence of each alert', () => {
+    expect(describeAlert('lecture_massive', { signalements: 25, fenetreMinutes: 10 })).toBe(
+      'a consulté les personnes de 25 signalements en 10 minutes',
+    );
+    expect(describeAlert('export_massif', { format: 'xlsx', lignes: 150, total: 200, part: 0.75 })).toBe(
+      'a exporté 150 signalements sur 200 (75 %) en xlsx',
+    );
+  });
+});
