@@ -1,7 +1,7 @@
 // The administrators' side of the access log (issue #11): list with filters (user, report, kind,
 // Madagascar days), pagination and exact total; administrators only; the xlsx export and its own
 // entry; and the table itself refuses UPDATE, DELETE (and TRUNCATE on PostgreSQL) whatever the caller.
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccessLogKind } from '../../../shared/constants';
@@ -10,6 +10,7 @@ import { createTestApp, type TestApp } from '../../../tests/helpers/app';
 import { testEngines } from '../../../tests/helpers/db';
 import { accessLogRows, userId } from '../../../tests/helpers/journal';
 import { SAME_ORIGIN } from '../../../tests/helpers/report-fixture';
+import { exportJournalXlsx } from './service';
 
 describe.each(await testEngines())('journal des accès on %s', (engine) => {
   let t: TestApp;
@@ -172,6 +173,32 @@ describe.each(await testEngines())('journal des accès on %s', (engine) => {
     expect(rows).toHaveLength(before + 1);
     expect(rows.at(-1)).toMatchObject({ kind: 'export', userEmail: 'admin@example.mg', address: '41.188.40.4', signalementCode: null });
     expect(rows.at(-1)!.details).toEqual({ objet: 'journal', format: 'xlsx', filtres: { du: '2026-03-09', au: '2026-03-11' }, lignes: 5 });
+  });
+
+  it('caps the xlsx export at its limit, keeps the newest entries and says so in the file', async () => {
+    const u = t.db.t.utilisateurs;
+    const [adminUser] = await t.db.read.select().from(u).where(eq(u.email, 'admin@example.mg'));
+    const actor = {
+      id: adminUser!.id,
+      code: adminUser!.code,
+      email: adminUser!.email,
+      nomPrenom: adminUser!.nomPrenom,
+      isEnabled: true,
+      lastConnectionAt: null,
+      role: { code: 'ROLE_ADMIN', designation: 'Administrateur' },
+      twoFactorEnrolled: true,
+    };
+    const { buffer, rows } = await exportJournalXlsx(t.db, actor, { du: '2026-03-09', au: '2026-03-11' }, 3);
+    expect(rows).toBe(3);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(buffer as unknown as ArrayBuffer);
+    const sheet = workbook.getWorksheet('Journal des accès')!;
+    expect(sheet.actualRowCount).toBe(5);
+    expect(sheet.getRow(4).getCell(7).value).toBe('Export xlsx : 120 lignes');
+    const note = 'Export limité aux 3 entrées les plus récentes sur 5 : précisez les filtres pour obtenir le reste.';
+    expect(sheet.getRow(5).getCell(1).value).toBe(note);
+    expect(workbook.getWorksheet('Informations')!.getColumn(1).values).toContain(note);
+    expect((await accessLogRows(t, 'export')).at(-1)!.details).toMatchObject({ objet: 'journal', lignes: 3, tronque: true, total: 5 });
   });
 
   it('refuses to change or delete an entry by raw SQL (and to truncate the table on PostgreSQL)', async () => {

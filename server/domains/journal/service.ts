@@ -173,13 +173,14 @@ function filtersLines(f: JournalFilters): string[] {
 }
 
 /**
- * The filtered log as an xlsx file (newest first, at most JOURNAL_EXPORT_MAX_ROWS rows, which the file
- * says when it is capped). The export is itself logged, before the file is returned.
+ * The filtered log as an xlsx file (newest first, at most `maxRows` rows, JOURNAL_EXPORT_MAX_ROWS by
+ * default, which the file says when it is capped). The export is itself logged, before the file is returned.
  */
 export async function exportJournalXlsx(
   db: Database,
   actor: SessionUser,
   filters: JournalFilters,
+  maxRows = JOURNAL_EXPORT_MAX_ROWS,
 ): Promise<{ buffer: Buffer; rows: number }> {
   requireAdmin(actor);
   // Entries written while the file is built (this export's own, others') would shift the pages.
@@ -187,7 +188,7 @@ export async function exportJournalXlsx(
   const [last] = await db.read.select({ id: max(l.id) }).from(l);
   const where = and(conditions(db, filters), lte(l.id, last?.id ?? 0));
   const total = await countEntries(db, where);
-  const rows = Math.min(total, JOURNAL_EXPORT_MAX_ROWS);
+  const rows = Math.min(total, maxRows);
   const capped = total > rows;
 
   const out = new PassThrough();
@@ -217,7 +218,7 @@ export async function exportJournalXlsx(
     }
   }
   if (capped) {
-    const note = sheet.addRow([JOURNAL_TEXT.capped(JOURNAL_EXPORT_MAX_ROWS, total)]);
+    const note = sheet.addRow([JOURNAL_TEXT.capped(maxRows, total)]);
     note.font = { italic: true };
     note.commit();
   }
@@ -229,7 +230,7 @@ export async function exportJournalXlsx(
     `Exporté le ${madagascarDateTime(new Date())} (heure de Madagascar) par ${actor.nomPrenom} (${actor.code})`,
     ...filtersLines(filters),
     `${rows.toLocaleString('fr-FR')} entrée(s) exportée(s) sur ${total.toLocaleString('fr-FR')}`,
-    ...(capped ? [JOURNAL_TEXT.capped(JOURNAL_EXPORT_MAX_ROWS, total)] : []),
+    ...(capped ? [JOURNAL_TEXT.capped(maxRows, total)] : []),
   ]) {
     info.addRow([safeCell(line).value]).commit();
   }
