@@ -1,4 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { JOURNAL_PAGE_SIZE } from '../../../shared/schemas/journal';
 import { Loading } from '../../components/ui/loading';
 import { PageHeader } from '../../components/ui/page-header';
@@ -21,6 +22,12 @@ export default function JournalPage() {
   );
   const items = journal.data?.items ?? [];
   const total = journal.data?.total ?? 0;
+  // A page beyond the last (an old link, a narrower filter typed in the URL): show the last one instead.
+  const lastPage = Math.max(1, Math.ceil(total / JOURNAL_PAGE_SIZE));
+  const beyondLast = journal.isSuccess && !journal.isPlaceholderData && page > lastPage;
+  useEffect(() => {
+    if (beyondLast) setPage(lastPage, { replace: true });
+  }, [beyondLast, lastPage, setPage]);
 
   return (
     <>

@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { useLocation, useSearch } from 'wouter';
+import type { JournalFilters } from '../../../shared/schemas/journal';
 import { JOURNAL_PATH, journalSearchString, parseJournalSearch, type JournalState } from './journal-url';
 
 /**
@@ -11,17 +12,18 @@ export function useJournalFilters() {
   const [, navigate] = useLocation();
   const state = useMemo(() => parseJournalSearch(search), [search]);
 
-  const go = useMemo(
-    () => (next: JournalState) => {
+  const actions = useMemo(() => {
+    const go = (next: JournalState, replace = false) => {
       const query = journalSearchString(next);
-      navigate(query ? `${JOURNAL_PATH}?${query}` : JOURNAL_PATH);
-    },
-    [navigate],
-  );
+      navigate(query ? `${JOURNAL_PATH}?${query}` : JOURNAL_PATH, { replace });
+    };
+    return {
+      setFilters: (filters: JournalFilters) => go({ page: 1, filters }),
+      // The filters of the address bar at call time, not of the render that made this function.
+      setPage: (page: number, options: { replace?: boolean } = {}) =>
+        go({ page, filters: parseJournalSearch(window.location.search).filters }, options.replace ?? false),
+    };
+  }, [navigate]);
 
-  return {
-    ...state,
-    setFilters: (filters: JournalState['filters']) => go({ page: 1, filters }),
-    setPage: (page: number) => go({ page, filters: state.filters }),
-  };
+  return { ...state, ...actions };
 }
