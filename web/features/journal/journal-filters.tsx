@@ -34,7 +34,7 @@ export function JournalFiltersBar({ filters, onApply }: JournalFiltersBarProps) 
       noValidate
       aria-label={JOURNAL_TEXT.filtersLabel}
       data-testid="journal-filters"
-      className="grid grid-cols-1 items-end gap-3 sm:grid-cols-2 lg:grid-cols-6"
+      className="grid grid-cols-1 items-start gap-3 sm:grid-cols-2 lg:grid-cols-6"
       onSubmit={form.handleSubmit(onApply)}
     >
       <Field htmlFor="journal-utilisateur" label={JOURNAL_TEXT.userLabel} className="lg:col-span-2">
