@@ -10,6 +10,7 @@ import type { Database } from './db/client';
 import { passwordTokenRoutes } from './domains/auth/password-tokens-rest';
 import { authRoutes } from './domains/auth/rest';
 import { journalRoutes } from './domains/journal/rest';
+import { configureJournal } from './domains/journal/settings';
 import { dashboardRoutes } from './domains/dashboard/rest';
 import { mailRoutes } from './domains/mail/rest';
 import { partenairesRoutes } from './domains/partenaires/rest';
@@ -54,6 +55,8 @@ function loggedPath(request: FastifyRequest): string {
 }
 
 export async function buildApp({ config, db, webRoot, logStream }: BuildAppOptions): Promise<FastifyInstance> {
+  // Alert thresholds and the public address of the alert e-mails, read by the access log's write path.
+  configureJournal(db, config);
   const app = Fastify({
     logger: {
       level: config.LOG_LEVEL,

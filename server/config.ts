@@ -42,6 +42,31 @@ export const configSchema = z.object({
   TWO_FACTOR_REQUIRED: z
     .enum(['admins', 'all'], { message: "doit valoir 'admins' ou 'all'" })
     .default('admins'),
+  // Alerts on unusual reading (docs/decisions/0015-security-model.md, "Access log and alerts"):
+  // people of ACCESS_ALERT_READS distinct reports opened within ACCESS_ALERT_WINDOW_MINUTES, or one
+  // export of at least ACCESS_ALERT_EXPORT_MIN_ROWS rows that is also ACCESS_ALERT_EXPORT_SHARE of all reports.
+  ACCESS_ALERT_WINDOW_MINUTES: z.coerce
+    .number({ message: 'doit être un nombre' })
+    .int({ message: 'doit être un entier' })
+    .min(1, { message: 'au moins 1' })
+    .max(1440, { message: 'au plus 1440 (24 heures)' })
+    .default(10),
+  ACCESS_ALERT_READS: z.coerce
+    .number({ message: 'doit être un nombre' })
+    .int({ message: 'doit être un entier' })
+    .min(2, { message: 'au moins 2' })
+    .max(100_000, { message: 'au plus 100000' })
+    .default(20),
+  ACCESS_ALERT_EXPORT_MIN_ROWS: z.coerce
+    .number({ message: 'doit être un nombre' })
+    .int({ message: 'doit être un entier' })
+    .min(1, { message: 'au moins 1' })
+    .default(200),
+  ACCESS_ALERT_EXPORT_SHARE: z.coerce
+    .number({ message: 'doit être un nombre' })
+    .gt(0, { message: 'doit être supérieur à 0' })
+    .max(1, { message: 'au plus 1' })
+    .default(0.5),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -32,6 +32,7 @@ export async function authenticate(request: FastifyRequest, reply: FastifyReply,
     clearSessionCookie(reply, config);
     return;
   }
-  request.auth = result;
+  // The address travels with the user so every service can write it in the access log.
+  request.auth = { ...result, user: { ...result.user, address: request.ip } };
   setSessionCookie(reply, config, token, result.session);
 }

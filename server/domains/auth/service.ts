@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Auth } from '../../context';
 import type { Database } from '../../db/client';
 import { DomainError } from '../../errors';
+import { recordLogin, recordLoginFailure } from '../journal/record';
 import { utilisateurDto, type UtilisateurDto } from '../utilisateurs/dto';
 import { findUserByEmail } from '../utilisateurs/service';
 import { burnPasswordCheck, isBusy, verifyPassword } from './password';
@@ -28,7 +29,16 @@ export async function login(
   ip: string,
 ): Promise<LoginResult> {
   // Counted first (atomically, nothing checked when over a limit), then checked.
-  await reserveAttempt(db, input.email, ip);
+  try {
+    await reserveAttempt(db, input.email, ip);
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === 'too_many_requests') {
+      // Logged without checking anything: the account is looked up only to name it in the log.
+      const known = await findUserByEmail(db, input.email);
+      await recordLoginFailure(db, { userId: known?.id ?? null, email: input.email, address: ip, motif: 'trop_de_tentatives' });
+    }
+    throw error;
+  }
   const user = await findUserByEmail(db, input.email);
   let valid: boolean;
   try {
@@ -40,8 +50,20 @@ export async function login(
     if (isBusy(error)) await releaseAttempt(db, input.email, ip, 'unchecked');
     throw error;
   }
-  if (!user || !valid || !user.isEnabled) throw new DomainError('unauthenticated', BAD_CREDENTIALS);
+  if (!user || !valid || !user.isEnabled) {
+    // The log says why (administrators only read it); the answer stays the same for every reason.
+    const motif = !user
+      ? 'compte_inconnu'
+      : !user.passwordHash
+        ? 'compte_sans_mot_de_passe'
+        : !valid
+          ? 'mot_de_passe_incorrect'
+          : 'compte_desactive';
+    await recordLoginFailure(db, { userId: user?.id ?? null, email: input.email, address: ip, motif });
+    throw new DomainError('unauthenticated', BAD_CREDENTIALS);
+  }
   await releaseAttempt(db, input.email, ip, 'success');
+  await recordLogin(db, user, ip, 'mot_de_passe');
   const token = generateSessionToken();
   const now = new Date();
   const session = await createSession(db, token, user.id);

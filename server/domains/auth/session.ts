@@ -21,6 +21,11 @@ export interface SessionUser {
   role: { code: string; designation: string };
   /** Has a TOTP key (two-factor log-in enrolled). */
   twoFactorEnrolled: boolean;
+  /**
+   * The client address of the request acting as this user (set with the session, from request.ip),
+   * so services write it in the access log whichever door (tRPC or REST) was used.
+   */
+  address?: string;
 }
 
 export interface Session {

@@ -10,8 +10,10 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Auth } from '../../context';
 import type { Database } from '../../db/client';
-import { conflict, invalid, notFound } from '../../errors';
+import { conflict, DomainError, invalid, notFound } from '../../errors';
 import { requireAdmin } from './guards';
+import type { LoginFailure, LoginStep } from '../journal/describe';
+import { recordLogin, recordLoginFailure, recordRightsChange } from '../journal/record';
 import { setSessionTwoFactorVerified, type SessionUser } from './session';
 import { releaseAttempt, reserveAttempt } from './throttle';
 
@@ -65,13 +67,34 @@ function newRecoveryCodes(): string[] {
 
 /**
  * Counts the attempt, then runs `check`. A right code gives the attempt back (as a right password
- * does); a wrong one leaves it counted and answers 400 with `message`.
+ * does) and is logged as a log-in; a wrong one leaves it counted, is logged as a failed log-in (never
+ * the code) and answers 400 with `message`. An attempt refused by the limiter is logged too.
  */
-async function counted(db: Database, email: string, ip: string, message: string, check: () => Promise<boolean>) {
-  await reserveAttempt(db, email, ip);
-  if (!(await check())) throw invalid(message);
-  await releaseAttempt(db, email, ip, 'success');
+async function counted(
+  db: Database,
+  user: Pick<SessionUser, 'id' | 'email'>,
+  ip: string,
+  message: string,
+  step: { success: LoginStep; failure: LoginFailure },
+  check: () => Promise<boolean>,
+) {
+  const failed = (motif: LoginFailure) => recordLoginFailure(db, { userId: user.id, email: user.email, address: ip, motif });
+  try {
+    await reserveAttempt(db, user.email, ip);
+  } catch (error) {
+    if (error instanceof DomainError && error.kind === 'too_many_requests') await failed('trop_de_tentatives');
+    throw error;
+  }
+  if (!(await check())) {
+    await failed(step.failure);
+    throw invalid(message);
+  }
+  await releaseAttempt(db, user.email, ip, 'success');
+  await recordLogin(db, user, ip, step.success);
 }
+
+const TOTP_STEP = { success: 'double_authentification', failure: 'code_incorrect' } as const;
+const RECOVERY_STEP = { success: 'code_de_secours', failure: 'code_de_secours_incorrect' } as const;
 
 /**
  * Confirms an enrolment with a first code: stores the key, issues ten recovery codes (returned once,
@@ -92,7 +115,7 @@ export async function confirmEnrolment(
     throw invalid(TWO_FACTOR_TEXT.badKey);
   }
   if (key.length !== KEY_BYTES) throw invalid(TWO_FACTOR_TEXT.badKey);
-  await counted(db, user.email, ip, TWO_FACTOR_TEXT.wrongCode, async () =>
+  await counted(db, user, ip, TWO_FACTOR_TEXT.wrongCode, TOTP_STEP, async () =>
     verifyTOTP(key, TOTP_PERIOD_SECONDS, TOTP_DIGITS, input.code),
   );
   const recoveryCodes = newRecoveryCodes();
@@ -117,7 +140,7 @@ export async function confirmEnrolment(
 export async function verifyTwoFactorCode(db: Database, auth: Auth, ip: string, code: string): Promise<void> {
   const key = await keyOf(db, auth.user.id);
   if (!key) throw conflict(TWO_FACTOR_TEXT.notEnrolled);
-  await counted(db, auth.user.email, ip, TWO_FACTOR_TEXT.wrongCode, async () =>
+  await counted(db, auth.user, ip, TWO_FACTOR_TEXT.wrongCode, TOTP_STEP, async () =>
     verifyTOTP(key, TOTP_PERIOD_SECONDS, TOTP_DIGITS, code),
   );
   await setSessionTwoFactorVerified(db, auth.session.id);
@@ -132,7 +155,7 @@ export async function useRecoveryCode(
 ): Promise<{ remaining: number }> {
   if (!auth.user.twoFactorEnrolled) throw conflict(TWO_FACTOR_TEXT.notEnrolled);
   const { recoveryCodes: codes } = db.t;
-  await counted(db, auth.user.email, ip, TWO_FACTOR_TEXT.wrongRecoveryCode, async () => {
+  await counted(db, auth.user, ip, TWO_FACTOR_TEXT.wrongRecoveryCode, RECOVERY_STEP, async () => {
     // Spent in one conditional UPDATE: two simultaneous uses of the same code cannot both succeed.
     const spent = await db.transaction((tx) =>
       tx
@@ -156,7 +179,7 @@ export async function useRecoveryCode(
 /**
  * An administrator removes a user's second factor (lost phone and codes): key and recovery codes
  * are deleted and every session of the user ends, so the next log-in starts a new enrolment when
- * one is required. Recorded in the server log (who, whom; no secret).
+ * one is required. Recorded in the access log and the server log (who, whom; no secret).
  */
 export async function resetTwoFactor(
   db: Database,
@@ -179,7 +202,14 @@ export async function resetTwoFactor(
       .returning({ userId: twoFactorKeys.userId });
     await tx.delete(codes).where(eq(codes.userId, target.id));
     await tx.delete(sessions).where(eq(sessions.userId, target.id));
-    return keys.length > 0;
+    const removed = keys.length > 0;
+    await recordRightsChange(
+      db,
+      actor,
+      { action: 'reinitialisation_2fa', utilisateur: target.code, avaitDeuxiemeFacteur: removed },
+      tx,
+    );
+    return removed;
   });
   log.info(
     { event: 'two_factor_reset', by: actor.code, user: target.code, hadSecondFactor: removed },

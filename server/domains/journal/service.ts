@@ -1,30 +1,251 @@
 // The access log (issue #11): an append-only trace of who read a report's people, who exported what,
 // who changed rights, who logged in or failed to; and the alerts raised on unusual reading.
-import type { AccessAlertDto, AccessLogPageDto } from '../../../shared/dto/journal';
-import type { JournalFilters, JournalListInput } from '../../../shared/schemas/journal';
+// This file is the administrators' side (list, alerts, export); record.ts is the write path.
+import { PassThrough } from 'node:stream';
+import { and, count, desc, eq, gte, inArray, isNull, lt, lte, max, type SQL } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
+import type { AccessLogKind } from '../../../shared/constants';
+import {
+  ACCESS_LOG_KIND_LABELS,
+  type AccessAlertDto,
+  type AccessLogEntryDto,
+  type AccessLogPageDto,
+  type JournalUserDto,
+} from '../../../shared/dto/journal';
+import { JOURNAL_PAGE_SIZE, type JournalFilters, type JournalListInput } from '../../../shared/schemas/journal';
 import type { Database } from '../../db/client';
+import { notFound } from '../../errors';
+import { requireAdmin } from '../auth/guards';
 import type { SessionUser } from '../auth/session';
+import { safeCell } from '../signalements/export';
+import { describeAlert, describeEntry } from './describe';
+import { recordAccess } from './record';
 
-// CONTRACT — implemented by the access-log work (see docs/decisions/0015-security-model.md).
+export const JOURNAL_TEXT = {
+  alertNotFound: 'Alerte introuvable.',
+  capped: (max: number, total: number) =>
+    `Export limité aux ${max.toLocaleString('fr-FR')} entrées les plus récentes sur ${total.toLocaleString('fr-FR')} : précisez les filtres pour obtenir le reste.`,
+} as const;
 
-export async function listJournal(_db: Database, _actor: SessionUser, _input: JournalListInput): Promise<AccessLogPageDto> {
-  throw new Error('not implemented yet');
+/** Rows of one xlsx export of the log; beyond, the file keeps the newest and says so. */
+export const JOURNAL_EXPORT_MAX_ROWS = 100_000;
+const EXPORT_BATCH = 2_000;
+
+/** Madagascar time: UTC+3 all year (no daylight saving). */
+const MADAGASCAR_OFFSET_MS = 3 * 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** 'dd/MM/yyyy HH:mm:ss' in Madagascar time. */
+export function madagascarDateTime(at: Date): string {
+  const [day, time] = new Date(at.getTime() + MADAGASCAR_OFFSET_MS).toISOString().slice(0, 19).split('T');
+  return `${day!.split('-').reverse().join('/')} ${time}`;
+}
+/** The first instant of a Madagascar day 'yyyy-MM-dd'. */
+export const madagascarDayStart = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) - MADAGASCAR_OFFSET_MS);
+
+function conditions(db: Database, f: JournalFilters): SQL | undefined {
+  const { accessLog: l, utilisateurs: u } = db.t;
+  const c: SQL[] = [];
+  if (f.utilisateur) c.push(inArray(l.userId, db.read.select({ id: u.id }).from(u).where(eq(u.code, f.utilisateur))));
+  if (f.signalement) c.push(eq(l.signalementCode, f.signalement));
+  if (f.kind) c.push(eq(l.kind, f.kind));
+  if (f.du) c.push(gte(l.at, madagascarDayStart(f.du)));
+  if (f.au) c.push(lt(l.at, new Date(madagascarDayStart(f.au).getTime() + DAY_MS)));
+  return c.length > 0 ? and(...c) : undefined;
 }
 
-export async function listAlerts(_db: Database, _actor: SessionUser): Promise<AccessAlertDto[]> {
-  throw new Error('not implemented yet');
+function entriesQuery(db: Database, where: SQL | undefined) {
+  const { accessLog: l, utilisateurs: u } = db.t;
+  return db.read
+    .select({
+      id: l.id,
+      at: l.at,
+      kind: l.kind,
+      email: l.userEmail,
+      address: l.address,
+      signalement: l.signalementCode,
+      details: l.details,
+      user: { code: u.code, nomPrenom: u.nomPrenom, email: u.email },
+    })
+    .from(l)
+    .leftJoin(u, eq(u.id, l.userId))
+    .where(where)
+    .orderBy(desc(l.at), desc(l.id));
 }
 
-export async function markAlertSeen(_db: Database, _actor: SessionUser, _id: number): Promise<void> {
-  throw new Error('not implemented yet');
+type EntryRow = Awaited<ReturnType<typeof entriesQuery>>[number];
+
+const userDto = (user: { code: string | null; nomPrenom: string | null; email: string | null } | null): JournalUserDto | null =>
+  user && user.code !== null ? { code: user.code, nomPrenom: user.nomPrenom ?? '', email: user.email ?? '' } : null;
+
+function entryDto(r: EntryRow): AccessLogEntryDto {
+  const details = r.details ?? {};
+  return {
+    id: r.id,
+    at: r.at.toISOString(),
+    kind: r.kind,
+    utilisateur: userDto(r.user),
+    email: r.email,
+    address: r.address,
+    signalement: r.signalement,
+    description: describeEntry(r.kind, details),
+    details,
+  };
 }
 
+async function countEntries(db: Database, where: SQL | undefined): Promise<number> {
+  const [row] = await db.read.select({ n: count() }).from(db.t.accessLog).where(where);
+  return Number(row?.n ?? 0);
+}
+
+/** One page of the log, newest first, with the exact number of matching entries. */
+export async function listJournal(db: Database, actor: SessionUser, input: JournalListInput): Promise<AccessLogPageDto> {
+  requireAdmin(actor);
+  const where = conditions(db, input.filters);
+  const [total, rows] = await Promise.all([
+    countEntries(db, where),
+    entriesQuery(db, where)
+      .limit(JOURNAL_PAGE_SIZE)
+      .offset((input.page - 1) * JOURNAL_PAGE_SIZE),
+  ]);
+  return { items: rows.map(entryDto), total, page: input.page, pageSize: JOURNAL_PAGE_SIZE };
+}
+
+/** The alerts no administrator has marked seen yet, newest first. */
+export async function listAlerts(db: Database, actor: SessionUser): Promise<AccessAlertDto[]> {
+  requireAdmin(actor);
+  const { accessAlerts: a, utilisateurs: u } = db.t;
+  const rows = await db.read
+    .select({
+      id: a.id,
+      kind: a.kind,
+      createdAt: a.createdAt,
+      details: a.details,
+      user: { code: u.code, nomPrenom: u.nomPrenom, email: u.email },
+    })
+    .from(a)
+    .innerJoin(u, eq(u.id, a.userId))
+    .where(isNull(a.seenAt))
+    .orderBy(desc(a.createdAt), desc(a.id));
+  return rows.map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    createdAt: r.createdAt.toISOString(),
+    utilisateur: r.user,
+    message: describeAlert(r.kind, r.details ?? {}),
+    details: r.details ?? {},
+  }));
+}
+
+/** Marks an alert seen by this administrator (the only change the application makes to alerts). */
+export async function markAlertSeen(db: Database, actor: SessionUser, id: number): Promise<void> {
+  requireAdmin(actor);
+  const a = db.t.accessAlerts;
+  await db.transaction(async (tx) => {
+    const [row] = await tx.select({ id: a.id, seenAt: a.seenAt }).from(a).where(eq(a.id, id)).limit(1);
+    if (!row) throw notFound(JOURNAL_TEXT.alertNotFound);
+    // Seen twice (two administrators at once): the first one's name and time are kept.
+    if (row.seenAt === null) await tx.update(a).set({ seenAt: new Date(), seenBy: actor.id }).where(eq(a.id, id));
+  });
+}
+
+// ---------------------------------------------------------------- xlsx
+const COLUMNS: Array<{ header: string; width: number; value: (r: AccessLogEntryDto) => string | Date | null; date?: boolean }> = [
+  // A date cell has no time zone: it holds the Madagascar wall-clock time.
+  { header: 'Date', width: 20, date: true, value: (r) => new Date(Date.parse(r.at) + MADAGASCAR_OFFSET_MS) },
+  { header: 'Utilisateur', width: 28, value: (r) => (r.utilisateur ? `${r.utilisateur.nomPrenom} (${r.utilisateur.code})` : null) },
+  { header: 'Email', width: 30, value: (r) => r.email },
+  { header: 'Adresse', width: 18, value: (r) => r.address },
+  { header: 'Type', width: 24, value: (r) => ACCESS_LOG_KIND_LABELS[r.kind as AccessLogKind] ?? r.kind },
+  { header: 'Signalement', width: 18, value: (r) => r.signalement },
+  { header: 'Détail', width: 60, value: (r) => r.description },
+];
+
+function filtersLines(f: JournalFilters): string[] {
+  const lines = [
+    f.utilisateur ? `Utilisateur : ${f.utilisateur}` : null,
+    f.signalement ? `Signalement : ${f.signalement}` : null,
+    f.kind ? `Type : ${ACCESS_LOG_KIND_LABELS[f.kind]}` : null,
+    f.du ? `Du : ${f.du.split('-').reverse().join('/')}` : null,
+    f.au ? `Au : ${f.au.split('-').reverse().join('/')}` : null,
+  ];
+  const set = lines.filter((l): l is string => l !== null);
+  return set.length > 0 ? set : ['Aucun filtre'];
+}
+
+/**
+ * The filtered log as an xlsx file (newest first, at most JOURNAL_EXPORT_MAX_ROWS rows, which the file
+ * says when it is capped). The export is itself logged, before the file is returned.
+ */
 export async function exportJournalXlsx(
-  _db: Database,
-  _actor: SessionUser,
-  _filters: JournalFilters,
+  db: Database,
+  actor: SessionUser,
+  filters: JournalFilters,
 ): Promise<{ buffer: Buffer; rows: number }> {
-  throw new Error('not implemented yet');
+  requireAdmin(actor);
+  // Entries written while the file is built (this export's own, others') would shift the pages.
+  const l = db.t.accessLog;
+  const [last] = await db.read.select({ id: max(l.id) }).from(l);
+  const where = and(conditions(db, filters), lte(l.id, last?.id ?? 0));
+  const total = await countEntries(db, where);
+  const rows = Math.min(total, JOURNAL_EXPORT_MAX_ROWS);
+  const capped = total > rows;
+
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const ended = new Promise<void>((resolve, reject) => {
+    out.on('end', resolve);
+    out.on('error', reject);
+  });
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  workbook.creator = 'Signalements';
+  const sheet = workbook.addWorksheet('Journal des accès', { views: [{ state: 'frozen', ySplit: 1 }] });
+  sheet.columns = COLUMNS.map((c) => ({ header: c.header, width: c.width, style: c.date ? { numFmt: 'dd/mm/yyyy hh:mm:ss' } : {} }));
+  sheet.getRow(1).font = { bold: true };
+  sheet.getRow(1).commit();
+  for (let offset = 0; offset < rows; offset += EXPORT_BATCH) {
+    const batch = await entriesQuery(db, where).limit(Math.min(EXPORT_BATCH, rows - offset)).offset(offset);
+    for (const entry of batch.map(entryDto)) {
+      const row = sheet.addRow(COLUMNS.map(() => null));
+      COLUMNS.forEach((column, i) => {
+        const { value, text } = safeCell(column.value(entry));
+        const cell = row.getCell(i + 1);
+        cell.value = value;
+        if (text) cell.numFmt = '@';
+      });
+      row.commit();
+    }
+  }
+  if (capped) {
+    const note = sheet.addRow([JOURNAL_TEXT.capped(JOURNAL_EXPORT_MAX_ROWS, total)]);
+    note.font = { italic: true };
+    note.commit();
+  }
+  sheet.commit();
+  const info = workbook.addWorksheet('Informations');
+  info.columns = [{ width: 100 }];
+  for (const line of [
+    'Journal des accès',
+    `Exporté le ${madagascarDateTime(new Date())} (heure de Madagascar) par ${actor.nomPrenom} (${actor.code})`,
+    ...filtersLines(filters),
+    `${rows.toLocaleString('fr-FR')} entrée(s) exportée(s) sur ${total.toLocaleString('fr-FR')}`,
+    ...(capped ? [JOURNAL_TEXT.capped(JOURNAL_EXPORT_MAX_ROWS, total)] : []),
+  ]) {
+    info.addRow([safeCell(line).value]).commit();
+  }
+  info.commit();
+  await workbook.commit();
+  await ended;
+
+  const filtres = Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined && v !== ''));
+  await recordAccess(db, {
+    kind: 'export',
+    userId: actor.id,
+    email: actor.email,
+    address: actor.address ?? null,
+    details: { objet: 'journal', format: 'xlsx', filtres, lignes: rows, ...(capped ? { tronque: true, total } : {}) },
+  });
+  return { buffer: Buffer.concat(chunks), rows };
 }
 
 export const journalExportFileName = () => `journal-des-acces-${new Date().toISOString().slice(0, 10)}.xlsx`;

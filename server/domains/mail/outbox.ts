@@ -1,6 +1,6 @@
 import type { Database } from '../../db/client';
 
-export type MailKind = 'account-setup' | 'password-reset' | 'partner-notification';
+export type MailKind = 'account-setup' | 'password-reset' | 'partner-notification' | 'access-alert';
 
 export interface OutgoingMail {
   kind: MailKind;

@@ -81,3 +81,35 @@ export function passwordResetMail({ to, nomPrenom, link }: PasswordMailInput): O
     html: html(intro, { href: link, label: 'Choisir un nouveau mot de passe' }, after),
   };
 }
+
+/** The access log of one user, as the administrator screen opens it. */
+export function journalLink(publicUrl: string, userCode: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}${BASE_PATH}/journal-acces?utilisateur=${encodeURIComponent(userCode)}`;
+}
+
+export interface AccessAlertMailInput {
+  to: string;
+  nomPrenom: string;
+  /** The user who raised the alert. */
+  user: { code: string; nomPrenom: string; email: string };
+  /** The alert's French sentence, 'a consulté les personnes de 25 signalements en 10 minutes'. */
+  message: string;
+  link: string;
+}
+
+/** Tells an administrator that a user read or exported unusually much (issue #11). */
+export function accessAlertMail({ to, nomPrenom, user, message, link }: AccessAlertMailInput): OutgoingMail {
+  const intro = [
+    `Bonjour ${nomPrenom},`,
+    `Une alerte d'accès inhabituel a été levée : ${user.nomPrenom} (${user.email}, ${user.code}) ${message}.`,
+    'Vérifiez si ces accès sont justifiés en consultant le journal des accès de cet utilisateur.',
+  ];
+  const after = ["L'alerte reste affichée sur le tableau de bord des administrateurs jusqu'à ce que l'un d'eux la marque comme vue."];
+  return {
+    kind: 'access-alert',
+    to,
+    subject: `Signalements : alerte d'accès inhabituel (${user.nomPrenom})`,
+    text: [...intro, link, ...after, `— ${SIGNATURE}`].join('\n\n') + '\n',
+    html: html(intro, { href: link, label: 'Ouvrir le journal des accès' }, after),
+  };
+}

@@ -15,7 +15,7 @@ const bySignalement = z.object({ signalement: code });
 const byCode = z.object({ code });
 
 export const auteursRouter = router({
-  list: authedProcedure.input(bySignalement).query(({ ctx, input }) => service.listAuteurs(ctx.db, input.signalement)),
+  list: authedProcedure.input(bySignalement).query(({ ctx, input }) => service.listAuteurs(ctx.db, ctx.auth.user, input.signalement)),
   create: authedProcedure.input(auteurCreateSchema).mutation(({ ctx, input }) => service.createAuteur(ctx.db, ctx.auth.user, input)),
   update: authedProcedure
     .input(byCode.extend({ data: auteurSchema }))
@@ -39,7 +39,7 @@ export const sourcesRouter = router({
 });
 
 export const victimesRouter = router({
-  list: authedProcedure.input(bySignalement).query(({ ctx, input }) => service.listVictimes(ctx.db, input.signalement)),
+  list: authedProcedure.input(bySignalement).query(({ ctx, input }) => service.listVictimes(ctx.db, ctx.auth.user, input.signalement)),
   create: authedProcedure.input(victimeCreateSchema).mutation(({ ctx, input }) => service.createVictime(ctx.db, ctx.auth.user, input)),
   update: authedProcedure
     .input(byCode.extend({ data: victimeSchema }))

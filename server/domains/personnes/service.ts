@@ -14,6 +14,7 @@ import type {
 import type { Database, Orm } from '../../db/client';
 import { notFound } from '../../errors';
 import type { SessionUser } from '../auth/session';
+import { recordPeopleRead } from '../journal/record';
 import { iri } from '../referentiels/dto';
 import { canSeeSources, findEditable, findSignalement, idsOf } from '../signalements/access';
 import { generateCode } from '../signalements/code';
@@ -57,10 +58,12 @@ async function insertWithCode<T>(insert: (code: string) => Promise<T | undefined
 }
 
 // ---------------------------------------------------------------- authors
-export async function listAuteurs(db: Database, signalement: string): Promise<AuteurDto[]> {
+/** The report's presumed authors; the read is written in the access log before they are returned. */
+export async function listAuteurs(db: Database, actor: SessionUser, signalement: string): Promise<AuteurDto[]> {
   const report = await findSignalement(db, signalement);
   const t = db.t.presumeAuteurs;
   const rows = await db.read.select().from(t).where(eq(t.signalementId, report.id)).orderBy(asc(t.createdAt), asc(t.id));
+  await recordPeopleRead(db, actor, report.code, { personnes: 'auteurs', nombre: rows.length });
   return rows.map((r) => auteurDto(r, report.code));
 }
 
@@ -142,16 +145,22 @@ const sourceDto = (r: SourceRow, canaux: SourceDto['canaux'], reportCode: string
   signalement: iri('signalements', reportCode),
 });
 
-/** The report's sources, or only their number for a caller who may not know them (need to know). */
+/**
+ * The report's sources, or only their number for a caller who may not know them (need to know). The
+ * read is written in the access log (what the caller got) before the answer is returned.
+ */
 export async function listSources(db: Database, actor: SessionUser, signalement: string): Promise<SourcesListDto> {
   const report = await findSignalement(db, signalement);
   const t = db.t;
   if (!canSeeSources(actor, report)) {
     const [row] = await db.read.select({ n: count() }).from(t.sources).where(eq(t.sources.signalementId, report.id));
-    return { sources: [], isAnonyme: true, sourcesProtegees: Number(row?.n ?? 0) };
+    const masquees = Number(row?.n ?? 0);
+    await recordPeopleRead(db, actor, report.code, { personnes: 'sources', protegees: true, masquees });
+    return { sources: [], isAnonyme: true, sourcesProtegees: masquees };
   }
   const rows = await db.read.select().from(t.sources).where(eq(t.sources.signalementId, report.id)).orderBy(asc(t.sources.createdAt), asc(t.sources.id));
   const canaux = await sourceCanaux(db, db.read, rows.map((r) => r.id));
+  await recordPeopleRead(db, actor, report.code, { personnes: 'sources', nombre: rows.length });
   return { sources: rows.map((r) => sourceDto(r, canaux.get(r.id) ?? [], report.code)), isAnonyme: report.isAnonyme, sourcesProtegees: 0 };
 }
 
@@ -218,10 +227,12 @@ const victimeDto = (
   signalement: iri('signalements', reportCode),
 });
 
-export async function listVictimes(db: Database, signalement: string): Promise<VictimeDto[]> {
+/** The report's victims; the read is written in the access log before they are returned. */
+export async function listVictimes(db: Database, actor: SessionUser, signalement: string): Promise<VictimeDto[]> {
   const report = await findSignalement(db, signalement);
   const t = db.t.victimes;
   const rows = await db.read.select().from(t).where(eq(t.signalementId, report.id)).orderBy(asc(t.createdAt), asc(t.id));
+  await recordPeopleRead(db, actor, report.code, { personnes: 'victimes', nombre: rows.length });
   return rows.map((r) => victimeDto(r, report.code));
 }
 

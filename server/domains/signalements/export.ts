@@ -8,6 +8,7 @@ import type { PassThrough } from 'node:stream';
 import type { SignalementDto } from '../../../shared/dto/signalements';
 import type { Database } from '../../db/client';
 import type { SessionUser } from '../auth/session';
+import { recordExport } from '../journal/record';
 import { canEditAs } from './access';
 import { filterConditions, loadSignalements, orderBy, type ListFilters } from './queries';
 
@@ -18,6 +19,17 @@ export async function exportIds(db: Database, filters: ListFilters): Promise<num
   const s = db.t.signalements;
   const rows = await db.read.select({ id: s.id }).from(s).where(await filterConditions(db, filters)).orderBy(...orderBy(db, filters.order));
   return rows.map((r) => r.id);
+}
+
+/**
+ * Starts an export of the list (both formats, every door): the matching ids, after the export is
+ * written in the access log with its filters and row count (docs/decisions/0015). Nothing is sent
+ * when the log cannot be written.
+ */
+export async function startExport(db: Database, actor: SessionUser, filters: ListFilters, format: 'xlsx' | 'json'): Promise<number[]> {
+  const ids = await exportIds(db, filters);
+  await recordExport(db, actor, { format, filtres: { ...filters }, lignes: ids.length });
+  return ids;
 }
 
 /** Yields full DTOs with their people counts, BATCH at a time. */

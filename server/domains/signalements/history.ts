@@ -4,6 +4,7 @@ import { desc, eq } from 'drizzle-orm';
 import type { HistoriqueEntryDto } from '../../../shared/dto/signalements';
 import type { Database, Orm } from '../../db/client';
 import type { SessionUser } from '../auth/session';
+import { recordHistoryRead } from '../journal/record';
 import { canSeeSources, findSignalement } from './access';
 
 export type Changes = Record<string, { from: unknown; to: unknown }>;
@@ -43,7 +44,9 @@ export async function recordChange(
  * The report's history, newest first. The author is named (code and name, no e-mail: the panel shows
  * the name). For a caller who may not know an anonymous report's sources (need to know,
  * docs/decisions/0015), the entries about its sources keep their action, time, author and the names of
- * the fields that changed, with every value replaced by null and `masque: true`.
+ * the fields that changed, with every value replaced by null and `masque: true`. A history holding
+ * entries about the report's people is a read of its people: it is written in the access log before it
+ * is returned (one without such entries names nobody and is not logged).
  */
 export async function listHistorique(db: Database, actor: SessionUser, code: string): Promise<HistoriqueEntryDto[]> {
   const { signalementHistorique: h, utilisateurs: u } = db.t;
@@ -61,7 +64,7 @@ export async function listHistorique(db: Database, actor: SessionUser, code: str
     .leftJoin(u, eq(u.id, h.userId))
     .where(eq(h.signalementId, report.id))
     .orderBy(desc(h.at), desc(h.id));
-  return rows.map((r) => {
+  const entries = rows.map((r) => {
     const entry: HistoriqueEntryDto = {
       id: r.id,
       at: r.at.toISOString(),
@@ -75,6 +78,18 @@ export async function listHistorique(db: Database, actor: SessionUser, code: str
     }
     return entry;
   });
+  const people = entries.filter((e) => isPeopleAction(e.action));
+  if (people.length > 0) {
+    await recordHistoryRead(db, actor, report.code, {
+      entrees: entries.length,
+      personnes: people.length,
+      masquees: people.filter((e) => e.masque).length,
+    });
+  }
+  return entries;
 }
+
+/** Entries that carry a person's fields (authors, sources, victims). */
+export const isPeopleAction = (action: string) => /^(auteur|source|victime)\./.test(action);
 
 export const isSourceAction = (action: string) => action.startsWith('source.');

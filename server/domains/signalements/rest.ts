@@ -13,7 +13,7 @@ import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { collection, parseQuery } from '../../http/jsonld';
 import { listAuteurs, listSources, listVictimes } from '../personnes/service';
-import { exportBatches, exportFileName, exportIds } from './export';
+import { exportBatches, exportFileName, startExport } from './export';
 import { xlsxInWorker } from './export-runner';
 import { listHistorique } from './history';
 import { defaultMailContent, notifyPartner } from './partner-mail';
@@ -42,7 +42,7 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
   // Static segments are matched before :code, so these two never shadow a report code.
   app.get('/api/signalements/export/list', async (request, reply) => {
     const filters = signalementExportSchema.parse(query(request));
-    const ids = await exportIds(db, filters);
+    const ids = await startExport(db, user(request), filters, 'json');
     const out = new PassThrough();
     reply.header('content-type', 'application/ld+json; charset=utf-8').header('x-total-count', String(ids.length));
     void (async () => {
@@ -64,7 +64,7 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
 
   app.get('/api/signalements/export/xlsx', async (request, reply) => {
     const filters = signalementExportSchema.parse(query(request));
-    const ids = await exportIds(db, filters);
+    const ids = await startExport(db, user(request), filters, 'xlsx');
     reply
       .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
       .header('content-disposition', `attachment; filename="${exportFileName()}"`)
@@ -100,7 +100,7 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
 
   app.get('/api/signalements/:code/auteurs', async (request) => {
     const { code } = params.parse(request.params);
-    return { presumeAuteurs: await listAuteurs(db, code) };
+    return { presumeAuteurs: await listAuteurs(db, user(request), code) };
   });
   app.get('/api/signalements/:code/source', async (request) => {
     const { code } = params.parse(request.params);
@@ -108,7 +108,7 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
   });
   app.get('/api/signalements/:code/victimes', async (request) => {
     const { code } = params.parse(request.params);
-    return { victimes: await listVictimes(db, code) };
+    return { victimes: await listVictimes(db, user(request), code) };
   });
   app.get('/api/signalements/:code/historique', async (request) => {
     const { code } = params.parse(request.params);

@@ -8,6 +8,7 @@ import { conflict, forbidden, notFound } from '../../errors';
 import { requireAdmin } from '../auth/guards';
 import { issuePasswordToken } from '../auth/password-tokens';
 import { invalidateUserSessions, type SessionUser } from '../auth/session';
+import { recordRightsChange } from '../journal/record';
 import { enqueueMail } from '../mail/outbox';
 import { accountSetupMail, passwordLink, passwordResetMail } from '../mail/templates';
 import { utilisateurDto, type UtilisateurDto } from './dto';
@@ -74,6 +75,7 @@ export async function inviteUser(
       roleCode: input.utilisateurRole,
     });
     const user = (await findUser(db, tx, { id }))!;
+    await recordRightsChange(db, actor, { action: 'creation', utilisateur: user.code, role: user.role.designation }, tx);
     const { token } = await issuePasswordToken(db, id, 'setup');
     await enqueueMail(
       db,
@@ -117,8 +119,22 @@ export async function updateUser(
       .where(eq(u.id, target.id));
     // Checked at every request too; deleting the rows ends the sessions even before their next use.
     if (disabling) await invalidateUserSessions(db, target.id);
-    return utilisateurDto((await findUser(db, tx, { id: target.id }))!, actor.code);
+    const after = (await findUser(db, tx, { id: target.id }))!;
+    const rights = rightsChanges(target, after);
+    if (rights) await recordRightsChange(db, actor, { action: 'modification', utilisateur: target.code, ...rights }, tx);
+    return utilisateurDto(after, actor.code);
   });
+}
+
+type Rights = { isEnabled: boolean; role: { code: string; designation: string } };
+const accountState = (enabled: boolean) => (enabled ? 'actif' : 'désactivé');
+
+/** The role and enabled changes between two states of an account (for the access log), or null. */
+function rightsChanges(before: Rights, after: Rights) {
+  const changes: Record<string, { avant: string; apres: string }> = {};
+  if (before.role.code !== after.role.code) changes.role = { avant: before.role.designation, apres: after.role.designation };
+  if (before.isEnabled !== after.isEnabled) changes.compte = { avant: accountState(before.isEnabled), apres: accountState(after.isEnabled) };
+  return Object.keys(changes).length > 0 ? changes : null;
 }
 
 export async function sendPasswordReset(

@@ -1,0 +1,14 @@
+import { sql } from 'drizzle-orm';
+import type { Database, Orm } from './client';
+
+/** Namespaces of the transaction-scoped advisory locks (first key of pg_advisory_xact_lock). */
+export const LOCK_SPACE = { accessAlerts: 8111 } as const;
+
+/**
+ * Serialises the transactions that hold the same (space, id) until they end. SQLite runs one writing
+ * transaction at a time already; PostgreSQL takes a transaction-scoped advisory lock, which blocks no
+ * row and is released at COMMIT or ROLLBACK.
+ */
+export async function lockFor(db: Database, tx: Orm, space: number, id: number): Promise<void> {
+  if (db.engine === 'postgres') await db.rows(sql`select pg_advisory_xact_lock(${space}::int, ${id}::int)`, tx);
+}
