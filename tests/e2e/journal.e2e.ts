@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { JOURNAL_PAGE_SIZE } from '../../shared/schemas/journal';
@@ -114,7 +115,10 @@ describe("the access log ('Journal des accès') and the dashboard alerts, in a r
     // The xlsx of these filters.
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Exporter (xlsx)' }).click();
-    expect((await download).suggestedFilename()).toMatch(/\.xlsx$/);
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/\.xlsx$/);
+    // An xlsx is a zip archive.
+    expect(readFileSync((await file.path())!).subarray(0, 2).toString('latin1')).toBe('PK');
     await toast(page, 'Export réussi ! 1 entrée(s) exportée(s)').waitFor();
 
     // A filter that matches nothing says so.
