@@ -12,6 +12,7 @@ import { createTestApp, TEST_PASSWORD, type TestApp } from '../../tests/helpers/
 import { testEngines } from '../../tests/helpers/db';
 import {
   addPeople,
+  insertAlert,
   insertFailedMail,
   passwordLinkToken,
   SAME_ORIGIN,
@@ -46,6 +47,7 @@ const MATRIX: Record<string, Row> = {
   'GET /api/utilisateur/reset-password/:code':             [401,   403,   403,   200],
   'GET /api/mail_outbox/failed':                           [401,   403,   403,   200],
   'POST /api/mail_outbox/:id/retry':                       [401,   403,   403,   200],
+  'GET /api/journal-acces/export/xlsx':                     [401,   403,   403,   200],
   // ------------------------------------------------ REST: partners and projects
   'GET /api/partenaires':                                  [401,   200,   200,   200],
   'GET /api/partenaires/:code':                            [401,   200,   200,   200],
@@ -118,6 +120,9 @@ const MATRIX: Record<string, Row> = {
   'utilisateurs.resetPassword':                            [401,   403,   403,   200],
   'mail.failed':                                           [401,   403,   403,   200],
   'mail.retry':                                            [401,   403,   403,   200],
+  'journal.list':                                          [401,   403,   403,   200],
+  'journal.alerts':                                        [401,   403,   403,   200],
+  'journal.markAlertSeen':                                 [401,   403,   403,   200],
   // ------------------------------------------------ tRPC: partners and projects
   'partenaires.list':                                      [401,   200,   200,   200],
   'partenaires.get':                                       [401,   200,   200,   200],
@@ -342,6 +347,7 @@ describe.each(await testEngines())('authorization matrix on %s', (engine) => {
       url: `/api/utilisateur/reset-password/${data.user}`,
     }),
     'GET /api/mail_outbox/failed': () => ({ url: '/api/mail_outbox/failed' }),
+    'GET /api/journal-acces/export/xlsx': () => ({ url: '/api/journal-acces/export/xlsx?kind=connexion' }),
     'POST /api/mail_outbox/:id/retry': async () => ({
       method: 'POST',
       url: `/api/mail_outbox/${await insertFailedMail(t)}/retry`,
@@ -510,6 +516,9 @@ describe.each(await testEngines())('authorization matrix on %s', (engine) => {
     'utilisateurs.resetPassword': () => mutation('utilisateurs.resetPassword', { code: data.user }),
     'mail.failed': () => query('mail.failed'),
     'mail.retry': async () => mutation('mail.retry', { id: await insertFailedMail(t) }),
+    'journal.list': () => query('journal.list', { page: 1, filters: {} }),
+    'journal.alerts': () => query('journal.alerts'),
+    'journal.markAlertSeen': async () => mutation('journal.markAlertSeen', { id: await insertAlert(t) }),
 
     'partenaires.list': () => query('partenaires.list', {}),
     'partenaires.get': () => query('partenaires.get', { code: data.partner }),

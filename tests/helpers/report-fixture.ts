@@ -64,6 +64,19 @@ export async function insertFailedMail(t: TestApp, to = 'injoignable@example.mg'
   return Number(row!.id);
 }
 
+/** An unseen alert on unusual reading about the first user, as the dashboard lists it; returns its id. */
+export async function insertAlert(t: TestApp): Promise<number> {
+  const { accessAlerts: a, utilisateurs: u } = t.db.t;
+  const [user] = await t.db.read.select({ id: u.id }).from(u).limit(1);
+  const [row] = await t.db.transaction((tx) =>
+    tx
+      .insert(a)
+      .values({ kind: 'lecture_massive', userId: user!.id, details: { signalements: 20, fenetreMinutes: 10, seuil: 20 }, createdAt: new Date() })
+      .returning({ id: a.id }),
+  );
+  return Number(row!.id);
+}
+
 /** A fresh password link's secret for the user (the user's earlier unused links stop working). */
 export async function passwordLinkToken(t: TestApp, email: string): Promise<string> {
   const u = t.db.t.utilisateurs;

@@ -1,0 +1,120 @@
+// Alerts on unusual reading (issue #11), driven by a scripted burst: a user who opens the people of
+// ACCESS_ALERT_READS reports within the window raises one alert, seen by administrators in
+// journal.alerts and sent to every enabled administrator through the outbox; a large export raises
+// an `export_massif` alert.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../tests/helpers/app';
+import { testEngines } from '../../../tests/helpers/db';
+import { SAME_ORIGIN } from '../../../tests/helpers/report-fixture';
+import { createReport } from '../../../tests/helpers/signalements';
+import type { AccessAlertDto } from '../../../shared/dto/journal';
+
+describe.each(await testEngines())('alerts on unusual reading on %s', (engine) => {
+  let t: TestApp;
+  let creator: string;
+  let admin: string;
+  let burstCode: string;
+  const reports: string[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp(engine, {
+      ACCESS_ALERT_READS: '5',
+      ACCESS_ALERT_EXPORT_MIN_ROWS: '4',
+      ACCESS_ALERT_EXPORT_SHARE: '0.5',
+      PUBLIC_URL: 'https://signalements.example.mg',
+    });
+    await t.user('createur@example.mg', 'ROLE_USER', 'Rabe Createur');
+    burstCode = await t.user('rafale@example.mg', 'ROLE_USER', 'Rakoto Rafale');
+    await t.user('admin@example.mg', 'ROLE_ADMIN', 'Rasoa Admin');
+    await t.user('admin2@example.mg', 'ROLE_ADMIN', 'Ravelo Admin');
+    const disabled = await t.user('ancien@example.mg', 'ROLE_ADMIN', 'Rajao Ancien');
+    const u = t.db.t.utilisateurs;
+    await t.db.transaction((tx) => tx.update(u).set({ isEnabled: false }).where(eq(u.code, disabled)));
+    creator = await t.login('createur@example.mg');
+    admin = await t.login('admin@example.mg');
+    for (let i = 0; i < 7; i++) reports.push(await createReport(t, creator));
+  });
+  afterAll(async () => t?.close());
+
+  const alerts = async (cookie = admin): Promise<AccessAlertDto[]> => {
+    const res = await t.app.inject({ url: '/trpc/journal.alerts', headers: { cookie } });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().result.data;
+  };
+  const alertMails = async () => {
+    const o = t.db.t.mailOutbox;
+    return t.db.read.select().from(o).where(eq(o.kind, 'access-alert'));
+  };
+  const readAuthors = async (cookie: string, report: string) => {
+    const res = await t.app.inject({ url: `/api/signalements/${report}/auteurs`, headers: { cookie } });
+    expect(res.statusCode, res.body).toBe(200);
+  };
+
+  it('raises one alert and one e-mail per enabled administrator when a user opens the people of 5 reports', async () => {
+    const reader = await t.login('rafale@example.mg');
+    for (const report of reports.slice(0, 4)) await readAuthors(reader, report);
+    // Reading the same report again does not count twice.
+    await readAuthors(reader, reports[0]!);
+    expect(await alerts()).toEqual([]);
+    expect(await alertMails()).toEqual([]);
+
+    await readAuthors(reader, reports[4]!);
+    const [alert, ...others] = await alerts();
+    expect(others).toEqual([]);
+    expect(alert).toMatchObject({
+      kind: 'lecture_massive',
+      utilisateur: { code: burstCode, nomPrenom: 'Rakoto Rafale', email: 'rafale@example.mg' },
+      message: 'a consulté les personnes de 5 signalements en 10 minutes',
+      details: { signalements: 5, fenetreMinutes: 10, seuil: 5 },
+    });
+    const mails = await alertMails();
+    expect(mails.map((m) => m.to).sort()).toEqual(['admin2@example.mg', 'admin@example.mg']);
+    for (const mail of mails) {
+      expect(mail.subject).toBe("Signalements : alerte d'accès inhabituel (Rakoto Rafale)");
+      expect(mail.text).toContain('Rakoto Rafale (rafale@example.mg, ' + burstCode + ') a consulté les personnes de 5 signalements en 10 minutes');
+      expect(mail.text).toContain(`https://signalements.example.mg/admin/journal-acces?utilisateur=${burstCode}`);
+    }
+
+    // A sixth report within the window: still one alert, no new e-mail.
+    await readAuthors(reader, reports[5]!);
+    expect(await alerts()).toHaveLength(1);
+    expect(await alertMails()).toHaveLength(2);
+  });
+
+  it('keeps an alert on the dashboard until an administrator marks it seen; an unknown alert is 404', async () => {
+    const [alert] = await alerts();
+    const mark = (id: number) =>
+      t.app.inject({ method: 'POST', url: '/trpc/journal.markAlertSeen', headers: { cookie: admin, ...SAME_ORIGIN }, payload: { id } });
+    expect((await mark(alert!.id)).statusCode).toBe(200);
+    expect(await alerts()).toEqual([]);
+    const a = t.db.t.accessAlerts;
+    const [row] = await t.db.read.select().from(a).where(eq(a.id, alert!.id));
+    expect(row!.seenAt).toBeInstanceOf(Date);
+    expect(row!.seenBy).not.toBeNull();
+    const unknown = await mark(999_999);
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error.message).toBe('Alerte introuvable.');
+  });
+
+  it('raises an export_massif alert for an export of a large share of the reports, not for a small one', async () => {
+    await t.user('exporte@example.mg', 'ROLE_USER', 'Randria Exporte');
+    await t.user('petit@example.mg', 'ROLE_USER', 'Rabary Petit');
+    const small = await t.login('petit@example.mg');
+    const res = await t.app.inject({ url: `/api/signalements/export/list?search=${reports[0]}`, headers: { cookie: small } });
+    expect(res.statusCode).toBe(200);
+    expect(Number(res.headers['x-total-count'])).toBeLessThan(4);
+    expect((await alerts()).filter((a) => a.kind === 'export_massif')).toEqual([]);
+
+    const big = await t.login('exporte@example.mg');
+    const all = await t.app.inject({ url: '/api/signalements/export/xlsx', headers: { cookie: big } });
+    expect(all.statusCode).toBe(200);
+    const [alert] = (await alerts()).filter((a) => a.kind === 'export_massif');
+    expect(alert).toMatchObject({
+      utilisateur: { email: 'exporte@example.mg' },
+      message: 'a exporté 7 signalements sur 7 (100 %) en xlsx',
+      details: { format: 'xlsx', lignes: 7, total: 7 },
+    });
+    expect((await alertMails()).filter((m) => m.subject.includes('Randria Exporte'))).toHaveLength(2);
+  });
+});

@@ -1,0 +1,192 @@
+// The access log's write path (issue #11): every read of a report's people, every export, every change
+// of rights and every log-in step lands in access_log with the right user, report and address, through
+// both doors (REST and tRPC), on both engines; and no password or code is ever written there.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, TEST_PASSWORD, type TestApp } from '../../../tests/helpers/app';
+import { testEngines } from '../../../tests/helpers/db';
+import { accessLogRows, userId } from '../../../tests/helpers/journal';
+import { addPeople, SAME_ORIGIN } from '../../../tests/helpers/report-fixture';
+import { createReport } from '../../../tests/helpers/signalements';
+
+describe.each(await testEngines())('access log on %s', (engine) => {
+  let t: TestApp;
+  let creator: string;
+  let reader: string;
+  let admin: string;
+  let readerCode: string;
+  let report: string;
+
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+    await t.user('createur@example.mg', 'ROLE_USER', 'Rabe Createur');
+    readerCode = await t.user('lecteur@example.mg', 'ROLE_USER', 'Rakoto Lecteur');
+    await t.user('admin@example.mg', 'ROLE_ADMIN', 'Rasoa Admin');
+    creator = await t.login('createur@example.mg');
+    reader = await t.login('lecteur@example.mg');
+    admin = await t.login('admin@example.mg');
+    report = await createReport(t, creator);
+    await addPeople(t, creator, report);
+  });
+  afterAll(async () => t?.close());
+
+  const get = (cookie: string, url: string, address: string) =>
+    t.app.inject({ method: 'GET', url, headers: { cookie, 'x-forwarded-for': address } });
+  const trpcQuery = (cookie: string, path: string, input: unknown, address: string) =>
+    get(cookie, `/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, address);
+  const newEntries = async (since: number) => (await accessLogRows(t)).filter((r) => r.id > since);
+  const lastId = async () => (await accessLogRows(t)).at(-1)?.id ?? 0;
+
+  it("logs each read of a report's people through REST, with the reader, the report and the address", async () => {
+    const before = await lastId();
+    for (const path of ['auteurs', 'source', 'victimes', 'historique']) {
+      const res = await get(reader, `/api/signalements/${report}/${path}`, '41.188.10.7');
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const rows = await newEntries(before);
+    expect(rows.map((r) => [r.kind, r.kind === 'lecture_personnes' ? r.details.personnes : null])).toEqual([
+      ['lecture_personnes', 'auteurs'],
+      ['lecture_personnes', 'sources'],
+      ['lecture_personnes', 'victimes'],
+      ['lecture_historique', null],
+    ]);
+    const id = await userId(t, readerCode);
+    for (const row of rows) {
+      expect(row).toMatchObject({ userId: id, userEmail: 'lecteur@example.mg', address: '41.188.10.7', signalementCode: report });
+    }
+    expect(rows[0]!.details).toEqual({ personnes: 'auteurs', nombre: 1 });
+    // The history holds the creation and the three additions of people.
+    expect(rows[3]!.details).toEqual({ entrees: 4, personnes: 3, masquees: 0 });
+  });
+
+  it("logs each read of a report's people through tRPC the same way", async () => {
+    const before = await lastId();
+    for (const path of ['auteurs.list', 'sources.list', 'victimes.list']) {
+      const res = await trpcQuery(reader, path, { signalement: report }, '41.188.10.8');
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const history = await trpcQuery(reader, 'signalements.historique', { code: report }, '41.188.10.8');
+    expect(history.statusCode, history.body).toBe(200);
+    const rows = await newEntries(before);
+    expect(rows.map((r) => r.kind)).toEqual(['lecture_personnes', 'lecture_personnes', 'lecture_personnes', 'lecture_historique']);
+    expect(new Set(rows.map((r) => `${r.userEmail} ${r.address} ${r.signalementCode}`))).toEqual(
+      new Set([`lecteur@example.mg 41.188.10.8 ${report}`]),
+    );
+  });
+
+  it('logs what a caller without the need to know got: the number of protected sources, not their names', async () => {
+    const patch = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/signalements/${report}`,
+      headers: { cookie: creator, 'content-type': 'application/merge-patch+json' },
+      payload: JSON.stringify({ isAnonyme: true }),
+    });
+    expect(patch.statusCode, patch.body).toBe(200);
+    const before = await lastId();
+    const res = await get(reader, `/api/signalements/${report}/source`, '41.188.10.9');
+    expect(res.json()).toMatchObject({ sources: [], sourcesProtegees: 1 });
+    const [row] = await newEntries(before);
+    expect(row).toMatchObject({ kind: 'lecture_personnes', signalementCode: report });
+    expect(row!.details).toEqual({ personnes: 'sources', protegees: true, masquees: 1 });
+  });
+
+  it('does not log a history without entries about people, nor a read refused as not found', async () => {
+    const bare = await createReport(t, creator);
+    const before = await lastId();
+    expect((await get(reader, `/api/signalements/${bare}/historique`, '41.188.10.7')).statusCode).toBe(200);
+    expect((await get(reader, '/api/signalements/SIG-INCONNU/auteurs', '41.188.10.7')).statusCode).toBe(404);
+    expect(await newEntries(before)).toEqual([]);
+  });
+
+  it('logs each export once, with its format, filters and row count, and no report code', async () => {
+    const before = await lastId();
+    const xlsx = await get(reader, '/api/signalements/export/xlsx?signalementAt[after]=2025-01-01', '41.188.10.7');
+    expect(xlsx.statusCode, xlsx.body).toBe(200);
+    const json = await get(reader, '/api/signalements/export/list', '41.188.10.7');
+    expect(json.statusCode).toBe(200);
+    const rows = await newEntries(before);
+    expect(rows.map((r) => r.kind)).toEqual(['export', 'export']);
+    expect(rows[0]).toMatchObject({ userEmail: 'lecteur@example.mg', address: '41.188.10.7', signalementCode: null });
+    expect(rows[0]!.details).toMatchObject({ format: 'xlsx', lignes: Number(xlsx.headers['x-total-count']) });
+    expect(rows[0]!.details.filtres).toMatchObject({ signalementAt: { after: expect.stringMatching(/^2025-01-01/) } });
+    expect(rows[1]!.details).toMatchObject({ format: 'json', lignes: Number(json.headers['x-total-count']), filtres: {} });
+  });
+
+  it('logs the changes of role and of the enabled state, with before → after, and a second-factor reset', async () => {
+    const code = await t.user('droits@example.mg', 'ROLE_USER', 'Ravelo Droits');
+    const before = await lastId();
+    const patch = (payload: object) =>
+      t.app.inject({
+        method: 'PATCH',
+        url: `/api/utilisateurs/${code}`,
+        headers: { cookie: admin, 'content-type': 'application/merge-patch+json', 'x-forwarded-for': '41.188.20.1' },
+        payload: JSON.stringify(payload),
+      });
+    expect((await patch({ utilisateurRole: '/api/utilisateur_roles/ROLE_ADMIN' })).statusCode).toBe(200);
+    expect((await patch({ nomPrenom: 'Ravelo Renommé' })).statusCode).toBe(200);
+    expect((await patch({ isEnabled: false })).statusCode).toBe(200);
+    const reset = await t.app.inject({
+      method: 'POST',
+      url: `/trpc/utilisateurs.resetTwoFactor`,
+      headers: { cookie: admin, ...SAME_ORIGIN, 'x-forwarded-for': '41.188.20.1' },
+      payload: { code },
+    });
+    expect(reset.statusCode, reset.body).toBe(200);
+    const rows = await newEntries(before);
+    // Renaming changes no right: nothing logged for it.
+    expect(rows.map((r) => r.kind)).toEqual(['droits', 'droits', 'droits']);
+    expect(rows.every((r) => r.userEmail === 'admin@example.mg' && r.address === '41.188.20.1')).toBe(true);
+    expect(rows[0]!.details).toEqual({ action: 'modification', utilisateur: code, role: { avant: 'Utilisateur', apres: 'Administrateur' } });
+    expect(rows[1]!.details).toEqual({ action: 'modification', utilisateur: code, compte: { avant: 'actif', apres: 'désactivé' } });
+    expect(rows[2]!.details).toEqual({ action: 'reinitialisation_2fa', utilisateur: code, avaitDeuxiemeFacteur: false });
+  });
+
+  it('logs an invitation with the role given', async () => {
+    const before = await lastId();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/utilisateur/create-user',
+      headers: { cookie: admin, ...SAME_ORIGIN },
+      payload: { email: 'invite@example.mg', nomPrenom: 'Rasoa Invitée', utilisateurRole: '/api/utilisateur_roles/ROLE_USER' },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const [row] = await newEntries(before);
+    expect(row).toMatchObject({ kind: 'droits', userEmail: 'admin@example.mg' });
+    expect(row!.details).toEqual({ action: 'creation', utilisateur: res.json().code, role: 'Utilisateur' });
+  });
+
+  it('logs log-ins and failed log-ins with the typed e-mail and a reason, never the password', async () => {
+    const before = await lastId();
+    const login = (email: string, password: string) =>
+      t.app.inject({ method: 'POST', url: '/api/login', headers: { 'x-forwarded-for': '41.188.30.3' }, payload: { email, password } });
+    expect((await login('inconnu@example.mg', 'un-secret-tres-particulier')).statusCode).toBe(401);
+    expect((await login('lecteur@example.mg', 'un-autre-secret-particulier')).statusCode).toBe(401);
+    expect((await login('lecteur@example.mg', TEST_PASSWORD)).statusCode).toBe(200);
+    const rows = await newEntries(before);
+    expect(rows.map((r) => [r.kind, r.userEmail, r.address, r.details])).toEqual([
+      ['echec_connexion', 'inconnu@example.mg', '41.188.30.3', { motif: 'compte_inconnu' }],
+      ['echec_connexion', 'lecteur@example.mg', '41.188.30.3', { motif: 'mot_de_passe_incorrect' }],
+      ['connexion', 'lecteur@example.mg', '41.188.30.3', { etape: 'mot_de_passe' }],
+    ]);
+    expect(rows[0]!.userId).toBeNull();
+    expect(rows[1]!.userId).toBe(await userId(t, readerCode));
+    const stored = JSON.stringify(await accessLogRows(t));
+    for (const secret of ['un-secret-tres-particulier', 'un-autre-secret-particulier', TEST_PASSWORD]) expect(stored).not.toContain(secret);
+  });
+
+  it('logs the second factor: a wrong code as a failure without the code, a right one as a log-in', async () => {
+    const { cookie } = await t.loginPasswordOnly('admin@example.mg');
+    const before = await lastId();
+    const verify = (code: string) =>
+      t.app.inject({ method: 'POST', url: '/api/two-factor/verify', headers: { cookie, ...SAME_ORIGIN }, payload: { code } });
+    const right = t.totp('admin@example.mg');
+    const wrong = right === '000000' ? '111111' : '000000';
+    expect((await verify(wrong)).statusCode).toBe(400);
+    expect((await verify(t.totp('admin@example.mg'))).statusCode).toBe(204);
+    const rows = await newEntries(before);
+    expect(rows.map((r) => [r.kind, r.userEmail, r.details])).toEqual([
+      ['echec_connexion', 'admin@example.mg', { motif: 'code_incorrect' }],
+      ['connexion', 'admin@example.mg', { etape: 'double_authentification' }],
+    ]);
+    expect(JSON.stringify(rows)).not.toContain(wrong);
+  });
+});
