@@ -19,6 +19,7 @@ const SignalementDetailPage = lazy(() => import('./features/signalement/signalem
 const SignalementCreatePage = lazy(() => import('./features/signalement/signalement-create-page'));
 const UsersPage = lazy(() => import('./features/utilisateur/users-page'));
 const PartenairesPage = lazy(() => import('./features/partenaire/partenaires-page'));
+const JournalPage = lazy(() => import('./features/journal/journal-page'));
 const ConfigurationPage = lazy(() => import('./features/configuration/configuration-page'));
 const NotFoundPage = lazy(() => import('./features/errors/not-found-page'));
 const ResumePage = lazy(() => import('./features/signalement/resume-page'));
@@ -46,6 +47,7 @@ export const SHELL_ROUTES: readonly ShellRoute[] = [
     page: PartenairesPage,
     role: DEFAULT_REQUIRED_ROLE,
   },
+  { path: '/journal-acces', title: 'Journal des accès', page: JournalPage, role: DEFAULT_REQUIRED_ROLE },
   { path: '/configuration', title: 'Configuration', page: ConfigurationPage },
 ];
 

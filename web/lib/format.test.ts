@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   formatDate,
   formatDateTime,
+  formatDateTimeMadagascar,
   formatDays,
   formatPercent,
   initials,
@@ -122,5 +123,19 @@ describe('initials', () => {
     expect(initials('(Mme) Hanta')).toBe('MH');
     expect(initials('')).toBe('');
     expect(initials(null)).toBe('');
+  });
+});
+
+describe('formatDateTimeMadagascar', () => {
+  it('writes dd/MM/yyyy HH:mm:ss in Madagascar time, whatever the browser time zone', () => {
+    for (const tz of ['UTC', 'America/Los_Angeles', 'Asia/Tokyo', 'Indian/Antananarivo']) {
+      inTimeZone(tz);
+      expect(formatDateTimeMadagascar('2025-03-10T21:05:09Z')).toBe('11/03/2025 00:05:09');
+    }
+  });
+
+  it('gives the fallback for an empty or invalid date', () => {
+    expect(formatDateTimeMadagascar(null, '-')).toBe('-');
+    expect(formatDateTimeMadagascar('pas une date', '-')).toBe('-');
   });
 });

@@ -74,3 +74,28 @@ export function initials(name: string | null | undefined, max = INITIALS_MAX): s
   }
   return letters.join('');
 }
+
+/** Madagascar's time zone (UTC+3 all year): the access log shows when things happened there. */
+export const MADAGASCAR_TIME_ZONE = 'Indian/Antananarivo';
+
+const madagascarParts = new Intl.DateTimeFormat('fr-FR', {
+  timeZone: MADAGASCAR_TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
+
+/**
+ * `dd/MM/yyyy HH:mm:ss` in Madagascar time, whatever the browser's time zone: a log entry is read the
+ * same way by every administrator. `fallback` for an empty or invalid date.
+ */
+export function formatDateTimeMadagascar(value: DateInput, fallback = ''): string {
+  const date = parseDate(value);
+  if (!date) return fallback;
+  const part = Object.fromEntries(madagascarParts.formatToParts(date).map((p) => [p.type, p.value]));
+  return `${part.day}/${part.month}/${part.year} ${part.hour}:${part.minute}:${part.second}`;
+}

@@ -6,6 +6,7 @@ import {
   BuildingIcon,
   CloseIcon,
   DashboardIcon,
+  EyeIcon,
   ListIcon,
   LogOutIcon,
   ShieldAlertIcon,
@@ -36,6 +37,7 @@ const SIGNALEMENT_ITEMS: NavItemDef[] = [
 const ADMIN_ITEMS: NavItemDef[] = [
   { href: '/users', label: 'Utilisateurs', icon: UsersIcon },
   { href: '/partenaires', label: 'Partenaires', icon: BuildingIcon },
+  { href: '/journal-acces', label: 'Journal des accès', icon: EyeIcon },
 ];
 
 function isActive(item: NavItemDef, location: string): boolean {

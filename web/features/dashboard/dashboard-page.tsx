@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { PageHeader } from '../../components/ui/page-header';
+import { AccessAlerts } from '../journal/access-alerts';
 import type { DateRange } from './api';
 import type { IsoRange } from './calendar';
 import { DateRangePicker } from './date-range-picker';
@@ -27,6 +28,7 @@ export default function DashboardPage() {
         }
       />
       <div className="flex flex-col gap-6">
+        <AccessAlerts />
         <MetricsBlock range={input} />
         <PerDayBlock range={input} />
         <MapBlock range={input} />

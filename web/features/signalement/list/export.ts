@@ -1,3 +1,4 @@
+import { dispositionFileName, saveBlob } from '../../../lib/download';
 import { toIsoDate } from '../../../lib/format';
 import { TOASTS } from '../labels';
 import { toExportQuery, type ListFilters } from './list-url';
@@ -13,18 +14,7 @@ export interface ExportProgress {
 
 /** The file name the server gave (RFC 6266, plain or UTF-8 form), else signalements_{today}.xlsx. */
 export function fileNameFrom(disposition: string | null, today = new Date()): string {
-  const fallback = `signalements_${toIsoDate(today)}.xlsx`;
-  if (!disposition) return fallback;
-  const star = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(disposition);
-  if (star?.[1]) {
-    try {
-      return decodeURIComponent(star[1].trim());
-    } catch {
-      // A malformed escape: fall through to the plain form.
-    }
-  }
-  const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(disposition);
-  return plain?.[1]?.trim() || fallback;
+  return dispositionFileName(disposition) ?? `signalements_${toIsoDate(today)}.xlsx`;
 }
 
 /** '850 o', '12,4 Ko', '3,1 Mo' (French units). */
@@ -68,17 +58,4 @@ export async function downloadExport(
   const blob = new Blob(chunks, { type: response.headers.get('Content-Type') ?? XLSX_TYPE });
   saveBlob(blob, fileNameFrom(response.headers.get('Content-Disposition')));
   return rows ?? 0;
-}
-
-function saveBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.style.display = 'none';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Some browsers read the blob after click() returns.
-  window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }

@@ -1,0 +1,104 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'wouter';
+import { ACCESS_ALERT_KIND_LABELS, type AccessAlertDto } from '../../../shared/dto/journal';
+import { AlertTriangleIcon } from '../../components/ui/more-icons';
+import { useToast } from '../../components/ui/toast';
+import { serverMessage } from '../../lib/errors';
+import { formatDateTimeMadagascar } from '../../lib/format';
+import { isAdmin } from '../../lib/role';
+import { useTRPC } from '../../lib/trpc';
+import { useWhoAmI } from '../auth/use-who-am-i';
+import { journalHref } from './journal-url';
+import { ALERTS_TEXT } from './journal-text';
+
+/**
+ * Unusual reading raised from the access log, at the top of the dashboard. Administrators only: for
+ * anyone else the alerts are not even asked for. Nothing is shown when no alert awaits.
+ */
+export function AccessAlerts() {
+  const whoAmI = useWhoAmI();
+  if (!whoAmI.isSuccess || !isAdmin(whoAmI.user)) return null;
+  return <AccessAlertList />;
+}
+
+function AccessAlertList() {
+  const trpc = useTRPC();
+  const alerts = useQuery(trpc.journal.alerts.queryOptions());
+
+  if (alerts.isError) {
+    return (
+      <div role="alert" className="alert alert-error alert-soft" data-testid="access-alerts-error">
+        <span className="text-base-content">{serverMessage(alerts.error, ALERTS_TEXT.loadFailed)}</span>
+      </div>
+    );
+  }
+  const items = alerts.data ?? [];
+  if (items.length === 0) return null;
+  return (
+    <section aria-labelledby="access-alerts-title" className="flex flex-col gap-3" data-testid="access-alerts">
+      <div>
+        <h2 id="access-alerts-title" className="text-lg font-semibold">
+          {ALERTS_TEXT.title}
+        </h2>
+        <p className="text-sm text-base-content/70">{ALERTS_TEXT.intro(items.length)}</p>
+      </div>
+      <ul className="flex flex-col gap-2">
+        {items.map((alert) => (
+          <AccessAlertItem key={alert.id} alert={alert} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function AccessAlertItem({ alert }: { alert: AccessAlertDto }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const markSeen = useMutation(
+    trpc.journal.markAlertSeen.mutationOptions({
+      onSuccess() {
+        toast.success(ALERTS_TEXT.markedSeen);
+        void queryClient.invalidateQueries({ queryKey: trpc.journal.alerts.queryKey() });
+      },
+      onError(error) {
+        toast.error(ALERTS_TEXT.markFailed, { description: serverMessage(error, ALERTS_TEXT.markFailed) });
+      },
+    }),
+  );
+  const { utilisateur } = alert;
+  return (
+    <li
+      className="alert alert-warning flex-col items-start gap-3 sm:flex-row sm:items-center"
+      data-testid="access-alert"
+      data-alert-id={alert.id}
+    >
+      <AlertTriangleIcon className="hidden shrink-0 sm:block" aria-hidden="true" />
+      <div className="min-w-0 flex-1">
+        <p className="font-semibold" data-testid="access-alert-kind">
+          {ACCESS_ALERT_KIND_LABELS[alert.kind]}
+        </p>
+        <p data-testid="access-alert-message">
+          <span className="font-medium">{utilisateur.nomPrenom}</span> ({utilisateur.email}) {alert.message}
+        </p>
+        <p className="text-sm">
+          <time dateTime={alert.createdAt}>{ALERTS_TEXT.raisedAt(formatDateTimeMadagascar(alert.createdAt))}</time>
+        </p>
+      </div>
+      <div className="flex shrink-0 flex-wrap gap-2">
+        <Link href={journalHref({ utilisateur: utilisateur.code })} className="btn btn-sm">
+          {ALERTS_TEXT.viewLog}
+        </Link>
+        <button
+          type="button"
+          className="btn btn-sm btn-outline"
+          disabled={markSeen.isPending}
+          onClick={() => markSeen.mutate({ id: alert.id })}
+        >
+          {markSeen.isPending && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
+          {ALERTS_TEXT.markSeen}
+        </button>
+      </div>
+    </li>
+  );
+}
