@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
+import { openDataKey } from './crypto/data-key';
 import { openDatabase, type Database } from './db/client';
 import { seed } from './db/seed/index';
 import { passwordWeakness } from './domains/auth/password-strength';
@@ -50,8 +51,11 @@ async function ensureFirstAdmin(db: Database, config: Config): Promise<void> {
 export async function start(env: Record<string, string | undefined> = process.env): Promise<Running> {
   const config = loadConfig(env);
   const db = openDatabase(config.DATABASE_URL);
+  let createdKeyFile: string | null;
   try {
     await db.migrate();
+    // Before anything reads or writes a source: refuses to start without the right key.
+    ({ createdKeyFile } = await openDataKey(db, config));
     await seed(db);
     await ensureFirstAdmin(db, config);
   } catch (error) {
@@ -59,6 +63,12 @@ export async function start(env: Record<string, string | undefined> = process.en
     throw error;
   }
   const app = await buildApp({ config, db });
+  if (createdKeyFile) {
+    app.log.warn(
+      { keyFile: createdKeyFile },
+      `Clé de chiffrement des sources créée dans ${createdKeyFile} : sauvegardez-la avec la base, sans elle les sources sont illisibles.`,
+    );
+  }
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   const port = new URL(address).port;
   const mail = startMailWorker({ db, config, log: app.log });

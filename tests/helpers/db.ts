@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { createCipher, generateDataKey } from '../../server/crypto/cipher';
+import { attachCipher } from '../../server/crypto/registry';
 import { openDatabase, type Database, type Engine } from '../../server/db/client';
 
 export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -45,6 +47,7 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
     const url = `file:${join(dir, 'test.db')}`;
     const db = openDatabase(url);
     await db.migrate();
+    attachCipher(db, createCipher(generateDataKey()));
     return {
       db,
       url,
@@ -63,6 +66,8 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
   url.pathname = `/${name}`;
   const db = openDatabase(url.toString());
   await db.migrate();
+  // Each test database gets its own data key (server start loads it with openDataKey).
+  attachCipher(db, createCipher(generateDataKey()));
   return {
     db,
     url: url.toString(),
