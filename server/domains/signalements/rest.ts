@@ -42,7 +42,7 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
   // Static segments are matched before :code, so these two never shadow a report code.
   app.get('/api/signalements/export/list', async (request, reply) => {
     const filters = signalementExportSchema.parse(query(request));
-    const ids = await exportIds(db, filters);
+    const ids = await exportIds(db, filters, user(request));
     const out = new PassThrough();
     reply.header('content-type', 'application/ld+json; charset=utf-8').header('x-total-count', String(ids.length));
     void (async () => {
@@ -64,7 +64,7 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
 
   app.get('/api/signalements/export/xlsx', async (request, reply) => {
     const filters = signalementExportSchema.parse(query(request));
-    const ids = await exportIds(db, filters);
+    const ids = await exportIds(db, filters, user(request));
     reply
       .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
       .header('content-disposition', `attachment; filename="${exportFileName()}"`)
