@@ -1,6 +1,6 @@
 // The values that identify a source, as stored (encrypted, with the blind index of the name) and as
 // read (decrypted). Channels (references) stay clear. docs/decisions/0017.
-import type { DataCipher, CipherContext } from './cipher';
+import { isEncrypted, type CipherContext, type DataCipher } from './cipher';
 
 export const SOURCE_FIELDS = {
   nomPrenom: 'sources.nom_prenom',
@@ -61,3 +61,13 @@ export const sealSourceChanges = (cipher: DataCipher, changes: Changes): Changes
 
 export const openSourceChanges = (cipher: DataCipher, changes: Changes): Changes =>
   mapSecretValues(changes, (v) => cipher.decrypt(v, HISTORY));
+
+/** Encrypts the values still in clear (history written before 0017); encrypted ones are kept. */
+export const sealPlainSourceChanges = (cipher: DataCipher, changes: Changes): Changes =>
+  mapSecretValues(changes, (v) => (isEncrypted(v) ? v : cipher.encrypt(v, HISTORY)));
+
+/** Whether some identifying value of this history entry is still in clear. */
+export const hasPlainSourceChanges = (changes: Changes): boolean =>
+  Object.entries(changes).some(
+    ([field, c]) => isSecretHistoryField(field) && [c?.from, c?.to].some((v) => typeof v === 'string' && !isEncrypted(v)),
+  );

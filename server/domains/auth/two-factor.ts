@@ -9,6 +9,7 @@ import { createTOTPKeyURI, verifyTOTP } from '@oslojs/otp';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Auth } from '../../context';
+import { cipherOf } from '../../crypto/registry';
 import type { Database } from '../../db/client';
 import { conflict, invalid, notFound } from '../../errors';
 import { requireAdmin } from './guards';
@@ -36,7 +37,8 @@ async function keyOf(db: Database, userId: number): Promise<Uint8Array | null> {
     .from(db.t.twoFactorKeys)
     .where(eq(db.t.twoFactorKeys.userId, userId))
     .limit(1);
-  return row ? decodeBase64(row.key) : null;
+  // Stored encrypted with the data key, like the sources (docs/decisions/0017).
+  return row ? decodeBase64(cipherOf(db).decrypt(row.key, 'two_factor_keys.key')) : null;
 }
 
 /** A new key to enrol with: base64 to send back with the first code, base32 to type, and the QR URI. */
@@ -100,7 +102,7 @@ export async function confirmEnrolment(
   await db.transaction(async (tx) => {
     const inserted = await tx
       .insert(twoFactorKeys)
-      .values({ userId: user.id, key: encodeBase64(key) })
+      .values({ userId: user.id, key: cipherOf(db).encrypt(encodeBase64(key), 'two_factor_keys.key') })
       .onConflictDoNothing()
       .returning({ userId: twoFactorKeys.userId });
     if (inserted.length === 0) throw conflict(TWO_FACTOR_TEXT.alreadyEnrolled);
