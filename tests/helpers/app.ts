@@ -14,6 +14,8 @@ export interface TestApp {
   app: FastifyInstance;
   db: Database;
   config: Config;
+  /** The data key attached to `db` (tests of the key's rotation). */
+  dataKey: Buffer;
   /** Creates a user with TEST_PASSWORD and returns its code. */
   user(email: string, roleCode?: string, nomPrenom?: string): Promise<string>;
   /**
@@ -64,6 +66,7 @@ export async function createTestApp(
     app,
     db: tdb.db,
     config,
+    dataKey: tdb.dataKey,
     async user(email, roleCode = 'ROLE_USER', nomPrenom = 'Rakoto Jean') {
       const created = await createUser(tdb.db, { email, nomPrenom, roleCode, password: TEST_PASSWORD });
       return created.code;

@@ -37,6 +37,8 @@ export const ENGINES: Engine[] = ['sqlite', 'postgres'];
 export interface TestDatabase {
   db: Database;
   url: string;
+  /** The data key attached to `db` (no verifier row is written: the server start writes it). */
+  dataKey: Buffer;
   drop(): Promise<void>;
 }
 
@@ -47,10 +49,12 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
     const url = `file:${join(dir, 'test.db')}`;
     const db = openDatabase(url);
     await db.migrate();
-    attachCipher(db, createCipher(generateDataKey()));
+    const dataKey = generateDataKey();
+    attachCipher(db, createCipher(dataKey));
     return {
       db,
       url,
+      dataKey,
       async drop() {
         await db.close();
         rmSync(dir, { recursive: true, force: true });
@@ -67,10 +71,12 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
   const db = openDatabase(url.toString());
   await db.migrate();
   // Each test database gets its own data key (server start loads it with openDataKey).
-  attachCipher(db, createCipher(generateDataKey()));
+  const dataKey = generateDataKey();
+  attachCipher(db, createCipher(dataKey));
   return {
     db,
     url: url.toString(),
+    dataKey,
     async drop() {
       await db.close();
       const client = new pg.Client({ connectionString: PG_ADMIN_URL });
