@@ -35,7 +35,7 @@ if (values.help) {
   process.exit(0);
 }
 
-const given = values['new-key'] ?? process.env.NEW_DATA_KEY;
+const given = values['new-key'] ?? (process.env.NEW_DATA_KEY || undefined);
 const newKey = given === undefined ? generateDataKey() : parseDataKey(given);
 if (!newKey) {
   console.error(`Nouvelle clé invalide : elle doit contenir ${KEY_FORMAT_HINT}.`);
