@@ -18,6 +18,7 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../server/app';
 import { loadConfig } from '../server/config';
+import { openDataKey } from '../server/crypto/data-key';
 import { openDatabase, type Database } from '../server/db/client';
 import { seedDemo } from '../server/db/seed/demo';
 import { seed } from '../server/db/seed/index';
@@ -213,6 +214,8 @@ async function sqliteBench(): Promise<void> {
   const db = openDatabase(url);
   try {
     await db.migrate();
+    // The demo generator writes sources encrypted: the bench database keeps its key file beside it.
+    await openDataKey(db, { DATABASE_URL: url });
     await seed(db);
     const [row] = await db.rows<{ n: number }>(sql`select count(*) as n from ${db.t.signalements}`);
     const present = Number(row?.n ?? 0);

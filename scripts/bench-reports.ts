@@ -12,6 +12,7 @@ import { count, desc, eq, sql } from 'drizzle-orm';
 import { build } from 'esbuild';
 import { buildApp } from '../server/app';
 import { loadConfig } from '../server/config';
+import { openDataKey } from '../server/crypto/data-key';
 import { openDatabase } from '../server/db/client';
 import { seed } from '../server/db/seed/index';
 import { seedDemo } from '../server/db/seed/demo';
@@ -28,6 +29,8 @@ const fr = (n: number, digits = 1) => n.toLocaleString('fr-FR', { maximumFractio
 
 const db = openDatabase(url);
 await db.migrate();
+// The demo generator writes sources encrypted: the bench database keeps its key file beside it.
+await openDataKey(db, { DATABASE_URL: url });
 await seed(db);
 const [{ n: existing } = { n: 0 }] = await db.read.select({ n: count() }).from(db.t.signalements);
 if (existing < target) {

@@ -4,6 +4,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { loadConfig } from '../server/config';
+import { DataKeyError, openDataKey } from '../server/crypto/data-key';
 import { openDatabase } from '../server/db/client';
 import { seed } from '../server/db/seed/index';
 import { DEMO_EMAIL_DOMAIN, DEMO_PASSWORD, seedDemo } from '../server/db/seed/demo';
@@ -26,10 +27,20 @@ if (!args.success) {
 }
 
 const fr = (n: number) => n.toLocaleString('fr-FR');
-const db = openDatabase(loadConfig().DATABASE_URL);
+const config = loadConfig();
+const db = openDatabase(config.DATABASE_URL);
 try {
   const started = performance.now();
   await db.migrate();
+  // Sources are written encrypted with the server's data key (docs/decisions/0017).
+  const { createdKeyFile } = await openDataKey(db, config).catch((error: unknown) => {
+    if (error instanceof DataKeyError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  });
+  if (createdKeyFile) console.info(`Clé de chiffrement des sources créée dans ${createdKeyFile} : sauvegardez-la avec la base.`);
   await seed(db);
   const referenceMs = performance.now() - started;
   let lastShown = 0;

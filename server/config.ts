@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseDataKey } from './crypto/cipher';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -67,6 +68,16 @@ export const configSchema = z.object({
     .gt(0, { message: 'doit être supérieur à 0' })
     .max(1, { message: 'au plus 1' })
     .default(0.5),
+  // Key of the sources' encryption at rest (docs/decisions/0017). Unset: the key file DATA_KEY_FILE
+  // (by default data.key beside the SQLite database, ./data/data.key with PostgreSQL), created at the
+  // first start. Its value is never logged nor shown in an error.
+  DATA_KEY: optionalString.pipe(
+    z
+      .string()
+      .refine((v) => parseDataKey(v) !== null, { message: 'doit contenir 32 octets en base64 ou 64 caractères hexadécimaux' })
+      .optional(),
+  ),
+  DATA_KEY_FILE: optionalString,
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
+import { openDataKey } from './crypto/data-key';
+import { encryptPlaintext, type PlaintextMigration } from './crypto/migrate-plaintext';
 import { openDatabase, type Database } from './db/client';
 import { seed } from './db/seed/index';
 import { passwordWeakness } from './domains/auth/password-strength';
@@ -50,8 +52,13 @@ async function ensureFirstAdmin(db: Database, config: Config): Promise<void> {
 export async function start(env: Record<string, string | undefined> = process.env): Promise<Running> {
   const config = loadConfig(env);
   const db = openDatabase(config.DATABASE_URL);
+  let createdKeyFile: string | null;
+  let encrypted: PlaintextMigration;
   try {
     await db.migrate();
+    // Before anything reads or writes a source: refuses to start without the right key.
+    ({ createdKeyFile } = await openDataKey(db, config));
+    encrypted = await encryptPlaintext(db);
     await seed(db);
     await ensureFirstAdmin(db, config);
   } catch (error) {
@@ -59,6 +66,15 @@ export async function start(env: Record<string, string | undefined> = process.en
     throw error;
   }
   const app = await buildApp({ config, db });
+  if (createdKeyFile) {
+    app.log.warn(
+      { keyFile: createdKeyFile },
+      `Clé de chiffrement des sources créée dans ${createdKeyFile} : sauvegardez-la avec la base, sans elle les sources sont illisibles.`,
+    );
+  }
+  if (encrypted.sources + encrypted.history + encrypted.totpKeys > 0) {
+    app.log.info(encrypted, 'Données en clair d’une version précédente chiffrées (sources, historique, clés TOTP).');
+  }
   const address = await app.listen({ port: config.PORT, host: config.HOST });
   const port = new URL(address).port;
   const mail = startMailWorker({ db, config, log: app.log });

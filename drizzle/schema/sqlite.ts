@@ -477,7 +477,7 @@ export const accessAlerts = table(
 
 /**
  * One row proving which data key encrypts the sources: a known text encrypted with it. A start with
- * another key fails to decrypt it and stops (server/db/data-key.ts).
+ * another key fails to decrypt it and stops (server/crypto/data-key.ts).
  */
 export const dataKeyCheck = table('data_key_check', {
   id: id(),

@@ -66,6 +66,9 @@ function openSqliteConnection(path: string, readonly: boolean): Sqlite.Database 
   conn.pragma('busy_timeout = 5000');
   conn.pragma('synchronous = NORMAL');
   if (readonly) conn.pragma('query_only = ON');
+  // Freed pages and deleted cells are zeroed, so a value once in clear (before encryption at rest,
+  // docs/decisions/0017) does not linger in the file after it is rewritten.
+  else conn.pragma('secure_delete = ON');
   return conn;
 }
 

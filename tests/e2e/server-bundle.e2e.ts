@@ -4,7 +4,7 @@
 import { decodeBase64 } from '@oslojs/encoding';
 import { generateTOTP } from '@oslojs/otp';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -58,6 +58,9 @@ describe('the built server (npm start)', () => {
       .toBe(200);
     expect(await (await fetch(`${base}/api/health`)).json()).toEqual({ status: 'ok', database: 'ok' });
     expect(output).toContain('Premier administrateur créé');
+    // The data key of the sources is generated beside the database, owner-only, and announced.
+    expect(statSync(join(dir, 'data.key')).mode & 0o777).toBe(0o600);
+    expect(output).toContain(`Clé de chiffrement des sources créée dans ${join(dir, 'data.key')}`);
     const login = output.match(/e-mail\s+: (\S+)[\s\S]*?mot de passe : (\S+)/);
     expect(login, output).not.toBeNull();
     const res = await fetch(`${base}/api/login`, {

@@ -1,5 +1,5 @@
 import { decodeBase64 } from '@oslojs/encoding';
-import { generateTOTP } from '@oslojs/otp';
+import { generateHOTP, generateTOTP } from '@oslojs/otp';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
@@ -14,6 +14,8 @@ export interface TestApp {
   app: FastifyInstance;
   db: Database;
   config: Config;
+  /** The data key attached to `db` (tests of the key's rotation). */
+  dataKey: Buffer;
   /** Creates a user with TEST_PASSWORD and returns its code. */
   user(email: string, roleCode?: string, nomPrenom?: string): Promise<string>;
   /**
@@ -27,6 +29,8 @@ export interface TestApp {
   enrolTwoFactor(email: string, cookie: string): Promise<string[]>;
   /** The current TOTP code of a user enrolled through this helper. */
   totp(email: string): string;
+  /** The TOTP code of another 30-second step: `steps` = -1 for the previous one, +3 for 90 s later. */
+  totpAtStep(email: string, steps: number): string;
   /** One unused recovery code of a user enrolled through this helper (each is handed out once). */
   recoveryCode(email: string): string;
   close(): Promise<void>;
@@ -64,6 +68,7 @@ export async function createTestApp(
     app,
     db: tdb.db,
     config,
+    dataKey: tdb.dataKey,
     async user(email, roleCode = 'ROLE_USER', nomPrenom = 'Rakoto Jean') {
       const created = await createUser(tdb.db, { email, nomPrenom, roleCode, password: TEST_PASSWORD });
       return created.code;
@@ -91,6 +96,11 @@ export async function createTestApp(
       const key = keys.get(email.toLowerCase());
       if (!key) throw new Error(`no TOTP key for ${email}`);
       return generateTOTP(key, 30, 6);
+    },
+    totpAtStep(email, steps) {
+      const key = keys.get(email.toLowerCase());
+      if (!key) throw new Error(`no TOTP key for ${email}`);
+      return generateHOTP(key, BigInt(Math.floor(Date.now() / 30_000) + steps), 6);
     },
     recoveryCode(email) {
       const code = spareCodes.get(email.toLowerCase())?.shift();

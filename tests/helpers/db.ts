@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { createCipher, generateDataKey } from '../../server/crypto/cipher';
+import { attachCipher } from '../../server/crypto/registry';
 import { openDatabase, type Database, type Engine } from '../../server/db/client';
 
 export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -35,6 +37,8 @@ export const ENGINES: Engine[] = ['sqlite', 'postgres'];
 export interface TestDatabase {
   db: Database;
   url: string;
+  /** The data key attached to `db` (no verifier row is written: the server start writes it). */
+  dataKey: Buffer;
   drop(): Promise<void>;
 }
 
@@ -45,9 +49,12 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
     const url = `file:${join(dir, 'test.db')}`;
     const db = openDatabase(url);
     await db.migrate();
+    const dataKey = generateDataKey();
+    attachCipher(db, createCipher(dataKey));
     return {
       db,
       url,
+      dataKey,
       async drop() {
         await db.close();
         rmSync(dir, { recursive: true, force: true });
@@ -63,9 +70,13 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
   url.pathname = `/${name}`;
   const db = openDatabase(url.toString());
   await db.migrate();
+  // Each test database gets its own data key (server start loads it with openDataKey).
+  const dataKey = generateDataKey();
+  attachCipher(db, createCipher(dataKey));
   return {
     db,
     url: url.toString(),
+    dataKey,
     async drop() {
       await db.close();
       const client = new pg.Client({ connectionString: PG_ADMIN_URL });

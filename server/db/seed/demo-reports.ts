@@ -321,9 +321,8 @@ export class ReportFactory {
         where?.district?.designation,
         where?.commune?.designation,
         where?.fokontany,
+        // Same parts as the service's refreshSearchText: sources' names are encrypted, never searchable text.
         ...auteurs.map((a) => a.nomPrenom),
-        // Same parts as the service's refreshSearchText: an anonymous report's sources stay unsearchable.
-        ...(isAnonyme ? [] : sources.map((s) => s.nomPrenom)),
         ...victimes.map((v) => v.nomPrenom),
       ]),
     };

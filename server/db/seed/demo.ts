@@ -1,5 +1,7 @@
 import { hash } from 'argon2';
 import { eq, inArray } from 'drizzle-orm';
+import { cipherOf } from '../../crypto/registry';
+import { sealSource } from '../../crypto/sources';
 import { generateCode, generateSignalementCode } from '../../domains/signalements/code';
 import { normalizeSearch } from '../../domains/signalements/search-text';
 import { type Database, type Orm } from '../client';
@@ -289,6 +291,7 @@ async function writeReports(db: Database, tx: Orm, drafts: ReportDraft[]) {
   const auteurs: Array<typeof t.presumeAuteurs.$inferInsert> = [];
   const victimes: Array<typeof t.victimes.$inferInsert> = [];
   const sources: Array<typeof t.sources.$inferInsert> = [];
+  const cipher = cipherOf(db);
   const canalsOfSource = new Map<object, number[]>();
   for (const d of drafts) {
     const signalementId = reportIds.get(d.row.code)!;
@@ -297,8 +300,9 @@ async function writeReports(db: Database, tx: Orm, drafts: ReportDraft[]) {
     for (const projectId of d.projectIds) projectLinks.push({ signalementId, projectId });
     for (const a of d.auteurs) auteurs.push({ ...a, signalementId, createdAt });
     for (const v of d.victimes) victimes.push({ ...v, signalementId, createdAt });
-    for (const { canalIds, ...s } of d.sources) {
-      const row = { ...s, signalementId, createdAt };
+    for (const { canalIds, code, ...values } of d.sources) {
+      // Written as the service writes them: encrypted, with the name's blind index (docs/decisions/0017).
+      const row = { code, ...sealSource(cipher, values), signalementId, createdAt };
       sources.push(row);
       canalsOfSource.set(row, canalIds);
     }

@@ -200,6 +200,22 @@ describe.each(await testEngines())('two-factor log-in on %s', (engine) => {
     );
   });
 
+  it('accepts a code of the step before or after (a phone clock a little off), not one 90 seconds away', async () => {
+    await t.user('horloge@example.mg', 'ROLE_ADMIN', 'Rabe Horloge');
+    await t.login('horloge@example.mg'); // enrols through the helper, which keeps the key
+    for (const steps of [-3, 3]) {
+      const { cookie } = await t.loginPasswordOnly('horloge@example.mg');
+      const far = await rest('/api/two-factor/verify', cookie, { code: t.totpAtStep('horloge@example.mg', steps) }, '10.3.0.1');
+      expect(far.statusCode).toBe(400);
+    }
+    for (const steps of [-1, 1]) {
+      const { cookie } = await t.loginPasswordOnly('horloge@example.mg');
+      const near = await rest('/api/two-factor/verify', cookie, { code: t.totpAtStep('horloge@example.mg', steps) }, '10.3.0.2');
+      expect(near.statusCode, near.body).toBe(204);
+      expect(await whoAmI(cookie)).toMatchObject({ twoFactor: null });
+    }
+  });
+
   it('accepts a recovery code once, instead of a code of the app', async () => {
     const first = await t.app.inject({
       method: 'POST',

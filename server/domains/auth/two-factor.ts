@@ -5,10 +5,11 @@
 // Model and choices: docs/decisions/0016-two-factor.md.
 import { sha256 } from '@oslojs/crypto/sha2';
 import { decodeBase64, encodeBase32UpperCaseNoPadding, encodeBase64, encodeHexLowerCase } from '@oslojs/encoding';
-import { createTOTPKeyURI, verifyTOTP } from '@oslojs/otp';
+import { createTOTPKeyURI, verifyTOTPWithGracePeriod } from '@oslojs/otp';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Auth } from '../../context';
+import { cipherOf } from '../../crypto/registry';
 import type { Database } from '../../db/client';
 import { conflict, DomainError, invalid, notFound } from '../../errors';
 import { requireAdmin } from './guards';
@@ -18,6 +19,11 @@ import { setSessionTwoFactorVerified, type SessionUser } from './session';
 import { releaseAttempt, reserveAttempt } from './throttle';
 
 export const TOTP_PERIOD_SECONDS = 30;
+/**
+ * A code of the previous or next 30-second step is accepted too (RFC 6238 §5.2): a phone's clock a
+ * little off, or a code typed as its step ends, must not lock a person out.
+ */
+export const TOTP_GRACE_SECONDS = 30;
 export const TOTP_DIGITS = 6;
 const KEY_BYTES = 20;
 export const RECOVERY_CODE_COUNT = 10;
@@ -38,7 +44,8 @@ async function keyOf(db: Database, userId: number): Promise<Uint8Array | null> {
     .from(db.t.twoFactorKeys)
     .where(eq(db.t.twoFactorKeys.userId, userId))
     .limit(1);
-  return row ? decodeBase64(row.key) : null;
+  // Stored encrypted with the data key, like the sources (docs/decisions/0017).
+  return row ? decodeBase64(cipherOf(db).decrypt(row.key, 'two_factor_keys.key')) : null;
 }
 
 /** A new key to enrol with: base64 to send back with the first code, base32 to type, and the QR URI. */
@@ -116,14 +123,14 @@ export async function confirmEnrolment(
   }
   if (key.length !== KEY_BYTES) throw invalid(TWO_FACTOR_TEXT.badKey);
   await counted(db, user, ip, TWO_FACTOR_TEXT.wrongCode, TOTP_STEP, async () =>
-    verifyTOTP(key, TOTP_PERIOD_SECONDS, TOTP_DIGITS, input.code),
+    verifyTOTPWithGracePeriod(key, TOTP_PERIOD_SECONDS, TOTP_DIGITS, input.code, TOTP_GRACE_SECONDS),
   );
   const recoveryCodes = newRecoveryCodes();
   const { twoFactorKeys, recoveryCodes: codes, sessions } = db.t;
   await db.transaction(async (tx) => {
     const inserted = await tx
       .insert(twoFactorKeys)
-      .values({ userId: user.id, key: encodeBase64(key) })
+      .values({ userId: user.id, key: cipherOf(db).encrypt(encodeBase64(key), 'two_factor_keys.key') })
       .onConflictDoNothing()
       .returning({ userId: twoFactorKeys.userId });
     if (inserted.length === 0) throw conflict(TWO_FACTOR_TEXT.alreadyEnrolled);
@@ -141,7 +148,7 @@ export async function verifyTwoFactorCode(db: Database, auth: Auth, ip: string, 
   const key = await keyOf(db, auth.user.id);
   if (!key) throw conflict(TWO_FACTOR_TEXT.notEnrolled);
   await counted(db, auth.user, ip, TWO_FACTOR_TEXT.wrongCode, TOTP_STEP, async () =>
-    verifyTOTP(key, TOTP_PERIOD_SECONDS, TOTP_DIGITS, code),
+    verifyTOTPWithGracePeriod(key, TOTP_PERIOD_SECONDS, TOTP_DIGITS, code, TOTP_GRACE_SECONDS),
   );
   await setSessionTwoFactorVerified(db, auth.session.id);
 }

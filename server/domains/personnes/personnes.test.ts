@@ -87,13 +87,15 @@ describe.each(await testEngines())('authors, sources and victims on %s', (engine
     expect(list.sources).toHaveLength(1);
   });
 
-  it('does not let the list search find the sources of an anonymous report', async () => {
-    const search = async () =>
-      (await t.app.inject({ url: '/api/signalements?search=temoin', headers: { cookie: other } })).json().totalItems;
+  it('finds a report by the exact name of its source, never by a part of it, and not the sources of an anonymous report', async () => {
+    const search = async (query: string, cookie = other) =>
+      (await t.app.inject({ url: `/api/signalements?search=${encodeURIComponent(query)}`, headers: { cookie } })).json().totalItems;
     await mergePatch(t, creator, `/api/signalements/${code}`, { isAnonyme: true });
-    expect(await search()).toBe(0);
+    expect(await search('temoin a')).toBe(0);
+    expect(await search('Témoin A', creator)).toBe(1);
     await mergePatch(t, creator, `/api/signalements/${code}`, { isAnonyme: false });
-    expect(await search()).toBe(1);
+    expect(await search('  TEMOIN   a ')).toBe(1);
+    expect(await search('temoin')).toBe(0);
   });
 
   it('answers 404 for an unknown person', async () => {

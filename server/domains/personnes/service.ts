@@ -11,6 +11,8 @@ import type {
   victimeCreateSchema,
   victimeSchema,
 } from '../../../shared/schemas/signalements';
+import { cipherOf } from '../../crypto/registry';
+import { openSource, sealSource, SOURCE_FIELDS } from '../../crypto/sources';
 import type { Database, Orm } from '../../db/client';
 import { notFound } from '../../errors';
 import type { SessionUser } from '../auth/session';
@@ -161,7 +163,8 @@ export async function listSources(db: Database, actor: SessionUser, signalement:
   const rows = await db.read.select().from(t.sources).where(eq(t.sources.signalementId, report.id)).orderBy(asc(t.sources.createdAt), asc(t.sources.id));
   const canaux = await sourceCanaux(db, db.read, rows.map((r) => r.id));
   await recordPeopleRead(db, actor, report.code, { personnes: 'sources', nombre: rows.length });
-  return { sources: rows.map((r) => sourceDto(r, canaux.get(r.id) ?? [], report.code)), isAnonyme: report.isAnonyme, sourcesProtegees: 0 };
+  const cipher = cipherOf(db);
+  return { sources: rows.map((r) => sourceDto(openSource(cipher, r), canaux.get(r.id) ?? [], report.code)), isAnonyme: report.isAnonyme, sourcesProtegees: 0 };
 }
 
 async function setSourceCanaux(db: Database, tx: Orm, sourceId: number, codes: string[]) {
@@ -187,13 +190,13 @@ export async function createSource(db: Database, actor: SessionUser, input: z.ou
     const values = sourceValues(input);
     const row = await insertWithCode(
       async (code) =>
-        (await tx.insert(t).values({ code, signalementId: report.id, ...values }).onConflictDoNothing({ target: t.code }).returning())[0],
+        (await tx.insert(t).values({ code, signalementId: report.id, ...sealSource(cipherOf(db), values) }).onConflictDoNothing({ target: t.code }).returning())[0],
       PREFIX.source,
     );
     await setSourceCanaux(db, tx, row.id, input.canaux);
     const canaux = (await sourceCanaux(db, tx, [row.id])).get(row.id) ?? [];
     await afterChange(db, tx, report.id, actor, 'source.ajout', diff({}, { code: row.code, ...values, canaux: canaux.map((c) => c.designation) }));
-    return sourceDto(row, canaux, report.code);
+    return sourceDto({ ...row, ...values }, canaux, report.code);
   });
 }
 
@@ -201,15 +204,17 @@ export async function updateSource(db: Database, actor: SessionUser, code: strin
   const t = db.t.sources;
   return db.transaction(async (tx) => {
     const { id, report } = await findPerson(db, tx, actor, 'source', code);
-    const [before] = await tx.select().from(t).where(eq(t.id, id));
+    const cipher = cipherOf(db);
+    const [stored] = await tx.select().from(t).where(eq(t.id, id));
+    const before = openSource(cipher, stored!);
     const canauxBefore = ((await sourceCanaux(db, tx, [id])).get(id) ?? []).map((c) => c.designation);
     const values = sourceValues(input);
-    const [row] = await tx.update(t).set(values).where(eq(t.id, id)).returning();
+    const [row] = await tx.update(t).set(sealSource(cipher, values)).where(eq(t.id, id)).returning();
     await setSourceCanaux(db, tx, id, input.canaux);
     const canaux = (await sourceCanaux(db, tx, [id])).get(id) ?? [];
-    const changes = diff({ ...pick(before!, values), canaux: canauxBefore }, { ...values, canaux: canaux.map((c) => c.designation) });
+    const changes = diff({ ...pick(before, values), canaux: canauxBefore }, { ...values, canaux: canaux.map((c) => c.designation) });
     if (Object.keys(changes).length > 0) await afterChange(db, tx, report.id, actor, 'source.modification', { code: { from: code, to: code }, ...changes });
-    return sourceDto(row!, canaux, report.code);
+    return sourceDto({ ...row!, ...values }, canaux, report.code);
   });
 }
 
@@ -269,8 +274,10 @@ export async function deletePerson(db: Database, actor: SessionUser, kind: Kind,
   await db.transaction(async (tx) => {
     const { id, report } = await findPerson(db, tx, actor, kind, code);
     const [before] = await tx.select({ nomPrenom: table.nomPrenom }).from(table).where(eq(table.id, id));
+    // A source's name is stored encrypted; the history entry re-encrypts it (history.ts).
+    const nomPrenom = kind === 'source' ? cipherOf(db).decryptNullable(before!.nomPrenom, SOURCE_FIELDS.nomPrenom) : before!.nomPrenom;
     await tx.delete(table).where(eq(table.id, id));
-    await afterChange(db, tx, report.id, actor, `${kind}.suppression`, { code: { from: code, to: null }, nomPrenom: { from: before!.nomPrenom, to: null } });
+    await afterChange(db, tx, report.id, actor, `${kind}.suppression`, { code: { from: code, to: null }, nomPrenom: { from: nomPrenom, to: null } });
   });
 }
 

@@ -14,10 +14,11 @@ import { filterConditions, loadSignalements, orderBy, type ListFilters } from '.
 
 const BATCH = 200;
 
-/** Ids of the matching reports in list order, and how many. */
-export async function exportIds(db: Database, filters: ListFilters): Promise<number[]> {
+/** Ids of the matching reports in list order (the viewer's search matches as in the list). */
+export async function exportIds(db: Database, filters: ListFilters, viewer?: SessionUser): Promise<number[]> {
   const s = db.t.signalements;
-  const rows = await db.read.select({ id: s.id }).from(s).where(await filterConditions(db, filters)).orderBy(...orderBy(db, filters.order));
+  const where = await filterConditions(db, filters, { mode: 'set', viewer });
+  const rows = await db.read.select({ id: s.id }).from(s).where(where).orderBy(...orderBy(db, filters.order));
   return rows.map((r) => r.id);
 }
 
@@ -27,7 +28,7 @@ export async function exportIds(db: Database, filters: ListFilters): Promise<num
  * when the log cannot be written.
  */
 export async function startExport(db: Database, actor: SessionUser, filters: ListFilters, format: 'xlsx' | 'json'): Promise<number[]> {
-  const ids = await exportIds(db, filters);
+  const ids = await exportIds(db, filters, actor);
   await recordExport(db, actor, { format, filtres: { ...filters }, lignes: ids.length });
   return ids;
 }

@@ -2,6 +2,8 @@
 // transaction as the change. Recording a change also moves lastActionAt (docs/decisions/0011).
 import { desc, eq } from 'drizzle-orm';
 import type { HistoriqueEntryDto } from '../../../shared/dto/signalements';
+import { cipherOf } from '../../crypto/registry';
+import { openSourceChanges, sealSourceChanges } from '../../crypto/sources';
 import type { Database, Orm } from '../../db/client';
 import type { SessionUser } from '../auth/session';
 import { recordHistoryRead } from '../journal/record';
@@ -35,7 +37,9 @@ export async function recordChange(
   options: RecordOptions = {},
 ): Promise<void> {
   const at = new Date();
-  await tx.insert(db.t.signalementHistorique).values({ signalementId, userId: actor.id, at, action, changes });
+  // A source's name and contact stay encrypted in its history too (docs/decisions/0017).
+  const stored = isSourceAction(action) ? sealSourceChanges(cipherOf(db), changes) : changes;
+  await tx.insert(db.t.signalementHistorique).values({ signalementId, userId: actor.id, at, action, changes: stored });
   const lastActionAt = options.lastActionAt === undefined ? at : options.lastActionAt;
   await tx.update(db.t.signalements).set({ lastActionAt }).where(eq(db.t.signalements.id, signalementId));
 }
@@ -52,6 +56,7 @@ export async function listHistorique(db: Database, actor: SessionUser, code: str
   const { signalementHistorique: h, utilisateurs: u } = db.t;
   const report = await findSignalement(db, code);
   const hideSources = !canSeeSources(actor, report);
+  const cipher = hideSources ? null : cipherOf(db);
   const rows = await db.read
     .select({
       id: h.id,
@@ -75,6 +80,8 @@ export async function listHistorique(db: Database, actor: SessionUser, code: str
     if (hideSources && isSourceAction(r.action)) {
       entry.changes = Object.fromEntries(Object.keys(r.changes).map((field) => [field, { from: null, to: null }]));
       entry.masque = true;
+    } else if (cipher && isSourceAction(r.action)) {
+      entry.changes = openSourceChanges(cipher, r.changes as Changes);
     }
     return entry;
   });

@@ -1,8 +1,9 @@
 // Read queries of the report domain: the list filters of §7 and the loading of full DTOs for a set of
 // reports in a fixed number of queries (no query per row).
-import { aliasedTable, and, asc, countDistinct, desc, eq, exists, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { aliasedTable, and, asc, countDistinct, desc, eq, exists, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { SignalementDto } from '../../../shared/dto/signalements';
 import type { SignalementListQuery } from '../../../shared/schemas/signalements';
+import { cipherOf } from '../../crypto/registry';
 import type { Database, Orm } from '../../db/client';
 import { countSearchInIndex, planSearch, signalementSearchCondition } from '../../db/search';
 import {
@@ -17,6 +18,8 @@ import {
   refDto,
   statutDto,
 } from '../referentiels/dto';
+import { isAdmin } from '../auth/guards';
+import type { SessionUser } from '../auth/session';
 
 export type ListFilters = Omit<SignalementListQuery, 'page' | 'itemsPerPage'>;
 const DAY_MS = 24 * 3600 * 1000;
@@ -28,6 +31,38 @@ export interface FilterPlan {
    */
   mode: 'page' | 'set';
   searchStrategy?: 'index' | 'scan';
+  /**
+   * Who searches: a report also matches when the whole search is the exact name of one of its sources
+   * that this user may know (blind index, docs/decisions/0017). Without it, sources are never matched.
+   */
+  viewer?: SessionUser;
+}
+
+/**
+ * Reports with a source named exactly `search` (normalised), among those whose sources the viewer may
+ * know: the SQL form of canSeeSources (access.ts): not anonymous, or created by the viewer, or any
+ * report for an administrator. Names are encrypted: only the keyed HMAC of the whole name is compared.
+ */
+function sourceNameCondition(db: Database, search: string, viewer: SessionUser): SQL | undefined {
+  const index = cipherOf(db).blindIndex(search);
+  if (!index) return undefined;
+  const { signalements: s, sources, utilisateurs } = db.t;
+  const named = inArray(s.id, db.read.select({ id: sources.signalementId }).from(sources).where(eq(sources.nomIndex, index)));
+  if (isAdmin(viewer)) return named;
+  const mine = inArray(
+    s.createdById,
+    db.read.select({ id: utilisateurs.id }).from(utilisateurs).where(sql`lower(${utilisateurs.email}) = ${viewer.email.toLowerCase()}`),
+  );
+  return and(named, or(eq(s.isAnonyme, false), mine));
+}
+
+/** Whether some source is named exactly `search` (then the search count needs the reports table). */
+async function anySourceNamed(db: Database, search: string): Promise<boolean> {
+  const index = cipherOf(db).blindIndex(search);
+  if (!index) return false;
+  const { sources } = db.t;
+  const [row] = await db.read.select({ id: sources.id }).from(sources).where(eq(sources.nomIndex, index)).limit(1);
+  return row !== undefined;
 }
 
 /**
@@ -80,7 +115,12 @@ export async function filterConditions(db: Database, f: ListFilters, plan: Filte
   const before = f.signalementAt?.before;
   if (after) conditions.push(gte(s.signalementAt, after));
   if (before) conditions.push(lt(s.signalementAt, new Date(before.getTime() + DAY_MS)));
-  if (f.search) conditions.push(signalementSearchCondition(db, await planSearch(db, f.search), plan.searchStrategy));
+  if (f.search) {
+    const text = signalementSearchCondition(db, await planSearch(db, f.search), plan.searchStrategy);
+    const named = plan.viewer ? sourceNameCondition(db, f.search, plan.viewer) : undefined;
+    // A search of only wildcards plans no word (no condition): it must not become "sources named …".
+    conditions.push(named && text ? or(text, named) : text);
+  }
   const kept = conditions.filter((c): c is SQL => c !== undefined);
   return kept.length > 0 ? and(...kept) : undefined;
 }
@@ -94,7 +134,7 @@ function onlyFilter(f: ListFilters & { page?: number; itemsPerPage?: number }, k
 }
 
 /** How many reports match the filters. */
-export async function countSignalements(db: Database, f: ListFilters): Promise<number> {
+export async function countSignalements(db: Database, f: ListFilters, viewer?: SessionUser): Promise<number> {
   const { signalementSubjects: ss, subjects } = db.t;
   const subjectCodes = f['subjects.code'];
   if (subjectCodes && subjectCodes.length > 0 && onlyFilter(f, 'subjects.code')) {
@@ -113,12 +153,12 @@ export async function countSignalements(db: Database, f: ListFilters): Promise<n
     const [row] = await db.read.select({ n }).from(ss).where(inArray(ss.subjectId, ids));
     return row?.n ?? 0;
   }
-  if (f.search && onlyFilter(f, 'search')) {
+  if (f.search && onlyFilter(f, 'search') && !(viewer && (await anySourceNamed(db, f.search)))) {
     const n = await countSearchInIndex(db, await planSearch(db, f.search));
     if (n !== null) return n;
   }
   const s = db.t.signalements;
-  const [row] = await db.read.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(s).where(await filterConditions(db, f));
+  const [row] = await db.read.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(s).where(await filterConditions(db, f, { mode: 'set', viewer }));
   return row?.n ?? 0;
 }
 

@@ -5,7 +5,9 @@ import { buildSearchText } from './search-text';
 
 /**
  * Recomputes a report's searchText from everything the list search covers: code, description,
- * partner, subjects, place names, fokontany and people's names (not the sources of an anonymous report). Called in the transaction of every
+ * partner, subjects, place names, fokontany and the names of authors and victims. Sources' names are
+ * encrypted and never land in the search text or its indexes: exact search on them goes through their
+ * blind index (queries.ts, docs/decisions/0017). Called in the transaction of every
  * write that changes one of them, so the search never lags behind the data.
  */
 export async function refreshSearchText(db: Database, tx: Orm, signalementId: number): Promise<void> {
@@ -16,7 +18,6 @@ export async function refreshSearchText(db: Database, tx: Orm, signalementId: nu
       code: s.code,
       description: s.description,
       fokontany: s.fokontany,
-      isAnonyme: s.isAnonyme,
       autreObject: s.autreObject,
       partenaire: t.partenaires.designation,
       partenaireCode: t.partenaires.code,
@@ -36,7 +37,7 @@ export async function refreshSearchText(db: Database, tx: Orm, signalementId: nu
     .from(t.signalementSubjects)
     .innerJoin(t.subjects, eq(t.subjects.id, t.signalementSubjects.subjectId))
     .where(eq(t.signalementSubjects.signalementId, signalementId));
-  const names = async (table: typeof t.presumeAuteurs | typeof t.sources | typeof t.victimes) =>
+  const names = async (table: typeof t.presumeAuteurs | typeof t.victimes) =>
     (await tx.select({ n: table.nomPrenom }).from(table).where(eq(table.signalementId, signalementId))).map((r) => r.n);
   const searchText = buildSearchText([
     row.code,
@@ -50,8 +51,6 @@ export async function refreshSearchText(db: Database, tx: Orm, signalementId: nu
     row.commune,
     row.fokontany,
     ...(await names(t.presumeAuteurs)),
-    // The sources of an anonymous report must not be findable by name: that would reveal them.
-    ...(row.isAnonyme ? [] : await names(t.sources)),
     ...(await names(t.victimes)),
   ]);
   await tx.update(s).set({ searchText }).where(eq(s.id, signalementId));

@@ -28,8 +28,8 @@ type LocalisationInput = z.output<typeof localisationSchema>;
 
 export async function listSignalements(db: Database, actor: SessionUser, q: ListQuery) {
   const s = db.t.signalements;
-  const total = await countSignalements(db, q);
-  const where = await filterConditions(db, q, { mode: 'page', searchStrategy: total > DENSE_SEARCH ? 'scan' : 'index' });
+  const total = await countSignalements(db, q, actor);
+  const where = await filterConditions(db, q, { mode: 'page', searchStrategy: total > DENSE_SEARCH ? 'scan' : 'index', viewer: actor });
   const page = await db.read
     .select({ id: s.id })
     .from(s)

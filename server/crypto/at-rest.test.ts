@@ -1,0 +1,98 @@
+// A copy of the database alone (the SQLite file with its WAL, or a pg_dump) shows no source's name or
+// phone number (docs/decisions/0017), while the application still shows them to those who may know.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../tests/helpers/app';
+import { testEngines } from '../../tests/helpers/db';
+import { SAME_ORIGIN } from '../../tests/helpers/report-fixture';
+import { createReport } from '../../tests/helpers/signalements';
+
+const NAME = 'Ravelomanantsoa Zafindrabe-Unique';
+const PHONE = '+261 32 77 123 45';
+const OLD_PHONE = '+261 33 08 765 43';
+const NOTE = 'Voisine directe du receveur Tsiafahy';
+const GONE = 'Andrianjafitrimo Supprimee-Source';
+const VICTIM = 'Rabemananjara Victime-Claire';
+const SECRETS = [NAME, PHONE, OLD_PHONE, NOTE, GONE, 'ravelomanantsoa', 'zafindrabe', 'andrianjafitrimo', '77 123 45', '08 765 43'];
+
+/** The bytes an attacker holding a copy of the database would read. */
+async function rawCopy(t: TestApp): Promise<string> {
+  if (t.db.engine === 'sqlite') {
+    // Everything committed goes to the main file; the WAL is read too, whatever it still holds.
+    await t.db.execute(sql`PRAGMA wal_checkpoint(TRUNCATE)`);
+    const path = t.config.DATABASE_URL.replace(/^file:/, '');
+    const parts = [path, `${path}-wal`].filter(existsSync).map((p) => readFileSync(p).toString('latin1'));
+    return parts.join('\n');
+  }
+  return execFileSync('/usr/bin/pg_dump', ['--no-owner', t.config.DATABASE_URL], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+}
+
+describe.each(await testEngines())('sources encrypted at rest on %s', (engine) => {
+  let t: TestApp;
+  let creator: string;
+  let admin: string;
+  let other: string;
+  let report: string;
+
+  const send = (cookie: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) =>
+    t.app.inject({
+      method,
+      url,
+      headers: {
+        cookie,
+        ...SAME_ORIGIN,
+        ...(body === undefined ? {} : { 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json' }),
+      },
+      ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+    });
+  const total = async (cookie: string, search: string) =>
+    (await send(cookie, 'GET', `/api/signalements?search=${encodeURIComponent(search)}`)).json().totalItems as number;
+
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+    await t.user('createur@example.mg', 'ROLE_USER', 'Rabe Createur');
+    await t.user('autre@example.mg', 'ROLE_USER', 'Rakoto Autre');
+    await t.user('admin@example.mg', 'ROLE_ADMIN', 'Rasoa Admin');
+    creator = await t.login('createur@example.mg');
+    other = await t.login('autre@example.mg');
+    admin = await t.login('admin@example.mg');
+    report = await createReport(t, creator);
+    const signalement = `/api/signalements/${report}`;
+    const created = await send(creator, 'POST', '/api/sources', { signalement, nomPrenom: NAME, contact: OLD_PHONE, canaux: ['/api/canals/TELEPHONE'] });
+    expect(created.statusCode, created.body).toBe(201);
+    // A change, so the history holds old → new values; a deleted source, so it holds a removed name.
+    const edited = await send(creator, 'PATCH', created.json()['@id'], { nomPrenom: NAME, contact: PHONE, description: NOTE, canaux: ['/api/canals/TELEPHONE'] });
+    expect(edited.statusCode, edited.body).toBe(200);
+    const removed = await send(creator, 'POST', '/api/sources', { signalement, nomPrenom: GONE, contact: '034 11 222 33' });
+    expect((await send(creator, 'DELETE', removed.json()['@id'])).statusCode).toBe(204);
+    expect((await send(creator, 'POST', '/api/victimes', { signalement, nomPrenom: VICTIM })).statusCode).toBe(201);
+  });
+  afterAll(async () => t?.close());
+
+  it('leaves no source name, phone number or note in a raw copy of the database', async () => {
+    const raw = await rawCopy(t);
+    // The copy does hold the report and what stays clear by design (victims): the check can fail.
+    expect(raw).toContain(report);
+    expect(raw).toContain(VICTIM);
+    for (const secret of SECRETS) expect(raw.toLowerCase(), secret).not.toContain(secret.toLowerCase());
+  });
+
+  it('still gives the creator and an administrator the sources and their history in clear', async () => {
+    for (const cookie of [creator, admin]) {
+      const sources = (await send(cookie, 'GET', `/api/signalements/${report}/source`)).json();
+      expect(sources.sources).toMatchObject([{ nomPrenom: NAME, contact: PHONE, description: NOTE }]);
+      const history = (await send(cookie, 'GET', `/api/signalements/${report}/historique`)).body;
+      for (const value of [OLD_PHONE, PHONE, NOTE, GONE]) expect(history).toContain(value);
+    }
+  });
+
+  it('finds the report by the exact name of its source, never by a fragment', async () => {
+    expect(await total(creator, NAME)).toBe(1);
+    expect(await total(other, 'ravelomanantsoa  ZAFINDRABE-unique')).toBe(1);
+    expect(await total(admin, 'Ravelomanantsoa')).toBe(0);
+    expect(await total(admin, 'Zafindrabe-Unique')).toBe(0);
+    expect(await total(admin, GONE)).toBe(0);
+  });
+});

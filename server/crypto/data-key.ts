@@ -1,0 +1,146 @@
+// Loading the data key at start (docs/decisions/0017): DATA_KEY from the environment, else the key
+// file (DATA_KEY_FILE, by default data.key beside the SQLite database, or ./data/data.key with
+// PostgreSQL). The row of data_key_check proves which key encrypts this database: a start with another
+// key, or without a key once data is encrypted, stops with a French message instead of reading garbage.
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync, chmodSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { asc } from 'drizzle-orm';
+import { ConfigError, type Config } from '../config';
+import { isPostgresUrl, type Database } from '../db/client';
+import { createCipher, DecryptError, formatDataKey, generateDataKey, parseDataKey, type DataCipher } from './cipher';
+import { attachCipher } from './registry';
+
+/** A start (or a command) refused because of the data key; index.ts prints the message alone. */
+export class DataKeyError extends ConfigError {}
+
+const VERIFIER_TEXT = 'signalements:data-key-check:v1';
+export const KEY_FORMAT_HINT = '32 octets en base64 ou 64 caractères hexadécimaux';
+
+/** The key file this configuration uses (whether or not it exists). */
+export function dataKeyPath(config: Pick<Config, 'DATABASE_URL' | 'DATA_KEY_FILE'>): string {
+  if (config.DATA_KEY_FILE) return resolve(config.DATA_KEY_FILE);
+  if (isPostgresUrl(config.DATABASE_URL)) return resolve('data', 'data.key');
+  return join(dirname(resolve(config.DATABASE_URL.replace(/^file:/, ''))), 'data.key');
+}
+
+export interface LoadedKey {
+  key: Buffer;
+  origin: 'env' | 'file';
+  path: string;
+}
+
+/** The key of DATA_KEY, else of the key file; null when neither exists. */
+export function readDataKey(config: Pick<Config, 'DATABASE_URL' | 'DATA_KEY' | 'DATA_KEY_FILE'>): LoadedKey | null {
+  const path = dataKeyPath(config);
+  if (config.DATA_KEY) {
+    const key = parseDataKey(config.DATA_KEY);
+    if (!key) throw new DataKeyError(`Configuration invalide :\n  - DATA_KEY: doit contenir ${KEY_FORMAT_HINT}`);
+    return { key, origin: 'env', path };
+  }
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new DataKeyError(`Fichier de clé de chiffrement illisible (${path}) : ${(error as Error).message}. Le serveur ne démarre pas.`);
+  }
+  const key = parseDataKey(text);
+  if (!key) throw new DataKeyError(`Fichier de clé de chiffrement invalide (${path}) : il doit contenir ${KEY_FORMAT_HINT}. Le serveur ne démarre pas.`);
+  return { key, origin: 'file', path };
+}
+
+/** Writes a key file readable by its owner only, durably; never replaces an existing file (`wx`). */
+export function writeKeyFile(path: string, key: Buffer, flag: 'wx' | 'w' = 'wx'): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const fd = openSync(path, flag, 0o600);
+  try {
+    writeSync(fd, `${formatDataKey(key)}\n`);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  // The mode given to open is reduced by the umask, never widened: set it exactly.
+  chmodSync(path, 0o600);
+  syncDirectory(dirname(path));
+}
+
+export function syncDirectory(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Some file systems cannot fsync a directory; the file itself is already synced.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+const keyMissingMessage = (path: string) =>
+  `Clé de chiffrement introuvable : définissez DATA_KEY ou restaurez le fichier ${path}. ` +
+  'Les sources de cette base sont chiffrées et ne peuvent pas être lues sans cette clé. Le serveur ne démarre pas.';
+
+const keyMismatchMessage = (loaded: LoadedKey) =>
+  `La clé de chiffrement (${loaded.origin === 'env' ? 'DATA_KEY' : `fichier ${loaded.path}`}) ne correspond pas à cette base : ` +
+  'les sources ne peuvent pas être lues. Le serveur ne démarre pas.';
+
+export const verifierOf = (cipher: DataCipher): string => cipher.encrypt(VERIFIER_TEXT, 'data_key_check.verifier');
+
+/** Whether the key decrypts the verifier (a wrong key fails the GCM tag; it is never "almost" right). */
+export function keyMatches(cipher: DataCipher, verifier: string): boolean {
+  try {
+    return cipher.decrypt(verifier, 'data_key_check.verifier') === VERIFIER_TEXT;
+  } catch (error) {
+    if (error instanceof DecryptError) return false;
+    throw error;
+  }
+}
+
+export async function readVerifier(db: Database): Promise<string | null> {
+  const t = db.t.dataKeyCheck;
+  const [row] = await db.read.select({ verifier: t.verifier }).from(t).orderBy(asc(t.id)).limit(1);
+  return row?.verifier ?? null;
+}
+
+export interface OpenedKey {
+  cipher: DataCipher;
+  /** The key file created by this start, to announce in the log (it must be backed up). */
+  createdKeyFile: string | null;
+}
+
+/**
+ * Finds the data key of a migrated database, checks it against the database's verifier (or writes
+ * the verifier on the first start), and attaches the cipher to `db`. Throws DataKeyError to refuse.
+ */
+export async function openDataKey(db: Database, config: Pick<Config, 'DATABASE_URL' | 'DATA_KEY' | 'DATA_KEY_FILE'>): Promise<OpenedKey> {
+  const verifier = await readVerifier(db);
+  let loaded = readDataKey(config);
+  let createdKeyFile: string | null = null;
+  if (verifier !== null) {
+    if (!loaded) throw new DataKeyError(keyMissingMessage(dataKeyPath(config)));
+    const cipher = createCipher(loaded.key);
+    if (!keyMatches(cipher, verifier)) throw new DataKeyError(keyMismatchMessage(loaded));
+    attachCipher(db, cipher);
+    return { cipher, createdKeyFile };
+  }
+  if (!loaded) {
+    const path = dataKeyPath(config);
+    try {
+      writeKeyFile(path, generateDataKey());
+      createdKeyFile = path;
+    } catch (error) {
+      // Another process created it first: use that one.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    loaded = readDataKey(config)!;
+  }
+  const cipher = createCipher(loaded.key);
+  await db.transaction(async (tx) => {
+    const t = db.t.dataKeyCheck;
+    const [existing] = await tx.select({ verifier: t.verifier }).from(t).orderBy(asc(t.id)).limit(1);
+    if (!existing) await tx.insert(t).values({ verifier: verifierOf(cipher) });
+    else if (!keyMatches(cipher, existing.verifier)) throw new DataKeyError(keyMismatchMessage(loaded));
+  });
+  attachCipher(db, cipher);
+  return { cipher, createdKeyFile };
+}

@@ -1,0 +1,119 @@
+// Start-time migration of a database written before sources were encrypted (docs/decisions/0017):
+// in one transaction, every source value still in clear is encrypted and its name indexed, the
+// history entries about sources are encrypted, the search text of the reports concerned is recomputed
+// without their names, and the TOTP keys are encrypted. Idempotent: a second start finds nothing to do.
+import { and, asc, eq, gt, isNotNull, isNull, like, or, sql, type SQL } from 'drizzle-orm';
+import type { Database, Orm } from '../db/client';
+import { refreshSearchText } from '../domains/signalements/search-refresh';
+import { isEncrypted, type DataCipher } from './cipher';
+import { cipherOf } from './registry';
+import { hasPlainSourceChanges, sealPlainSourceChanges, sealSource, SOURCE_FIELDS, type SourceValues } from './sources';
+
+const BATCH = 1000;
+
+export interface PlaintextMigration {
+  sources: number;
+  history: number;
+  reports: number;
+  totpKeys: number;
+}
+
+const changedAnything = (m: PlaintextMigration) => m.sources + m.history + m.reports + m.totpKeys > 0;
+
+/** A column holding a value not in the encrypted format (case-sensitive on both engines). */
+const plain = (column: Parameters<typeof isNotNull>[0]): SQL | undefined =>
+  and(isNotNull(column), sql`substr(${column}, 1, 3) <> 'v1:'`);
+
+function clearValue(cipher: DataCipher, value: string | null, field: keyof typeof SOURCE_FIELDS): string | null {
+  if (value === null || !isEncrypted(value)) return value;
+  return cipher.decrypt(value, SOURCE_FIELDS[field]);
+}
+
+async function migrateSources(db: Database, tx: Orm, cipher: DataCipher, reports: Set<number>): Promise<number> {
+  const t = db.t.sources;
+  const todo = or(plain(t.nomPrenom), plain(t.contact), plain(t.description), plain(t.autreCanal), and(isNotNull(t.nomPrenom), isNull(t.nomIndex)));
+  let done = 0;
+  for (let after = 0; ; ) {
+    const rows = await tx.select().from(t).where(and(gt(t.id, after), todo)).orderBy(asc(t.id)).limit(BATCH);
+    if (rows.length === 0) return done;
+    for (const row of rows) {
+      const clear: SourceValues = {
+        nomPrenom: clearValue(cipher, row.nomPrenom, 'nomPrenom'),
+        contact: clearValue(cipher, row.contact, 'contact'),
+        description: clearValue(cipher, row.description, 'description'),
+        autreCanal: clearValue(cipher, row.autreCanal, 'autreCanal'),
+      };
+      await tx.update(t).set(sealSource(cipher, clear)).where(eq(t.id, row.id));
+      reports.add(row.signalementId);
+      done++;
+    }
+    after = rows[rows.length - 1]!.id;
+  }
+}
+
+async function migrateHistory(db: Database, tx: Orm, cipher: DataCipher): Promise<number> {
+  const h = db.t.signalementHistorique;
+  let done = 0;
+  for (let after = 0; ; ) {
+    const rows = await tx
+      .select({ id: h.id, changes: h.changes })
+      .from(h)
+      .where(and(gt(h.id, after), like(h.action, 'source.%')))
+      .orderBy(asc(h.id))
+      .limit(BATCH);
+    if (rows.length === 0) return done;
+    for (const row of rows) {
+      const changes = row.changes as Record<string, { from: unknown; to: unknown }>;
+      if (!hasPlainSourceChanges(changes)) continue;
+      await tx.update(h).set({ changes: sealPlainSourceChanges(cipher, changes) }).where(eq(h.id, row.id));
+      done++;
+    }
+    after = rows[rows.length - 1]!.id;
+  }
+}
+
+async function migrateTotpKeys(db: Database, tx: Orm, cipher: DataCipher): Promise<number> {
+  const k = db.t.twoFactorKeys;
+  const rows = await tx.select({ id: k.id, key: k.key }).from(k).where(plain(k.key));
+  for (const row of rows) await tx.update(k).set({ key: cipher.encrypt(row.key, 'two_factor_keys.key') }).where(eq(k.id, row.id));
+  return rows.length;
+}
+
+/**
+ * SQLite keeps every token ever indexed in search_terms, and the FTS5 indexes keep deleted entries
+ * in old segments until merged: both are rebuilt from the search texts as they are now, so no token of
+ * a source's name remains (secure_delete, set on the writer connection, zeroes the freed pages).
+ */
+async function rebuildSqliteSearchIndexes(db: Database, tx: Orm): Promise<void> {
+  // SQLite only: these statements return no rows, so they run on the writer connection directly.
+  for (const statement of [
+    sql`delete from search_terms`,
+    sql`insert into signalements_fts(signalements_fts) values ('rebuild')`,
+    sql`insert into signalements_words(signalements_words) values ('rebuild')`,
+    sql`insert into search_terms(term) select term from signalements_words_vocab`,
+    sql`insert into search_terms_fts(search_terms_fts) values ('rebuild')`,
+  ]) {
+    tx.run(statement);
+  }
+}
+
+/** Encrypts what an older version left in clear; returns what it changed (nothing on later starts). */
+export async function encryptPlaintext(db: Database): Promise<PlaintextMigration> {
+  const cipher = cipherOf(db);
+  const result = await db.transaction(async (tx) => {
+    const reports = new Set<number>();
+    const sources = await migrateSources(db, tx, cipher, reports);
+    const history = await migrateHistory(db, tx, cipher);
+    const totpKeys = await migrateTotpKeys(db, tx, cipher);
+    // Older versions put the names of the sources of non-anonymous reports in the search text.
+    for (const id of reports) await refreshSearchText(db, tx, id);
+    const migration = { sources, history, reports: reports.size, totpKeys };
+    if (db.engine === 'sqlite' && reports.size > 0) await rebuildSqliteSearchIndexes(db, tx);
+    return migration;
+  });
+  if (db.engine === 'sqlite' && changedAnything(result)) {
+    // The clear values may still sit in the WAL: copy it into the (securely rewritten) file, empty it.
+    await db.execute(sql`PRAGMA wal_checkpoint(TRUNCATE)`);
+  }
+  return result;
+}

@@ -1,0 +1,107 @@
+// Rotation of the data key: after it, the old key is refused, the new one reads every source, their
+// history and TOTP keys, and search by exact name still works (the blind index is recomputed).
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../tests/helpers/app';
+import { testEngines } from '../../tests/helpers/db';
+import { SAME_ORIGIN } from '../../tests/helpers/report-fixture';
+import { createReport } from '../../tests/helpers/signalements';
+import { openDatabase } from '../db/client';
+import { createCipher, formatDataKey, generateDataKey, parseDataKey } from './cipher';
+import { DataKeyError, openDataKey, verifierOf } from './data-key';
+import { attachCipher, cipherOf } from './registry';
+import { rotateDataKey } from './rotate';
+
+const NAME = 'Razafimahatratra Tournante';
+const PHONE = '+261 32 40 404 04';
+
+describe.each(await testEngines())('rotation of the data key on %s', (engine) => {
+  let t: TestApp;
+  let cookie: string;
+  let report: string;
+  let dir: string;
+
+  const send = (method: 'GET' | 'POST' | 'PATCH', url: string, body?: unknown) =>
+    t.app.inject({
+      method,
+      url,
+      headers: { cookie, ...SAME_ORIGIN, ...(body === undefined ? {} : { 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json' }) },
+      ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+    });
+  const opens = async (env: { DATA_KEY?: string; DATA_KEY_FILE?: string }) => {
+    const db = openDatabase(t.config.DATABASE_URL);
+    try {
+      return await openDataKey(db, { DATABASE_URL: t.config.DATABASE_URL, ...env }).then(
+        () => 'ok',
+        (error: unknown) => (error instanceof DataKeyError ? 'refused' : Promise.reject(error)),
+      );
+    } finally {
+      await db.close();
+    }
+  };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'signalements-rotate-'));
+    t = await createTestApp(engine);
+    await t.user('createur@example.mg', 'ROLE_USER', 'Rabe Createur');
+    cookie = await t.login('createur@example.mg');
+    // An administrator enrols in two-factor log-in: a TOTP key to re-encrypt.
+    await t.user('admin@example.mg', 'ROLE_ADMIN', 'Rasoa Admin');
+    await t.login('admin@example.mg');
+    report = await createReport(t, cookie);
+    const created = await send('POST', '/api/sources', { signalement: `/api/signalements/${report}`, nomPrenom: NAME, contact: '034 00 000 01' });
+    expect(created.statusCode, created.body).toBe(201);
+    expect((await send('PATCH', created.json()['@id'], { nomPrenom: NAME, contact: PHONE })).statusCode).toBe(200);
+    // As the server's first start would have left it: a verifier for the key in use.
+    await t.db.transaction((tx) => tx.insert(t.db.t.dataKeyCheck).values({ verifier: verifierOf(cipherOf(t.db)) }));
+  });
+  afterAll(async () => {
+    await t?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('re-encrypts under a new key file, keeps the old file, and the old key no longer opens the database', async () => {
+    const keyFile = join(dir, 'data.key');
+    writeFileSync(keyFile, `${formatDataKey(t.dataKey)}\n`, { mode: 0o600 });
+    const result = await rotateDataKey({ DATABASE_URL: t.config.DATABASE_URL, DATA_KEY_FILE: keyFile }, undefined, new Date('2026-01-02T03:04:05Z'));
+    expect(result).toMatchObject({ origin: 'file', sources: 1, totpKeys: 1, keyFile });
+    expect(result.history).toBeGreaterThanOrEqual(2);
+
+    const newKey = parseDataKey(readFileSync(keyFile, 'utf8'))!;
+    expect(newKey).toEqual(result.newKey);
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    expect(readdirSync(dir).sort()).toEqual(['data.key', 'data.key.2026-01-02T03-04-05-000Z.old']);
+    expect(parseDataKey(readFileSync(result.oldKeyFile!, 'utf8'))).toEqual(t.dataKey);
+    expect(statSync(result.oldKeyFile!).mode & 0o777).toBe(0o600);
+
+    expect(await opens({ DATA_KEY: formatDataKey(t.dataKey) })).toBe('refused');
+    expect(await opens({ DATA_KEY_FILE: result.oldKeyFile! })).toBe('refused');
+    expect(await opens({ DATA_KEY_FILE: keyFile })).toBe('ok');
+
+    // The application, now on the new key, reads the sources and their history and finds them by name.
+    attachCipher(t.db, createCipher(newKey));
+    const sources = (await send('GET', `/api/signalements/${report}/source`)).json();
+    expect(sources.sources).toMatchObject([{ nomPrenom: NAME, contact: PHONE }]);
+    expect((await send('GET', `/api/signalements/${report}/historique`)).body).toContain('034 00 000 01');
+    expect((await send('GET', `/api/signalements?search=${encodeURIComponent(NAME)}`)).json().totalItems).toBe(1);
+    // The TOTP key still checks the administrator's code.
+    expect(await t.login('admin@example.mg')).toMatch(/^session=/);
+  });
+
+  it('with DATA_KEY, hands back the chosen new key to be set, and refuses to "rotate" to the same key', async () => {
+    const current = parseDataKey(readFileSync(join(dir, 'data.key'), 'utf8'))!;
+    const next = generateDataKey();
+    const result = await rotateDataKey({ DATABASE_URL: t.config.DATABASE_URL, DATA_KEY: formatDataKey(current) }, next);
+    expect(result).toMatchObject({ origin: 'env', oldKeyFile: null });
+    expect(result.newKey).toEqual(next);
+    expect(await opens({ DATA_KEY: formatDataKey(current) })).toBe('refused');
+    expect(await opens({ DATA_KEY: next.toString('hex') })).toBe('ok');
+    await expect(rotateDataKey({ DATABASE_URL: t.config.DATABASE_URL, DATA_KEY: formatDataKey(next) }, next)).rejects.toThrow(
+      'La nouvelle clé est identique à la clé actuelle',
+    );
+    attachCipher(t.db, createCipher(next));
+    expect((await send('GET', `/api/signalements/${report}/source`)).json().sources).toMatchObject([{ nomPrenom: NAME }]);
+  });
+});

@@ -1,0 +1,114 @@
+// Rotation of the data key (npm run db:rotate-key, docs/decisions/0017): every encrypted value and
+// every blind index is rewritten under the new key, with the verifier, in one transaction; then the
+// new key file replaces the old one atomically (the old one is kept beside it), or, when the key comes
+// from DATA_KEY, the new key is handed back to be printed once for the operator.
+import { renameSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { and, asc, eq, gt, like } from 'drizzle-orm';
+import type { Config } from '../config';
+import { openDatabase, type Database, type Orm } from '../db/client';
+import { createCipher, generateDataKey, sameKey, type DataCipher } from './cipher';
+import { DataKeyError, openDataKey, readDataKey, syncDirectory, verifierOf, writeKeyFile } from './data-key';
+import { encryptPlaintext } from './migrate-plaintext';
+import { attachCipher } from './registry';
+import { openSource, openSourceChanges, sealSource, sealSourceChanges } from './sources';
+
+const BATCH = 1000;
+
+export interface RotationCounts {
+  sources: number;
+  history: number;
+  totpKeys: number;
+}
+
+/** Re-encrypts everything from `from` to `to` in one transaction and replaces the verifier. */
+export async function reencryptAll(db: Database, from: DataCipher, to: DataCipher): Promise<RotationCounts> {
+  return db.transaction(async (tx) => {
+    const counts = { sources: await rotateSources(db, tx, from, to), history: await rotateHistory(db, tx, from, to), totpKeys: 0 };
+    const k = db.t.twoFactorKeys;
+    for (const row of await tx.select({ id: k.id, key: k.key }).from(k)) {
+      await tx.update(k).set({ key: to.encrypt(from.decrypt(row.key, 'two_factor_keys.key'), 'two_factor_keys.key') }).where(eq(k.id, row.id));
+      counts.totpKeys++;
+    }
+    await tx.delete(db.t.dataKeyCheck);
+    await tx.insert(db.t.dataKeyCheck).values({ verifier: verifierOf(to) });
+    return counts;
+  });
+}
+
+async function rotateSources(db: Database, tx: Orm, from: DataCipher, to: DataCipher): Promise<number> {
+  const t = db.t.sources;
+  let done = 0;
+  for (let after = 0; ; ) {
+    const rows = await tx.select().from(t).where(gt(t.id, after)).orderBy(asc(t.id)).limit(BATCH);
+    if (rows.length === 0) return done;
+    for (const row of rows) {
+      const clear = openSource(from, row);
+      await tx.update(t).set(sealSource(to, clear)).where(eq(t.id, row.id));
+      done++;
+    }
+    after = rows[rows.length - 1]!.id;
+  }
+}
+
+async function rotateHistory(db: Database, tx: Orm, from: DataCipher, to: DataCipher): Promise<number> {
+  const h = db.t.signalementHistorique;
+  let done = 0;
+  for (let after = 0; ; ) {
+    const rows = await tx
+      .select({ id: h.id, changes: h.changes })
+      .from(h)
+      .where(and(gt(h.id, after), like(h.action, 'source.%')))
+      .orderBy(asc(h.id))
+      .limit(BATCH);
+    if (rows.length === 0) return done;
+    for (const row of rows) {
+      const changes = openSourceChanges(from, row.changes as Record<string, { from: unknown; to: unknown }>);
+      await tx.update(h).set({ changes: sealSourceChanges(to, changes) }).where(eq(h.id, row.id));
+      done++;
+    }
+    after = rows[rows.length - 1]!.id;
+  }
+}
+
+export interface RotationResult extends RotationCounts {
+  /** Where the new key went: the key file (replaced), or DATA_KEY (to print for the operator). */
+  origin: 'env' | 'file';
+  newKey: Buffer;
+  keyFile: string;
+  /** The previous key file, kept (origin 'file'). */
+  oldKeyFile: string | null;
+}
+
+type KeyConfig = Pick<Config, 'DATABASE_URL' | 'DATA_KEY' | 'DATA_KEY_FILE'>;
+
+/** The whole command: open with the current key, re-encrypt, install the new key. */
+export async function rotateDataKey(config: KeyConfig, newKey: Buffer = generateDataKey(), now = new Date()): Promise<RotationResult> {
+  const db = openDatabase(config.DATABASE_URL);
+  try {
+    await db.migrate();
+    const { cipher: from } = await openDataKey(db, config);
+    // Values an older version left in clear are encrypted first, so every value has one format.
+    await encryptPlaintext(db);
+    const loaded = readDataKey(config)!;
+    if (sameKey(loaded.key, newKey)) throw new DataKeyError('La nouvelle clé est identique à la clé actuelle : rien à faire.');
+    const to = createCipher(newKey);
+    let pending: string | null = null;
+    if (loaded.origin === 'file') {
+      // Written (and synced) before the database changes: if the command stops in between, the new
+      // key is still on disk next to the old one.
+      pending = `${loaded.path}.new`;
+      writeKeyFile(pending, newKey, 'w');
+    }
+    const counts = await reencryptAll(db, from, to);
+    attachCipher(db, to);
+    if (!pending) return { ...counts, origin: 'env', newKey, keyFile: loaded.path, oldKeyFile: null };
+    const oldKeyFile = `${loaded.path}.${now.toISOString().replace(/[:.]/g, '-')}.old`;
+    writeKeyFile(oldKeyFile, loaded.key, 'wx');
+    renameSync(pending, loaded.path);
+    syncDirectory(dirname(loaded.path));
+    return { ...counts, origin: 'file', newKey, keyFile: loaded.path, oldKeyFile };
+  } finally {
+    await db.close();
+  }
+}
