@@ -1,11 +1,9 @@
 // A copy of the database alone (the SQLite file with its WAL, or a pg_dump) shows no source's name or
 // phone number (docs/decisions/0017), while the application still shows them to those who may know.
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../tests/helpers/app';
 import { testEngines } from '../../tests/helpers/db';
+import { rawCopy } from '../../tests/helpers/raw-copy';
 import { SAME_ORIGIN } from '../../tests/helpers/report-fixture';
 import { createReport } from '../../tests/helpers/signalements';
 
@@ -16,18 +14,6 @@ const NOTE = 'Voisine directe du receveur Tsiafahy';
 const GONE = 'Andrianjafitrimo Supprimee-Source';
 const VICTIM = 'Rabemananjara Victime-Claire';
 const SECRETS = [NAME, PHONE, OLD_PHONE, NOTE, GONE, 'ravelomanantsoa', 'zafindrabe', 'andrianjafitrimo', '77 123 45', '08 765 43'];
-
-/** The bytes an attacker holding a copy of the database would read. */
-async function rawCopy(t: TestApp): Promise<string> {
-  if (t.db.engine === 'sqlite') {
-    // Everything committed goes to the main file; the WAL is read too, whatever it still holds.
-    await t.db.execute(sql`PRAGMA wal_checkpoint(TRUNCATE)`);
-    const path = t.config.DATABASE_URL.replace(/^file:/, '');
-    const parts = [path, `${path}-wal`].filter(existsSync).map((p) => readFileSync(p).toString('latin1'));
-    return parts.join('\n');
-  }
-  return execFileSync('/usr/bin/pg_dump', ['--no-owner', t.config.DATABASE_URL], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-}
 
 describe.each(await testEngines())('sources encrypted at rest on %s', (engine) => {
   let t: TestApp;
