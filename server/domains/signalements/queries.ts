@@ -46,14 +46,10 @@ export interface FilterPlan {
 function sourceNameCondition(db: Database, search: string, viewer: SessionUser): SQL | undefined {
   const index = cipherOf(db).blindIndex(search);
   if (!index) return undefined;
-  const { signalements: s, sources, utilisateurs } = db.t;
+  const { signalements: s, sources } = db.t;
   const named = inArray(s.id, db.read.select({ id: sources.signalementId }).from(sources).where(eq(sources.nomIndex, index)));
   if (isAdmin(viewer)) return named;
-  const mine = inArray(
-    s.createdById,
-    db.read.select({ id: utilisateurs.id }).from(utilisateurs).where(sql`lower(${utilisateurs.email}) = ${viewer.email.toLowerCase()}`),
-  );
-  return and(named, or(eq(s.isAnonyme, false), mine));
+  return and(named, or(eq(s.isAnonyme, false), eq(s.createdById, viewer.id)));
 }
 
 /** Whether some source is named exactly `search` (then the search count needs the reports table). */
