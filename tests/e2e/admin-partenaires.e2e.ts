@@ -125,7 +125,7 @@ describe('partner administration in a real browser', () => {
     expect(await row(page, 'IVY').getByRole('button', { name: /^Supprimer/ }).isDisabled()).toBe(true);
   });
 
-  it('searches name, code and e-mail after a pause, pages by 10 and shows the empty state', async () => {
+  it('searches name, code and e-mail after a pause, ignoring accents and case, pages by 10 and shows the empty state', async () => {
     await e.running.db.transaction((tx) =>
       tx.insert(e.running.db.t.partenaires).values(
         Array.from({ length: 12 }, (_, i) => ({
@@ -136,6 +136,11 @@ describe('partner administration in a real browser', () => {
           email: `contact${i}@zeta.mg`,
         })),
       ),
+    );
+    await e.running.db.transaction((tx) =>
+      tx
+        .insert(e.running.db.t.partenaires)
+        .values({ code: 'OBSINT', designation: 'Observatoire de l\u2019Intégrité', initial: 'OI', color: '#475569' }),
     );
     const page = await e.newPage();
     await openPartners(page);
@@ -151,6 +156,10 @@ describe('partner administration in a real browser', () => {
     expect(await row(page, 'ZETA11').count()).toBe(1);
     await search.fill('bianco');
     await expect.poll(() => page.getByTestId('partenaire-row').count()).toBe(1);
+    // Accents and case do not matter, as in the report search.
+    await search.fill("OBSERVATOIRE DE L'INTEGRITE");
+    await row(page, 'OBSINT').waitFor();
+    expect(await page.getByTestId('partenaire-row').count()).toBe(1);
     await search.fill('aucun partenaire de ce nom');
     await expect.poll(() => page.getByTestId('partenaires-empty').textContent()).toBe('Aucun partenaire trouvé.');
   });

@@ -84,6 +84,17 @@ describe.each(await testEngines())('partners on %s', (engine) => {
     expect(viaTrpc.json().error.message).toBe('Le numéro de téléphone doit contenir exactement 9 chiffres.');
   });
 
+  it('searches partners ignoring accents and case, like the report search', async () => {
+    await create('Comité Intégrité Œuvre', { email: 'integrite@comite.mg' });
+    const found = async (search: string) =>
+      (await send('GET', `/api/partenaires?search=${encodeURIComponent(search)}`, agent))
+        .json()
+        .member.map((p: { designation: string }) => p.designation);
+    for (const search of ['integrite', 'intégrité', 'INTEGRITÉ', 'comite integ', 'oeuvre'])
+      expect(await found(search), search).toEqual(['Comité Intégrité Œuvre']);
+    expect(await found('intégritée')).toEqual([]);
+  });
+
   it('lets any logged-in user read partners, 10 per page by default, searching name, code and e-mail', async () => {
     for (let i = 0; i < 12; i++) await create(`Zeta Partenaire ${String(i).padStart(2, '0')}`, { email: `zeta${i}@zeta.mg` });
     const page = await send('GET', '/api/partenaires?search=zeta', agent);
