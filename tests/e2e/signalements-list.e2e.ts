@@ -279,6 +279,23 @@ describe('report list in a real browser', () => {
     sheet.eachRow((row) => row.eachCell((c) => expect(c.type).not.toBe(ExcelJS.ValueType.Formula)));
   });
 
+  it('says the list could not be loaded, with a retry, instead of the empty state and a total of 0', async () => {
+    // tRPC batches queries in one request (/trpc/a,b?batch=1): fail every request that carries the list.
+    const carriesList = (url: URL) => url.pathname.startsWith('/trpc/') && url.pathname.split(',').some((p) => p.endsWith('signalements.list'));
+    await page.route(carriesList, (route) => route.abort());
+    e.allowConsoleErrors(/Chargement des signalements impossible|net::ERR_FAILED/);
+    await page.goto('/admin/signalement/list?q=zz-echec');
+    const error = page.getByTestId('list-error');
+    await error.waitFor();
+    expect(await error.getByText('Impossible de charger les signalements.').isVisible()).toBe(true);
+    expect(await page.getByText('Aucun signalement trouvé.').count()).toBe(0);
+    expect(await page.getByTestId('pagination-total').count()).toBe(0);
+    await page.unroute(carriesList);
+    await error.getByRole('button', { name: 'Réessayer' }).click();
+    await page.getByTestId('empty-state').waitFor();
+    expect(await page.getByTestId('list-error').count()).toBe(0);
+  });
+
   it("shows the server's failure in the export toast", async () => {
     await page.goto('/admin/signalement/list');
     await page.route('**/api/signalements/export/xlsx**', (route) =>
