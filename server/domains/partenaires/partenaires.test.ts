@@ -73,6 +73,8 @@ describe.each(await testEngines())('partners on %s', (engine) => {
       [{ designation: 'Bianco', email: 'a@b.mg', phoneNumber: '12345678' }, 'Le numéro de téléphone doit contenir exactement 9 chiffres.'],
       [{ designation: 'Bianco', email: 'a@b.mg', phoneNumber: '+2613412345678' }, 'Le numéro de téléphone doit contenir exactement 9 chiffres.'],
       [{ designation: 'Bianco', email: 'a@b.mg', phoneNumber: '34a123456' }, 'Le numéro de téléphone doit contenir exactement 9 chiffres.'],
+      [{ designation: 'Bianco', email: 'a@b.mg', phoneNumber: '+261 34 12-345' }, 'Le numéro de téléphone doit contenir exactement 9 chiffres.'],
+      [{ designation: 'Bianco', email: 'a@b.mg', phoneNumber: '261341234567' }, 'Le numéro de téléphone doit contenir exactement 9 chiffres.'],
     ];
     for (const [payload, message] of cases) {
       const res = await send('POST', '/api/partenaires', admin, payload);
