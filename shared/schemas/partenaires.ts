@@ -9,19 +9,28 @@ export const PARTENAIRE_MESSAGES = {
   phoneDigits: 'Le numéro de téléphone doit contenir exactement 9 chiffres.',
 } as const;
 
-const PHONE = new RegExp(`^(?:\\${PHONE_PREFIX})?(\\d{${PHONE_DIGITS}})$`);
+const PREFIX_DIGITS = PHONE_PREFIX.replace(/\D/g, '');
+/** Separators people write in a number: spaces, dots, dashes, parentheses. */
+const SEPARATORS = /[\s.()-]/g;
 
 /**
- * The phone number: empty (none), nine digits, or the same behind '+261'; spaces, dots and dashes are
- * ignored. Stored as '+261XXXXXXXXX'.
+ * The nine digits of a number written with or without its '+261' prefix or a leading 0 ('+261 34 12
+ * 345 67', '034 12 345 67', '(34) 12-345-67'), or null when it is not exactly such a number: nothing is
+ * ever truncated or guessed.
  */
+export function phoneDigits(raw: string): string | null {
+  const compact = raw.replace(SEPARATORS, '');
+  const match = new RegExp(`^(?:\\+${PREFIX_DIGITS}|0)?(\\d{${PHONE_DIGITS}})$`).exec(compact);
+  return match?.[1] ?? null;
+}
+
+/** The phone number: empty (none) or a number phoneDigits accepts. Stored as '+261XXXXXXXXX'. */
 export const phoneNumberField = z
   .string({ error: PARTENAIRE_MESSAGES.phoneDigits })
   .nullish()
   .transform((value, ctx) => {
-    const compact = (value ?? '').replace(/[\s.-]/g, '');
-    if (compact === '') return null;
-    const digits = PHONE.exec(compact)?.[1];
+    if ((value ?? '').replace(SEPARATORS, '') === '') return null;
+    const digits = phoneDigits(value!);
     if (!digits) {
       ctx.addIssue({ code: 'custom', message: PARTENAIRE_MESSAGES.phoneDigits });
       return z.NEVER;
@@ -36,14 +45,17 @@ export function phoneDigitsOf(stored: string | null | undefined): string {
 }
 
 /**
- * What the phone input keeps of a keystroke or a paste: digits only, at most nine. A pasted number
- * written with its '+261' prefix loses the prefix rather than its last digits.
+ * What the phone input shows of a keystroke or a paste. A whole number, prefixed or not, becomes its
+ * nine digits. Anything else keeps all its digits, without its '+261' prefix: a number too short or
+ * too long stays so and the form refuses it with the spec's message, rather than the input cutting
+ * it to nine digits and accepting a wrong number.
  */
 export function sanitizePhoneInput(raw: string): string {
-  const digits = raw.replace(/\D/g, '');
-  const prefix = PHONE_PREFIX.replace(/\D/g, '');
-  const local = raw.trim().startsWith(PHONE_PREFIX) && digits.length > PHONE_DIGITS ? digits.slice(prefix.length) : digits;
-  return local.slice(0, PHONE_DIGITS);
+  const whole = phoneDigits(raw);
+  if (whole) return whole;
+  const trimmed = raw.trim();
+  const digits = trimmed.replace(/\D/g, '');
+  return trimmed.startsWith(PHONE_PREFIX) ? digits.slice(PREFIX_DIGITS.length) : digits;
 }
 
 /** POST /api/partenaires, PUT /api/partenaires/{code}, `partenaires.create`, and the form. */

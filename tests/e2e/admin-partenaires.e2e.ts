@@ -22,7 +22,7 @@ describe('partner administration in a real browser', () => {
     await page.getByTestId('partenaires-table').waitFor();
   }
 
-  it('creates a partner: French validation, nine-digit phone behind +261, generated code and badge', async () => {
+  it('creates a partner: French validation, nine-digit phone behind +261 (a wrong paste refused, not cut), generated code and badge', async () => {
     const page = await e.newPage();
     await openPartners(page);
     await page.getByRole('button', { name: 'Nouveau Partenaire' }).click();
@@ -35,14 +35,27 @@ describe('partner administration in a real browser', () => {
     await expect.poll(() => dialog.getByText('La désignation doit contenir au moins 2 caractères.').isVisible()).toBe(true);
     expect(await dialog.getByText("L'adresse email n'est pas valide.").isVisible()).toBe(true);
     expect(await dialog.getByText('Le numéro de téléphone doit contenir exactement 9 chiffres.').isVisible()).toBe(true);
-    // Non-digits are dropped and typing stops at nine digits.
+    // Non-digits are dropped while typing.
     expect(await phone.inputValue()).toBe('341234');
     // Back in the field after the submit moved the focus, at the end of what was typed.
     await phone.click();
     await phone.press('End');
-    await phone.pressSequentially('5a6789');
+    await phone.pressSequentially('5a67');
     expect(await phone.inputValue()).toBe('341234567');
     expect(await dialog.getByText('+261', { exact: true }).isVisible()).toBe(true);
+    const phoneError = dialog.getByText('Le numéro de téléphone doit contenir exactement 9 chiffres.');
+    await expect.poll(() => phoneError.count()).toBe(0);
+    // A pasted number that is not a whole one is refused, never cut to nine digits and accepted.
+    await phone.fill('+261 34 12-345');
+    expect(await phone.inputValue()).toBe('3412345');
+    await expect.poll(() => phoneError.isVisible()).toBe(true);
+    await phone.fill('34123456789');
+    expect(await phone.inputValue()).toBe('34123456789');
+    await expect.poll(() => phoneError.isVisible()).toBe(true);
+    // A whole number, written with its prefix and separators, becomes its nine digits.
+    await phone.fill('+261 (34) 12-345-67');
+    expect(await phone.inputValue()).toBe('341234567');
+    await expect.poll(() => phoneError.count()).toBe(0);
 
     await dialog.getByLabel('Désignation').fill('Ministère de la Justice');
     await dialog.getByLabel('Email', { exact: true }).fill('greffe@justice.mg');
@@ -125,7 +138,7 @@ describe('partner administration in a real browser', () => {
     expect(await row(page, 'IVY').getByRole('button', { name: /^Supprimer/ }).isDisabled()).toBe(true);
   });
 
-  it('searches name, code and e-mail after a pause, pages by 10 and shows the empty state', async () => {
+  it('searches name, code and e-mail after a pause, ignoring accents and case, pages by 10 and shows the empty state', async () => {
     await e.running.db.transaction((tx) =>
       tx.insert(e.running.db.t.partenaires).values(
         Array.from({ length: 12 }, (_, i) => ({
@@ -136,6 +149,11 @@ describe('partner administration in a real browser', () => {
           email: `contact${i}@zeta.mg`,
         })),
       ),
+    );
+    await e.running.db.transaction((tx) =>
+      tx
+        .insert(e.running.db.t.partenaires)
+        .values({ code: 'OBSINT', designation: 'Observatoire de l\u2019Intégrité', initial: 'OI', color: '#475569' }),
     );
     const page = await e.newPage();
     await openPartners(page);
@@ -151,6 +169,10 @@ describe('partner administration in a real browser', () => {
     expect(await row(page, 'ZETA11').count()).toBe(1);
     await search.fill('bianco');
     await expect.poll(() => page.getByTestId('partenaire-row').count()).toBe(1);
+    // Accents and case do not matter, as in the report search.
+    await search.fill("OBSERVATOIRE DE L'INTEGRITE");
+    await row(page, 'OBSINT').waitFor();
+    expect(await page.getByTestId('partenaire-row').count()).toBe(1);
     await search.fill('aucun partenaire de ce nom');
     await expect.poll(() => page.getByTestId('partenaires-empty').textContent()).toBe('Aucun partenaire trouvé.');
   });

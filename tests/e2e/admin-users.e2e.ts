@@ -136,6 +136,17 @@ describe('user administration and account set-up by e-mail, in a real browser', 
     await loginAs(agent, 'agent@example.mg', PASSWORD);
   });
 
+  it('finds a user by name ignoring accents and case', async () => {
+    await e.user('helene@example.mg', 'ROLE_USER', 'Hélène Intégrité');
+    const page = await e.newPage();
+    await openUsers(page);
+    const search = page.getByTestId('users-search');
+    await search.fill('HELENE integrite');
+    await search.press('Enter');
+    await expect.poll(() => page.getByTestId('users-total').textContent()).toBe('1 utilisateur(s) au total');
+    await row(page, 'helene@example.mg').waitFor();
+  });
+
   it('searches on Enter, edits a user and sends a reset e-mail', async () => {
     const page = await e.newPage();
     await openUsers(page);

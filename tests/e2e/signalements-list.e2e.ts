@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -258,6 +259,41 @@ describe('report list in a real browser', () => {
       expect(row.getCell(partnerCol).value).toBe(partner.designation);
     });
     expect(codes.sort()).toEqual(expected.member.map((m) => m.code).sort());
+  });
+
+  it('exports a description that looks like a formula as a string cell with the exact text, no apostrophe', async () => {
+    const { signalements: s } = e.running.db.t;
+    const code = (await api(page, 'itemsPerPage=1')).member[0]!.code;
+    const formula = '=HYPERLINK("http://evil.example","clic")';
+    await e.running.db.transaction((tx) => tx.update(s).set({ description: formula }).where(eq(s.code, code)));
+    await page.goto(`/admin/signalement/list?q=${encodeURIComponent(code)}`);
+    await expect.poll(() => totalText(page)).toBe('Total: 1 élément(s)');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-button').click()]);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.readFile(await download.path());
+    const sheet = workbook.getWorksheet('Signalements')!;
+    const header = (sheet.getRow(1).values as unknown[]).map(String);
+    const cell = sheet.getRow(2).getCell(header.indexOf('Description'));
+    expect(cell.type).toBe(ExcelJS.ValueType.String);
+    expect(cell.value).toBe(formula);
+    sheet.eachRow((row) => row.eachCell((c) => expect(c.type).not.toBe(ExcelJS.ValueType.Formula)));
+  });
+
+  it('says the list could not be loaded, with a retry, instead of the empty state and a total of 0', async () => {
+    // tRPC batches queries in one request (/trpc/a,b?batch=1): fail every request that carries the list.
+    const carriesList = (url: URL) => url.pathname.startsWith('/trpc/') && url.pathname.split(',').some((p) => p.endsWith('signalements.list'));
+    await page.route(carriesList, (route) => route.abort());
+    e.allowConsoleErrors(/Chargement des signalements impossible|net::ERR_FAILED/);
+    await page.goto('/admin/signalement/list?q=zz-echec');
+    const error = page.getByTestId('list-error');
+    await error.waitFor();
+    expect(await error.getByText('Impossible de charger les signalements.').isVisible()).toBe(true);
+    expect(await page.getByText('Aucun signalement trouvé.').count()).toBe(0);
+    expect(await page.getByTestId('pagination-total').count()).toBe(0);
+    await page.unroute(carriesList);
+    await error.getByRole('button', { name: 'Réessayer' }).click();
+    await page.getByTestId('empty-state').waitFor();
+    expect(await page.getByTestId('list-error').count()).toBe(0);
   });
 
   it("shows the server's failure in the export toast", async () => {

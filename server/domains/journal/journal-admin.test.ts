@@ -165,7 +165,8 @@ describe.each(await testEngines())('journal des accès on %s', (engine) => {
       'SIG-A',
       'Sources (3)',
     ]);
-    expect(sheet.getRow(2).getCell(3).value).toBe('\'=HYPERLINK("http://x")');
+    expect(sheet.getRow(2).getCell(3).value).toBe('=HYPERLINK("http://x")');
+    expect(sheet.getRow(2).getCell(3).type).toBe(ExcelJS.ValueType.String);
     const info = workbook.getWorksheet('Informations')!;
     expect(info.getColumn(1).values).toEqual(expect.arrayContaining(['Du : 09/03/2026', 'Au : 11/03/2026', '5 entrée(s) exportée(s) sur 5']));
 

@@ -73,6 +73,8 @@ describe.each(await testEngines())('partners on %s', (engine) => {
       [{ designation: 'Bianco', email: 'a@b.mg', phoneNumber: '12345678' }, 'Le numéro de téléphone doit contenir exactement 9 chiffres.'],
       [{ designation: 'Bianco', email: 'a@b.mg', phoneNumber: '+2613412345678' }, 'Le numéro de téléphone doit contenir exactement 9 chiffres.'],
       [{ designation: 'Bianco', email: 'a@b.mg', phoneNumber: '34a123456' }, 'Le numéro de téléphone doit contenir exactement 9 chiffres.'],
+      [{ designation: 'Bianco', email: 'a@b.mg', phoneNumber: '+261 34 12-345' }, 'Le numéro de téléphone doit contenir exactement 9 chiffres.'],
+      [{ designation: 'Bianco', email: 'a@b.mg', phoneNumber: '261341234567' }, 'Le numéro de téléphone doit contenir exactement 9 chiffres.'],
     ];
     for (const [payload, message] of cases) {
       const res = await send('POST', '/api/partenaires', admin, payload);
@@ -82,6 +84,17 @@ describe.each(await testEngines())('partners on %s', (engine) => {
     const viaTrpc = await trpc('partenaires.create', admin, { designation: 'Bianco', email: 'a@b.mg', phoneNumber: '1' });
     expect(viaTrpc.statusCode).toBe(400);
     expect(viaTrpc.json().error.message).toBe('Le numéro de téléphone doit contenir exactement 9 chiffres.');
+  });
+
+  it('searches partners ignoring accents and case, like the report search', async () => {
+    await create('Comité Intégrité Œuvre', { email: 'integrite@comite.mg' });
+    const found = async (search: string) =>
+      (await send('GET', `/api/partenaires?search=${encodeURIComponent(search)}`, agent))
+        .json()
+        .member.map((p: { designation: string }) => p.designation);
+    for (const search of ['integrite', 'intégrité', 'INTEGRITÉ', 'comite integ', 'oeuvre'])
+      expect(await found(search), search).toEqual(['Comité Intégrité Œuvre']);
+    expect(await found('intégritée')).toEqual([]);
   });
 
   it('lets any logged-in user read partners, 10 per page by default, searching name, code and e-mail', async () => {

@@ -1,9 +1,10 @@
 // Partners (spec §2 Partners, §3, §6): any logged-in user reads them (the report list filters on
 // them), only an administrator creates, edits or deletes one.
-import { asc, count, eq, getTableName, like, or, sql } from 'drizzle-orm';
+import { asc, count, eq, getTableName, like, sql } from 'drizzle-orm';
 import { INTERNAL_PARTNER_CODE } from '../../../shared/constants';
 import type { ListPartenairesInput, PartenaireInput } from '../../../shared/schemas/partenaires';
 import type { Database, Orm } from '../../db/client';
+import { foldedMatch, idIn } from '../../db/folded-search';
 import { conflict, notFound } from '../../errors';
 import { requireAdmin } from '../auth/guards';
 import type { SessionUser } from '../auth/session';
@@ -16,8 +17,6 @@ export const PARTENAIRE_RULES = {
   linked: 'Ce partenaire ne peut pas être supprimé car il est lié à des projets ou des signalements.',
   internal: 'Le partenaire interne Ivorary ne peut pas être supprimé.',
 } as const;
-
-const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 function columns(db: Database) {
   const { partenaires: p, projects, signalements } = db.t;
@@ -42,17 +41,12 @@ function columns(db: Database) {
   };
 }
 
-/** Designation, code or e-mail contains the term, ignoring case. */
-function searchCondition(db: Database, search: string | undefined) {
-  const term = search?.trim().toLowerCase();
-  if (!term) return undefined;
-  const pattern = `%${escapeLike(term)}%`;
+/** Designation, code or e-mail contains the term, ignoring case and accents (see foldedMatch). */
+async function searchCondition(db: Database, search: string | undefined) {
+  if (!search?.trim()) return undefined;
   const { partenaires: p } = db.t;
-  return or(
-    sql`lower(${p.designation}) like ${pattern} escape '\\'`,
-    sql`lower(${p.code}) like ${pattern} escape '\\'`,
-    sql`lower(${p.email}) like ${pattern} escape '\\'`,
-  );
+  const rows = await db.read.select({ id: p.id, designation: p.designation, code: p.code, email: p.email }).from(p);
+  return idIn(p.id, foldedMatch(rows, (r) => [r.designation, r.code, r.email], search));
 }
 
 export async function listPartenaires(
@@ -61,7 +55,7 @@ export async function listPartenaires(
   input: ListPartenairesInput,
 ): Promise<{ items: PartenaireDto[]; total: number }> {
   const { partenaires: p } = db.t;
-  const where = searchCondition(db, input.search);
+  const where = await searchCondition(db, input.search);
   const [totalRow] = await db.read.select({ n: count() }).from(p).where(where);
   const rows = await db.read
     .select(columns(db))

@@ -100,11 +100,15 @@ export const COLUMNS: Array<{ header: string; width: number; value: (r: Row) => 
   { header: 'Victimes', width: 9, value: (r) => r.counts.victimes },
 ];
 
-/** Text a spreadsheet could read as a formula (or DDE) is prefixed with an apostrophe and typed as text. */
+/**
+ * Text a spreadsheet could read as a formula (or DDE). The cell keeps the user's exact text: exceljs writes
+ * a plain string as a string cell, never as a formula (only a { formula } object becomes one), so no
+ * prefix is needed, and an apostrophe would show in the cell in LibreOffice. The text format ('@') keeps
+ * it text when someone edits the cell and presses Enter.
+ */
 export const FORMULA_START = /^[=+\-@\t\r]/;
 export function safeCell(value: string | number | Date | null): { value: string | number | Date | null; text: boolean } {
-  if (typeof value === 'string' && FORMULA_START.test(value)) return { value: `'${value}`, text: true };
-  return { value, text: false };
+  return { value, text: typeof value === 'string' && FORMULA_START.test(value) };
 }
 
 const HIGH_WATER = 1024 * 1024;

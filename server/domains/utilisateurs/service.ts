@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { asc, count, eq, or, sql } from 'drizzle-orm';
+import { asc, count, eq } from 'drizzle-orm';
 import { ROLE_ADMIN } from '../../../shared/constants';
 import { UTILISATEUR_OPTIONS_LIMIT } from '../../../shared/schemas/utilisateurs';
 import type { Database } from '../../db/client';
+import { foldedMatch, idIn } from '../../db/folded-search';
 import { conflict, invalid, notFound } from '../../errors';
 import { isUniqueViolation } from './constraint-errors';
 import { generatePassword, hashPassword } from '../auth/password';
@@ -146,16 +147,12 @@ export async function countUsers(db: Database): Promise<number> {
   return row?.n ?? 0;
 }
 
-const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-/** Name (or, unless `namesOnly`, e-mail) contains the term, ignoring case. */
-function userSearchCondition(db: Database, search: string | undefined, namesOnly = false) {
-  const term = search?.trim().toLowerCase();
-  if (!term) return undefined;
-  const pattern = `%${escapeLike(term)}%`;
-  const { utilisateurs } = db.t;
-  const name = sql`lower(${utilisateurs.nomPrenom}) like ${pattern} escape '\\'`;
-  return namesOnly ? name : or(name, sql`${utilisateurs.email} like ${pattern} escape '\\'`);
+/** Name (or, unless `namesOnly`, e-mail) contains the term, ignoring case and accents (see foldedMatch). */
+async function userSearchCondition(db: Database, search: string | undefined, namesOnly = false) {
+  if (!search?.trim()) return undefined;
+  const { utilisateurs: u } = db.t;
+  const rows = await db.read.select({ id: u.id, nomPrenom: u.nomPrenom, email: u.email }).from(u);
+  return idIn(u.id, foldedMatch(rows, (r) => (namesOnly ? [r.nomPrenom] : [r.nomPrenom, r.email]), search));
 }
 
 export interface ListUsersInput {
@@ -171,7 +168,7 @@ export async function listUsers(
 ): Promise<{ items: UtilisateurDto[]; total: number }> {
   requireAdmin(actor);
   const { utilisateurs, utilisateurRoles } = db.t;
-  const where = userSearchCondition(db, input.nomPrenom);
+  const where = await userSearchCondition(db, input.nomPrenom);
   const [totalRow] = await db.read.select({ n: count() }).from(utilisateurs).where(where);
   const rows = await db.read
     .select({
@@ -214,7 +211,7 @@ export interface UtilisateurOption {
 export async function listUserOptions(db: Database, actor: SessionUser, search: string | undefined): Promise<UtilisateurOption[]> {
   const { utilisateurs } = db.t;
   const admin = isAdmin(actor);
-  const where = userSearchCondition(db, search, !admin);
+  const where = await userSearchCondition(db, search, !admin);
   const query = admin
     ? db.read.select({ code: utilisateurs.code, nomPrenom: utilisateurs.nomPrenom, email: utilisateurs.email }).from(utilisateurs)
     : db.read.select({ code: utilisateurs.code, nomPrenom: utilisateurs.nomPrenom }).from(utilisateurs);

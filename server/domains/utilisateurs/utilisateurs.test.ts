@@ -125,6 +125,21 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
     expect((await userRow('agent@example.mg')).nomPrenom).toBe('Rabe Hery');
   });
 
+  it('filters users by name ignoring accents and case, in the list and in the picker', async () => {
+    await t.user('helene@example.mg', 'ROLE_USER', 'Hélène Intégrité');
+    const listed = async (search: string) =>
+      (await inject('GET', `/api/utilisateurs?nomPrenom=${encodeURIComponent(search)}`, admin))
+        .json()
+        .member.map((u: { nomPrenom: string }) => u.nomPrenom);
+    for (const search of ['integrite', 'intégrité', 'HELENE INTEG', 'hélène'])
+      expect(await listed(search), search).toEqual(['Hélène Intégrité']);
+    const options = await t.app.inject({
+      url: `/trpc/utilisateurs.options?input=${encodeURIComponent(JSON.stringify({ search: 'HELENE' }))}`,
+      headers: { cookie: agent },
+    });
+    expect(options.json().result.data.map((u: { nomPrenom: string }) => u.nomPrenom)).toEqual(['Hélène Intégrité']);
+  });
+
   it('lists users 20 per page ordered by name, filtered by name, with lastConnectionAt set at login', async () => {
     for (let i = 0; i < 22; i++) await t.user(`liste${String(i).padStart(2, '0')}@example.mg`, 'ROLE_USER', `Zz Liste ${String(i).padStart(2, '0')}`);
     const page1 = (await inject('GET', '/api/utilisateurs', admin)).json();

@@ -5,6 +5,7 @@ import { PlusIcon } from '../../components/ui/more-icons';
 import { PageHeader } from '../../components/ui/page-header';
 import { Pagination } from '../../components/ui/pagination';
 import { Loading } from '../../components/ui/loading';
+import { LoadError } from '../../components/ui/load-error';
 import { useTRPC } from '../../lib/trpc';
 import { CreateSignalementDialog } from './create/create-dialog';
 import { ExportButton } from './list/export-button';
@@ -22,7 +23,7 @@ export default function SignalementListPage() {
   );
 
   useEffect(() => {
-    // §8: a failed list load is only logged, the screen shows no message.
+    // Logged for the support team; the screen shows the error state below (issue #12, defect 7).
     if (list.isError) console.error('Chargement des signalements impossible', list.error);
   }, [list.isError, list.error]);
 
@@ -56,7 +57,14 @@ export default function SignalementListPage() {
             className={list.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}
             aria-busy={list.isFetching}
           >
-            {list.isPending ? (
+            {list.isError ? (
+              <LoadError
+                title="Impossible de charger les signalements."
+                error={list.error}
+                onRetry={() => void list.refetch()}
+                testId="list-error"
+              />
+            ) : list.isPending ? (
               <Loading />
             ) : items.length === 0 ? (
               <p className="py-12 text-center text-base-content/60" data-testid="empty-state">
@@ -66,12 +74,14 @@ export default function SignalementListPage() {
               <SignalementTable items={items} />
             )}
           </div>
-          <Pagination
-            page={filters.page}
-            totalItems={total}
-            pageSize={PAGE_SIZE_SIGNALEMENTS}
-            onPageChange={(page) => update({ page })}
-          />
+          {!list.isError && (
+            <Pagination
+              page={filters.page}
+              totalItems={total}
+              pageSize={PAGE_SIZE_SIGNALEMENTS}
+              onPageChange={(page) => update({ page })}
+            />
+          )}
         </div>
       </div>
       <CreateSignalementDialog open={creating} onClose={() => setCreating(false)} />
