@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
@@ -54,7 +54,12 @@ function loggedPath(request: FastifyRequest): string {
   return request.url.split('?')[0]!.replace(SECRET_PATHS, '$1***');
 }
 
-export async function buildApp({ config, db, webRoot, logStream }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  db,
+  webRoot,
+  logStream,
+}: BuildAppOptions): Promise<FastifyInstance> {
   // Alert thresholds and the public address of the alert e-mails, read by the access log's write path.
   configureJournal(db, config);
   const app = Fastify({
@@ -96,7 +101,13 @@ export async function buildApp({ config, db, webRoot, logStream }: BuildAppOptio
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
       if (method !== 'HEAD') {
-        routes.push({ method, url: route.url, get config() { return route.config ?? {}; } });
+        routes.push({
+          method,
+          url: route.url,
+          get config() {
+            return route.config ?? {};
+          },
+        });
       }
     }
   });
@@ -152,6 +163,17 @@ export async function buildApp({ config, db, webRoot, logStream }: BuildAppOptio
   return app;
 }
 
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/**
+ * Vite names every file under assets/ after its content: a new build gives new names, so a browser may
+ * keep them a year without asking. index.html keeps its name and points to the current ones: `no-cache`
+ * makes the browser revalidate it (a 304 by ETag when nothing changed).
+ */
+export function clientCacheControl(root: string, file: string): string {
+  return relative(root, file).startsWith(`assets${sep}`) ? IMMUTABLE : 'no-cache';
+}
+
 /** Serves the built React client under /admin, with index.html for every client-side route. */
 async function registerClient(app: FastifyInstance, root: string) {
   const index = resolve(root, 'index.html');
@@ -164,7 +186,18 @@ async function registerClient(app: FastifyInstance, root: string) {
   });
   if (built) {
     registeringClient = true;
-    await app.register(fastifyStatic, { root, prefix: '/admin/', index: false, wildcard: false });
+    await app.register(fastifyStatic, {
+      root,
+      prefix: '/admin/',
+      index: false,
+      wildcard: false,
+      // The build writes a .br and a .gz beside each text file (scripts/compress-assets.ts): one is picked
+      // by Accept-Encoding, with `Vary: Accept-Encoding`; those copies get no route of their own.
+      preCompressed: true,
+      globIgnore: ['**/*.br', '**/*.gz'],
+      cacheControl: false,
+      setHeaders: (reply, path) => reply.header('cache-control', clientCacheControl(root, path)),
+    });
     registeringClient = false;
   }
   const client = { config: { clientFile: true } };
@@ -175,9 +208,12 @@ async function registerClient(app: FastifyInstance, root: string) {
     const isAsset = /\.[a-z0-9]+$/i.test(request.url.split('?')[0]!);
     if (isPage && !isAsset) {
       if (!built) {
-        return reply.code(503).type('text/plain; charset=utf-8').send('Client non construit : lancez « npm run build ».');
+        return reply
+          .code(503)
+          .type('text/plain; charset=utf-8')
+          .send('Client non construit : lancez « npm run build ».');
       }
-      return reply.header('cache-control', 'no-cache').sendFile('index.html', root);
+      return reply.sendFile('index.html', root);
     }
     return reply.code(404).send({ status: 404, message: MESSAGES.notFound });
   });

@@ -80,7 +80,10 @@ describe('the built server (npm start)', () => {
         body: JSON.stringify(body),
       });
     const { key } = (await (await post('/trpc/twoFactor.setup', {})).json()).result.data;
-    const enrolled = await post('/trpc/twoFactor.enrol', { key, code: generateTOTP(decodeBase64(key), 30, 6) });
+    const enrolled = await post('/trpc/twoFactor.enrol', {
+      key,
+      code: generateTOTP(decodeBase64(key), 30, 6),
+    });
     expect(enrolled.status).toBe(200);
     const regions = await (await fetch(`${base}/api/regions`, { headers: { cookie } })).json();
     expect(regions.totalItems).toBe(24);
@@ -107,6 +110,28 @@ describe('the built server (npm start)', () => {
     const page = await fetch(`${base}/admin/signalements`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<div id="root">');
+  });
+
+  it('sends the client precompressed: brotli by Accept-Encoding, index.html no-cache with its loading state, assets immutable', async () => {
+    await expect
+      .poll(async () => (await fetch(`${base}/api/health`).catch(() => null))?.status, { timeout: 60_000 })
+      .toBe(200);
+    // fetch decodes the body itself; the headers say what travelled.
+    const page = await fetch(`${base}/admin/signalement/list`, { headers: { 'accept-encoding': 'br' } });
+    expect(page.headers.get('content-encoding')).toBe('br');
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    expect(page.headers.get('vary')).toMatch(/accept-encoding/i);
+    const html = await page.text();
+    expect(html).toContain('Chargement...');
+    const script = /src="(\/admin\/assets\/[^"]+\.js)"/.exec(html)![1]!;
+    const br = await fetch(`${base}${script}`, { headers: { 'accept-encoding': 'br' } });
+    expect(br.headers.get('content-encoding')).toBe('br');
+    expect(br.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const gz = await fetch(`${base}${script}`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers.get('content-encoding')).toBe('gzip');
+    const plain = await fetch(`${base}${script}`, { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(await plain.text()).toBe(await br.text());
   });
 
   it('stops cleanly on SIGTERM', async () => {

@@ -1,0 +1,106 @@
+// Bundle budget (issue #12, run by `npm test` after the build): the JavaScript a screen downloads on its
+// first load, brotli-compressed as the server sends it. A screen loads index.html's entry, the lazy
+// chunk of its page (web/routes.tsx) and every chunk those import statically. Log-in and list must stay
+// under 170 KB; the dashboard's first load must not carry the charts or the map, which it imports lazily
+// after its figures. Reads Vite's manifest (dist/web/.vite/manifest.json): run `npm run build` first.
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { brotliSize } from './compress-assets';
+
+interface Chunk {
+  file: string;
+  src?: string;
+  isEntry?: boolean;
+  imports?: string[];
+}
+type Manifest = Record<string, Chunk>;
+
+/** 170 KB, the issue's budget for the log-in and list screens. */
+export const BUDGET_BYTES = 170 * 1000;
+/** Manifest keys of the lazily loaded heavy parts the dashboard must not load with its figures. */
+const HEAVY = /apexcharts|maplibre-gl|react-map-gl|features\/dashboard\/(apex-chart|geo-map)/;
+
+export const SCREENS = [
+  { name: 'Connexion (/login)', page: 'features/auth/login-page.tsx', budget: BUDGET_BYTES },
+  {
+    name: 'Liste (/signalement/list)',
+    page: 'features/signalement/signalement-list-page.tsx',
+    budget: BUDGET_BYTES,
+  },
+  {
+    name: 'Tableau de bord (/dashboard)',
+    page: 'features/dashboard/dashboard-page.tsx',
+    budget: null,
+    noHeavy: true,
+  },
+] as const;
+
+/** The manifest keys a screen loads first: the entry, its page, and their static imports, transitively. */
+export function firstLoad(manifest: Manifest, page: string): string[] {
+  const entry = Object.keys(manifest).find((key) => manifest[key]!.isEntry);
+  if (!entry) throw new Error('Manifeste sans point d’entrée.');
+  if (!manifest[page]) throw new Error(`Page absente du manifeste : ${page}`);
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    for (const next of manifest[key]?.imports ?? []) visit(next);
+  };
+  visit(entry);
+  visit(page);
+  return [...seen];
+}
+
+export function heavyChunks(keys: string[]): string[] {
+  return keys.filter((key) => HEAVY.test(key));
+}
+
+function run(webRoot: string): number {
+  const manifestPath = join(webRoot, '.vite', 'manifest.json');
+  if (!existsSync(manifestPath)) {
+    console.error(`Manifeste introuvable (${manifestPath}) : lancez « npm run build ».`);
+    return 1;
+  }
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
+  const size = (key: string): number => {
+    const file = join(webRoot, manifest[key]!.file);
+    return existsSync(`${file}.br`) ? readFileSync(`${file}.br`).length : brotliSize(readFileSync(file));
+  };
+  const failures: string[] = [];
+  const rows = SCREENS.map((screen) => {
+    const keys = firstLoad(manifest, screen.page);
+    const bytes = keys.reduce((sum, key) => sum + size(key), 0);
+    if (screen.budget !== null && bytes > screen.budget) {
+      failures.push(
+        `${screen.name} : ${(bytes / 1000).toFixed(1)} KB de JS compressé, au-delà du budget de ${screen.budget / 1000} KB.`,
+      );
+    }
+    const heavy = 'noHeavy' in screen ? heavyChunks(keys) : [];
+    if (heavy.length > 0) {
+      failures.push(
+        `${screen.name} : le premier chargement inclut ${heavy.join(', ')} ; graphiques et carte doivent être importés à la demande.`,
+      );
+    }
+    return {
+      écran: screen.name,
+      fichiers: keys.length,
+      'JS brotli (KB)': Number((bytes / 1000).toFixed(1)),
+      budget: screen.budget === null ? 'sans graphiques ni carte' : `${screen.budget / 1000} KB`,
+      verdict: failures.some((f) => f.startsWith(screen.name)) ? 'DÉPASSÉ' : 'ok',
+    };
+  });
+  console.info('Budget du premier chargement (JS, brotli qualité 11) :');
+  const columns = Object.keys(rows[0]!) as (keyof (typeof rows)[number])[];
+  const widths = columns.map((column) =>
+    Math.max(column.length, ...rows.map((row) => String(row[column]).length)),
+  );
+  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join('  ');
+  console.info(line(columns));
+  for (const row of rows) console.info(line(columns.map((column) => String(row[column]))));
+  for (const failure of failures) console.error(failure);
+  return failures.length > 0 ? 1 : 0;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+  process.exitCode = run(resolve(process.argv[2] ?? 'dist/web'));
+}
