@@ -113,7 +113,8 @@ export async function filterConditions(db: Database, f: ListFilters, plan: Filte
   if (before) conditions.push(lt(s.signalementAt, new Date(before.getTime() + DAY_MS)));
   if (f.search) {
     const text = signalementSearchCondition(db, await planSearch(db, f.search), plan.searchStrategy);
-    const named = plan.viewer ? sourceNameCondition(db, f.search, plan.viewer) : undefined;
+    // One indexed look-up first: a search that names no source keeps the plain search's query plan.
+    const named = plan.viewer && (await anySourceNamed(db, f.search)) ? sourceNameCondition(db, f.search, plan.viewer) : undefined;
     // A search of only wildcards plans no word (no condition): it must not become "sources named …".
     conditions.push(named && text ? or(text, named) : text);
   }
