@@ -2,14 +2,13 @@
 // in one transaction, every source value still in clear is encrypted and its name indexed, the
 // history entries about sources are encrypted, the search text of the reports concerned is recomputed
 // without their names, and the TOTP keys are encrypted. Idempotent: a second start finds nothing to do.
-import { and, asc, eq, gt, isNotNull, isNull, like, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Database, Orm } from '../db/client';
 import { refreshSearchText } from '../domains/signalements/search-refresh';
+import { rowsById, sourceHistoryRows } from './batches';
 import { isEncrypted, type DataCipher } from './cipher';
 import { cipherOf } from './registry';
 import { hasPlainSourceChanges, sealPlainSourceChanges, sealSource, SOURCE_FIELDS, type SourceValues } from './sources';
-
-const BATCH = 1000;
 
 export interface PlaintextMigration {
   sources: number;
@@ -33,43 +32,30 @@ async function migrateSources(db: Database, tx: Orm, cipher: DataCipher, reports
   const t = db.t.sources;
   const todo = or(plain(t.nomPrenom), plain(t.contact), plain(t.description), plain(t.autreCanal), and(isNotNull(t.nomPrenom), isNull(t.nomIndex)));
   let done = 0;
-  for (let after = 0; ; ) {
-    const rows = await tx.select().from(t).where(and(gt(t.id, after), todo)).orderBy(asc(t.id)).limit(BATCH);
-    if (rows.length === 0) return done;
-    for (const row of rows) {
-      const clear: SourceValues = {
-        nomPrenom: clearValue(cipher, row.nomPrenom, 'nomPrenom'),
-        contact: clearValue(cipher, row.contact, 'contact'),
-        description: clearValue(cipher, row.description, 'description'),
-        autreCanal: clearValue(cipher, row.autreCanal, 'autreCanal'),
-      };
-      await tx.update(t).set(sealSource(cipher, clear)).where(eq(t.id, row.id));
-      reports.add(row.signalementId);
-      done++;
-    }
-    after = rows[rows.length - 1]!.id;
+  const rows = rowsById((after, limit) => tx.select().from(t).where(and(gt(t.id, after), todo)).orderBy(asc(t.id)).limit(limit));
+  for await (const row of rows) {
+    const clear: SourceValues = {
+      nomPrenom: clearValue(cipher, row.nomPrenom, 'nomPrenom'),
+      contact: clearValue(cipher, row.contact, 'contact'),
+      description: clearValue(cipher, row.description, 'description'),
+      autreCanal: clearValue(cipher, row.autreCanal, 'autreCanal'),
+    };
+    await tx.update(t).set(sealSource(cipher, clear)).where(eq(t.id, row.id));
+    reports.add(row.signalementId);
+    done++;
   }
+  return done;
 }
 
 async function migrateHistory(db: Database, tx: Orm, cipher: DataCipher): Promise<number> {
   const h = db.t.signalementHistorique;
   let done = 0;
-  for (let after = 0; ; ) {
-    const rows = await tx
-      .select({ id: h.id, changes: h.changes })
-      .from(h)
-      .where(and(gt(h.id, after), like(h.action, 'source.%')))
-      .orderBy(asc(h.id))
-      .limit(BATCH);
-    if (rows.length === 0) return done;
-    for (const row of rows) {
-      const changes = row.changes as Record<string, { from: unknown; to: unknown }>;
-      if (!hasPlainSourceChanges(changes)) continue;
-      await tx.update(h).set({ changes: sealPlainSourceChanges(cipher, changes) }).where(eq(h.id, row.id));
-      done++;
-    }
-    after = rows[rows.length - 1]!.id;
+  for await (const row of sourceHistoryRows(db, tx)) {
+    if (!hasPlainSourceChanges(row.changes)) continue;
+    await tx.update(h).set({ changes: sealPlainSourceChanges(cipher, row.changes) }).where(eq(h.id, row.id));
+    done++;
   }
+  return done;
 }
 
 async function migrateTotpKeys(db: Database, tx: Orm, cipher: DataCipher): Promise<number> {

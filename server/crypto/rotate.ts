@@ -4,16 +4,15 @@
 // from DATA_KEY, the new key is handed back to be printed once for the operator.
 import { renameSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { and, asc, eq, gt, like } from 'drizzle-orm';
+import { asc, eq, gt } from 'drizzle-orm';
 import type { Config } from '../config';
 import { openDatabase, type Database, type Orm } from '../db/client';
+import { rowsById, sourceHistoryRows } from './batches';
 import { createCipher, generateDataKey, sameKey, type DataCipher } from './cipher';
 import { DataKeyError, openDataKey, readDataKey, syncDirectory, verifierOf, writeKeyFile } from './data-key';
 import { encryptPlaintext } from './migrate-plaintext';
 import { attachCipher } from './registry';
 import { openSource, openSourceChanges, sealSource, sealSourceChanges } from './sources';
-
-const BATCH = 1000;
 
 export interface RotationCounts {
   sources: number;
@@ -39,36 +38,21 @@ export async function reencryptAll(db: Database, from: DataCipher, to: DataCiphe
 async function rotateSources(db: Database, tx: Orm, from: DataCipher, to: DataCipher): Promise<number> {
   const t = db.t.sources;
   let done = 0;
-  for (let after = 0; ; ) {
-    const rows = await tx.select().from(t).where(gt(t.id, after)).orderBy(asc(t.id)).limit(BATCH);
-    if (rows.length === 0) return done;
-    for (const row of rows) {
-      const clear = openSource(from, row);
-      await tx.update(t).set(sealSource(to, clear)).where(eq(t.id, row.id));
-      done++;
-    }
-    after = rows[rows.length - 1]!.id;
+  for await (const row of rowsById((after, limit) => tx.select().from(t).where(gt(t.id, after)).orderBy(asc(t.id)).limit(limit))) {
+    await tx.update(t).set(sealSource(to, openSource(from, row))).where(eq(t.id, row.id));
+    done++;
   }
+  return done;
 }
 
 async function rotateHistory(db: Database, tx: Orm, from: DataCipher, to: DataCipher): Promise<number> {
   const h = db.t.signalementHistorique;
   let done = 0;
-  for (let after = 0; ; ) {
-    const rows = await tx
-      .select({ id: h.id, changes: h.changes })
-      .from(h)
-      .where(and(gt(h.id, after), like(h.action, 'source.%')))
-      .orderBy(asc(h.id))
-      .limit(BATCH);
-    if (rows.length === 0) return done;
-    for (const row of rows) {
-      const changes = openSourceChanges(from, row.changes as Record<string, { from: unknown; to: unknown }>);
-      await tx.update(h).set({ changes: sealSourceChanges(to, changes) }).where(eq(h.id, row.id));
-      done++;
-    }
-    after = rows[rows.length - 1]!.id;
+  for await (const row of sourceHistoryRows(db, tx)) {
+    await tx.update(h).set({ changes: sealSourceChanges(to, openSourceChanges(from, row.changes)) }).where(eq(h.id, row.id));
+    done++;
   }
+  return done;
 }
 
 export interface RotationResult extends RotationCounts {
