@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_BUSINESS_TIME_ZONE, isTimeZone } from '../shared/calendar';
 import { parseDataKey } from './crypto/cipher';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -33,6 +34,13 @@ export const configSchema = z.object({
   MAIL_FROM: z.string().default('Signalements <no-reply@signalements.local>'),
   MAP_STYLE_URL: optionalString.pipe(z.url({ message: 'URL invalide' }).optional()),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  // The business calendar (docs/decisions/0018-business-calendar.md): every day shown, filtered, exported
+  // or counted is a day in this zone.
+  APP_TIMEZONE: z
+    .string()
+    .trim()
+    .default(DEFAULT_BUSINESS_TIME_ZONE)
+    .refine(isTimeZone, { message: "fuseau horaire inconnu (nom IANA attendu, par exemple 'Indian/Antananarivo')" }),
   // Set to true only behind a reverse proxy that sets X-Forwarded-For: otherwise a client could
   // choose its own address and escape the per-address log-in throttle.
   TRUST_PROXY: z

@@ -3,6 +3,8 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDataKey } from './crypto/data-key';
 import { encryptPlaintext, type PlaintextMigration } from './crypto/migrate-plaintext';
+import { setBusinessTimeZone } from '../shared/calendar';
+import { syncBusinessCalendar, type CalendarSync } from './db/business-calendar';
 import { openDatabase, type Database } from './db/client';
 import { seed } from './db/seed/index';
 import { passwordWeakness } from './domains/auth/password-strength';
@@ -54,8 +56,11 @@ export async function start(env: Record<string, string | undefined> = process.en
   const db = openDatabase(config.DATABASE_URL);
   let createdKeyFile: string | null;
   let encrypted: PlaintextMigration;
+  let calendar: CalendarSync;
   try {
     await db.migrate();
+    setBusinessTimeZone(config.APP_TIMEZONE);
+    calendar = await syncBusinessCalendar(db, config.APP_TIMEZONE);
     // Before anything reads or writes a source: refuses to start without the right key.
     ({ createdKeyFile } = await openDataKey(db, config));
     encrypted = await encryptPlaintext(db);
@@ -70,6 +75,12 @@ export async function start(env: Record<string, string | undefined> = process.en
     app.log.warn(
       { keyFile: createdKeyFile },
       `Clé de chiffrement des sources créée dans ${createdKeyFile} : sauvegardez-la avec la base, sans elle les sources sont illisibles.`,
+    );
+  }
+  if (calendar.rebuilt && calendar.previousZone !== calendar.zone) {
+    app.log.info(
+      { zone: calendar.zone, previousZone: calendar.previousZone },
+      `Calendrier : les jours sont ceux du fuseau ${calendar.zone} ; compteurs journaliers recalculés.`,
     );
   }
   if (encrypted.sources + encrypted.history + encrypted.totpKeys > 0) {

@@ -332,7 +332,7 @@ export const signalementProjects = table(
 );
 
 /**
- * Reports per UTC day and per value of one dimension ('total' with refId 0, 'statut', 'region',
+ * Reports per business day and per value of one dimension ('total' with refId 0, 'statut', 'region',
  * 'district', 'commune', 'canal', 'niveau', 'resultat', 'subject'): the dashboard's counts. Kept
  * exact by triggers on signalements and signalement_subjects (drizzle/migrations/{sqlite,pg}/0004_day_counts.sql,
  * docs/decisions/0014-dashboard-day-counts.md); nothing in the application writes it.
@@ -342,11 +342,27 @@ export const signalementDayCounts = table(
   {
     dimension: text('dimension').$type<DayCountDimension>().notNull(),
     refId: integer('ref_id').notNull(),
-    /** Days since 1970-01-01, UTC. */
+    /** Days since 1970-01-01 of the business day (business_calendar_offsets). */
     day: integer('day').notNull(),
     n: integer('n').notNull(),
   },
   (t) => [primaryKey({ columns: [t.dimension, t.refId, t.day] })],
+);
+
+/**
+ * The UTC offsets of the business time zone (APP_TIMEZONE, docs/decisions/0018-business-calendar.md):
+ * each row gives the offset in force from `startsAt` on, the first row starting in the far past. The
+ * day-count triggers read it to put a report on its business day; the server rewrites it, and rebuilds
+ * signalement_day_counts, when it starts with another zone.
+ */
+export const businessCalendarOffsets = table(
+  'business_calendar_offsets',
+  {
+    startsAt: timestamp('starts_at').notNull(),
+    offsetMs: integer('offset_ms').notNull(),
+    zone: text('zone').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.startsAt] })],
 );
 
 export const presumeAuteurs = table(

@@ -12,6 +12,7 @@
 //
 // Reproduce a failure with the seed it prints: FUZZ_SEED=<seed> npx vitest run <this file>. Explore more:
 // FUZZ_SEED=$RANDOM FUZZ_RUNS=60 (FUZZ_TALLY=1 prints the answers per route and status class).
+import { businessDay } from '../../shared/calendar';
 import { getTableColumns, getTableName, is, sql, Table } from 'drizzle-orm';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
@@ -185,7 +186,7 @@ function poolOfRoute(route: string): keyof Pools {
   return table.find(([pattern]) => pattern.test(route))?.[1] ?? 'signalements';
 }
 
-const today = new Date().toISOString().slice(0, 10);
+const today = businessDay(new Date());
 
 /** Where a value goes: its field, the route (for `code`), the codes that exist, and whether to stay valid. */
 interface Target {

@@ -145,4 +145,6 @@ export interface SignalementResumeDto {
   isRecurrent: boolean;
   actionProvisoires: string[];
   preuves: string[];
+  /** The business time zone the dates are read in (docs/decisions/0018-business-calendar.md). */
+  timeZone: string;
 }

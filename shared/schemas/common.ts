@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { businessDayStart, parseDay } from '../calendar';
 import { MIN_SIGNALEMENT_DATE } from '../constants';
 import './zod-french';
 
@@ -51,10 +52,15 @@ export const textList = z
   .transform((items) => items.map((s) => s.trim()).filter((s) => s !== ''));
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-const parseDate = (v: string) => new Date(ISO_DATE.test(v) ? `${v}T00:00:00Z` : v);
+// A bare day is the first instant of that day in the business calendar (shared/calendar.ts).
+const parseDate = (v: string) => {
+  if (!ISO_DATE.test(v)) return new Date(v);
+  return parseDay(v) ? businessDayStart(v) : new Date(Number.NaN);
+};
 
 /**
- * yyyy-MM-dd or a full ISO date-time, parsed to a Date (a bare date is midnight UTC). Years 1 to 9999
+ * yyyy-MM-dd or a full ISO date-time, parsed to a Date (a bare date is its first instant in the business
+ * time zone, Madagascar by default). Years 1 to 9999
  * only: JavaScript dates reach ±275760, PostgreSQL refuses year 0 and anything written with more than
  * four digits, and SQLite would store it; one range keeps the engines alike.
  */
@@ -73,13 +79,14 @@ export const isoDate = (requiredMessage: string) =>
     )
     .transform(parseDate);
 
-export const MIN_DATE = new Date(`${MIN_SIGNALEMENT_DATE}T00:00:00Z`);
+/** The first instant of MIN_SIGNALEMENT_DATE in the business calendar. */
+export const minDate = () => businessDayStart(MIN_SIGNALEMENT_DATE);
 export const DATE_IN_FUTURE = 'La date ne peut pas être dans le futur.';
 export const DATE_TOO_OLD = 'La date ne peut pas être antérieure au 01/01/1900.';
 
 /** A report date: not in the future (today allowed, in any time zone), not before 1900-01-01. */
 export const pastDate = (requiredMessage: string) =>
   isoDate(requiredMessage)
-    .refine((d) => d.getTime() >= MIN_DATE.getTime(), { message: DATE_TOO_OLD })
+    .refine((d) => d.getTime() >= minDate().getTime(), { message: DATE_TOO_OLD })
     // 14 h of tolerance: the user's "today" may already be tomorrow in UTC (Madagascar is UTC+3).
     .refine((d) => d.getTime() <= Date.now() + 14 * 3600 * 1000, { message: DATE_IN_FUTURE });

@@ -30,8 +30,11 @@ export interface E2E {
   running: Running;
   baseUrl: string;
   browser: Browser;
-  /** A new browser context and page; console errors and failed page loads are collected. */
-  newPage(options?: { width?: number; height?: number }): Promise<Page>;
+  /**
+   * A new browser context and page; console errors and failed page loads are collected. The browser
+   * runs in Madagascar's time zone and the fr-FR locale unless told otherwise.
+   */
+  newPage(options?: { width?: number; height?: number; timezoneId?: string; locale?: string }): Promise<Page>;
   /** Creates a user with PASSWORD. */
   user(email: string, roleCode: string, nomPrenom: string): Promise<void>;
   /**
@@ -62,8 +65,8 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
     running,
     baseUrl: running.url,
     browser,
-    async newPage({ width = 1280, height = 800 } = {}) {
-      const context = await browser.newContext({ viewport: { width, height }, locale: 'fr-FR', baseURL: running.url });
+    async newPage({ width = 1280, height = 800, timezoneId = 'Indian/Antananarivo', locale = 'fr-FR' } = {}) {
+      const context = await browser.newContext({ viewport: { width, height }, locale, timezoneId, baseURL: running.url });
       contexts.push(context);
       const page = await context.newPage();
       page.on('console', (msg) => {

@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_BUSINESS_TIME_ZONE, setBusinessTimeZone } from '../../shared/calendar';
 import {
   formatDate,
   formatDateTime,
-  formatDateTimeMadagascar,
+  formatDateTimeSeconds,
   formatDays,
   formatPercent,
   initials,
@@ -36,10 +37,24 @@ describe('formatDate', () => {
     expect(formatDate('pas une date', 'Jamais')).toBe('Jamais');
   });
 
-  it('uses the local day: 22:30 UTC on 31 March is already 1 April in Madagascar (UTC+3)', () => {
-    expect(formatDate('2024-03-31T22:30:00Z')).toBe('01/04/2024');
-    inTimeZone('UTC');
-    expect(formatDate('2024-03-31T22:30:00Z')).toBe('31/03/2024');
+  it('uses the business day, whatever the browser zone: 22:30 UTC on 31 March is 1 April in Madagascar (UTC+3)', () => {
+    for (const tz of ['Indian/Antananarivo', 'UTC', 'America/Los_Angeles', 'Pacific/Kiritimati']) {
+      inTimeZone(tz);
+      expect(formatDate('2024-03-31T22:30:00Z')).toBe('01/04/2024');
+      // 23:30 and 00:30 in Madagascar, on either side of midnight.
+      expect(formatDate('2024-03-31T20:30:00Z')).toBe('31/03/2024');
+      expect(formatDate('2024-03-31T21:30:00Z')).toBe('01/04/2024');
+    }
+  });
+
+  it('follows the zone the server announces', () => {
+    setBusinessTimeZone('America/Los_Angeles');
+    try {
+      expect(formatDate('2024-03-31T22:30:00Z')).toBe('31/03/2024');
+      expect(formatDateTime('2024-07-01T06:30:00Z')).toBe('30/06/2024 23:30');
+    } finally {
+      setBusinessTimeZone(DEFAULT_BUSINESS_TIME_ZONE);
+    }
   });
 
   it('keeps a bare calendar day on that day even west of Greenwich', () => {
@@ -51,12 +66,12 @@ describe('formatDate', () => {
 });
 
 describe('formatDateTime', () => {
-  it('writes dd/MM/yyyy HH:mm in the local time zone, 24-hour clock', () => {
-    inTimeZone('Indian/Antananarivo');
-    expect(formatDateTime('2024-01-09T13:07:00Z')).toBe('09/01/2024 16:07');
-    expect(formatDateTime('2024-03-31T22:30:00Z')).toBe('01/04/2024 01:30');
-    inTimeZone('America/Los_Angeles');
-    expect(formatDateTime('2024-01-09T13:07:00Z')).toBe('09/01/2024 05:07');
+  it('writes dd/MM/yyyy HH:mm in the business time zone, 24-hour clock, whatever the browser zone', () => {
+    for (const tz of ['Indian/Antananarivo', 'America/Los_Angeles']) {
+      inTimeZone(tz);
+      expect(formatDateTime('2024-01-09T13:07:00Z')).toBe('09/01/2024 16:07');
+      expect(formatDateTime('2024-03-31T22:30:00Z')).toBe('01/04/2024 01:30');
+    }
   });
 
   it('shows the fallback for a missing date', () => {
@@ -126,16 +141,16 @@ describe('initials', () => {
   });
 });
 
-describe('formatDateTimeMadagascar', () => {
+describe('formatDateTimeSeconds', () => {
   it('writes dd/MM/yyyy HH:mm:ss in Madagascar time, whatever the browser time zone', () => {
     for (const tz of ['UTC', 'America/Los_Angeles', 'Asia/Tokyo', 'Indian/Antananarivo']) {
       inTimeZone(tz);
-      expect(formatDateTimeMadagascar('2025-03-10T21:05:09Z')).toBe('11/03/2025 00:05:09');
+      expect(formatDateTimeSeconds('2025-03-10T21:05:09Z')).toBe('11/03/2025 00:05:09');
     }
   });
 
   it('gives the fallback for an empty or invalid date', () => {
-    expect(formatDateTimeMadagascar(null, '-')).toBe('-');
-    expect(formatDateTimeMadagascar('pas une date', '-')).toBe('-');
+    expect(formatDateTimeSeconds(null, '-')).toBe('-');
+    expect(formatDateTimeSeconds('pas une date', '-')).toBe('-');
   });
 });

@@ -1,3 +1,4 @@
+import { businessDay, parseDay, wallClock } from '../../shared/calendar';
 import { INITIALS_MAX } from '../../shared/constants';
 
 type DateInput = string | Date | null | undefined;
@@ -20,23 +21,45 @@ export function parseDate(value: DateInput): Date | null {
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 
-/** `dd/MM/yyyy` in the browser's time zone; `fallback` (e.g. 'Jamais') for an empty or invalid date. */
+/**
+ * The business calendar's wall clock of an API date (docs/decisions/0018-business-calendar.md): an instant
+ * is read in the business time zone (Madagascar unless the server says otherwise), whatever the browser's
+ * zone; a bare `yyyy-MM-dd` is that calendar day. The result's UTC fields hold the wall clock.
+ */
+function businessWallClock(value: DateInput): Date | null {
+  if (typeof value === 'string' && DATE_ONLY.test(value)) {
+    const date = parseDay(value);
+    return date;
+  }
+  const date = parseDate(value);
+  return date ? wallClock(date) : null;
+}
+
+/** `dd/MM/yyyy` in the business time zone; `fallback` (e.g. 'Jamais') for an empty or invalid date. */
 export function formatDate(value: DateInput, fallback = ''): string {
-  const date = parseDate(value);
-  if (!date) return fallback;
-  return `${pad(date.getDate())}/${pad(date.getMonth() + 1)}/${date.getFullYear()}`;
+  const wall = businessWallClock(value);
+  if (!wall) return fallback;
+  return `${pad(wall.getUTCDate())}/${pad(wall.getUTCMonth() + 1)}/${wall.getUTCFullYear()}`;
 }
 
-/** `dd/MM/yyyy HH:mm` in the browser's time zone; `fallback` for an empty or invalid date. */
+/** `dd/MM/yyyy HH:mm` in the business time zone; `fallback` for an empty or invalid date. */
 export function formatDateTime(value: DateInput, fallback = ''): string {
-  const date = parseDate(value);
-  if (!date) return fallback;
-  return `${formatDate(date)} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+  const wall = businessWallClock(value);
+  if (!wall) return fallback;
+  return `${formatDate(value)} ${pad(wall.getUTCHours())}:${pad(wall.getUTCMinutes())}`;
 }
 
-/** `yyyy-MM-dd` of the local calendar day (what the date-range filters send), never shifted to UTC. */
+/**
+ * `yyyy-MM-dd` of a calendar date held in a local Date (the pickers' days: their fields are the day,
+ * whatever the zone), never shifted to UTC.
+ */
 export function toIsoDate(date: Date): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/** `yyyy-MM-dd` of today in the business calendar (a form's default date, the picker's today). */
+export function businessToday(now = new Date()): string {
+  return businessDay(now);
 }
 
 const percentNumber = new Intl.NumberFormat('fr-FR', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
@@ -75,27 +98,12 @@ export function initials(name: string | null | undefined, max = INITIALS_MAX): s
   return letters.join('');
 }
 
-/** Madagascar's time zone (UTC+3 all year): the access log shows when things happened there. */
-export const MADAGASCAR_TIME_ZONE = 'Indian/Antananarivo';
-
-const madagascarParts = new Intl.DateTimeFormat('fr-FR', {
-  timeZone: MADAGASCAR_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-});
-
 /**
- * `dd/MM/yyyy HH:mm:ss` in Madagascar time, whatever the browser's time zone: a log entry is read the
- * same way by every administrator. `fallback` for an empty or invalid date.
+ * `dd/MM/yyyy HH:mm:ss` in the business time zone, whatever the browser's: a log entry is read the same
+ * way by every administrator. `fallback` for an empty or invalid date.
  */
-export function formatDateTimeMadagascar(value: DateInput, fallback = ''): string {
-  const date = parseDate(value);
-  if (!date) return fallback;
-  const part = Object.fromEntries(madagascarParts.formatToParts(date).map((p) => [p.type, p.value]));
-  return `${part.day}/${part.month}/${part.year} ${part.hour}:${part.minute}:${part.second}`;
+export function formatDateTimeSeconds(value: DateInput, fallback = ''): string {
+  const wall = businessWallClock(value);
+  if (!wall) return fallback;
+  return `${formatDateTime(value)}:${pad(wall.getUTCSeconds())}`;
 }

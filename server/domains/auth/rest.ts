@@ -1,3 +1,4 @@
+import { businessTimeZone } from '../../../shared/calendar';
 import type { FastifyInstance } from 'fastify';
 import {
   loginInputSchema,
@@ -38,6 +39,7 @@ export function authRoutes(app: FastifyInstance, db: Database, config: Config) {
       ...utilisateurDto(user, user.code),
       twoFactor: twoFactorStep(request.auth!, config),
       twoFactorEnrolled: user.twoFactorEnrolled,
+      timeZone: businessTimeZone(),
     };
   });
 

@@ -1,3 +1,4 @@
+import { businessTimeZone } from '../../../shared/calendar';
 import { loginInputSchema } from '../../../shared/schemas/auth';
 import { clearSessionCookie, setSessionCookie } from '../../http/session-cookie';
 import { authedProcedure, publicProcedure, router } from '../../trpc/init';
@@ -13,6 +14,7 @@ export const authRouter = router({
       ...result.user,
       twoFactor: twoFactorStep(result.auth, ctx.config),
       twoFactorEnrolled: result.auth.user.twoFactorEnrolled,
+      timeZone: businessTimeZone(),
     };
   }),
   logout: authedProcedure.meta({ twoFactorStep: true }).mutation(async ({ ctx }) => {
@@ -24,5 +26,7 @@ export const authRouter = router({
     ...utilisateurDto(ctx.auth.user, ctx.auth.user.code),
     twoFactor: twoFactorStep(ctx.auth, ctx.config),
     twoFactorEnrolled: ctx.auth.user.twoFactorEnrolled,
+    // The business calendar the screens show days in (docs/decisions/0018-business-calendar.md).
+    timeZone: businessTimeZone(),
   })),
 });

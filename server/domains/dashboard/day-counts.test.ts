@@ -8,6 +8,7 @@ import { testEngines } from '../../../tests/helpers/db';
 import { createReport, mergePatch } from '../../../tests/helpers/signalements';
 import type { Database } from '../../db/client';
 import { dayCountsBackfill } from '../../db/day-counts';
+import { businessDayNumber } from '../../../shared/calendar';
 
 const DAY_MS = 86_400_000;
 const DIMENSIONS = {
@@ -28,7 +29,7 @@ async function liveCounts(db: Database): Promise<Record<string, number>> {
   const reports = await db.read.select().from(t.signalements);
   const dayOf = new Map<number, number>();
   for (const r of reports) {
-    const day = Math.floor(r.signalementAt.getTime() / DAY_MS);
+    const day = businessDayNumber(r.signalementAt);
     dayOf.set(r.id, day);
     add(`total:0:${day}`);
     for (const [dimension, field] of Object.entries(DIMENSIONS)) {
@@ -110,7 +111,7 @@ describe.each(await testEngines())('dashboard day counts on %s', (engine) => {
     await t.db.transaction(async (tx) => {
       const [old] = await tx
         .insert(tables.signalements)
-        .values({ code: 'SIG-OLD0-0001', signalementAt: new Date('1969-12-31T23:30:00Z'), createdById: creator!.id, partenaireId: partner!.id })
+        .values({ code: 'SIG-OLD0-0001', signalementAt: new Date('1969-12-31T20:30:00Z'), createdById: creator!.id, partenaireId: partner!.id })
         .returning({ id: tables.signalements.id });
       await tx.insert(tables.signalementSubjects).values({ signalementId: old!.id, subjectId: subjects[0]!.id });
     });

@@ -12,14 +12,14 @@ import { periodWindows } from './periods';
 import { insertFixture } from './test-fixture';
 
 describe('period windows', () => {
-  it('compares the month to date with the same stretch of the previous month, in UTC', () => {
+  it('compares the month to date with the same stretch of the previous month, in Madagascar days (UTC+3)', () => {
     const w = periodWindows('month', new Date('2025-03-10T06:00:00Z'));
     expect(w.current).toEqual({
-      start: new Date('2025-03-01T00:00:00Z'),
+      start: new Date('2025-02-28T21:00:00Z'),
       end: new Date('2025-03-10T06:00:00Z'),
     });
     expect(w.previous).toEqual({
-      start: new Date('2025-02-01T00:00:00Z'),
+      start: new Date('2025-01-31T21:00:00Z'),
       end: new Date('2025-02-10T06:00:00Z'),
     });
     expect(w.series.map((b) => b.day)).toEqual([
@@ -45,12 +45,17 @@ describe('period windows', () => {
 
   it('starts weeks on Monday and never lets the previous window run into the current one', () => {
     const sunday = periodWindows('week', new Date('2025-03-09T20:00:00Z'));
-    expect(sunday.current.start).toEqual(new Date('2025-03-03T00:00:00Z'));
-    expect(sunday.previous.start).toEqual(new Date('2025-02-24T00:00:00Z'));
+    // 23:00 on Sunday 9 March in Madagascar: still the week of Monday 3 March (00:00 local = 21:00 UTC).
+    expect(sunday.current.start).toEqual(new Date('2025-03-02T21:00:00Z'));
+    expect(sunday.previous.start).toEqual(new Date('2025-02-23T21:00:00Z'));
+    // 00:30 on Monday 10 March in Madagascar, still Sunday in UTC: a new week.
+    const monday = periodWindows('week', new Date('2025-03-09T21:30:00Z'));
+    expect(monday.current.start).toEqual(new Date('2025-03-09T21:00:00Z'));
+    expect(periodWindows('day', new Date('2025-03-09T21:30:00Z')).series.at(-1)!.day).toBe('2025-03-10');
     const march31 = periodWindows('month', new Date('2025-03-31T12:00:00Z'));
-    expect(march31.previous.end).toEqual(new Date('2025-03-01T00:00:00Z'));
+    expect(march31.previous.end).toEqual(new Date('2025-02-28T21:00:00Z'));
     const year = periodWindows('year', new Date('2025-06-01T00:00:00Z'));
-    expect(year.current.start).toEqual(new Date('2025-01-01T00:00:00Z'));
+    expect(year.current.start).toEqual(new Date('2024-12-31T21:00:00Z'));
     expect(year.series.map((b) => b.day)).toEqual([
       '2021-01-01',
       '2022-01-01',
@@ -73,7 +78,8 @@ describe.each(await testEngines())('period analysis on %s', (engine) => {
   afterAll(async () => t?.close());
 
   // March 2025 holds R1..R4; the previous window (all of February, capped at 1 March) holds R5.
-  const END_OF_MARCH = new Date('2025-03-31T00:00:00Z');
+  // 00:00 on 31 March in Madagascar.
+  const END_OF_MARCH = new Date('2025-03-30T21:00:00Z');
 
   it('sums up the month against the previous one, with the status split and mean days to close', async () => {
     const s = await overviewSummary(t.db, 'month', END_OF_MARCH);

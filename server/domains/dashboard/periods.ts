@@ -1,5 +1,7 @@
-// Calendar windows of the period analysis (docs/decisions/0012-period-analysis.md), in UTC like every
-// dashboard date. Only the window edges are computed here; every count is SQL.
+// Calendar windows of the period analysis (docs/decisions/0012-period-analysis.md), in the business
+// calendar like every dashboard date (docs/decisions/0018-business-calendar.md). Only the window edges are
+// computed here; every count is SQL.
+import { businessDay, businessDayStart, wallClock } from '../../../shared/calendar';
 import type { Bucket } from '../../db/dates';
 import type { Period } from './schema';
 
@@ -17,7 +19,7 @@ export interface PeriodWindows {
   previous: Window;
   /** Buckets of the evolution chart: the last SERIES_LENGTH periods, the current one last. */
   series: Bucket[];
-  /** Days of 'Signalements Reçus par Jour': the current period, and at least the last 30 days. */
+  /** Days of 'Signalements Reçus par Jour' (calendar dates at UTC midnight): the current period, and at least the last 30 days. */
   days: { first: Date; last: Date };
 }
 
@@ -26,23 +28,32 @@ export const MIN_DAILY_CHART_DAYS = 30;
 
 const isoDay = (at: Date) => at.toISOString().slice(0, 10);
 
-/** The start of the period containing `at`, `offset` periods later (negative: earlier). */
-export function periodStart(period: Period, at: Date, offset = 0): Date {
-  const y = at.getUTCFullYear();
-  const m = at.getUTCMonth();
-  const d = at.getUTCDate();
+/**
+ * The first business day of the period containing `at`, `offset` periods later (negative: earlier), as
+ * 'yyyy-MM-dd'.
+ */
+export function periodFirstDay(period: Period, at: Date, offset = 0): string {
+  const wall = wallClock(at);
+  const y = wall.getUTCFullYear();
+  const m = wall.getUTCMonth();
+  const d = wall.getUTCDate();
   switch (period) {
     case 'day':
-      return new Date(Date.UTC(y, m, d + offset));
+      return isoDay(new Date(Date.UTC(y, m, d + offset)));
     case 'week': {
-      const sinceMonday = (at.getUTCDay() + 6) % 7;
-      return new Date(Date.UTC(y, m, d - sinceMonday + 7 * offset));
+      const sinceMonday = (wall.getUTCDay() + 6) % 7;
+      return isoDay(new Date(Date.UTC(y, m, d - sinceMonday + 7 * offset)));
     }
     case 'month':
-      return new Date(Date.UTC(y, m + offset, 1));
+      return isoDay(new Date(Date.UTC(y, m + offset, 1)));
     case 'year':
-      return new Date(Date.UTC(y + offset, 0, 1));
+      return isoDay(new Date(Date.UTC(y + offset, 0, 1)));
   }
+}
+
+/** The first instant of the period containing `at`, `offset` periods later (negative: earlier). */
+export function periodStart(period: Period, at: Date, offset = 0): Date {
+  return businessDayStart(periodFirstDay(period, at, offset));
 }
 
 export function periodWindows(period: Period, now = new Date()): PeriodWindows {
@@ -52,21 +63,25 @@ export function periodWindows(period: Period, now = new Date()): PeriodWindows {
   const previousEnd = new Date(Math.min(previousStart.getTime() + elapsed, start.getTime()));
   const series: Bucket[] = [];
   for (let i = SERIES_LENGTH[period] - 1; i >= 0; i--) {
-    const lo = periodStart(period, now, -i);
-    series.push({ day: isoDay(lo), lo, hi: periodStart(period, now, -i + 1) });
+    series.push({
+      day: periodFirstDay(period, now, -i),
+      lo: periodStart(period, now, -i),
+      hi: periodStart(period, now, -i + 1),
+    });
   }
-  const today = periodStart('day', now);
+  const first = new Date(`${periodFirstDay(period, now)}T00:00:00Z`);
+  const today = new Date(`${businessDay(now)}T00:00:00Z`);
   const monthBack = new Date(today.getTime() - (MIN_DAILY_CHART_DAYS - 1) * DAY_MS);
   return {
     current: { start, end: now },
     previous: { start: previousStart, end: previousEnd },
     series,
-    days: { first: start < monthBack ? start : monthBack, last: today },
+    days: { first: first < monthBack ? first : monthBack, last: today },
   };
 }
 
-/** 'yyyy-MM-dd' of the inclusive first and last days of a window, as the dashboard inputs take them. */
+/** 'yyyy-MM-dd' of the inclusive first and last business days of a window, as the dashboard inputs take them. */
 export function windowDays(window: Window): { dateStart: string; dateEnd: string } {
   const lastInstant = new Date(Math.max(window.start.getTime(), window.end.getTime() - 1));
-  return { dateStart: isoDay(window.start), dateEnd: isoDay(lastInstant) };
+  return { dateStart: businessDay(window.start), dateEnd: businessDay(lastInstant) };
 }

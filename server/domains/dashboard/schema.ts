@@ -1,5 +1,5 @@
 // Inputs of the dashboard calls (spec §7): an optional, inclusive range of calendar days on
-// signalementAt, read in UTC (docs/decisions/0010-dashboard-data.md).
+// signalementAt, days of the business calendar (docs/decisions/0018-business-calendar.md).
 import { z } from 'zod';
 
 export const DASHBOARD_MESSAGES = {
@@ -14,7 +14,10 @@ export const DASHBOARD_MESSAGES = {
 
 const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** The UTC midnight of a 'yyyy-MM-dd' string, or null when it is not a real calendar day. */
+/**
+ * The calendar date of a 'yyyy-MM-dd' string held as its UTC midnight, or null when it is not a real
+ * calendar day. The dashboard holds business days this way; their day number keys signalement_day_counts.
+ */
 export function parseIsoDay(value: string): Date | null {
   const match = ISO_DAY.exec(value);
   if (!match) return null;

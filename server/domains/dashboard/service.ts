@@ -1,5 +1,6 @@
 // The live dashboard (spec §3 "Dashboard data", §7 "Dashboard"): each call is one SQL statement from
 // queries.ts; this file only shapes its rows into the response of §3.
+import { businessDay } from '../../../shared/calendar';
 import type { Database } from '../../db/client';
 import { invalid } from '../../errors';
 import {
@@ -70,7 +71,8 @@ export function toDate(value: unknown): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
-const utcMidnight = (at: Date) => new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS);
+/** The business day containing `at`, as the UTC midnight of its calendar date (how days are held here). */
+const dayOf = (at: Date) => parseIsoDay(businessDay(at))!;
 
 export async function keyMetrics(db: Database, input?: DateRangeInput): Promise<KeyMetrics> {
   const [row] = await db.rows(keyMetricsSql(db, toInstantRange(input)));
@@ -134,7 +136,7 @@ async function reportBounds(db: Database): Promise<{ first: Date | null; last: D
 
 
 /**
- * The days of the daily chart (UTC midnights, inclusive). An absent start is the first report's day
+ * The business days of the daily chart (calendar dates at UTC midnight, inclusive). An absent start is the first report's day
  * (today when there is none) and an absent end is today, or the last report's day when that is later;
  * without any bound the range keeps its last DEFAULT_PER_DAY_MAX_DAYS days.
  */
@@ -145,14 +147,14 @@ export async function perDayRange(
 ): Promise<{ first: Date; last: Date }> {
   const explicitFirst = input?.dateStart ? parseIsoDay(input.dateStart)! : null;
   const explicitLast = input?.dateEnd ? parseIsoDay(input.dateEnd)! : null;
-  const today = utcMidnight(now);
+  const today = dayOf(now);
   let first = explicitFirst;
   let last = explicitLast;
   if (!first || !last) {
     const bounds = await reportBounds(db);
-    const lastReportDay = bounds.last ? utcMidnight(bounds.last) : today;
+    const lastReportDay = bounds.last ? dayOf(bounds.last) : today;
     last ??= lastReportDay > today ? lastReportDay : today;
-    first ??= bounds.first ? utcMidnight(bounds.first) : today;
+    first ??= bounds.first ? dayOf(bounds.first) : today;
     // An explicit bound stays as asked; the default one gives way (e.g. a start after today).
     if (first > last) {
       if (explicitFirst) last = first;
@@ -169,13 +171,13 @@ export async function perDayRange(
   return { first, last };
 }
 
-/** Reports per UTC day, every day of the range present (0 when none). */
+/** Reports per business day, every day of the range present (0 when none). */
 export async function perDay(db: Database, input?: DateRangeInput, now = new Date()): Promise<PerDay> {
   const { first, last } = await perDayRange(db, input, now);
   return countsPerDay(db, first, last);
 }
 
-/** Reports per UTC day from `first` to `last` (UTC midnights, inclusive), 0 for days without any. */
+/** Reports per business day from `first` to `last` (calendar dates at UTC midnight, inclusive), 0 for days without any. */
 export async function countsPerDay(db: Database, first: Date, last: Date): Promise<PerDay> {
   const rows = await db.rows(perDaySql(db, first, last));
   const result: PerDay = {};

@@ -31,7 +31,7 @@ interface Report {
 export const REPORTS: Report[] = [
   {
     code: 'SIG-T-1',
-    at: '2025-03-01T00:00:00.000Z',
+    at: '2025-02-28T21:00:00.000Z',
     partner: 'IVY',
     creator: 'u1',
     region: 'A',
@@ -45,7 +45,7 @@ export const REPORTS: Report[] = [
   },
   {
     code: 'SIG-T-2',
-    at: '2025-03-01T23:59:59.999Z',
+    at: '2025-03-01T20:59:59.999Z',
     partner: 'IVY',
     creator: 'u1',
     region: 'A',
@@ -77,14 +77,14 @@ export const REPORTS: Report[] = [
   },
   {
     code: 'SIG-T-5',
-    at: '2025-02-28T23:59:59.000Z',
+    at: '2025-02-28T20:59:59.000Z',
     partner: 'TST',
     creator: 'u2',
     region: 'A',
     canal: 'TELEPHONE',
     niveau: 'CRITIQUE',
     statut: 'REJETE',
-    closeAt: '2025-03-02T23:59:59.000Z',
+    closeAt: '2025-03-02T20:59:59.000Z',
     resultat: 'RESULTAT_FAUX_SIGNALEMENT',
     subjects: ['FRAUDE'],
   },

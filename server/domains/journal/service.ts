@@ -4,6 +4,7 @@
 import { PassThrough } from 'node:stream';
 import { and, count, desc, eq, gte, inArray, isNull, lt, lte, max, type SQL } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
+import { addDays, businessDay, businessDayStart, businessZoneLabel, wallClock } from '../../../shared/calendar';
 import type { AccessLogKind } from '../../../shared/constants';
 import {
   ACCESS_LOG_KIND_LABELS,
@@ -31,16 +32,11 @@ export const JOURNAL_TEXT = {
 export const JOURNAL_EXPORT_MAX_ROWS = 100_000;
 const EXPORT_BATCH = 2_000;
 
-/** Madagascar time: UTC+3 all year (no daylight saving). */
-const MADAGASCAR_OFFSET_MS = 3 * 60 * 60 * 1000;
-const DAY_MS = 24 * 60 * 60 * 1000;
-/** 'dd/MM/yyyy HH:mm:ss' in Madagascar time. */
-export function madagascarDateTime(at: Date): string {
-  const [day, time] = new Date(at.getTime() + MADAGASCAR_OFFSET_MS).toISOString().slice(0, 19).split('T');
+/** 'dd/MM/yyyy HH:mm:ss' in the business time zone (Madagascar by default). */
+export function businessDateTime(at: Date): string {
+  const [day, time] = wallClock(at).toISOString().slice(0, 19).split('T');
   return `${day!.split('-').reverse().join('/')} ${time}`;
 }
-/** The first instant of a Madagascar day 'yyyy-MM-dd'. */
-export const madagascarDayStart = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) - MADAGASCAR_OFFSET_MS);
 
 function conditions(db: Database, f: JournalFilters): SQL | undefined {
   const { accessLog: l, utilisateurs: u } = db.t;
@@ -48,8 +44,8 @@ function conditions(db: Database, f: JournalFilters): SQL | undefined {
   if (f.utilisateur) c.push(inArray(l.userId, db.read.select({ id: u.id }).from(u).where(eq(u.code, f.utilisateur))));
   if (f.signalement) c.push(eq(l.signalementCode, f.signalement));
   if (f.kind) c.push(eq(l.kind, f.kind));
-  if (f.du) c.push(gte(l.at, madagascarDayStart(f.du)));
-  if (f.au) c.push(lt(l.at, new Date(madagascarDayStart(f.au).getTime() + DAY_MS)));
+  if (f.du) c.push(gte(l.at, businessDayStart(f.du)));
+  if (f.au) c.push(lt(l.at, businessDayStart(addDays(f.au, 1))));
   return c.length > 0 ? and(...c) : undefined;
 }
 
@@ -150,8 +146,8 @@ export async function markAlertSeen(db: Database, actor: SessionUser, id: number
 
 // ---------------------------------------------------------------- xlsx
 const COLUMNS: Array<{ header: string; width: number; value: (r: AccessLogEntryDto) => string | Date | null; date?: boolean }> = [
-  // A date cell has no time zone: it holds the Madagascar wall-clock time.
-  { header: 'Date', width: 20, date: true, value: (r) => new Date(Date.parse(r.at) + MADAGASCAR_OFFSET_MS) },
+  // A date cell has no time zone: it holds the business calendar's wall-clock time.
+  { header: 'Date', width: 20, date: true, value: (r) => wallClock(new Date(r.at)) },
   { header: 'Utilisateur', width: 28, value: (r) => (r.utilisateur ? `${r.utilisateur.nomPrenom} (${r.utilisateur.code})` : null) },
   { header: 'Email', width: 30, value: (r) => r.email },
   { header: 'Adresse', width: 18, value: (r) => r.address },
@@ -227,7 +223,7 @@ export async function exportJournalXlsx(
   info.columns = [{ width: 100 }];
   for (const line of [
     'Journal des accès',
-    `Exporté le ${madagascarDateTime(new Date())} (heure de Madagascar) par ${actor.nomPrenom} (${actor.code})`,
+    `Exporté le ${businessDateTime(new Date())} (${businessZoneLabel()}) par ${actor.nomPrenom} (${actor.code})`,
     ...filtersLines(filters),
     `${rows.toLocaleString('fr-FR')} entrée(s) exportée(s) sur ${total.toLocaleString('fr-FR')}`,
     ...(capped ? [JOURNAL_TEXT.capped(maxRows, total)] : []),
@@ -249,4 +245,4 @@ export async function exportJournalXlsx(
   return { buffer: Buffer.concat(chunks), rows };
 }
 
-export const journalExportFileName = () => `journal-des-acces-${new Date().toISOString().slice(0, 10)}.xlsx`;
+export const journalExportFileName = () => `journal-des-acces-${businessDay(new Date())}.xlsx`;

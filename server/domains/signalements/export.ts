@@ -5,6 +5,7 @@ import { count, inArray } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { once } from 'node:events';
 import type { PassThrough } from 'node:stream';
+import { businessDay, wallClock } from '../../../shared/calendar';
 import type { SignalementDto } from '../../../shared/dto/signalements';
 import type { Database } from '../../db/client';
 import type { SessionUser } from '../auth/session';
@@ -61,7 +62,9 @@ async function peopleCounts(db: Database, ids: number[]) {
 }
 
 // ---------------------------------------------------------------- xlsx
-const date = (iso: string | null) => (iso ? new Date(iso) : null);
+// A spreadsheet date has no time zone: the cell holds the business calendar's wall clock, so it shows the
+// day the screens show (docs/decisions/0018-business-calendar.md).
+const date = (iso: string | null) => (iso ? wallClock(new Date(iso)) : null);
 const yesNo = (b: boolean) => (b ? 'Oui' : 'Non');
 
 type Row = { item: SignalementDto; counts: { auteurs: number; sources: number; victimes: number } };
@@ -130,7 +133,7 @@ async function backpressure(sheet: ExcelJS.Worksheet, out: PassThrough) {
 }
 
 export function exportFileName(now = new Date()): string {
-  return `signalements_${now.toISOString().slice(0, 10)}.xlsx`;
+  return `signalements_${businessDay(now)}.xlsx`;
 }
 
 export async function writeXlsx(out: PassThrough, batches: AsyncIterable<Row[]>): Promise<number> {

@@ -20,7 +20,8 @@ describe.each(await testEngines())('report list, filters and search on %s', (eng
       tx.insert(t.db.t.partenaires).values({ code: 'MINSAN', designation: 'Ministère de la Santé', initial: 'MS', color: '#10b981' }),
     );
     codes.old = await createReport(t, a, { signalementAt: '2024-01-15', subjects: ['/api/subjects/DETOURNEMENT'] });
-    codes.mid = await createReport(t, a, { signalementAt: '2024-06-30T23:30:00Z', partenaire: '/api/partenaires/MINSAN' });
+    // 23:30 on 30 June in Madagascar (UTC+3): the last half-hour of the day the 'before' bound includes.
+    codes.mid = await createReport(t, a, { signalementAt: '2024-06-30T20:30:00Z', partenaire: '/api/partenaires/MINSAN' });
     codes.recent = await createReport(t, b, { signalementAt: '2025-02-01', subjects: ['/api/subjects/FRAUDE', '/api/subjects/CORRUPTION'] });
     await mergePatch(t, a, `/api/signalements/${codes.old}`, { description: 'Détournement de la caisse à Toliara' });
     await mergePatch(t, a, `/api/signalements/${codes.mid}/localisation`, { region: '/api/regions/MG11' });
@@ -72,6 +73,7 @@ describe.each(await testEngines())('report list, filters and search on %s', (eng
     expect(await codesOf('?region.code=MG11')).toEqual([codes.mid]);
     expect(await codesOf('?signalementAt[after]=2024-06-01&signalementAt[before]=2024-06-30')).toEqual([codes.mid]);
     expect(await codesOf('?signalementAt[before]=2024-06-29')).toEqual([codes.old]);
+    expect(await codesOf('?signalementAt[after]=2024-07-01')).toEqual([codes.recent]);
     expect(await codesOf('?district.code=MG11101')).toEqual([]);
   });
 

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { businessTimeZone } from '../../../shared/calendar';
 import type { z } from 'zod';
 import type { notifyPartnerSchema } from '../../../shared/schemas/signalements';
 import type { Config } from '../../config';
@@ -11,7 +12,7 @@ import { canEditAs, findEditable, findSignalement } from './access';
 import { recordChange } from './history';
 import { loadSignalements } from './queries';
 
-const frDate = (iso: string) => new Intl.DateTimeFormat('fr-FR', { timeZone: 'UTC' }).format(new Date(iso));
+const frDate = (iso: string) => new Intl.DateTimeFormat('fr-FR', { timeZone: businessTimeZone() }).format(new Date(iso));
 
 /**
  * The default message to a report's partner: what was reported and where it stands, with the link

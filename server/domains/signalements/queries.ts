@@ -1,6 +1,7 @@
 // Read queries of the report domain: the list filters of §7 and the loading of full DTOs for a set of
 // reports in a fixed number of queries (no query per row).
 import { aliasedTable, and, asc, countDistinct, desc, eq, exists, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { addDays, businessDay, businessDayStart } from '../../../shared/calendar';
 import type { SignalementDto } from '../../../shared/dto/signalements';
 import type { SignalementListQuery } from '../../../shared/schemas/signalements';
 import { cipherOf } from '../../crypto/registry';
@@ -22,7 +23,6 @@ import { isAdmin } from '../auth/guards';
 import type { SessionUser } from '../auth/session';
 
 export type ListFilters = Omit<SignalementListQuery, 'page' | 'itemsPerPage'>;
-const DAY_MS = 24 * 3600 * 1000;
 
 export interface FilterPlan {
   /**
@@ -110,7 +110,8 @@ export async function filterConditions(db: Database, f: ListFilters, plan: Filte
   const after = f.signalementAt?.after;
   const before = f.signalementAt?.before;
   if (after) conditions.push(gte(s.signalementAt, after));
-  if (before) conditions.push(lt(s.signalementAt, new Date(before.getTime() + DAY_MS)));
+  // Inclusive by business day: up to the end of the day that contains `before` (a bare day is its first instant).
+  if (before) conditions.push(lt(s.signalementAt, businessDayStart(addDays(businessDay(before), 1))));
   if (f.search) {
     const text = signalementSearchCondition(db, await planSearch(db, f.search), plan.searchStrategy);
     // One indexed look-up first: a search that names no source keeps the plain search's query plan.

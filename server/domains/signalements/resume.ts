@@ -1,4 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
+import { businessTimeZone } from '../../../shared/calendar';
 import type { SignalementResumeDto } from '../../../shared/dto/signalements';
 import type { Database } from '../../db/client';
 import { notFound } from '../../errors';
@@ -72,5 +73,6 @@ export async function getResume(db: Database, code: string): Promise<Signalement
     isRecurrent: row.isRecurrent,
     actionProvisoires: row.actionProvisoires,
     preuves: row.preuves,
+    timeZone: businessTimeZone(),
   };
 }

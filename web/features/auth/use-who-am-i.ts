@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { adoptBusinessTimeZone } from '../../lib/business-time-zone';
 import { errorCode } from '../../lib/errors';
 import { useTRPC } from '../../lib/trpc';
 
@@ -11,6 +12,8 @@ const WHO_AM_I_STALE_MS = 60_000;
 export function useWhoAmI() {
   const trpc = useTRPC();
   const query = useQuery(trpc.auth.whoAmI.queryOptions(undefined, { staleTime: WHO_AM_I_STALE_MS }));
+  // Days are shown in the server's business calendar (0018): set before the guarded screens render.
+  if (query.data?.timeZone) adoptBusinessTimeZone(query.data.timeZone);
   return {
     ...query,
     user: query.data,

@@ -4,7 +4,7 @@ import { ACCESS_ALERT_KIND_LABELS, type AccessAlertDto } from '../../../shared/d
 import { AlertTriangleIcon } from '../../components/ui/more-icons';
 import { useToast } from '../../components/ui/toast';
 import { serverMessage } from '../../lib/errors';
-import { formatDateTimeMadagascar } from '../../lib/format';
+import { formatDateTimeSeconds } from '../../lib/format';
 import { isAdmin } from '../../lib/role';
 import { useTRPC } from '../../lib/trpc';
 import { useWhoAmI } from '../auth/use-who-am-i';
@@ -82,7 +82,7 @@ function AccessAlertItem({ alert }: { alert: AccessAlertDto }) {
           <span className="font-medium">{utilisateur.nomPrenom}</span> ({utilisateur.email}) {alert.message}
         </p>
         <p className="text-sm">
-          <time dateTime={alert.createdAt}>{ALERTS_TEXT.raisedAt(formatDateTimeMadagascar(alert.createdAt))}</time>
+          <time dateTime={alert.createdAt}>{ALERTS_TEXT.raisedAt(formatDateTimeSeconds(alert.createdAt))}</time>
         </p>
       </div>
       <div className="flex shrink-0 flex-wrap gap-2">

@@ -1,6 +1,6 @@
 import type { JournalFilters } from '../../../shared/schemas/journal';
 import { dispositionFileName, saveBlob } from '../../lib/download';
-import { toIsoDate } from '../../lib/format';
+import { businessToday } from '../../lib/format';
 import { filtersQuery } from './journal-url';
 import { JOURNAL_TEXT } from './journal-text';
 
@@ -28,7 +28,7 @@ export async function downloadJournalExport(filters: JournalFilters): Promise<nu
   const rows = header !== null && Number.isFinite(Number(header)) ? Number(header) : 0;
   const blob = await response.blob();
   const fileName =
-    dispositionFileName(response.headers.get('Content-Disposition')) ?? `journal-des-acces-${toIsoDate(new Date())}.xlsx`;
+    dispositionFileName(response.headers.get('Content-Disposition')) ?? `journal-des-acces-${businessToday()}.xlsx`;
   saveBlob(blob, fileName);
   return rows;
 }

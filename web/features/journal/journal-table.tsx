@@ -2,7 +2,7 @@ import { Link } from 'wouter';
 import type { AccessLogKind } from '../../../shared/constants';
 import { ACCESS_LOG_KIND_LABELS, type AccessLogEntryDto } from '../../../shared/dto/journal';
 import { Badge, type BadgeTone } from '../../components/ui/badge';
-import { formatDateTimeMadagascar } from '../../lib/format';
+import { formatDateTimeSeconds } from '../../lib/format';
 import { JOURNAL_TEXT } from './journal-text';
 
 // Reads of people and exports stand out; log-ins stay quiet.
@@ -45,7 +45,7 @@ function JournalRow({ entry }: { entry: AccessLogEntryDto }) {
   return (
     <tr data-testid="journal-row" data-kind={entry.kind} className="hover:bg-base-200/50">
       <td className="whitespace-nowrap tabular-nums" data-testid="journal-row-at">
-        {formatDateTimeMadagascar(entry.at, JOURNAL_TEXT.none)}
+        {formatDateTimeSeconds(entry.at, JOURNAL_TEXT.none)}
       </td>
       <td data-testid="journal-row-user">
         <div className="font-medium">{entry.utilisateur?.nomPrenom ?? JOURNAL_TEXT.unknownUser}</div>

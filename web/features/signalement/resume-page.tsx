@@ -4,6 +4,7 @@ import type { SignalementResumeDto } from '../../../shared/dto/signalements';
 import { Badge } from '../../components/ui/badge';
 import { AlertCircleIcon } from '../../components/icons';
 import { Loading } from '../../components/ui/loading';
+import { adoptBusinessTimeZone } from '../../lib/business-time-zone';
 import { formatDate } from '../../lib/format';
 import { useTRPC } from '../../lib/trpc';
 import { usePageTitle } from '../../lib/use-page-title';
@@ -45,6 +46,7 @@ export default function ResumePage() {
 
 function Resume({ r }: { r: SignalementResumeDto }) {
   const EMPTY = 'Non renseigné';
+  adoptBusinessTimeZone(r.timeZone);
   return (
     <>
       <section className="card border border-base-300 bg-base-100" data-testid="resume-header">

@@ -1,0 +1,179 @@
+// The business calendar (docs/decisions/0018-business-calendar.md): a day is a day in one configured
+// time zone, Madagascar by default, for every screen, filter, export, count and chart. The server sets
+// the zone from APP_TIMEZONE at start; the client from who-am-i (or the public summary). Offsets come
+// from the platform's time-zone data (Intl), so a zone with daylight saving works as well as a fixed one.
+
+export const DEFAULT_BUSINESS_TIME_ZONE = 'Indian/Antananarivo';
+
+const DAY_MS = 86_400_000;
+const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+let current = DEFAULT_BUSINESS_TIME_ZONE;
+
+/** The zone in force ('Indian/Antananarivo' unless set). */
+export function businessTimeZone(): string {
+  return current;
+}
+
+/** Sets the zone in force; throws a RangeError for a name the platform does not know. */
+export function setBusinessTimeZone(zone: string): void {
+  if (zone === current) return;
+  if (!isTimeZone(zone)) throw new RangeError(`Fuseau horaire inconnu : ${zone}`);
+  current = zone;
+}
+
+/** How the zone is named beside a time: 'heure de Madagascar' for the default, else 'fuseau <name>'. */
+export function businessZoneLabel(zone = current): string {
+  return zone === DEFAULT_BUSINESS_TIME_ZONE ? 'heure de Madagascar' : `fuseau ${zone}`;
+}
+
+/** True for an IANA zone name the platform knows ('Indian/Antananarivo', 'UTC', 'Europe/Paris'). */
+export function isTimeZone(zone: string): boolean {
+  if (zone.trim() === '' || zone !== zone.trim()) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function wallClockFormat(zone: string): Intl.DateTimeFormat {
+  let format = formatters.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      era: 'short',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formatters.set(zone, format);
+  }
+  return format;
+}
+
+/** Milliseconds to add to a UTC instant to read the zone's wall clock at that instant (+3 h in Madagascar). */
+export function zoneOffsetMs(at: Date | number, zone = current): number {
+  const ms = typeof at === 'number' ? at : at.getTime();
+  const whole = ms - (((ms % 1000) + 1000) % 1000);
+  const parts: Record<string, string> = {};
+  for (const p of wallClockFormat(zone).formatToParts(new Date(whole))) parts[p.type] = p.value;
+  const year = parts.era === 'BC' || parts.era === 'B' ? 1 - Number(parts.year) : Number(parts.year);
+  const wall = new Date(0);
+  wall.setUTCFullYear(year, Number(parts.month) - 1, Number(parts.day));
+  wall.setUTCHours(Number(parts.hour), Number(parts.minute), Number(parts.second), 0);
+  return wall.getTime() - whole;
+}
+
+/**
+ * The zone's wall clock at `at`, as a Date whose UTC fields read that wall clock (for calendar
+ * arithmetic with getUTC…, and for spreadsheet cells, which have no time zone).
+ */
+export function wallClock(at: Date, zone = current): Date {
+  return new Date(at.getTime() + zoneOffsetMs(at, zone));
+}
+
+/** 'yyyy-MM-dd' of the business day containing `at`. */
+export function businessDay(at: Date, zone = current): string {
+  return wallClock(at, zone).toISOString().slice(0, 10);
+}
+
+/** Days since 1970-01-01 of the business day containing `at` (the key of signalement_day_counts). */
+export function businessDayNumber(at: Date, zone = current): number {
+  return Math.floor(wallClock(at, zone).getTime() / DAY_MS);
+}
+
+/** The calendar date of a 'yyyy-MM-dd' string as a UTC midnight, or null when it is not a real day. */
+export function parseDay(day: string): Date | null {
+  const match = ISO_DAY.exec(day);
+  if (!match) return null;
+  const [year, month, date] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const at = new Date(0);
+  at.setUTCFullYear(year, month - 1, date);
+  const real = at.getUTCFullYear() === year && at.getUTCMonth() === month - 1 && at.getUTCDate() === date;
+  return real ? at : null;
+}
+
+/** 'yyyy-MM-dd' of `n` days after the day `day` ('yyyy-MM-dd'); `n` may be negative. */
+export function addDays(day: string, n: number): string {
+  const at = parseDay(day);
+  if (!at) throw new RangeError(`Jour invalide : ${day}`);
+  return new Date(at.getTime() + n * DAY_MS).toISOString().slice(0, 10);
+}
+
+/**
+ * The first instant of the business day 'yyyy-MM-dd'. Where the zone skips midnight (a daylight-saving
+ * change at 00:00), the first instant that exists on that day.
+ */
+export function businessDayStart(day: string, zone = current): Date {
+  const midnight = parseDay(day);
+  if (!midnight) throw new RangeError(`Jour invalide : ${day}`);
+  const wall = midnight.getTime();
+  // Two rounds settle the offset in force at the wanted instant (it differs from the first guess only
+  // across a change of offset).
+  let at = wall - zoneOffsetMs(wall, zone);
+  at = wall - zoneOffsetMs(at, zone);
+  if (businessDay(new Date(at), zone) !== day) {
+    // Midnight does not exist that day: the first instant that belongs to it is after the jump.
+    at = wall - zoneOffsetMs(at + DAY_MS / 2, zone);
+    while (businessDay(new Date(at), zone) !== day) at += 60_000;
+  }
+  return new Date(at);
+}
+
+/** The half-open range [start, end) of the business days `first` to `last` (inclusive, 'yyyy-MM-dd'). */
+export function businessDaysRange(first: string, last: string, zone = current): { start: Date; end: Date } {
+  return { start: businessDayStart(first, zone), end: businessDayStart(addDays(last, 1), zone) };
+}
+
+export interface OffsetChange {
+  /** First instant (ms since the epoch) at which `offsetMs` applies. */
+  startsAt: number;
+  offsetMs: number;
+}
+
+/** Dates before this are not accepted anywhere (MIN_SIGNALEMENT_DATE), so the table starts there. */
+const TABLE_FROM = Date.UTC(1899, 11, 30);
+const TABLE_TO = Date.UTC(2100, 0, 1);
+/** Offsets are sampled every 3 days; two changes closer than that do not occur in the time-zone data. */
+const STEP_MS = 3 * DAY_MS;
+const changesByZone = new Map<string, OffsetChange[]>();
+
+/**
+ * The offsets of `zone` from 1900 to 2100, each with the instant it starts at, for the database
+ * (business_calendar_offsets): the first row starts at the epoch's far past, so every instant has one.
+ * Found by sampling and then bisection to the second, so the database and Intl agree on every instant.
+ */
+export function offsetChanges(zone: string): OffsetChange[] {
+  const known = changesByZone.get(zone);
+  if (known) return known;
+  let offset = zoneOffsetMs(TABLE_FROM, zone);
+  const changes: OffsetChange[] = [{ startsAt: FAR_PAST_MS, offsetMs: offset }];
+  for (let t = TABLE_FROM + STEP_MS; t <= TABLE_TO; t += STEP_MS) {
+    const next = zoneOffsetMs(t, zone);
+    if (next === offset) continue;
+    let lo = t - STEP_MS;
+    let hi = t;
+    while (hi - lo > 1000) {
+      const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
+      if (zoneOffsetMs(mid, zone) === offset) lo = mid;
+      else hi = mid;
+    }
+    changes.push({ startsAt: hi, offsetMs: next });
+    offset = next;
+  }
+  changesByZone.set(zone, changes);
+  return changes;
+}
+
+/**
+ * 1000-01-01T00:00:00Z: long before any date a report can carry (1900 at the earliest), and a year every
+ * driver reads back as written (node-postgres reads year 0001 as 2001).
+ */
+export const FAR_PAST_MS = Date.UTC(1000, 0, 1);
