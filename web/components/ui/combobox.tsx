@@ -47,7 +47,7 @@ export function Combobox({
     setOpen(false);
   };
   return (
-    <div ref={ref} className={`relative ${className}`.trim()} data-testid={testId}>
+    <div ref={ref} className={`relative ${className}`.trim()} data-testid={testId} data-popover-open={open || undefined}>
       <button
         id={id}
         type="button"

@@ -56,8 +56,10 @@ export function Dialog({
       aria-describedby={description ? descriptionId : undefined}
       data-testid={testId}
       onCancel={(event) => {
-        // Escape: keep the element open and let the parent decide through `open`.
+        // Escape: keep the element open and let the parent decide through `open`. An Escape that closed a
+        // dropdown inside (usePopover marks it open) closes only that dropdown.
         event.preventDefault();
+        if (ref.current?.querySelector('[data-popover-open]')) return;
         dismiss();
       }}
     >

@@ -61,7 +61,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   return (
     <ToastContext.Provider value={api}>
       {children}
-      <div className="toast toast-top toast-end pointer-events-none top-16 z-[1000]" data-testid="toasts">
+      <div className="toast toast-bottom toast-end pointer-events-none z-[1000]" data-testid="toasts">
         {toasts.map((toast) => (
           <Toast key={toast.id} toast={toast} onDismiss={dismiss} />
         ))}

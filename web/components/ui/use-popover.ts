@@ -11,9 +11,14 @@ export function usePopover<T extends HTMLElement>() {
     };
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') {
-        // Inside a modal, Escape must close the panel and not the dialog around it.
+        // Inside a modal, Escape must close the panel and not the dialog around it: a cancelled keydown
+        // makes no close request to the <dialog> (HTML's close watchers), and the dialog checks for an
+        // open panel too (Dialog's onCancel).
+        event.preventDefault();
         event.stopPropagation();
         setOpen(false);
+        // Back to the control that opened the panel (its first button), not to the page.
+        ref.current?.querySelector<HTMLElement>('button')?.focus();
       }
     };
     document.addEventListener('pointerdown', onPointer);

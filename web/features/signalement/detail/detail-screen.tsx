@@ -73,13 +73,7 @@ export function DetailScreen({ signalement: s }: { signalement: SignalementDto }
 
   return (
     <div className="flex flex-col gap-4" data-testid="signalement-detail">
-      <Breadcrumb
-        onHomeClick={leave.guard('/')}
-        items={[
-          { label: 'Signalements', href: LIST_PATH, onClick: leave.guard(LIST_PATH) },
-          { label: `Détail (${code})` },
-        ]}
-      />
+      <Breadcrumb items={[{ label: 'Signalements', href: LIST_PATH }, { label: `Détail (${code})` }]} />
       {dirty && !dismissed && (
         <UnsavedBanner
           canSave={canEdit}

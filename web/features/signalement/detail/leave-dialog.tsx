@@ -19,10 +19,10 @@ export function LeaveDialog({
       onClose={onStay}
       title="Modifications non sauvegardées"
       description="Vos modifications seront perdues si vous quittez cette page."
-      size="sm"
+      size="md"
       data-testid="leave-dialog"
       actions={
-        <div className="flex w-full flex-wrap-reverse justify-end gap-2">
+        <div className="flex w-full flex-wrap-reverse justify-end gap-2 sm:flex-nowrap">
           <button type="button" className="btn btn-ghost" onClick={onStay} autoFocus>
             Annuler
           </button>
