@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { usePopover } from '../../components/ui/use-popover';
-import { formatDate } from '../../lib/format';
+import { businessToday, formatDate } from '../../lib/format';
 import {
   addDays,
   addMonths,
@@ -19,6 +19,14 @@ import {
 
 export const RANGE_PLACEHOLDER = 'Choisir une plage de dates';
 
+/**
+ * The left of the two months shown (issue #12): the chosen range's last month, or the current month
+ * (business calendar), shows on the right, so the picker never opens on a month to come.
+ */
+export function firstShownMonth(value: IsoRange | null, today = businessToday()): Date {
+  return addMonths(startOfMonth(fromIso(value?.end ?? today)), -1);
+}
+
 interface Props {
   value: IsoRange | null;
   onChange: (range: IsoRange | null) => void;
@@ -32,17 +40,15 @@ export function DateRangePicker({ value, onChange }: Props) {
   const { open, setOpen, ref } = usePopover<HTMLDivElement>();
   const [anchor, setAnchor] = useState<string | null>(null);
   const [hover, setHover] = useState<string | null>(null);
-  const [month, setMonth] = useState(() => startOfMonth(new Date()));
-  const [focusDay, setFocusDay] = useState(() => iso(new Date()));
+  const [month, setMonth] = useState(() => firstShownMonth(null));
+  const [focusDay, setFocusDay] = useState(() => businessToday());
   const grid = useRef<HTMLDivElement>(null);
   const moveFocus = useRef(false);
 
   const toggle = () => {
     if (!open) {
-      const focus = value?.start ?? iso(new Date());
-      // The chosen start, or today, shows in the left month.
-      setMonth(startOfMonth(fromIso(focus)));
-      setFocusDay(focus);
+      setMonth(firstShownMonth(value));
+      setFocusDay(value?.start ?? businessToday());
       setAnchor(null);
       moveFocus.current = true;
     }
@@ -181,7 +187,7 @@ export function DateRangePicker({ value, onChange }: Props) {
                               onClick={() => pick(key)}
                               onMouseEnter={() => setHover(key)}
                               onFocus={() => setFocusDay(key)}
-                              className={`h-8 w-full rounded-field ${isEnd ? 'bg-primary text-primary-content' : inside ? 'bg-primary/15' : 'hover:bg-base-200'} ${key === iso(new Date()) ? 'font-bold' : ''}`}
+                              className={`h-8 w-full rounded-field ${isEnd ? 'bg-primary text-primary-content' : inside ? 'bg-primary/15' : 'hover:bg-base-200'} ${key === businessToday() ? 'font-bold' : ''}`}
                             >
                               {day.getDate()}
                             </button>

@@ -4,11 +4,12 @@ import { MAP_TABLE_PAGE_SIZE } from '../../../shared/constants';
 import { formatNumber, formatPercent } from '../../lib/format';
 import { dashboardApi, type DateRange, type LocalisationRow } from './api';
 import { Block, BlockLoading, useErrorToast } from './block';
+import type { MapLevel } from './dashboard-url';
 import { BLOCK_ERRORS, EMPTY_TEXT, MAP_ATTRIBUTION, MAP_VIEWS } from './texts';
 
 const GeoMap = lazy(() => import('./geo-map'));
 
-type View = (typeof MAP_VIEWS)[number]['type'];
+type View = MapLevel;
 
 /** Locations of the side table: most reports first (spec §2), by name within a count. */
 export function sortedRows(rows: LocalisationRow[]): LocalisationRow[] {
@@ -103,8 +104,15 @@ function Pager({ page, pages, onPage }: { page: number; pages: number; onPage: (
 }
 
 /** Reports by region, district or commune: circles on the map and a paged table beside it. */
-export function MapBlock({ range }: { range: DateRange | undefined }) {
-  const [view, setView] = useState<View>('Region');
+export function MapBlock({
+  range,
+  view,
+  onViewChange,
+}: {
+  range: DateRange | undefined;
+  view: View;
+  onViewChange: (view: View) => void;
+}) {
   // The table goes back to page 1 whenever the view or the dates change.
   const pageKey = `${view}|${range?.dateStart ?? ''}|${range?.dateEnd ?? ''}`;
   const [paging, setPaging] = useState({ key: pageKey, page: 1 });
@@ -121,7 +129,7 @@ export function MapBlock({ range }: { range: DateRange | undefined }) {
           type="button"
           className={`join-item btn btn-sm ${view === v.type ? 'btn-primary' : ''}`}
           aria-pressed={view === v.type}
-          onClick={() => setView(v.type)}
+          onClick={() => onViewChange(v.type)}
         >
           {v.label}
         </button>
