@@ -71,7 +71,9 @@ describe('one business calendar in the browser', () => {
   });
 
   it('counts the dashboard per Madagascar day', async () => {
-    const res = await page.request.get('/api/dashboard/signalement-per-jour?dateStart=2025-11-20&dateEnd=2025-11-21');
+    const res = await page.request.get(
+      '/api/dashboard/signalement-per-jour?dateStart=2025-11-20&dateEnd=2025-11-21',
+    );
     expect(await res.json()).toEqual({ '2025-11-20': 1, '2025-11-21': 1 });
   });
 });

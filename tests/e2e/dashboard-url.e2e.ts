@@ -5,7 +5,20 @@ import { insertFixture } from '../../server/domains/dashboard/test-fixture';
 import { createUser } from '../../server/domains/utilisateurs/service';
 import { PASSWORD, signInByApi, startE2E, type E2E } from './harness';
 
-const MONTHS = ['janvier', 'février', 'mars', 'avril', 'mai', 'juin', 'juillet', 'août', 'septembre', 'octobre', 'novembre', 'décembre'];
+const MONTHS = [
+  'janvier',
+  'février',
+  'mars',
+  'avril',
+  'mai',
+  'juin',
+  'juillet',
+  'août',
+  'septembre',
+  'octobre',
+  'novembre',
+  'décembre',
+];
 const monthName = (year: number, month: number) => {
   const at = new Date(Date.UTC(year, month, 1));
   return `${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}`;
@@ -20,8 +33,22 @@ describe('dashboard state in the URL', () => {
   let page: Page;
   beforeAll(async () => {
     e = await startE2E();
-    const u1 = (await createUser(e.running.db, { email: 'agent@example.mg', roleCode: 'ROLE_USER', nomPrenom: 'Rabe Hery', password: PASSWORD })).code;
-    const u2 = (await createUser(e.running.db, { email: 'analyste@example.mg', roleCode: 'ROLE_ANALYSTE', nomPrenom: 'Rasoa Vola', password: PASSWORD })).code;
+    const u1 = (
+      await createUser(e.running.db, {
+        email: 'agent@example.mg',
+        roleCode: 'ROLE_USER',
+        nomPrenom: 'Rabe Hery',
+        password: PASSWORD,
+      })
+    ).code;
+    const u2 = (
+      await createUser(e.running.db, {
+        email: 'analyste@example.mg',
+        roleCode: 'ROLE_ANALYSTE',
+        nomPrenom: 'Rasoa Vola',
+        password: PASSWORD,
+      })
+    ).code;
     await insertFixture(e.running.db, { u1, u2 });
     page = await e.newPage();
     await signInByApi(page, 'agent@example.mg', PASSWORD);
@@ -33,7 +60,10 @@ describe('dashboard state in the URL', () => {
     await page.goto('/admin/dashboard');
     await page.getByTestId('date-range-picker').getByRole('button').first().click();
     const [y, m] = businessDay(new Date()).split('-').map(Number) as [number, number];
-    const grids = await page.getByTestId('date-range-picker').getByRole('grid').evaluateAll((g) => g.map((x) => x.getAttribute('aria-label')));
+    const grids = await page
+      .getByTestId('date-range-picker')
+      .getByRole('grid')
+      .evaluateAll((g) => g.map((x) => x.getAttribute('aria-label')));
     expect(grids).toEqual([monthName(y, m - 2), monthName(y, m - 1)]);
     await page.keyboard.press('Escape');
   });

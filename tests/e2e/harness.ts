@@ -152,7 +152,7 @@ export function totpCode(page: Page, email: string): string {
  * key under the QR code, types a code, keeps the recovery codes. Returns them.
  */
 export async function enrolTwoFactor(page: Page, email: string): Promise<string[]> {
-  await page.waitForURL('**/admin/double-authentification/activation');
+  await page.waitForURL((url) => url.pathname === '/admin/double-authentification/activation');
   const secret = (await page.getByTestId('two-factor-secret').textContent())!.replace(/\s+/g, '');
   totpKeys.set(keyName(page, email), decodeBase32IgnorePadding(secret));
   await page.getByLabel('Code de vérification').fill(totpCode(page, email));
@@ -161,7 +161,8 @@ export async function enrolTwoFactor(page: Page, email: string): Promise<string[
   await list.waitFor();
   const codes = await list.getByRole('listitem').allTextContents();
   await page.getByRole('button', { name: "J'ai conservé ces codes" }).click();
-  await page.waitForURL('**/admin/dashboard');
+  // The dashboard, or the page asked for before the log-in (?retour=).
+  await page.waitForURL((url) => !url.pathname.startsWith('/admin/double-authentification'));
   return codes;
 }
 
@@ -174,14 +175,14 @@ export async function loginAs(page: Page, email: string, password: string): Prom
   await page.getByLabel(/e-?mail/i).fill(email);
   await page.getByLabel(/mot de passe/i).fill(password);
   await page.getByRole('button', { name: /se connecter/i }).click();
-  await page.waitForURL(/\/admin\/(dashboard|double-authentification)/);
+  await page.waitForURL((url) => url.pathname !== '/admin/login');
   const path = new URL(page.url()).pathname;
   if (path === '/admin/double-authentification/activation') {
     await enrolTwoFactor(page, email);
   } else if (path === '/admin/double-authentification') {
     await page.getByLabel('Code de vérification').fill(totpCode(page, email));
     await page.getByRole('button', { name: 'Vérifier' }).click();
-    await page.waitForURL('**/admin/dashboard');
+    await page.waitForURL((url) => !url.pathname.startsWith('/admin/double-authentification'));
   }
 }
 

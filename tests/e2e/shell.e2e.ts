@@ -14,7 +14,7 @@ describe('app shell in a real browser', () => {
   it('redirects a visitor without session to the login page, and / to the dashboard after login', async () => {
     const page = await e.newPage();
     await page.goto('/admin/signalement/list');
-    await page.waitForURL('**/admin/login');
+    await page.waitForURL('**/admin/login?retour=*');
     await loginAs(page, ADMIN.email, ADMIN.password);
     await page.goto('/admin/');
     await page.waitForURL('**/admin/dashboard');

@@ -134,7 +134,8 @@ describe('leaving a report with unsaved changes, and dialogs with dropdowns', ()
     const save = page.getByTestId('unsaved-save');
     await save.waitFor();
     const [t, s] = [(await toast.boundingBox())!, (await save.boundingBox())!];
-    const overlaps = t.x < s.x + s.width && s.x < t.x + t.width && t.y < s.y + s.height && s.y < t.y + t.height;
+    const overlaps =
+      t.x < s.x + s.width && s.x < t.x + t.width && t.y < s.y + s.height && s.y < t.y + t.height;
     expect(overlaps).toBe(false);
     // A real click reaches the button (nothing covers it).
     await save.click({ trial: true, timeout: 2000 });
@@ -155,8 +156,12 @@ describe('leaving a report with unsaved changes, and dialogs with dropdowns', ()
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog.getByRole('checkbox', { name: 'Corruption' }).count()).toBe(0);
     expect(await dialog.isVisible()).toBe(true);
-    expect(await dialog.getByRole('button', { name: 'Partenaire concerné' }).textContent()).toMatch(/Ivorary/);
-    expect(await dialog.getByRole('button', { name: 'Objet(s) de la plainte' }).textContent()).toMatch(/Corruption/);
+    expect(await dialog.getByRole('button', { name: 'Partenaire concerné' }).textContent()).toMatch(
+      /Ivorary/,
+    );
+    expect(await dialog.getByRole('button', { name: 'Objet(s) de la plainte' }).textContent()).toMatch(
+      /Corruption/,
+    );
 
     // The partner picker, opened and searched: Escape closes the list, focus goes back to its button.
     await dialog.getByRole('button', { name: 'Partenaire concerné' }).click();
@@ -164,7 +169,9 @@ describe('leaving a report with unsaved changes, and dialogs with dropdowns', ()
     await page.keyboard.press('Escape');
     await expect.poll(() => dialog.getByRole('listbox').count()).toBe(0);
     expect(await dialog.isVisible()).toBe(true);
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Partenaire concerné');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+      'Partenaire concerné',
+    );
 
     // A second Escape closes the dialog.
     await page.keyboard.press('Escape');

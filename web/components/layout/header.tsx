@@ -54,7 +54,14 @@ function CurrentUser() {
             {user.nomPrenom}
           </span>
         </div>
-        <Badge tone={badge.tone} size="sm" data-testid="role-badge" data-role={user.utilisateurRole.code}>
+        {/* Spec §2 shows roles other than ROLE_ADMIN and ROLE_USER raw; their French name is the tooltip. */}
+        <Badge
+          tone={badge.tone}
+          size="sm"
+          data-testid="role-badge"
+          data-role={user.utilisateurRole.code}
+          title={user.utilisateurRole.designation}
+        >
           {badge.label}
         </Badge>
       </div>

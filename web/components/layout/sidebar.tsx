@@ -54,7 +54,7 @@ export function DesktopSidebar() {
       data-testid="sidebar"
       data-state={open ? 'expanded' : 'collapsed'}
       aria-label="Barre latérale"
-      className={`sticky top-0 h-screen shrink-0 overflow-hidden border-r border-base-300 bg-base-100 transition-[width] duration-200 ease-linear ${
+      className={`sticky top-0 h-screen self-start shrink-0 overflow-hidden border-r border-base-300 bg-base-100 transition-[width] duration-200 ease-linear ${
         open ? 'w-[var(--sidebar-width)]' : 'w-[var(--sidebar-width-icon)]'
       }`}
     >

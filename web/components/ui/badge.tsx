@@ -45,7 +45,8 @@ export function Badge({
   return (
     <span
       data-tone={color ? undefined : tone}
-      className={`badge ${sizeClass} ${colourClass} font-medium whitespace-nowrap ${className}`.trim()}
+      // A long name (a partner's) wraps inside the badge rather than pushing the page sideways on a phone.
+      className={`badge ${sizeClass} ${colourClass} h-auto max-w-full py-0.5 font-medium [overflow-wrap:anywhere] ${className}`.trim()}
       style={{ ...colourStyle, ...style }}
       {...props}
     >

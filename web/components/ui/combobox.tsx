@@ -47,7 +47,12 @@ export function Combobox({
     setOpen(false);
   };
   return (
-    <div ref={ref} className={`relative ${className}`.trim()} data-testid={testId} data-popover-open={open || undefined}>
+    <div
+      ref={ref}
+      className={`relative ${className}`.trim()}
+      data-testid={testId}
+      data-popover-open={open || undefined}
+    >
       <button
         id={id}
         type="button"

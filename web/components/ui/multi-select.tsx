@@ -50,7 +50,12 @@ export function MultiSelect({
         : `${value.length} sélectionné(s)`;
 
   return (
-    <div ref={ref} className={`relative ${className}`.trim()} data-testid={testId} data-popover-open={open || undefined}>
+    <div
+      ref={ref}
+      className={`relative ${className}`.trim()}
+      data-testid={testId}
+      data-popover-open={open || undefined}
+    >
       <button
         id={id}
         type="button"

@@ -1,4 +1,5 @@
 import { MAX_PAGE_LINKS } from '../../../shared/constants';
+import { formatNumber } from '../../lib/format';
 import { ChevronLeftIcon, ChevronRightSmallIcon } from './more-icons';
 import { pageCount, pageItems } from './pagination-items';
 
@@ -30,11 +31,11 @@ export function Pagination({
       data-testid={testId}
     >
       <p className="text-base-content/70" data-testid="pagination-total">
-        Total: {totalItems} élément(s)
+        Total: {formatNumber(totalItems)} élément(s)
       </p>
       <div className="flex flex-wrap items-center justify-center gap-3">
         <span className="text-base-content/70" data-testid="pagination-page">
-          Page {current} sur {totalPages}
+          Page {formatNumber(current)} sur {formatNumber(totalPages)}
         </span>
         {totalPages > 1 && (
           <nav aria-label="Pagination" className="join">

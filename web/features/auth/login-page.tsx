@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
-import { Redirect, useLocation } from 'wouter';
+import { Redirect, useLocation, useSearch } from 'wouter';
 import type { z } from 'zod';
 import { loginInputSchema } from '../../../shared/schemas/auth';
 import { ShieldAlertIcon } from '../../components/icons';
@@ -9,17 +9,24 @@ import { Loading } from '../../components/ui/loading';
 import { serverMessage } from '../../lib/errors';
 import { useTRPC } from '../../lib/trpc';
 import { usePageTitle } from '../../lib/use-page-title';
+import { keepReturn, returnPathFrom } from './return-path';
 import { pathForStep } from './two-factor-text';
 import { useWhoAmI } from './use-who-am-i';
 
 type LoginFormValues = z.input<typeof loginInputSchema>;
 
+/** After the password: the second factor owed (keeping ?retour=), else the page asked for. */
+function nextPath(step: Parameters<typeof pathForStep>[0], search: string): string {
+  return step ? keepReturn(pathForStep(step), search) : returnPathFrom(search);
+}
+
 export default function LoginPage() {
   usePageTitle('Connexion');
   const { user, isPending, isSuccess } = useWhoAmI();
+  const search = useSearch();
 
   if (isPending) return <Loading fullScreen />;
-  if (isSuccess && user) return <Redirect to={pathForStep(user.twoFactor)} replace />;
+  if (isSuccess && user) return <Redirect to={nextPath(user.twoFactor, search)} replace />;
   return (
     <main className="flex min-h-screen items-center justify-center bg-base-200 p-4">
       <div className="card w-full max-w-md bg-base-100 shadow-xl">
@@ -44,6 +51,7 @@ function LoginForm() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
+  const search = useSearch();
 
   const form = useForm<LoginFormValues, unknown, z.output<typeof loginInputSchema>>({
     resolver: zodResolver(loginInputSchema),
@@ -57,12 +65,16 @@ function LoginForm() {
         // Fill the cache first: the guard of /dashboard must not see the "no session" error of a moment ago.
         queryClient.setQueryData(trpc.auth.whoAmI.queryKey(), user);
         void queryClient.invalidateQueries(trpc.auth.whoAmI.queryFilter());
-        navigate(pathForStep(user.twoFactor), { replace: true });
+        navigate(nextPath(user.twoFactor, search), { replace: true });
       },
     }),
   );
 
-  const onSubmit = form.handleSubmit((values) => login.mutate(values));
+  // A new attempt with field errors drops the answer of the previous one (issue #12, defect 11).
+  const onSubmit = form.handleSubmit(
+    (values) => login.mutate(values),
+    () => login.reset(),
+  );
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3" aria-label="Connexion">

@@ -1,8 +1,9 @@
 import type { ReactNode } from 'react';
-import { Redirect } from 'wouter';
+import { Redirect, useLocation, useSearch } from 'wouter';
 import { DEFAULT_REQUIRED_ROLE, FALLBACK_PATH } from '../../../shared/constants';
 import { Loading } from '../../components/ui/loading';
 import { hasRole } from '../../lib/role';
+import { loginPathFor, withReturn } from './return-path';
 import { pathForStep } from './two-factor-text';
 import { useWhoAmI } from './use-who-am-i';
 
@@ -19,12 +20,16 @@ export interface RequireAuthProps {
  */
 export function RequireAuth({ role, children }: RequireAuthProps) {
   const { user, isPending, isUnauthenticated, refetch, isRefetching } = useWhoAmI();
+  const [location] = useLocation();
+  const search = useSearch();
 
-  if (isUnauthenticated) return <Redirect to="/login" replace />;
+  // The page asked for comes back after the log-in (issue #12, defect 8).
+  if (isUnauthenticated) return <Redirect to={loginPathFor(location, search)} replace />;
   if (isPending) return <Loading fullScreen />;
   if (!user) return <SessionCheckFailed onRetry={() => void refetch()} retrying={isRefetching} />;
   // A session that still owes its second factor reaches nothing else (the server refuses it too).
-  if (user.twoFactor) return <Redirect to={pathForStep(user.twoFactor)} replace />;
+  if (user.twoFactor)
+    return <Redirect to={withReturn(pathForStep(user.twoFactor), location, search)} replace />;
   if (role && !hasRole(user, role)) return <Redirect to={FALLBACK_PATH} replace />;
   return <>{children}</>;
 }

@@ -4,7 +4,6 @@ import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, Redirect, useLocation } from 'wouter';
 import { z } from 'zod';
-import { FALLBACK_PATH } from '../../../shared/constants';
 import { totpCodeSchema } from '../../../shared/schemas/auth';
 import { errorProps, Field } from '../../components/ui/field';
 import { Loading } from '../../components/ui/loading';
@@ -14,6 +13,7 @@ import { useTRPC } from '../../lib/trpc';
 import { usePageTitle } from '../../lib/use-page-title';
 import { QrCode } from './qr-code';
 import { TwoFactorCard } from './two-factor-card';
+import { keepReturn, returnPathFrom } from './return-path';
 import { pathForStep, TWO_FACTOR_TEXT as TEXT } from './two-factor-text';
 import { useWhoAmI } from './use-who-am-i';
 
@@ -31,14 +31,15 @@ export default function TwoFactorEnrolPage() {
   if (isUnauthenticated) return <Redirect to="/login" replace />;
   if (isPending) return <Loading fullScreen />;
   if (codes) return <RecoveryCodes codes={codes} />;
-  if (user?.twoFactor === 'verify') return <Redirect to={pathForStep('verify')} replace />;
+  if (user?.twoFactor === 'verify')
+    return <Redirect to={keepReturn(pathForStep('verify'), window.location.search)} replace />;
   if (user?.twoFactorEnrolled) {
     return (
       <TwoFactorCard title={TEXT.enrolTitle}>
         <div role="status" className="alert alert-info alert-soft">
           <span>{TEXT.alreadyEnrolled}</span>
         </div>
-        <Link href={FALLBACK_PATH} className="btn btn-primary w-full">
+        <Link href={returnPathFrom(window.location.search)} className="btn btn-primary w-full">
           Continuer
         </Link>
       </TwoFactorCard>
@@ -161,7 +162,7 @@ function RecoveryCodes({ codes }: { codes: string[] }) {
         className="btn btn-primary w-full"
         onClick={() => {
           void queryClient.invalidateQueries();
-          navigate(FALLBACK_PATH, { replace: true });
+          navigate(returnPathFrom(window.location.search), { replace: true });
         }}
       >
         {TEXT.codesKept}

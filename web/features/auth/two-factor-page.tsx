@@ -2,9 +2,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, Redirect, useLocation } from 'wouter';
+import { Link, Redirect, useLocation, useSearch } from 'wouter';
 import type { z } from 'zod';
-import { FALLBACK_PATH } from '../../../shared/constants';
 import { recoveryCodeInputSchema, twoFactorVerifyInputSchema } from '../../../shared/schemas/auth';
 import { errorProps, Field } from '../../components/ui/field';
 import { Loading } from '../../components/ui/loading';
@@ -13,6 +12,7 @@ import { serverMessage } from '../../lib/errors';
 import { useTRPC } from '../../lib/trpc';
 import { usePageTitle } from '../../lib/use-page-title';
 import { TwoFactorCard } from './two-factor-card';
+import { keepReturn, returnPathFrom } from './return-path';
 import { pathForStep, TWO_FACTOR_TEXT as TEXT } from './two-factor-text';
 import { useWhoAmI } from './use-who-am-i';
 
@@ -21,10 +21,18 @@ export default function TwoFactorPage() {
   usePageTitle(TEXT.verifyTitle);
   const { user, isPending, isUnauthenticated } = useWhoAmI();
   const [recovery, setRecovery] = useState(false);
+  const search = useSearch();
 
   if (isUnauthenticated) return <Redirect to="/login" replace />;
   if (isPending) return <Loading fullScreen />;
-  if (user && user.twoFactor !== 'verify') return <Redirect to={pathForStep(user.twoFactor)} replace />;
+  if (user && user.twoFactor !== 'verify') {
+    return (
+      <Redirect
+        to={user.twoFactor ? keepReturn(pathForStep(user.twoFactor), search) : returnPathFrom(search)}
+        replace
+      />
+    );
+  }
   return (
     <TwoFactorCard title={TEXT.verifyTitle} intro={recovery ? TEXT.recoveryIntro : TEXT.verifyIntro}>
       {recovery ? <RecoveryForm /> : <CodeForm />}
@@ -48,14 +56,18 @@ function useVerified() {
   return () => {
     queryClient.setQueryData(trpc.auth.whoAmI.queryKey(), (old) => (old ? { ...old, twoFactor: null } : old));
     void queryClient.invalidateQueries();
-    navigate(FALLBACK_PATH, { replace: true });
+    navigate(returnPathFrom(window.location.search), { replace: true });
   };
 }
 
 function CodeForm() {
   const trpc = useTRPC();
   const verified = useVerified();
-  const form = useForm<z.input<typeof twoFactorVerifyInputSchema>, unknown, z.output<typeof twoFactorVerifyInputSchema>>({
+  const form = useForm<
+    z.input<typeof twoFactorVerifyInputSchema>,
+    unknown,
+    z.output<typeof twoFactorVerifyInputSchema>
+  >({
     resolver: zodResolver(twoFactorVerifyInputSchema),
     defaultValues: { code: '' },
   });
@@ -97,7 +109,11 @@ function RecoveryForm() {
   const trpc = useTRPC();
   const toast = useToast();
   const verified = useVerified();
-  const form = useForm<z.input<typeof recoveryCodeInputSchema>, unknown, z.output<typeof recoveryCodeInputSchema>>({
+  const form = useForm<
+    z.input<typeof recoveryCodeInputSchema>,
+    unknown,
+    z.output<typeof recoveryCodeInputSchema>
+  >({
     resolver: zodResolver(recoveryCodeInputSchema),
     defaultValues: { code: '' },
   });

@@ -99,7 +99,9 @@ export function SubjectBlock({ range }: { range: DateRange | undefined }) {
             colors: ['#6366f1'],
             xaxis: {
               categories: rows.map((s) => s.sujet.designation),
-              labels: { formatter: (v: string) => formatNumber(Number(v)) },
+              // Four steps at most: on a phone, six tick labels ran into each other (issue #12, defect 5).
+              tickAmount: 4,
+              labels: { formatter: (v: string) => formatNumber(Number(v)), hideOverlappingLabels: true },
             },
             dataLabels: { enabled: true, formatter: (v: number) => formatNumber(v) },
             tooltip: { y: { formatter: (v: number) => formatNumber(v) } },

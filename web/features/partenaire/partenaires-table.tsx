@@ -19,8 +19,8 @@ export function deleteBlocker(p: PartenaireRow): string | null {
 /** Columns of §2 Partners: Désignation, Email, Téléphone, Projets, Signalements, Actions. */
 export function PartenairesTable({ partenaires, onEdit, onDelete }: PartenairesTableProps) {
   return (
-    <div className="overflow-x-auto">
-      <table className="table" data-testid="partenaires-table">
+    <div className="md:overflow-x-auto">
+      <table className="table table-stack" data-testid="partenaires-table">
         <thead>
           <tr>
             <th>Désignation</th>
@@ -36,17 +36,17 @@ export function PartenairesTable({ partenaires, onEdit, onDelete }: PartenairesT
             const blocker = deleteBlocker(p);
             return (
               <tr key={p.code} data-testid="partenaire-row" data-code={p.code} className="hover:bg-base-200/50">
-                <td className="min-w-48">
+                <td className="md:min-w-48">
                   <PartnerBadge partner={p} />
                 </td>
-                <td className="whitespace-nowrap">{p.email ?? '-'}</td>
+                <td className="break-all md:whitespace-nowrap md:break-normal">{p.email ?? '-'}</td>
                 <td className="whitespace-nowrap" data-testid="partenaire-phone">
                   {p.phoneNumber ? formatPhone(p.phoneNumber) : '-'}
                 </td>
-                <td className="text-right tabular-nums" data-testid="partenaire-projects">
+                <td className="text-right tabular-nums" data-testid="partenaire-projects" data-label="Projets">
                   {p.projectsCount}
                 </td>
-                <td className="text-right tabular-nums" data-testid="partenaire-signalements">
+                <td className="text-right tabular-nums" data-testid="partenaire-signalements" data-label="Signalements">
                   {p.signalementsCount}
                 </td>
                 <td>

@@ -17,8 +17,8 @@ export interface UsersTableProps {
 /** Columns of §2 Users: Utilisateur, Statut, Dernière connexion, Rôle, Actions. */
 export function UsersTable({ users, onToggle, onEdit, onReset, onResetTwoFactor }: UsersTableProps) {
   return (
-    <div className="overflow-x-auto">
-      <table className="table" data-testid="users-table">
+    <div className="md:overflow-x-auto">
+      <table className="table table-stack" data-testid="users-table">
         <thead>
           <tr>
             <th>Utilisateur</th>
@@ -82,7 +82,7 @@ function UserTableRow({
           />
         )}
       </td>
-      <td className="whitespace-nowrap" data-testid="user-row-last-connection">
+      <td className="whitespace-nowrap" data-testid="user-row-last-connection" data-label="Dernière connexion">
         {user.lastConnectionAt ? (
           formatDateTime(user.lastConnectionAt)
         ) : (

@@ -46,7 +46,8 @@ export function useLeaveGuard(dirty: boolean) {
     leaving.current = false;
     const push = history.pushState;
     const replace = history.replaceState;
-    const pushSentinel = () => push.call(history, { ...(history.state ?? {}), [SENTINEL_KEY]: true }, '', location.href);
+    const pushSentinel = () =>
+      push.call(history, { ...(history.state ?? {}), [SENTINEL_KEY]: true }, '', location.href);
     guardBack.current = pushSentinel;
     activeGuards++;
 

@@ -1,5 +1,4 @@
-import type { KeyboardEvent } from 'react';
-import { useLocation } from 'wouter';
+import { Link } from 'wouter';
 import type { SignalementDto } from '../../../../shared/dto/signalements';
 import { Badge } from '../../../components/ui/badge';
 import { formatDate } from '../../../lib/format';
@@ -23,16 +22,12 @@ function PartnerName({ partenaire }: { partenaire: SignalementDto['partenaire'] 
 const place = (s: SignalementDto) =>
   [s.commune?.designation, s.district?.designation, s.region?.designation].filter(Boolean).join(', ');
 
-/** The reports of one page: a table on wide screens, stacked cards on phones. A row opens the detail. */
+/**
+ * The reports of one page: a table on wide screens, stacked cards on phones. A row is a real link to the
+ * detail (issue #12, defect 8): the code's link covers the whole row, so a click, Ctrl-click, middle-click
+ * or « Ouvrir dans un nouvel onglet » anywhere on it behaves as on a link.
+ */
 export function SignalementTable({ items }: { items: SignalementDto[] }) {
-  const [, navigate] = useLocation();
-  const open = (code: string) => navigate(detailPath(code));
-  const onKey = (event: KeyboardEvent, code: string) => {
-    if (event.key === 'Enter' || event.key === ' ') {
-      event.preventDefault();
-      open(code);
-    }
-  };
   return (
     <>
       <div className="hidden overflow-x-auto md:block">
@@ -51,15 +46,18 @@ export function SignalementTable({ items }: { items: SignalementDto[] }) {
             {items.map((s) => (
               <tr
                 key={s.code}
-                className="hover cursor-pointer hover:bg-base-200"
-                tabIndex={0}
+                className="hover relative cursor-pointer hover:bg-base-200 has-[a:focus-visible]:outline-2 has-[a:focus-visible]:outline-primary"
                 data-testid="signalement-row"
                 data-code={s.code}
-                onClick={() => open(s.code)}
-                onKeyDown={(event) => onKey(event, s.code)}
               >
                 <td className="whitespace-nowrap">
-                  <span className="block font-mono text-xs font-semibold">{s.code}</span>
+                  <Link
+                    href={detailPath(s.code)}
+                    className="block font-mono text-xs font-semibold outline-none after:absolute after:inset-0 after:content-['']"
+                    data-testid="signalement-link"
+                  >
+                    {s.code}
+                  </Link>
                   <span className="text-xs text-base-content/60">{formatDate(s.signalementAt)}</span>
                 </td>
                 <td className="max-w-52">
@@ -98,12 +96,11 @@ export function SignalementTable({ items }: { items: SignalementDto[] }) {
       <ul className="flex flex-col gap-2 md:hidden" data-testid="signalement-cards">
         {items.map((s) => (
           <li key={s.code}>
-            <button
-              type="button"
+            <Link
+              href={detailPath(s.code)}
               className="flex w-full flex-col gap-1.5 rounded-box border border-base-300 bg-base-100 p-3 text-left hover:bg-base-200"
               data-testid="signalement-card"
               data-code={s.code}
-              onClick={() => open(s.code)}
             >
               <span className="flex items-center justify-between gap-2">
                 <span className="font-mono text-xs font-semibold">{s.code}</span>
@@ -126,7 +123,7 @@ export function SignalementTable({ items }: { items: SignalementDto[] }) {
                 )}
               </span>
               {place(s) && <span className="text-xs text-base-content/60">{place(s)}</span>}
-            </button>
+            </Link>
           </li>
         ))}
       </ul>

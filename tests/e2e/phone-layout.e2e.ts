@@ -1,0 +1,99 @@
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemo } from '../../server/db/seed/demo';
+import { ADMIN, signInByApi, startE2E, type E2E } from './harness';
+
+const PHONE = { width: 390, height: 844 };
+
+const noSidewaysScroll = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
+
+async function inViewport(locator: Locator) {
+  const box = (await locator.boundingBox())!;
+  return box.x >= 0 && box.x + box.width <= PHONE.width;
+}
+
+/** Issue #12, defect 5: on a phone (390 px) nothing needs sideways scrolling, nothing is cut off. */
+describe('phone layout', () => {
+  let e: E2E;
+  let page: Page;
+  let code: string;
+  beforeAll(async () => {
+    e = await startE2E();
+    await seedDemo(e.running.db, { reports: 150, seed: 4 });
+    page = await e.newPage(PHONE);
+    await signInByApi(page, ADMIN.email, ADMIN.password);
+    const res = await page.request.post('/api/signalements', {
+      headers: { 'sec-fetch-site': 'same-origin' },
+      data: {
+        partenaire: '/api/partenaires/SAMIFIN',
+        subjects: ['/api/subjects/CORRUPTION'],
+        canalPrincipal: '/api/canals/TELEPHONE',
+        signalementAt: '2025-03-10',
+      },
+    });
+    expect(res.status()).toBe(201);
+    code = ((await res.json()) as { code: string }).code;
+  });
+  afterEach(() => e.assertNoConsoleErrors());
+  afterAll(async () => e?.close());
+
+  it('fits a report with a long partner name, and opens its dialogs whole', async () => {
+    await page.goto(`/admin/signalement/detail/${code}`);
+    await expect.poll(() => page.getByText('Service de Renseignements Financiers (SAMIFIN)').count()).toBeGreaterThan(0);
+    expect(await noSidewaysScroll(page)).toBe(true);
+
+    await page.getByRole('button', { name: /Autres actions/ }).click();
+    await page.getByRole('menuitem', { name: /Envoyer un email/ }).click();
+    const dialog = page.getByRole('dialog', { name: /Envoyer un email/ });
+    await dialog.waitFor();
+    const box = (await dialog.locator('.modal-box').boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
+    expect(await inViewport(dialog.getByRole('button', { name: 'Envoyer' }))).toBe(true);
+    await dialog.getByRole('button', { name: 'Annuler' }).click();
+  });
+
+  it('shows the users’ switch and actions without sideways scrolling', async () => {
+    await page.goto('/admin/users');
+    const rows = page.getByTestId('user-row');
+    await rows.first().waitFor();
+    expect(await noSidewaysScroll(page)).toBe(true);
+    const row = rows.filter({ has: page.getByTestId('user-status-switch') }).first();
+    expect(await inViewport(row.getByTestId('user-status-switch'))).toBe(true);
+    for (const button of await row.getByRole('button').all()) expect(await inViewport(button)).toBe(true);
+    expect(await row.getByTestId('user-row-last-connection').textContent()).toMatch(/^Dernière connexion|Jamais|\d/);
+  });
+
+  it('shows the partners’ actions without sideways scrolling', async () => {
+    await page.goto('/admin/partenaires');
+    const row = page.getByTestId('partenaire-row').first();
+    await row.waitFor();
+    expect(await noSidewaysScroll(page)).toBe(true);
+    for (const button of await row.getByRole('button').all()) expect(await inViewport(button)).toBe(true);
+  });
+
+  it('keeps the subject chart’s labels apart', async () => {
+    await page.goto('/admin/dashboard');
+    const block = page.locator('[data-testid="subject-block"][data-state="ready"]');
+    await block.waitFor({ timeout: 20_000 });
+    await block.scrollIntoViewIfNeeded();
+    const boxes = await block
+      .locator('.apexcharts-xaxis-label, .apexcharts-yaxis-label')
+      .evaluateAll((labels) =>
+        labels
+          .map((l) => l.getBoundingClientRect())
+          .filter((r) => r.width > 0)
+          .map((r) => ({ x: r.x, y: r.y, w: r.width, h: r.height })),
+      );
+    expect(boxes.length).toBeGreaterThan(3);
+    for (let i = 0; i < boxes.length; i++) {
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [a, b] = [boxes[i]!, boxes[j]!];
+        const overlap = a.x < b.x + b.w - 1 && b.x < a.x + a.w - 1 && a.y < b.y + b.h - 1 && b.y < a.y + a.h - 1;
+        expect(overlap, `labels ${i} and ${j} overlap`).toBe(false);
+      }
+    }
+    expect(await noSidewaysScroll(page)).toBe(true);
+  });
+});

@@ -1,0 +1,122 @@
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemo } from '../../server/db/seed/demo';
+import { PASSWORD, signInByApi, startE2E, type E2E } from './harness';
+
+const NNBSP = '\u202f';
+
+async function logIn(page: Page, email: string) {
+  await page.getByLabel(/e-?mail/i).fill(email);
+  await page.getByLabel(/mot de passe/i).fill(PASSWORD);
+  await page.getByRole('button', { name: /se connecter/i }).click();
+}
+
+/**
+ * Issue #12: rows are links (defect 8), a deep link survives the log-in (defect 8), and the smaller
+ * defects of 11: a stale log-in error, French grouping of the list total, the role badge's name, the
+ * sidebar's panel on a long page.
+ */
+describe('links, log-in return and list details', () => {
+  let e: E2E;
+  let code: string;
+  beforeAll(async () => {
+    e = await startE2E();
+    await e.user('agent@example.mg', 'ROLE_USER', 'Rabe Agent');
+    await e.user('gestion@example.mg', 'ROLE_ANALYSTE', 'Rasoa Gestion');
+    await seedDemo(e.running.db, { reports: 1_234, seed: 3 });
+    const page = await e.newPage();
+    await signInByApi(page, 'agent@example.mg', PASSWORD);
+    const list = await page.request.get('/api/signalements?itemsPerPage=1');
+    code = ((await list.json()) as { member: Array<{ code: string }> }).member[0]!.code;
+    await page.context().close();
+  });
+  afterEach(() => e.assertNoConsoleErrors());
+  afterAll(async () => e?.close());
+
+  it('makes each row a link to its detail: Ctrl-click opens it in a new tab, a click in this one', async () => {
+    const page = await e.newPage({ width: 1440, height: 900 });
+    await signInByApi(page, 'agent@example.mg', PASSWORD);
+    await page.goto('/admin/signalement/list');
+    const row = page.locator(`[data-testid="signalement-row"][data-code="${code}"]`);
+    await row.waitFor();
+    expect(await row.getByRole('link').getAttribute('href')).toBe(`/admin/signalement/detail/${code}`);
+
+    // Ctrl-click on the row's middle (not on the code): a new tab on the detail.
+    const middle = async () => {
+      const box = (await row.boundingBox())!;
+      return { x: box.width / 2, y: box.height / 2 };
+    };
+    const [tab] = await Promise.all([
+      page.context().waitForEvent('page'),
+      row.click({ position: await middle(), modifiers: ['Control'] }),
+    ]);
+    await tab!.waitForURL(`**/admin/signalement/detail/${code}`);
+    expect(new URL(page.url()).pathname).toBe('/admin/signalement/list');
+    await tab!.close();
+
+    await row.click({ position: await middle() });
+    await page.waitForURL(`**/admin/signalement/detail/${code}`);
+  });
+
+  it('groups the list total the French way', async () => {
+    const page = await e.newPage({ width: 1440, height: 900 });
+    await signInByApi(page, 'agent@example.mg', PASSWORD);
+    await page.goto('/admin/signalement/list');
+    await expect.poll(() => page.getByText(/^Total:/).textContent()).toBe(`Total: 1${NNBSP}234 élément(s)`);
+  });
+
+  it('comes back to a deep link after the log-in, keeping its query string', async () => {
+    const page = await e.newPage();
+    await page.goto(`/admin/signalement/detail/${code}`);
+    await page.waitForURL('**/admin/login?retour=*');
+    await logIn(page, 'agent@example.mg');
+    await page.waitForURL(`**/admin/signalement/detail/${code}`);
+
+    const other = await e.newPage();
+    await other.goto('/admin/signalement/list?q=fraude&page=2');
+    await other.waitForURL('**/admin/login?retour=*');
+    await logIn(other, 'agent@example.mg');
+    await other.waitForURL((url) => url.pathname === '/admin/signalement/list' && url.search === '?q=fraude&page=2');
+  });
+
+  it('never follows a return address out of the application', async () => {
+    for (const hostile of ['//evil.example/x', 'https://evil.example/', '/\\evil.example', '/login']) {
+      const page = await e.newPage();
+      await page.goto(`/admin/login?retour=${encodeURIComponent(hostile)}`);
+      await logIn(page, 'agent@example.mg');
+      await page.waitForURL('**/admin/dashboard');
+      expect(new URL(page.url()).origin).toBe(e.baseUrl);
+      await page.context().close();
+    }
+  });
+
+  it('drops the previous log-in error when a new attempt has field errors', async () => {
+    const page = await e.newPage();
+    await page.goto('/admin/login');
+    await page.getByLabel(/e-?mail/i).fill('agent@example.mg');
+    await page.getByLabel(/mot de passe/i).fill('mauvais-mot-de-passe');
+    await page.getByRole('button', { name: /se connecter/i }).click();
+    await expect.poll(() => page.getByTestId('login-error').textContent()).toContain('Email ou mot de passe incorrect.');
+    await page.getByLabel(/mot de passe/i).fill('');
+    await page.getByRole('button', { name: /se connecter/i }).click();
+    await expect.poll(() => page.locator('#login-password-error').count()).toBe(1);
+    expect(await page.getByTestId('login-error').count()).toBe(0);
+  });
+
+  it('names a role the header shows raw, and keeps the sidebar panel down a long page', async () => {
+    const page = await e.newPage({ width: 1440, height: 900 });
+    await signInByApi(page, 'gestion@example.mg', PASSWORD);
+    await page.goto('/admin/signalement/list?page=3');
+    const badge = page.getByTestId('role-badge');
+    await expect.poll(() => badge.textContent()).toBe('ROLE_ANALYSTE');
+    expect(await badge.getAttribute('title')).toBe('Analyste');
+
+    await page.getByTestId('signalement-row').first().waitFor();
+    await page.setViewportSize({ width: 1440, height: 500 });
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(200);
+    const box = (await page.getByTestId('sidebar').boundingBox())!;
+    expect(box.y).toBeLessThanOrEqual(0);
+    expect(box.y + box.height).toBeGreaterThanOrEqual(500);
+  });
+});
