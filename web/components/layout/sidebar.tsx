@@ -159,7 +159,7 @@ function SidebarContent({ collapsed, onNavigate }: { collapsed: boolean; onNavig
         <button
           type="button"
           className={`btn btn-ghost w-full font-normal text-error ${collapsed ? 'btn-square' : 'justify-start'}`}
-          aria-label="Se déconnecter"
+          aria-label={collapsed ? 'Déconnexion' : undefined}
           title={collapsed ? 'Déconnexion' : undefined}
           data-testid="logout-button"
           onClick={() => setConfirmLogout(true)}
@@ -206,7 +206,7 @@ function NavGroup({
         className={
           collapsed
             ? 'sr-only'
-            : 'px-6 pt-2 pb-1 text-xs font-semibold tracking-wide text-base-content/60 uppercase'
+            : 'px-6 pt-2 pb-1 text-xs font-semibold tracking-wide text-base-content/70 uppercase'
         }
       >
         {label}

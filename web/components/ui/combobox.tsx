@@ -57,14 +57,15 @@ export function Combobox({
         id={id}
         type="button"
         className={`select w-full text-left ${invalid ? 'select-error' : ''}`}
-        aria-label={label}
+        // The name says what is chosen as well as what the field is (WCAG 2.5.3: the visible text is in the name).
+        aria-label={`${label} : ${value ? labelOf(value) : placeholder}`}
         aria-haspopup="listbox"
         aria-expanded={open}
         aria-invalid={invalid || undefined}
         disabled={disabled}
         onClick={() => setOpen(!open)}
       >
-        <span className={`min-w-0 flex-1 truncate ${value ? '' : 'text-base-content/50'}`}>
+        <span className={`min-w-0 flex-1 truncate ${value ? '' : 'text-base-content/70'}`}>
           {value ? labelOf(value) : placeholder}
         </span>
       </button>
@@ -86,7 +87,7 @@ export function Combobox({
               onClick={() => choose(option.value)}
             >
               <span className="min-w-0 flex-1 truncate">{option.label}</span>
-              {option.hint && <span className="text-xs text-base-content/50">{option.hint}</span>}
+              {option.hint && <span className="text-xs text-base-content/70">{option.hint}</span>}
               {option.value === value && <CheckIcon className="text-primary" />}
             </button>
           )}

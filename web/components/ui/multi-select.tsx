@@ -60,7 +60,8 @@ export function MultiSelect({
         id={id}
         type="button"
         className={`select w-full text-left ${invalid ? 'select-error' : ''}`}
-        aria-label={label}
+        // The name says what is chosen as well as what the field is (WCAG 2.5.3: the visible text is in the name).
+        aria-label={`${label} : ${summary}`}
         aria-haspopup="true"
         aria-expanded={open}
         aria-invalid={invalid || undefined}
@@ -68,7 +69,7 @@ export function MultiSelect({
         onClick={() => setOpen(!open)}
         title={value.length > 0 ? value.map(labelOf).join(', ') : undefined}
       >
-        <span className={`min-w-0 flex-1 truncate ${value.length === 0 ? 'text-base-content/50' : ''}`}>
+        <span className={`min-w-0 flex-1 truncate ${value.length === 0 ? 'text-base-content/70' : ''}`}>
           {summary}
         </span>
       </button>
@@ -89,7 +90,7 @@ export function MultiSelect({
                 onChange={() => toggle(option.value)}
               />
               <span className="min-w-0 flex-1 truncate">{option.label}</span>
-              {option.hint && <span className="text-xs text-base-content/50">{option.hint}</span>}
+              {option.hint && <span className="text-xs text-base-content/70">{option.hint}</span>}
             </label>
           )}
           footer={

@@ -42,12 +42,11 @@ export function Pagination({
             <button
               type="button"
               className="join-item btn btn-sm"
-              aria-label="Page précédente"
               disabled={current <= 1}
               onClick={() => onPageChange(current - 1)}
             >
               <ChevronLeftIcon />
-              <span className="hidden sm:inline">Précédent</span>
+              <span className="sr-only sm:not-sr-only">Page précédente</span>
             </button>
             {pageItems(current, totalPages, MAX_PAGE_LINKS).map((item) =>
               typeof item === 'number' ? (
@@ -70,11 +69,10 @@ export function Pagination({
             <button
               type="button"
               className="join-item btn btn-sm"
-              aria-label="Page suivante"
               disabled={current >= totalPages}
               onClick={() => onPageChange(current + 1)}
             >
-              <span className="hidden sm:inline">Suivant</span>
+              <span className="sr-only sm:not-sr-only">Page suivante</span>
               <ChevronRightSmallIcon />
             </button>
           </nav>

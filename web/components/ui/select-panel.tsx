@@ -53,14 +53,14 @@ export function SelectPanel({
       <ul className="max-h-64 overflow-y-auto" aria-label={label} role={listbox ? 'listbox' : undefined}>
         {loading && (
           <li
-            className="flex items-center gap-2 px-2 py-2 text-sm text-base-content/60"
+            className="flex items-center gap-2 px-2 py-2 text-sm text-base-content/70"
             role={listbox ? 'none' : undefined}
           >
             <span className="loading loading-spinner loading-xs" aria-hidden="true" /> Chargement...
           </li>
         )}
         {!loading && shown.length === 0 && (
-          <li className="px-2 py-2 text-sm text-base-content/60" role={listbox ? 'none' : undefined}>
+          <li className="px-2 py-2 text-sm text-base-content/70" role={listbox ? 'none' : undefined}>
             {emptyText}
           </li>
         )}

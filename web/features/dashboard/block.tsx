@@ -31,7 +31,7 @@ export function BlockLoading({ height = 'h-40' }: { height?: string }) {
       role="status"
       aria-live="polite"
       data-testid="block-loading"
-      className={`flex ${height} items-center justify-center gap-2 text-base-content/60`}
+      className={`flex ${height} items-center justify-center gap-2 text-base-content/70`}
     >
       <span className="loading loading-spinner loading-sm" aria-hidden="true" />
       <span>Chargement...</span>
@@ -82,7 +82,7 @@ export function Block({
           </div>
         )}
         {state === 'empty' && (
-          <p className="py-10 text-center text-sm text-base-content/60" data-testid="block-empty">
+          <p className="py-10 text-center text-sm text-base-content/70" data-testid="block-empty">
             {EMPTY_TEXT}
           </p>
         )}

@@ -109,7 +109,7 @@ export function DateRangePicker({ value, onChange }: Props) {
         onClick={toggle}
       >
         <CalendarIcon />
-        <span className={label ? '' : 'text-base-content/60'} data-testid="date-range-label">
+        <span className={label ? '' : 'text-base-content/70'} data-testid="date-range-label">
           {label ?? RANGE_PLACEHOLDER}
         </span>
       </button>
@@ -161,7 +161,7 @@ export function DateRangePicker({ value, onChange }: Props) {
                         key={d}
                         scope="col"
                         abbr={WEEKDAYS_FR[i]}
-                        className="pb-1 text-xs font-normal text-base-content/60"
+                        className="pb-1 text-xs font-normal text-base-content/70"
                       >
                         {d}
                       </th>

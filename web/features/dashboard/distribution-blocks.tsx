@@ -28,7 +28,7 @@ function Legend({ slices }: { slices: Slice[] }) {
           />
           <span className="min-w-0 flex-1 truncate">{s.label}</span>
           <span className="tabular-nums">{formatNumber(s.count)}</span>
-          <span className="w-16 text-right text-base-content/60 tabular-nums">{share(s.count, total)}</span>
+          <span className="w-16 text-right text-base-content/70 tabular-nums">{share(s.count, total)}</span>
         </li>
       ))}
     </ul>

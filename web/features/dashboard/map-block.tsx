@@ -30,7 +30,7 @@ function SideTable({
   const total = rows.reduce((sum, r) => sum + r.signalementCount, 0);
   if (total === 0) {
     return (
-      <p className="py-10 text-center text-sm text-base-content/60" data-testid="block-empty">
+      <p className="py-10 text-center text-sm text-base-content/70" data-testid="block-empty">
         {EMPTY_TEXT}
       </p>
     );
@@ -52,7 +52,7 @@ function SideTable({
             <tr key={r.id}>
               <td>{r.designation}</td>
               <td className="text-right tabular-nums">{formatNumber(r.signalementCount)}</td>
-              <td className="text-right text-base-content/60 tabular-nums">
+              <td className="text-right text-base-content/70 tabular-nums">
                 {formatPercent(r.signalementCount / total)}
               </td>
             </tr>
@@ -162,7 +162,7 @@ export function MapBlock({
             </div>
             <SideTable rows={query.data!} page={page} onPage={(p) => setPaging({ key: pageKey, page: p })} />
           </div>
-          <p className="text-xs text-base-content/60" data-testid="map-attribution">
+          <p className="text-xs text-base-content/70" data-testid="map-attribution">
             {MAP_ATTRIBUTION}
           </p>
         </div>

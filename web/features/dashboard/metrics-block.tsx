@@ -37,7 +37,7 @@ export function MetricsBlock({ range }: { range: DateRange | undefined }) {
                     <p className="text-3xl font-semibold tabular-nums" data-testid="metric-value">
                       {formatNumber(query.data[key])}
                     </p>
-                    <p className="text-xs text-base-content/60">
+                    <p className="text-xs text-base-content/70">
                       {key === 'total'
                         ? '\u00a0'
                         : `${formatPercent(query.data.total ? query.data[key] / query.data.total : 0)} du total`}

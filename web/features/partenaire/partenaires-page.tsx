@@ -86,7 +86,7 @@ export default function PartenairesPage() {
           {partenaires.isPending ? (
             <Loading />
           ) : items.length === 0 ? (
-            <p className="py-10 text-center text-base-content/60" data-testid="partenaires-empty">
+            <p className="py-10 text-center text-base-content/70" data-testid="partenaires-empty">
               {PARTENAIRES_TEXT.empty}
             </p>
           ) : (

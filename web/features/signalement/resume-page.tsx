@@ -58,16 +58,16 @@ function Resume({ r }: { r: SignalementResumeDto }) {
           <p className="text-sm text-base-content/70">Signalé le {formatDate(r.signalementAt)}</p>
           <div className="flex flex-wrap gap-2" data-testid="resume-badges">
             <Badge tone="gray">
-              <span className="opacity-70">Canal :</span> {r.canalPrincipal?.designation ?? EMPTY}
+              <span className="font-normal">Canal :</span> {r.canalPrincipal?.designation ?? EMPTY}
             </Badge>
             <Badge tone="gray">
-              <span className="opacity-70">Statut :</span> {r.statut?.designation ?? EMPTY}
+              <span className="font-normal">Statut :</span> {r.statut?.designation ?? EMPTY}
             </Badge>
             <Badge color={r.niveau?.color} tone="gray">
-              <span className="opacity-70">Niveau :</span> {r.niveau?.designation ?? EMPTY}
+              <span className="font-normal">Niveau :</span> {r.niveau?.designation ?? EMPTY}
             </Badge>
             <Badge tone={r.isTreated ? 'green' : 'amber'}>
-              <span className="opacity-70">État :</span> {r.isTreated ? 'Traité' : 'En cours'}
+              <span className="font-normal">État :</span> {r.isTreated ? 'Traité' : 'En cours'}
             </Badge>
           </div>
         </div>
@@ -78,7 +78,7 @@ function Resume({ r }: { r: SignalementResumeDto }) {
       <TraitsResume r={r} />
       <TextListResume title="Actions provisoires" items={r.actionProvisoires} testId="resume-actions" />
       <TextListResume title="Preuves" items={r.preuves} testId="resume-preuves" />
-      <p className="text-center text-xs text-base-content/60" data-testid="resume-footer">
+      <p className="text-center text-xs text-base-content/70" data-testid="resume-footer">
         Résumé généré le {formatDate(new Date())}
       </p>
     </>

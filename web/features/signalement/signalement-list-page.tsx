@@ -67,7 +67,7 @@ export default function SignalementListPage() {
             ) : list.isPending ? (
               <Loading />
             ) : items.length === 0 ? (
-              <p className="py-12 text-center text-base-content/60" data-testid="empty-state">
+              <p className="py-12 text-center text-base-content/70" data-testid="empty-state">
                 Aucun signalement trouvé.
               </p>
             ) : (

@@ -126,7 +126,7 @@ export default function UsersPage() {
           {users.isPending ? (
             <Loading />
           ) : (users.data?.items.length ?? 0) === 0 ? (
-            <p className="py-10 text-center text-base-content/60" data-testid="users-empty">
+            <p className="py-10 text-center text-base-content/70" data-testid="users-empty">
               {USERS_TEXT.empty}
             </p>
           ) : (

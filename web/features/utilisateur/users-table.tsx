@@ -66,13 +66,13 @@ function UserTableRow({
             <div className="font-medium" data-testid="user-row-name">
               {user.nomPrenom}
             </div>
-            <div className="truncate text-sm text-base-content/60">{user.email}</div>
+            <div className="truncate text-sm text-base-content/70">{user.email}</div>
           </div>
         </div>
       </td>
       <td data-testid="user-row-status">
         {user.isCurrentUser ? (
-          <span className="text-base-content/50">-</span>
+          <span className="text-base-content/70">-</span>
         ) : (
           <Switch
             checked={user.isEnabled}
@@ -86,7 +86,7 @@ function UserTableRow({
         {user.lastConnectionAt ? (
           formatDateTime(user.lastConnectionAt)
         ) : (
-          <span className="text-base-content/60">{USERS_TEXT.neverConnected}</span>
+          <span className="text-base-content/70">{USERS_TEXT.neverConnected}</span>
         )}
       </td>
       <td>

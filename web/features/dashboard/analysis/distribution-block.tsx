@@ -74,7 +74,7 @@ export function DistributionBlock({ period }: { period: Period }) {
                 <tr key={i.code}>
                   <td>{i.designation}</td>
                   <td className="text-right tabular-nums">{formatNumber(i.count)}</td>
-                  <td className="text-right text-base-content/60 tabular-nums">
+                  <td className="text-right text-base-content/70 tabular-nums">
                     {formatPercent(total ? i.count / total : 0)}
                   </td>
                 </tr>

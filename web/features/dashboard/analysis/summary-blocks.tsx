@@ -58,7 +58,7 @@ function Total({
         </p>
         {delta && <span className={`badge badge-sm ${tone}`}>{delta}</span>}
       </div>
-      <p className="text-xs text-base-content/60">Période précédente : {show(compared.previous)}</p>
+      <p className="text-xs text-base-content/70">Période précédente : {show(compared.previous)}</p>
     </div>
   );
 }
@@ -95,12 +95,12 @@ export function SummaryBlock({ period }: { period: Period }) {
                 />
               ))}
             </div>
-            <p className="text-xs text-base-content/60">
+            <p className="text-xs text-base-content/70">
               Comparaison avec le {formatDate(data!.previous.dateStart)} –{' '}
               {formatDate(data!.previous.dateEnd)}.
             </p>
             <div className="flex flex-col gap-2" data-testid="overview-alerts">
-              {alerts.length === 0 && <p className="text-sm text-base-content/60">Aucune alerte</p>}
+              {alerts.length === 0 && <p className="text-sm text-base-content/70">Aucune alerte</p>}
               {alerts.map((a) => (
                 <div
                   key={a.id}
@@ -160,7 +160,7 @@ export function StatusBlock({ period }: { period: Period }) {
                 />
                 <span className="flex-1">{s.label}</span>
                 <span className="tabular-nums">{formatNumber(status![s.key])}</span>
-                <span className="w-16 text-right text-base-content/60 tabular-nums">
+                <span className="w-16 text-right text-base-content/70 tabular-nums">
                   {formatPercent(status![s.key] / total)}
                 </span>
               </li>

@@ -32,7 +32,7 @@ export function TopUsersBlock({ period }: { period: Period }) {
                     <p className="font-medium">
                       {u.name} <span className="badge badge-ghost badge-sm">{u.role}</span>
                     </p>
-                    <p className="text-xs break-all text-base-content/60">{u.email}</p>
+                    <p className="text-xs break-all text-base-content/70">{u.email}</p>
                   </td>
                   <td className="text-right tabular-nums">{formatNumber(u.complaintsHandled)}</td>
                 </tr>

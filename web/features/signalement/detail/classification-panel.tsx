@@ -38,7 +38,7 @@ function ClassificationView({ signalement: s }: { signalement: SignalementDto })
       <ReadValue label="Statut" value={s.statut?.designation} />
       <ReadValue label="Résultat" value={s.resultat?.designation} />
       <div className="flex flex-col gap-1">
-        <dt className="text-xs font-medium tracking-wide text-base-content/60 uppercase">Projets</dt>
+        <dt className="text-xs font-medium tracking-wide text-base-content/70 uppercase">Projets</dt>
         <dd>
           <ProjectAvatars projects={s.projects} />
         </dd>

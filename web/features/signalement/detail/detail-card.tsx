@@ -32,8 +32,8 @@ export function ReadValue({ label, value }: { label: string; value: ReactNode })
   const empty = value === null || value === undefined || (typeof value === 'string' && value.trim() === '');
   return (
     <div className="flex flex-col gap-0.5">
-      <dt className="text-xs font-medium tracking-wide text-base-content/60 uppercase">{label}</dt>
-      <dd className={`text-sm break-words ${empty ? 'text-base-content/50' : ''}`}>
+      <dt className="text-xs font-medium tracking-wide text-base-content/70 uppercase">{label}</dt>
+      <dd className={`text-sm break-words ${empty ? 'text-base-content/70' : ''}`}>
         {empty ? EMPTY_VALUE : value}
       </dd>
     </div>

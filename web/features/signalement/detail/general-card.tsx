@@ -28,11 +28,11 @@ function GeneralView({ signalement: s }: { signalement: SignalementDto }) {
           label="Description"
           value={s.description && <span className="whitespace-pre-line">{s.description}</span>}
         />
-        <div className="grid grid-cols-1 gap-3 sm:grid-cols-3">
-          {FLAGS.map((f) => (
-            <ReadValue key={f.name} label={f.label} value={<YesNo value={s[f.name]} />} />
-          ))}
-        </div>
+      </dl>
+      <dl className="grid grid-cols-1 gap-3 sm:grid-cols-3">
+        {FLAGS.map((f) => (
+          <ReadValue key={f.name} label={f.label} value={<YesNo value={s[f.name]} />} />
+        ))}
       </dl>
       <ListEntryField readOnly label="Actions provisoires" values={s.actionProvisoires} placeholder="" />
       <ListEntryField readOnly label="Preuves" values={s.preuves} placeholder="" />

@@ -86,7 +86,7 @@ function LabelledBadge({
   const empty = children === null || children === undefined || children === '';
   return (
     <Badge color={empty ? undefined : color} tone={empty ? 'gray' : tone} data-testid={`badge-${label}`}>
-      <span className="font-normal opacity-70">{label} :</span> {empty ? BADGE_EMPTY : children}
+      <span className="font-normal">{label} :</span> {empty ? BADGE_EMPTY : children}
     </Badge>
   );
 }

@@ -28,23 +28,26 @@ export function HistoriquePanel({ code }: { code: string }) {
       ) : history.isError ? (
         <p className="text-sm text-error">Impossible de charger l'historique.</p>
       ) : history.data.length === 0 ? (
-        <p className="text-sm text-base-content/60">Aucune modification enregistrée.</p>
+        <p className="text-sm text-base-content/70">Aucune modification enregistrée.</p>
       ) : (
+        // Focusable, so the keyboard can scroll a long history (issue #12, accessibility).
         <ol
-          className="flex max-h-[32rem] flex-col gap-3 overflow-y-auto pr-1"
+          className="flex max-h-[32rem] flex-col gap-3 overflow-y-auto rounded-field pr-1 focus-visible:outline-2 focus-visible:outline-primary"
           aria-label="Historique des modifications"
+          tabIndex={0}
+          data-testid="historique-list"
         >
           {history.data.map((entry) => {
             const lines = historyLines(entry.action, entry.changes);
             return (
               <li key={entry.id} className="border-l-2 border-primary/40 pl-3" data-testid="historique-entry">
                 <p className="text-sm font-medium">{actionLabel(entry.action)}</p>
-                <p className="text-xs text-base-content/60">
+                <p className="text-xs text-base-content/70">
                   {formatDateTime(entry.at)}
                   {entry.user ? ` · ${entry.user.nomPrenom}` : ''}
                 </p>
                 {entry.masque ? (
-                  <p className="mt-1 text-xs text-base-content/60" data-testid="historique-masque">
+                  <p className="mt-1 text-xs text-base-content/70" data-testid="historique-masque">
                     {MASKED_TEXT}
                   </p>
                 ) : (
@@ -53,7 +56,7 @@ export function HistoriquePanel({ code }: { code: string }) {
                       {lines.map((line) => (
                         <li key={line.field} className="break-words">
                           <span className="font-medium">{line.label}</span> :{' '}
-                          <span className="text-base-content/60 line-through decoration-base-content/30">
+                          <span className="text-base-content/70 line-through decoration-base-content/30">
                             {line.from}
                           </span>{' '}
                           → <span>{line.to}</span>

@@ -35,7 +35,7 @@ export function ListEntryField({
         {label}
       </label>
       {values.length === 0 ? (
-        <p className="text-sm text-base-content/50">{EMPTY_VALUE}</p>
+        <p className="text-sm text-base-content/70">{EMPTY_VALUE}</p>
       ) : (
         <ul className="flex flex-col gap-1" aria-label={label}>
           {values.map((value, index) => (

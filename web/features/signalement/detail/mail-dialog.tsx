@@ -125,7 +125,7 @@ function MailForm({
         />
       </Field>
       {!anyRecipient && (
-        <p className="text-xs text-base-content/60" data-testid="mail-recipient-note">
+        <p className="text-xs text-base-content/70" data-testid="mail-recipient-note">
           {defaults.email ? RECIPIENT_NOTE : NO_PARTNER_EMAIL}
         </p>
       )}

@@ -9,7 +9,7 @@ interface ProjectLike {
 
 /** Project avatars: at most 2, then '+N' for the rest (§9); names in the tooltip and for screen readers. */
 export function ProjectAvatars({ projects }: { projects: readonly ProjectLike[] }) {
-  if (projects.length === 0) return <p className="text-sm text-base-content/50">{EMPTY_VALUE}</p>;
+  if (projects.length === 0) return <p className="text-sm text-base-content/70">{EMPTY_VALUE}</p>;
   const shown = projects.slice(0, MAX_PROJECT_AVATARS);
   const rest = projects.length - shown.length;
   return (

@@ -26,7 +26,7 @@ export function ProjectsField({ partenaire }: { partenaire: PartenaireRefDto }) 
       <span className="text-sm font-semibold">Projets</span>
       {projects.isSuccess && all.length === 0 ? (
         <div className="flex flex-col items-start gap-2 rounded-box border border-dashed border-base-300 p-3">
-          <p className="text-sm text-base-content/60">Aucun projet trouvé.</p>
+          <p className="text-sm text-base-content/70">Aucun projet trouvé.</p>
           <button type="button" className="btn btn-sm btn-outline" onClick={() => setCreating(true)}>
             <PlusIcon />
             Créer le premier projet

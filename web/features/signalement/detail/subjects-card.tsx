@@ -17,7 +17,7 @@ function SubjectBadges({
   subjects: { code: string; designation: string }[];
   autreObject: string;
 }) {
-  if (subjects.length === 0) return <p className="text-sm text-base-content/50">{EMPTY_VALUE}</p>;
+  if (subjects.length === 0) return <p className="text-sm text-base-content/70">{EMPTY_VALUE}</p>;
   return (
     <div className="flex flex-wrap gap-2" data-testid="subject-badges">
       {subjects.map((s) => (

@@ -58,14 +58,14 @@ export function SignalementTable({ items }: { items: SignalementDto[] }) {
                   >
                     {s.code}
                   </Link>
-                  <span className="text-xs text-base-content/60">{formatDate(s.signalementAt)}</span>
+                  <span className="text-xs text-base-content/70">{formatDate(s.signalementAt)}</span>
                 </td>
                 <td className="max-w-52">
                   <PartnerName partenaire={s.partenaire} />
                 </td>
                 <td className="max-w-56">
                   <span className="line-clamp-2">{s.subjects.map((x) => x.designation).join(', ')}</span>
-                  <span className="text-xs text-base-content/60">{s.canalPrincipal?.designation}</span>
+                  <span className="text-xs text-base-content/70">{s.canalPrincipal?.designation}</span>
                 </td>
                 <td className="max-w-48">
                   <span className="line-clamp-2">{place(s) || EMPTY_VALUE}</span>
@@ -76,7 +76,7 @@ export function SignalementTable({ items }: { items: SignalementDto[] }) {
                       {s.statut.designation}
                     </Badge>
                   ) : (
-                    <span className="text-base-content/50">{EMPTY_VALUE}</span>
+                    <span className="text-base-content/70">{EMPTY_VALUE}</span>
                   )}
                 </td>
                 <td>
@@ -85,7 +85,7 @@ export function SignalementTable({ items }: { items: SignalementDto[] }) {
                       {s.niveau.designation}
                     </Badge>
                   ) : (
-                    <span className="text-base-content/50">{EMPTY_VALUE}</span>
+                    <span className="text-base-content/70">{EMPTY_VALUE}</span>
                   )}
                 </td>
               </tr>
@@ -122,7 +122,7 @@ export function SignalementTable({ items }: { items: SignalementDto[] }) {
                   </Badge>
                 )}
               </span>
-              {place(s) && <span className="text-xs text-base-content/60">{place(s)}</span>}
+              {place(s) && <span className="text-xs text-base-content/70">{place(s)}</span>}
             </Link>
           </li>
         ))}

@@ -59,7 +59,7 @@ export function PersonSection<T extends { code: string }>({
       title={
         <span>
           {title}
-          {items && <span className="ml-2 text-sm font-normal text-base-content/50">({items.length})</span>}
+          {items && <span className="ml-2 text-sm font-normal text-base-content/70">({items.length})</span>}
         </span>
       }
       data-testid={testId}
@@ -79,7 +79,7 @@ export function PersonSection<T extends { code: string }>({
         (loading ? (
           <Loading />
         ) : !items || items.length === 0 ? (
-          <p className="text-sm text-base-content/60">{emptyText}</p>
+          <p className="text-sm text-base-content/70">{emptyText}</p>
         ) : (
           <ul className="flex flex-col divide-y divide-base-300">
             {items.map((item) => {

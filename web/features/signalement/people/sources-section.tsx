@@ -84,11 +84,11 @@ export function SourcesSection({ signalement }: { signalement: SignalementDto })
         {...(isAnonyme && !canEdit ? { items: undefined } : {})}
         body={
           isAnonyme && !canEdit ? (
-            <p className="text-sm text-base-content/60" data-testid="sources-protected">
+            <p className="text-sm text-base-content/70" data-testid="sources-protected">
               {list.data ? protectedSourcesText(list.data.sourcesProtegees) : '…'}
             </p>
           ) : isAnonyme ? (
-            <p className="text-sm text-base-content/60" data-testid="sources-hidden">
+            <p className="text-sm text-base-content/70" data-testid="sources-hidden">
               Signalement anonyme : les sources ne sont pas affichées.
             </p>
           ) : undefined

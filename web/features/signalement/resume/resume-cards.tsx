@@ -42,13 +42,13 @@ export function ProjectsResume({ r }: { r: SignalementResumeDto }) {
   return (
     <ResumeCard title="Projet(s) concerné(s)" testId="resume-projects">
       {r.projects.length === 0 ? (
-        <p className="text-sm text-base-content/60">Aucun projet spécifié</p>
+        <p className="text-sm text-base-content/70">Aucun projet spécifié</p>
       ) : (
         <ul className="flex flex-col gap-1 text-sm">
           {r.projects.map((p) => (
             <li key={`${p.sigle}-${p.designation}`}>
               <span className="font-medium">{p.designation}</span>{' '}
-              <span className="text-base-content/60">({p.sigle})</span>
+              <span className="text-base-content/70">({p.sigle})</span>
             </li>
           ))}
         </ul>
@@ -67,12 +67,12 @@ export function LocationResume({ r }: { r: SignalementResumeDto }) {
   return (
     <ResumeCard title="Localisation" testId="resume-location">
       {rows.length === 0 ? (
-        <p className="text-sm text-base-content/60">Non renseigné</p>
+        <p className="text-sm text-base-content/70">Non renseigné</p>
       ) : (
         <dl className="grid grid-cols-1 gap-2 text-sm sm:grid-cols-2">
           {rows.map(([label, value]) => (
             <div key={label}>
-              <dt className="text-xs font-medium text-base-content/60 uppercase">{label}</dt>
+              <dt className="text-xs font-medium text-base-content/70 uppercase">{label}</dt>
               <dd>{value}</dd>
             </div>
           ))}
