@@ -94,8 +94,8 @@ describe("the access log ('Journal des accès') and the dashboard alerts, in a r
     await expect.poll(() => rows.count()).toBe(total - JOURNAL_PAGE_SIZE);
 
     // A period ending before it starts is refused with the shared schema's message.
-    await page.getByLabel('Du', { exact: true }).fill('2025-03-10');
-    await page.getByLabel('Au', { exact: true }).fill('2025-03-01');
+    await page.getByLabel('Du', { exact: true }).fill('10/03/2025');
+    await page.getByLabel('Au', { exact: true }).fill('01/03/2025');
     await page.getByRole('button', { name: 'Filtrer', exact: true }).click();
     await expect
       .poll(() => page.getByText('La date de fin doit être postérieure ou égale à la date de début.').isVisible())

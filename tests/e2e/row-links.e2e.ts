@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { businessDay } from '../../shared/calendar';
 import { seedDemo } from '../../server/db/seed/demo';
 import { PASSWORD, signInByApi, startE2E, type E2E } from './harness';
 
@@ -101,6 +102,33 @@ describe('links, log-in return and list details', () => {
     await page.getByRole('button', { name: /se connecter/i }).click();
     await expect.poll(() => page.locator('#login-password-error').count()).toBe(1);
     expect(await page.getByTestId('login-error').count()).toBe(0);
+  });
+
+  it('shows and reads dates as dd/MM/yyyy in an English-language browser', async () => {
+    const page = await e.newPage({ width: 1440, height: 900, locale: 'en-US' });
+    await signInByApi(page, 'agent@example.mg', PASSWORD);
+    await page.goto('/admin/signalement/list?du=2000-01-31');
+    expect(await page.getByTestId('filter-after').inputValue()).toBe('31/01/2000');
+    // Typing a day filters by it once it is whole.
+    await page.getByTestId('filter-before').fill('15/02/2000');
+    await page.waitForURL((url) => url.searchParams.get('au') === '2000-02-15');
+
+    await page.getByTestId('create-button').click();
+    const dialog = page.getByTestId('create-dialog');
+    const date = dialog.getByLabel('Date de signalement');
+    expect(await date.inputValue()).toBe(businessDay(new Date()).split('-').reverse().join('/'));
+    await dialog.getByRole('button', { name: 'Partenaire concerné' }).click();
+    await dialog.getByRole('option', { name: /Ivorary/ }).click();
+    await dialog.getByRole('button', { name: 'Objet(s) de la plainte' }).click();
+    await dialog.getByRole('checkbox', { name: 'Corruption' }).check();
+    await page.keyboard.press('Escape');
+    await dialog.getByLabel('Canal de réception principal').selectOption('TELEPHONE');
+    await date.fill('05/03/2024');
+    await dialog.getByRole('button', { name: 'Initialiser' }).click();
+    await page.waitForURL('**/admin/signalement/detail/**');
+    const created = new URL(page.url()).pathname.split('/').pop()!;
+    const report = (await (await page.request.get(`/api/signalements/${created}`)).json()) as { signalementAt: string };
+    expect(businessDay(new Date(report.signalementAt))).toBe('2024-03-05');
   });
 
   it('names a role the header shows raw, and keeps the sidebar panel down a long page', async () => {

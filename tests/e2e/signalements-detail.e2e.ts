@@ -48,18 +48,21 @@ async function createThroughDialog(page: Page): Promise<string> {
     .fill('Marché de fournitures scolaires attribué sans appel d’offres');
 
   // The date may be neither in the future nor before 1900.
+  // Typed as dd/MM/yyyy whatever the browser's language (§9).
   const date = dialog.getByLabel('Date de signalement');
-  expect(await date.getAttribute('min')).toBe('1900-01-01');
-  await date.fill('1899-12-31');
+  expect(await date.getAttribute('placeholder')).toBe('jj/mm/aaaa');
+  await date.fill('31/12/1899');
   await dialog.getByRole('button', { name: 'Initialiser' }).click();
   await expect
     .poll(() => dialog.getByText('La date ne peut pas être antérieure au 01/01/1900.').isVisible())
     .toBe(true);
-  await date.fill(`${new Date().getFullYear() + 1}-01-01`);
+  await date.fill(`01/01/${new Date().getFullYear() + 1}`);
   await dialog.getByRole('button', { name: 'Initialiser' }).click();
   await expect.poll(() => dialog.getByText('La date ne peut pas être dans le futur.').isVisible()).toBe(true);
-  expect(await date.getAttribute('max')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-  await date.fill('2024-03-05');
+  await date.fill('31/02/2024');
+  await dialog.getByRole('button', { name: 'Initialiser' }).click();
+  await expect.poll(() => dialog.getByText('Date invalide.').isVisible()).toBe(true);
+  await date.fill('05/03/2024');
 
   await dialog.getByRole('button', { name: 'Initialiser' }).click();
   await page.waitForURL('**/admin/signalement/detail/**');

@@ -215,7 +215,7 @@ describe('report list in a real browser', () => {
   it('filters by report date after and before', async () => {
     await page.goto('/admin/signalement/list?du=2000-01-01&au=2000-12-31');
     await expect.poll(() => page.getByTestId('empty-state').isVisible()).toBe(true);
-    expect(await page.getByTestId('filter-after').inputValue()).toBe('2000-01-01');
+    expect(await page.getByTestId('filter-after').inputValue()).toBe('01/01/2000');
     const all = await api(page, 'itemsPerPage=100&order[signalementAt]=desc');
     const middle = all.member[10]!.code;
     const report = (await (await page.request.get(`/api/signalements/${middle}`)).json()) as {

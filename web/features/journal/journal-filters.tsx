@@ -5,6 +5,7 @@ import { ACCESS_LOG_KINDS } from '../../../shared/constants';
 import { ACCESS_LOG_KIND_LABELS } from '../../../shared/dto/journal';
 import type { JournalFilters } from '../../../shared/schemas/journal';
 import { Combobox } from '../../components/ui/combobox';
+import { DateInput } from '../../components/ui/date-input';
 import { errorProps, Field } from '../../components/ui/field';
 import { FilterIcon } from '../../components/ui/more-icons';
 import { useUtilisateurOptions } from '../signalement/use-references';
@@ -84,21 +85,31 @@ export function JournalFiltersBar({ filters, onApply }: JournalFiltersBarProps) 
         </select>
       </Field>
       <Field htmlFor="journal-du" label={JOURNAL_TEXT.fromLabel} error={errors.du?.message}>
-        <input
-          id="journal-du"
-          type="date"
-          className={`input w-full ${errors.du ? 'input-error' : ''}`}
-          {...errorProps('journal-du', errors.du?.message)}
-          {...form.register('du')}
+        <Controller
+          control={form.control}
+          name="du"
+          render={({ field }) => (
+            <DateInput
+              id="journal-du"
+              className={errors.du ? 'input-error' : ''}
+              {...errorProps('journal-du', errors.du?.message)}
+              {...field}
+            />
+          )}
         />
       </Field>
       <Field htmlFor="journal-au" label={JOURNAL_TEXT.toLabel} error={errors.au?.message}>
-        <input
-          id="journal-au"
-          type="date"
-          className={`input w-full ${errors.au ? 'input-error' : ''}`}
-          {...errorProps('journal-au', errors.au?.message)}
-          {...form.register('au')}
+        <Controller
+          control={form.control}
+          name="au"
+          render={({ field }) => (
+            <DateInput
+              id="journal-au"
+              className={errors.au ? 'input-error' : ''}
+              {...errorProps('journal-au', errors.au?.message)}
+              {...field}
+            />
+          )}
         />
       </Field>
       <div className="flex flex-wrap gap-2 sm:col-span-2 lg:col-span-6">

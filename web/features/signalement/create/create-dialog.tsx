@@ -13,7 +13,7 @@ import { errorProps, Field } from '../../../components/ui/field';
 import { MultiSelect } from '../../../components/ui/multi-select';
 import { useToast } from '../../../components/ui/toast';
 import { serverMessage } from '../../../lib/errors';
-import { toIsoDate } from '../../../lib/format';
+import { businessToday } from '../../../lib/format';
 import { useTRPC } from '../../../lib/trpc';
 import { TOASTS } from '../labels';
 import { detailPath } from '../list/signalement-table';
@@ -58,7 +58,7 @@ function CreateForm({ onClose }: { onClose: () => void }) {
       partenaire: '',
       subjects: [],
       canalPrincipal: '',
-      signalementAt: toIsoDate(new Date()),
+      signalementAt: businessToday(),
       autreObject: '',
       autreCanalPrincipal: '',
     },
@@ -176,12 +176,18 @@ function CreateForm({ onClose }: { onClose: () => void }) {
           </select>
         </Field>
         <Field htmlFor="create-date" label="Date de signalement" error={errors.signalementAt?.message}>
-          <DateInput
-            id="create-date"
-            pastOnly
-            className={errors.signalementAt ? 'input-error' : ''}
-            {...errorProps('create-date', errors.signalementAt?.message)}
-            {...form.register('signalementAt')}
+          <Controller
+            control={form.control}
+            name="signalementAt"
+            render={({ field }) => (
+              <DateInput
+                id="create-date"
+                pastOnly
+                className={errors.signalementAt ? 'input-error' : ''}
+                {...errorProps('create-date', errors.signalementAt?.message)}
+                {...field}
+              />
+            )}
           />
         </Field>
       </div>

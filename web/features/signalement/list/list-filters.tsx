@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { SEARCH_DEBOUNCE_MS } from '../../../../shared/constants';
+import { DateInput } from '../../../components/ui/date-input';
 import { Combobox } from '../../../components/ui/combobox';
 import { FilterIcon, SearchIcon } from '../../../components/ui/more-icons';
 import { MultiSelect } from '../../../components/ui/multi-select';
@@ -226,17 +227,21 @@ function DateFilter({
   onChange: (value: string | null) => void;
 }) {
   return (
-    <label className="input w-full" htmlFor={id}>
-      <span className="label shrink-0">{label}</span>
-      <input
+    <div className="flex w-full items-center gap-2">
+      <label className="shrink-0 text-sm" htmlFor={id}>
+        {label}
+      </label>
+      <DateInput
         id={id}
-        type="date"
         aria-label={`Signalé ${label.toLowerCase()}`}
         value={value ?? ''}
         data-testid={id}
-        // A half-typed date is '' until it is complete: only whole days reach the URL.
-        onChange={(event) => onChange(event.target.value || null)}
+        // Only whole days reach the URL: a half-typed date waits, an emptied field clears the filter.
+        onChange={(next) => {
+          if (next === '') onChange(null);
+          else if (/^\d{4}-\d{2}-\d{2}$/.test(next)) onChange(next);
+        }}
       />
-    </label>
+    </div>
   );
 }
