@@ -106,6 +106,8 @@ const MATRIX: Record<string, Row> = {
   // ------------------------------------------------ tRPC: session, accounts
   'auth.logout':                                           [401,   200,   200,   200],
   'auth.whoAmI':                                           [401,   200,   200,   200],
+  // null for an anonymous caller, the caller's own user otherwise: never 401 (issue #12).
+  'auth.session':                                          [200,   200,   200,   200],
   // The enrolment cell sends a wrong code: users reach the check (400), the enrolled admin is refused (409).
   'twoFactor.setup':                                       [401,   200,   200,   409],
   'twoFactor.enrol':                                       [401,   400,   400,   409],
@@ -495,6 +497,7 @@ describe.each(await testEngines())('authorization matrix on %s', (engine) => {
 
     'auth.logout': async (caller) => ({ ...mutation('auth.logout'), cookie: await freshSession(caller) }),
     'auth.whoAmI': () => query('auth.whoAmI'),
+    'auth.session': () => query('auth.session'),
     'twoFactor.setup': () => mutation('twoFactor.setup'),
     'twoFactor.enrol': () => mutation('twoFactor.enrol', { key: `${'A'.repeat(27)}=`, code: '000000' }),
     'twoFactor.verify': (caller) =>

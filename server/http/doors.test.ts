@@ -32,6 +32,8 @@ const PUBLIC_ROUTES = [
 /** The only procedures reachable without a session. */
 const PUBLIC_PROCEDURES = [
   'auth.login',
+  // The session's user or null: an anonymous caller learns only that it has no session (issue #12).
+  'auth.session',
   'passwordTokens.inspect',
   'passwordTokens.define',
   'signalements.resume',

@@ -107,6 +107,8 @@ describe('user administration and account set-up by e-mail, in a real browser', 
   });
 
   it('disables a user after confirmation: their open session is refused at the next request', async () => {
+    // The disabled user's session is refused (401): expected here.
+    e.allowConsoleErrors(/status of 401|^401 /);
     const agent = await e.newPage();
     await loginAs(agent, 'agent@example.mg', PASSWORD);
 

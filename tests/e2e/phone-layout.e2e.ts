@@ -78,6 +78,7 @@ describe('phone layout', () => {
     const block = page.locator('[data-testid="subject-block"][data-state="ready"]');
     await block.waitFor({ timeout: 20_000 });
     await block.scrollIntoViewIfNeeded();
+    await expect.poll(() => block.locator('.apexcharts-yaxis-label').count()).toBeGreaterThan(3);
     const boxes = await block
       .locator('.apexcharts-xaxis-label, .apexcharts-yaxis-label')
       .evaluateAll((labels) =>

@@ -66,6 +66,23 @@ describe('links, log-in return and list details', () => {
     await expect.poll(() => page.getByText(/^Total:/).textContent()).toBe(`Total: 1${NNBSP}234 élément(s)`);
   });
 
+  it('logs no failed request and no console error on a visit without a session', async () => {
+    const page = await e.newPage();
+    const seen: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') seen.push(message.text());
+    });
+    page.on('response', (response) => {
+      if (response.status() >= 400) seen.push(`${response.status()} ${response.url()}`);
+    });
+    await page.goto('/admin/login');
+    await page.getByRole('button', { name: /se connecter/i }).waitFor();
+    await page.goto(`/admin/signalement/detail/${code}`);
+    await page.waitForURL('**/admin/login?retour=*');
+    await page.getByRole('button', { name: /se connecter/i }).waitFor();
+    expect(seen).toEqual([]);
+  });
+
   it('comes back to a deep link after the log-in, keeping its query string', async () => {
     const page = await e.newPage();
     await page.goto(`/admin/signalement/detail/${code}`);
@@ -92,6 +109,8 @@ describe('links, log-in return and list details', () => {
   });
 
   it('drops the previous log-in error when a new attempt has field errors', async () => {
+    // A wrong password is answered 401.
+    e.allowConsoleErrors(/status of 401|^401 /);
     const page = await e.newPage();
     await page.goto('/admin/login');
     await page.getByLabel(/e-?mail/i).fill('agent@example.mg');

@@ -26,7 +26,7 @@ describe('app shell in a real browser', () => {
     await loginAs(page, ADMIN.email, ADMIN.password);
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/trpc/auth.whoAmI**', async (route) => {
+    await page.route('**/trpc/auth.session**', async (route) => {
       await held;
       await route.continue();
     });
@@ -39,6 +39,8 @@ describe('app shell in a real browser', () => {
   });
 
   it('shows the French error on the form for a wrong password and stays on /login', async () => {
+    // A wrong password is answered 401.
+    e.allowConsoleErrors(/status of 401|^401 /);
     const page = await e.newPage();
     await page.goto('/admin/login');
     await page.getByRole('button', { name: /se connecter/i }).click();

@@ -37,11 +37,11 @@ export const trpcClient = createTRPCClient<AppRouter>({
 export const queryClient: QueryClient = new QueryClient({
   queryCache: new QueryCache({
     onError(error, query) {
-      // A session that ended elsewhere (expiry, logout in another tab, account disabled): refetching who-am-i
-      // makes the guard send the user to /login. who-am-i's own failure is what the guard reads.
-      const whoAmI = trpc.auth.whoAmI.queryFilter();
-      if (errorCode(error) === 'UNAUTHORIZED' && !matchQuery(whoAmI, query)) {
-        void queryClient.invalidateQueries(whoAmI);
+      // A session that ended elsewhere (expiry, logout in another tab, account disabled): asking for the
+      // session again makes the guard send the user to /login (auth.session answers null).
+      const session = trpc.auth.session.queryFilter();
+      if (errorCode(error) === 'UNAUTHORIZED' && !matchQuery(session, query)) {
+        void queryClient.invalidateQueries(session);
       }
     },
   }),

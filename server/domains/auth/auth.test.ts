@@ -218,6 +218,14 @@ describe.each(await testEngines())('authentication on %s', (engine) => {
     const trpc = await t.app.inject({ url: '/trpc/auth.whoAmI', headers: { cookie } });
     expect(trpc.statusCode).toBe(200);
     expect(trpc.json().result.data).toEqual(rest.json());
+    // auth.session: the same user with a session, null (and 200) without one or with a stale cookie.
+    const session = await t.app.inject({ url: '/trpc/auth.session', headers: { cookie } });
+    expect(session.json().result.data).toEqual(rest.json());
+    for (const headers of [{}, { cookie: 'session=inconnu' }]) {
+      const anonymous = await t.app.inject({ url: '/trpc/auth.session', headers });
+      expect(anonymous.statusCode).toBe(200);
+      expect(anonymous.json().result.data).toBeNull();
+    }
   });
 
   it('logs in and out through tRPC too', async () => {

@@ -72,6 +72,9 @@ describe.each(await testEngines())('two-factor log-in on %s', (engine) => {
       twoFactor: 'enrol',
       twoFactorEnrolled: false,
     });
+    // auth.session tells the client the same step, so the guard sends it to enrolment.
+    const session = await t.app.inject({ url: '/trpc/auth.session', headers: { cookie } });
+    expect(session.json().result.data).toMatchObject({ email: 'chef@example.mg', twoFactor: 'enrol' });
 
     const procedures = Object.entries(
       appRouter._def.procedures as unknown as Record<

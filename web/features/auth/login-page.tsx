@@ -63,8 +63,8 @@ function LoginForm() {
     trpc.auth.login.mutationOptions({
       onSuccess(user) {
         // Fill the cache first: the guard of /dashboard must not see the "no session" error of a moment ago.
-        queryClient.setQueryData(trpc.auth.whoAmI.queryKey(), user);
-        void queryClient.invalidateQueries(trpc.auth.whoAmI.queryFilter());
+        queryClient.setQueryData(trpc.auth.session.queryKey(), user);
+        void queryClient.invalidateQueries(trpc.auth.session.queryFilter());
         navigate(nextPath(user.twoFactor, search), { replace: true });
       },
     }),

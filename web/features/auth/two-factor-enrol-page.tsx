@@ -72,7 +72,7 @@ function Enrolment({ required, onEnrolled }: { required: boolean; onEnrolled: (c
         // The codes are shown before the session's new state reaches the guard.
         onEnrolled(recoveryCodes);
         toast.success(TEXT.enrolled);
-        queryClient.setQueryData(trpc.auth.whoAmI.queryKey(), (old) =>
+        queryClient.setQueryData(trpc.auth.session.queryKey(), (old) =>
           old ? { ...old, twoFactor: null, twoFactorEnrolled: true } : old,
         );
       },
