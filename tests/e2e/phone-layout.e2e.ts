@@ -44,6 +44,7 @@ describe('phone layout', () => {
     expect(await noSidewaysScroll(page)).toBe(true);
 
     await page.getByRole('button', { name: /Autres actions/ }).click();
+    expect(await inViewport(page.getByRole('menu'))).toBe(true);
     await page.getByRole('menuitem', { name: /Envoyer un email/ }).click();
     const dialog = page.getByRole('dialog', { name: /Envoyer un email/ });
     await dialog.waitFor();

@@ -29,7 +29,8 @@ export function HeaderCard({ signalement: s, dirty, saving, onSave, onMail }: He
               </Badge>
             </div>
           </div>
-          <div className="flex flex-wrap items-center gap-2">
+          {/* At the right even when wrapped under a long partner name (phone): the menu opens leftwards. */}
+          <div className="ml-auto flex flex-wrap items-center justify-end gap-2">
             {s.canEdit && (
               <button
                 type="button"
@@ -109,7 +110,7 @@ function OtherActions({ partner, onMail }: { partner: string; onMail: () => void
       {open && (
         <ul
           role="menu"
-          className="menu absolute top-full right-0 z-40 mt-1 w-72 rounded-box border border-base-300 bg-base-100 p-1 shadow-lg"
+          className="menu absolute top-full right-0 z-40 mt-1 w-72 max-w-[calc(100vw-2rem)] rounded-box border border-base-300 bg-base-100 p-1 shadow-lg"
         >
           <li role="none">
             <button
