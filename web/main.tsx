@@ -4,8 +4,11 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ToastProvider } from './components/ui/toast';
 import { queryClient, TRPCProvider, trpcClient } from './lib/trpc';
+import { preloadCurrentPage } from './preload';
 import { AppRoutes } from './routes';
 import './styles.css';
+
+preloadCurrentPage(window.location.pathname, window.location.search);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');

@@ -70,6 +70,19 @@ describe('delivery of the built client', () => {
     expect(res.body).toBe('a{}');
   });
 
+  it('compresses API answers on the fly for a client that accepts it, and not otherwise', async () => {
+    await t.user('compression@example.mg');
+    const cookie = await t.login('compression@example.mg');
+    const list = await t.app.inject({ url: '/api/regions', headers: { cookie, 'accept-encoding': 'br, gzip' } });
+    expect(list.statusCode).toBe(200);
+    expect(list.headers['content-encoding']).toBe('br');
+    const trpc = await t.app.inject({ url: '/trpc/referentiels.regions', headers: { cookie, 'accept-encoding': 'gzip' } });
+    expect(trpc.headers['content-encoding']).toBe('gzip');
+    const plain = await t.app.inject({ url: '/api/regions', headers: { cookie } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.length).toBeGreaterThan(1024);
+  });
+
   it('caches hashed assets for a year, whatever the encoding', async () => {
     for (const encoding of ['br', 'gzip', 'identity']) {
       const res = await t.app.inject({ url: asset, headers: { 'accept-encoding': encoding } });

@@ -11,6 +11,8 @@ const PUBLIC_API = [
 ];
 const PUBLIC_TRPC = [
   'auth.login',
+  // The session's user, or null without one (issue #12).
+  'auth.session',
   'passwordTokens.inspect',
   'passwordTokens.define',
   // The public summary of a report (§2), like /api/resume/ above.

@@ -59,6 +59,25 @@ describe('links, log-in return and list details', () => {
     await page.waitForURL(`**/admin/signalement/detail/${code}`);
   });
 
+  it('asks for the session and the list’s first page in one request, and the page’s code alongside (slow links)', async () => {
+    const page = await e.newPage({ width: 1440, height: 900 });
+    await signInByApi(page, 'agent@example.mg', PASSWORD);
+    const order: string[] = [];
+    page.on('request', (request) => order.push(`start ${new URL(request.url()).pathname}`));
+    page.on('requestfinished', (request) => order.push(`end ${new URL(request.url()).pathname}`));
+    await page.goto('/admin/signalement/list');
+    await page.getByTestId('signalement-row').first().waitFor();
+    const trpcCalls = order.filter((o) => o.startsWith('start /trpc/'));
+    expect(trpcCalls[0]).toBe('start /trpc/auth.session,signalements.list');
+    // The list is not asked for a second time when its page mounts.
+    expect(trpcCalls.filter((o) => o.includes('signalements.list'))).toHaveLength(1);
+    // The list page's chunk is requested before the session's answer arrives.
+    const chunk = order.findIndex((o) => /^start \/admin\/assets\/signalement-list-page-/.test(o));
+    const answered = order.indexOf('end /trpc/auth.session,signalements.list');
+    expect(chunk).toBeGreaterThanOrEqual(0);
+    expect(chunk).toBeLessThan(answered);
+  });
+
   it('groups the list total the French way', async () => {
     const page = await e.newPage({ width: 1440, height: 900 });
     await signInByApi(page, 'agent@example.mg', PASSWORD);

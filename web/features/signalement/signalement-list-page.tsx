@@ -7,6 +7,7 @@ import { Pagination } from '../../components/ui/pagination';
 import { Loading } from '../../components/ui/loading';
 import { LoadError } from '../../components/ui/load-error';
 import { useTRPC } from '../../lib/trpc';
+import { PRELOADED_LIST_FRESH_MS } from '../../preload';
 import { CreateSignalementDialog } from './create/create-dialog';
 import { ExportButton } from './list/export-button';
 import { ListFilters } from './list/list-filters';
@@ -19,7 +20,11 @@ export default function SignalementListPage() {
   const { filters, update } = useListFilters();
   const [creating, setCreating] = useState(false);
   const list = useQuery(
-    trpc.signalements.list.queryOptions(toListInput(filters), { placeholderData: keepPreviousData }),
+    trpc.signalements.list.queryOptions(toListInput(filters), {
+      placeholderData: keepPreviousData,
+      // The first page may have been fetched with the session check (web/preload.ts): no second request.
+      staleTime: PRELOADED_LIST_FRESH_MS,
+    }),
   );
 
   useEffect(() => {
