@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../server/db/seed/demo';
 import { describeViolations, seriousViolations } from './axe';
-import { ADMIN, enrolTwoFactor, PASSWORD, signInByApi, startE2E, type E2E } from './harness';
+import { ADMIN, createReportByApi, enrolTwoFactor, PASSWORD, signInByApi, startE2E, type E2E } from './harness';
 
 const SAME_ORIGIN = { 'sec-fetch-site': 'same-origin' };
 /** A row of the list as the viewport shows it: a table row on a desktop, a card on a phone. */
@@ -27,16 +27,7 @@ describe.each(VIEWPORTS)('accessibility ($name)', (viewport) => {
     await seedDemo(e.running.db, { reports: 120, seed: 9 });
     admin = await e.newPage(viewport);
     await signInByApi(admin, ADMIN.email, ADMIN.password);
-    const created = await admin.request.post('/api/signalements', {
-      headers: SAME_ORIGIN,
-      data: {
-        partenaire: '/api/partenaires/SAMIFIN',
-        subjects: ['/api/subjects/CORRUPTION'],
-        canalPrincipal: '/api/canals/TELEPHONE',
-        signalementAt: '2025-03-10',
-      },
-    });
-    code = ((await created.json()) as { code: string }).code;
+    code = await createReportByApi(admin, { partenaire: '/api/partenaires/SAMIFIN' });
     const people: Array<[string, object]> = [
       ['/api/presume_auteurs', { nomPrenom: 'Rakoto Auteur', fonction: 'Chef de service' }],
       ['/api/sources', { nomPrenom: 'Rasoa Source', contact: '034 12 345 67' }],

@@ -1,28 +1,13 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD, startE2E, type E2E } from './harness';
+import { createReportByApi, PASSWORD, startE2E, type E2E } from './harness';
 
-const SAME_ORIGIN = { 'sec-fetch-site': 'same-origin' };
 const LATE = '2025-11-20T20:30:00.000Z'; // 23:30 on 20 November in Madagascar
 const EARLY = '2025-11-20T21:30:00.000Z'; // 00:30 on 21 November in Madagascar
 
 async function signIn(page: Page, email: string): Promise<void> {
   const res = await page.request.post('/api/login', { data: { email, password: PASSWORD } });
   expect(res.status()).toBe(200);
-}
-
-async function create(page: Page, signalementAt: string): Promise<string> {
-  const res = await page.request.post('/api/signalements', {
-    headers: SAME_ORIGIN,
-    data: {
-      partenaire: '/api/partenaires/IVY',
-      subjects: ['/api/subjects/CORRUPTION'],
-      canalPrincipal: '/api/canals/TELEPHONE',
-      signalementAt,
-    },
-  });
-  expect(res.status()).toBe(201);
-  return ((await res.json()) as { code: string }).code;
 }
 
 /**
@@ -39,8 +24,8 @@ describe('one business calendar in the browser', () => {
     await e.user('agent@example.mg', 'ROLE_USER', 'Agent Calendrier');
     page = await e.newPage({ timezoneId: 'America/New_York' });
     await signIn(page, 'agent@example.mg');
-    late = await create(page, LATE);
-    early = await create(page, EARLY);
+    late = await createReportByApi(page, { signalementAt: LATE });
+    early = await createReportByApi(page, { signalementAt: EARLY });
   });
   afterEach(() => e.assertNoConsoleErrors());
   afterAll(async () => e?.close());

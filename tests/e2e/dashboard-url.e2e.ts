@@ -1,27 +1,14 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { businessDay } from '../../shared/calendar';
+import { MONTHS_FR } from '../../web/features/dashboard/calendar';
 import { insertFixture } from '../../server/domains/dashboard/test-fixture';
 import { createUser } from '../../server/domains/utilisateurs/service';
 import { PASSWORD, signInByApi, startE2E, type E2E } from './harness';
 
-const MONTHS = [
-  'janvier',
-  'février',
-  'mars',
-  'avril',
-  'mai',
-  'juin',
-  'juillet',
-  'août',
-  'septembre',
-  'octobre',
-  'novembre',
-  'décembre',
-];
 const monthName = (year: number, month: number) => {
   const at = new Date(Date.UTC(year, month, 1));
-  return `${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}`;
+  return `${MONTHS_FR[at.getUTCMonth()]} ${at.getUTCFullYear()}`;
 };
 
 const total = (page: Page) => page.getByTestId('metric-total').getByTestId('metric-value').textContent();

@@ -206,3 +206,22 @@ export async function signInByApi(page: Page, email: string, password: string): 
     expect(verify.status()).toBe(204);
   }
 }
+
+/**
+ * Creates a report through the REST facade with the page's session (same-origin, as the client does) and
+ * returns its code. `overrides` replace the defaults (partner IVY, subject Corruption, telephone, 10/03/2025).
+ */
+export async function createReportByApi(page: Page, overrides: Record<string, unknown> = {}): Promise<string> {
+  const res = await page.request.post('/api/signalements', {
+    headers: { 'sec-fetch-site': 'same-origin' },
+    data: {
+      partenaire: '/api/partenaires/IVY',
+      subjects: ['/api/subjects/CORRUPTION'],
+      canalPrincipal: '/api/canals/TELEPHONE',
+      signalementAt: '2025-03-10',
+      ...overrides,
+    },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return ((await res.json()) as { code: string }).code;
+}

@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../server/db/seed/demo';
-import { ADMIN, signInByApi, startE2E, type E2E } from './harness';
+import { ADMIN, createReportByApi, signInByApi, startE2E, type E2E } from './harness';
 
 const PHONE = { width: 390, height: 844 };
 
@@ -23,17 +23,7 @@ describe('phone layout', () => {
     await seedDemo(e.running.db, { reports: 150, seed: 4 });
     page = await e.newPage(PHONE);
     await signInByApi(page, ADMIN.email, ADMIN.password);
-    const res = await page.request.post('/api/signalements', {
-      headers: { 'sec-fetch-site': 'same-origin' },
-      data: {
-        partenaire: '/api/partenaires/SAMIFIN',
-        subjects: ['/api/subjects/CORRUPTION'],
-        canalPrincipal: '/api/canals/TELEPHONE',
-        signalementAt: '2025-03-10',
-      },
-    });
-    expect(res.status()).toBe(201);
-    code = ((await res.json()) as { code: string }).code;
+    code = await createReportByApi(page, { partenaire: '/api/partenaires/SAMIFIN' });
   });
   afterEach(() => e.assertNoConsoleErrors());
   afterAll(async () => e?.close());

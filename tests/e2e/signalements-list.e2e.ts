@@ -282,9 +282,13 @@ describe('report list in a real browser', () => {
   it('says the list could not be loaded, with a retry, instead of the empty state and a total of 0', async () => {
     // tRPC batches queries in one request (/trpc/a,b?batch=1): fail every request that carries the list.
     const carriesList = (url: URL) => url.pathname.startsWith('/trpc/') && url.pathname.split(',').some((p) => p.endsWith('signalements.list'));
+    // Loaded first: the first load asks for the session and the list together (web/preload.ts), and a failed
+    // session check is another screen. A later load of the list fails alone.
+    await page.goto('/admin/signalement/list');
+    await page.getByTestId('signalement-row').first().waitFor();
     await page.route(carriesList, (route) => route.abort());
     e.allowConsoleErrors(/Chargement des signalements impossible|net::ERR_FAILED/);
-    await page.goto('/admin/signalement/list?q=zz-echec');
+    await page.getByTestId('search-input').fill('zz-echec');
     const error = page.getByTestId('list-error');
     await error.waitFor();
     expect(await error.getByText('Impossible de charger les signalements.').isVisible()).toBe(true);

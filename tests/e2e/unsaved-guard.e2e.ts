@@ -1,8 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, startE2E, signInByApi, type E2E } from './harness';
+import { ADMIN, createReportByApi, startE2E, signInByApi, type E2E } from './harness';
 
-const SAME_ORIGIN = { 'sec-fetch-site': 'same-origin' };
 const DRAFT = 'Brouillon à ne pas perdre';
 
 /**
@@ -18,17 +17,7 @@ describe('leaving a report with unsaved changes, and dialogs with dropdowns', ()
     e = await startE2E();
     page = await e.newPage({ width: 1440, height: 900 });
     await signInByApi(page, ADMIN.email, ADMIN.password);
-    const created = await page.request.post('/api/signalements', {
-      headers: SAME_ORIGIN,
-      data: {
-        partenaire: '/api/partenaires/IVY',
-        subjects: ['/api/subjects/CORRUPTION'],
-        canalPrincipal: '/api/canals/TELEPHONE',
-        signalementAt: '2025-03-10',
-      },
-    });
-    expect(created.status()).toBe(201);
-    code = ((await created.json()) as { code: string }).code;
+    code = await createReportByApi(page);
   });
   afterEach(() => e.assertNoConsoleErrors());
   afterAll(async () => e?.close());
