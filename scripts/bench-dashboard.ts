@@ -9,7 +9,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import Sqlite from 'better-sqlite3';
 import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
@@ -34,16 +33,21 @@ import {
 } from '../server/domains/dashboard/service';
 import { createUser } from '../server/domains/utilisateurs/service';
 import { copyToPostgres } from './bench-dashboard-copy';
+import { cliOptions } from './cli';
 
-const { values } = parseArgs({
-  options: {
+const { values } = cliOptions(
+  `Usage : npm run bench:dashboard -- [--reports 1000000] [--runs 15] [--db data/bench/x.db] [--no-pg | --no-sqlite]
+
+Mesure les sept appels du tableau de bord côté serveur sur SQLite avec N signalements de démonstration,
+puis sur PostgreSQL (une base temporaire remplie des mêmes lignes), face au SQL brut.`,
+  {
     reports: { type: 'string' },
     runs: { type: 'string' },
     'no-pg': { type: 'boolean' },
     'no-sqlite': { type: 'boolean' },
     db: { type: 'string' },
   },
-});
+);
 const REPORTS = Number(values.reports ?? 1_000_000);
 const RUNS = Number(values.runs ?? 15);
 const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

@@ -6,8 +6,19 @@ import { count, desc, gte } from 'drizzle-orm';
 import { buildApp } from '../server/app';
 import { loadConfig } from '../server/config';
 import { openDatabase } from '../server/db/client';
+import { cliOptions } from './cli';
 
-const url = process.argv[2]!;
+const { positionals } = cliOptions(
+  `Usage : tsx scripts/bench-export-child.ts <DATABASE_URL>
+
+Le serveur seul, lancé par « npm run bench:reports » pour mesurer la mémoire d'un export.`,
+  {},
+);
+if (!positionals[0]) {
+  console.error('DATABASE_URL attendue en argument.');
+  process.exit(1);
+}
+const url = positionals[0];
 const db = openDatabase(url);
 const t = db.t;
 const [total] = await db.read.select({ n: count() }).from(t.signalements);

@@ -1,115 +1,268 @@
-// Load benchmark (issue #12; not a test): the built client in Chromium on a Fast-3G-like link (150 ms
-// latency, 1.6 Mb/s down, 750 kb/s up, cache disabled). Prints first contentful paint, largest
-// contentful paint, and the time until list rows or dashboard cards are visible, for log-in, list, a
-// detail and the dashboard. Builds nothing: run `npm run build` first, then `npm run bench:load`.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { decodeBase64 } from '@oslojs/encoding';
-import { generateTOTP } from '@oslojs/otp';
-import { chromium, type Page } from 'playwright-core';
+// Load benchmark (issue #13; not a test): the built server in its own process, on loopback, under
+// autocannon with 50 connections of mixed traffic — 80 % list with filters, 15 % detail, 5 % create — on
+// N demo reports (1,000,000 by default; generated once and kept), for SQLite and PostgreSQL. Prints
+// requests per second and p50/p95/p99 latencies, and the same for an authenticated no-op route
+// (GET /api/canals) as the ceiling of the server and the machine. Bounded: each run lasts --duration
+// seconds. Run `npm run build:server` (or `npm run build`) first.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import autocannon from 'autocannon';
+import { count, desc, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { openDataKey } from '../server/crypto/data-key';
+import { openDatabase, type Database } from '../server/db/client';
 import { seedDemo } from '../server/db/seed/demo';
-import { start } from '../server/start';
+import { seed } from '../server/db/seed/index';
+import { createUser, findUserByEmail } from '../server/domains/utilisateurs/service';
+import { cliOptions } from './cli';
 
-const ADMIN = { email: 'admin@example.mg', password: 'cle-de-voute-bench-42' };
+const USAGE = `Usage : npm run bench:load -- [--reports 1000000] [--engine sqlite|pg|both] [--connections 50] [--duration 20] [--read-workers N]
 
-async function signIn(page: Page): Promise<void> {
-  const login = await page.request.post('/api/login', { data: ADMIN });
-  const { twoFactor } = (await login.json()) as { twoFactor: 'enrol' | 'verify' | null };
-  if (twoFactor !== 'enrol') throw new Error(`second facteur inattendu : ${twoFactor}`);
-  const setup = await page.request.post('/trpc/twoFactor.setup', { data: {} });
-  const { key } = ((await setup.json()) as { result: { data: { key: string } } }).result.data;
-  const code = generateTOTP(decodeBase64(key), 30, 6);
-  const enrol = await page.request.post('/trpc/twoFactor.enrol', { data: { key, code } });
-  if (enrol.status() !== 200) throw new Error(`enrôlement refusé : ${enrol.status()}`);
+Lance le serveur construit (dist/server) dans son propre processus et le charge avec autocannon sur la
+boucle locale : 50 connexions, 80 % de listes filtrées, 15 % de détails, 5 % de créations, sur N
+signalements de démonstration (générés une fois puis gardés : data/bench/load-sqlite.db, base PostgreSQL
+signalements_bench_load). Affiche requêtes par seconde et latences p50, p95, p99, et les mêmes chiffres
+pour une route authentifiée qui ne fait rien (GET /api/canals), le plafond. --read-workers fixe
+DATABASE_READ_WORKERS du serveur (SQLite ; 0 : lectures sur le fil principal). N'affirme rien.`;
+
+const { values } = cliOptions(USAGE, {
+  reports: { type: 'string' },
+  engine: { type: 'string' },
+  connections: { type: 'string' },
+  duration: { type: 'string' },
+  'read-workers': { type: 'string' },
+});
+const READ_WORKERS = values['read-workers'];
+const REPORTS = Number(values.reports ?? 1_000_000);
+const CONNECTIONS = Number(values.connections ?? 50);
+const DURATION = Number(values.duration ?? 20);
+const ENGINES = values.engine === 'pg' ? ['postgres'] : values.engine === 'sqlite' ? ['sqlite'] : ['sqlite', 'postgres'];
+const BUNDLE = resolve(import.meta.dirname, '../dist/server/index.mjs');
+const USER = { email: 'charge.bench@example.mg', password: 'Mandrosoa-7391-vohitra!' };
+const PG_ADMIN = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const fr = (n: number, digits = 0) => n.toLocaleString('fr-FR', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+if (!existsSync(BUNDLE)) {
+  console.error('Serveur non construit : lancez « npm run build:server ».');
+  process.exit(1);
 }
 
-/** FCP and LCP as the page observed them (buffered entries). */
-async function paints(page: Page): Promise<{ fcp: number; lcp: number }> {
-  return page.evaluate(
-    () =>
-      new Promise<{ fcp: number; lcp: number }>((done) => {
-        const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN;
-        let lcp = NaN;
-        new PerformanceObserver((list) => {
-          for (const entry of list.getEntries()) lcp = entry.startTime;
-        }).observe({ type: 'largest-contentful-paint', buffered: true });
-        setTimeout(() => done({ fcp, lcp }), 200);
-      }),
-  );
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((done) => server.close(() => done()));
+  return port;
 }
 
-async function main() {
-  if (!existsSync(resolve(import.meta.dirname, '../dist/web/index.html'))) {
-    console.error('Client non construit : lancez « npm run build ».');
-    process.exitCode = 1;
-    return;
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'signalements-bench-load-'));
-  const running = await start({
-    DATABASE_URL: `file:${join(dir, 'bench.db')}`,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-    PUBLIC_URL: 'http://127.0.0.1',
-  });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+interface Sample {
+  codes: string[];
+  partners: string[];
+}
+
+/** The database with N reports (topped up when it holds fewer), the bench user, and codes to ask for. */
+async function prepare(url: string, keyFile: string): Promise<Sample> {
+  const db = openDatabase(url);
   try {
-    await seedDemo(running.db, { reports: 2000, seed: 12 });
-    const context = await browser.newContext({
-      baseURL: running.url,
-      locale: 'fr-FR',
-      viewport: { width: 1280, height: 800 },
-    });
-    const setupPage = await context.newPage();
-    await signIn(setupPage);
-    const first = await setupPage.request.get('/api/signalements?itemsPerPage=1');
-    const body = (await first.json()) as {
-      member?: { code?: string }[];
-      'hydra:member'?: { code?: string }[];
-    };
-    const code = (body.member ?? body['hydra:member'] ?? [])[0]?.code;
-    await setupPage.close();
-
-    const screens = [
-      { name: 'Connexion', url: '/admin/login', ready: 'input[type="password"]', anonymous: true },
-      { name: 'Liste', url: '/admin/signalement/list', ready: 'tbody tr' },
-      ...(code ? [{ name: 'Détail', url: `/admin/signalement/detail/${code}`, ready: 'h1' }] : []),
-      { name: 'Tableau de bord', url: '/admin/dashboard', ready: '.card-body' },
-    ];
-    console.info('Fast-3G simulé (150 ms, 1,6 Mb/s descendant, 750 kb/s montant, sans cache) :');
-    console.info('écran            FCP (ms)  LCP (ms)  contenu visible (ms)');
-    for (const screen of screens) {
-      const ctx =
-        'anonymous' in screen ? await browser.newContext({ baseURL: running.url, locale: 'fr-FR' }) : context;
-      const page = await ctx.newPage();
-      const cdp = await ctx.newCDPSession(page);
-      await cdp.send('Network.enable');
-      await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-      await cdp.send('Network.emulateNetworkConditions', {
-        offline: false,
-        latency: 150,
-        downloadThroughput: (1.6 * 1024 * 1024) / 8,
-        uploadThroughput: (750 * 1024) / 8,
+    await db.migrate();
+    await openDataKey(db, { DATABASE_URL: url, DATA_KEY_FILE: keyFile });
+    await seed(db);
+    const [{ n } = { n: 0 }] = await db.read.select({ n: count() }).from(db.t.signalements);
+    if (n < REPORTS) {
+      console.info(`Génération de ${fr(REPORTS - n)} signalements (${db.engine})…`);
+      let shown = 0;
+      await seedDemo(db, {
+        reports: REPORTS - n,
+        seed: 7,
+        onProgress(done, total) {
+          if (done - shown >= 100_000 || done === total) {
+            shown = done;
+            console.info(`  … ${fr(done)} / ${fr(total)}`);
+          }
+        },
       });
-      const started = Date.now();
-      await page.goto(screen.url, { waitUntil: 'commit' });
-      await page.locator(screen.ready).first().waitFor({ state: 'visible', timeout: 60_000 });
-      const visible = Date.now() - started;
-      const { fcp, lcp } = await paints(page);
-      console.info(
-        `${screen.name.padEnd(16)} ${String(Math.round(fcp)).padStart(8)}  ${String(Math.round(lcp)).padStart(8)}  ${String(visible).padStart(20)}`,
-      );
-      await page.close();
-      if ('anonymous' in screen) await ctx.close();
+      if (db.engine === 'postgres') await db.execute(sql.raw('VACUUM ANALYZE'));
     }
+    if (!(await findUserByEmail(db, USER.email))) {
+      await createUser(db, { email: USER.email, nomPrenom: 'Charge Bench', roleCode: 'ROLE_GESTIONNAIRE', password: USER.password });
+    }
+    return await sample(db);
   } finally {
-    await browser.close();
-    await running.close();
-    rmSync(dir, { recursive: true, force: true });
+    await db.close();
   }
 }
 
-await main();
+async function sample(db: Database): Promise<Sample> {
+  const s = db.t.signalements;
+  const codes = (await db.read.select({ code: s.code }).from(s).orderBy(desc(s.id)).limit(2000)).map((r) => r.code);
+  const partners = (await db.read.select({ code: db.t.partenaires.code }).from(db.t.partenaires).limit(50)).map((r) => r.code);
+  return { codes, partners };
+}
+
+const pick = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)]!;
+const WORDS = ['detournement', 'toliara', 'fonds', 'rison', 'marche', 'commune'];
+const REGIONS = ['MG11', 'MG12', 'MG21', 'MG31', 'MG41', 'MG51'];
+const SUBJECTS = ['CORRUPTION', 'DETOURNEMENT', 'ABUS_POUVOIR', 'FRAUDE', 'NEGLIGENCE'];
+
+/** One request of the mix: 80 % list with filters, 15 % detail, 5 % create. */
+function mixed(sampled: Sample) {
+  const r = Math.random();
+  if (r < 0.8) {
+    const f = Math.random();
+    const month = 1 + Math.floor(Math.random() * 12);
+    const mm = String(month).padStart(2, '0');
+    const query =
+      f < 0.2
+        ? `page=${1 + Math.floor(Math.random() * 5)}`
+        : f < 0.35
+          ? `partenaire.code[]=${pick(sampled.partners)}`
+          : f < 0.5
+            ? `signalementAt[after]=2025-${mm}-01&signalementAt[before]=2025-${mm}-28`
+            : f < 0.65
+              ? `search=${pick(WORDS)}`
+              : f < 0.8
+                ? `region.code=${pick(REGIONS)}`
+                : f < 0.9
+                  ? `subjects.code[]=${pick(SUBJECTS)}&partenaire.code[]=${pick(sampled.partners)}`
+                  : `order[code]=desc&page=${1 + Math.floor(Math.random() * 3)}`;
+    return { method: 'GET' as const, path: `/api/signalements?${query}` };
+  }
+  if (r < 0.95) return { method: 'GET' as const, path: `/api/signalements/${pick(sampled.codes)}` };
+  return {
+    method: 'POST' as const,
+    path: '/api/signalements',
+    body: JSON.stringify({
+      partenaire: `/api/partenaires/${pick(sampled.partners)}`,
+      subjects: [`/api/subjects/${pick(SUBJECTS)}`],
+      canalPrincipal: '/api/canals/TELEPHONE',
+      signalementAt: '2025-03-10',
+    }),
+  };
+}
+
+interface Figures {
+  perSecond: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  /** Answers that were not 2xx, by status. */
+  statuses: Record<string, number>;
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+
+async function load(base: string, cookie: string, request: () => { method: 'GET' | 'POST'; path: string; body?: string }): Promise<Figures> {
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  const result = await new Promise<autocannon.Result>((done, fail) => {
+    const instance = autocannon(
+      {
+        url: base,
+        connections: CONNECTIONS,
+        duration: DURATION,
+        requests: [
+          {
+            setupRequest: (req) => {
+              const next = request();
+              const headers: Record<string, string> = { cookie, 'sec-fetch-site': 'same-origin' };
+              if (next.body) headers['content-type'] = 'application/json';
+              return { ...req, method: next.method, path: next.path, body: next.body, headers };
+            },
+          },
+        ],
+      },
+      (error, finished) => (error ? fail(error) : done(finished)),
+    );
+    instance.on('reqError', (error) => {
+      const key = `erreur ${error.message}`;
+      statuses[key] = (statuses[key] ?? 0) + 1;
+    });
+    instance.on('response', (_client, status, _bytes, responseTime) => {
+      latencies.push(responseTime);
+      if (status >= 300) statuses[status] = (statuses[status] ?? 0) + 1;
+    });
+  });
+  latencies.sort((a, b) => a - b);
+  return {
+    perSecond: result.requests.average,
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    p99: percentile(latencies, 99),
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    statuses,
+  };
+}
+
+async function runServer(env: Record<string, string>): Promise<{ base: string; child: ChildProcess }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['--enable-source-maps', BUNDLE], {
+    env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const deadline = Date.now() + 300_000;
+  while ((await fetch(`${base}/api/health`).catch(() => null))?.status !== 200) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error('Le serveur ne démarre pas.');
+    await new Promise((done) => setTimeout(done, 250));
+  }
+  return { base, child };
+}
+
+async function bench(engine: string) {
+  let url: string;
+  mkdirSync(resolve('data/bench'), { recursive: true });
+  // The demo data's sources are encrypted with this key (beside the SQLite file, as the server's default).
+  const keyFile = resolve(engine === 'sqlite' ? 'data/bench/data.key' : 'data/bench/load-pg.key');
+  if (engine === 'sqlite') {
+    url = `file:${resolve('data/bench/load-sqlite.db')}`;
+  } else {
+    const name = 'signalements_bench_load';
+    const admin = new pg.Client({ connectionString: PG_ADMIN });
+    await admin.connect();
+    const exists = await admin.query('select 1 from pg_database where datname = $1', [name]);
+    if (exists.rowCount === 0) await admin.query(`create database ${name}`);
+    await admin.end();
+    const target = new URL(PG_ADMIN);
+    target.pathname = `/${name}`;
+    url = target.toString();
+  }
+  const sampled = await prepare(url, keyFile);
+  const { base, child } = await runServer({
+    DATABASE_URL: url,
+    DATA_KEY_FILE: keyFile,
+    ...(READ_WORKERS === undefined ? {} : { DATABASE_READ_WORKERS: READ_WORKERS }),
+  });
+  try {
+    const login = await fetch(`${base}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(USER) });
+    if (login.status !== 200) throw new Error(`connexion refusée : ${login.status}`);
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    // A short warm-up: statements prepared, caches filled.
+    await load(base, cookie, () => mixed(sampled)).catch(() => undefined);
+    const ceiling = await load(base, cookie, () => ({ method: 'GET', path: '/api/canals' }));
+    const mix = await load(base, cookie, () => mixed(sampled));
+    return { engine, ceiling, mix };
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((done) => child.once('exit', done));
+  }
+}
+
+const rows: string[] = [];
+for (const engine of ENGINES) {
+  const { ceiling, mix } = await bench(engine);
+  const line = (what: string, f: Figures) =>
+    `| ${engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'} | ${what} | ${fr(f.perSecond)} | ${fr(f.p50)} | ${fr(f.p95)} | ${fr(f.p99)} | ${f.errors + f.non2xx} |`;
+  rows.push(line('no-op authentifié (plafond)', ceiling), line('mélange 80/15/5', mix));
+  for (const f of [ceiling, mix]) if (Object.keys(f.statuses).length > 0) console.warn(`Réponses non 2xx (${engine}) :`, f.statuses);
+}
+console.info(
+  `\n${fr(REPORTS)} signalements, ${CONNECTIONS} connexions, ${DURATION} s par mesure, fils de lecture SQLite : ${READ_WORKERS ?? 'par défaut'}, ${new Date().toISOString()}`,
+);
+console.info('| moteur | trafic | req/s | p50 (ms) | p95 (ms) | p99 (ms) | erreurs |');
+console.info('| --- | --- | --- | --- | --- | --- | --- |');
+for (const row of rows) console.info(row);

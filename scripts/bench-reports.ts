@@ -7,7 +7,6 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { count, desc, eq, sql } from 'drizzle-orm';
 import { build } from 'esbuild';
 import { buildApp } from '../server/app';
@@ -19,8 +18,16 @@ import { seedDemo } from '../server/db/seed/demo';
 import { createUser } from '../server/domains/utilisateurs/service';
 import { countSignalements, DENSE_SEARCH, filterConditions, orderBy } from '../server/domains/signalements/queries';
 import { signalementListSchema } from '../shared/schemas/signalements';
+import { cliOptions } from './cli';
 
-const { values } = parseArgs({ options: { reports: { type: 'string' }, db: { type: 'string' }, runs: { type: 'string' } } });
+const { values } = cliOptions(
+  `Usage : npm run bench:reports -- [--reports 1000000] [--runs 15] [--db data/bench/demo-sqlite.db]
+
+Mesure la liste des signalements sur SQLite avec N signalements de démonstration (générés une fois et
+gardés dans le fichier --db) : médiane côté serveur de chaque cas et rapport au SQL brut, puis la
+mémoire d'un export xlsx d'environ 100 000 signalements. N'affirme rien : des chiffres seulement.`,
+  { reports: { type: 'string' }, db: { type: 'string' }, runs: { type: 'string' } },
+);
 const target = Number(values.reports ?? 1_000_000);
 const runs = Number(values.runs ?? 15);
 const path = resolve(values.db ?? 'data/bench/demo-sqlite.db');

@@ -5,6 +5,7 @@
 // after its figures. Reads Vite's manifest (dist/web/.vite/manifest.json): run `npm run build` first.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { cliOptions } from './cli';
 import { brotliSize } from './compress-assets';
 
 interface Chunk {
@@ -102,5 +103,13 @@ function run(webRoot: string): number {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
-  process.exitCode = run(resolve(process.argv[2] ?? 'dist/web'));
+  const { positionals } = cliOptions(
+    `Usage : npm run budget [-- <dossier du client construit>]
+
+Vérifie le budget de JavaScript du premier chargement de chaque écran (brotli, d'après le manifeste de
+Vite) : connexion et liste au plus 170 KB, tableau de bord sans graphiques ni carte. Dossier par défaut :
+dist/web. Sort en erreur si un budget est dépassé.`,
+    {},
+  );
+  process.exitCode = run(resolve(positionals[0] ?? 'dist/web'));
 }

@@ -4,6 +4,7 @@
 // `vite build`; `tsx scripts/compress-assets.ts [dir]` does it again by hand.
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { cliOptions } from './cli';
 import { promisify } from 'node:util';
 import {
   brotliCompress as brotliCallback,
@@ -82,6 +83,13 @@ export function summary(files: CompressedFile[]): string {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
-  const dir = resolve(process.argv[2] ?? 'dist/web');
+  const { positionals } = cliOptions(
+    `Usage : tsx scripts/compress-assets.ts [<dossier>]
+
+Écrit à côté de chaque fichier texte du client (plus de 512 octets) une copie brotli et une copie gzip.
+« npm run build » le fait déjà ; dossier par défaut : dist/web.`,
+    {},
+  );
+  const dir = resolve(positionals[0] ?? 'dist/web');
   console.info(summary(await compressAssets(dir)));
 }

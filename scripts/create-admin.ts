@@ -1,18 +1,25 @@
 // npm run user:create-admin -- --email admin@example.mg [--name "Nom Prénom"] [--password ...]
 // Creates the administrator, or resets an existing account to an enabled administrator with a new
 // password (generated and printed when --password is not given). Ends that user's open sessions.
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { PASSWORD_MIN_LENGTH } from '../shared/constants';
-import { loadConfig } from '../server/config';
 import { openDatabase } from '../server/db/client';
 import { seed } from '../server/db/seed/index';
 import { DomainError } from '../server/errors';
 import { upsertAdmin } from '../server/domains/utilisateurs/service';
+import { cliOptions, configOrExit, failAndExit } from './cli';
 
-const { values } = parseArgs({
-  options: { email: { type: 'string' }, name: { type: 'string' }, password: { type: 'string' } },
-});
+const USAGE = `Usage : npm run user:create-admin -- --email adresse@exemple.mg [--name "Nom Prénom"] [--password …]
+
+Crée un administrateur, ou remet un compte existant en administrateur actif avec un nouveau mot de passe
+(généré et affiché sans --password). Ferme les sessions ouvertes de ce compte.
+
+  --email      son adresse e-mail (obligatoire)
+  --name       son nom et prénom
+  --password   son mot de passe (au moins ${PASSWORD_MIN_LENGTH} caractères, difficile à deviner)
+  --help       affiche cette aide`;
+
+const { values } = cliOptions(USAGE, { email: { type: 'string' }, name: { type: 'string' }, password: { type: 'string' } });
 
 const args = z
   .object({
@@ -29,7 +36,7 @@ if (!args.success) {
   process.exit(1);
 }
 
-const db = openDatabase(loadConfig().DATABASE_URL);
+const db = openDatabase(configOrExit().DATABASE_URL);
 try {
   await db.migrate();
   await seed(db);
@@ -43,7 +50,10 @@ try {
   console.info(`  e-mail       : ${args.data.email.toLowerCase()}`);
   if (!args.data.password) console.info(`  mot de passe : ${result.password}`);
 } catch (error) {
-  if (!(error instanceof DomainError)) throw error;
+  if (!(error instanceof DomainError)) {
+    await db.close().catch(() => undefined);
+    failAndExit(error);
+  }
   console.error(error.message);
   process.exitCode = 1;
 } finally {

@@ -1,6 +1,15 @@
 // npm run dev: the API server with reload on change (tsx watch) and Vite's dev server with hot reload
 // for the client, which proxies /api and /trpc to the API server. Open http://localhost:5173/admin/.
 import { spawn } from 'node:child_process';
+import { cliOptions } from './cli';
+
+cliOptions(
+  `Usage : npm run dev
+
+Lance le serveur d'API (rechargé à chaque modification) et le serveur de développement de Vite pour le
+client. Ouvrez http://localhost:5173/admin/.`,
+  {},
+);
 
 const children = [
   spawn('npx', ['tsx', 'watch', '--clear-screen=false', 'server/index.ts'], {

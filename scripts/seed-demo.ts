@@ -1,15 +1,27 @@
 // npm run seed:demo -- --reports 1000 [--seed 42]
 // Fills the database chosen by DATABASE_URL with demo partners, projects, users and reports. Adds
 // reports at every run; partners, projects and users are created only once.
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { loadConfig } from '../server/config';
+import { ConfigError } from '../server/config';
 import { DataKeyError, openDataKey } from '../server/crypto/data-key';
 import { openDatabase } from '../server/db/client';
 import { seed } from '../server/db/seed/index';
 import { DEMO_EMAIL_DOMAIN, DEMO_PASSWORD, seedDemo } from '../server/db/seed/demo';
+import { ensureFirstAdmin } from '../server/domains/utilisateurs/first-admin';
+import { cliOptions, configOrExit, failAndExit } from './cli';
 
-const { values } = parseArgs({ options: { reports: { type: 'string' }, seed: { type: 'string' } } });
+const USAGE = `Usage : npm run seed:demo -- [--reports 1000] [--seed 42]
+
+Remplit la base choisie par DATABASE_URL de partenaires, projets, utilisateurs et signalements de
+démonstration. Ajoute des signalements à chaque lancement ; partenaires, projets et utilisateurs ne sont
+créés qu'une fois. Sur une base sans administrateur, crée d'abord le premier administrateur comme le
+serveur le fait à son premier démarrage (ADMIN_EMAIL et ADMIN_PASSWORD s'ils sont définis).
+
+  --reports N   nombre de signalements à ajouter (0 à 5 000 000, 1000 par défaut)
+  --seed N      graine du générateur (mêmes données pour la même graine)
+  --help        affiche cette aide`;
+
+const { values } = cliOptions(USAGE, { reports: { type: 'string' }, seed: { type: 'string' } });
 const args = z
   .object({
     reports: z.coerce
@@ -27,7 +39,7 @@ if (!args.success) {
 }
 
 const fr = (n: number) => n.toLocaleString('fr-FR');
-const config = loadConfig();
+const config = configOrExit();
 const db = openDatabase(config.DATABASE_URL);
 try {
   const started = performance.now();
@@ -42,6 +54,14 @@ try {
   });
   if (createdKeyFile) console.info(`Clé de chiffrement des sources créée dans ${createdKeyFile} : sauvegardez-la avec la base.`);
   await seed(db);
+  // Before the demo users: otherwise the server's first start would find users and create no administrator.
+  await ensureFirstAdmin(db, config).catch((error: unknown) => {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  });
   const referenceMs = performance.now() - started;
   let lastShown = 0;
   const result = await seedDemo(db, {
@@ -70,6 +90,9 @@ try {
     `Durée : ${seconds.toLocaleString('fr-FR', { maximumFractionDigits: 1 })} s ` +
       `(migrations et référentiels : ${(referenceMs / 1000).toLocaleString('fr-FR', { maximumFractionDigits: 1 })} s).`,
   );
+} catch (error) {
+  await db.close().catch(() => undefined);
+  failAndExit(error);
 } finally {
-  await db.close();
+  await db.close().catch(() => undefined);
 }

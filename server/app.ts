@@ -26,6 +26,7 @@ import { MESSAGES } from './errors';
 import { frameworkErrors, registerErrorHandler } from './http/errors';
 import { logSerializers } from './http/log-serializers';
 import { healthRoutes } from './http/health';
+import { registerMetrics } from './http/metrics';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerAccessControl } from './http/access';
 import { PublicLookupLimiter } from './http/public-limit';
@@ -75,6 +76,8 @@ export async function buildApp({
     frameworkErrors,
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.TRUST_PROXY,
+    // During a shutdown, requests already on a connection are served (registerDrain), not refused in English.
+    return503OnClosing: false,
     bodyLimit: 2 * 1024 * 1024,
     // tRPC batches several procedures into one /trpc/a,b,c path: Fastify's 100-character default
     // for a path parameter would refuse a detail page's batch with 414 (as tRPC's Fastify docs warn).
@@ -96,6 +99,7 @@ export async function buildApp({
   });
 
   registerSecurityHeaders(app, config);
+  registerDrain(app);
 
   // Every route, with its config read when asked (child plugins complete it after this hook ran).
   const routes: FastifyInstance['routeList'] = [];
@@ -113,7 +117,7 @@ export async function buildApp({
       }
     }
   });
-  app.decorate('publicLookups', new PublicLookupLimiter());
+  app.decorate('publicLookups', new PublicLookupLimiter(db));
 
   await app.register(cookie);
   // API answers (JSON) are compressed on the fly above 1 KB (issue #12: a list page is 42 KB of JSON, 7 KB in
@@ -162,6 +166,7 @@ export async function buildApp({
   });
 
   healthRoutes(app, db);
+  registerMetrics(app, db, config);
   authRoutes(app, db, config);
   utilisateursRoutes(app, db, config);
   passwordTokenRoutes(app, db);
@@ -176,6 +181,24 @@ export async function buildApp({
 
   await registerClient(app, webRoot ?? PATHS.webRoot);
   return app;
+}
+
+/**
+ * Once the server is closing (SIGTERM), a request already on a connection is answered in full rather than
+ * with Fastify's English 503, and every answer closes its connection: a keep-alive client holding one
+ * would otherwise keep the process alive for Fastify's 72-second keep-alive (issue #13). New connections
+ * are refused by the closed listener; start.ts cuts what is left when SHUTDOWN_TIMEOUT_SECONDS runs out.
+ */
+function registerDrain(app: FastifyInstance) {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+    // Connections idle right now (a keep-alive client between two requests) are closed at once.
+    app.server.closeIdleConnections();
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
 }
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';

@@ -86,6 +86,54 @@ export const configSchema = z.object({
       .optional(),
   ),
   DATA_KEY_FILE: optionalString,
+  // The token a Prometheus scraper sends (Authorization: Bearer …) to read /metrics; unset, /metrics is 404.
+  METRICS_TOKEN: optionalString.pipe(z.string().min(16, { message: 'au moins 16 caractères' }).optional()),
+  // PostgreSQL: how long to wait for a connection, and the longest statement of the server's pool.
+  DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce
+    .number({ message: 'doit être un nombre' })
+    .int({ message: 'doit être un entier' })
+    .min(1, { message: 'au moins 1' })
+    .max(300, { message: 'au plus 300' })
+    .default(10),
+  DATABASE_STATEMENT_TIMEOUT_SECONDS: z.coerce
+    .number({ message: 'doit être un nombre' })
+    .int({ message: 'doit être un entier' })
+    .min(1, { message: 'au moins 1' })
+    .max(3600, { message: 'au plus 3600' })
+    .default(60),
+  // SQLite: threads that run the reads outside transactions (docs/decisions/0021); 0 reads on the main thread.
+  DATABASE_READ_WORKERS: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.coerce
+      .number({ message: 'doit être un nombre' })
+      .int({ message: 'doit être un entier' })
+      .min(0, { message: 'au moins 0' })
+      .max(16, { message: 'au plus 16' })
+      .optional(),
+  ),
+  // Sent e-mails and used or expired password links are deleted after this many days (docs/decisions/0004).
+  MAIL_RETENTION_DAYS: z.coerce
+    .number({ message: 'doit être un nombre' })
+    .int({ message: 'doit être un entier' })
+    .min(1, { message: 'au moins 1' })
+    .max(3650, { message: 'au plus 3650' })
+    .default(30),
+  // Backups (npm run db:backup, README « Sauvegarde et restauration »): where they go, how many are kept.
+  BACKUP_DIR: z.string().trim().min(1).default('./data/backups'),
+  BACKUP_KEEP: z.coerce
+    .number({ message: 'doit être un nombre' })
+    .int({ message: 'doit être un entier' })
+    .min(1, { message: 'au moins 1' })
+    .max(1000, { message: 'au plus 1000' })
+    .default(7),
+  // A SIGTERM or SIGINT stops accepting connections, lets requests in flight finish and exits within this
+  // many seconds (connections still open then are cut; the exit code stays 0).
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce
+    .number({ message: 'doit être un nombre' })
+    .int({ message: 'doit être un entier' })
+    .min(1, { message: 'au moins 1' })
+    .max(600, { message: 'au plus 600' })
+    .default(10),
 });
 
 export type Config = z.infer<typeof configSchema>;

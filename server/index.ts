@@ -1,5 +1,6 @@
 import { ConfigError } from './config';
 import { start } from './start';
+import { explainStartupFailure, startupSettings } from './startup-errors';
 
 try {
   const running = await start();
@@ -9,7 +10,13 @@ try {
     if (stopping) return;
     stopping = true;
     running.app.log.info({ signal }, 'arrêt en cours');
+    // A safety net: whatever still holds the process when the budget is spent, it exits.
+    setTimeout(() => {
+      console.error(`Arrêt forcé : le serveur ne s'est pas arrêté en ${running.config.SHUTDOWN_TIMEOUT_SECONDS} s (SHUTDOWN_TIMEOUT_SECONDS).`);
+      process.exit(1);
+    }, running.config.SHUTDOWN_TIMEOUT_SECONDS * 1000).unref();
     await running.close();
+    running.app.log.info('arrêté');
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
@@ -18,7 +25,9 @@ try {
   if (error instanceof ConfigError) {
     console.error(error.message);
   } else {
-    console.error('Démarrage impossible :', error);
+    // One French line naming the setting and the cause; the stack only on demand.
+    console.error(explainStartupFailure(error, startupSettings(process.env)));
+    if (process.env.LOG_LEVEL === 'debug' || process.env.LOG_LEVEL === 'trace') console.error(error);
   }
   process.exit(1);
 }

@@ -1,17 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
-import { ConfigError, loadConfig, type Config } from './config';
+import { loadConfig, type Config } from './config';
 import { openDataKey } from './crypto/data-key';
 import { encryptPlaintext, type PlaintextMigration } from './crypto/migrate-plaintext';
 import { setBusinessTimeZone } from '../shared/calendar';
 import { syncBusinessCalendar, type CalendarSync } from './db/business-calendar';
 import { openDatabase, type Database } from './db/client';
 import { seed } from './db/seed/index';
-import { passwordWeakness } from './domains/auth/password-strength';
 import { startMailWorker, type MailWorker } from './domains/mail/worker';
-import { countUsers, DEFAULT_ADMIN_NAME, upsertAdmin } from './domains/utilisateurs/service';
+import { ensureFirstAdmin } from './domains/utilisateurs/first-admin';
+import { claimPidFile, releasePidFile } from './ops/backup';
 
-export const DEFAULT_ADMIN_EMAIL = 'admin@signalements.local';
+export { DEFAULT_ADMIN_EMAIL } from './domains/utilisateurs/first-admin';
 
 export interface Running {
   app: FastifyInstance;
@@ -23,52 +23,41 @@ export interface Running {
   close(): Promise<void>;
 }
 
-/**
- * The first start of an empty database creates an administrator and prints its credentials once,
- * on standard output only (never in the structured logs).
- */
-async function ensureFirstAdmin(db: Database, config: Config): Promise<void> {
-  if ((await countUsers(db)) > 0) return;
-  const email = config.ADMIN_EMAIL ?? DEFAULT_ADMIN_EMAIL;
-  if (config.ADMIN_PASSWORD) {
-    // Stops the start like a bad variable does (server/index.ts prints the message alone).
-    const weakness = await passwordWeakness(config.ADMIN_PASSWORD, [email, DEFAULT_ADMIN_NAME]);
-    if (weakness) throw new ConfigError(`Configuration invalide :\n  - ADMIN_PASSWORD: ${weakness}`);
-  }
-  const { password } = await upsertAdmin(db, { email, password: config.ADMIN_PASSWORD });
-  const shown = config.ADMIN_PASSWORD ? '(celui de ADMIN_PASSWORD)' : password;
-  process.stdout.write(
-    [
-      '',
-      '┌──────────────────────────────────────────────────────────────',
-      '│ Premier administrateur créé (ce message ne sera plus affiché) :',
-      `│   e-mail       : ${email.toLowerCase()}`,
-      `│   mot de passe : ${shown}`,
-      '└──────────────────────────────────────────────────────────────',
-      '',
-    ].join('\n') + '\n',
-  );
-}
-
 /** Migrates, seeds, creates the first administrator, then listens. */
 export async function start(env: Record<string, string | undefined> = process.env): Promise<Running> {
   const config = loadConfig(env);
-  const db = openDatabase(config.DATABASE_URL);
-  let createdKeyFile: string | null;
-  let encrypted: PlaintextMigration;
-  let calendar: CalendarSync;
+  const db = openDatabase(config.DATABASE_URL, {
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_SECONDS * 1000,
+    readWorkers: config.DATABASE_READ_WORKERS,
+  });
+  let prepared: { createdKeyFile: string | null; encrypted: PlaintextMigration; calendar: CalendarSync };
   try {
-    await db.migrate();
-    setBusinessTimeZone(config.APP_TIMEZONE);
-    calendar = await syncBusinessCalendar(db, config.APP_TIMEZONE);
-    // Before anything reads or writes a source: refuses to start without the right key.
-    ({ createdKeyFile } = await openDataKey(db, config));
-    encrypted = await encryptPlaintext(db);
-    await seed(db);
-    await ensureFirstAdmin(db, config);
+    // Several servers starting at once on one PostgreSQL take turns for all of this.
+    prepared = await db.exclusively(async () => {
+      await db.migrate();
+      setBusinessTimeZone(config.APP_TIMEZONE);
+      const calendar = await syncBusinessCalendar(db, config.APP_TIMEZONE);
+      // Before anything reads or writes a source: refuses to start without the right key.
+      const { createdKeyFile } = await openDataKey(db, config);
+      const encrypted = await encryptPlaintext(db);
+      await seed(db);
+      await ensureFirstAdmin(db, config);
+      return { createdKeyFile, encrypted, calendar };
+    });
   } catch (error) {
     await db.close();
     throw error;
+  }
+  const { createdKeyFile, encrypted, calendar } = prepared;
+  // SQLite: the database is marked as served by this process (db:restore refuses to replace it meanwhile).
+  if (db.engine === 'sqlite') {
+    try {
+      claimPidFile(config.DATABASE_URL);
+    } catch (error) {
+      await db.close();
+      throw error;
+    }
   }
   const app = await buildApp({ config, db });
   if (createdKeyFile) {
@@ -86,9 +75,25 @@ export async function start(env: Record<string, string | undefined> = process.en
   if (encrypted.sources + encrypted.history + encrypted.totpKeys > 0) {
     app.log.info(encrypted, 'Données en clair d’une version précédente chiffrées (sources, historique, clés TOTP).');
   }
-  const address = await app.listen({ port: config.PORT, host: config.HOST });
+  let address: string;
+  try {
+    address = await app.listen({ port: config.PORT, host: config.HOST });
+  } catch (error) {
+    await app.close();
+    await db.close();
+    if (db.engine === 'sqlite') releasePidFile(config.DATABASE_URL);
+    throw error;
+  }
   const port = new URL(address).port;
-  const mail = startMailWorker({ db, config, log: app.log });
+  const budgetMs = config.SHUTDOWN_TIMEOUT_SECONDS * 1000;
+  // The mail worker gets a fifth of the shutdown budget to finish a send (it is retried later otherwise).
+  const mail = startMailWorker({
+    db,
+    config,
+    log: app.log,
+    stopGraceMs: Math.min(5000, budgetMs / 5),
+    retentionMs: config.MAIL_RETENTION_DAYS * 24 * 60 * 60_000,
+  });
   return {
     app,
     db,
@@ -96,9 +101,20 @@ export async function start(env: Record<string, string | undefined> = process.en
     url: `http://127.0.0.1:${port}`,
     mail,
     async close() {
-      await app.close();
-      await mail.stop();
+      // Requests in flight get most of the budget; connections still open then are cut, so a client that
+      // never finishes its request cannot hold the process (issue #13).
+      const cut = setTimeout(() => {
+        app.log.warn('arrêt : connexions encore ouvertes coupées (SHUTDOWN_TIMEOUT_SECONDS)');
+        app.server.closeAllConnections();
+      }, budgetMs * 0.6);
+      cut.unref();
+      try {
+        await Promise.all([app.close(), mail.stop()]);
+      } finally {
+        clearTimeout(cut);
+      }
       await db.close();
+      if (db.engine === 'sqlite') releasePidFile(config.DATABASE_URL);
     },
   };
 }

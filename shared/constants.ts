@@ -58,6 +58,20 @@ export const MAP_TABLE_PAGE_SIZE = 8;
 /** Calls in one tRPC batch: the client's httpBatchLink splits above it, the server refuses above it. */
 export const TRPC_MAX_BATCH = 10;
 
+/**
+ * The tRPC creates that accept an Idempotency-Key (issue #13): the client sends one per submission of a
+ * form, alone in its request, and the same key when it sends the same submission again.
+ */
+export const IDEMPOTENT_CREATES: readonly string[] = [
+  'signalements.create',
+  'auteurs.create',
+  'sources.create',
+  'victimes.create',
+  'partenaires.create',
+  'projects.create',
+  'utilisateurs.create',
+];
+
 /** Kinds of access-log entries (issue #11): reads of a report's people, exports, rights, log-ins. */
 export const ACCESS_LOG_KINDS = [
   'lecture_personnes',

@@ -125,9 +125,23 @@ export const mailOutbox = table(
     lastError: text('last_error'),
     sentAt: timestamp('sent_at'),
     createdAt: createdAt(),
+    // The delivery worker that holds the message (mail_workers.id) while it sends it, and since when.
+    claimedBy: text('claimed_by'),
+    claimedAt: timestamp('claimed_at'),
   },
-  (t) => [index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt)],
+  (t) => [index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt), index('mail_outbox_sent_idx').on(t.status, t.sentAt)],
 );
+
+/**
+ * The delivery workers alive (issue #13): each beats every few seconds. A message claimed by a worker
+ * that stopped beating (its process died) is taken again at once and shown to administrators, instead of
+ * waiting for the end of its 10-minute lease.
+ */
+export const mailWorkers = table('mail_workers', {
+  id: text('id').primaryKey(),
+  beatAt: timestamp('beat_at').notNull(),
+  startedAt: timestamp('started_at').notNull(),
+});
 
 // Failed log-in counters, keyed by 'email:<address>' or 'ip:<address>'.
 export const loginThrottle = table('login_throttle', {
@@ -500,3 +514,39 @@ export const dataKeyCheck = table('data_key_check', {
   verifier: text('verifier').notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * Idempotent creates (issue #13): the first answer to a POST carrying an Idempotency-Key, per user, kept
+ * for a day. The answer may name people: it is stored encrypted with the data key (docs/decisions/0017).
+ * It is written in the same transaction as what the POST created, so a retry after a crash between the
+ * commit and the reply finds it.
+ */
+export const idempotencyKeys = table(
+  'idempotency_keys',
+  {
+    userId: ref('user_id')
+      .notNull()
+      .references(() => utilisateurs.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    scope: text('scope').notNull(),
+    requestHash: text('request_hash').notNull(),
+    response: text('response').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
+);
+
+/**
+ * Counting windows of the public summary's limit (server/http/public-limit.ts): one row per client address
+ * ('ip:…') and one for all addresses ('global'). In the database so that every server process on it
+ * counts the same requests (issue #13).
+ */
+export const rateWindows = table(
+  'rate_windows',
+  {
+    key: text('key').primaryKey(),
+    startedAt: timestamp('started_at').notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [index('rate_windows_started_idx').on(t.startedAt)],
+);

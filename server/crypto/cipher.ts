@@ -18,6 +18,7 @@ export type CipherContext =
   | 'sources.autre_canal'
   | 'signalement_historique.changes'
   | 'two_factor_keys.key'
+  | 'idempotency_keys.response'
   | 'data_key_check.verifier';
 
 /** A stored value that does not decrypt with this key: a wrong key or a damaged value, never garbage. */

@@ -51,7 +51,13 @@ describe.each(await testEngines())('rotation of the data key on %s', (engine) =>
     await t.user('admin@example.mg', 'ROLE_ADMIN', 'Rasoa Admin');
     await t.login('admin@example.mg');
     report = await createReport(t, cookie);
-    const created = await send('POST', '/api/sources', { signalement: `/api/signalements/${report}`, nomPrenom: NAME, contact: '034 00 000 01' });
+    // With an Idempotency-Key: its stored answer (which names the source) is encrypted too.
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/sources',
+      headers: { cookie, ...SAME_ORIGIN, 'idempotency-key': 'cle-de-rotation-1' },
+      payload: { signalement: `/api/signalements/${report}`, nomPrenom: NAME, contact: '034 00 000 01' },
+    });
     expect(created.statusCode, created.body).toBe(201);
     expect((await send('PATCH', created.json()['@id'], { nomPrenom: NAME, contact: PHONE })).statusCode).toBe(200);
     // As the server's first start would have left it: a verifier for the key in use.
@@ -86,6 +92,15 @@ describe.each(await testEngines())('rotation of the data key on %s', (engine) =>
     expect(sources.sources).toMatchObject([{ nomPrenom: NAME, contact: PHONE }]);
     expect((await send('GET', `/api/signalements/${report}/historique`)).body).toContain('034 00 000 01');
     expect((await send('GET', `/api/signalements?search=${encodeURIComponent(NAME)}`)).json().totalItems).toBe(1);
+    // The stored answer of the idempotent create reads under the new key.
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/sources',
+      headers: { cookie, ...SAME_ORIGIN, 'idempotency-key': 'cle-de-rotation-1' },
+      payload: { signalement: `/api/signalements/${report}`, nomPrenom: NAME, contact: '034 00 000 01' },
+    });
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toMatchObject({ nomPrenom: NAME, contact: '034 00 000 01' });
     // The TOTP key still checks the administrator's code.
     expect(await t.login('admin@example.mg')).toMatch(/^session=/);
   });

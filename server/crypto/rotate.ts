@@ -4,7 +4,7 @@
 // from DATA_KEY, the new key is handed back to be printed once for the operator.
 import { renameSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { asc, eq, gt } from 'drizzle-orm';
+import { and, asc, eq, gt } from 'drizzle-orm';
 import type { Config } from '../config';
 import { openDatabase, type Database, type Orm } from '../db/client';
 import { rowsById, sourceHistoryRows } from './batches';
@@ -28,6 +28,12 @@ export async function reencryptAll(db: Database, from: DataCipher, to: DataCiphe
     for (const row of await tx.select({ id: k.id, key: k.key }).from(k)) {
       await tx.update(k).set({ key: to.encrypt(from.decrypt(row.key, 'two_factor_keys.key'), 'two_factor_keys.key') }).where(eq(k.id, row.id));
       counts.totpKeys++;
+    }
+    // The stored answers of idempotent creates (a day's worth at most).
+    const i = db.t.idempotencyKeys;
+    for (const row of await tx.select({ userId: i.userId, key: i.key, response: i.response }).from(i)) {
+      const response = to.encrypt(from.decrypt(row.response, 'idempotency_keys.response'), 'idempotency_keys.response');
+      await tx.update(i).set({ response }).where(and(eq(i.userId, row.userId), eq(i.key, row.key)));
     }
     await tx.delete(db.t.dataKeyCheck);
     await tx.insert(db.t.dataKeyCheck).values({ verifier: verifierOf(to) });

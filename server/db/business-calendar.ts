@@ -34,6 +34,8 @@ export async function syncBusinessCalendar(db: Database, zone: string): Promise<
     return { zone, previousZone: null, rebuilt: false };
   const o = db.t.businessCalendarOffsets;
   await db.transaction(async (tx) => {
+    // Rebuilding every day count may outlast the serving pool's statement limit (a million reports).
+    if (db.engine === 'postgres') await run(db, tx, sql`SET LOCAL statement_timeout = 0`);
     await tx.delete(o);
     await tx
       .insert(o)

@@ -88,3 +88,70 @@ describe.each(await testEngines())('database client on %s', (engine) => {
     expect(s!.actionProvisoires).toEqual([]);
   });
 });
+
+describe('PostgreSQL statement limit', () => {
+  it('cancels a statement of the serving pool past DATABASE_STATEMENT_TIMEOUT_SECONDS, and the migrations run without it', async () => {
+    if (!(await testEngines()).includes('postgres')) return;
+    const tdb = await createTestDatabase('postgres');
+    const { openDatabase } = await import('./client');
+    const { sql } = await import('drizzle-orm');
+    const db = openDatabase(tdb.url, { statementTimeoutMs: 300 });
+    try {
+      // 57014: query_canceled (statement timeout).
+      await expect(db.rows(sql`select pg_sleep(3)`)).rejects.toMatchObject({ cause: { code: '57014' } });
+      await db.migrate();
+      expect(await db.rows(sql`select 1 as one`)).toEqual([{ one: 1 }]);
+    } finally {
+      await db.close();
+      await tdb.drop();
+    }
+  });
+});
+
+describe('SQLite migrations', () => {
+  it('continue a database migrated by drizzle’s own migrator: nothing applied twice', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const Sqlite = (await import('better-sqlite3')).default;
+    const { drizzle } = await import('drizzle-orm/better-sqlite3');
+    const { migrate } = await import('drizzle-orm/better-sqlite3/migrator');
+    const { PATHS } = await import('../paths');
+    const { openDatabase } = await import('./client');
+    const dir = mkdtempSync(join(tmpdir(), 'signalements-migrate-'));
+    try {
+      const file = join(dir, 'db.sqlite');
+      const conn = new Sqlite(file);
+      migrate(drizzle(conn), { migrationsFolder: PATHS.migrations.sqlite });
+      const list = (c: InstanceType<typeof Sqlite>) => c.prepare('select hash, created_at from __drizzle_migrations order by id').raw().iterate();
+      const before = [...list(conn)];
+      conn.close();
+      const db = openDatabase(`file:${file}`);
+      await db.migrate();
+      await db.close();
+      const again = new Sqlite(file);
+      expect([...list(again)]).toEqual(before);
+      expect(before.length).toBeGreaterThan(5);
+      again.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('SQLite durability', () => {
+  it('syncs every commit to disk (synchronous = FULL on the writer, WAL journal)', async () => {
+    const tdb = await createTestDatabase('sqlite');
+    const { sql } = await import('drizzle-orm');
+    try {
+      const pragmas = await tdb.db.transaction(async (tx) => ({
+        synchronous: await tdb.db.rows(sql`PRAGMA synchronous`, tx),
+        journal: await tdb.db.rows(sql`PRAGMA journal_mode`, tx),
+      }));
+      // 2 = FULL (0 OFF, 1 NORMAL, 3 EXTRA).
+      expect(pragmas).toEqual({ synchronous: [{ synchronous: 2 }], journal: [{ journal_mode: 'wal' }] });
+    } finally {
+      await tdb.drop();
+    }
+  });
+});

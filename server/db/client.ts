@@ -1,16 +1,20 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import { sql, type SQL } from 'drizzle-orm';
 import { drizzle as drizzleSqlite, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
-import { migrate as migrateSqlite } from 'drizzle-orm/better-sqlite3/migrator';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core';
+import { drizzle as drizzleProxy } from 'drizzle-orm/sqlite-proxy';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as pgSchema from '../../drizzle/schema/pg';
 import * as sqliteSchema from '../../drizzle/schema/sqlite';
 import { Mutex } from './mutex';
+import { ReadPool } from './read-pool';
 import { PATHS } from '../paths';
 
 export type Schema = typeof sqliteSchema;
@@ -37,8 +41,25 @@ export interface Database {
   /** Raw SQL that returns no rows (maintenance statements such as ANALYZE). */
   execute(query: SQL): Promise<void>;
   migrate(): Promise<void>;
+  /**
+   * Runs fn while no other process runs its own: several servers starting at once on one PostgreSQL
+   * migrate, seed and create the first administrator one after the other (a session advisory lock).
+   * SQLite has one server process.
+   */
+  exclusively<T>(fn: () => Promise<T>): Promise<T>;
   ping(): Promise<void>;
+  /** The connections of this process (metrics): SQLite's writer queue, PostgreSQL's pool. */
+  stats(): DatabaseStats;
   close(): Promise<void>;
+}
+
+export interface DatabaseStats {
+  /** Open connections. */
+  connections: number;
+  /** Of those, not in use. */
+  idle: number;
+  /** Work waiting for a connection (on SQLite, transactions waiting for the writer). */
+  waiting: number;
 }
 
 const MIGRATIONS = PATHS.migrations;
@@ -47,8 +68,26 @@ export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//.test(url);
 }
 
-export function openDatabase(url: string): Database {
-  return isPostgresUrl(url) ? openPostgres(url) : openSqlite(url);
+export interface DatabaseOptions {
+  /** PostgreSQL: how long to wait for a connection (a server that accepts TCP but never answers). */
+  connectTimeoutMs?: number;
+  /** PostgreSQL: longest statement of the serving pool; unset, none (scripts, maintenance). */
+  statementTimeoutMs?: number;
+  /**
+   * SQLite: reader threads for the reads outside transactions (read-pool.ts); 0 reads on the calling
+   * thread (an export worker, already off the main thread). Default: one per core, at most 4.
+   */
+  readWorkers?: number;
+}
+
+export const DEFAULT_READ_WORKERS = Math.max(1, Math.min(4, availableParallelism()));
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+/** The advisory lock of start-ups (space, id); the space is apart from those of server/db/locks.ts. */
+const STARTUP_LOCK = [8100, 1] as const;
+
+export function openDatabase(url: string, options: DatabaseOptions = {}): Database {
+  return isPostgresUrl(url) ? openPostgres(url, options) : openSqlite(url, options.readWorkers ?? DEFAULT_READ_WORKERS);
 }
 
 function sqlitePath(url: string): string {
@@ -64,7 +103,9 @@ function openSqliteConnection(path: string, readonly: boolean): Sqlite.Database 
   conn.pragma('journal_mode = WAL');
   conn.pragma('foreign_keys = ON');
   conn.pragma('busy_timeout = 5000');
-  conn.pragma('synchronous = NORMAL');
+  // FULL: in WAL mode every commit is synced to disk before it returns, so an acknowledged write survives
+  // a power cut, not only a crash of the process (docs/decisions/0019-durability.md).
+  conn.pragma('synchronous = FULL');
   if (readonly) conn.pragma('query_only = ON');
   // Freed pages and deleted cells are zeroed, so a value once in clear (before encryption at rest,
   // docs/decisions/0017) does not linger in the file after it is rewritten.
@@ -72,13 +113,46 @@ function openSqliteConnection(path: string, readonly: boolean): Sqlite.Database 
   return conn;
 }
 
-function openSqlite(url: string): Database {
+/**
+ * Drizzle's SQLite migrator, with one difference: when a statement fails in a way that already ended the
+ * transaction (SQLITE_FULL: a full disk), drizzle's ROLLBACK throws 'no transaction is active' and hides
+ * the cause; here the cause is what is thrown. Same table, same hashes, same order as drizzle's.
+ */
+function migrateSqliteKeepingCause(conn: Sqlite.Database, folder: string): void {
+  const migrations = readMigrationFiles({ migrationsFolder: folder });
+  conn.exec('CREATE TABLE IF NOT EXISTS "__drizzle_migrations" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)');
+  const last = conn.prepare('SELECT created_at FROM "__drizzle_migrations" ORDER BY created_at DESC LIMIT 1').get() as
+    | { created_at: number | string }
+    | undefined;
+  const insert = conn.prepare('INSERT INTO "__drizzle_migrations" ("hash", "created_at") VALUES (?, ?)');
+  conn.exec('BEGIN');
+  try {
+    for (const migration of migrations) {
+      if (last && Number(last.created_at) >= migration.folderMillis) continue;
+      for (const statement of migration.sql) conn.exec(statement);
+      insert.run(migration.hash, migration.folderMillis);
+    }
+    conn.exec('COMMIT');
+  } catch (error) {
+    if (conn.inTransaction) conn.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+function openSqlite(url: string, readWorkers: number): Database {
   const path = sqlitePath(url);
   mkdirSync(dirname(path), { recursive: true });
   const writerConn = openSqliteConnection(path, false);
-  const readerConn = openSqliteConnection(path, true);
   const writer = drizzleSqlite(writerConn, { schema: sqliteSchema });
-  const reader = drizzleSqlite(readerConn, { schema: sqliteSchema });
+  // Reads outside transactions: on reader threads, or on a connection of this thread.
+  const pool = readWorkers > 0 ? new ReadPool(path, readWorkers) : null;
+  const readerConn = pool ? null : openSqliteConnection(path, true);
+  const dialect = new SQLiteSyncDialect();
+  const reader: Orm = pool
+    ? (drizzleProxy(async (text, params, method) => ({ rows: (await pool.run(text, params, method)) as unknown[] }), {
+        schema: sqliteSchema,
+      }) as unknown as Orm)
+    : drizzleSqlite(readerConn!, { schema: sqliteSchema });
   const mutex = new Mutex();
   const current = new AsyncLocalStorage<Orm>();
 
@@ -105,7 +179,11 @@ function openSqlite(url: string): Database {
       });
     },
     async rows<T>(query: SQL, tx?: Orm) {
-      return (tx ?? current.getStore() ?? reader).all(query) as T[];
+      const inTransaction = tx ?? current.getStore();
+      if (inTransaction) return inTransaction.all(query) as T[];
+      if (!pool) return reader.all(query) as T[];
+      const { sql: text, params } = dialect.sqlToQuery(query);
+      return (await pool.run(text, params, 'objects')) as T[];
     },
     async execute(query: SQL) {
       await mutex.run(async () => {
@@ -113,22 +191,52 @@ function openSqlite(url: string): Database {
       });
     },
     async migrate() {
-      await mutex.run(async () => migrateSqlite(writer, { migrationsFolder: MIGRATIONS.sqlite }));
+      await mutex.run(async () => migrateSqliteKeepingCause(writerConn, MIGRATIONS.sqlite));
+    },
+    async exclusively(fn) {
+      return fn();
     },
     async ping() {
-      reader.get(sql`select 1`);
+      await reader.get(sql`select 1`);
+    },
+    stats() {
+      // The writer (busy while a transaction holds it) and the readers.
+      const readers = pool ? pool.stats() : { readers: 1, busy: 0, waiting: 0 };
+      return {
+        connections: 1 + readers.readers,
+        idle: (mutex.pending > 0 ? 0 : 1) + readers.readers - readers.busy,
+        waiting: Math.max(0, mutex.pending - 1) + readers.waiting,
+      };
     },
     async close() {
+      await pool?.close();
       await mutex.run(async () => {
-        readerConn.close();
+        readerConn?.close();
         writerConn.close();
       });
     },
   };
 }
 
-function openPostgres(url: string): Database {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+function openPostgres(url: string, options: DatabaseOptions): Database {
+  const connectionTimeoutMillis = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const statement = options.statementTimeoutMs;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis,
+    // Dead peers are noticed by TCP keep-alive rather than by a query that waits forever.
+    keepAlive: true,
+    ...(statement
+      ? {
+          // The server cancels a statement past the limit; the client gives up a little later if the server
+          // itself stopped answering.
+          statement_timeout: statement,
+          query_timeout: statement + 5000,
+          idle_in_transaction_session_timeout: statement * 2,
+        }
+      : {}),
+  });
   let closing = false;
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', (error) => {
@@ -160,10 +268,32 @@ function openPostgres(url: string): Database {
       await orm.execute(query);
     },
     async migrate() {
-      await migratePg(orm, { migrationsFolder: MIGRATIONS.postgres });
+      // On a connection of its own, without the serving pool's statement limit: a migration may rewrite
+      // every report.
+      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis, keepAlive: true });
+      await client.connect();
+      try {
+        await migratePg(drizzlePg(client), { migrationsFolder: MIGRATIONS.postgres });
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    },
+    async exclusively(fn) {
+      // A connection of its own holds the lock (the pool's could be reused meanwhile).
+      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis, keepAlive: true });
+      await client.connect();
+      try {
+        await client.query('select pg_advisory_lock($1::int, $2::int)', [STARTUP_LOCK[0], STARTUP_LOCK[1]]);
+        return await fn();
+      } finally {
+        await client.end().catch(() => undefined);
+      }
     },
     async ping() {
       await pool.query('select 1');
+    },
+    stats() {
+      return { connections: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
     },
     async close() {
       closing = true;

@@ -72,7 +72,7 @@ export function registerAccessControl(app: FastifyInstance, db: Database, config
     refuseHostileInput(request.params);
     await authenticate(request, reply, db, config);
     if (route.config.public || route.config.procedures) {
-      if (route.config.publicLookup) app.publicLookups.take(request.ip);
+      if (route.config.publicLookup) await app.publicLookups.take(request.ip);
       return;
     }
     if (!request.auth) throw new DomainError('unauthenticated', MESSAGES.unauthenticated);

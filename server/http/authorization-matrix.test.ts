@@ -28,6 +28,8 @@ const MATRIX: Record<string, Row> = {
   // ------------------------------------------------ REST: public doors
   'POST /api/login':                                       [200,   200,   200,   200],
   'GET /api/health':                                       [200,   200,   200,   200],
+  // Opened by METRICS_TOKEN only, never by a session; without the setting (as here) it does not exist.
+  'GET /metrics':                                          [404,   404,   404,   404],
   'GET /api/definir-mot-de-passe/:token':                  [200,   200,   200,   200],
   'POST /api/definir-mot-de-passe/:token':                 [204,   204,   204,   204],
   'GET /api/resume/signalements-details/:code':            [200,   200,   200,   200],
@@ -295,6 +297,7 @@ describe.each(await testEngines())('authorization matrix on %s', (engine) => {
       body: { email: TARGET.login, password: TEST_PASSWORD },
     }),
     'GET /api/health': () => ({ url: '/api/health' }),
+    'GET /metrics': () => ({ url: '/metrics' }),
     'GET /api/definir-mot-de-passe/:token': async () => ({
       url: `/api/definir-mot-de-passe/${await passwordLinkToken(t, TARGET.link)}`,
     }),

@@ -28,6 +28,8 @@ const PUBLIC_ROUTES = [
   'POST /api/definir-mot-de-passe/:token',
   // The public summary of a report (spec §2), without personal data.
   'GET /api/resume/signalements-details/:code',
+  // Prometheus metrics: no session, but METRICS_TOKEN (404 without the setting, 401 without the token).
+  'GET /metrics',
 ];
 /** The only procedures reachable without a session. */
 const PUBLIC_PROCEDURES = [

@@ -89,7 +89,7 @@ describe.each(await testEngines())('server-side guards on %s', (engine) => {
   it('reports its health with the database state', async () => {
     const res = await t.app.inject({ url: '/api/health' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ok', database: 'ok' });
+    expect(res.json()).toEqual({ status: 'ok', database: 'ok', mail: { pending: 0, failed: 0, oldestPendingSeconds: null } });
   });
 
   it('lists the roles to any logged-in user', async () => {

@@ -92,7 +92,7 @@ const perimeter = t.middleware(async ({ ctx, meta, next, getRawInput }) => {
   if (!meta?.public && !meta?.twoFactorStep && ctx.auth && twoFactorStep(ctx.auth, ctx.config) !== null) {
     throw new DomainError('forbidden', MESSAGES.twoFactorRequired);
   }
-  if (meta?.publicLookup) ctx.publicLookups.take(ctx.req.ip);
+  if (meta?.publicLookup) await ctx.publicLookups.take(ctx.req.ip);
   refuseHostileInput(await getRawInput());
   return next();
 });

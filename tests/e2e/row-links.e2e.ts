@@ -114,6 +114,16 @@ describe('links, log-in return and list details', () => {
     await other.waitForURL('**/admin/login?retour=*');
     await logIn(other, 'agent@example.mg');
     await other.waitForURL((url) => url.pathname === '/admin/signalement/list' && url.search === '?q=fraude&page=2');
+
+    // The list's first page was asked for before the log-in (and refused): after it the rows come, not
+    // that old refusal.
+    const third = await e.newPage();
+    await third.goto('/admin/signalement/list');
+    await third.waitForURL('**/admin/login?retour=*');
+    await logIn(third, 'agent@example.mg');
+    await third.waitForURL('**/admin/signalement/list');
+    await third.getByRole('link', { name: new RegExp(code) }).first().waitFor();
+    expect(await third.getByRole('button', { name: 'Réessayer' }).count()).toBe(0);
   });
 
   it('never follows a return address out of the application', async () => {

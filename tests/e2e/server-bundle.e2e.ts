@@ -56,7 +56,7 @@ describe('the built server (npm start)', () => {
     await expect
       .poll(async () => (await fetch(`${base}/api/health`).catch(() => null))?.status, { timeout: 60_000 })
       .toBe(200);
-    expect(await (await fetch(`${base}/api/health`)).json()).toEqual({ status: 'ok', database: 'ok' });
+    expect(await (await fetch(`${base}/api/health`)).json()).toMatchObject({ status: 'ok', database: 'ok', mail: { failed: 0 } });
     expect(output).toContain('Premier administrateur créé');
     // The data key of the sources is generated beside the database, owner-only, and announced.
     expect(statSync(join(dir, 'data.key')).mode & 0o777).toBe(0o600);

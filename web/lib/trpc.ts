@@ -1,10 +1,11 @@
 import { matchQuery, MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
-import { createTRPCClient, httpBatchLink } from '@trpc/client';
+import { createTRPCClient, httpBatchLink, httpLink, splitLink } from '@trpc/client';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { createTRPCContext, createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
 import type { AppRouter } from '../../server/trpc/router';
-import { TRPC_MAX_BATCH } from '../../shared/constants';
+import { IDEMPOTENT_CREATES, TRPC_MAX_BATCH } from '../../shared/constants';
 import { errorCode } from './errors';
+import { idempotencyLink } from './idempotency-link';
 
 export type { AppRouter };
 export type RouterInputs = inferRouterInputs<AppRouter>;
@@ -21,15 +22,24 @@ function shouldRetry(failureCount: number, error: unknown): boolean {
   return failureCount < 2;
 }
 
+// The session lives in an httpOnly cookie.
+const withCookie = (url: URL | RequestInfo, options?: RequestInit) => fetch(url, { ...options, credentials: 'include' });
+const idempotent = new Set(IDEMPOTENT_CREATES);
+
 export const trpcClient = createTRPCClient<AppRouter>({
   links: [
-    httpBatchLink({
-      url: '/trpc',
-      maxItems: TRPC_MAX_BATCH,
-      fetch(url, options) {
-        // The session lives in an httpOnly cookie.
-        return fetch(url, { ...options, credentials: 'include' });
-      },
+    splitLink({
+      // A create goes alone, with its Idempotency-Key (a batch would share one header between operations).
+      condition: (op) => op.type === 'mutation' && idempotent.has(op.path),
+      true: [
+        idempotencyLink,
+        httpLink({
+          url: '/trpc',
+          fetch: withCookie,
+          headers: ({ op }) => ({ 'idempotency-key': String(op.context.idempotencyKey) }),
+        }),
+      ],
+      false: httpBatchLink({ url: '/trpc', maxItems: TRPC_MAX_BATCH, fetch: withCookie }),
     }),
   ],
 });

@@ -1,9 +1,10 @@
 // One delivery pass over the outbox: claim each due message, hand it to the transport, record the
 // outcome. See docs/decisions/0004-mail-outbox.md for why a message is never sent twice.
-import { and, asc, eq, lte, min, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, lte, min, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { redactPasswordLinks } from './templates';
 import type { MailToSend, MailTransport } from './transport';
+import { liveWorkers } from './workers';
 
 export interface DeliveryPolicy {
   /** Attempts before a message is marked failed. */
@@ -14,6 +15,8 @@ export interface DeliveryPolicy {
   /** How long a claim keeps other workers away; far longer than a send can take. */
   leaseMs: number;
   batchSize: number;
+  /** This worker's id (mail_workers), written on the messages it claims. */
+  workerId?: string;
 }
 
 export const DEFAULT_POLICY: DeliveryPolicy = {
@@ -37,6 +40,18 @@ export function retryDelayMs(failedAttempts: number, policy: Pick<DeliveryPolicy
 type Claimed = MailToSend & { attempts: number };
 
 /**
+ * A message this worker may take now: pending and due, or claimed by a worker that died (it stopped
+ * beating) before it could send it — without waiting for the end of its lease.
+ */
+export function takable(db: Database, now: Date): SQL {
+  const o = db.t.mailOutbox;
+  return and(
+    eq(o.status, 'pending'),
+    or(lte(o.nextAttemptAt, now), and(isNotNull(o.claimedBy), notInArray(o.claimedBy, liveWorkers(db, now)))),
+  )!;
+}
+
+/**
  * Takes a due message for this worker: attempts + 1 and next_attempt_at pushed past the lease, only if
  * it is still pending and due. Two workers (or two processes on PostgreSQL, where the second UPDATE
  * waits for the first and re-reads the row) cannot both get a row back.
@@ -47,8 +62,13 @@ async function claim(db: Database, id: number, policy: DeliveryPolicy): Promise<
   const [row] = await db.transaction((tx) =>
     tx
       .update(o)
-      .set({ attempts: sql`${o.attempts} + 1`, nextAttemptAt: new Date(now.getTime() + policy.leaseMs) })
-      .where(and(eq(o.id, id), eq(o.status, 'pending'), lte(o.nextAttemptAt, now)))
+      .set({
+        attempts: sql`${o.attempts} + 1`,
+        nextAttemptAt: new Date(now.getTime() + policy.leaseMs),
+        claimedBy: policy.workerId ?? null,
+        claimedAt: now,
+      })
+      .where(and(eq(o.id, id), takable(db, now)))
       .returning({
         id: o.id,
         to: o.to,
@@ -87,13 +107,13 @@ async function deliver(
     // nodemailer marks 5xx answers as permanent: retrying the same message cannot succeed.
     const permanent = (error as { permanent?: unknown }).permanent === true;
     if (permanent || mail.attempts >= policy.maxAttempts) {
-      await db.transaction((tx) => tx.update(o).set({ status: 'failed', lastError }).where(eq(o.id, mail.id)));
+      await db.transaction((tx) => tx.update(o).set({ status: 'failed', lastError, claimedBy: null }).where(eq(o.id, mail.id)));
       log.warn({ mailId: mail.id, attempts: mail.attempts, err: lastError }, 'e-mail en échec définitif');
     } else {
       // Interrupted by a shutdown: due again at once, for the next process to start.
       const delay = signal.aborted ? 0 : retryDelayMs(mail.attempts, policy);
       const nextAttemptAt = new Date(Date.now() + delay);
-      await db.transaction((tx) => tx.update(o).set({ lastError, nextAttemptAt }).where(eq(o.id, mail.id)));
+      await db.transaction((tx) => tx.update(o).set({ lastError, nextAttemptAt, claimedBy: null }).where(eq(o.id, mail.id)));
       log.warn({ mailId: mail.id, attempts: mail.attempts, nextAttemptAt, err: lastError }, 'e-mail non envoyé, nouvel essai prévu');
     }
     return;
@@ -125,7 +145,7 @@ export async function deliverDueMail(
   const due = await db.read
     .select({ id: o.id })
     .from(o)
-    .where(and(eq(o.status, 'pending'), lte(o.nextAttemptAt, new Date())))
+    .where(takable(db, new Date()))
     .orderBy(asc(o.nextAttemptAt), asc(o.id))
     .limit(policy.batchSize);
   let claimed = 0;

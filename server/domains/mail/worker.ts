@@ -4,6 +4,8 @@
 import type { Database } from '../../db/client';
 import { DEFAULT_POLICY, deliverDueMail, msUntilNextDue, type DeliveryPolicy } from './delivery';
 import { onMailQueued } from './outbox';
+import { DEFAULT_RETENTION_MS, purgeExpired } from './retention';
+import { beat, HEARTBEAT_MS, newWorkerId, unregister } from './workers';
 import { createMailTransport, type MailTransport, type TransportConfig } from './transport';
 
 interface Logger {
@@ -26,10 +28,16 @@ export interface MailWorkerOptions {
   maxIdleMs?: number;
   /** A send still running this long after stop() is aborted (the message is retried later). */
   stopGraceMs?: number;
+  /** Sent messages and used or expired password links older than this are deleted (MAIL_RETENTION_DAYS). */
+  retentionMs?: number;
+  /** How often the purge runs (it also runs at start). */
+  purgeEveryMs?: number;
 }
 
 export interface MailWorker {
   readonly transport: MailTransport;
+  /** This worker's id in mail_workers (written on the messages it claims). */
+  readonly id: string;
   /** Looks at the outbox shortly (after the enqueuing transaction has had time to commit). */
   kick(): void;
   /** Stops polling, lets a running send finish (or aborts it after stopGraceMs), then resolves. */
@@ -40,7 +48,11 @@ const KICK_DELAY_MS = 50;
 
 export function startMailWorker(options: MailWorkerOptions): MailWorker {
   const { db, log } = options;
-  const policy: DeliveryPolicy = { ...DEFAULT_POLICY, ...options.policy };
+  const id = newWorkerId();
+  const policy: DeliveryPolicy = { ...DEFAULT_POLICY, ...options.policy, workerId: id };
+  const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
+  const purgeEveryMs = options.purgeEveryMs ?? 60 * 60_000;
+  let purgedAt = 0;
   const pollMs = options.pollMs ?? 1000;
   const maxIdleMs = options.maxIdleMs ?? 30_000;
   const stopGraceMs = options.stopGraceMs ?? 5000;
@@ -78,6 +90,11 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
       let delay: number;
       try {
         kicked = false;
+        if (Date.now() - purgedAt >= purgeEveryMs) {
+          purgedAt = Date.now();
+          const purged = await purgeExpired(db, retentionMs);
+          if (purged.mails + purged.links > 0) log.info(purged, 'rétention : anciens e-mails envoyés et liens de mot de passe supprimés');
+        }
         const claimed = await deliverDueMail(db, transport, policy, {
           signal: abort.signal,
           log,
@@ -117,11 +134,18 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
   const unsubscribe = onMailQueued((queuedOn) => {
     if (queuedOn === db) kick();
   });
-  const running = loop();
-  log.info({ via: transport.description }, 'envoi des e-mails démarré');
+  // Alive as long as it beats; the first beat comes before the first claim.
+  const beating = (async () => beat(db, id))().catch(() => undefined);
+  const heartbeat = setInterval(() => {
+    beat(db, id).catch((error: unknown) => log.warn({ err: error }, "file d'envoi des e-mails : battement non enregistré"));
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+  const running = beating.then(loop);
+  log.info({ via: transport.description, worker: id }, 'envoi des e-mails démarré');
 
   return {
     transport,
+    id,
     kick,
     async stop() {
       if (stopped) return running;
@@ -134,7 +158,10 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
         await running;
       } finally {
         clearTimeout(grace);
+        clearInterval(heartbeat);
         transport.close();
+        // A clean stop says so at once: its messages are not waited for.
+        await unregister(db, id).catch(() => undefined);
       }
     },
   };

@@ -7,6 +7,7 @@ import {
 import type { Database } from '../../db/client';
 import { collection, parseQuery } from '../../http/jsonld';
 import { createPartenaire, deletePartenaire, getPartenaire, listPartenaires, updatePartenaire } from './service';
+import { restIdempotent } from '../idempotency/doors';
 
 type ByCode = { Params: { code: string } };
 
@@ -24,7 +25,7 @@ export function partenairesRoutes(app: FastifyInstance, db: Database) {
 
   app.post('/api/partenaires', async (request, reply) => {
     const input = partenaireInputSchema.parse(request.body ?? {});
-    return reply.code(201).send(await createPartenaire(db, request.auth!.user, input));
+    return reply.code(201).send(await restIdempotent(db, request, reply, input, () => createPartenaire(db, request.auth!.user, input)));
   });
 
   app.put<ByCode>('/api/partenaires/:code', async (request) => {

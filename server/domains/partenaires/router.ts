@@ -7,6 +7,7 @@ import {
 } from '../../../shared/schemas/partenaires';
 import { adminProcedure, authedProcedure, router } from '../../trpc/init';
 import { createPartenaire, deletePartenaire, getPartenaire, listPartenaires, updatePartenaire } from './service';
+import { trpcIdempotent } from '../idempotency/doors';
 
 const byCode = z.object({ code: partenaireCodeSchema });
 
@@ -17,7 +18,7 @@ export const partenairesRouter = router({
   get: authedProcedure.input(byCode).query(({ ctx, input }) => getPartenaire(ctx.db, ctx.auth.user, input.code)),
   create: adminProcedure
     .input(partenaireInputSchema)
-    .mutation(({ ctx, input }) => createPartenaire(ctx.db, ctx.auth.user, input)),
+    .mutation(({ ctx, input }) => trpcIdempotent(ctx, 'partenaires.create', input, () => createPartenaire(ctx.db, ctx.auth.user, input))),
   update: adminProcedure
     .input(partenaireUpdateInputSchema)
     .mutation(({ ctx, input: { code, ...data } }) => updatePartenaire(ctx.db, ctx.auth.user, code, data)),

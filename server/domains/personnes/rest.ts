@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   auteurCreateSchema,
@@ -10,6 +10,7 @@ import {
 } from '../../../shared/schemas/signalements';
 import type { Database } from '../../db/client';
 import * as service from './service';
+import { restIdempotent } from '../idempotency/doors';
 
 const params = z.object({ code: z.string().trim().min(1).max(64) });
 
@@ -17,23 +18,25 @@ const params = z.object({ code: z.string().trim().min(1).max(64) });
 export function personnesRoutes(app: FastifyInstance, db: Database) {
   const user = (request: FastifyRequest) => request.auth!.user;
   const code = (request: FastifyRequest) => params.parse(request.params).code;
+  const createdBy = <I, T>(request: FastifyRequest, reply: FastifyReply, input: I, create: (input: I) => Promise<T>) =>
+    restIdempotent(db, request, reply, input, () => create(input));
 
   app.post('/api/presume_auteurs', async (request, reply) =>
-    reply.code(201).send(await service.createAuteur(db, user(request), auteurCreateSchema.parse(request.body ?? {}))),
+    reply.code(201).send(await createdBy(request, reply, auteurCreateSchema.parse(request.body ?? {}), (input) => service.createAuteur(db, user(request), input))),
   );
   app.patch('/api/presume_auteurs/:code', async (request) =>
     service.updateAuteur(db, user(request), code(request), auteurSchema.parse(request.body ?? {})),
   );
 
   app.post('/api/sources', async (request, reply) =>
-    reply.code(201).send(await service.createSource(db, user(request), sourceCreateSchema.parse(request.body ?? {}))),
+    reply.code(201).send(await createdBy(request, reply, sourceCreateSchema.parse(request.body ?? {}), (input) => service.createSource(db, user(request), input))),
   );
   app.patch('/api/sources/:code', async (request) =>
     service.updateSource(db, user(request), code(request), sourceSchema.parse(request.body ?? {})),
   );
 
   app.post('/api/victimes', async (request, reply) =>
-    reply.code(201).send(await service.createVictime(db, user(request), victimeCreateSchema.parse(request.body ?? {}))),
+    reply.code(201).send(await createdBy(request, reply, victimeCreateSchema.parse(request.body ?? {}), (input) => service.createVictime(db, user(request), input))),
   );
   app.patch('/api/victimes/:code', async (request) =>
     service.updateVictime(db, user(request), code(request), victimeSchema.parse(request.body ?? {})),

@@ -9,6 +9,7 @@ import {
 } from '../../../shared/schemas/signalements';
 import { authedProcedure, router } from '../../trpc/init';
 import * as service from './service';
+import { trpcIdempotent } from '../idempotency/doors';
 
 const code = z.string().trim().min(1).max(64);
 const bySignalement = z.object({ signalement: code });
@@ -16,7 +17,9 @@ const byCode = z.object({ code });
 
 export const auteursRouter = router({
   list: authedProcedure.input(bySignalement).query(({ ctx, input }) => service.listAuteurs(ctx.db, ctx.auth.user, input.signalement)),
-  create: authedProcedure.input(auteurCreateSchema).mutation(({ ctx, input }) => service.createAuteur(ctx.db, ctx.auth.user, input)),
+  create: authedProcedure
+    .input(auteurCreateSchema)
+    .mutation(({ ctx, input }) => trpcIdempotent(ctx, 'auteurs.create', input, () => service.createAuteur(ctx.db, ctx.auth.user, input))),
   update: authedProcedure
     .input(byCode.extend({ data: auteurSchema }))
     .mutation(({ ctx, input }) => service.updateAuteur(ctx.db, ctx.auth.user, input.code, input.data)),
@@ -28,7 +31,9 @@ export const auteursRouter = router({
 
 export const sourcesRouter = router({
   list: authedProcedure.input(bySignalement).query(({ ctx, input }) => service.listSources(ctx.db, ctx.auth.user, input.signalement)),
-  create: authedProcedure.input(sourceCreateSchema).mutation(({ ctx, input }) => service.createSource(ctx.db, ctx.auth.user, input)),
+  create: authedProcedure
+    .input(sourceCreateSchema)
+    .mutation(({ ctx, input }) => trpcIdempotent(ctx, 'sources.create', input, () => service.createSource(ctx.db, ctx.auth.user, input))),
   update: authedProcedure
     .input(byCode.extend({ data: sourceSchema }))
     .mutation(({ ctx, input }) => service.updateSource(ctx.db, ctx.auth.user, input.code, input.data)),
@@ -40,7 +45,9 @@ export const sourcesRouter = router({
 
 export const victimesRouter = router({
   list: authedProcedure.input(bySignalement).query(({ ctx, input }) => service.listVictimes(ctx.db, ctx.auth.user, input.signalement)),
-  create: authedProcedure.input(victimeCreateSchema).mutation(({ ctx, input }) => service.createVictime(ctx.db, ctx.auth.user, input)),
+  create: authedProcedure
+    .input(victimeCreateSchema)
+    .mutation(({ ctx, input }) => trpcIdempotent(ctx, 'victimes.create', input, () => service.createVictime(ctx.db, ctx.auth.user, input))),
   update: authedProcedure
     .input(byCode.extend({ data: victimeSchema }))
     .mutation(({ ctx, input }) => service.updateVictime(ctx.db, ctx.auth.user, input.code, input.data)),

@@ -32,9 +32,10 @@ export async function listProjects(db: Database, filters: { partenaire?: string;
   return rows.map((r) => projectDto(r.project, r.owner));
 }
 
-export async function getProject(db: Database, code: string): Promise<ProjectDto | undefined> {
+/** `tx`: inside a transaction, to see a project it has just created (the read connection would not). */
+export async function getProject(db: Database, code: string, tx: Orm = db.read): Promise<ProjectDto | undefined> {
   const { projects: p, partenaires: o } = db.t;
-  const [row] = await db.read
+  const [row] = await tx
     .select({
       project: { code: p.code, sigle: p.sigle, designation: p.designation, description: p.description },
       owner: { code: o.code, designation: o.designation, initial: o.initial, color: o.color },
@@ -76,7 +77,7 @@ export async function createProject(
   input: z.output<typeof projectCreateSchema>,
 ): Promise<ProjectDto> {
   const { projects: p } = db.t;
-  const code = await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     const ownerId = await idOf(tx, db.t.partenaires, input.owner, 'Partenaire');
     await assertMayCreateProjectFor(db, tx, actor, ownerId);
     // Compared here rather than with SQL lower(): SQLite's folds ASCII only ('Ñ' stays 'Ñ'), PostgreSQL's
@@ -90,9 +91,8 @@ export async function createProject(
         .values({ code: generateCode('PRJ'), sigle: input.sigle, designation: input.designation, description: input.description, ownerId })
         .onConflictDoNothing({ target: p.code })
         .returning({ code: p.code });
-      if (row) return row.code;
+      if (row) return (await getProject(db, row.code, tx))!;
     }
     throw new Error('no free project code after 5 attempts');
   });
-  return (await getProject(db, code))!;
 }

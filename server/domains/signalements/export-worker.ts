@@ -19,7 +19,8 @@ export type ExportControl = 'pause' | 'resume';
 
 const port = parentPort!;
 const job = workerData as ExportJob;
-const db = openDatabase(job.databaseUrl);
+// Already off the main thread: reads on this thread's own connection, no reader threads of its own.
+const db = openDatabase(job.databaseUrl, { readWorkers: 0 });
 const out = new PassThrough();
 const post = (message: ExportMessage) => port.postMessage(message);
 

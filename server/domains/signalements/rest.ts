@@ -19,6 +19,7 @@ import { listHistorique } from './history';
 import { defaultMailContent, notifyPartner } from './partner-mail';
 import { getResume } from './resume';
 import * as service from './service';
+import { restIdempotent } from '../idempotency/doors';
 
 const params = z.object({ code: z.string().trim().min(1).max(64) });
 const query = (request: FastifyRequest) => parseQuery(request.query as Record<string, unknown>);
@@ -34,7 +35,7 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
 
   app.post('/api/signalements', async (request, reply) => {
     const input = signalementCreateSchema.parse(request.body ?? {});
-    const created = await service.createSignalement(db, user(request), input);
+    const created = await restIdempotent(db, request, reply, input, () => service.createSignalement(db, user(request), input));
     const dto = await service.getSignalement(db, user(request), created.code);
     return reply.code(201).header('location', dto['@id']).send(dto);
   });

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/helpers/app';
-import { testEngines } from '../../../tests/helpers/db';
+import { createTestDatabase, testEngines, type TestDatabase } from '../../../tests/helpers/db';
+import { openDatabase } from '../../db/client';
 import { createReport, mergePatch } from '../../../tests/helpers/signalements';
 import { PUBLIC_LOOKUPS_PER_ADDRESS, PublicLookupLimiter } from '../../http/public-limit';
 
@@ -132,16 +133,46 @@ describe.each(await testEngines())('public summary and partner e-mail on %s', (e
   });
 });
 
-describe('public look-up limiter', () => {
-  it('counts per address and over all addresses, and opens a new window after a minute', () => {
-    const limiter = new PublicLookupLimiter(3, 5);
+describe.each(await testEngines())('public look-up limiter on %s', (engine) => {
+  let tdb: TestDatabase;
+  beforeAll(async () => {
+    tdb = await createTestDatabase(engine);
+  });
+  afterAll(async () => tdb?.drop());
+
+  it('counts per address and over all addresses, and opens a new window after a minute', async () => {
+    const limiter = new PublicLookupLimiter(tdb.db, 3, 5);
     const now = 1_000_000;
-    for (let i = 0; i < 3; i++) limiter.take('a', now);
-    expect(() => limiter.take('a', now)).toThrow('Trop de requêtes');
-    limiter.take('b', now);
+    for (let i = 0; i < 3; i++) await limiter.take('a', now);
+    await expect(limiter.take('a', now)).rejects.toThrow('Trop de requêtes');
+    await limiter.take('b', now);
     // 3 + 1 (refused, still counted) + 1 = 5 over all addresses: the sixth is over the global ceiling.
-    expect(() => limiter.take('c', now)).toThrow('Trop de requêtes');
-    expect(() => limiter.take('a', now + 59_999)).toThrow();
-    expect(() => limiter.take('a', now + 60_000)).not.toThrow();
+    await expect(limiter.take('c', now)).rejects.toThrow('Trop de requêtes');
+    await expect(limiter.take('a', now + 59_999)).rejects.toThrow();
+    await expect(limiter.take('a', now + 60_000)).resolves.toBeUndefined();
+  });
+
+  it('holds under concurrency: of 40 simultaneous look-ups from one address, exactly the limit passes', async () => {
+    const limiter = new PublicLookupLimiter(tdb.db, 10, 1000);
+    const now = 5_000_000;
+    const outcomes = await Promise.allSettled(Array.from({ length: 40 }, () => limiter.take('concurrent', now)));
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(10);
+  });
+
+  it('is shared by two processes’ connections to one database (several servers)', async () => {
+    const other = openDatabase(tdb.url);
+    try {
+      const a = new PublicLookupLimiter(tdb.db, 4, 1000);
+      const b = new PublicLookupLimiter(other, 4, 1000);
+      const now = 9_000_000;
+      await a.take('partage', now);
+      await b.take('partage', now);
+      await a.take('partage', now);
+      await b.take('partage', now);
+      await expect(a.take('partage', now)).rejects.toThrow('Trop de requêtes');
+      await expect(b.take('partage', now)).rejects.toThrow('Trop de requêtes');
+    } finally {
+      await other.close();
+    }
   });
 });

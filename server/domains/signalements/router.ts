@@ -11,13 +11,16 @@ import { listHistorique } from './history';
 import { defaultMailContent, notifyPartner } from './partner-mail';
 import { getResume } from './resume';
 import * as service from './service';
+import { trpcIdempotent } from '../idempotency/doors';
 
 const byCode = z.object({ code: z.string().trim().min(1).max(64) });
 
 export const signalementsRouter = router({
   list: authedProcedure.input(signalementListSchema).query(({ ctx, input }) => service.listSignalements(ctx.db, ctx.auth.user, input)),
   get: authedProcedure.input(byCode).query(({ ctx, input }) => service.getSignalement(ctx.db, ctx.auth.user, input.code)),
-  create: authedProcedure.input(signalementCreateSchema).mutation(({ ctx, input }) => service.createSignalement(ctx.db, ctx.auth.user, input)),
+  create: authedProcedure
+    .input(signalementCreateSchema)
+    .mutation(({ ctx, input }) => trpcIdempotent(ctx, 'signalements.create', input, () => service.createSignalement(ctx.db, ctx.auth.user, input))),
   update: authedProcedure
     .input(byCode.extend({ patch: signalementPatchSchema }))
     .mutation(({ ctx, input }) => service.patchSignalement(ctx.db, ctx.auth.user, input.code, input.patch)),

@@ -12,6 +12,7 @@ import { resetTwoFactor } from '../auth/two-factor';
 import { roleDto } from './dto';
 import { inviteUser, sendPasswordReset, updateUser } from './manage';
 import { listRoles, listUsers } from './service';
+import { restIdempotent } from '../idempotency/doors';
 
 const MERGE_PATCH = 'application/merge-patch+json';
 
@@ -39,7 +40,7 @@ export function utilisateursRoutes(app: FastifyInstance, db: Database, config: C
 
   app.post('/api/utilisateur/create-user', async (request, reply) => {
     const input = createUtilisateurInputSchema.parse(request.body ?? {});
-    const user = await inviteUser(db, request.auth!.user, input, config.PUBLIC_URL);
+    const user = await restIdempotent(db, request, reply, input, () => inviteUser(db, request.auth!.user, input, config.PUBLIC_URL));
     return reply.code(201).send(user);
   });
 

@@ -11,6 +11,7 @@ import { resetTwoFactor } from '../auth/two-factor';
 import { roleDto } from './dto';
 import { inviteUser, sendPasswordReset, updateUser } from './manage';
 import { listRoles, listUserOptions, listUsers } from './service';
+import { trpcIdempotent } from '../idempotency/doors';
 
 export const utilisateursRouter = router({
   list: adminProcedure
@@ -22,7 +23,7 @@ export const utilisateursRouter = router({
     .query(({ ctx, input }) => listUserOptions(ctx.db, ctx.auth.user, input?.search)),
   create: adminProcedure
     .input(createUtilisateurInputSchema)
-    .mutation(({ ctx, input }) => inviteUser(ctx.db, ctx.auth.user, input, ctx.config.PUBLIC_URL)),
+    .mutation(({ ctx, input }) => trpcIdempotent(ctx, 'utilisateurs.create', input, () => inviteUser(ctx.db, ctx.auth.user, input, ctx.config.PUBLIC_URL))),
   update: adminProcedure
     .input(updateUtilisateurTrpcInputSchema)
     .mutation(({ ctx, input: { code, ...patch } }) => updateUser(ctx.db, ctx.auth.user, code, patch)),

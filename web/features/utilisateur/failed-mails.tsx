@@ -12,7 +12,9 @@ const TEXT = {
   open: 'Voir le détail',
   title: 'Emails non envoyés',
   description:
-    "Ces messages ont été refusés par le serveur de messagerie ou n'ont pas pu lui être remis après plusieurs essais.",
+    "Ces messages ont été refusés par le serveur de messagerie, n'ont pas pu lui être remis après plusieurs essais, ou attendent encore un processus d'envoi qui s'est arrêté.",
+  stuckBadge: 'Bloqué',
+  stuck: "En attente : le processus d'envoi s'est arrêté pendant l'envoi. Réessayer le renvoie tout de suite.",
   retry: 'Réessayer',
   retried: "Email remis en file d'envoi.",
   retryFailed: "Échec de la remise en file d'envoi.",
@@ -85,6 +87,12 @@ export function FailedMails() {
                   {TEXT.retry}
                 </button>
               </div>
+              {mail.state === 'stuck' && (
+                <p className="mt-2 text-sm">
+                  <span className="badge badge-warning badge-sm mr-2">{TEXT.stuckBadge}</span>
+                  {TEXT.stuck}
+                </p>
+              )}
               {mail.lastError && <p className="mt-2 text-sm break-words text-error">{mail.lastError}</p>}
             </li>
           ))}

@@ -1,0 +1,94 @@
+// Reads on reader threads (issue #13): a long read leaves the event loop free, rows come back as the
+// in-thread reader gives them, errors keep the engine's code, and a closed database refuses reads.
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../tests/helpers/db';
+import { openDatabase } from './client';
+
+describe('SQLite reader threads', () => {
+  let tdb: TestDatabase;
+  beforeAll(async () => {
+    tdb = await createTestDatabase('sqlite');
+  });
+  afterAll(async () => tdb?.drop());
+
+  const slowCount = sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < 3000000) select count(*) as c from n`;
+
+  it('runs a long read off the event loop: timers keep firing meanwhile', async () => {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 5);
+    try {
+      const [row] = await tdb.db.rows<{ c: number }>(slowCount);
+      expect(row!.c).toBe(3_000_000);
+    } finally {
+      clearInterval(timer);
+    }
+    expect(ticks).toBeGreaterThan(0);
+  });
+
+  it('blocks the event loop when reading on the calling thread (readWorkers: 0), which is what the threads avoid', async () => {
+    const inThread = openDatabase(tdb.url, { readWorkers: 0 });
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 5);
+    try {
+      await inThread.rows(slowCount);
+      expect(ticks).toBe(0);
+    } finally {
+      clearInterval(timer);
+      await inThread.close();
+    }
+  });
+
+  it('gives the same rows and types through the builder and raw SQL as the in-thread reader', async () => {
+    const inThread = openDatabase(tdb.url, { readWorkers: 0 });
+    try {
+      const u = tdb.db.t.utilisateurRoles;
+      const p = tdb.db.t.partenaires;
+      await tdb.db.transaction((tx) => tx.insert(u).values({ code: 'ROLE_T', designation: 'Rôle « test » é' }));
+      const query = (db: typeof tdb.db) => db.read.select({ code: u.code, designation: u.designation }).from(u).orderBy(u.code);
+      expect(await query(tdb.db)).toEqual(await query(inThread));
+      const partners = (db: typeof tdb.db) => db.read.select().from(p).orderBy(p.code);
+      expect(await partners(tdb.db)).toEqual(await partners(inThread));
+      const raw = sql`select code, 1 = 1 as yes, null as absent from utilisateur_roles order by code`;
+      expect(await tdb.db.rows(raw)).toEqual(await inThread.rows(raw));
+    } finally {
+      await inThread.close();
+    }
+  });
+
+  it('rejects a failing read with the engine’s message and code, and keeps serving', async () => {
+    await expect(tdb.db.rows(sql`select * from table_absente`)).rejects.toMatchObject({
+      message: expect.stringContaining('no such table'),
+      code: 'SQLITE_ERROR',
+    });
+    expect(await tdb.db.rows(sql`select 1 as one`)).toEqual([{ one: 1 }]);
+  });
+
+  it('spreads concurrent reads over its threads and reports them in stats()', async () => {
+    const reads = Promise.all(Array.from({ length: 6 }, () => tdb.db.rows(slowCount)));
+    await new Promise((done) => setTimeout(done, 20));
+    const during = tdb.db.stats();
+    await reads;
+    expect(during.connections).toBeGreaterThanOrEqual(2);
+    expect(during.waiting).toBeGreaterThan(0);
+    expect(tdb.db.stats().waiting).toBe(0);
+  });
+
+  it('refuses reads once closed', async () => {
+    const other = openDatabase(tdb.url);
+    await other.rows(sql`select 1`);
+    await other.close();
+    await expect(other.rows(sql`select 1`)).rejects.toThrow('Base de données fermée.');
+  });
+});
+
+describe('DATABASE_READ_WORKERS', () => {
+  it('is a whole number from 0 to 16; unset or empty, one per core', async () => {
+    const { loadConfig } = await import('../config');
+    expect(loadConfig({}).DATABASE_READ_WORKERS).toBeUndefined();
+    expect(loadConfig({ DATABASE_READ_WORKERS: '' }).DATABASE_READ_WORKERS).toBeUndefined();
+    expect(loadConfig({ DATABASE_READ_WORKERS: '0' }).DATABASE_READ_WORKERS).toBe(0);
+    expect(() => loadConfig({ DATABASE_READ_WORKERS: '17' })).toThrow('DATABASE_READ_WORKERS: au plus 16');
+    expect(() => loadConfig({ DATABASE_READ_WORKERS: 'deux' })).toThrow('DATABASE_READ_WORKERS: doit être un nombre');
+  });
+});

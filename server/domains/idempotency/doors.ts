@@ -1,0 +1,40 @@
+// The two doors of an idempotent create: REST reads the Idempotency-Key header of its request; tRPC the
+// header of its HTTP request, which must then carry this one operation only (a batch shares its headers).
+// A repeat answers like the first time, with `Idempotent-Replayed: true`.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Auth, AppContext } from '../../context';
+import type { Database } from '../../db/client';
+import { DomainError } from '../../errors';
+import { IDEMPOTENCY_HEADER, IDEMPOTENCY_MESSAGES, idempotent } from './service';
+
+export const REPLAYED_HEADER = 'idempotent-replayed';
+
+export async function restIdempotent<T>(
+  db: Database,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  input: unknown,
+  create: () => Promise<T>,
+): Promise<T> {
+  const scope = `${request.method} ${request.routeOptions.url}`;
+  const { result, replayed } = await idempotent(
+    db,
+    { key: request.headers[IDEMPOTENCY_HEADER], user: request.auth!.user, scope, input },
+    create,
+  );
+  if (replayed) reply.header(REPLAYED_HEADER, 'true');
+  return result;
+}
+
+export async function trpcIdempotent<T>(
+  ctx: AppContext & { auth: Auth },
+  procedure: string,
+  input: unknown,
+  create: () => Promise<T>,
+): Promise<T> {
+  const key = ctx.req.headers[IDEMPOTENCY_HEADER];
+  if (key !== undefined && ctx.batchSize > 1) throw new DomainError('invalid', IDEMPOTENCY_MESSAGES.batched);
+  const { result, replayed } = await idempotent(ctx.db, { key, user: ctx.auth.user, scope: `trpc ${procedure}`, input }, create);
+  if (replayed) ctx.res.header(REPLAYED_HEADER, 'true');
+  return result;
+}

@@ -1,0 +1,116 @@
+// Idempotent creates (issue #13, docs/decisions/0020-idempotent-creates.md). A POST that creates a report,
+// a person, a partner, a project or a user may carry an `Idempotency-Key` header, one per form submission,
+// reused when the client retries it. The first answer is stored with the created row, in the same
+// transaction; a repeat of the same request by the same user returns that answer and creates nothing. A
+// crash between the commit and the reply leaves both the row and the answer: the retry gets the answer.
+import { createHash } from 'node:crypto';
+import { and, eq, lt } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+import { cipherOf } from '../../crypto/registry';
+import { DomainError } from '../../errors';
+import type { SessionUser } from '../auth/session';
+import { isUniqueViolation } from '../utilisateurs/constraint-errors';
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+/** How long a key is remembered; a retry comes within minutes, a day is generous. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+const KEY_FORMAT = /^[A-Za-z0-9_.:-]{8,128}$/;
+
+export const IDEMPOTENCY_MESSAGES = {
+  invalidKey: 'En-tête Idempotency-Key invalide : 8 à 128 caractères parmi les lettres, les chiffres et « - _ . : ».',
+  reused: 'Cette clé Idempotency-Key a déjà servi pour une autre requête : envoyez une nouvelle clé pour une nouvelle saisie.',
+  batched: 'Une requête avec Idempotency-Key ne peut contenir qu’une seule opération.',
+} as const;
+
+export interface IdempotentCall {
+  /** The header's value, if any (a list when it was sent twice). */
+  key: string | string[] | undefined;
+  user: SessionUser;
+  /** The door and the operation: 'POST /api/sources', 'sources.create'… Two doors answer differently. */
+  scope: string;
+  /** The validated input: a repeat must send the same. */
+  input: unknown;
+}
+
+export interface IdempotentResult<T> {
+  result: T;
+  /** True when this answer is the stored one of an earlier request. */
+  replayed: boolean;
+}
+
+/** JSON with object keys sorted, so that the same input always hashes the same. */
+function canonical(value: unknown): string {
+  if (value === undefined) return 'null';
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (value instanceof Date) return JSON.stringify(value.toISOString());
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+}
+
+function hashOf(scope: string, input: unknown): string {
+  return createHash('sha256').update(scope).update('\n').update(canonical(input)).digest('base64url');
+}
+
+/** The header's key, or undefined without one; a malformed key is refused (400). */
+export function idempotencyKeyOf(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (Array.isArray(header) || !KEY_FORMAT.test(header)) throw new DomainError('invalid', IDEMPOTENCY_MESSAGES.invalidKey);
+  return header;
+}
+
+interface StoredAnswer {
+  scope: string;
+  requestHash: string;
+  response: string;
+  createdAt: Date;
+}
+
+/**
+ * Runs `create` once per (user, key): inside one transaction with the stored answer. `create` must do all
+ * its writes through db.transaction (which joins this one) and return plain JSON data (it is what the
+ * client receives, now and on a repeat).
+ */
+export async function idempotent<T>(db: Database, call: IdempotentCall, create: () => Promise<T>): Promise<IdempotentResult<T>> {
+  const key = idempotencyKeyOf(call.key);
+  if (key === undefined) return { result: await create(), replayed: false };
+  const requestHash = hashOf(call.scope, call.input);
+  const t = db.t.idempotencyKeys;
+  const cipher = cipherOf(db);
+  const where = and(eq(t.userId, call.user.id), eq(t.key, key));
+  const fresh = (row: StoredAnswer | undefined) => row && row.createdAt.getTime() > Date.now() - IDEMPOTENCY_TTL_MS;
+  const replay = (row: StoredAnswer): IdempotentResult<T> => {
+    if (row.scope !== call.scope || row.requestHash !== requestHash) throw new DomainError('conflict', IDEMPOTENCY_MESSAGES.reused);
+    return { result: JSON.parse(cipher.decrypt(row.response, 'idempotency_keys.response')) as T, replayed: true };
+  };
+  const columns = { scope: t.scope, requestHash: t.requestHash, response: t.response, createdAt: t.createdAt };
+
+  const [earlier] = await db.read.select(columns).from(t).where(where);
+  if (fresh(earlier)) return replay(earlier!);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction(async (tx) => {
+        // SQLite: transactions run one at a time, so a first attempt that was still running above has
+        // committed by now. PostgreSQL: the insert below waits for it and fails as a duplicate.
+        const [inside] = await tx.select(columns).from(t).where(where);
+        if (fresh(inside)) return replay(inside!);
+        // Forgotten keys go, this one included if it is older than a day.
+        await tx.delete(t).where(lt(t.createdAt, new Date(Date.now() - IDEMPOTENCY_TTL_MS)));
+        const result = await create();
+        // JSON.parse(JSON.stringify()) is what the client receives: a repeat gets exactly that.
+        const response = cipher.encrypt(JSON.stringify(result ?? null), 'idempotency_keys.response');
+        await tx.insert(t).values({ userId: call.user.id, key, scope: call.scope, requestHash, response });
+        return { result, replayed: false };
+      });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      const [winner] = await db.read.select(columns).from(t).where(where);
+      if (winner) return replay(winner);
+      // Another unique value taken meanwhile (a partner's code): on PostgreSQL the create's own retry
+      // cannot run inside this aborted transaction, so the whole create runs again.
+      if (attempt >= 3) throw error;
+    }
+  }
+}

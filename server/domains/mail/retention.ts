@@ -1,0 +1,54 @@
+// Retention (issue #13, MAIL_RETENTION_DAYS): sent messages, password links used or expired, and the rows
+// of workers long gone are deleted after the period, in small batches so that no transaction holds the
+// database long. Messages not sent (pending, or failed and waiting for an administrator) are kept.
+import { and, eq, inArray, isNotNull, lt, or } from 'drizzle-orm';
+import type { Database } from '../../db/client';
+
+export const DEFAULT_RETENTION_DAYS = 30;
+export const DEFAULT_RETENTION_MS = DEFAULT_RETENTION_DAYS * 24 * 60 * 60_000;
+const BATCH = 500;
+
+export interface Purged {
+  mails: number;
+  links: number;
+  workers: number;
+}
+
+export async function purgeExpired(db: Database, retentionMs = DEFAULT_RETENTION_MS, now = new Date()): Promise<Purged> {
+  const cutoff = new Date(now.getTime() - retentionMs);
+  const o = db.t.mailOutbox;
+  const p = db.t.passwordTokens;
+  const w = db.t.mailWorkers;
+  const inBatches = async (select: () => Promise<number[]>, remove: (ids: number[]) => Promise<unknown>) => {
+    let total = 0;
+    for (;;) {
+      const ids = await select();
+      if (ids.length === 0) return total;
+      await remove(ids);
+      total += ids.length;
+      if (ids.length < BATCH) return total;
+    }
+  };
+  const mails = await inBatches(
+    async () => (await db.read.select({ id: o.id }).from(o).where(and(eq(o.status, 'sent'), lt(o.sentAt, cutoff))).limit(BATCH)).map((r) => r.id),
+    (ids) => db.transaction((tx) => tx.delete(o).where(and(inArray(o.id, ids), eq(o.status, 'sent')))),
+  );
+  const links = await inBatches(
+    async () =>
+      (
+        await db.read
+          .select({ id: p.id })
+          .from(p)
+          .where(or(and(isNotNull(p.usedAt), lt(p.usedAt, cutoff)), lt(p.expiresAt, cutoff)))
+          .limit(BATCH)
+      ).map((r) => r.id),
+    (ids) => db.transaction((tx) => tx.delete(p).where(inArray(p.id, ids))),
+  );
+  const [gone] = await db.transaction((tx) =>
+    tx
+      .delete(w)
+      .where(lt(w.beatAt, new Date(now.getTime() - 24 * 60 * 60_000)))
+      .returning({ id: w.id }),
+  ).then((rows) => [rows.length]);
+  return { mails, links, workers: gone ?? 0 };
+}

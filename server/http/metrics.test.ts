@@ -1,0 +1,88 @@
+// /api/health and /metrics (issue #13): the outbox's backlog and the age of its oldest message in both;
+// Prometheus text with request counts and durations by route pattern or procedure, the outbox and the
+// database connections, readable with METRICS_TOKEN only.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../tests/helpers/app';
+import { testEngines } from '../../tests/helpers/db';
+import { insertFailedMail, SAME_ORIGIN } from '../../tests/helpers/report-fixture';
+import { createReport } from '../../tests/helpers/signalements';
+
+const TOKEN = 'jeton-de-mesure-0123456789';
+
+describe.each(await testEngines())('health and metrics on %s', (engine) => {
+  let t: TestApp;
+  let admin: string;
+  beforeAll(async () => {
+    t = await createTestApp(engine, { METRICS_TOKEN: TOKEN });
+    await t.user('admin@example.mg', 'ROLE_ADMIN');
+    admin = await t.login('admin@example.mg');
+  });
+  afterAll(async () => t?.close());
+
+  const metrics = (authorization?: string, cookie?: string) =>
+    t.app.inject({ url: '/metrics', headers: { ...(authorization ? { authorization } : {}), ...(cookie ? { cookie } : {}) } });
+
+  it('opens /metrics to its token only: not anonymously, not with a wrong token, not with an administrator’s session', async () => {
+    for (const res of [await metrics(), await metrics(`Bearer ${TOKEN}x`), await metrics(`Basic ${TOKEN}`), await metrics(undefined, admin)]) {
+      expect(res.statusCode).toBe(401);
+      expect(res.json().message).toBe('Authentification requise.');
+      expect(res.headers['www-authenticate']).toBe('Bearer realm="metrics"');
+    }
+    expect((await metrics(`Bearer ${TOKEN}`)).statusCode).toBe(200);
+  });
+
+  it('counts requests by route pattern and tRPC procedure, never by a URL with its ids or search', async () => {
+    const code = await createReport(t, admin);
+    expect((await t.app.inject({ url: `/api/signalements/${code}`, headers: { cookie: admin } })).statusCode).toBe(200);
+    expect((await t.app.inject({ url: '/api/signalements?search=Rakoto', headers: { cookie: admin } })).statusCode).toBe(200);
+    expect((await t.app.inject({ url: `/trpc/signalements.get?input=${encodeURIComponent(JSON.stringify({ code }))}`, headers: { cookie: admin, ...SAME_ORIGIN } })).statusCode).toBe(200);
+    const res = await metrics(`Bearer ${TOKEN}`);
+    expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = res.body;
+    expect(text).toContain('http_requests_total{method="GET",route="/api/signalements/:code",status="200"} 1');
+    expect(text).toContain('http_requests_total{method="GET",route="/api/signalements",status="200"} 1');
+    expect(text).toContain('http_requests_total{method="GET",route="/trpc/signalements.get",status="200"} 1');
+    expect(text).toContain('http_requests_total{method="POST",route="/api/signalements",status="201"} 1');
+    expect(text).toMatch(/http_request_duration_seconds_bucket\{le="0\.15",method="GET",route="\/api\/signalements",status="200"\} 1/);
+    expect(text).not.toContain(code);
+    expect(text).not.toContain('Rakoto');
+    expect(text).toMatch(/^db_pool_connections\{state="idle"\} \d+$/m);
+    expect(text).toMatch(/^db_up 1$/m);
+    // Process figures (event loop, memory) from prom-client's defaults.
+    expect(text).toContain('nodejs_eventloop_lag_seconds');
+  });
+
+  it('reports the outbox backlog and the age of its oldest pending message, in /api/health and /metrics', async () => {
+    const o = t.db.t.mailOutbox;
+    await insertFailedMail(t);
+    await t.db.transaction((tx) =>
+      tx.insert(o).values([
+        { kind: 'password-reset', to: 'a@example.mg', subject: 'S', text: 'T', nextAttemptAt: new Date(), createdAt: new Date(Date.now() - 300_000) },
+        { kind: 'password-reset', to: 'b@example.mg', subject: 'S', text: 'T', nextAttemptAt: new Date() },
+      ]),
+    );
+    const health = await t.app.inject({ url: '/api/health' });
+    expect(health.statusCode).toBe(200);
+    const body = health.json();
+    expect(body).toMatchObject({ status: 'ok', database: 'ok', mail: { pending: 2, failed: 1 } });
+    expect(body.mail.oldestPendingSeconds).toBeGreaterThanOrEqual(299);
+    expect(body.mail.oldestPendingSeconds).toBeLessThan(3600);
+    expect(JSON.stringify(body)).not.toContain('example.mg');
+
+    const text = (await metrics(`Bearer ${TOKEN}`)).body;
+    expect(text).toMatch(/^mail_outbox_pending 2$/m);
+    expect(text).toMatch(/^mail_outbox_failed 1$/m);
+    const age = Number(/^mail_outbox_oldest_pending_seconds (\d+)$/m.exec(text)?.[1]);
+    expect(age).toBeGreaterThanOrEqual(299);
+  });
+
+  it('without METRICS_TOKEN, /metrics does not exist', async () => {
+    const other = await createTestApp(engine);
+    try {
+      const res = await other.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(res.statusCode).toBe(404);
+    } finally {
+      await other.close();
+    }
+  });
+});

@@ -1,0 +1,92 @@
+// Operations (issue #13): /metrics in Prometheus' text format, for a scraper holding METRICS_TOKEN
+// (`Authorization: Bearer …`); without that setting the route answers 404. No session opens it and no
+// session is needed. Labels are route patterns and tRPC procedure names, never a URL with its ids or
+// search terms. One registry per application (tests build many).
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Config } from '../config';
+import type { Database } from '../db/client';
+import { DomainError, MESSAGES } from '../errors';
+import { mailBacklog } from '../domains/mail/backlog';
+import { appRouter } from '../trpc/router';
+
+const PROCEDURES = new Set(Object.keys(appRouter._def.procedures));
+
+/** The route a request matched, as a bounded label: its pattern, or its tRPC procedures. */
+export function routeLabel(request: FastifyRequest): string {
+  const pattern = request.routeOptions.url;
+  if (!pattern) return 'aucune';
+  if (request.routeOptions.config.procedures) {
+    const path = (request.params as { path?: string }).path ?? '';
+    const names = path.split(',');
+    return names.length > 0 && names.every((n) => PROCEDURES.has(n)) ? `/trpc/${names.join(',')}` : '/trpc/inconnue';
+  }
+  if (request.routeOptions.config.clientFile) return '/admin (client)';
+  return pattern;
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export function registerMetrics(app: FastifyInstance, db: Database, config: Config) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const labelNames = ['method', 'route', 'status'] as const;
+  const requests = new Counter({ name: 'http_requests_total', help: 'Requêtes HTTP traitées', labelNames, registers: [registry] });
+  const durations = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Durée des requêtes HTTP (du début de la requête à la fin de la réponse)',
+    labelNames,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const labels = { method: request.method, route: routeLabel(request), status: String(reply.statusCode) };
+    requests.inc(labels);
+    durations.observe(labels, reply.elapsedTime / 1000);
+  });
+
+  const backlog = new Gauge({ name: 'mail_outbox_pending', help: 'Messages en attente d’envoi', registers: [registry] });
+  const failed = new Gauge({ name: 'mail_outbox_failed', help: 'Messages en échec, en attente d’un administrateur', registers: [registry] });
+  const oldest = new Gauge({
+    name: 'mail_outbox_oldest_pending_seconds',
+    help: 'Âge du plus ancien message en attente (0 sans attente)',
+    registers: [registry],
+  });
+  const connections = new Gauge({
+    name: 'db_pool_connections',
+    help: 'Connexions à la base de ce processus, par état',
+    labelNames: ['state'] as const,
+    registers: [registry],
+  });
+  const up = new Gauge({ name: 'db_up', help: 'La base répond (1) ou non (0)', registers: [registry] });
+
+  app.get('/metrics', { config: { public: true } }, async (request, reply) => {
+    const token = config.METRICS_TOKEN;
+    if (!token) throw new DomainError('not_found', MESSAGES.notFound);
+    const header = request.headers.authorization ?? '';
+    if (!header.startsWith('Bearer ') || !sameSecret(header.slice('Bearer '.length), token)) {
+      reply.header('www-authenticate', 'Bearer realm="metrics"');
+      throw new DomainError('unauthenticated', MESSAGES.unauthenticated);
+    }
+    try {
+      const mail = await mailBacklog(db);
+      backlog.set(mail.pending);
+      failed.set(mail.failed);
+      oldest.set(mail.oldestPendingSeconds ?? 0);
+      up.set(1);
+    } catch (error) {
+      request.log.error({ err: error }, 'metrics: database unreachable');
+      up.set(0);
+    }
+    const stats = db.stats();
+    connections.set({ state: 'idle' }, stats.idle);
+    connections.set({ state: 'active' }, stats.connections - stats.idle);
+    connections.set({ state: 'waiting' }, stats.waiting);
+    return reply.type(registry.contentType).send(await registry.metrics());
+  });
+}

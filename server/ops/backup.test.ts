@@ -1,0 +1,173 @@
+// Backups under write load and their restore (issue #13), on both engines: every report acknowledged before
+// the backup started is in the restored copy, whose sources read with the key restored beside it; a
+// running instance, a damaged file and a backup of the other engine are refused; the last N are kept.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inArray } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { PG_ADMIN_URL, testEngines } from '../../tests/helpers/db';
+import { SAME_ORIGIN } from '../../tests/helpers/report-fixture';
+import { loadConfig } from '../config';
+import type { Engine } from '../db/client';
+import { createUser } from '../domains/utilisateurs/service';
+import { start, type Running } from '../start';
+import { BackupError, backupDatabase, pruneBackups, restoreDatabase } from './backup';
+
+const USER = { email: 'sauvegarde@example.mg', password: 'Vohitra-tsara-7824-mandry!' };
+const SOURCE = 'Rasoanaivo Source-Sauvegardée';
+
+describe.each(await testEngines())('backup and restore on %s', (engine: Engine) => {
+  const dir = mkdtempSync(join(tmpdir(), 'signalements-backup-'));
+  const databases: string[] = [];
+  afterAll(async () => {
+    rmSync(dir, { recursive: true, force: true });
+    if (databases.length === 0) return;
+    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await admin.connect();
+    const aside = await admin.query("select datname from pg_database where datname like '%_avant_restauration_%'");
+    for (const name of [...databases, ...aside.rows.map((r) => r.datname as string).filter((n) => databases.some((d) => n.startsWith(d)))]) {
+      await admin.query(`drop database if exists ${pg.escapeIdentifier(name)} with (force)`);
+    }
+    await admin.end();
+  });
+
+  /** Settings of an instance: its database (empty) and key file, in their own folder. */
+  async function instance(name: string): Promise<Record<string, string>> {
+    const folder = join(dir, name);
+    if (engine === 'sqlite') return { DATABASE_URL: `file:${join(folder, 'signalements.db')}`, BACKUP_DIR: join(dir, 'sauvegardes') };
+    const database = `signalements_sauvegarde_${randomBytes(4).toString('hex')}`;
+    databases.push(database);
+    const url = new URL(PG_ADMIN_URL);
+    url.pathname = `/${database}`;
+    if (name === 'origine') {
+      const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await admin.connect();
+      await admin.query(`create database ${database}`);
+      await admin.end();
+    }
+    return { DATABASE_URL: url.toString(), DATA_KEY_FILE: join(folder, 'data.key'), BACKUP_DIR: join(dir, 'sauvegardes') };
+  }
+
+  async function serve(env: Record<string, string>): Promise<Running> {
+    vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    try {
+      return await start({ ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
+    } finally {
+      vi.restoreAllMocks();
+    }
+  }
+
+  async function logIn(running: Running): Promise<string> {
+    const res = await running.app.inject({ method: 'POST', url: '/api/login', payload: USER });
+    expect(res.statusCode).toBe(200);
+    return res.cookies.find((c) => c.name === 'session')!.value;
+  }
+
+  it('backs up while reports are written, and the restored copy holds every report acknowledged before', async () => {
+    const origin = await instance('origine');
+    const running = await serve(origin);
+    await createUser(running.db, { email: USER.email, nomPrenom: 'Rabe Sauvegarde', roleCode: 'ROLE_GESTIONNAIRE', password: USER.password });
+    const cookie = `session=${await logIn(running)}`;
+    const create = () =>
+      running.app.inject({
+        method: 'POST',
+        url: '/api/signalements',
+        headers: { cookie, ...SAME_ORIGIN },
+        payload: { partenaire: '/api/partenaires/IVY', subjects: ['/api/subjects/CORRUPTION'], canalPrincipal: '/api/canals/TELEPHONE', signalementAt: '2025-03-10' },
+      });
+    const first = await create();
+    const withSource = first.json().code as string;
+    const source = await running.app.inject({
+      method: 'POST',
+      url: '/api/sources',
+      headers: { cookie, ...SAME_ORIGIN },
+      payload: { signalement: `/api/signalements/${withSource}`, nomPrenom: SOURCE },
+    });
+    expect(source.statusCode).toBe(201);
+
+    // Three writers that never stop until told to; each acknowledged code is noted with its time.
+    const acked: Array<{ code: string; at: number }> = [{ code: withSource, at: Date.now() }];
+    let writing = true;
+    const writer = async () => {
+      while (writing) {
+        const res = await create();
+        if (res.statusCode === 201) acked.push({ code: res.json().code, at: Date.now() });
+      }
+    };
+    const writers = [writer(), writer(), writer()];
+    await vi.waitUntil(() => acked.length >= 40, { timeout: 30_000 });
+
+    // Refused while the server runs.
+    await expect(restoreDatabase(loadConfig(origin), join(dir, 'absente.db'))).rejects.toThrow(BackupError);
+    const startedAt = Date.now();
+    const before = acked.filter((a) => a.at < startedAt).map((a) => a.code);
+    const backup = await backupDatabase(loadConfig(origin));
+    // Writes went on during the backup and after it.
+    await vi.waitUntil(() => acked.length > before.length + 5, { timeout: 30_000 });
+    writing = false;
+    await Promise.all(writers);
+
+    expect(backup.file).toMatch(engine === 'sqlite' ? /signalements-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.db$/ : /\.dump$/);
+    expect(statSync(backup.file).mode & 0o777).toBe(0o600);
+    expect(backup.keyFile).not.toBeNull();
+    expect(statSync(backup.keyFile!).mode & 0o777).toBe(0o600);
+
+    // A restore into the running instance is refused, whatever the file.
+    await expect(restoreDatabase(loadConfig(origin), backup.file)).rejects.toThrow(
+      engine === 'sqlite' ? /Le serveur semble en marche/ : /en cours d'utilisation/,
+    );
+    await running.close();
+
+    // Into a fresh instance (another machine after a lost disk): the key comes back with the database.
+    const target = await instance('cible');
+    const restored = await restoreDatabase(loadConfig(target), backup.file);
+    expect(restored.keyRestored).toBe(true);
+    const again = await serve(target);
+    try {
+      const s = again.db.t.signalements;
+      const found = await again.db.read.select({ code: s.code }).from(s).where(inArray(s.code, before));
+      expect(found.map((r) => r.code).sort()).toEqual([...before].sort());
+      const sessionCookie = `session=${await logIn(again)}`;
+      const sources = await again.app.inject({ url: `/api/signalements/${withSource}/source`, headers: { cookie: sessionCookie } });
+      expect(sources.json().sources[0].nomPrenom).toBe(SOURCE);
+    } finally {
+      await again.close();
+    }
+
+    // Restoring again keeps the database it replaces.
+    const second = await restoreDatabase(loadConfig(target), backup.file);
+    expect(second.keptAside).not.toBeNull();
+    expect(second.keyRestored).toBe(false);
+    if (engine === 'sqlite') expect(existsSync(second.keptAside!)).toBe(true);
+  }, 120_000);
+
+  it('refuses a damaged file and a backup of the other engine, in French', async () => {
+    const target = await instance('refus');
+    const damaged = join(dir, engine === 'sqlite' ? 'abimee.db' : 'abimee.dump');
+    writeFileSync(damaged, 'pas une base de données');
+    await expect(restoreDatabase(loadConfig(target), damaged)).rejects.toThrow(/n'est pas une sauvegarde valide/);
+    const other = join(dir, engine === 'sqlite' ? 'autre.dump' : 'autre.db');
+    writeFileSync(other, 'x');
+    await expect(restoreDatabase(loadConfig(target), other)).rejects.toThrow(/DATABASE_URL désigne/);
+  });
+
+  it('keeps the last BACKUP_KEEP backups and their keys, and touches no other file', () => {
+    const folder = mkdtempSync(join(dir, 'garde-'));
+    for (const stamp of ['2026-01-01T00-00-00Z', '2026-01-02T00-00-00Z', '2026-01-03T00-00-00Z']) {
+      writeFileSync(join(folder, `signalements-${stamp}.db`), '');
+      writeFileSync(join(folder, `signalements-${stamp}.key`), '');
+    }
+    writeFileSync(join(folder, 'notes.txt'), '');
+    pruneBackups(folder, 2);
+    expect(readdirSync(folder).sort()).toEqual([
+      'notes.txt',
+      'signalements-2026-01-02T00-00-00Z.db',
+      'signalements-2026-01-02T00-00-00Z.key',
+      'signalements-2026-01-03T00-00-00Z.db',
+      'signalements-2026-01-03T00-00-00Z.key',
+    ]);
+  });
+});

@@ -1,0 +1,187 @@
+// Several servers, one PostgreSQL (issue #13): two server processes started at the same moment on one
+// empty database take turns to migrate and create the first administrator once; a session opened on one
+// works on the other; the log-in limits and the public summary's limit count the requests of both; the
+// outbox's messages go out exactly once although both deliver; an export from either sees every report.
+import { decodeBase64 } from '@oslojs/encoding';
+import { generateTOTP } from '@oslojs/otp';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PG_ADMIN_URL, postgresAvailable } from '../tests/helpers/db';
+import { startTestSmtp, type TestSmtp } from '../tests/helpers/smtp';
+import { formatDataKey, generateDataKey } from './crypto/cipher';
+import { MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS } from './domains/auth/throttle';
+import { PUBLIC_LOOKUPS_PER_ADDRESS } from './http/public-limit';
+
+const root = resolve(import.meta.dirname, '..');
+const ADMIN = { email: 'chef@example.mg', password: 'Vohitra-tsara-7824-mandry!' };
+const available = await postgresAvailable();
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((done) => server.close(() => done()));
+  return port;
+}
+
+interface Server {
+  base: string;
+  child: ChildProcess;
+  output: () => string;
+}
+
+async function spawnServer(env: Record<string, string>): Promise<Server> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+    cwd: root,
+    env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return { base, child, output: () => output };
+}
+
+/** A cookie jar of one: the session cookie a server set. */
+const cookieOf = (res: Response) => res.headers.get('set-cookie')?.split(';')[0] ?? '';
+
+describe.skipIf(!available)('two servers on one PostgreSQL', () => {
+  const name = `signalements_multi_${randomBytes(5).toString('hex')}`;
+  let smtp: TestSmtp;
+  let a: Server;
+  let b: Server;
+  let admin: string;
+
+  const call = (server: Server, path: string, init: RequestInit & { cookie?: string } = {}) =>
+    fetch(`${server.base}${path}`, {
+      ...init,
+      headers: {
+        'sec-fetch-site': 'same-origin',
+        ...(init.body ? { 'content-type': 'application/json' } : {}),
+        ...(init.cookie ? { cookie: init.cookie } : {}),
+        ...(init.headers as Record<string, string> | undefined),
+      },
+    });
+
+  beforeAll(async () => {
+    const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await client.connect();
+    await client.query(`create database ${name}`);
+    await client.end();
+    const url = new URL(PG_ADMIN_URL);
+    url.pathname = `/${name}`;
+    smtp = await startTestSmtp();
+    const env = {
+      DATABASE_URL: url.toString(),
+      // Servers sharing a database share its data key (README, PostgreSQL).
+      DATA_KEY: formatDataKey(generateDataKey()),
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      SMTP_URL: smtp.url,
+    };
+    // Both at the same moment, on an empty database.
+    [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
+    for (const server of [a, b]) {
+      const deadline = Date.now() + 90_000;
+      while ((await fetch(`${server.base}/api/health`).catch(() => null))?.status !== 200) {
+        if (Date.now() > deadline || server.child.exitCode !== null) throw new Error(`serveur non démarré :\n${server.output()}`);
+        await new Promise((done) => setTimeout(done, 250));
+      }
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const server of [a, b]) if (server?.child.exitCode === null) server.child.kill('SIGKILL');
+    await smtp?.close();
+    const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await client.connect();
+    await client.query(`drop database if exists ${name} with (force)`);
+    await client.end();
+  });
+
+  it('migrated once and created the first administrator once', () => {
+    const announced = [a, b].filter((s) => s.output().includes('Premier administrateur créé'));
+    expect(announced).toHaveLength(1);
+    expect(a.output() + b.output()).not.toMatch(/Démarrage impossible|duplicate|already exists/);
+  });
+
+  it('a session opened on one server works on the other', async () => {
+    const login = await call(a, '/api/login', { method: 'POST', body: JSON.stringify(ADMIN) });
+    expect(login.status).toBe(200);
+    admin = cookieOf(login);
+    expect((await login.json()).twoFactor).toBe('enrol');
+    // The second factor is enrolled on B with the session opened on A.
+    const setup = await call(b, '/trpc/twoFactor.setup', { method: 'POST', cookie: admin, body: '{}' });
+    const { key } = ((await setup.json()) as { result: { data: { key: string } } }).result.data;
+    const enrol = await call(b, '/trpc/twoFactor.enrol', {
+      method: 'POST',
+      cookie: admin,
+      body: JSON.stringify({ key, code: generateTOTP(decodeBase64(key), 30, 6) }),
+    });
+    expect(enrol.status).toBe(200);
+    for (const server of [a, b]) expect((await call(server, '/api/signalements', { cookie: admin })).status).toBe(200);
+  });
+
+  it('counts the failed log-ins of both servers against one limit', async () => {
+    const target = { email: 'personne@example.mg', password: 'pas-le-bon-mot-de-passe' };
+    const statuses: number[] = [];
+    for (let i = 0; i < MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS + 2; i++) {
+      const res = await call(i % 2 === 0 ? a : b, '/api/login', { method: 'POST', body: JSON.stringify(target) });
+      statuses.push(res.status);
+    }
+    expect(statuses.slice(0, MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS)).toEqual(Array(MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS).fill(401));
+    expect(statuses.slice(MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS)).toEqual([429, 429]);
+  });
+
+  it('counts the public summaries of both servers against one limit', async () => {
+    const created = await call(a, '/api/signalements', {
+      method: 'POST',
+      cookie: admin,
+      body: JSON.stringify({
+        partenaire: '/api/partenaires/IVY',
+        subjects: ['/api/subjects/CORRUPTION'],
+        canalPrincipal: '/api/canals/TELEPHONE',
+        signalementAt: '2025-03-10',
+      }),
+    });
+    expect(created.status).toBe(201);
+    const { code } = (await created.json()) as { code: string };
+    const statuses: number[] = [];
+    for (let i = 0; i < PUBLIC_LOOKUPS_PER_ADDRESS + 2; i++) {
+      statuses.push((await fetch(`${(i % 2 === 0 ? a : b).base}/api/resume/signalements-details/${code}`)).status);
+    }
+    expect(statuses.filter((s) => s === 200)).toHaveLength(PUBLIC_LOOKUPS_PER_ADDRESS);
+    expect(statuses.slice(PUBLIC_LOOKUPS_PER_ADDRESS)).toEqual([429, 429]);
+  });
+
+  it('sends each queued e-mail exactly once although both servers deliver', async () => {
+    const emails = Array.from({ length: 12 }, (_, i) => `invite${i}@example.mg`);
+    for (const [i, email] of emails.entries()) {
+      const res = await call(i % 2 === 0 ? a : b, '/api/utilisateur/create-user', {
+        method: 'POST',
+        cookie: admin,
+        body: JSON.stringify({ email, nomPrenom: `Invité ${i}`, utilisateurRole: '/api/utilisateur_roles/ROLE_USER' }),
+      });
+      expect(res.status).toBe(201);
+    }
+    await expect.poll(() => smtp.received.filter((m) => emails.includes(m.to)).length, { timeout: 30_000 }).toBe(emails.length);
+    // A little longer: a second copy would come now.
+    await new Promise((done) => setTimeout(done, 2500));
+    const received = smtp.received.filter((m) => emails.includes(m.to)).map((m) => m.to);
+    expect(received.sort()).toEqual([...emails].sort());
+  });
+
+  it('exports from either server see every report', async () => {
+    for (const server of [a, b]) {
+      const res = await call(server, '/api/signalements/export/list', { cookie: admin });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { totalItems: number }).totalItems).toBe(1);
+    }
+  });
+});

@@ -1,0 +1,148 @@
+// SIGTERM (issue #13): the server stops accepting connections, answers the requests already on a
+// connection, closes idle keep-alive connections, cuts what is left when SHUTDOWN_TIMEOUT_SECONDS runs out,
+// and exits with code 0. The real entry point runs in a child process, as `npm start` does.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, createServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '..');
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((done) => server.close(() => done()));
+  return port;
+}
+
+interface Child {
+  process: ChildProcess;
+  port: number;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+async function startServer(dir: string, extra: Record<string, string> = {}): Promise<Child> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: `file:${join(dir, 'db.sqlite')}`,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      ...extra,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+  await expect
+    .poll(async () => (await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null))?.status, {
+      timeout: 60_000,
+      interval: 200,
+    })
+    .toBe(200);
+  return { process: child, port, output: () => output, exited };
+}
+
+/** A raw connection: what it received, and whether the server closed it. */
+function rawConnection(port: number) {
+  const socket: Socket = connect(port, '127.0.0.1');
+  let received = '';
+  socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+  socket.on('error', () => undefined);
+  const closed = new Promise<void>((done) => socket.on('close', () => done()));
+  return { socket, received: () => received, closed };
+}
+
+const LOGIN_BODY = JSON.stringify({ email: 'personne@example.mg', password: 'pas-le-bon-mot-de-passe' });
+
+function partialLogin(port: number) {
+  const conn = rawConnection(port);
+  conn.socket.write(
+    `POST /api/login HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(LOGIN_BODY)}\r\n\r\n` +
+      LOGIN_BODY.slice(0, 10),
+  );
+  return conn;
+}
+
+describe('SIGTERM', () => {
+  const dirs: string[] = [];
+  const children: ChildProcess[] = [];
+  afterEach(() => {
+    for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  const tempDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'signalements-shutdown-'));
+    dirs.push(dir);
+    return dir;
+  };
+
+  it('answers the request in flight, closes the idle keep-alive connection, refuses new ones and exits 0', async () => {
+    const server = await startServer(tempDir());
+    children.push(server.process);
+
+    // A request whose body is still arriving when the signal comes.
+    const inFlight = partialLogin(server.port);
+    await new Promise<void>((done) => inFlight.socket.once('connect', () => done()));
+
+    // A keep-alive client that made one request and keeps its connection open. Its request was sent after
+    // the other's headers: by the time it is answered, the server has read those headers (the request is
+    // in progress, not an idle connection).
+    const idle = rawConnection(server.port);
+    idle.socket.write('GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n');
+    await expect.poll(() => idle.received()).toContain('"status":"ok"');
+    await expect.poll(() => server.output()).toContain('"url":"/api/health"');
+
+    server.process.kill('SIGTERM');
+    await expect.poll(() => server.output()).toContain('arrêt en cours');
+
+    // The idle connection is closed by the server; no new connection is accepted.
+    await idle.closed;
+    const refused = await fetch(`http://127.0.0.1:${server.port}/api/health`).then(
+      () => false,
+      () => true,
+    );
+    expect(refused).toBe(true);
+
+    // The request in flight is answered in full (a wrong password: 401 and its French message), then
+    // its connection is closed.
+    inFlight.socket.write(LOGIN_BODY.slice(10));
+    await inFlight.closed;
+    expect(inFlight.received()).toMatch(/^HTTP\/1\.1 401 /);
+    expect(inFlight.received().toLowerCase()).toContain('connection: close');
+    expect(inFlight.received()).toContain('Email ou mot de passe incorrect.');
+
+    expect(await server.exited).toBe(0);
+    expect(server.output()).toContain('"msg":"arrêté"');
+  });
+
+  it('cuts a client that never finishes its request when SHUTDOWN_TIMEOUT_SECONDS runs out, and exits 0', async () => {
+    const server = await startServer(tempDir(), { SHUTDOWN_TIMEOUT_SECONDS: '2' });
+    children.push(server.process);
+    const stuck = partialLogin(server.port);
+    // Without the cut, Node's request timeout (300 s) and Fastify's keep-alive (72 s) would hold the
+    // process far beyond this test's own time limit.
+    await new Promise((done) => setTimeout(done, 200));
+    server.process.kill('SIGTERM');
+    await stuck.closed;
+    expect(await server.exited).toBe(0);
+    expect(stuck.received()).toBe('');
+    expect(server.output()).toContain('connexions encore ouvertes coupées');
+  });
+
+  it('refuses a shutdown budget that is not a whole number of seconds between 1 and 600', async () => {
+    const { loadConfig } = await import('./config');
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: '0' })).toThrow('SHUTDOWN_TIMEOUT_SECONDS: au moins 1');
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: 'dix' })).toThrow('SHUTDOWN_TIMEOUT_SECONDS: doit être un nombre');
+    expect(loadConfig({}).SHUTDOWN_TIMEOUT_SECONDS).toBe(10);
+  });
+});
