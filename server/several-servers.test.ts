@@ -4,49 +4,18 @@
 // outbox's messages go out exactly once although both deliver; an export from either sees every report.
 import { decodeBase64 } from '@oslojs/encoding';
 import { generateTOTP } from '@oslojs/otp';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
-import { resolve } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PG_ADMIN_URL, postgresAvailable } from '../tests/helpers/db';
+import { killHard, spawnServer, waitHealthy, type ServerProcess as Server } from '../tests/helpers/server-process';
 import { startTestSmtp, type TestSmtp } from '../tests/helpers/smtp';
 import { formatDataKey, generateDataKey } from './crypto/cipher';
 import { MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS } from './domains/auth/throttle';
 import { PUBLIC_LOOKUPS_PER_ADDRESS } from './http/public-limit';
 
-const root = resolve(import.meta.dirname, '..');
 const ADMIN = { email: 'chef@example.mg', password: 'Vohitra-tsara-7824-mandry!' };
 const available = await postgresAvailable();
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
-}
-
-interface Server {
-  base: string;
-  child: ChildProcess;
-  output: () => string;
-}
-
-async function spawnServer(env: Record<string, string>): Promise<Server> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
-    cwd: root,
-    env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return { base, child, output: () => output };
-}
 
 /** A cookie jar of one: the session cookie a server set. */
 const cookieOf = (res: Response) => res.headers.get('set-cookie')?.split(';')[0] ?? '';
@@ -87,17 +56,11 @@ describe.skipIf(!available)('two servers on one PostgreSQL', () => {
     };
     // Both at the same moment, on an empty database.
     [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
-    for (const server of [a, b]) {
-      const deadline = Date.now() + 90_000;
-      while ((await fetch(`${server.base}/api/health`).catch(() => null))?.status !== 200) {
-        if (Date.now() > deadline || server.child.exitCode !== null) throw new Error(`serveur non démarré :\n${server.output()}`);
-        await new Promise((done) => setTimeout(done, 250));
-      }
-    }
+    for (const server of [a, b]) await waitHealthy(server);
   }, 120_000);
 
   afterAll(async () => {
-    for (const server of [a, b]) if (server?.child.exitCode === null) server.child.kill('SIGKILL');
+    for (const server of [a, b]) if (server) await killHard(server);
     await smtp?.close();
     const client = new pg.Client({ connectionString: PG_ADMIN_URL });
     await client.connect();

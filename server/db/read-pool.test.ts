@@ -1,9 +1,13 @@
 // Reads on reader threads (issue #13): a long read leaves the event loop free, rows come back as the
 // in-thread reader gives them, errors keep the engine's code, and a closed database refuses reads.
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../tests/helpers/db';
 import { openDatabase } from './client';
+import { ReadPool } from './read-pool';
 
 describe('SQLite reader threads', () => {
   let tdb: TestDatabase;
@@ -72,6 +76,30 @@ describe('SQLite reader threads', () => {
     expect(during.connections).toBeGreaterThanOrEqual(2);
     expect(during.waiting).toBeGreaterThan(0);
     expect(tdb.db.stats().waiting).toBe(0);
+  });
+
+  it('replaces a reader thread that dies, failing only the read it held', async () => {
+    const pool = new ReadPool(tdb.url.slice('file:'.length), 2);
+    try {
+      expect(await pool.run('select 1 as one', [], 'objects')).toEqual([{ one: 1 }]);
+      const { readers } = pool as unknown as { readers: { worker: Worker }[] };
+      await readers[0]!.worker.terminate();
+      await expect.poll(() => pool.stats().readers).toBe(2);
+      const results = await Promise.all(Array.from({ length: 4 }, () => pool.run('select 2 as two', [], 'objects')));
+      expect(results).toEqual(Array.from({ length: 4 }, () => [{ two: 2 }]));
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('fails reads, instead of hanging or respawning forever, when no reader can open the file', async () => {
+    const pool = new ReadPool(join(tmpdir(), `absente-${process.pid}.db`), 2);
+    try {
+      await expect(pool.run('select 1', [], 'objects')).rejects.toThrow();
+      expect(pool.stats().waiting).toBe(0);
+    } finally {
+      await pool.close();
+    }
   });
 
   it('refuses reads once closed', async () => {

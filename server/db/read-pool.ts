@@ -36,6 +36,8 @@ export class ReadPool {
   private queue: Job[] = [];
   private nextId = 1;
   private closed = false;
+  /** Readers that died since a reader last answered: past a few, the cause is not transient. */
+  private deaths = 0;
 
   constructor(
     private readonly path: string,
@@ -57,30 +59,47 @@ export class ReadPool {
   }
 
   private start() {
-    for (let i = 0; i < this.size; i++) {
-      const worker = new Worker(new URL('./read-worker.mjs', import.meta.url), { workerData: { path: this.path } });
-      const reader: Reader = { worker, job: null };
+    for (let i = 0; i < this.size; i++) this.spawn();
+  }
+
+  private spawn() {
+    const worker = new Worker(new URL('./read-worker.mjs', import.meta.url), { workerData: { path: this.path } });
+    const reader: Reader = { worker, job: null };
+    worker.unref();
+    worker.on('message', (message: { id: number; rows?: unknown; error?: { message: string; code?: string } }) => {
+      const job = reader.job;
+      reader.job = null;
+      this.deaths = 0;
       worker.unref();
-      worker.on('message', (message: { id: number; rows?: unknown; error?: { message: string; code?: string } }) => {
-        const job = reader.job;
-        reader.job = null;
-        worker.unref();
-        if (job && job.id === message.id) {
-          if (message.error) job.reject(new ReadError(message.error.message, message.error.code));
-          else job.resolve(message.rows);
-        }
-        this.dispatch();
-      });
-      worker.on('error', (error) => {
-        // A reader that dies fails its job; a new one takes its place.
-        reader.job?.reject(error);
-        reader.job = null;
-        this.readers = this.readers.filter((r) => r !== reader);
-        if (!this.closed && this.readers.length === 0) this.start();
-        this.dispatch();
-      });
-      this.readers.push(reader);
-    }
+      if (job && job.id === message.id) {
+        if (message.error) job.reject(new ReadError(message.error.message, message.error.code));
+        else job.resolve(message.rows);
+      }
+      this.dispatch();
+    });
+    let failure: Error | undefined;
+    worker.on('error', (error) => {
+      failure = error;
+    });
+    worker.on('exit', () => {
+      if (this.closed) return;
+      // A reader that dies (an error, or an exit nobody asked for) fails its job; a new one takes its place.
+      const error = failure ?? new Error('Lecteur de la base arrêté.');
+      reader.job?.reject(error);
+      reader.job = null;
+      this.readers = this.readers.filter((r) => r !== reader);
+      this.deaths++;
+      if (this.deaths > 2 * this.size) {
+        // Readers die as they start (the file is gone, unreadable…): fail the waiting reads rather than
+        // respawn forever; the next read starts them again.
+        for (const waiting of this.queue.splice(0)) waiting.reject(error);
+        if (this.readers.length === 0) this.deaths = 0;
+        return;
+      }
+      this.spawn();
+      this.dispatch();
+    });
+    this.readers.push(reader);
   }
 
   private dispatch() {

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { businessDay } from '../../shared/calendar';
 import { ADMIN, startE2E, type E2E, signInByApi } from './harness';
 
 /**
@@ -79,10 +80,9 @@ describe('public summary page in a real browser', () => {
       expect(traits).toContain(word);
     expect(await page.getByTestId('resume-actions').textContent()).toContain('Gel de la procédure');
     expect(await page.getByTestId('resume-preuves').count()).toBe(0);
-    const today = new Date();
-    const pad = (n: number) => String(n).padStart(2, '0');
+    // Today in the business calendar (Madagascar), not the machine's: from 21:00 UTC they differ.
     expect(await page.getByTestId('resume-footer').textContent()).toBe(
-      `Résumé généré le ${pad(today.getDate())}/${pad(today.getMonth() + 1)}/${today.getFullYear()}`,
+      `Résumé généré le ${businessDay(new Date()).split('-').reverse().join('/')}`,
     );
     const body = (await page.locator('body').textContent())!;
     expect(body).not.toContain('Randria Secret');

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { businessDay } from '../../shared/calendar';
 import { ADMIN, PASSWORD, startE2E, type E2E, signInByApi } from './harness';
 
 /**
@@ -56,7 +57,7 @@ async function createThroughDialog(page: Page): Promise<string> {
   await expect
     .poll(() => dialog.getByText('La date ne peut pas être antérieure au 01/01/1900.').isVisible())
     .toBe(true);
-  await date.fill(`01/01/${new Date().getFullYear() + 1}`);
+  await date.fill(`01/01/${Number(businessDay(new Date()).slice(0, 4)) + 1}`);
   await dialog.getByRole('button', { name: 'Initialiser' }).click();
   await expect.poll(() => dialog.getByText('La date ne peut pas être dans le futur.').isVisible()).toBe(true);
   await date.fill('31/02/2024');
