@@ -44,12 +44,26 @@ describe.each(await testEngines())('health and metrics on %s', (engine) => {
     expect(text).toContain('http_requests_total{method="GET",route="/trpc/signalements.get",status="200"} 1');
     expect(text).toContain('http_requests_total{method="POST",route="/api/signalements",status="201"} 1');
     expect(text).toMatch(/http_request_duration_seconds_bucket\{le="0\.15",method="GET",route="\/api\/signalements",status="200"\} 1/);
+    expect(text).toContain('trpc_calls_total{procedure="signalements.get"} 1');
     expect(text).not.toContain(code);
     expect(text).not.toContain('Rakoto');
     expect(text).toMatch(/^db_pool_connections\{state="idle"\} \d+$/m);
     expect(text).toMatch(/^db_up 1$/m);
     // Process figures (event loop, memory) from prom-client's defaults.
     expect(text).toContain('nodejs_eventloop_lag_seconds');
+  });
+
+  it('labels a tRPC batch as one fixed route, so nobody can create series by ordering and repeating names', async () => {
+    const batches = ['auth.session,auth.session', 'auth.session,auth.session,auth.session', 'auth.session,signalements.list', 'signalements.list,auth.session'];
+    for (const path of batches) await t.app.inject({ url: `/trpc/${path}?batch=1&input={}` });
+    await t.app.inject({ url: `/trpc/${Array.from({ length: 40 }, () => 'auth.session').join(',')}?batch=1&input={}` });
+    const text = (await metrics(`Bearer ${TOKEN}`)).body;
+    const routes = new Set([...text.matchAll(/^http_requests_total\{[^}]*route="([^"]*)"/gm)].map((m) => m[1]));
+    expect([...routes].filter((r) => r!.startsWith('/trpc'))).toEqual(expect.arrayContaining(['/trpc (lot)', '/trpc/inconnue']));
+    expect([...routes].some((r) => r!.includes(','))).toBe(false);
+    // Each procedure of a batch is still counted, under its own name.
+    expect(text).toMatch(/^trpc_calls_total\{procedure="auth\.session"\} (\d+)$/m);
+    expect(Number(/^trpc_calls_total\{procedure="auth\.session"\} (\d+)$/m.exec(text)![1])).toBe(7);
   });
 
   it('reports the outbox backlog and the age of its oldest pending message, in /api/health and /metrics', async () => {

@@ -2,7 +2,7 @@
 // (`Authorization: Bearer …`); without that setting the route answers 404. No session opens it and no
 // session is needed. Labels are route patterns and tRPC procedure names, never a URL with its ids or
 // search terms. One registry per application (tests build many).
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Config } from '../config';
@@ -10,26 +10,38 @@ import type { Database } from '../db/client';
 import { DomainError, MESSAGES } from '../errors';
 import { mailBacklog } from '../domains/mail/backlog';
 import { appRouter } from '../trpc/router';
+import { TRPC_MAX_BATCH } from '../../shared/constants';
 
 const PROCEDURES = new Set(Object.keys(appRouter._def.procedures));
 
-/** The route a request matched, as a bounded label: its pattern, or its tRPC procedures. */
+/** The tRPC procedures a request names, when every name is a real one and the batch is within its cap. */
+function procedureNames(request: FastifyRequest): string[] | null {
+  const path = (request.params as { path?: string }).path ?? '';
+  const names = path.split(',');
+  return names.length <= TRPC_MAX_BATCH && names.every((n) => PROCEDURES.has(n)) ? names : null;
+}
+
+/**
+ * The route a request matched, as a label from a fixed set: its pattern, one tRPC procedure, or « /trpc
+ * (lot) » for a batch (a batch's names in the label would let anyone, even without a session, create new
+ * series without end by ordering and repeating names).
+ */
 export function routeLabel(request: FastifyRequest): string {
   const pattern = request.routeOptions.url;
   if (!pattern) return 'aucune';
   if (request.routeOptions.config.procedures) {
-    const path = (request.params as { path?: string }).path ?? '';
-    const names = path.split(',');
-    return names.length > 0 && names.every((n) => PROCEDURES.has(n)) ? `/trpc/${names.join(',')}` : '/trpc/inconnue';
+    const names = procedureNames(request);
+    if (!names) return '/trpc/inconnue';
+    return names.length === 1 ? `/trpc/${names[0]}` : '/trpc (lot)';
   }
   if (request.routeOptions.config.clientFile) return '/admin (client)';
   return pattern;
 }
 
+/** Compares digests, so neither the time nor an early return tells the token's length. */
 function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(given), digest(expected));
 }
 
 export function registerMetrics(app: FastifyInstance, db: Database, config: Config) {
@@ -44,10 +56,17 @@ export function registerMetrics(app: FastifyInstance, db: Database, config: Conf
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
+  const calls = new Counter({
+    name: 'trpc_calls_total',
+    help: 'Appels de procédures tRPC, lots compris (une par procédure appelée)',
+    labelNames: ['procedure'] as const,
+    registers: [registry],
+  });
   app.addHook('onResponse', async (request, reply) => {
     const labels = { method: request.method, route: routeLabel(request), status: String(reply.statusCode) };
     requests.inc(labels);
     durations.observe(labels, reply.elapsedTime / 1000);
+    if (request.routeOptions.config.procedures) for (const procedure of procedureNames(request) ?? []) calls.inc({ procedure });
   });
 
   const backlog = new Gauge({ name: 'mail_outbox_pending', help: 'Messages en attente d’envoi', registers: [registry] });

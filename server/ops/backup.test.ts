@@ -1,20 +1,21 @@
 // Backups under write load and their restore (issue #13), on both engines: every report acknowledged before
 // the backup started is in the restored copy, whose sources read with the key restored beside it; a
 // running instance, a damaged file and a backup of the other engine are refused; the last N are kept.
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { inArray } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { PG_ADMIN_URL, testEngines } from '../../tests/helpers/db';
 import { SAME_ORIGIN } from '../../tests/helpers/report-fixture';
 import { loadConfig } from '../config';
-import type { Engine } from '../db/client';
+import { openDatabase, type Engine } from '../db/client';
 import { createUser } from '../domains/utilisateurs/service';
 import { start, type Running } from '../start';
-import { BackupError, backupDatabase, pruneBackups, restoreDatabase } from './backup';
+import { BackupError, backupDatabase, pidFile, pruneBackups, restoreDatabase, runningServerPid } from './backup';
 
 const USER = { email: 'sauvegarde@example.mg', password: 'Vohitra-tsara-7824-mandry!' };
 const SOURCE = 'Rasoanaivo Source-Sauvegardée';
@@ -152,6 +153,47 @@ describe.each(await testEngines())('backup and restore on %s', (engine: Engine) 
     const other = join(dir, engine === 'sqlite' ? 'autre.dump' : 'autre.db');
     writeFileSync(other, 'x');
     await expect(restoreDatabase(loadConfig(target), other)).rejects.toThrow(/DATABASE_URL désigne/);
+  });
+
+  it.runIf(engine === 'sqlite')('writes into a folder only its owner can open, even one that existed wider', async () => {
+    const folder = join(dir, 'large');
+    mkdirSync(folder, { mode: 0o755 });
+    chmodSync(folder, 0o755);
+    const source = join(dir, 'petite', 'signalements.db');
+    mkdirSync(dirname(source), { recursive: true });
+    const db = openDatabase(`file:${source}`, { readWorkers: 0 });
+    await db.migrate();
+    await db.close();
+    const done = await backupDatabase(loadConfig({ DATABASE_URL: `file:${source}`, BACKUP_DIR: folder }));
+    expect(statSync(folder).mode & 0o777).toBe(0o700);
+    expect(statSync(done.file).mode & 0o777).toBe(0o600);
+    // The process's own umask is given back.
+    const mask = process.umask();
+    expect(mask).not.toBe(0o077);
+
+    // A damaged key file beside a valid backup: refused before the database is replaced.
+    const target = { DATABASE_URL: `file:${join(dir, 'cle-abimee', 'signalements.db')}`, BACKUP_DIR: folder };
+    mkdirSync(join(dir, 'cle-abimee'));
+    writeFileSync(join(dir, 'cle-abimee', 'signalements.db'), 'la base en place');
+    writeFileSync(done.file.replace(/\.db$/, '.key'), 'pas une clé');
+    await expect(restoreDatabase(loadConfig(target), done.file)).rejects.toThrow(/Fichier de clé de la sauvegarde invalide/);
+    expect(readFileSync(join(dir, 'cle-abimee', 'signalements.db'), 'utf8')).toBe('la base en place');
+    // The database itself is not a backup.
+    await expect(restoreDatabase(loadConfig({ DATABASE_URL: `file:${source}`, BACKUP_DIR: folder }), source)).rejects.toThrow(/est la base elle-même/);
+  });
+
+  it.runIf(engine === 'sqlite' && process.platform === 'linux')('takes a pid file naming a live program that is not Node.js (a reboot reused the number) as stale', async () => {
+    const url = `file:${join(dir, 'pid', 'signalements.db')}`;
+    mkdirSync(join(dir, 'pid'));
+    const other = spawn('sleep', ['30']);
+    try {
+      writeFileSync(pidFile(url), `${other.pid}\n`);
+      expect(runningServerPid(url)).toBeNull();
+      writeFileSync(pidFile(url), `${process.pid}\n`);
+      expect(runningServerPid(url)).toBe(process.pid);
+    } finally {
+      other.kill();
+    }
   });
 
   it('keeps the last BACKUP_KEEP backups and their keys, and touches no other file', () => {

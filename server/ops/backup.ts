@@ -45,10 +45,18 @@ export function runningServerPid(url: string): number | null {
   if (!Number.isInteger(pid) || pid <= 0) return null;
   try {
     process.kill(pid, 0);
-    return pid;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : null;
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return null;
   }
+  // After a reboot the number may belong to an unrelated program: only a Node.js process counts (where
+  // the system tells, as Linux does in /proc; elsewhere any live process counts).
+  try {
+    const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    if (!/node/i.test(command)) return null;
+  } catch {
+    // No /proc, or not readable: keep the cautious answer.
+  }
+  return pid;
 }
 
 /**
@@ -114,12 +122,25 @@ export interface BackupResult {
 export async function backupDatabase(settings: BackupSettings, now = new Date()): Promise<BackupResult> {
   const dir = resolve(settings.BACKUP_DIR);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // Personal data: the folder (also one that already existed) and every file this command writes are
+  // its owner's only, from the first byte (the copy may take minutes; a later chmod would be too late).
+  chmodSync(dir, 0o700);
+  const umask = process.umask(0o077);
+  try {
+    return await backupInto(dir, settings, now);
+  } finally {
+    process.umask(umask);
+  }
+}
+
+async function backupInto(dir: string, settings: BackupSettings, now: Date): Promise<BackupResult> {
   const stamp = backupStamp(now);
   const postgres = isPostgresUrl(settings.DATABASE_URL);
   const file = join(dir, `signalements-${stamp}.${postgres ? 'dump' : 'db'}`);
   if (existsSync(file)) throw new BackupError(`Une sauvegarde de ce nom existe déjà : ${file}.`);
   const partial = `${file}.partiel`;
   try {
+    writeFileSync(partial, '', { mode: 0o600, flag: 'wx' });
     if (postgres) {
       const target = pgTarget(settings.DATABASE_URL);
       await run('pg_dump', ['--format=custom', '--no-owner', `--file=${partial}`, `--dbname=${target.url}`], target.env);
@@ -211,6 +232,11 @@ export async function restoreDatabase(settings: BackupSettings, file: string, no
   }
   const stamp = backupStamp(now);
   const result: RestoreResult = { keptAside: null, keyRestored: false, keyKeptAside: null, dataKeyToSet: null };
+  // The backup's key is checked before anything is replaced: a damaged key file must not leave a
+  // restored database with a key that cannot read it.
+  const backupKey = path.replace(/\.(db|dump)$/, '.key');
+  const key = existsSync(backupKey) ? parseDataKey(readFileSync(backupKey, 'utf8')) : null;
+  if (existsSync(backupKey) && !key) throw new BackupError(`Fichier de clé de la sauvegarde invalide : ${backupKey}.`);
 
   if (postgres) {
     const target = pgTarget(settings.DATABASE_URL);
@@ -243,6 +269,7 @@ export async function restoreDatabase(settings: BackupSettings, file: string, no
   } else {
     checkSqliteBackup(path);
     const db = sqliteFile(settings.DATABASE_URL);
+    if (resolve(db) === path) throw new BackupError(`${path} est la base elle-même, pas une sauvegarde : choisissez un fichier de ${settings.BACKUP_DIR}.`);
     const pid = runningServerPid(settings.DATABASE_URL);
     if (pid !== null) throw new BackupError(`Le serveur semble en marche sur ${db} (processus ${pid}) : arrêtez-le avant de restaurer.`);
     mkdirSync(dirname(db), { recursive: true });
@@ -260,10 +287,7 @@ export async function restoreDatabase(settings: BackupSettings, file: string, no
   }
 
   // The key that encrypts the backup's sources.
-  const backupKey = path.replace(/\.(db|dump)$/, '.key');
-  if (existsSync(backupKey)) {
-    const key = parseDataKey(readFileSync(backupKey, 'utf8'));
-    if (!key) throw new BackupError(`Fichier de clé de la sauvegarde invalide : ${backupKey}.`);
+  if (key) {
     if (settings.DATA_KEY) {
       const current = readDataKey(settings);
       if (!current || !sameKey(current.key, key)) result.dataKeyToSet = backupKey;
