@@ -1,6 +1,6 @@
 // One delivery pass over the outbox: claim each due message, hand it to the transport, record the
 // outcome. See docs/decisions/0004-mail-outbox.md for why a message is never sent twice.
-import { and, asc, eq, isNotNull, lte, min, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, lte, min, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { redactPasswordLinks } from './templates';
 import type { MailToSend, MailTransport } from './transport';
@@ -68,7 +68,15 @@ async function claim(db: Database, id: number, policy: DeliveryPolicy): Promise<
         claimedBy: policy.workerId ?? null,
         claimedAt: now,
       })
-      .where(and(eq(o.id, id), takable(db, now)))
+      .where(
+        and(
+          eq(o.id, id),
+          takable(db, now),
+          // A registered worker claims only while its own heartbeat is fresh: one whose beats stopped
+          // reaching the database could be taken for dead by the others, who would send its messages too.
+          policy.workerId === undefined ? undefined : inArray(sql`${policy.workerId}`, liveWorkers(db, now)),
+        ),
+      )
       .returning({
         id: o.id,
         to: o.to,
@@ -100,6 +108,9 @@ async function deliver(
   log: Logger,
 ): Promise<void> {
   const o = db.t.mailOutbox;
+  // The outcome is written only while this worker still holds the message (a worker taken for dead may
+  // have lost it to another): the other's outcome is not overwritten.
+  const held = policy.workerId === undefined ? eq(o.id, mail.id) : and(eq(o.id, mail.id), eq(o.claimedBy, policy.workerId))!;
   try {
     await transport.send(mail, signal);
   } catch (error) {
@@ -107,13 +118,13 @@ async function deliver(
     // nodemailer marks 5xx answers as permanent: retrying the same message cannot succeed.
     const permanent = (error as { permanent?: unknown }).permanent === true;
     if (permanent || mail.attempts >= policy.maxAttempts) {
-      await db.transaction((tx) => tx.update(o).set({ status: 'failed', lastError, claimedBy: null }).where(eq(o.id, mail.id)));
+      await db.transaction((tx) => tx.update(o).set({ status: 'failed', lastError, claimedBy: null }).where(held));
       log.warn({ mailId: mail.id, attempts: mail.attempts, err: lastError }, 'e-mail en échec définitif');
     } else {
       // Interrupted by a shutdown: due again at once, for the next process to start.
       const delay = signal.aborted ? 0 : retryDelayMs(mail.attempts, policy);
       const nextAttemptAt = new Date(Date.now() + delay);
-      await db.transaction((tx) => tx.update(o).set({ lastError, nextAttemptAt, claimedBy: null }).where(eq(o.id, mail.id)));
+      await db.transaction((tx) => tx.update(o).set({ lastError, nextAttemptAt, claimedBy: null }).where(held));
       log.warn({ mailId: mail.id, attempts: mail.attempts, nextAttemptAt, err: lastError }, 'e-mail non envoyé, nouvel essai prévu');
     }
     return;
@@ -129,7 +140,7 @@ async function deliver(
         text: redactPasswordLinks(mail.text),
         html: mail.html === null ? null : redactPasswordLinks(mail.html),
       })
-      .where(eq(o.id, mail.id)),
+      .where(held),
   );
   log.info({ mailId: mail.id, via: transport.description }, 'e-mail envoyé');
 }

@@ -79,6 +79,7 @@ describe.each(await testEngines())('stale claims and retention on %s', (engine) 
 
   it('leaves a message held by a live process alone: neither taken nor shown', async () => {
     await workerRow('vivant:1', 1000);
+    await workerRow('autre', 0);
     const id = await claimedBy('vivant:1', 'occupe@example.mg');
     const claimed = await deliverDueMail(t.db, { description: 'test', send: async () => ({}), close: () => undefined }, { ...DEFAULT_POLICY, workerId: 'autre' }, {
       signal: new AbortController().signal,
@@ -88,6 +89,37 @@ describe.each(await testEngines())('stale claims and retention on %s', (engine) 
     expect(claimed).toBe(0);
     expect(await failedList()).toEqual([]);
     expect((await t.db.read.select().from(o()).where(eq(o().id, id)))[0]).toMatchObject({ status: 'pending', claimedBy: 'vivant:1' });
+  });
+
+  it('claims nothing for a worker whose own heartbeat is missing or stale, and writes no outcome over a claim it lost', async () => {
+    await workerRow('mort:3', STALE_MS + 5000);
+    const due = await claimedBy('mort:3', 'du@example.mg');
+    const sent: string[] = [];
+    const transport = { description: 'test', send: async (mail: { to: string }) => (sent.push(mail.to), {}), close: () => undefined };
+    const pass = (workerId: string) =>
+      deliverDueMail(t.db, transport, { ...DEFAULT_POLICY, workerId }, { signal: new AbortController().signal, log: silentLog, shouldStop: () => false });
+    // Never registered, then registered but silent for longer than STALE_MS: the others would take it for dead.
+    expect(await pass('jamais-inscrit')).toBe(0);
+    await workerRow('muet', STALE_MS + 1000);
+    expect(await pass('muet')).toBe(0);
+    expect(sent).toEqual([]);
+
+    // A live worker takes it; while it sends, another takes the message over (it was taken for dead):
+    // the first one's outcome is not written over the other's claim.
+    await workerRow('lent', 0);
+    const slow = {
+      ...transport,
+      send: async (mail: { to: string }) => {
+        await t.db.transaction((tx) => tx.update(o()).set({ claimedBy: 'repreneur' }).where(eq(o().id, due)));
+        sent.push(mail.to);
+        return {};
+      },
+    };
+    expect(
+      await deliverDueMail(t.db, slow, { ...DEFAULT_POLICY, workerId: 'lent' }, { signal: new AbortController().signal, log: silentLog, shouldStop: () => false }),
+    ).toBe(1);
+    expect(sent).toEqual(['du@example.mg']);
+    expect((await t.db.read.select().from(o()).where(eq(o().id, due)))[0]).toMatchObject({ status: 'pending', claimedBy: 'repreneur' });
   });
 
   it('lets an administrator send a held message again at once (REST and tRPC), and nobody else', async () => {
