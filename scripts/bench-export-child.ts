@@ -19,7 +19,8 @@ if (!positionals[0]) {
   process.exit(1);
 }
 const url = positionals[0];
-const db = openDatabase(url);
+// Reads on this thread: the bundle built for this measurement has no reader-thread file beside it.
+const db = openDatabase(url, { readWorkers: 0 });
 const t = db.t;
 const [total] = await db.read.select({ n: count() }).from(t.signalements);
 const [boundary] = await db.read

@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { count, desc, sql } from 'drizzle-orm';
 import pg from 'pg';
@@ -22,8 +22,8 @@ const USAGE = `Usage : npm run bench:load -- [--reports 1000000] [--engine sqlit
 
 Lance le serveur construit (dist/server) dans son propre processus et le charge avec autocannon sur la
 boucle locale : 50 connexions, 80 % de listes filtrées, 15 % de détails, 5 % de créations, sur N
-signalements de démonstration (générés une fois puis gardés : data/bench/load-sqlite.db, base PostgreSQL
-signalements_bench_load). Affiche requêtes par seconde et latences p50, p95, p99, et les mêmes chiffres
+signalements de démonstration (générés une fois puis gardés, un jeu par nombre N : data/bench/load-N/
+pour SQLite, base PostgreSQL signalements_bench_load_N). Affiche requêtes par seconde et latences p50, p95, p99, et les mêmes chiffres
 pour une route authentifiée qui ne fait rien (GET /api/canals), le plafond. --read-workers fixe
 DATABASE_READ_WORKERS du serveur (SQLite ; 0 : lectures sur le fil principal). N'affirme rien.`;
 
@@ -217,11 +217,14 @@ async function bench(engine: string) {
   let url: string;
   mkdirSync(resolve('data/bench'), { recursive: true });
   // The demo data's sources are encrypted with this key (beside the SQLite file, as the server's default).
-  const keyFile = resolve(engine === 'sqlite' ? 'data/bench/data.key' : 'data/bench/load-pg.key');
+  // One data set per size, each with the key that encrypts its sources.
+  const folder = resolve(`data/bench/load-${REPORTS}`);
+  mkdirSync(folder, { recursive: true });
+  const keyFile = join(folder, engine === 'sqlite' ? 'data.key' : 'pg.key');
   if (engine === 'sqlite') {
-    url = `file:${resolve('data/bench/load-sqlite.db')}`;
+    url = `file:${join(folder, 'signalements.db')}`;
   } else {
-    const name = 'signalements_bench_load';
+    const name = `signalements_bench_load_${REPORTS}`;
     const admin = new pg.Client({ connectionString: PG_ADMIN });
     await admin.connect();
     const exists = await admin.query('select 1 from pg_database where datname = $1', [name]);

@@ -529,7 +529,6 @@ export const idempotencyKeys = table(
       .references(() => utilisateurs.id, { onDelete: 'cascade' }),
     key: text('key').notNull(),
     scope: text('scope').notNull(),
-    requestHash: text('request_hash').notNull(),
     response: text('response').notNull(),
     createdAt: createdAt(),
   },

@@ -2,7 +2,6 @@ CREATE TABLE "idempotency_keys" (
 	"user_id" integer NOT NULL,
 	"key" text NOT NULL,
 	"scope" text NOT NULL,
-	"request_hash" text NOT NULL,
 	"response" text NOT NULL,
 	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "idempotency_keys_user_id_key_pk" PRIMARY KEY("user_id","key")

@@ -2,7 +2,6 @@ CREATE TABLE `idempotency_keys` (
 	`user_id` integer NOT NULL,
 	`key` text NOT NULL,
 	`scope` text NOT NULL,
-	`request_hash` text NOT NULL,
 	`response` text NOT NULL,
 	`created_at` integer DEFAULT (cast(unixepoch('subsecond') * 1000 as integer)) NOT NULL,
 	PRIMARY KEY(`user_id`, `key`),

@@ -63,9 +63,18 @@ export function idempotencyKeyOf(header: string | string[] | undefined): string 
 
 interface StoredAnswer {
   scope: string;
-  requestHash: string;
   response: string;
   createdAt: Date;
+}
+
+/**
+ * What `response` holds, encrypted: the request's hash and the answer. The hash stays inside the
+ * encryption: in clear, a hash of an input that names a source would let whoever holds a copy of the
+ * database confirm a guessed name or telephone number.
+ */
+interface Sealed {
+  h: string;
+  r: unknown;
 }
 
 /**
@@ -82,10 +91,11 @@ export async function idempotent<T>(db: Database, call: IdempotentCall, create: 
   const where = and(eq(t.userId, call.user.id), eq(t.key, key));
   const fresh = (row: StoredAnswer | undefined) => row && row.createdAt.getTime() > Date.now() - IDEMPOTENCY_TTL_MS;
   const replay = (row: StoredAnswer): IdempotentResult<T> => {
-    if (row.scope !== call.scope || row.requestHash !== requestHash) throw new DomainError('conflict', IDEMPOTENCY_MESSAGES.reused);
-    return { result: JSON.parse(cipher.decrypt(row.response, 'idempotency_keys.response')) as T, replayed: true };
+    const sealed = row.scope === call.scope ? (JSON.parse(cipher.decrypt(row.response, 'idempotency_keys.response')) as Sealed) : null;
+    if (!sealed || sealed.h !== requestHash) throw new DomainError('conflict', IDEMPOTENCY_MESSAGES.reused);
+    return { result: sealed.r as T, replayed: true };
   };
-  const columns = { scope: t.scope, requestHash: t.requestHash, response: t.response, createdAt: t.createdAt };
+  const columns = { scope: t.scope, response: t.response, createdAt: t.createdAt };
 
   const [earlier] = await db.read.select(columns).from(t).where(where);
   if (fresh(earlier)) return replay(earlier!);
@@ -100,8 +110,9 @@ export async function idempotent<T>(db: Database, call: IdempotentCall, create: 
         await tx.delete(t).where(lt(t.createdAt, new Date(Date.now() - IDEMPOTENCY_TTL_MS)));
         const result = await create();
         // JSON.parse(JSON.stringify()) is what the client receives: a repeat gets exactly that.
-        const response = cipher.encrypt(JSON.stringify(result ?? null), 'idempotency_keys.response');
-        await tx.insert(t).values({ userId: call.user.id, key, scope: call.scope, requestHash, response });
+        const sealed: Sealed = { h: requestHash, r: result ?? null };
+        const response = cipher.encrypt(JSON.stringify(sealed), 'idempotency_keys.response');
+        await tx.insert(t).values({ userId: call.user.id, key, scope: call.scope, response });
         return { result, replayed: false };
       });
     } catch (error) {

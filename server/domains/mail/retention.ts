@@ -3,6 +3,8 @@
 // database long. Messages not sent (pending, or failed and waiting for an administrator) are kept.
 import { and, eq, inArray, isNotNull, lt, or } from 'drizzle-orm';
 import type { Database } from '../../db/client';
+import { purgeRateWindows } from '../../http/public-limit';
+import { IDEMPOTENCY_TTL_MS } from '../idempotency/service';
 
 export const DEFAULT_RETENTION_DAYS = 30;
 export const DEFAULT_RETENTION_MS = DEFAULT_RETENTION_DAYS * 24 * 60 * 60_000;
@@ -12,6 +14,10 @@ export interface Purged {
   mails: number;
   links: number;
   workers: number;
+  /** Idempotency answers older than their day (they may name a person since deleted). */
+  answers: number;
+  /** Public-summary limit windows over (keyed hashes of addresses). */
+  windows: number;
 }
 
 export async function purgeExpired(db: Database, retentionMs = DEFAULT_RETENTION_MS, now = new Date()): Promise<Purged> {
@@ -50,5 +56,15 @@ export async function purgeExpired(db: Database, retentionMs = DEFAULT_RETENTION
       .where(lt(w.beatAt, new Date(now.getTime() - 24 * 60 * 60_000)))
       .returning({ id: w.id }),
   ).then((rows) => [rows.length]);
-  return { mails, links, workers: gone ?? 0 };
+  const k = db.t.idempotencyKeys;
+  const answers = await db
+    .transaction((tx) =>
+      tx
+        .delete(k)
+        .where(lt(k.createdAt, new Date(now.getTime() - IDEMPOTENCY_TTL_MS)))
+        .returning({ key: k.key }),
+    )
+    .then((rows) => rows.length);
+  const windows = await purgeRateWindows(db, now.getTime());
+  return { mails, links, workers: gone ?? 0, answers, windows };
 }

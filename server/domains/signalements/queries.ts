@@ -1,7 +1,7 @@
 // Read queries of the report domain: the list filters of §7 and the loading of full DTOs for a set of
 // reports in a fixed number of queries (no query per row).
-import { aliasedTable, and, asc, countDistinct, desc, eq, exists, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
-import { addDays, businessDay, businessDayStart } from '../../../shared/calendar';
+import { aliasedTable, and, asc, countDistinct, desc, eq, exists, gte, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import { addDays, businessDay, businessDayNumber, businessDayStart } from '../../../shared/calendar';
 import type { SignalementDto } from '../../../shared/dto/signalements';
 import type { SignalementListQuery } from '../../../shared/schemas/signalements';
 import { cipherOf } from '../../crypto/registry';
@@ -86,8 +86,13 @@ export async function filterConditions(db: Database, f: ListFilters, plan: Filte
   const subjectCodes = codes(f['subjects.code']);
   if (subjectCodes) {
     const subjectIds = db.read.select({ id: subjects.id }).from(subjects).where(inArray(subjects.code, subjectCodes));
+    // Another filter narrows the set: each of its reports is probed through the links' index (a
+    // subject's links alone can be 150,000 rows at a million reports, each a random read of the report).
+    const narrowed = Boolean(
+      partners || creators || f['region.code'] || f['district.code'] || f['commune.code'] || f.signalementAt?.after || f.signalementAt?.before || f.search,
+    );
     conditions.push(
-      plan.mode === 'page'
+      plan.mode === 'page' || narrowed
         ? // Read in date order, each report is probed through the links' primary key, and the scan
           // stops after one page.
           exists(
@@ -131,8 +136,47 @@ function onlyFilter(f: ListFilters & { page?: number; itemsPerPage?: number }, k
   );
 }
 
+const PLACE_FILTERS = ['region.code', 'district.code', 'commune.code'] as const;
+const PLACE_DIMENSIONS = { 'region.code': 'region', 'district.code': 'district', 'commune.code': 'commune' } as const;
+
+/**
+ * The exact count read from signalement_day_counts, which the database's triggers keep in step with every
+ * write (decision 0014), when the filters are at most one place and a range of whole business days: one
+ * row per day instead of one per report (a million reports: under a millisecond instead of ~15 ms).
+ * Null when the filters need the reports themselves.
+ */
+export async function countFromDayCounts(db: Database, f: ListFilters): Promise<number | null> {
+  const { order: _order, page: _page, itemsPerPage: _size, signalementAt, ...rest } = f as ListFilters & { page?: number; itemsPerPage?: number };
+  const places = PLACE_FILTERS.filter((key) => Boolean(f[key]));
+  const unset = (value: unknown) => value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
+  for (const [name, value] of Object.entries(rest)) {
+    if (!unset(value) && !(PLACE_FILTERS as readonly string[]).includes(name)) return null;
+  }
+  if (places.length > 1) return null;
+  const after = signalementAt?.after;
+  const before = signalementAt?.before;
+  // `after` is an instant: only one at the start of a business day bounds whole days.
+  if (after && businessDayStart(businessDay(after)).getTime() !== after.getTime()) return null;
+  const c = db.t.signalementDayCounts;
+  const place = places[0];
+  const table = place === 'region.code' ? db.t.regions : place === 'district.code' ? db.t.districts : db.t.communes;
+  const conditions: SQL[] = place
+    ? [eq(c.dimension, PLACE_DIMENSIONS[place]), eq(c.refId, db.read.select({ id: table.id }).from(table).where(eq(table.code, f[place]!)))]
+    : [eq(c.dimension, 'total'), eq(c.refId, 0)];
+  if (after) conditions.push(gte(c.day, businessDayNumber(after)));
+  // `before` includes its whole day.
+  if (before) conditions.push(lte(c.day, businessDayNumber(before)));
+  const [row] = await db.read
+    .select({ n: sql<number>`coalesce(sum(${c.n}), 0)`.mapWith(Number) })
+    .from(c)
+    .where(and(...conditions));
+  return row?.n ?? 0;
+}
+
 /** How many reports match the filters. */
 export async function countSignalements(db: Database, f: ListFilters, viewer?: SessionUser): Promise<number> {
+  const counted = await countFromDayCounts(db, f);
+  if (counted !== null) return counted;
   const { signalementSubjects: ss, subjects } = db.t;
   const subjectCodes = f['subjects.code'];
   if (subjectCodes && subjectCodes.length > 0 && onlyFilter(f, 'subjects.code')) {

@@ -4,7 +4,9 @@ import { createTestApp, type TestApp } from '../../../tests/helpers/app';
 import { createTestDatabase, testEngines, type TestDatabase } from '../../../tests/helpers/db';
 import { openDatabase } from '../../db/client';
 import { createReport, mergePatch } from '../../../tests/helpers/signalements';
-import { PUBLIC_LOOKUPS_PER_ADDRESS, PublicLookupLimiter } from '../../http/public-limit';
+import { PUBLIC_LOOKUPS_PER_ADDRESS, PublicLookupLimiter, purgeRateWindows } from '../../http/public-limit';
+import { createCipher } from '../../crypto/cipher';
+import { attachCipher } from '../../crypto/registry';
 
 describe.each(await testEngines())('public summary and partner e-mail on %s', (engine) => {
   let t: TestApp;
@@ -161,6 +163,8 @@ describe.each(await testEngines())('public look-up limiter on %s', (engine) => {
 
   it('is shared by two processes’ connections to one database (several servers)', async () => {
     const other = openDatabase(tdb.url);
+    // The servers share the data key (README, several servers): the same address gives the same counter.
+    attachCipher(other, createCipher(tdb.dataKey));
     try {
       const a = new PublicLookupLimiter(tdb.db, 4, 1000);
       const b = new PublicLookupLimiter(other, 4, 1000);
@@ -174,5 +178,26 @@ describe.each(await testEngines())('public look-up limiter on %s', (engine) => {
     } finally {
       await other.close();
     }
+  });
+
+  it('stores no address in clear, refuses again without writing, and leaves old windows to the hourly purge', async () => {
+    const w = tdb.db.t.rateWindows;
+    const limiter = new PublicLookupLimiter(tdb.db, 2, 1000);
+    const now = 20_000_000;
+    const ip = '203.0.113.77';
+    for (let i = 0; i < 3; i++) await limiter.take(ip, now).catch(() => undefined);
+    const rows = await tdb.db.read.select().from(w);
+    expect(JSON.stringify(rows)).not.toContain(ip);
+    const counted = async () => (await tdb.db.read.select().from(w)).reduce((sum, r) => sum + r.count, 0);
+    const before = await counted();
+    // Refused by this process until the window ends: nothing more is written.
+    for (let i = 0; i < 20; i++) await expect(limiter.take(ip, now + 1000)).rejects.toThrow('Trop de requêtes');
+    expect(await counted()).toBe(before);
+    // The windows of that minute are gone after the purge that follows it, not before.
+    const ofThisMinute = async () => (await tdb.db.read.select().from(w)).filter((r) => r.startedAt.getTime() === now);
+    await purgeRateWindows(tdb.db, now + 30_000);
+    expect(await ofThisMinute()).toHaveLength(2);
+    expect(await purgeRateWindows(tdb.db, now + 120_000)).toBeGreaterThanOrEqual(2);
+    expect(await ofThisMinute()).toEqual([]);
   });
 });
