@@ -10,6 +10,14 @@ const optionalString = z
   .transform((v) => (v === '' ? undefined : v))
   .optional();
 
+/** A whole number from min to max, with the French messages of every numeric setting. */
+const wholeNumber = (min: number, max: number) =>
+  z.coerce
+    .number({ message: 'doit être un nombre' })
+    .int({ message: 'doit être un entier' })
+    .min(min, { message: `au moins ${min}` })
+    .max(max, { message: `au plus ${max}` });
+
 export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   HOST: z.string().default('0.0.0.0'),
@@ -21,9 +29,7 @@ export const configSchema = z.object({
       message: "doit commencer par 'file:' (SQLite) ou 'postgres://' (PostgreSQL)",
     }),
   ADMIN_EMAIL: optionalString.pipe(z.email({ message: 'adresse e-mail invalide' }).optional()),
-  ADMIN_PASSWORD: optionalString.pipe(
-    z.string().min(12, { message: 'au moins 12 caractères' }).optional(),
-  ),
+  ADMIN_PASSWORD: optionalString.pipe(z.string().min(12, { message: 'au moins 12 caractères' }).optional()),
   PUBLIC_URL: z.url({ message: 'URL invalide' }).default('http://localhost:3000'),
   SMTP_URL: optionalString.pipe(
     z
@@ -40,7 +46,9 @@ export const configSchema = z.object({
     .string()
     .trim()
     .default(DEFAULT_BUSINESS_TIME_ZONE)
-    .refine(isTimeZone, { message: "fuseau horaire inconnu (nom IANA attendu, par exemple 'Indian/Antananarivo')" }),
+    .refine(isTimeZone, {
+      message: "fuseau horaire inconnu (nom IANA attendu, par exemple 'Indian/Antananarivo')",
+    }),
   // Set to true only behind a reverse proxy that sets X-Forwarded-For: otherwise a client could
   // choose its own address and escape the per-address log-in throttle.
   TRUST_PROXY: z
@@ -60,12 +68,7 @@ export const configSchema = z.object({
     .min(1, { message: 'au moins 1' })
     .max(1440, { message: 'au plus 1440 (24 heures)' })
     .default(10),
-  ACCESS_ALERT_READS: z.coerce
-    .number({ message: 'doit être un nombre' })
-    .int({ message: 'doit être un entier' })
-    .min(2, { message: 'au moins 2' })
-    .max(100_000, { message: 'au plus 100000' })
-    .default(20),
+  ACCESS_ALERT_READS: wholeNumber(2, 100_000).default(20),
   ACCESS_ALERT_EXPORT_MIN_ROWS: z.coerce
     .number({ message: 'doit être un nombre' })
     .int({ message: 'doit être un entier' })
@@ -82,58 +85,30 @@ export const configSchema = z.object({
   DATA_KEY: optionalString.pipe(
     z
       .string()
-      .refine((v) => parseDataKey(v) !== null, { message: 'doit contenir 32 octets en base64 ou 64 caractères hexadécimaux' })
+      .refine((v) => parseDataKey(v) !== null, {
+        message: 'doit contenir 32 octets en base64 ou 64 caractères hexadécimaux',
+      })
       .optional(),
   ),
   DATA_KEY_FILE: optionalString,
   // The token a Prometheus scraper sends (Authorization: Bearer …) to read /metrics; unset, /metrics is 404.
   METRICS_TOKEN: optionalString.pipe(z.string().min(16, { message: 'au moins 16 caractères' }).optional()),
   // PostgreSQL: how long to wait for a connection, and the longest statement of the server's pool.
-  DATABASE_CONNECT_TIMEOUT_SECONDS: z.coerce
-    .number({ message: 'doit être un nombre' })
-    .int({ message: 'doit être un entier' })
-    .min(1, { message: 'au moins 1' })
-    .max(300, { message: 'au plus 300' })
-    .default(10),
-  DATABASE_STATEMENT_TIMEOUT_SECONDS: z.coerce
-    .number({ message: 'doit être un nombre' })
-    .int({ message: 'doit être un entier' })
-    .min(1, { message: 'au moins 1' })
-    .max(3600, { message: 'au plus 3600' })
-    .default(60),
+  DATABASE_CONNECT_TIMEOUT_SECONDS: wholeNumber(1, 300).default(10),
+  DATABASE_STATEMENT_TIMEOUT_SECONDS: wholeNumber(1, 3600).default(60),
   // SQLite: threads that run the reads outside transactions (docs/decisions/0021); 0 reads on the main thread.
   DATABASE_READ_WORKERS: z.preprocess(
     (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
-    z.coerce
-      .number({ message: 'doit être un nombre' })
-      .int({ message: 'doit être un entier' })
-      .min(0, { message: 'au moins 0' })
-      .max(16, { message: 'au plus 16' })
-      .optional(),
+    wholeNumber(0, 16).optional(),
   ),
   // Sent e-mails and used or expired password links are deleted after this many days (docs/decisions/0004).
-  MAIL_RETENTION_DAYS: z.coerce
-    .number({ message: 'doit être un nombre' })
-    .int({ message: 'doit être un entier' })
-    .min(1, { message: 'au moins 1' })
-    .max(3650, { message: 'au plus 3650' })
-    .default(30),
+  MAIL_RETENTION_DAYS: wholeNumber(1, 3650).default(30),
   // Backups (npm run db:backup, README « Sauvegarde et restauration »): where they go, how many are kept.
   BACKUP_DIR: z.string().trim().min(1).default('./data/backups'),
-  BACKUP_KEEP: z.coerce
-    .number({ message: 'doit être un nombre' })
-    .int({ message: 'doit être un entier' })
-    .min(1, { message: 'au moins 1' })
-    .max(1000, { message: 'au plus 1000' })
-    .default(7),
+  BACKUP_KEEP: wholeNumber(1, 1000).default(7),
   // A SIGTERM or SIGINT stops accepting connections, lets requests in flight finish and exits within this
   // many seconds (connections still open then are cut; the exit code stays 0).
-  SHUTDOWN_TIMEOUT_SECONDS: z.coerce
-    .number({ message: 'doit être un nombre' })
-    .int({ message: 'doit être un entier' })
-    .min(1, { message: 'au moins 1' })
-    .max(600, { message: 'au plus 600' })
-    .default(10),
+  SHUTDOWN_TIMEOUT_SECONDS: wholeNumber(1, 600).default(10),
 });
 
 export type Config = z.infer<typeof configSchema>;
