@@ -19,7 +19,6 @@ import { buildApp } from '../server/app';
 import { loadConfig } from '../server/config';
 import { openDataKey } from '../server/crypto/data-key';
 import { openDatabase, type Database } from '../server/db/client';
-import { seedDemo } from '../server/db/seed/demo';
 import { seed } from '../server/db/seed/index';
 import {
   keyMetrics,
@@ -33,6 +32,7 @@ import {
 } from '../server/domains/dashboard/service';
 import { createUser } from '../server/domains/utilisateurs/service';
 import { copyToPostgres } from './bench-dashboard-copy';
+import { topUpDemoReports } from './bench-data';
 import { cliOptions } from './cli';
 
 const { values } = cliOptions(
@@ -221,27 +221,7 @@ async function sqliteBench(): Promise<void> {
     // The demo generator writes sources encrypted: the bench database keeps its key file beside it.
     await openDataKey(db, { DATABASE_URL: url });
     await seed(db);
-    const [row] = await db.rows<{ n: number }>(sql`select count(*) as n from ${db.t.signalements}`);
-    const present = Number(row?.n ?? 0);
-    if (present < REPORTS) {
-      console.info(
-        `SQLite : ${fr(present)} signalements présents, génération de ${fr(REPORTS - present)} (quelques minutes)…`,
-      );
-      const started = performance.now();
-      let shown = 0;
-      await seedDemo(db, {
-        reports: REPORTS - present,
-        seed: 1,
-        onProgress(done, total) {
-          if (done - shown >= 50_000 || done === total) {
-            shown = done;
-            console.info(`  … ${fr(done)} / ${fr(total)} (${fr((performance.now() - started) / 1000)} s)`);
-          }
-        },
-      });
-    } else {
-      console.info(`SQLite : ${fr(present)} signalements déjà présents dans ${SQLITE_FILE}, réutilisés.`);
-    }
+    const present = await topUpDemoReports(db, REPORTS, { seed: 1, where: `SQLite, ${SQLITE_FILE}` });
     await measure(`SQLite (${fr(Math.max(present, REPORTS))} signalements)`, db, url);
   } finally {
     await db.close();

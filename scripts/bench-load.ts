@@ -9,13 +9,13 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
-import { count, desc, sql } from 'drizzle-orm';
+import { desc, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDataKey } from '../server/crypto/data-key';
 import { openDatabase, type Database } from '../server/db/client';
-import { seedDemo } from '../server/db/seed/demo';
 import { seed } from '../server/db/seed/index';
 import { createUser, findUserByEmail } from '../server/domains/utilisateurs/service';
+import { topUpDemoReports } from './bench-data';
 import { cliOptions } from './cli';
 
 const USAGE = `Usage : npm run bench:load -- [--reports 1000000] [--engine sqlite|pg|both] [--connections 50] [--duration 20] [--read-workers N]
@@ -69,22 +69,8 @@ async function prepare(url: string, keyFile: string): Promise<Sample> {
     await db.migrate();
     await openDataKey(db, { DATABASE_URL: url, DATA_KEY_FILE: keyFile });
     await seed(db);
-    const [{ n } = { n: 0 }] = await db.read.select({ n: count() }).from(db.t.signalements);
-    if (n < REPORTS) {
-      console.info(`Génération de ${fr(REPORTS - n)} signalements (${db.engine})…`);
-      let shown = 0;
-      await seedDemo(db, {
-        reports: REPORTS - n,
-        seed: 7,
-        onProgress(done, total) {
-          if (done - shown >= 100_000 || done === total) {
-            shown = done;
-            console.info(`  … ${fr(done)} / ${fr(total)}`);
-          }
-        },
-      });
-      if (db.engine === 'postgres') await db.execute(sql.raw('VACUUM ANALYZE'));
-    }
+    const present = await topUpDemoReports(db, REPORTS, { seed: 7, where: db.engine });
+    if (present < REPORTS && db.engine === 'postgres') await db.execute(sql.raw('VACUUM ANALYZE'));
     if (!(await findUserByEmail(db, USER.email))) {
       await createUser(db, { email: USER.email, nomPrenom: 'Charge Bench', roleCode: 'ROLE_GESTIONNAIRE', password: USER.password });
     }

@@ -7,17 +7,17 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
-import { count, desc, eq, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import { build } from 'esbuild';
 import { buildApp } from '../server/app';
 import { loadConfig } from '../server/config';
 import { openDataKey } from '../server/crypto/data-key';
 import { openDatabase } from '../server/db/client';
 import { seed } from '../server/db/seed/index';
-import { seedDemo } from '../server/db/seed/demo';
 import { createUser } from '../server/domains/utilisateurs/service';
 import { countSignalements, DENSE_SEARCH, filterConditions, orderBy } from '../server/domains/signalements/queries';
 import { signalementListSchema } from '../shared/schemas/signalements';
+import { topUpDemoReports } from './bench-data';
 import { cliOptions } from './cli';
 
 const { values } = cliOptions(
@@ -39,17 +39,7 @@ await db.migrate();
 // The demo generator writes sources encrypted: the bench database keeps its key file beside it.
 await openDataKey(db, { DATABASE_URL: url });
 await seed(db);
-const [{ n: existing } = { n: 0 }] = await db.read.select({ n: count() }).from(db.t.signalements);
-if (existing < target) {
-  console.info(`Génération de ${fr(target - existing, 0)} signalements de démonstration dans ${path}…`);
-  const started = performance.now();
-  await seedDemo(db, {
-    reports: target - existing,
-    seed: 1,
-    onProgress: (done, total) => done % 100_000 === 0 && console.info(`  … ${fr(done, 0)} / ${fr(total, 0)}`),
-  });
-  console.info(`  fait en ${fr((performance.now() - started) / 1000)} s`);
-}
+const existing = await topUpDemoReports(db, target, { seed: 1, where: path });
 await db.execute(sql`analyze`);
 
 const email = 'bench@signalements.local';

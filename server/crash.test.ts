@@ -6,6 +6,7 @@ import { inArray } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testEngines, type TestDatabase } from '../tests/helpers/db';
 import { killHard, spawnServer, waitHealthy, type ServerProcess } from '../tests/helpers/server-process';
+import { MINIMAL_REPORT } from '../tests/helpers/signalements';
 import { formatDataKey } from './crypto/cipher';
 import { openDatabase } from './db/client';
 import { seed } from './db/seed/index';
@@ -68,13 +69,7 @@ describe.each(await testEngines())('kill -9 during writes on %s', (engine) => {
     const writer = async (w: number) => {
       for (let i = 0; !stop; i++) {
         try {
-          const report = await post(first, cookie, '/api/signalements', {
-            partenaire: '/api/partenaires/IVY',
-            subjects: ['/api/subjects/CORRUPTION'],
-            canalPrincipal: '/api/canals/TELEPHONE',
-            signalementAt: '2025-03-10',
-            description: `Écrit par le client ${w}, essai ${i}`,
-          });
+          const report = await post(first, cookie, '/api/signalements', { ...MINIMAL_REPORT, description: `Écrit par le client ${w}, essai ${i}` });
           if (report.status !== 201) continue;
           const { code } = (await report.json()) as { code: string };
           acknowledged.set(code, null);

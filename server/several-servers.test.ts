@@ -9,6 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PG_ADMIN_URL, postgresAvailable } from '../tests/helpers/db';
 import { killHard, spawnServer, waitHealthy, type ServerProcess as Server } from '../tests/helpers/server-process';
+import { MINIMAL_REPORT } from '../tests/helpers/signalements';
 import { startTestSmtp, type TestSmtp } from '../tests/helpers/smtp';
 import { formatDataKey, generateDataKey } from './crypto/cipher';
 import { MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS } from './domains/auth/throttle';
@@ -106,12 +107,7 @@ describe.skipIf(!available)('two servers on one PostgreSQL', () => {
     const created = await call(a, '/api/signalements', {
       method: 'POST',
       cookie: admin,
-      body: JSON.stringify({
-        partenaire: '/api/partenaires/IVY',
-        subjects: ['/api/subjects/CORRUPTION'],
-        canalPrincipal: '/api/canals/TELEPHONE',
-        signalementAt: '2025-03-10',
-      }),
+      body: JSON.stringify(MINIMAL_REPORT),
     });
     expect(created.status).toBe(201);
     const { code } = (await created.json()) as { code: string };

@@ -10,7 +10,7 @@ import { mailBacklog } from '../domains/mail/backlog';
 export function healthRoutes(app: FastifyInstance, db: Database) {
   app.get('/api/health', { config: { public: true } }, async (request, reply) => {
     try {
-      await db.ping();
+      // Reading the outbox is the database check: a database that does not answer fails it.
       const mail = await mailBacklog(db);
       return {
         status: 'ok',

@@ -11,6 +11,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { PG_ADMIN_URL, testEngines } from '../../tests/helpers/db';
 import { SAME_ORIGIN } from '../../tests/helpers/report-fixture';
+import { MINIMAL_REPORT } from '../../tests/helpers/signalements';
 import { loadConfig } from '../config';
 import { openDatabase, type Engine } from '../db/client';
 import { createUser } from '../domains/utilisateurs/service';
@@ -77,7 +78,7 @@ describe.each(await testEngines())('backup and restore on %s', (engine: Engine) 
         method: 'POST',
         url: '/api/signalements',
         headers: { cookie, ...SAME_ORIGIN },
-        payload: { partenaire: '/api/partenaires/IVY', subjects: ['/api/subjects/CORRUPTION'], canalPrincipal: '/api/canals/TELEPHONE', signalementAt: '2025-03-10' },
+        payload: MINIMAL_REPORT,
       });
     const first = await create();
     const withSource = first.json().code as string;

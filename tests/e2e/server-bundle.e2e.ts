@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/server-process';
+import { MINIMAL_REPORT } from '../helpers/signalements';
 
 const BUNDLE = resolve(import.meta.dirname, '../../dist/server/index.mjs');
 
@@ -83,12 +84,7 @@ describe('the built server (npm start)', () => {
     const created = await fetch(`${base}/api/signalements`, {
       method: 'POST',
       headers: { cookie, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        partenaire: '/api/partenaires/IVY',
-        subjects: ['/api/subjects/CORRUPTION'],
-        canalPrincipal: '/api/canals/TELEPHONE',
-        signalementAt: '2025-03-10',
-      }),
+      body: JSON.stringify(MINIMAL_REPORT),
     });
     expect(created.status).toBe(201);
     const { code } = await created.json();

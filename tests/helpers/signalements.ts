@@ -1,5 +1,13 @@
 import type { TestApp } from './app';
 
+/** The smallest valid report of the REST facade: a partner, a subject, a channel and a date. */
+export const MINIMAL_REPORT = {
+  partenaire: '/api/partenaires/IVY',
+  subjects: ['/api/subjects/CORRUPTION'],
+  canalPrincipal: '/api/canals/TELEPHONE',
+  signalementAt: '2025-03-10',
+} as const;
+
 /** Creates a report through the REST facade as the given session and returns its code. */
 export async function createReport(
   t: TestApp,
@@ -10,13 +18,7 @@ export async function createReport(
     method: 'POST',
     url: '/api/signalements',
     headers: { cookie },
-    payload: {
-      partenaire: '/api/partenaires/IVY',
-      subjects: ['/api/subjects/CORRUPTION'],
-      canalPrincipal: '/api/canals/TELEPHONE',
-      signalementAt: '2025-03-10',
-      ...overrides,
-    },
+    payload: { ...MINIMAL_REPORT, ...overrides },
   });
   if (res.statusCode !== 201) throw new Error(`create failed: ${res.statusCode} ${res.body}`);
   return res.json().code as string;

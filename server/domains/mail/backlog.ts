@@ -1,6 +1,6 @@
 // How far behind the outbox is (health check and metrics, issue #13): messages waiting to be sent, failed
 // ones waiting for an administrator, and the age of the oldest waiting one.
-import { and, count, eq, min } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 
 export interface MailBacklog {
@@ -12,12 +12,19 @@ export interface MailBacklog {
 
 export async function mailBacklog(db: Database, now = new Date()): Promise<MailBacklog> {
   const o = db.t.mailOutbox;
-  const [pending] = await db.read.select({ n: count(), oldest: min(o.createdAt) }).from(o).where(eq(o.status, 'pending'));
-  const [failed] = await db.read.select({ n: count() }).from(o).where(and(eq(o.status, 'failed')));
-  const oldest = pending?.oldest ? new Date(pending.oldest as unknown as string | number | Date) : null;
+  // One statement: the health check runs it on every call.
+  const [row] = await db.read
+    .select({
+      pending: sql<number>`coalesce(sum(case when ${o.status} = 'pending' then 1 else 0 end), 0)`.mapWith(Number),
+      failed: sql<number>`coalesce(sum(case when ${o.status} = 'failed' then 1 else 0 end), 0)`.mapWith(Number),
+      oldest: sql<Date | null>`min(case when ${o.status} = 'pending' then ${o.createdAt} end)`.mapWith(o.createdAt),
+    })
+    .from(o)
+    .where(inArray(o.status, ['pending', 'failed']));
+  const oldest = row?.oldest ?? null;
   return {
-    pending: Number(pending?.n ?? 0),
-    failed: Number(failed?.n ?? 0),
+    pending: row?.pending ?? 0,
+    failed: row?.failed ?? 0,
     oldestPendingSeconds: oldest ? Math.max(0, Math.round((now.getTime() - oldest.getTime()) / 1000)) : null,
   };
 }
