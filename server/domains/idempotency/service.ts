@@ -5,6 +5,7 @@
 // crash between the commit and the reply leaves both the row and the answer: the retry gets the answer.
 import { createHash } from 'node:crypto';
 import { and, eq, lt } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Database } from '../../db/client';
 import { cipherOf } from '../../crypto/registry';
 import { DomainError } from '../../errors';
@@ -14,7 +15,8 @@ import { isUniqueViolation } from '../utilisateurs/constraint-errors';
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 /** How long a key is remembered; a retry comes within minutes, a day is generous. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-const KEY_FORMAT = /^[A-Za-z0-9_.:-]{8,128}$/;
+/** The header's value: 8 to 128 letters, digits and `- _ . :` (a list, when the header came twice, fails). */
+const idempotencyKeySchema = z.string().regex(/^[A-Za-z0-9_.:-]{8,128}$/);
 
 export const IDEMPOTENCY_MESSAGES = {
   invalidKey: 'En-tête Idempotency-Key invalide : 8 à 128 caractères parmi les lettres, les chiffres et « - _ . : ».',
@@ -57,8 +59,9 @@ function hashOf(scope: string, input: unknown): string {
 /** The header's key, or undefined without one; a malformed key is refused (400). */
 export function idempotencyKeyOf(header: string | string[] | undefined): string | undefined {
   if (header === undefined) return undefined;
-  if (Array.isArray(header) || !KEY_FORMAT.test(header)) throw new DomainError('invalid', IDEMPOTENCY_MESSAGES.invalidKey);
-  return header;
+  const parsed = idempotencyKeySchema.safeParse(header);
+  if (!parsed.success) throw new DomainError('invalid', IDEMPOTENCY_MESSAGES.invalidKey);
+  return parsed.data;
 }
 
 interface StoredAnswer {
