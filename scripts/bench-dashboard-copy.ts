@@ -1,14 +1,15 @@
-// The PostgreSQL half of scripts/bench-dashboard.ts: the same rows as the SQLite benchmark file, same
-// ids, copied with multi-row `insert … select * from unnest(…)`.
+// The PostgreSQL half of the benchmarks (bench:dashboard, bench:reports, bench:load): the same rows as the
+// SQLite benchmark file, same ids, copied with multi-row `insert … select * from unnest(…)`.
 import Sqlite from 'better-sqlite3';
 import type pg from 'pg';
 import { dayCountsBackfill } from '../server/db/day-counts';
 
 const fr = (n: number) => n.toLocaleString('fr-FR');
 
-// Tables the seven calls read, parents first. The report's free texts (description, search text,
-// provisional actions, evidence) are left empty on the copy: no dashboard call reads them, and they
-// would make most of the copy time (the search text has a trigram index).
+// Tables the dashboard's seven calls and the list read, parents first. Unless `texts` is set, the report's
+// free texts (description, search text, provisional actions, evidence) are left empty on the copy: no
+// dashboard call reads them, and they would make most of the copy time (the search text has a trigram
+// index). The list's benchmarks search: they copy them.
 const EMPTIED: Record<string, string | null> = {
   description: null,
   search_text: '',
@@ -30,11 +31,12 @@ const COPIED = [
   'communes',
   'signalements',
   'signalement_subjects',
+  'signalement_projects',
 ];
 const CHUNK = 20_000;
 
 /** Copies the rows the dashboard reads from the SQLite file into a migrated PostgreSQL database. */
-export async function copyToPostgres(sqliteFile: string, client: pg.Client): Promise<void> {
+export async function copyToPostgres(sqliteFile: string, client: pg.Client, options: { texts?: boolean } = {}): Promise<void> {
   const source = new Sqlite(sqliteFile, { readonly: true });
   // Secondary indexes are built once after the load instead of row by row: several times faster.
   const { rows: indexes } = await client.query<{ indexname: string; indexdef: string }>(
@@ -54,7 +56,7 @@ export async function copyToPostgres(sqliteFile: string, client: pg.Client): Pro
       );
       const names = columns.map((c) => c.column_name);
       const convert = columns.map((c) => {
-        if (table === 'signalements' && c.column_name in EMPTIED) return () => EMPTIED[c.column_name];
+        if (!options.texts && table === 'signalements' && c.column_name in EMPTIED) return () => EMPTIED[c.column_name];
         if (c.udt_name === 'bool') return (v: unknown) => (v === null ? null : v === 1);
         if (c.udt_name === 'timestamptz')
           return (v: unknown) => (v === null ? null : new Date(Number(v)).toISOString());

@@ -1,8 +1,12 @@
 // The benchmarks' demo data (bench:reports, bench:load, bench:dashboard): a database topped up to N reports
-// by the demo generator, generated once and kept for later runs, with the progress printed.
+// by the demo generator, generated once and kept for later runs, with the progress printed; and its copy
+// in PostgreSQL, so both engines are measured on the same rows.
+import Sqlite from 'better-sqlite3';
 import { count } from 'drizzle-orm';
-import type { Database } from '../server/db/client';
+import pg from 'pg';
+import { openDatabase, type Database } from '../server/db/client';
 import { seedDemo } from '../server/db/seed/demo';
+import { copyToPostgres } from './bench-dashboard-copy';
 
 const fr = (n: number, digits = 0) => n.toLocaleString('fr-FR', { maximumFractionDigits: digits });
 
@@ -30,4 +34,57 @@ export async function topUpDemoReports(db: Database, target: number, options: { 
     },
   });
   return present;
+}
+
+/**
+ * A PostgreSQL database holding the same rows as the SQLite benchmark file (same ids, same texts, same
+ * ciphertexts: it reads with the SQLite file's key), made once by copy and kept for later runs while it
+ * holds at least `minimum` reports (bench:load adds some on each run). Returns its URL.
+ */
+export async function postgresCopyOf(sqliteFile: string, name: string, adminUrl: string, minimum: number): Promise<string> {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const source = new Sqlite(sqliteFile, { readonly: true });
+  const { n: wanted } = source.prepare('select count(*) as n from signalements').get() as { n: number };
+  source.close();
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    const exists = (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount !== 0;
+    if (exists) {
+      const client = new pg.Client({ connectionString: url.toString() });
+      await client.connect();
+      const held = await client
+        .query<{ n: string }>('select count(*) as n from signalements')
+        .then((r) => Number(r.rows[0]!.n))
+        .catch(() => -1)
+        .finally(() => client.end());
+      if (held >= minimum) {
+        console.info(`${fr(held)} signalements déjà copiés dans PostgreSQL (${name}), réutilisés.`);
+        return url.toString();
+      }
+      await admin.query(`drop database ${name} with (force)`);
+    }
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  console.info(`Copie de ${fr(wanted)} signalements de ${sqliteFile} dans PostgreSQL (${name})…`);
+  const started = performance.now();
+  const db = openDatabase(url.toString());
+  try {
+    await db.migrate();
+  } finally {
+    await db.close();
+  }
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    await copyToPostgres(sqliteFile, client, { texts: true });
+    await client.query('vacuum analyze');
+  } finally {
+    await client.end();
+  }
+  console.info(`  copie et VACUUM ANALYZE : ${fr((performance.now() - started) / 1000, 1)} s`);
+  return url.toString();
 }

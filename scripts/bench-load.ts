@@ -10,22 +10,22 @@ import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { desc, sql } from 'drizzle-orm';
-import pg from 'pg';
 import { openDataKey } from '../server/crypto/data-key';
 import { openDatabase, type Database } from '../server/db/client';
 import { seed } from '../server/db/seed/index';
 import { createUser, findUserByEmail } from '../server/domains/utilisateurs/service';
-import { topUpDemoReports } from './bench-data';
+import { postgresCopyOf, topUpDemoReports } from './bench-data';
 import { cliOptions } from './cli';
 
-const USAGE = `Usage : npm run bench:load -- [--reports 1000000] [--engine sqlite|pg|both] [--connections 50] [--duration 20] [--read-workers N]
+const USAGE = `Usage : npm run bench:load -- [--reports 1000000] [--engine sqlite|pg|both] [--connections 50] [--duration 20] [--read-workers N] [--cpu-prof DOSSIER]
 
 Lance le serveur construit (dist/server) dans son propre processus et le charge avec autocannon sur la
 boucle locale : 50 connexions, 80 % de listes filtrées, 15 % de détails, 5 % de créations, sur N
 signalements de démonstration (générés une fois puis gardés, un jeu par nombre N : data/bench/load-N/
 pour SQLite, base PostgreSQL signalements_bench_load_N). Affiche requêtes par seconde et latences p50, p95, p99, et les mêmes chiffres
 pour une route authentifiée qui ne fait rien (GET /api/canals), le plafond. --read-workers fixe
-DATABASE_READ_WORKERS du serveur (SQLite ; 0 : lectures sur le fil principal). N'affirme rien.`;
+DATABASE_READ_WORKERS du serveur (SQLite ; 0 : lectures sur le fil principal). --cpu-prof écrit le profil
+CPU du serveur (node --cpu-prof) dans DOSSIER. N'affirme rien.`;
 
 const { values } = cliOptions(USAGE, {
   reports: { type: 'string' },
@@ -33,7 +33,9 @@ const { values } = cliOptions(USAGE, {
   connections: { type: 'string' },
   duration: { type: 'string' },
   'read-workers': { type: 'string' },
+  'cpu-prof': { type: 'string' },
 });
+const CPU_PROF = values['cpu-prof'];
 const READ_WORKERS = values['read-workers'];
 const REPORTS = Number(values.reports ?? 1_000_000);
 const CONNECTIONS = Number(values.connections ?? 50);
@@ -92,32 +94,33 @@ const WORDS = ['detournement', 'toliara', 'fonds', 'rison', 'marche', 'commune']
 const REGIONS = ['MG11', 'MG12', 'MG21', 'MG31', 'MG41', 'MG51'];
 const SUBJECTS = ['CORRUPTION', 'DETOURNEMENT', 'ABUS_POUVOIR', 'FRAUDE', 'NEGLIGENCE'];
 
-/** One request of the mix: 80 % list with filters, 15 % detail, 5 % create. */
-function mixed(sampled: Sample) {
+/** One request of the mix: 80 % list with filters, 15 % detail, 5 % create; `kind` names it in the breakdown. */
+function mixed(sampled: Sample): Request {
   const r = Math.random();
   if (r < 0.8) {
     const f = Math.random();
     const month = 1 + Math.floor(Math.random() * 12);
     const mm = String(month).padStart(2, '0');
-    const query =
+    const [kind, query] =
       f < 0.2
-        ? `page=${1 + Math.floor(Math.random() * 5)}`
+        ? ['liste, pages 1 à 5', `page=${1 + Math.floor(Math.random() * 5)}`]
         : f < 0.35
-          ? `partenaire.code[]=${pick(sampled.partners)}`
+          ? ['liste, partenaire', `partenaire.code[]=${pick(sampled.partners)}`]
           : f < 0.5
-            ? `signalementAt[after]=2025-${mm}-01&signalementAt[before]=2025-${mm}-28`
+            ? ['liste, un mois', `signalementAt[after]=2025-${mm}-01&signalementAt[before]=2025-${mm}-28`]
             : f < 0.65
-              ? `search=${pick(WORDS)}`
+              ? ['liste, recherche', `search=${pick(WORDS)}`]
               : f < 0.8
-                ? `region.code=${pick(REGIONS)}`
+                ? ['liste, région', `region.code=${pick(REGIONS)}`]
                 : f < 0.9
-                  ? `subjects.code[]=${pick(SUBJECTS)}&partenaire.code[]=${pick(sampled.partners)}`
-                  : `order[code]=desc&page=${1 + Math.floor(Math.random() * 3)}`;
-    return { method: 'GET' as const, path: `/api/signalements?${query}` };
+                  ? ['liste, objet et partenaire', `subjects.code[]=${pick(SUBJECTS)}&partenaire.code[]=${pick(sampled.partners)}`]
+                  : ['liste, tri par code', `order[code]=desc&page=${1 + Math.floor(Math.random() * 3)}`];
+    return { kind, method: 'GET', path: `/api/signalements?${query}` };
   }
-  if (r < 0.95) return { method: 'GET' as const, path: `/api/signalements/${pick(sampled.codes)}` };
+  if (r < 0.95) return { kind: 'détail', method: 'GET', path: `/api/signalements/${pick(sampled.codes)}` };
   return {
-    method: 'POST' as const,
+    kind: 'création',
+    method: 'POST',
     path: '/api/signalements',
     body: JSON.stringify({
       partenaire: `/api/partenaires/${pick(sampled.partners)}`,
@@ -126,6 +129,13 @@ function mixed(sampled: Sample) {
       signalementAt: '2025-03-10',
     }),
   };
+}
+
+interface Request {
+  kind: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
 }
 
 interface Figures {
@@ -137,13 +147,16 @@ interface Figures {
   non2xx: number;
   /** Answers that were not 2xx, by status. */
   statuses: Record<string, number>;
+  /** Client-observed latencies by kind of request (ms, sorted). */
+  byKind: Record<string, number[]>;
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
-async function load(base: string, cookie: string, request: () => { method: 'GET' | 'POST'; path: string; body?: string }): Promise<Figures> {
+async function load(base: string, cookie: string, request: () => Request): Promise<Figures> {
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
+  const byKind: Record<string, number[]> = {};
   const result = await new Promise<autocannon.Result>((done, fail) => {
     const instance = autocannon(
       {
@@ -152,11 +165,17 @@ async function load(base: string, cookie: string, request: () => { method: 'GET'
         duration: DURATION,
         requests: [
           {
-            setupRequest: (req) => {
+            setupRequest: (req, context) => {
               const next = request();
               const headers: Record<string, string> = { cookie, 'sec-fetch-site': 'same-origin' };
               if (next.body) headers['content-type'] = 'application/json';
+              // One request at a time per connection: built just before it is sent.
+              Object.assign(context, { kind: next.kind, sentAt: performance.now() });
               return { ...req, method: next.method, path: next.path, body: next.body, headers };
+            },
+            onResponse: (_status, _body, context) => {
+              const { kind, sentAt } = context as { kind: string; sentAt: number };
+              (byKind[kind] ??= []).push(performance.now() - sentAt);
             },
           },
         ],
@@ -173,7 +192,9 @@ async function load(base: string, cookie: string, request: () => { method: 'GET'
     });
   });
   latencies.sort((a, b) => a - b);
+  for (const list of Object.values(byKind)) list.sort((a, b) => a - b);
   return {
+    byKind,
     perSecond: result.requests.average,
     p50: percentile(latencies, 50),
     p95: percentile(latencies, 95),
@@ -187,7 +208,8 @@ async function load(base: string, cookie: string, request: () => { method: 'GET'
 async function runServer(env: Record<string, string>): Promise<{ base: string; child: ChildProcess }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--enable-source-maps', BUNDLE], {
+  const profile = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(CPU_PROF)}`] : [];
+  const child = spawn(process.execPath, ['--enable-source-maps', ...profile, BUNDLE], {
     env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -206,19 +228,14 @@ async function bench(engine: string) {
   // One data set per size, each with the key that encrypts its sources.
   const folder = resolve(`data/bench/load-${REPORTS}`);
   mkdirSync(folder, { recursive: true });
-  const keyFile = join(folder, engine === 'sqlite' ? 'data.key' : 'pg.key');
+  // PostgreSQL gets a copy of the SQLite data set (same rows, read with the same key): made once, kept.
+  const keyFile = join(folder, 'data.key');
+  const sqliteUrl = `file:${join(folder, 'signalements.db')}`;
+  if (engine === 'sqlite' || !existsSync(join(folder, 'signalements.db'))) await prepare(sqliteUrl, keyFile);
   if (engine === 'sqlite') {
-    url = `file:${join(folder, 'signalements.db')}`;
+    url = sqliteUrl;
   } else {
-    const name = `signalements_bench_load_${REPORTS}`;
-    const admin = new pg.Client({ connectionString: PG_ADMIN });
-    await admin.connect();
-    const exists = await admin.query('select 1 from pg_database where datname = $1', [name]);
-    if (exists.rowCount === 0) await admin.query(`create database ${name}`);
-    await admin.end();
-    const target = new URL(PG_ADMIN);
-    target.pathname = `/${name}`;
-    url = target.toString();
+    url = await postgresCopyOf(join(folder, 'signalements.db'), `signalements_bench_load_${REPORTS}`, PG_ADMIN, REPORTS);
   }
   const sampled = await prepare(url, keyFile);
   const { base, child } = await runServer({
@@ -232,7 +249,7 @@ async function bench(engine: string) {
     const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
     // A short warm-up: statements prepared, caches filled.
     await load(base, cookie, () => mixed(sampled)).catch(() => undefined);
-    const ceiling = await load(base, cookie, () => ({ method: 'GET', path: '/api/canals' }));
+    const ceiling = await load(base, cookie, () => ({ kind: 'no-op', method: 'GET', path: '/api/canals' }));
     const mix = await load(base, cookie, () => mixed(sampled));
     return { engine, ceiling, mix };
   } finally {
@@ -242,8 +259,12 @@ async function bench(engine: string) {
 }
 
 const rows: string[] = [];
+const kinds: string[] = [];
 for (const engine of ENGINES) {
   const { ceiling, mix } = await bench(engine);
+  for (const [kind, list] of Object.entries(mix.byKind).sort()) {
+    kinds.push(`| ${engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'} | ${kind} | ${fr(list.length)} | ${fr(percentile(list, 50))} | ${fr(percentile(list, 95))} | ${fr(percentile(list, 99))} |`);
+  }
   const line = (what: string, f: Figures) =>
     `| ${engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'} | ${what} | ${fr(f.perSecond)} | ${fr(f.p50)} | ${fr(f.p95)} | ${fr(f.p99)} | ${f.errors + f.non2xx} |`;
   rows.push(line('no-op authentifié (plafond)', ceiling), line('mélange 80/15/5', mix));
@@ -255,3 +276,7 @@ console.info(
 console.info('| moteur | trafic | req/s | p50 (ms) | p95 (ms) | p99 (ms) | erreurs |');
 console.info('| --- | --- | --- | --- | --- | --- | --- |');
 for (const row of rows) console.info(row);
+console.info('\nLe mélange par sorte de requête (latences vues du client) :');
+console.info('| moteur | requête | nombre | p50 (ms) | p95 (ms) | p99 (ms) |');
+console.info('| --- | --- | --- | --- | --- | --- |');
+for (const row of kinds) console.info(row);

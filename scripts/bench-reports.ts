@@ -1,13 +1,15 @@
-// npm run bench:reports [-- --reports 1000000 --db data/bench/demo-sqlite.db]
-// Measures the report list on SQLite with N demo reports (made once by the demo generator and kept
-// for later runs): the first page with the default sort, each single filter and search terms, as
-// the median server-side time of the REST endpoint (in-process inject) and its ratio to the raw SQL
-// of the same query on the same database; then the peak memory of a process that streams the xlsx
+// npm run bench:reports [-- --reports 1000000 --engine sqlite|pg|both --db data/bench/demo-sqlite.db]
+// Measures the report list with N demo reports (made once by the demo generator in the SQLite file and
+// kept for later runs; PostgreSQL gets a copy of the same rows, also kept): the first page with the
+// default sort and pages of 1, 20 and 100 rows, each single filter, a combination and search terms, as
+// the median server-side time of the REST endpoint (in-process inject) and its ratio to the raw SQL of
+// the same statements on the same database; then the peak memory of a process that streams the xlsx
 // export of about 100,000 reports. Prints figures; asserts nothing (timings are not tested).
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { desc, eq, sql } from 'drizzle-orm';
+import Sqlite from 'better-sqlite3';
 import { build } from 'esbuild';
 import { buildApp } from '../server/app';
 import { loadConfig } from '../server/config';
@@ -15,146 +17,254 @@ import { openDataKey } from '../server/crypto/data-key';
 import { openDatabase } from '../server/db/client';
 import { seed } from '../server/db/seed/index';
 import { createUser } from '../server/domains/utilisateurs/service';
-import { countSignalements, DENSE_SEARCH, filterConditions, orderBy } from '../server/domains/signalements/queries';
+import type { SessionUser } from '../server/domains/auth/session';
+import { listPage } from '../server/domains/signalements/queries';
 import { signalementListSchema } from '../shared/schemas/signalements';
-import { topUpDemoReports } from './bench-data';
+import { postgresCopyOf, topUpDemoReports } from './bench-data';
 import { cliOptions } from './cli';
 
 const { values } = cliOptions(
-  `Usage : npm run bench:reports -- [--reports 1000000] [--runs 15] [--db data/bench/demo-sqlite.db]
+  `Usage : npm run bench:reports -- [--reports 1000000] [--runs 15] [--engine sqlite|pg|both] [--db data/bench/demo-sqlite.db] [--no-export]
 
-Mesure la liste des signalements sur SQLite avec N signalements de démonstration (générés une fois et
-gardés dans le fichier --db) : médiane côté serveur de chaque cas et rapport au SQL brut, puis la
-mémoire d'un export xlsx d'environ 100 000 signalements. N'affirme rien : des chiffres seulement.`,
-  { reports: { type: 'string' }, db: { type: 'string' }, runs: { type: 'string' } },
+Mesure la liste des signalements avec N signalements de démonstration (générés une fois et gardés dans
+le fichier SQLite --db ; PostgreSQL en reçoit une copie, gardée aussi dans la base
+signalements_bench_reports_N) : médiane côté serveur de chaque cas et rapport au SQL brut, puis la
+mémoire d'un export xlsx d'environ 100 000 signalements (sauf --no-export). N'affirme rien : des
+chiffres seulement.`,
+  {
+    reports: { type: 'string' },
+    db: { type: 'string' },
+    runs: { type: 'string' },
+    engine: { type: 'string' },
+    'no-export': { type: 'boolean' },
+  },
 );
+const engines =
+  values.engine === 'pg' ? ['postgres'] : values.engine === 'both' ? ['sqlite', 'postgres'] : ['sqlite'];
+const BENCH_USER = { email: 'bench@signalements.local', password: 'tamarin-baobab-mangrove-73' };
+const PG_ADMIN = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const target = Number(values.reports ?? 1_000_000);
 const runs = Number(values.runs ?? 15);
 const path = resolve(values.db ?? 'data/bench/demo-sqlite.db');
-const url = `file:${path}`;
+const sqliteUrl = `file:${path}`;
+// The demo generator writes sources encrypted: the bench database keeps its key file beside it, and the
+// PostgreSQL copy holds the same ciphertexts.
+const keyFile = join(dirname(path), 'data.key');
 const fr = (n: number, digits = 1) => n.toLocaleString('fr-FR', { maximumFractionDigits: digits });
 
-const db = openDatabase(url);
-await db.migrate();
-// The demo generator writes sources encrypted: the bench database keeps its key file beside it.
-await openDataKey(db, { DATABASE_URL: url });
-await seed(db);
-const existing = await topUpDemoReports(db, target, { seed: 1, where: path });
-await db.execute(sql`analyze`);
+{
+  const generator = openDatabase(sqliteUrl);
+  await generator.migrate();
+  await openDataKey(generator, { DATABASE_URL: sqliteUrl, DATA_KEY_FILE: keyFile });
+  await seed(generator);
+  await topUpDemoReports(generator, target, { seed: 1, where: path });
+  await generator.execute(sql`analyze`);
+  await generator.close();
+}
 
-const email = 'bench@signalements.local';
-const [user] = await db.read.select().from(db.t.utilisateurs).where(eq(db.t.utilisateurs.email, email));
-if (!user) await createUser(db, { email, nomPrenom: 'Banc d’essai', roleCode: 'ROLE_USER', password: 'tamarin-baobab-mangrove-73' });
-const app = await buildApp({ config: loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent' }), db });
-const login = await app.inject({ method: 'POST', url: '/api/login', payload: { email, password: 'tamarin-baobab-mangrove-73' } });
-const cookie = `session=${login.cookies.find((c) => c.name === 'session')!.value}`;
+for (const engine of engines) await measure(engine);
 
-// Real values for the filters, taken from the data.
-const t = db.t;
-const pick = async <T>(q: Promise<T[]>) => (await q)[0]!;
-const partner = await pick(db.read.select({ code: t.partenaires.code }).from(t.partenaires).where(sql`${t.partenaires.code} <> 'IVY'`).limit(1));
-const creator = await pick(db.read.select({ code: t.utilisateurs.code }).from(t.utilisateurs).innerJoin(t.signalements, eq(t.signalements.createdById, t.utilisateurs.id)).limit(1));
-const author = await pick(db.read.select({ n: t.presumeAuteurs.nomPrenom }).from(t.presumeAuteurs).orderBy(desc(t.presumeAuteurs.id)).limit(1));
-const lastName = author.n.split(' ')[0]!;
-const sample = await pick(db.read.select({ code: t.signalements.code }).from(t.signalements).orderBy(desc(t.signalements.id)).limit(1));
+async function measure(engine: string) {
+  const url =
+    engine === 'sqlite'
+      ? sqliteUrl
+      : await postgresCopyOf(path, `signalements_bench_reports_${target}`, PG_ADMIN, target);
+  const db = openDatabase(url);
+  await db.migrate();
+  await openDataKey(db, { DATABASE_URL: url, DATA_KEY_FILE: keyFile });
+  await seed(db);
+  const [{ n: existing } = { n: 0 }] = await db.read
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(db.t.signalements);
 
-const cases: Array<[string, string]> = [
-  ['première page, tri par défaut', ''],
-  ['filtre partenaire', `partenaire.code[]=${partner.code}`],
-  ['filtre objet', 'subjects.code[]=FRAUDE'],
-  ['filtre objets (deux)', 'subjects.code[]=FRAUDE&subjects.code[]=CORRUPTION'],
-  ['filtre créateur', `createdBy.code[]=${creator.code}`],
-  ['filtre région', 'region.code=MG11'],
-  ['filtre district', 'district.code=MG11101001A'],
-  ['filtre commune', 'commune.code=MG11101001'],
-  ['filtre dates (un mois)', 'signalementAt[after]=2025-06-01&signalementAt[before]=2025-06-30'],
-  ['tri par code', 'order[code]=desc'],
-  [`recherche « ${lastName} »`, `search=${encodeURIComponent(lastName)}`],
-  ['recherche « detournement »', 'search=detournement'],
-  ['recherche « toliara »', 'search=toliara'],
-  // A part of a word (inside the token), two words, and a whole report code.
-  ['recherche « rison »', 'search=rison'],
-  ['recherche « detournement fonds »', 'search=detournement%20fonds'],
-  [`recherche « ${sample.code} »`, `search=${encodeURIComponent(sample.code)}`],
-];
+  const email = BENCH_USER.email;
+  const [user] = await db.read.select().from(db.t.utilisateurs).where(eq(db.t.utilisateurs.email, email));
+  if (!user)
+    await createUser(db, {
+      email,
+      nomPrenom: 'Banc d’essai',
+      roleCode: 'ROLE_USER',
+      password: BENCH_USER.password,
+    });
+  const [me] = await db.read.select().from(db.t.utilisateurs).where(eq(db.t.utilisateurs.email, email));
+  const viewer: SessionUser = {
+    ...me!,
+    role: { code: 'ROLE_USER', designation: 'Utilisateur' },
+    twoFactorEnrolled: false,
+  };
+  const app = await buildApp({
+    config: loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', DATA_KEY_FILE: keyFile }),
+    db,
+  });
+  const login = await app.inject({
+    method: 'POST',
+    url: '/api/login',
+    payload: BENCH_USER,
+  });
+  const cookie = `session=${login.cookies.find((c) => c.name === 'session')!.value}`;
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-async function time(fn: () => Promise<unknown>): Promise<number> {
-  await fn();
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    await fn();
-    samples.push(performance.now() - started);
+  // Real values for the filters, taken from the data.
+  const t = db.t;
+  const pick = async <T>(q: Promise<T[]>) => (await q)[0]!;
+  const partner = await pick(
+    db.read
+      .select({ code: t.partenaires.code })
+      .from(t.partenaires)
+      .where(sql`${t.partenaires.code} <> 'IVY'`)
+      .limit(1),
+  );
+  const creator = await pick(
+    db.read
+      .select({ code: t.utilisateurs.code })
+      .from(t.utilisateurs)
+      .innerJoin(t.signalements, eq(t.signalements.createdById, t.utilisateurs.id))
+      .limit(1),
+  );
+  // A name of a presumed author: from the SQLite file (the PostgreSQL copy has the search texts that hold
+  // the names, not the persons' tables).
+  const names = new Sqlite(path, { readonly: true });
+  const author = names.prepare('select nom_prenom as n from presume_auteurs order by id desc limit 1').get() as { n: string };
+  names.close();
+  const lastName = author.n.split(' ')[0]!;
+  const sample = await pick(
+    db.read
+      .select({ code: t.signalements.code })
+      .from(t.signalements)
+      .orderBy(desc(t.signalements.id))
+      .limit(1),
+  );
+
+  const cases: Array<[string, string]> = [
+    ['première page, tri par défaut', ''],
+    ['page de 1 ligne', 'itemsPerPage=1'],
+    ['page de 100 lignes', 'itemsPerPage=100'],
+    ['filtres partenaire et objet', `partenaire.code[]=${partner.code}&subjects.code[]=FRAUDE`],
+    ['filtre partenaire', `partenaire.code[]=${partner.code}`],
+    ['filtre objet', 'subjects.code[]=FRAUDE'],
+    ['filtre objets (deux)', 'subjects.code[]=FRAUDE&subjects.code[]=CORRUPTION'],
+    ['filtre créateur', `createdBy.code[]=${creator.code}`],
+    ['filtre région', 'region.code=MG11'],
+    ['filtre district', 'district.code=MG11101001A'],
+    ['filtre commune', 'commune.code=MG11101001'],
+    ['filtre dates (un mois)', 'signalementAt[after]=2025-06-01&signalementAt[before]=2025-06-30'],
+    ['tri par code', 'order[code]=desc'],
+    [`recherche « ${lastName} »`, `search=${encodeURIComponent(lastName)}`],
+    ['recherche « detournement »', 'search=detournement'],
+    ['recherche « toliara »', 'search=toliara'],
+    // A part of a word (inside the token), two words, and a whole report code.
+    ['recherche « rison »', 'search=rison'],
+    ['recherche « detournement fonds »', 'search=detournement%20fonds'],
+    [`recherche « ${sample.code} »`, `search=${encodeURIComponent(sample.code)}`],
+  ];
+
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  async function time(fn: () => Promise<unknown>): Promise<number> {
+    // Warm-up: PostgreSQL prepares the loader's statements once per pooled connection (10).
+    for (let i = 0; i < 10; i++) await fn();
+    const samples: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const started = performance.now();
+      await fn();
+      samples.push(performance.now() - started);
+    }
+    return median(samples);
   }
-  return median(samples);
-}
 
-/** The same two statements the endpoint runs (count, then the page of ids), without HTTP or DTOs. */
-async function rawSql(query: string) {
-  const parsed = signalementListSchema.parse(Object.fromEntries(new URLSearchParams(query)) as never);
-  const q = { ...parsed, ...nested(query) };
-  const total = await countSignalements(db, q);
-  const where = await filterConditions(db, q, { mode: 'page', searchStrategy: total > DENSE_SEARCH ? 'scan' : 'index' });
-  await db.read.select({ id: t.signalements.id }).from(t.signalements).where(where).orderBy(...orderBy(db, q.order)).limit(20);
-}
-function nested(query: string) {
-  const params = new URLSearchParams(query);
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of params) {
-    const list = key.match(/^(.+)\[\]$/);
-    const group = key.match(/^([^[]+)\[([^\]]+)\]$/);
-    if (list) out[list[1]!] = [...((out[list[1]!] as string[]) ?? []), value];
-    else if (group) out[group[1]!] = { ...((out[group[1]!] as object) ?? {}), [group[2]!]: group[2] === 'after' || group[2] === 'before' ? new Date(`${value}T00:00:00Z`) : value };
+  /** The same statements the endpoint runs (the total, then the page of ids), without HTTP, session or DTOs. */
+  async function rawSql(query: string) {
+    const parsed = signalementListSchema.parse(Object.fromEntries(new URLSearchParams(query)) as never);
+    await listPage(db, viewer, { ...parsed, ...nested(query) });
   }
-  return out;
-}
 
-console.info(`\nListe des signalements — SQLite, ${fr(Math.max(existing, target), 0)} signalements, médiane de ${runs} mesures\n`);
-console.info('cas'.padEnd(40) + 'total'.padStart(10) + 'endpoint (ms)'.padStart(16) + 'SQL brut (ms)'.padStart(16) + 'ratio'.padStart(8));
-for (const [label, query] of cases) {
-  const res = await app.inject({ url: `/api/signalements?${query}`, headers: { cookie } });
-  if (res.statusCode !== 200) throw new Error(`${label}: ${res.statusCode} ${res.body}`);
-  const total = res.json().totalItems as number;
-  const endpoint = await time(() => app.inject({ url: `/api/signalements?${query}`, headers: { cookie } }));
-  const raw = await time(() => rawSql(query));
-  console.info(label.padEnd(40) + fr(total, 0).padStart(10) + fr(endpoint).padStart(16) + fr(raw).padStart(16) + fr(endpoint / raw, 2).padStart(8));
-}
-await app.close();
-await db.close();
+  function nested(query: string) {
+    const params = new URLSearchParams(query);
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of params) {
+      const list = key.match(/^(.+)\[\]$/);
+      const group = key.match(/^([^[]+)\[([^\]]+)\]$/);
+      if (list) out[list[1]!] = [...((out[list[1]!] as string[]) ?? []), value];
+      else if (group)
+        out[group[1]!] = {
+          ...((out[group[1]!] as object) ?? {}),
+          [group[2]!]: group[2] === 'after' || group[2] === 'before' ? new Date(`${value}T00:00:00Z`) : value,
+        };
+    }
+    return out;
+  }
 
-// Export: the server runs in a child process so its peak memory is the serving process's alone; this
-// process downloads the file as a browser would. The child is bundled as `npm start` runs the server
-// (plain node on esbuild's output, no TypeScript loader in the process).
-const childBundle = resolve(import.meta.dirname, '../dist/bench/bench-export-child.mjs');
-await build({
-  entryPoints: [
-    resolve(import.meta.dirname, 'bench-export-child.ts'),
-    resolve(import.meta.dirname, '../server/domains/signalements/export-worker.ts'),
-  ],
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  outdir: resolve(import.meta.dirname, '../dist/bench'),
-  entryNames: '[name]',
-  outExtension: { '.js': '.mjs' },
-  logLevel: 'warning',
-});
-const child = spawn(process.execPath, [childBundle, url], { stdio: ['pipe', 'pipe', 'inherit'] });
-const lines = createInterface({ input: child.stdout! });
-const next = async () => (await lines[Symbol.asyncIterator]().next()).value as string;
-const ready = Object.fromEntries((await next()).split(' ').map((kv) => kv.split('=')));
-const started = performance.now();
-const exportUrl = `http://127.0.0.1:${ready.port}/api/signalements/export/xlsx?signalementAt[after]=${ready.after}`;
-const res = await fetch(exportUrl, { headers: { cookie } });
-let bytes = 0;
-for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
-const seconds = (performance.now() - started) / 1000;
-child.stdin!.end();
-const peak = (await next()).split('=')[1];
-console.info(
-  `\nExport xlsx de ${fr(Number(ready.count), 0)} signalements : ${fr(bytes / 1024 / 1024)} Mo en ${fr(seconds)} s ; ` +
-    `mémoire maximale du processus serveur : ${peak} Mo (objectif < 300 Mo ; ${ready.baseline} Mo avant l'export)`,
-);
+  console.info(
+    `\nListe des signalements — ${engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, ${fr(existing, 0)} signalements, médiane de ${runs} mesures\n`,
+  );
+  console.info(
+    'cas'.padEnd(40) +
+      'total'.padStart(12) +
+      'endpoint (ms)'.padStart(16) +
+      'SQL brut (ms)'.padStart(16) +
+      'ratio'.padStart(8),
+  );
+  for (const [label, query] of cases) {
+    const res = await app.inject({ url: `/api/signalements?${query}`, headers: { cookie } });
+    if (res.statusCode !== 200) throw new Error(`${label}: ${res.statusCode} ${res.body}`);
+    const { totalItems: total, totalItemsExact: exact } = res.json() as {
+      totalItems: number;
+      totalItemsExact: boolean;
+    };
+    const endpoint = await time(() => app.inject({ url: `/api/signalements?${query}`, headers: { cookie } }));
+    const raw = await time(() => rawSql(query));
+    const shown = exact ? fr(total, 0) : `> ${fr(total, 0)}`;
+    console.info(
+      label.padEnd(40) +
+        shown.padStart(12) +
+        fr(endpoint).padStart(16) +
+        fr(raw).padStart(16) +
+        fr(endpoint / raw, 2).padStart(8),
+    );
+  }
+  await app.close();
+  await db.close();
+}
+if (!values['no-export']) await exportMemory(sqliteUrl);
+
+async function exportMemory(url: string) {
+  // Export: the server runs in a child process so its peak memory is the serving process's alone; this
+  // process downloads the file as a browser would. The child is bundled as `npm start` runs the server
+  // (plain node on esbuild's output, no TypeScript loader in the process).
+  const childBundle = resolve(import.meta.dirname, '../dist/bench/bench-export-child.mjs');
+  await build({
+    entryPoints: [
+      resolve(import.meta.dirname, 'bench-export-child.ts'),
+      resolve(import.meta.dirname, '../server/domains/signalements/export-worker.ts'),
+    ],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    outdir: resolve(import.meta.dirname, '../dist/bench'),
+    entryNames: '[name]',
+    outExtension: { '.js': '.mjs' },
+    logLevel: 'warning',
+  });
+  const child = spawn(process.execPath, [childBundle, url], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout! });
+  const next = async () => (await lines[Symbol.asyncIterator]().next()).value as string;
+  const ready = Object.fromEntries((await next()).split(' ').map((kv) => kv.split('=')));
+  const base = `http://127.0.0.1:${ready.port}`;
+  const login = await fetch(`${base}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: BENCH_USER.email, password: BENCH_USER.password }),
+  });
+  const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+  const started = performance.now();
+  const res = await fetch(`${base}/api/signalements/export/xlsx?signalementAt[after]=${ready.after}`, { headers: { cookie } });
+  let bytes = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
+  const seconds = (performance.now() - started) / 1000;
+  child.stdin!.end();
+  const peak = (await next()).split('=')[1];
+  console.info(
+    `\nExport xlsx de ${fr(Number(ready.count), 0)} signalements : ${fr(bytes / 1024 / 1024)} Mo en ${fr(seconds)} s ; ` +
+      `mémoire maximale du processus serveur : ${peak} Mo (objectif < 300 Mo ; ${ready.baseline} Mo avant l'export)`,
+  );
+}

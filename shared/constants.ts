@@ -4,7 +4,7 @@ export const STATUT_KINDS = ['open', 'treated', 'closed'] as const;
 export type StatutKind = (typeof STATUT_KINDS)[number];
 
 /** The dimensions of the dashboard's per-day counts (table signalement_day_counts). */
-export const DAY_COUNT_DIMENSIONS = ['total', 'statut', 'region', 'district', 'commune', 'canal', 'niveau', 'resultat', 'subject'] as const;
+export const DAY_COUNT_DIMENSIONS = ['total', 'statut', 'region', 'district', 'commune', 'canal', 'niveau', 'resultat', 'subject', 'partenaire', 'createur'] as const;
 export type DayCountDimension = (typeof DAY_COUNT_DIMENSIONS)[number];
 
 export const ROLE_ADMIN = 'ROLE_ADMIN';
@@ -23,6 +23,11 @@ export const PAGE_SIZE_PARTENAIRES = 10;
 export const OPTION_LIST_SIZE = 500;
 export const FILTER_PICKER_SIZE = 300;
 export const MAX_PAGE_LINKS = 5;
+/**
+ * The report list counts matches one by one (filters the day counts cannot answer) up to this many, or a
+ * few pages past the current one if that is more; beyond, it shows « plus de N » (decision 0022).
+ */
+export const LIST_COUNT_CAP = 1000;
 export const SEARCH_DEBOUNCE_MS = 300;
 export const DEFAULT_DEBOUNCE_MS = 500;
 export const PARTNER_SEARCH_DEBOUNCE_MS = 500;

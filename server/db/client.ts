@@ -9,6 +9,7 @@ import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core';
 import { drizzle as drizzleProxy } from 'drizzle-orm/sqlite-proxy';
+import { preparedRunner, type Preparable } from './prepared';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as pgSchema from '../../drizzle/schema/pg';
@@ -38,6 +39,13 @@ export interface Database {
   transaction<T>(fn: (tx: Orm) => Promise<T>): Promise<T>;
   /** Raw SQL returning rows, for the few queries the builder cannot express. */
   rows<T = Record<string, unknown>>(query: SQL, tx?: Orm): Promise<T[]>;
+  /**
+   * A read run on every request (the session check, the report loader): `build(orm)` is prepared on
+   * first use and kept under `name` (one name, one statement), then run with `values` for its placeholders
+   * (server/db/prepared.ts). Outside transactions, like db.read; on SQLite, on this thread: only for
+   * reads bounded by a key.
+   */
+  prepared<R>(name: string, build: (orm: Orm) => Preparable<R>, values: Record<string, unknown>): Promise<Awaited<R>>;
   /** Raw SQL that returns no rows (maintenance statements such as ANALYZE). */
   execute(query: SQL): Promise<void>;
   migrate(): Promise<void>;
@@ -146,13 +154,17 @@ function openSqlite(url: string, readWorkers: number): Database {
   const writer = drizzleSqlite(writerConn, { schema: sqliteSchema });
   // Reads outside transactions: on reader threads, or on a connection of this thread.
   const pool = readWorkers > 0 ? new ReadPool(path, readWorkers) : null;
-  const readerConn = pool ? null : openSqliteConnection(path, true);
+  // With reader threads, a read-only connection of this thread still serves the prepared reads
+  // (db.prepared: the session check, the report loader by ids): each is bounded (one row by key, at most
+  // 100 reports by id) and costs less than a round trip to a thread (about 50 µs of this thread's time).
+  const readerConn = openSqliteConnection(path, true);
+  const local = drizzleSqlite(readerConn, { schema: sqliteSchema });
   const dialect = new SQLiteSyncDialect();
   const reader: Orm = pool
     ? (drizzleProxy(async (text, params, method) => ({ rows: (await pool.run(text, params, method)) as unknown[] }), {
         schema: sqliteSchema,
       }) as unknown as Orm)
-    : drizzleSqlite(readerConn!, { schema: sqliteSchema });
+    : local;
   const mutex = new Mutex();
   const current = new AsyncLocalStorage<Orm>();
 
@@ -178,6 +190,7 @@ function openSqlite(url: string, readWorkers: number): Database {
         }
       });
     },
+    prepared: preparedRunner(local),
     async rows<T>(query: SQL, tx?: Orm) {
       const inTransaction = tx ?? current.getStore();
       if (inTransaction) return inTransaction.all(query) as T[];
@@ -211,7 +224,7 @@ function openSqlite(url: string, readWorkers: number): Database {
     async close() {
       await pool?.close();
       await mutex.run(async () => {
-        readerConn?.close();
+        readerConn.close();
         writerConn.close();
       });
     },
@@ -259,6 +272,7 @@ function openPostgres(url: string, options: DatabaseOptions): Database {
         return current.run(typed, () => fn(typed));
       });
     },
+    prepared: preparedRunner(read),
     async rows<T>(query: SQL, tx?: Orm) {
       const runner = (tx ?? current.getStore() ?? read) as unknown as typeof orm;
       const result = await runner.execute(query);

@@ -4,20 +4,13 @@
 // file; a new *public* door fails it until it is added to the lists below on purpose.
 //
 // Requests go over a real socket with the path exactly as written (tests/helpers/raw-http.ts):
-// `app.inject` would resolve `/./`, `/../` and `%2E` segments before the router saw them.
+// `app.inject` would resolve `/./`, `/../` and `%2E` segments before the router saw them. The app, its
+// records and the probe that sends the requests are in doors.harness.ts; the rules are here.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, type TestApp } from '../../tests/helpers/app';
 import { testEngines } from '../../tests/helpers/db';
-import { rawClient, type RawClient, type RawResponse } from '../../tests/helpers/raw-http';
-import {
-  addPeople,
-  insertFailedMail,
-  passwordLinkToken,
-  PEOPLE,
-  SAME_ORIGIN,
-} from '../../tests/helpers/report-fixture';
-import { createReport } from '../../tests/helpers/signalements';
+import { PEOPLE, SAME_ORIGIN } from '../../tests/helpers/report-fixture';
 import { appRouter } from '../trpc/router';
+import { openDoors, UNDECLARED, UNDECLARED_ANSWER, type Doors, type RawClient, type TestApp } from './doors.harness';
 import { enc, join, spellingsOf } from './path-spellings';
 
 /** The only routes reachable without a session. Adding one here is a security decision. */
@@ -42,15 +35,6 @@ const PUBLIC_PROCEDURES = [
   'signalements.resume',
 ];
 
-// Routes this test registers the way a new module would, declaring nothing: they must be private.
-const UNDECLARED = [
-  '/api/zz-test-undeclared',
-  '/api/zz-test-plugin/scoped',
-  '/api/zz-test-empty-config',
-  '/zz-test-outside-api',
-];
-const UNDECLARED_ANSWER = { leaked: 'données privées' };
-
 const AUTH_REQUIRED = 'Authentification requise.';
 const FORBIDDEN_KEY = 'Nom de paramètre non autorisé.';
 
@@ -66,180 +50,22 @@ const procedures = Object.entries(appRouter._def.procedures as unknown as Record
 // ---------------------------------------------------------------- the suite
 
 describe.each(await testEngines())('every door under hostile spellings on %s', (engine) => {
+  let doors: Doors;
   let t: TestApp;
   let client: RawClient;
   let userCookie: string;
   let creatorCookie: string;
   let adminCookie: string;
-  const data = {
-    report: '',
-    auteur: '',
-    source: '',
-    victime: '',
-    partner: '',
-    user: '',
-    project: '',
-    mail: '',
-    token: '',
-  };
-  let address = 0;
-  /** Each anonymous request comes from its own address, so the public look-up limit never answers instead of the gate. */
-  const from = () => {
-    address++;
-    return { 'x-forwarded-for': `10.${(address >> 16) & 255}.${(address >> 8) & 255}.${address & 255}` };
-  };
+  let data: Doors['data'];
+  let concreteSegments: Doors['concreteSegments'];
+  let bodyFor: Doors['bodyFor'];
+  let probe: Doors['probe'];
 
   beforeAll(async () => {
-    t = await createTestApp(
-      engine,
-      {},
-      {
-        beforeReady(app) {
-          // As a new module would: no config at all, an empty config, inside a plugin with a prefix, outside /api.
-          app.get(UNDECLARED[0]!, async () => UNDECLARED_ANSWER);
-          app.post(UNDECLARED[0]!, async () => UNDECLARED_ANSWER);
-          app.register(async (scope) => scope.get('/scoped', async () => UNDECLARED_ANSWER), {
-            prefix: '/api/zz-test-plugin',
-          });
-          app.route({
-            method: 'GET',
-            url: UNDECLARED[2]!,
-            config: {},
-            handler: async () => UNDECLARED_ANSWER,
-          });
-          app.get(UNDECLARED[3]!, async () => UNDECLARED_ANSWER);
-        },
-      },
-    );
-    await t.user('agent@example.mg', 'ROLE_USER', 'Rakoto Agent');
-    await t.user('createur@example.mg', 'ROLE_USER', 'Rabe Createur');
-    await t.user('admin@example.mg', 'ROLE_ADMIN', 'Rasoa Admin');
-    data.user = await t.user('cible@example.mg', 'ROLE_USER', 'Randria Cible');
-    userCookie = await t.login('agent@example.mg');
-    creatorCookie = await t.login('createur@example.mg');
-    adminCookie = await t.login('admin@example.mg');
-    data.report = await createReport(t, creatorCookie);
-    Object.assign(data, await addPeople(t, creatorCookie, data.report));
-    const partner = await t.app.inject({
-      method: 'POST',
-      url: '/api/partenaires',
-      headers: { cookie: adminCookie, ...SAME_ORIGIN },
-      payload: { designation: 'Partenaire Des Portes', email: 'portes@partenaire.example.mg' },
-    });
-    data.partner = partner.json().code;
-    const project = await t.app.inject({
-      method: 'POST',
-      url: '/api/projects',
-      // A project for a partner of none of the creator's reports: an administrator's (0015).
-      headers: { cookie: adminCookie, ...SAME_ORIGIN },
-      payload: {
-        sigle: 'PORTES',
-        designation: 'Projet des portes',
-        owner: `/api/partenaires/${data.partner}`,
-      },
-    });
-    data.project = project.json().code;
-    data.mail = String(await insertFailedMail(t));
-    data.token = await passwordLinkToken(t, 'cible@example.mg');
-    expect(Object.values(data).every(Boolean), JSON.stringify(data)).toBe(true);
-    client = await rawClient(t.app);
+    doors = await openDoors(engine);
+    ({ t, client, userCookie, creatorCookie, adminCookie, data, concreteSegments, bodyFor, probe } = doors);
   });
-  afterAll(async () => {
-    client?.close();
-    await t?.close();
-  });
-
-  /** Text that must never appear in an answer to an anonymous caller. */
-  const secrets = () => [
-    PEOPLE.auteur,
-    PEOPLE.source,
-    PEOPLE.sourceContact,
-    PEOPLE.victime,
-    'cible@example.mg',
-    'portes@partenaire.example.mg',
-    UNDECLARED_ANSWER.leaked,
-  ];
-
-  /** The real value of each path parameter, chosen by the segment that names the collection. */
-  function concreteSegments(url: string): string[] {
-    const byCollection: Record<string, string> = {
-      signalements: data.report,
-      signalement: data.report,
-      'signalements-details': data.report,
-      presume_auteurs: data.auteur,
-      sources: data.source,
-      victimes: data.victime,
-      partenaires: data.partner,
-      utilisateurs: data.user,
-      'reset-password': data.user,
-      projects: data.project,
-      mail_outbox: data.mail,
-      'definir-mot-de-passe': data.token,
-    };
-    const segments = url.split('/').slice(1);
-    // A new collection without an entry above still gets a real, existing code.
-    return segments.map((s, i) =>
-      s.startsWith(':') ? (byCollection[segments[i - 1] ?? ''] ?? data.report) : s,
-    );
-  }
-
-  const bodyFor = (method: string): { headers: Record<string, string>; body: string | undefined } =>
-    ['POST', 'PUT', 'PATCH', 'DELETE'].includes(method)
-      ? {
-          headers: {
-            'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json',
-          },
-          body: '{}',
-        }
-      : { headers: {}, body: undefined };
-
-  interface Failure {
-    request: string;
-    spelling: string;
-    status: number;
-    body: string;
-  }
-
-  /** Runs the requests a few at a time; collects every answer that breaks a rule. */
-  async function probe(
-    requests: Array<{
-      method: string;
-      path: string;
-      label: string;
-      headers?: Record<string, string>;
-      body?: string;
-    }>,
-    check: (res: RawResponse, request: { method: string; path: string; label: string }) => boolean,
-  ): Promise<Failure[]> {
-    const failures: Failure[] = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < requests.length) {
-        const request = requests[next++]!;
-        const res = await client.send(
-          request.method,
-          request.path,
-          { ...SAME_ORIGIN, ...from(), ...request.headers },
-          request.body,
-        );
-        const leaks = secrets().some((s) => res.body.includes(s));
-        const ok =
-          res.status < 500 &&
-          !(res.status >= 200 && res.status < 300 && request.label !== 'mixed batch') &&
-          !leaks &&
-          check(res, request);
-        if (!ok)
-          failures.push({
-            request: `${request.method} ${request.path}`,
-            spelling: request.label,
-            status: res.status,
-            body: res.body.slice(0, 200),
-          });
-      }
-    };
-    await Promise.all(Array.from({ length: 8 }, worker));
-    return failures;
-  }
+  afterAll(async () => doors?.close());
 
   it('has exactly the expected public routes, one tRPC endpoint and client files only under /admin', () => {
     const routes = t.app.routeList;
@@ -461,7 +287,7 @@ describe.each(await testEngines())('every door under hostile spellings on %s', (
     const names = (target: Record<string, unknown>, list: string[]) =>
       list.filter((name) => typeof target[name] === 'function');
     const spies = [
-      ...names(db, ['transaction', 'rows', 'execute', 'ping']).map((name) =>
+      ...names(db, ['transaction', 'rows', 'prepared', 'execute', 'ping']).map((name) =>
         vi.spyOn(db as Record<string, () => unknown>, name),
       ),
       ...names(read, [

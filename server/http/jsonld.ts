@@ -9,12 +9,17 @@ export interface Collection<T> {
   '@id': string;
   '@type': 'Collection';
   totalItems: number;
+  /**
+   * Only on lists that may stop counting (the reports, decision 0022): false when totalItems is a lower
+   * bound (there are more than totalItems matches); the view then has no `last`.
+   */
+  totalItemsExact?: boolean;
   member: T[];
   view?: {
     '@id': string;
     '@type': 'PartialCollectionView';
     first: string;
-    last: string;
+    last?: string;
     next?: string;
     previous?: string;
   };
@@ -31,7 +36,7 @@ export function collection<T>(
   url: string,
   items: T[],
   total: number,
-  paging?: { page: number; itemsPerPage: number },
+  paging?: { page: number; itemsPerPage: number; totalExact?: boolean },
 ): Collection<T> {
   const [path = url, search = ''] = url.split('?');
   const result: Collection<T> = {
@@ -39,17 +44,19 @@ export function collection<T>(
     '@id': path,
     '@type': 'Collection',
     totalItems: total,
+    ...(paging?.totalExact === undefined ? {} : { totalItemsExact: paging.totalExact }),
     member: items,
   };
   if (paging) {
     const query = new URLSearchParams(search);
+    const exact = paging.totalExact !== false;
     const last = Math.max(1, Math.ceil(total / paging.itemsPerPage));
     result.view = {
       '@id': withPage(path, query, paging.page),
       '@type': 'PartialCollectionView',
       first: withPage(path, query, 1),
-      last: withPage(path, query, last),
-      ...(paging.page < last ? { next: withPage(path, query, paging.page + 1) } : {}),
+      ...(exact ? { last: withPage(path, query, last) } : {}),
+      ...(!exact || paging.page < last ? { next: withPage(path, query, paging.page + 1) } : {}),
       ...(paging.page > 1 ? { previous: withPage(path, query, paging.page - 1) } : {}),
     };
   }

@@ -147,11 +147,13 @@ async function backupInto(dir: string, settings: BackupSettings, now: Date): Pro
     } else {
       const source = sqliteFile(settings.DATABASE_URL);
       if (!existsSync(source)) throw new BackupError(`Base SQLite introuvable (DATABASE_URL) : ${source}.`);
-      // The online backup API copies a consistent snapshot page by page, while the server keeps writing.
+      // The online backup API copies a consistent snapshot while the server keeps writing. In one step: a
+      // backup copied 100 pages at a time starts over whenever another connection writes, and under steady
+      // writes it may never finish; one step reads a single WAL snapshot while the writers go on.
       const conn = new Sqlite(source, { fileMustExist: true });
       try {
         conn.pragma('busy_timeout = 5000');
-        await conn.backup(partial);
+        await conn.backup(partial, { progress: () => 0x7fffffff });
       } finally {
         conn.close();
       }

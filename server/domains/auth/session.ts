@@ -2,7 +2,7 @@
 // in the browser's cookie; the database keeps its SHA-256 as the session id, with a sliding expiry.
 import { sha256 } from '@oslojs/crypto/sha2';
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 
 export const SESSION_COOKIE = 'session';
@@ -64,31 +64,37 @@ export async function validateSessionToken(
 ): Promise<{ session: Session; user: SessionUser } | null> {
   const { sessions, utilisateurs, utilisateurRoles, twoFactorKeys } = db.t;
   const sessionId = sessionIdFromToken(token);
-  const [row] = await db.read
-    .select({
-      session: {
-        id: sessions.id,
-        userId: sessions.userId,
-        expiresAt: sessions.expiresAt,
-        twoFactorVerified: sessions.twoFactorVerified,
-      },
-      user: {
-        id: utilisateurs.id,
-        code: utilisateurs.code,
-        email: utilisateurs.email,
-        nomPrenom: utilisateurs.nomPrenom,
-        isEnabled: utilisateurs.isEnabled,
-        lastConnectionAt: utilisateurs.lastConnectionAt,
-      },
-      role: { code: utilisateurRoles.code, designation: utilisateurRoles.designation },
-      keyOwner: twoFactorKeys.userId,
-    })
-    .from(sessions)
-    .innerJoin(utilisateurs, eq(utilisateurs.id, sessions.userId))
-    .innerJoin(utilisateurRoles, eq(utilisateurRoles.id, utilisateurs.roleId))
-    .leftJoin(twoFactorKeys, eq(twoFactorKeys.userId, utilisateurs.id))
-    .where(eq(sessions.id, sessionId))
-    .limit(1);
+  // Run on every request: prepared once (server/db/prepared.ts).
+  const [row] = await db.prepared(
+    'session_check',
+    (orm) =>
+      orm
+        .select({
+          session: {
+            id: sessions.id,
+            userId: sessions.userId,
+            expiresAt: sessions.expiresAt,
+            twoFactorVerified: sessions.twoFactorVerified,
+          },
+          user: {
+            id: utilisateurs.id,
+            code: utilisateurs.code,
+            email: utilisateurs.email,
+            nomPrenom: utilisateurs.nomPrenom,
+            isEnabled: utilisateurs.isEnabled,
+            lastConnectionAt: utilisateurs.lastConnectionAt,
+          },
+          role: { code: utilisateurRoles.code, designation: utilisateurRoles.designation },
+          keyOwner: twoFactorKeys.userId,
+        })
+        .from(sessions)
+        .innerJoin(utilisateurs, eq(utilisateurs.id, sessions.userId))
+        .innerJoin(utilisateurRoles, eq(utilisateurRoles.id, utilisateurs.roleId))
+        .leftJoin(twoFactorKeys, eq(twoFactorKeys.userId, utilisateurs.id))
+        .where(eq(sessions.id, sql.placeholder('id')))
+        .limit(1),
+    { id: sessionId },
+  );
   if (!row) return null;
   const { session } = row;
   if (Date.now() >= session.expiresAt.getTime() || !row.user.isEnabled) {

@@ -19,6 +19,8 @@ const DIMENSIONS = {
   canal: 'canalPrincipalId',
   niveau: 'niveauId',
   resultat: 'resultatId',
+  partenaire: 'partenaireId',
+  createur: 'createdById',
 } as const;
 
 /** The counts recomputed from the reports themselves, `dimension:refId:day` → n. */
@@ -117,6 +119,19 @@ describe.each(await testEngines())('dashboard day counts on %s', (engine) => {
     });
     expect((await storedCounts(t.db))['total:0:-1']).toBe(1);
     await expectInStep(t.db);
+    // The service never moves a report to another partner or creator; a correction in SQL moves its counts.
+    const [otherPartner] = await t.db.transaction((tx) =>
+      tx
+        .insert(tables.partenaires)
+        .values({ code: 'AUTRE_PARTENAIRE', designation: 'Autre partenaire', initial: 'AP', color: '#123456' })
+        .returning({ id: tables.partenaires.id }),
+    );
+    const otherCode = await t.user('autre.createur@example.mg');
+    const [otherCreator] = await t.db.read.select({ id: tables.utilisateurs.id }).from(tables.utilisateurs).where(eq(tables.utilisateurs.code, otherCode));
+    await t.db.transaction(async (tx) => {
+      await tx.update(tables.signalements).set({ partenaireId: otherPartner!.id, createdById: otherCreator!.id }).where(eq(tables.signalements.id, first));
+    });
+    await expectInStep(t.db);
 
     const second = await idOf(codes[1]!);
     await t.db.execute(
@@ -134,7 +149,7 @@ describe.each(await testEngines())('dashboard day counts on %s', (engine) => {
   it('is rebuilt exactly by the migration backfill', async () => {
     const before = await storedCounts(t.db);
     const backfill = dayCountsBackfill(engine);
-    expect(backfill).toHaveLength(9);
+    expect(backfill).toHaveLength(11);
     await t.db.transaction(async (tx) => {
       await tx.delete(t.db.t.signalementDayCounts);
     });

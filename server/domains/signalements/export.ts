@@ -11,7 +11,8 @@ import type { Database } from '../../db/client';
 import type { SessionUser } from '../auth/session';
 import { recordExport } from '../journal/record';
 import { canEditAs } from './access';
-import { filterConditions, loadSignalements, orderBy, type ListFilters } from './queries';
+import { loadSignalements } from './loader';
+import { filterConditions, orderBy, type ListFilters } from './queries';
 
 const BATCH = 200;
 

@@ -10,7 +10,7 @@ import type { SessionUser } from '../auth/session';
 import { enqueueMail } from '../mail/outbox';
 import { canEditAs, findEditable, findSignalement } from './access';
 import { recordChange } from './history';
-import { loadSignalements } from './queries';
+import { loadSignalements } from './loader';
 
 const frDate = (iso: string) => new Intl.DateTimeFormat('fr-FR', { timeZone: businessTimeZone() }).format(new Date(iso));
 

@@ -1,24 +1,12 @@
-// Read queries of the report domain: the list filters of §7 and the loading of full DTOs for a set of
-// reports in a fixed number of queries (no query per row).
-import { aliasedTable, and, asc, countDistinct, desc, eq, exists, gte, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+// Read queries of the report domain: the list filters of §7, the totals and the page of ids (the DTOs of
+// a page: loader.ts).
+import { and, asc, countDistinct, desc, eq, exists, gte, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import { addDays, businessDay, businessDayNumber, businessDayStart } from '../../../shared/calendar';
-import type { SignalementDto } from '../../../shared/dto/signalements';
+import { LIST_COUNT_CAP, MAX_PAGE_LINKS } from '../../../shared/constants';
 import type { SignalementListQuery } from '../../../shared/schemas/signalements';
 import { cipherOf } from '../../crypto/registry';
-import type { Database, Orm } from '../../db/client';
-import { countSearchInIndex, planSearch, signalementSearchCondition } from '../../db/search';
-import {
-  canalDto,
-  iri,
-  niveauDto,
-  orNull,
-  partenaireRefDto,
-  placeColumns,
-  placeDto,
-  projectDto,
-  refDto,
-  statutDto,
-} from '../referentiels/dto';
+import type { Database, Schema } from '../../db/client';
+import { countSearchInIndex, isDenseSearch, planSearch, signalementSearchCondition, type WordMatch } from '../../db/search';
 import { isAdmin } from '../auth/guards';
 import type { SessionUser } from '../auth/session';
 
@@ -30,7 +18,8 @@ export interface FilterPlan {
    * 'set' collects every match (counts, export): index lookups that build the whole set.
    */
   mode: 'page' | 'set';
-  searchStrategy?: 'index' | 'scan';
+  /** How the search words are read (server/db/search.ts, signalementSearchCondition). */
+  searchStrategy?: 'index' | 'scan' | 'sequential';
   /**
    * Who searches: a report also matches when the whole search is the exact name of one of its sources
    * that this user may know (blind index, docs/decisions/0017). Without it, sources are never matched.
@@ -61,36 +50,70 @@ async function anySourceNamed(db: Database, search: string): Promise<boolean> {
   return row !== undefined;
 }
 
-/**
- * The WHERE conditions of the §7 filters. `before` includes its whole day. Async because a search is
- * first planned against the token list (server/db/search.ts).
- */
-export async function filterConditions(db: Database, f: ListFilters, plan: FilterPlan = { mode: 'set' }): Promise<SQL | undefined> {
-  const { signalements: s, partenaires, utilisateurs, regions, districts, communes } = db.t;
-  const { signalementSubjects: ss, subjects } = db.t;
-  const conditions: Array<SQL | undefined> = [];
-  const codes = (list?: string[]) => (list && list.length > 0 ? list : undefined);
+/** The filters that name rows by code, and the table of each. */
+const CODED_FILTERS = {
+  'partenaire.code': 'partenaires',
+  'createdBy.code': 'utilisateurs',
+  'subjects.code': 'subjects',
+  'region.code': 'regions',
+  'district.code': 'districts',
+  'commune.code': 'communes',
+} as const;
+type CodedFilter = keyof typeof CODED_FILTERS;
 
-  const partners = codes(f['partenaire.code']);
-  if (partners) {
-    conditions.push(
-      inArray(s.partenaireId, db.read.select({ id: partenaires.id }).from(partenaires).where(inArray(partenaires.code, partners))),
-    );
+/**
+ * What the filters name, looked up once per request and side by side: the ids of the coded filters' rows
+ * (one query), the search's plan against the token list, and whether a source bears the searched name.
+ */
+export interface ResolvedFilters {
+  f: ListFilters;
+  /** For each coded filter set, the ids of its rows (unknown codes have none). */
+  ids: Partial<Record<CodedFilter, number[]>>;
+  search?: { plan: WordMatch[]; sourceNamed: boolean; strategy?: Promise<'index' | 'scan'> };
+}
+
+export async function resolveFilters(db: Database, f: ListFilters): Promise<ResolvedFilters> {
+  const named: Array<[CodedFilter, string[]]> = [];
+  for (const key of Object.keys(CODED_FILTERS) as CodedFilter[]) {
+    const value = f[key];
+    const list = Array.isArray(value) ? value : value ? [value] : [];
+    if (list.length > 0) named.push([key, list]);
   }
-  const creators = codes(f['createdBy.code']);
-  if (creators) {
-    conditions.push(
-      inArray(s.createdById, db.read.select({ id: utilisateurs.id }).from(utilisateurs).where(inArray(utilisateurs.code, creators))),
-    );
-  }
-  const subjectCodes = codes(f['subjects.code']);
-  if (subjectCodes) {
-    const subjectIds = db.read.select({ id: subjects.id }).from(subjects).where(inArray(subjects.code, subjectCodes));
+  const lookUp = async () => {
+    if (named.length === 0) return [];
+    const parts = named.map(([key, list]) => {
+      const table = db.t[CODED_FILTERS[key]] as Schema['partenaires'];
+      return sql`select ${key} as k, ${table.id} as id from ${table} where ${inArray(table.code, list)}`;
+    });
+    return db.rows<{ k: CodedFilter; id: number }>(sql.join(parts, sql` union all `));
+  };
+  const search = f.search;
+  const [rows, plan, sourceNamed] = await Promise.all([
+    lookUp(),
+    search ? planSearch(db, search) : undefined,
+    search ? anySourceNamed(db, search) : false,
+  ]);
+  const ids: ResolvedFilters['ids'] = Object.fromEntries(named.map(([key]) => [key, [] as number[]]));
+  for (const row of rows) ids[row.k]!.push(Number(row.id));
+  return { f, ids, ...(plan ? { search: { plan, sourceNamed } } : {}) };
+}
+
+/**
+ * The WHERE conditions of the §7 filters. `before` includes its whole day. Codes are already ids: with
+ * ids as values SQLite plans the report scan well (a sub-select inside a correlated EXISTS is rebuilt for
+ * every report it probes: 25 ms instead of 0.1 ms for one page).
+ */
+export function filterWhere(db: Database, r: ResolvedFilters, plan: FilterPlan = { mode: 'set' }): SQL | undefined {
+  const { signalements: s, signalementSubjects: ss } = db.t;
+  const { f, ids } = r;
+  const conditions: Array<SQL | undefined> = [];
+  if (ids['partenaire.code']) conditions.push(inArray(s.partenaireId, ids['partenaire.code']));
+  if (ids['createdBy.code']) conditions.push(inArray(s.createdById, ids['createdBy.code']));
+  const subjectIds = ids['subjects.code'];
+  if (subjectIds) {
     // Another filter narrows the set: each of its reports is probed through the links' index (a
     // subject's links alone can be 150,000 rows at a million reports, each a random read of the report).
-    const narrowed = Boolean(
-      partners || creators || f['region.code'] || f['district.code'] || f['commune.code'] || f.signalementAt?.after || f.signalementAt?.before || f.search,
-    );
+    const narrowed = Object.keys(ids).length > 1 || Boolean(f.signalementAt?.after || f.signalementAt?.before || f.search);
     conditions.push(
       plan.mode === 'page' || narrowed
         ? // Read in date order, each report is probed through the links' primary key, and the scan
@@ -105,27 +128,29 @@ export async function filterConditions(db: Database, f: ListFilters, plan: Filte
           inArray(s.id, db.read.select({ id: ss.signalementId }).from(ss).where(inArray(ss.subjectId, subjectIds))),
     );
   }
-  const place = (column: typeof s.regionId, table: typeof regions | typeof districts | typeof communes, code?: string) => {
-    if (code) conditions.push(eq(column, db.read.select({ id: table.id }).from(table).where(eq(table.code, code))));
-  };
-  place(s.regionId, regions, f['region.code']);
-  place(s.districtId, districts, f['district.code']);
-  place(s.communeId, communes, f['commune.code']);
+  if (ids['region.code']) conditions.push(inArray(s.regionId, ids['region.code']));
+  if (ids['district.code']) conditions.push(inArray(s.districtId, ids['district.code']));
+  if (ids['commune.code']) conditions.push(inArray(s.communeId, ids['commune.code']));
 
   const after = f.signalementAt?.after;
   const before = f.signalementAt?.before;
   if (after) conditions.push(gte(s.signalementAt, after));
   // Inclusive by business day: up to the end of the day that contains `before` (a bare day is its first instant).
   if (before) conditions.push(lt(s.signalementAt, businessDayStart(addDays(businessDay(before), 1))));
-  if (f.search) {
-    const text = signalementSearchCondition(db, await planSearch(db, f.search), plan.searchStrategy);
-    // One indexed look-up first: a search that names no source keeps the plain search's query plan.
-    const named = plan.viewer && (await anySourceNamed(db, f.search)) ? sourceNameCondition(db, f.search, plan.viewer) : undefined;
+  if (f.search && r.search) {
+    const text = signalementSearchCondition(db, r.search.plan, plan.searchStrategy);
+    // Looked up first: a search that names no source keeps the plain search's query plan.
+    const named = plan.viewer && r.search.sourceNamed ? sourceNameCondition(db, f.search, plan.viewer) : undefined;
     // A search of only wildcards plans no word (no condition): it must not become "sources named …".
     conditions.push(named && text ? or(text, named) : text);
   }
   const kept = conditions.filter((c): c is SQL => c !== undefined);
   return kept.length > 0 ? and(...kept) : undefined;
+}
+
+/** filterWhere after resolveFilters, for callers that run the filters once (export, counts, tests). */
+export async function filterConditions(db: Database, f: ListFilters, plan: FilterPlan = { mode: 'set' }): Promise<SQL | undefined> {
+  return filterWhere(db, await resolveFilters(db, f), plan);
 }
 
 /** Whether `key` is the only filter set (sorting and paging do not narrow the set). */
@@ -136,33 +161,48 @@ function onlyFilter(f: ListFilters & { page?: number; itemsPerPage?: number }, k
   );
 }
 
-const PLACE_FILTERS = ['region.code', 'district.code', 'commune.code'] as const;
-const PLACE_DIMENSIONS = { 'region.code': 'region', 'district.code': 'district', 'commune.code': 'commune' } as const;
+/**
+ * The filters whose total the day counts answer, each with its dimension and the table its codes name.
+ * A report has one place of each level, one partner and one creator, so the counts of several partners
+ * (or creators) add up exactly; it may have several subjects, so only a single subject does.
+ */
+const COUNTED_FILTERS = {
+  'region.code': { dimension: 'region', table: 'regions', several: false },
+  'district.code': { dimension: 'district', table: 'districts', several: false },
+  'commune.code': { dimension: 'commune', table: 'communes', several: false },
+  'partenaire.code': { dimension: 'partenaire', table: 'partenaires', several: true },
+  'createdBy.code': { dimension: 'createur', table: 'utilisateurs', several: true },
+  'subjects.code': { dimension: 'subject', table: 'subjects', several: false },
+} as const;
+type CountedFilter = keyof typeof COUNTED_FILTERS;
 
 /**
  * The exact count read from signalement_day_counts, which the database's triggers keep in step with every
- * write (decision 0014), when the filters are at most one place and a range of whole business days: one
- * row per day instead of one per report (a million reports: under a millisecond instead of ~15 ms).
- * Null when the filters need the reports themselves.
+ * write (decisions 0014 and 0022), when the filters are at most one of COUNTED_FILTERS and a range of whole
+ * business days: one row per day instead of one per report (a million reports: under a millisecond
+ * instead of 15–70 ms). Null when the filters need the reports themselves.
  */
 export async function countFromDayCounts(db: Database, f: ListFilters): Promise<number | null> {
   const { order: _order, page: _page, itemsPerPage: _size, signalementAt, ...rest } = f as ListFilters & { page?: number; itemsPerPage?: number };
-  const places = PLACE_FILTERS.filter((key) => Boolean(f[key]));
   const unset = (value: unknown) => value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
-  for (const [name, value] of Object.entries(rest)) {
-    if (!unset(value) && !(PLACE_FILTERS as readonly string[]).includes(name)) return null;
-  }
-  if (places.length > 1) return null;
+  const set = Object.entries(rest).filter(([, value]) => !unset(value));
+  if (set.length > 1 || set.some(([name]) => !(name in COUNTED_FILTERS))) return null;
   const after = signalementAt?.after;
   const before = signalementAt?.before;
   // `after` is an instant: only one at the start of a business day bounds whole days.
   if (after && businessDayStart(businessDay(after)).getTime() !== after.getTime()) return null;
   const c = db.t.signalementDayCounts;
-  const place = places[0];
-  const table = place === 'region.code' ? db.t.regions : place === 'district.code' ? db.t.districts : db.t.communes;
-  const conditions: SQL[] = place
-    ? [eq(c.dimension, PLACE_DIMENSIONS[place]), eq(c.refId, db.read.select({ id: table.id }).from(table).where(eq(table.code, f[place]!)))]
-    : [eq(c.dimension, 'total'), eq(c.refId, 0)];
+  const conditions: SQL[] = [];
+  const [filter] = set;
+  if (filter) {
+    const { dimension, table: name, several } = COUNTED_FILTERS[filter[0] as CountedFilter];
+    const codes = [...new Set(Array.isArray(filter[1]) ? (filter[1] as string[]) : [String(filter[1])])];
+    if (codes.length > 1 && !several) return null;
+    const table = db.t[name];
+    conditions.push(eq(c.dimension, dimension), inArray(c.refId, db.read.select({ id: table.id }).from(table).where(inArray(table.code, codes))));
+  } else {
+    conditions.push(eq(c.dimension, 'total'), eq(c.refId, 0));
+  }
   if (after) conditions.push(gte(c.day, businessDayNumber(after)));
   // `before` includes its whole day.
   if (before) conditions.push(lte(c.day, businessDayNumber(before)));
@@ -173,26 +213,32 @@ export async function countFromDayCounts(db: Database, f: ListFilters): Promise<
   return row?.n ?? 0;
 }
 
-/** How many reports match the filters. */
-export async function countSignalements(db: Database, f: ListFilters, viewer?: SessionUser): Promise<number> {
+/** The exact count when an index or the counters give it cheaply, or null. */
+export async function cheapExactCount(db: Database, f: ListFilters): Promise<number | null> {
   const counted = await countFromDayCounts(db, f);
   if (counted !== null) return counted;
+  const subjectCodes = f['subjects.code'];
+  if (db.engine !== 'sqlite' || !subjectCodes || subjectCodes.length === 0 || !onlyFilter(f, 'subjects.code')) return null;
+  // The subject ids are resolved first: the count below takes them as values.
+  const { subjects } = db.t;
+  const ids = (await db.read.select({ id: subjects.id }).from(subjects).where(inArray(subjects.code, subjectCodes))).map((r) => r.id);
+  if (ids.length === 0) return 0;
+  // Migration 0006: a report counts once, in the row of its set of subjects.
+  const holds = ids.map((id) => sql`(',' || subjects || ',') like ${`%,${id},%`}`);
+  const [row] = await db.rows<{ n: number }>(sql`select coalesce(sum(n), 0) as n from signalement_subject_sets where ${sql.join(holds, sql` or `)}`);
+  return Number(row?.n ?? 0);
+}
+
+/** How many reports match the filters, exactly (tests, benchmarks; the list uses listTotal). */
+export async function countSignalements(db: Database, f: ListFilters, viewer?: SessionUser): Promise<number> {
+  const cheap = await cheapExactCount(db, f);
+  if (cheap !== null) return cheap;
   const { signalementSubjects: ss, subjects } = db.t;
   const subjectCodes = f['subjects.code'];
   if (subjectCodes && subjectCodes.length > 0 && onlyFilter(f, 'subjects.code')) {
-    // The subject ids are resolved first: both counts below take them as values (with a sub-select
-    // SQLite would walk the whole primary-key index of the links instead of the subject index).
     const ids = (await db.read.select({ id: subjects.id }).from(subjects).where(inArray(subjects.code, subjectCodes))).map((r) => r.id);
     if (ids.length === 0) return 0;
-    if (db.engine === 'sqlite') {
-      // Migration 0006: a report counts once, in the row of its set of subjects.
-      const holds = ids.map((id) => sql`(',' || subjects || ',') like ${`%,${id},%`}`);
-      const [row] = await db.rows<{ n: number }>(sql`select coalesce(sum(n), 0) as n from signalement_subject_sets where ${sql.join(holds, sql` or `)}`);
-      return Number(row?.n ?? 0);
-    }
-    // One subject: the links' primary key (signalement, subject) already makes each report count once.
-    const n = ids.length === 1 ? sql<number>`count(*)`.mapWith(Number) : countDistinct(ss.signalementId);
-    const [row] = await db.read.select({ n }).from(ss).where(inArray(ss.subjectId, ids));
+    const [row] = await db.read.select({ n: countDistinct(ss.signalementId) }).from(ss).where(inArray(ss.subjectId, ids));
     return row?.n ?? 0;
   }
   if (f.search && onlyFilter(f, 'search') && !(viewer && (await anySourceNamed(db, f.search)))) {
@@ -202,6 +248,81 @@ export async function countSignalements(db: Database, f: ListFilters, viewer?: S
   const s = db.t.signalements;
   const [row] = await db.read.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(s).where(await filterConditions(db, f, { mode: 'set', viewer }));
   return row?.n ?? 0;
+}
+
+/**
+ * A list's total (decision 0022): exact when the counters or an index give it cheaply (no filter, one
+ * place, partners, creators or one subject, with or without whole days; subjects alone on SQLite);
+ * otherwise matches are counted one by one up to `cap` and no further: exact at or under `cap`, and
+ * beyond it the answer is « more than `cap` » (`exact: false`, `n: cap`), which bounds the cost of a
+ * combination of filters or a common word (a million reports: 20–70 ms for an exact count).
+ */
+export interface ListTotal {
+  n: number;
+  exact: boolean;
+}
+
+export async function listTotal(db: Database, f: ListFilters, viewer: SessionUser, cap: number): Promise<ListTotal> {
+  const cheap = await cheapExactCount(db, f);
+  return cheap !== null ? { n: cheap, exact: true } : boundedTotal(db, await resolveFilters(db, f), viewer, cap);
+}
+
+/** The second half of listTotal: the matches counted one by one, up to `cap + 1`. */
+export async function boundedTotal(db: Database, r: ResolvedFilters, viewer: SessionUser, cap: number): Promise<ListTotal> {
+  const bounded = (n: number): ListTotal => (n > cap ? { n: cap, exact: false } : { n, exact: true });
+  if (r.search && onlyFilter(r.f, 'search') && !r.search.sourceNamed) {
+    // One count in the index answers both the total and how the page reads the words (searchStrategy).
+    const n = await countSearchInIndex(db, r.search.plan, Math.max(cap, DENSE_SEARCH) + 1);
+    if (n !== null) {
+      r.search.strategy ??= Promise.resolve(n > DENSE_SEARCH ? 'scan' : 'index');
+      return bounded(n);
+    }
+  }
+  const strategy = (await searchStrategy(db, r)) === 'scan' ? 'sequential' : 'index';
+  const [row] = await boundedCountQuery(db, r, viewer, cap, strategy);
+  return bounded(row?.n ?? 0);
+}
+
+/** The statement of boundedTotal: the matches up to `cap + 1`, counted. */
+export function boundedCountQuery(db: Database, r: ResolvedFilters, viewer: SessionUser, cap: number, strategy: 'index' | 'sequential') {
+  const s = db.t.signalements;
+  const where = filterWhere(db, r, { mode: 'page', searchStrategy: strategy, viewer });
+  const matches = db.read.select({ one: sql`1` }).from(s).where(where).limit(cap + 1).as('matches');
+  return db.read.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(matches);
+}
+
+/** The statement of one page of the list: the ids, in the list's order. */
+export function pageQuery(
+  db: Database,
+  r: ResolvedFilters,
+  viewer: SessionUser,
+  q: { order?: ListFilters['order']; page: number; itemsPerPage: number },
+  strategy: 'index' | 'scan',
+) {
+  const s = db.t.signalements;
+  // Common words read in an indexed order: the trigram index kept out of the plan, as for the bounded
+  // count (PostgreSQL's estimate for several common words is their product, low enough to prefer the
+  // bitmap of every match and a sort). Sorted by partner, no index gives the order: the bitmap stays.
+  const byIndexedOrder = Object.keys(q.order ?? {})[0] !== 'partenaire.designation';
+  const searchStrategy = strategy === 'scan' && byIndexedOrder ? 'sequential' : strategy;
+  return db.read
+    .select({ id: s.id })
+    .from(s)
+    .where(filterWhere(db, r, { mode: 'page', searchStrategy, viewer }))
+    .orderBy(...orderBy(db, q.order))
+    .limit(q.itemsPerPage)
+    .offset((q.page - 1) * q.itemsPerPage);
+}
+
+/**
+ * How a page (or a bounded count) reads the search words: through the indexes when they are rare, by a
+ * scan in date order when they are common (server/db/search.ts, isDenseSearch).
+ */
+export async function searchStrategy(db: Database, r: ResolvedFilters): Promise<'index' | 'scan'> {
+  if (!r.search) return 'index';
+  // Asked by the bounded count and the page of one request: looked up once.
+  r.search.strategy ??= isDenseSearch(db, r.search.plan, DENSE_SEARCH).then((dense) => (dense ? 'scan' : 'index'));
+  return r.search.strategy;
 }
 
 /**
@@ -229,111 +350,28 @@ export function orderBy(db: Database, order: ListFilters['order']) {
   }
 }
 
-/** Full DTOs for the given report ids, in the given order. */
-export async function loadSignalements(
+/**
+ * One page of the list: its ids in the list's order and its total (decision 0022), as the endpoint
+ * answers before the DTOs are loaded. Counted as far as the pager needs: a few pages past this one, and at
+ * least LIST_COUNT_CAP; below the largest safe integer whatever the page number.
+ */
+export async function listPage(
   db: Database,
-  ids: number[],
-  canEdit: (createdByEmail: string) => boolean,
-  tx: Orm = db.read,
-): Promise<SignalementDto[]> {
-  if (ids.length === 0) return [];
-  const t = db.t;
-  const s = t.signalements;
-  const owner = aliasedTable(t.partenaires, 'project_owner');
-  const rows = await tx
-    .select({
-      s,
-      createdBy: { code: t.utilisateurs.code, email: t.utilisateurs.email, nomPrenom: t.utilisateurs.nomPrenom },
-      partenaire: { code: t.partenaires.code, designation: t.partenaires.designation, initial: t.partenaires.initial, color: t.partenaires.color },
-      canal: { code: t.canals.code, designation: t.canals.designation, icon: t.canals.icon },
-      region: placeColumns(t.regions),
-      district: placeColumns(t.districts),
-      commune: placeColumns(t.communes),
-      niveau: { code: t.niveaux.code, designation: t.niveaux.designation, color: t.niveaux.color, rank: t.niveaux.rank },
-      statut: { code: t.statuts.code, designation: t.statuts.designation, kind: t.statuts.kind },
-      resultat: { code: t.resultats.code, designation: t.resultats.designation },
-    })
-    .from(s)
-    .innerJoin(t.utilisateurs, eq(t.utilisateurs.id, s.createdById))
-    .innerJoin(t.partenaires, eq(t.partenaires.id, s.partenaireId))
-    .leftJoin(t.canals, eq(t.canals.id, s.canalPrincipalId))
-    .leftJoin(t.regions, eq(t.regions.id, s.regionId))
-    .leftJoin(t.districts, eq(t.districts.id, s.districtId))
-    .leftJoin(t.communes, eq(t.communes.id, s.communeId))
-    .leftJoin(t.niveaux, eq(t.niveaux.id, s.niveauId))
-    .leftJoin(t.statuts, eq(t.statuts.id, s.statutId))
-    .leftJoin(t.resultats, eq(t.resultats.id, s.resultatId))
-    .where(inArray(s.id, ids));
-
-  const subjectRows = await tx
-    .select({ id: t.signalementSubjects.signalementId, code: t.subjects.code, designation: t.subjects.designation })
-    .from(t.signalementSubjects)
-    .innerJoin(t.subjects, eq(t.subjects.id, t.signalementSubjects.subjectId))
-    .where(inArray(t.signalementSubjects.signalementId, ids))
-    .orderBy(asc(t.subjects.position), asc(t.subjects.designation));
-  const projectRows = await tx
-    .select({
-      id: t.signalementProjects.signalementId,
-      project: { code: t.projects.code, designation: t.projects.designation, sigle: t.projects.sigle, description: t.projects.description },
-      owner: { code: owner.code, designation: owner.designation, initial: owner.initial, color: owner.color },
-    })
-    .from(t.signalementProjects)
-    .innerJoin(t.projects, eq(t.projects.id, t.signalementProjects.projectId))
-    .innerJoin(owner, eq(owner.id, t.projects.ownerId))
-    .where(inArray(t.signalementProjects.signalementId, ids))
-    .orderBy(asc(t.projects.sigle));
-
-  const group = <R extends { id: number }, V>(list: R[], map: (r: R) => V) => {
-    const out = new Map<number, V[]>();
-    for (const r of list) out.set(r.id, [...(out.get(r.id) ?? []), map(r)]);
-    return out;
-  };
-  const subjectsById = group(subjectRows, (r) => refDto('subjects', r));
-  const projectsById = group(projectRows, (r) => projectDto(r.project, r.owner));
-  const byId = new Map(rows.map((r) => [r.s.id, r]));
-
-  return ids.flatMap((id) => {
-    const r = byId.get(id);
-    if (!r) return [];
-    const canal = orNull(r.canal);
-    const region = orNull(r.region);
-    const district = orNull(r.district);
-    const commune = orNull(r.commune);
-    const niveau = orNull(r.niveau);
-    const statut = orNull(r.statut);
-    const resultat = orNull(r.resultat);
-    const dto: SignalementDto = {
-      '@id': iri('signalements', r.s.code),
-      '@type': 'Signalement',
-      code: r.s.code,
-      signalementAt: r.s.signalementAt.toISOString(),
-      createdAt: r.s.createdAt.toISOString(),
-      closeAt: r.s.closeAt?.toISOString() ?? null,
-      lastActionAt: r.s.lastActionAt?.toISOString() ?? null,
-      createdBy: { '@id': iri('utilisateurs', r.createdBy.code), ...r.createdBy },
-      partenaire: partenaireRefDto(r.partenaire),
-      canalPrincipal: canal ? canalDto(canal) : null,
-      autreCanalPrincipal: r.s.autreCanalPrincipal,
-      autreObject: r.s.autreObject,
-      subjects: subjectsById.get(id) ?? [],
-      region: region ? placeDto('regions', region) : null,
-      district: district ? placeDto('districts', district) : null,
-      commune: commune ? placeDto('communes', commune) : null,
-      fokontany: r.s.fokontany,
-      projects: projectsById.get(id) ?? [],
-      isTreated: r.s.isTreated,
-      isInternalResponsability: r.s.isInternalResponsability,
-      isConfict: r.s.isConfict,
-      isRecurrent: r.s.isRecurrent,
-      isAnonyme: r.s.isAnonyme,
-      niveau: niveau ? niveauDto(niveau) : null,
-      statut: statut ? statutDto(statut) : null,
-      resultat: resultat ? refDto('resultats', resultat) : null,
-      description: r.s.description,
-      actionProvisoires: r.s.actionProvisoires,
-      preuves: r.s.preuves,
-      canEdit: canEdit(r.createdBy.email),
-    };
-    return [dto];
-  });
+  viewer: SessionUser,
+  q: ListFilters & { page: number; itemsPerPage: number },
+): Promise<{ ids: number[]; total: ListTotal }> {
+  const cap = Math.min(Number.MAX_SAFE_INTEGER - 1, Math.max(LIST_COUNT_CAP, (q.page + MAX_PAGE_LINKS) * q.itemsPerPage));
+  // Side by side: each step waits for a database round trip (a reader thread, a pooled connection).
+  const [resolved, counted] = await Promise.all([resolveFilters(db, q), cheapExactCount(db, q)]);
+  const totalOf = (): Promise<ListTotal> =>
+    counted !== null ? Promise.resolve({ n: counted, exact: true }) : boundedTotal(db, resolved, viewer, cap);
+  const pageOf = (strategy: 'index' | 'scan') => pageQuery(db, resolved, viewer, q, strategy);
+  // A search reads its page by the index or by a scan depending on how many match; nothing else depends on the total.
+  const [total, page] = q.search
+    ? await totalOf().then(async (t) => {
+        const strategy = !t.exact ? await searchStrategy(db, resolved) : t.n <= DENSE_SEARCH ? 'index' : 'scan';
+        return [t, await pageOf(strategy)] as const;
+      })
+    : await Promise.all([totalOf(), pageOf('index')]);
+  return { ids: page.map((r) => r.id), total };
 }

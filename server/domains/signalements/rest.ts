@@ -29,8 +29,8 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
 
   app.get('/api/signalements', async (request) => {
     const input = signalementListSchema.parse(query(request));
-    const { items, total } = await service.listSignalements(db, user(request), input);
-    return collection('Signalement', request.url, items, total, input);
+    const { items, total, totalExact } = await service.listSignalements(db, user(request), input);
+    return collection('Signalement', request.url, items, total, { ...input, totalExact });
   });
 
   app.post('/api/signalements', async (request, reply) => {

@@ -16,7 +16,8 @@ import { orNull, placeColumns, placeDto } from '../referentiels/dto';
 import { canEditAs, findEditable, findSignalement, idOf, idsOf } from './access';
 import { generateSignalementCode } from './code';
 import { diff, recordChange } from './history';
-import { countSignalements, DENSE_SEARCH, filterConditions, loadSignalements, orderBy } from './queries';
+import { listPage } from './queries';
+import { loadSignalements } from './loader';
 import { refreshSearchText } from './search-refresh';
 import { snapshot } from './snapshot';
 import { applyStatutKind } from './statut-kind';
@@ -27,18 +28,9 @@ type PatchInput = z.output<typeof signalementPatchSchema>;
 type LocalisationInput = z.output<typeof localisationSchema>;
 
 export async function listSignalements(db: Database, actor: SessionUser, q: ListQuery) {
-  const s = db.t.signalements;
-  const total = await countSignalements(db, q, actor);
-  const where = await filterConditions(db, q, { mode: 'page', searchStrategy: total > DENSE_SEARCH ? 'scan' : 'index', viewer: actor });
-  const page = await db.read
-    .select({ id: s.id })
-    .from(s)
-    .where(where)
-    .orderBy(...orderBy(db, q.order))
-    .limit(q.itemsPerPage)
-    .offset((q.page - 1) * q.itemsPerPage);
-  const items = await loadSignalements(db, page.map((r) => r.id), canEditAs(actor));
-  return { items, total };
+  const { ids, total } = await listPage(db, actor, q);
+  const items = await loadSignalements(db, ids, canEditAs(actor));
+  return { items, total: total.n, totalExact: total.exact };
 }
 
 export async function getSignalement(db: Database, actor: SessionUser, code: string): Promise<SignalementDto> {

@@ -7,6 +7,8 @@ export interface PaginationProps {
   /** 1-based current page. */
   page: number;
   totalItems: number;
+  /** False when totalItems is a lower bound (the report list stops counting, decision 0022). */
+  totalExact?: boolean;
   pageSize: number;
   onPageChange: (page: number) => void;
   'data-testid'?: string;
@@ -14,11 +16,13 @@ export interface PaginationProps {
 
 /**
  * Spec §2: 'Total: N élément(s)' and 'Page X sur Y'; with more than one page, at most 5 page numbers
- * (ellipsis for the others) between previous and next buttons.
+ * (ellipsis for the others) between previous and next buttons. When the total is a lower bound, both
+ * lines say « plus de » and the next button stays enabled past the last page known.
  */
 export function Pagination({
   page,
   totalItems,
+  totalExact = true,
   pageSize,
   onPageChange,
   'data-testid': testId = 'pagination',
@@ -31,11 +35,13 @@ export function Pagination({
       data-testid={testId}
     >
       <p className="text-base-content/70" data-testid="pagination-total">
-        Total: {formatNumber(totalItems)} élément(s)
+        Total: {totalExact ? '' : 'plus de '}
+        {formatNumber(totalItems)} élément(s)
       </p>
       <div className="flex flex-wrap items-center justify-center gap-3">
         <span className="text-base-content/70" data-testid="pagination-page">
-          Page {formatNumber(current)} sur {formatNumber(totalPages)}
+          Page {formatNumber(current)} sur {totalExact ? '' : 'plus de '}
+          {formatNumber(totalPages)}
         </span>
         {totalPages > 1 && (
           <nav aria-label="Pagination" className="join">
@@ -69,7 +75,7 @@ export function Pagination({
             <button
               type="button"
               className="join-item btn btn-sm"
-              disabled={current >= totalPages}
+              disabled={totalExact && current >= totalPages}
               onClick={() => onPageChange(current + 1)}
             >
               <span className="sr-only sm:not-sr-only">Page suivante</span>

@@ -83,6 +83,7 @@ export default function SignalementListPage() {
             <Pagination
               page={filters.page}
               totalItems={total}
+              totalExact={list.data?.totalExact ?? true}
               pageSize={PAGE_SIZE_SIGNALEMENTS}
               onPageChange={(page) => update({ page })}
             />

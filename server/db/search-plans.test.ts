@@ -1,0 +1,128 @@
+// The list's search on PostgreSQL (issue #14): the plans it reaches are read from EXPLAIN, not timed. On
+// 120,000 reports whose search texts hold a common word (7 %) and a rare one (0.01 %), after ANALYZE:
+// - a rare word is read through the trigram index (pg_trgm), for the page and for the bounded count;
+// - a common word's page is read in date order through signalements_signalement_at_idx and stops after a
+//   page (no sort of every match); its bounded count is a scan that stops at the cap, without the
+//   trigram bitmap (which would first collect every match);
+// - the density check tells the two apart.
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIST_COUNT_CAP } from '../../shared/constants';
+import { createTestDatabase, postgresAvailable, type TestDatabase } from '../../tests/helpers/db';
+import { seed } from './seed/index';
+import type { SessionUser } from '../domains/auth/session';
+import {
+  boundedCountQuery,
+  DENSE_SEARCH,
+  pageQuery,
+  resolveFilters,
+  searchStrategy,
+} from '../domains/signalements/queries';
+import { createUser } from '../domains/utilisateurs/service';
+import { isDenseSearch } from './search';
+
+const REPORTS = 120_000;
+const viewer: SessionUser = {
+  id: 1,
+  code: 'USR-PLAN',
+  email: 'plan@example.mg',
+  nomPrenom: 'Plan',
+  isEnabled: true,
+  lastConnectionAt: null,
+  role: { code: 'ROLE_USER', designation: 'Utilisateur' },
+  twoFactorEnrolled: false,
+};
+
+interface PlanNode {
+  'Node Type': string;
+  'Index Name'?: string;
+  'Scan Direction'?: string;
+  Plans?: PlanNode[];
+}
+const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+
+describe.skipIf(!(await postgresAvailable()))('search query plans on PostgreSQL', () => {
+  let t: TestDatabase;
+
+  beforeAll(async () => {
+    t = await createTestDatabase('postgres');
+    await seed(t.db);
+    await createUser(t.db, {
+      email: 'plan@example.mg',
+      nomPrenom: 'Plan',
+      roleCode: 'ROLE_USER',
+      password: 'mot-de-passe-de-test-42',
+    });
+    // Plain rows in one statement, triggers off (their counters play no part in these plans).
+    await t.db.transaction(async (tx) => {
+      await t.db.rows(sql`set local session_replication_role = replica`, tx);
+      await t.db.rows(
+        sql`
+      insert into signalements (code, signalement_at, created_by_id, partenaire_id, search_text)
+      select 'SIG-PLAN-' || g, timestamptz '2025-01-01' + g * interval '1 minute',
+             (select min(id) from utilisateurs), (select min(id) from partenaires),
+             'rapport ' || md5(g::text) || ' commune ' || md5((g * 7)::text)
+               || case when g % 14 = 0 then ' detournement de fonds' else '' end
+               || case when g % 10000 = 7 then ' ravelomanantsoa' else '' end
+      from generate_series(1, ${REPORTS}) as g`,
+        tx,
+      );
+    });
+    await t.db.execute(sql`analyze signalements`);
+  }, 120_000);
+  afterAll(async () => t?.drop());
+
+  const explain = async (query: { getSQL(): ReturnType<typeof sql> }): Promise<PlanNode[]> => {
+    const [row] = await t.db.rows<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
+      sql`explain (format json) ${query.getSQL()}`,
+    );
+    return nodes(row!['QUERY PLAN'][0]!.Plan);
+  };
+  const usesTrigram = (plan: PlanNode[]) =>
+    plan.some((n) => n['Index Name'] === 'signalements_search_trgm_idx');
+
+  it('tells a common word from a rare one', async () => {
+    const common = await resolveFilters(t.db, { search: 'detournement' });
+    const rare = await resolveFilters(t.db, { search: 'ravelomanantsoa' });
+    expect(await isDenseSearch(t.db, common.search!.plan, DENSE_SEARCH)).toBe(true);
+    expect(await isDenseSearch(t.db, rare.search!.plan, DENSE_SEARCH)).toBe(false);
+    expect(await searchStrategy(t.db, common)).toBe('scan');
+    expect(await searchStrategy(t.db, rare)).toBe('index');
+  });
+
+  it('reads a rare word through the trigram index, for the page and the bounded count', async () => {
+    const rare = await resolveFilters(t.db, { search: 'ravelomanantsoa' });
+    expect(
+      usesTrigram(await explain(pageQuery(t.db, rare, viewer, { page: 1, itemsPerPage: 20 }, 'index'))),
+    ).toBe(true);
+    expect(usesTrigram(await explain(boundedCountQuery(t.db, rare, viewer, LIST_COUNT_CAP, 'index')))).toBe(
+      true,
+    );
+  });
+
+  it("reads a common word's page in date order through its index, stopping after one page", async () => {
+    for (const search of ['detournement', 'detournement fonds']) {
+      const common = await resolveFilters(t.db, { search });
+      const plan = await explain(pageQuery(t.db, common, viewer, { page: 1, itemsPerPage: 20 }, 'scan'));
+      expect(plan[0]!['Node Type'], search).toBe('Limit');
+      const scan = plan.find((n) => n['Index Name'] === 'signalements_signalement_at_idx');
+      expect(scan, `${search}: ${JSON.stringify(plan.map((n) => n['Node Type']))}`).toMatchObject({
+        'Node Type': 'Index Scan',
+        'Scan Direction': 'Backward',
+      });
+      expect(
+        plan.some((n) => n['Node Type'] === 'Sort'),
+        search,
+      ).toBe(false);
+    }
+  });
+
+  it('counts a common word up to the cap by a scan that stops there, without the trigram bitmap', async () => {
+    const common = await resolveFilters(t.db, { search: 'detournement fonds' });
+    const plan = await explain(boundedCountQuery(t.db, common, viewer, LIST_COUNT_CAP, 'sequential'));
+    expect(usesTrigram(plan)).toBe(false);
+    expect(plan.some((n) => n['Node Type'] === 'Limit')).toBe(true);
+    const [row] = await boundedCountQuery(t.db, common, viewer, LIST_COUNT_CAP, 'sequential');
+    expect(row!.n).toBe(LIST_COUNT_CAP + 1);
+  });
+});

@@ -1,0 +1,178 @@
+// The loading of full report DTOs for a set of ids in a fixed number of queries (no query per row): the
+// report with its nine references, its subjects, its projects.
+import { aliasedTable, asc, eq, inArray, type AnyColumn, type SQL } from 'drizzle-orm';
+import type { SignalementDto } from '../../../shared/dto/signalements';
+import type { Database, Orm } from '../../db/client';
+import { idList, inIdList } from '../../db/prepared';
+import {
+  canalDto,
+  iri,
+  niveauDto,
+  orNull,
+  partenaireRefDto,
+  placeColumns,
+  placeDto,
+  projectDto,
+  refDto,
+  statutDto,
+} from '../referentiels/dto';
+
+/**
+ * The three statements that load report DTOs, for ids matching `ids` (a condition on a column): the report
+ * with its nine references, its subjects, its projects.
+ */
+function loaderStatements(db: Database, orm: Orm, ids: (column: AnyColumn) => SQL) {
+  const t = db.t;
+  const s = t.signalements;
+  const owner = aliasedTable(t.partenaires, 'project_owner');
+  return {
+    reports: () =>
+      orm
+        .select({
+          // The columns the DTO shows: not the search text (often the largest), nor the ids the joins read.
+          s: {
+            id: s.id,
+            code: s.code,
+            signalementAt: s.signalementAt,
+            createdAt: s.createdAt,
+            closeAt: s.closeAt,
+            lastActionAt: s.lastActionAt,
+            autreCanalPrincipal: s.autreCanalPrincipal,
+            autreObject: s.autreObject,
+            fokontany: s.fokontany,
+            isTreated: s.isTreated,
+            isInternalResponsability: s.isInternalResponsability,
+            isConfict: s.isConfict,
+            isRecurrent: s.isRecurrent,
+            isAnonyme: s.isAnonyme,
+            description: s.description,
+            actionProvisoires: s.actionProvisoires,
+            preuves: s.preuves,
+          },
+          createdBy: { code: t.utilisateurs.code, email: t.utilisateurs.email, nomPrenom: t.utilisateurs.nomPrenom },
+          partenaire: { code: t.partenaires.code, designation: t.partenaires.designation, initial: t.partenaires.initial, color: t.partenaires.color },
+          canal: { code: t.canals.code, designation: t.canals.designation, icon: t.canals.icon },
+          region: placeColumns(t.regions),
+          district: placeColumns(t.districts),
+          commune: placeColumns(t.communes),
+          niveau: { code: t.niveaux.code, designation: t.niveaux.designation, color: t.niveaux.color, rank: t.niveaux.rank },
+          statut: { code: t.statuts.code, designation: t.statuts.designation, kind: t.statuts.kind },
+          resultat: { code: t.resultats.code, designation: t.resultats.designation },
+        })
+        .from(s)
+        .innerJoin(t.utilisateurs, eq(t.utilisateurs.id, s.createdById))
+        .innerJoin(t.partenaires, eq(t.partenaires.id, s.partenaireId))
+        .leftJoin(t.canals, eq(t.canals.id, s.canalPrincipalId))
+        .leftJoin(t.regions, eq(t.regions.id, s.regionId))
+        .leftJoin(t.districts, eq(t.districts.id, s.districtId))
+        .leftJoin(t.communes, eq(t.communes.id, s.communeId))
+        .leftJoin(t.niveaux, eq(t.niveaux.id, s.niveauId))
+        .leftJoin(t.statuts, eq(t.statuts.id, s.statutId))
+        .leftJoin(t.resultats, eq(t.resultats.id, s.resultatId))
+        .where(ids(s.id)),
+    subjects: () =>
+      orm
+        .select({ id: t.signalementSubjects.signalementId, code: t.subjects.code, designation: t.subjects.designation })
+        .from(t.signalementSubjects)
+        .innerJoin(t.subjects, eq(t.subjects.id, t.signalementSubjects.subjectId))
+        .where(ids(t.signalementSubjects.signalementId))
+        .orderBy(asc(t.subjects.position), asc(t.subjects.designation)),
+    projects: () =>
+      orm
+        .select({
+          id: t.signalementProjects.signalementId,
+          project: { code: t.projects.code, designation: t.projects.designation, sigle: t.projects.sigle, description: t.projects.description },
+          owner: { code: owner.code, designation: owner.designation, initial: owner.initial, color: owner.color },
+        })
+        .from(t.signalementProjects)
+        .innerJoin(t.projects, eq(t.projects.id, t.signalementProjects.projectId))
+        .innerJoin(owner, eq(owner.id, t.projects.ownerId))
+        .where(ids(t.signalementProjects.signalementId))
+        .orderBy(asc(t.projects.sigle)),
+  };
+}
+
+/**
+ * The loader's rows: for a page (at most 100 ids, the largest itemsPerPage), prepared statements run by
+ * db.prepared (on SQLite on the main thread: bounded by the ids); for more (the export's batches) or in
+ * a transaction, statements built for db.read (on SQLite a reader thread) or the transaction.
+ */
+const PREPARED_LOADER_IDS = 100;
+async function loaderRows(db: Database, ids: number[], tx: Orm) {
+  if (tx !== db.read || ids.length > PREPARED_LOADER_IDS) {
+    const q = loaderStatements(db, tx, (column) => inArray(column, ids));
+    return Promise.all([q.reports(), q.subjects(), q.projects()]);
+  }
+  const q = (orm: Orm) => loaderStatements(db, orm, (column) => inIdList(db, column, 'ids'));
+  const values = { ids: idList(db, ids) };
+  return Promise.all([
+    db.prepared('load_reports', (orm) => q(orm).reports(), values),
+    db.prepared('load_subjects', (orm) => q(orm).subjects(), values),
+    db.prepared('load_projects', (orm) => q(orm).projects(), values),
+  ]);
+}
+
+/** Full DTOs for the given report ids, in the given order. */
+export async function loadSignalements(
+  db: Database,
+  ids: number[],
+  canEdit: (createdByEmail: string) => boolean,
+  tx: Orm = db.read,
+): Promise<SignalementDto[]> {
+  if (ids.length === 0) return [];
+  const [rows, subjectRows, projectRows] = await loaderRows(db, ids, tx);
+
+  const group = <R extends { id: number }, V>(list: R[], map: (r: R) => V) => {
+    const out = new Map<number, V[]>();
+    for (const r of list) out.set(r.id, [...(out.get(r.id) ?? []), map(r)]);
+    return out;
+  };
+  const subjectsById = group(subjectRows, (r) => refDto('subjects', r));
+  const projectsById = group(projectRows, (r) => projectDto(r.project, r.owner));
+  const byId = new Map(rows.map((r) => [r.s.id, r]));
+
+  return ids.flatMap((id) => {
+    const r = byId.get(id);
+    if (!r) return [];
+    const canal = orNull(r.canal);
+    const region = orNull(r.region);
+    const district = orNull(r.district);
+    const commune = orNull(r.commune);
+    const niveau = orNull(r.niveau);
+    const statut = orNull(r.statut);
+    const resultat = orNull(r.resultat);
+    const dto: SignalementDto = {
+      '@id': iri('signalements', r.s.code),
+      '@type': 'Signalement',
+      code: r.s.code,
+      signalementAt: r.s.signalementAt.toISOString(),
+      createdAt: r.s.createdAt.toISOString(),
+      closeAt: r.s.closeAt?.toISOString() ?? null,
+      lastActionAt: r.s.lastActionAt?.toISOString() ?? null,
+      createdBy: { '@id': iri('utilisateurs', r.createdBy.code), ...r.createdBy },
+      partenaire: partenaireRefDto(r.partenaire),
+      canalPrincipal: canal ? canalDto(canal) : null,
+      autreCanalPrincipal: r.s.autreCanalPrincipal,
+      autreObject: r.s.autreObject,
+      subjects: subjectsById.get(id) ?? [],
+      region: region ? placeDto('regions', region) : null,
+      district: district ? placeDto('districts', district) : null,
+      commune: commune ? placeDto('communes', commune) : null,
+      fokontany: r.s.fokontany,
+      projects: projectsById.get(id) ?? [],
+      isTreated: r.s.isTreated,
+      isInternalResponsability: r.s.isInternalResponsability,
+      isConfict: r.s.isConfict,
+      isRecurrent: r.s.isRecurrent,
+      isAnonyme: r.s.isAnonyme,
+      niveau: niveau ? niveauDto(niveau) : null,
+      statut: statut ? statutDto(statut) : null,
+      resultat: resultat ? refDto('resultats', resultat) : null,
+      description: r.s.description,
+      actionProvisoires: r.s.actionProvisoires,
+      preuves: r.s.preuves,
+      canEdit: canEdit(r.createdBy.email),
+    };
+    return [dto];
+  });
+}
