@@ -10,6 +10,8 @@ import { seed } from './db/seed/index';
 import { startMailWorker, type MailWorker } from './domains/mail/worker';
 import { ensureFirstAdmin } from './domains/utilisateurs/first-admin';
 import { claimPidFile, releasePidFile } from './ops/backup';
+import { ReadTaskPool } from './workers/read-task-pool';
+import { attachReadTasks, closeReadTasks } from './workers/read-tasks';
 
 export { DEFAULT_ADMIN_EMAIL } from './domains/utilisateurs/first-admin';
 
@@ -59,6 +61,12 @@ export async function start(env: Record<string, string | undefined> = process.en
       throw error;
     }
   }
+  // SQLite: the report list and a report are built on threads of their own, as many as the reader threads.
+  if (db.readThreads > 0) {
+    const { DATABASE_URL, DATA_KEY, DATA_KEY_FILE } = config;
+    const data = { url: DATABASE_URL, key: { DATABASE_URL, DATA_KEY, DATA_KEY_FILE }, timeZone: config.APP_TIMEZONE };
+    attachReadTasks(db, new ReadTaskPool(data, db.readThreads));
+  }
   const app = await buildApp({ config, db });
   if (createdKeyFile) {
     app.log.warn(
@@ -80,6 +88,7 @@ export async function start(env: Record<string, string | undefined> = process.en
     address = await app.listen({ port: config.PORT, host: config.HOST });
   } catch (error) {
     await app.close();
+    await closeReadTasks(db);
     await db.close();
     if (db.engine === 'sqlite') releasePidFile(config.DATABASE_URL);
     throw error;
@@ -113,6 +122,7 @@ export async function start(env: Record<string, string | undefined> = process.en
       } finally {
         clearTimeout(cut);
       }
+      await closeReadTasks(db);
       await db.close();
       if (db.engine === 'sqlite') releasePidFile(config.DATABASE_URL);
     },

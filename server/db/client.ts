@@ -15,7 +15,7 @@ import pg from 'pg';
 import * as pgSchema from '../../drizzle/schema/pg';
 import * as sqliteSchema from '../../drizzle/schema/sqlite';
 import { Mutex } from './mutex';
-import { ReadPool } from './read-pool';
+import { READ_MMAP_SIZE, ReadPool } from './read-pool';
 import { PATHS } from '../paths';
 
 export type Schema = typeof sqliteSchema;
@@ -33,6 +33,12 @@ export interface Database {
   readonly url: string;
   /** Tables of the active engine. */
   readonly t: Schema;
+  /**
+   * Threads this process reads on besides its own: SQLite's reader threads (read-pool.ts); 0 on
+   * PostgreSQL, whose reads already run in the database server, and on SQLite opened with readWorkers: 0.
+   * The answers built from reads may run on as many threads of their own (server/workers/read-tasks.ts).
+   */
+  readonly readThreads: number;
   /** Reads outside a transaction (on SQLite a separate connection that never sees uncommitted data). */
   readonly read: Orm;
   /** Runs fn in one transaction; nested calls join the outer one. All writes go through here. */
@@ -114,7 +120,10 @@ function openSqliteConnection(path: string, readonly: boolean): Sqlite.Database 
   // FULL: in WAL mode every commit is synced to disk before it returns, so an acknowledged write survives
   // a power cut, not only a crash of the process (docs/decisions/0019-durability.md).
   conn.pragma('synchronous = FULL');
-  if (readonly) conn.pragma('query_only = ON');
+  if (readonly) {
+    conn.pragma('query_only = ON');
+    conn.pragma(`mmap_size = ${READ_MMAP_SIZE}`);
+  }
   // Freed pages and deleted cells are zeroed, so a value once in clear (before encryption at rest,
   // docs/decisions/0017) does not linger in the file after it is rewritten.
   else conn.pragma('secure_delete = ON');
@@ -171,6 +180,7 @@ function openSqlite(url: string, readWorkers: number): Database {
   return {
     engine: 'sqlite',
     url,
+    readThreads: pool ? readWorkers : 0,
     t: sqliteSchema,
     read: reader,
     async transaction(fn) {
@@ -261,6 +271,7 @@ function openPostgres(url: string, options: DatabaseOptions): Database {
 
   return {
     engine: 'postgres',
+    readThreads: 0,
     url,
     t: pgSchema as unknown as Schema,
     read,

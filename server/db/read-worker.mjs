@@ -9,6 +9,7 @@ import Sqlite from 'better-sqlite3';
 const conn = new Sqlite(workerData.path, { fileMustExist: true });
 conn.pragma('busy_timeout = 5000');
 conn.pragma('query_only = ON');
+conn.pragma(`mmap_size = ${workerData.mmapSize}`);
 
 /** Prepared statements by SQL text; the application's statements are a few hundred at most. */
 const statements = new Map();
@@ -44,7 +45,7 @@ parentPort.on('message', (job) => {
     return;
   }
   try {
-    parentPort.postMessage({ id: job.id, rows: execute(job) });
+    parentPort.postMessage({ id: job.id, result: execute(job) });
   } catch (error) {
     parentPort.postMessage({ id: job.id, error: { message: error.message, code: error.code } });
   }

@@ -20,6 +20,10 @@ import { defaultMailContent, notifyPartner } from './partner-mail';
 import { getResume } from './resume';
 import * as service from './service';
 import { restIdempotent } from '../idempotency/doors';
+import { runReadTask } from '../../workers/read-tasks';
+
+/** What Fastify sends an object as: the serialised answers of the read tasks keep it. */
+const JSON_UTF8 = 'application/json; charset=utf-8';
 
 const params = z.object({ code: z.string().trim().min(1).max(64) });
 const query = (request: FastifyRequest) => parseQuery(request.query as Record<string, unknown>);
@@ -27,10 +31,11 @@ const query = (request: FastifyRequest) => parseQuery(request.query as Record<st
 export function signalementsRoutes(app: FastifyInstance, db: Database, config: Config) {
   const user = (request: FastifyRequest) => request.auth!.user;
 
-  app.get('/api/signalements', async (request) => {
+  // The list and a report: built and serialised on a thread of their own when the server has some.
+  app.get('/api/signalements', async (request, reply) => {
     const input = signalementListSchema.parse(query(request));
-    const { items, total, totalExact } = await service.listSignalements(db, user(request), input);
-    return collection('Signalement', request.url, items, total, { ...input, totalExact });
+    const body = await runReadTask(db, 'signalements.list.jsonld', user(request), { query: input, url: request.url });
+    return reply.type(JSON_UTF8).send(body);
   });
 
   app.post('/api/signalements', async (request, reply) => {
@@ -77,9 +82,9 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
     return reply.send(workbook);
   });
 
-  app.get('/api/signalements/:code', async (request) => {
+  app.get('/api/signalements/:code', async (request, reply) => {
     const { code } = params.parse(request.params);
-    return service.getSignalement(db, user(request), code);
+    return reply.type(JSON_UTF8).send(await runReadTask(db, 'signalements.get.json', user(request), code));
   });
 
   app.patch('/api/signalements/:code', async (request) => {

@@ -12,12 +12,14 @@ import { defaultMailContent, notifyPartner } from './partner-mail';
 import { getResume } from './resume';
 import * as service from './service';
 import { trpcIdempotent } from '../idempotency/doors';
+import { runReadTask } from '../../workers/read-tasks';
 
 const byCode = z.object({ code: z.string().trim().min(1).max(64) });
 
 export const signalementsRouter = router({
-  list: authedProcedure.input(signalementListSchema).query(({ ctx, input }) => service.listSignalements(ctx.db, ctx.auth.user, input)),
-  get: authedProcedure.input(byCode).query(({ ctx, input }) => service.getSignalement(ctx.db, ctx.auth.user, input.code)),
+  // Built on a thread of their own when the server has some (server/workers/read-tasks.ts).
+  list: authedProcedure.input(signalementListSchema).query(({ ctx, input }) => runReadTask(ctx.db, 'signalements.list', ctx.auth.user, input)),
+  get: authedProcedure.input(byCode).query(({ ctx, input }) => runReadTask(ctx.db, 'signalements.get', ctx.auth.user, input.code)),
   create: authedProcedure
     .input(signalementCreateSchema)
     .mutation(({ ctx, input }) => trpcIdempotent(ctx, 'signalements.create', input, () => service.createSignalement(ctx.db, ctx.auth.user, input))),

@@ -1,0 +1,51 @@
+// A thread that runs read tasks (read-tasks.ts) for the main thread: its own connections (reads on this
+// thread, no reader threads of its own), the data key read and checked as the server's start did, the
+// business time zone of the server. Answers { id, result } or { id, error } (read-task-pool.ts).
+import { parentPort, workerData } from 'node:worker_threads';
+import { setBusinessTimeZone } from '../../shared/calendar';
+import { createCipher } from '../crypto/cipher';
+import { keyMatches, readDataKey, readVerifier } from '../crypto/data-key';
+import { attachCipher } from '../crypto/registry';
+import { openDatabase } from '../db/client';
+import type { SessionUser } from '../domains/auth/session';
+import { postedError, type ReadTaskWorkerData } from './read-task-pool';
+import { READ_TASKS, type ReadTaskName } from './read-tasks';
+
+const port = parentPort!;
+const data = workerData as ReadTaskWorkerData;
+setBusinessTimeZone(data.timeZone);
+const db = openDatabase(data.url, { readWorkers: 0, statementTimeoutMs: data.statementTimeoutMs });
+
+/** The server started with this key; a thread that finds another one stops (its tasks fail, none leaks). */
+const ready = (async () => {
+  const verifier = await readVerifier(db);
+  const loaded = readDataKey(data.key);
+  if (!loaded) return;
+  const cipher = createCipher(loaded.key);
+  if (verifier !== null && !keyMatches(cipher, verifier)) throw new Error('Clé de chiffrement différente de celle du serveur.');
+  attachCipher(db, cipher);
+})();
+
+interface TaskMessage {
+  id: number;
+  task: ReadTaskName;
+  actor: SessionUser;
+  args: unknown;
+  close?: boolean;
+}
+
+port.on('message', async (message: TaskMessage) => {
+  if (message.close) {
+    await db.close();
+    port.close();
+    return;
+  }
+  try {
+    await ready;
+    if (!Object.hasOwn(READ_TASKS, message.task)) throw new Error(`Tâche de lecture inconnue : ${message.task}`);
+    const task = READ_TASKS[message.task] as (db: unknown, actor: SessionUser, args: unknown) => Promise<unknown>;
+    port.postMessage({ id: message.id, result: await task(db, message.actor, message.args) });
+  } catch (error) {
+    port.postMessage({ id: message.id, error: postedError(error) });
+  }
+});

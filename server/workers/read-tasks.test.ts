@@ -1,0 +1,89 @@
+// The report list and a report built on threads of their own (issue #13, decision 0024): the same
+// answers, byte for byte, as when they are built on the main thread — REST and tRPC, filters, a search by a
+// source's name (the data key in the thread), errors with their status and French message — and a thread
+// that dies is replaced. The main thread's task functions are not called while the threads serve.
+import type { Worker } from 'node:worker_threads';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { formatDataKey } from '../crypto/cipher';
+import { createTestApp, type TestApp } from '../../tests/helpers/app';
+import { createReport, mergePatch } from '../../tests/helpers/signalements';
+import { ReadTaskPool } from './read-task-pool';
+import { attachReadTasks, closeReadTasks, READ_TASKS } from './read-tasks';
+
+describe('read tasks on their own threads (SQLite)', () => {
+  let t: TestApp;
+  let cookie: string;
+  let codes: string[];
+  beforeAll(async () => {
+    t = await createTestApp('sqlite');
+    await t.user('lecteur@example.mg', 'ROLE_GESTIONNAIRE', 'Lecteur Fil');
+    cookie = await t.login('lecteur@example.mg');
+    codes = [
+      await createReport(t, cookie, { signalementAt: '2024-01-15', subjects: ['/api/subjects/DETOURNEMENT'] }),
+      await createReport(t, cookie, { signalementAt: '2025-02-01' }),
+      await createReport(t, cookie, { signalementAt: '2025-02-02T22:30:00Z' }),
+    ];
+    await mergePatch(t, cookie, `/api/signalements/${codes[0]}`, { description: 'Détournement de la caisse à Toliara' });
+    const source = await t.app.inject({
+      method: 'POST',
+      url: '/api/sources',
+      headers: { cookie, 'sec-fetch-site': 'same-origin' },
+      payload: { signalement: `/api/signalements/${codes[1]}`, nomPrenom: 'Rakotobe Fil-Témoin' },
+    });
+    expect(source.statusCode, source.body).toBe(201);
+  });
+  afterAll(async () => {
+    await closeReadTasks(t.db);
+    await t?.close();
+  });
+
+  const trpc = (path: string, input: unknown) => `/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`;
+  const urls = () => [
+    '/api/signalements',
+    '/api/signalements?page=2&itemsPerPage=1',
+    '/api/signalements?search=toliara',
+    '/api/signalements?search=Rakotobe%20Fil-T%C3%A9moin',
+    '/api/signalements?subjects.code[]=DETOURNEMENT&order[code]=asc',
+    '/api/signalements?signalementAt[after]=2025-02-02',
+    '/api/signalements?partenaire.code[]=INCONNU',
+    '/api/signalements?page=0',
+    `/api/signalements/${codes[0]}`,
+    '/api/signalements/SIG-ABSENT',
+    trpc('signalements.list', { search: 'toliara', page: 1, itemsPerPage: 20 }),
+    trpc('signalements.get', { code: codes[1] }),
+    trpc('signalements.get', { code: 'SIG-ABSENT' }),
+  ];
+  const answers = async () =>
+    Promise.all(
+      urls().map(async (url) => {
+        const res = await t.app.inject({ url, headers: { cookie, 'sec-fetch-site': 'same-origin' } });
+        return { url, status: res.statusCode, type: res.headers['content-type'], body: res.body };
+      }),
+    );
+
+  it('answers as the main thread does, without running the tasks there, and replaces a thread that dies', async () => {
+    const here = await answers();
+    expect(here.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200, 200, 400, 200, 404, 200, 200, 404]);
+    expect(JSON.parse(here[3]!.body).totalItems).toBe(1);
+    expect(JSON.parse(here[9]!.body).detail ?? JSON.parse(here[9]!.body).message).toBe('Signalement non trouvé.');
+
+    const pool = new ReadTaskPool({ url: t.db.url, key: { ...t.config, DATA_KEY: formatDataKey(t.dataKey) }, timeZone: t.config.APP_TIMEZONE }, 2);
+    attachReadTasks(t.db, pool);
+    const spies = Object.keys(READ_TASKS).map((name) => vi.spyOn(READ_TASKS, name as keyof typeof READ_TASKS));
+    try {
+      expect(await answers()).toEqual(here);
+      expect(pool.stats().readers).toBe(2);
+      for (const spy of spies) expect(spy).not.toHaveBeenCalled();
+
+      const { readers } = pool as unknown as { readers: { worker: Worker }[] };
+      await readers[0]!.worker.terminate();
+      await expect.poll(() => pool.stats().readers).toBe(2);
+      expect(await answers()).toEqual(here);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+      await closeReadTasks(t.db);
+    }
+    // Closed, the tasks run here again.
+    expect(await answers()).toEqual(here);
+  }, 60_000);
+});
