@@ -25,6 +25,8 @@ const ready = (async () => {
   if (verifier !== null && !keyMatches(cipher, verifier)) throw new Error('Clé de chiffrement différente de celle du serveur.');
   attachCipher(db, cipher);
 })();
+// Its failure is each task's answer (a 500, logged by the server), not an unhandled rejection that ends the thread.
+ready.catch(() => undefined);
 
 interface TaskMessage {
   id: number;
