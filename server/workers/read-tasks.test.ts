@@ -69,6 +69,7 @@ describe('read tasks on their own threads (SQLite)', () => {
 
     const pool = new ReadTaskPool({ url: t.db.url, key: { ...t.config, DATA_KEY: formatDataKey(t.dataKey) }, timeZone: t.config.APP_TIMEZONE }, 2);
     attachReadTasks(t.db, pool);
+    let threaded: Awaited<ReturnType<typeof answers>> = [];
     const spies = Object.keys(READ_TASKS).map((name) => vi.spyOn(READ_TASKS, name as keyof typeof READ_TASKS));
     try {
       expect(await answers()).toEqual(here);
@@ -79,11 +80,20 @@ describe('read tasks on their own threads (SQLite)', () => {
       await readers[0]!.worker.terminate();
       await expect.poll(() => pool.stats().readers).toBe(2);
       expect(await answers()).toEqual(here);
+
+      // A write on the main thread is seen by the next read on a thread (read-your-writes).
+      for (let i = 0; i < 20; i++) {
+        const description = `Mise à jour ${i}`;
+        expect((await mergePatch(t, cookie, `/api/signalements/${codes[2]}`, { description })).statusCode).toBe(200);
+        const read = await t.app.inject({ url: `/api/signalements/${codes[2]}`, headers: { cookie } });
+        expect(read.json().description).toBe(description);
+      }
+      threaded = await answers();
     } finally {
       for (const spy of spies) spy.mockRestore();
       await closeReadTasks(t.db);
     }
-    // Closed, the tasks run here again.
-    expect(await answers()).toEqual(here);
+    // Closed, the tasks run here again, with the same answers as the threads gave last.
+    expect(await answers()).toEqual(threaded);
   }, 60_000);
 });
