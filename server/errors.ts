@@ -7,7 +7,9 @@ export type DomainErrorKind =
   | 'forbidden'
   | 'not_found'
   | 'conflict'
-  | 'too_many_requests';
+  | 'too_many_requests'
+  /** The database cannot be reached right now (a lost connection, a restart): try again shortly. */
+  | 'unavailable';
 
 export class DomainError extends Error {
   constructor(
@@ -37,6 +39,7 @@ export const HTTP_STATUS: Record<DomainErrorKind, number> = {
   not_found: 404,
   conflict: 409,
   too_many_requests: 429,
+  unavailable: 503,
 };
 
 export const TRPC_CODE = {
@@ -46,6 +49,7 @@ export const TRPC_CODE = {
   not_found: 'NOT_FOUND',
   conflict: 'CONFLICT',
   too_many_requests: 'TOO_MANY_REQUESTS',
+  unavailable: 'SERVICE_UNAVAILABLE',
 } as const satisfies Record<DomainErrorKind, string>;
 
 export const MESSAGES = {
@@ -65,6 +69,7 @@ export const MESSAGES = {
   tooDeep: 'Les données sont trop imbriquées.',
   crossSite: "Requête refusée : elle ne provient pas de l'application.",
   twoFactorRequired: 'Double authentification requise. Saisissez votre code pour continuer.',
+  unavailable: 'Service momentanément indisponible, réessayez dans quelques instants.',
 } as const;
 
 export const unauthenticated = () => new DomainError('unauthenticated', MESSAGES.unauthenticated);
@@ -73,3 +78,8 @@ export const notFound = (message: string = MESSAGES.notFound) => new DomainError
 export const conflict = (message: string) => new DomainError('conflict', message);
 export const invalid = (message: string, details?: Record<string, unknown>) =>
   new DomainError('invalid', message, details);
+
+/** Seconds a client is told to wait (Retry-After) when the database cannot be reached. */
+export const UNAVAILABLE_RETRY_SECONDS = 5;
+export const unavailable = () =>
+  new DomainError('unavailable', MESSAGES.unavailable, { retryAfterSeconds: UNAVAILABLE_RETRY_SECONDS });

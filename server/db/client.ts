@@ -261,10 +261,23 @@ function openPostgres(url: string, options: DatabaseOptions): Database {
       : {}),
   });
   let closing = false;
-  // An idle client losing its connection must not crash the process; the pool replaces it.
-  pool.on('error', (error) => {
-    if (!closing) console.error(`PostgreSQL : connexion inactive perdue (${error.message})`);
-  });
+  // A lost connection (pg_terminate_backend, a PostgreSQL restart) must never crash the process. pg-pool
+  // listens for an idle client's 'error' only while the client is idle, and a client with no 'error'
+  // listener throws: so every client gets one for its whole life. The request using it fails (its query
+  // rejects, and the next one on that client too), is answered 503 (server/db/connection-lost.ts), and the
+  // pool drops the client on release and opens a new one for the next request.
+  const lost = (error: Error) => {
+    if (!closing) console.error(`PostgreSQL : connexion perdue (${error.message})`);
+  };
+  pool.on('connect', (client) => client.on('error', lost));
+  // The pool's own event for an idle client: already logged by the client's listener.
+  pool.on('error', () => undefined);
+  /** A connection outside the pool; a loss fails its query instead of crashing the process. */
+  const ownClient = () => {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis, keepAlive: true });
+    client.on('error', lost);
+    return client;
+  };
   const orm = drizzlePg(pool, { schema: pgSchema });
   const read = orm as unknown as Orm;
   const current = new AsyncLocalStorage<Orm>();
@@ -295,7 +308,7 @@ function openPostgres(url: string, options: DatabaseOptions): Database {
     async migrate() {
       // On a connection of its own, without the serving pool's statement limit: a migration may rewrite
       // every report.
-      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis, keepAlive: true });
+      const client = ownClient();
       await client.connect();
       try {
         await migratePg(drizzlePg(client), { migrationsFolder: MIGRATIONS.postgres });
@@ -305,7 +318,7 @@ function openPostgres(url: string, options: DatabaseOptions): Database {
     },
     async exclusively(fn) {
       // A connection of its own holds the lock (the pool's could be reused meanwhile).
-      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis, keepAlive: true });
+      const client = ownClient();
       await client.connect();
       try {
         await client.query('select pg_advisory_lock($1::int, $2::int)', [STARTUP_LOCK[0], STARTUP_LOCK[1]]);

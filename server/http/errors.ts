@@ -1,7 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ZodError } from 'zod';
 import '../../shared/schemas/zod-french';
-import { DomainError, HTTP_STATUS, HttpError, MESSAGES } from '../errors';
+import { isConnectionLost } from '../db/connection-lost';
+import { DomainError, HTTP_STATUS, HttpError, MESSAGES, unavailable } from '../errors';
 
 /** Fastify's own 4xx (bad JSON, body too large, unknown media type…) answered in French. */
 const FRENCH_BY_STATUS: Partial<Record<number, string>> = {
@@ -15,7 +16,13 @@ const FRENCH_BY_STATUS: Partial<Record<number, string>> = {
 
 /** One error shape for the REST facade: { status, message, violations? }, the message in French. */
 export function registerErrorHandler(app: FastifyInstance) {
-  app.setErrorHandler((error, request, reply) => {
+  app.setErrorHandler((thrown, request, reply) => {
+    let error = thrown;
+    if (isConnectionLost(error)) {
+      // Not a fault of this request: it may be sent again (a create with its Idempotency-Key).
+      request.log.warn({ err: error }, 'database unreachable: 503');
+      error = unavailable();
+    }
     if (error instanceof DomainError) {
       const retry = error.details?.retryAfterSeconds;
       if (typeof retry === 'number') reply.header('retry-after', String(retry));

@@ -2,7 +2,8 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
 import { ROLE_ADMIN } from '../../shared/constants';
 import type { AppContext } from '../context';
-import { DomainError, MESSAGES, TRPC_CODE } from '../errors';
+import { isConnectionLost } from '../db/connection-lost';
+import { DomainError, MESSAGES, TRPC_CODE, unavailable } from '../errors';
 import { twoFactorStep } from '../domains/auth/two-factor-step';
 import { refuseHostileInput } from '../http/input-guard';
 
@@ -68,7 +69,12 @@ const t = initTRPC
 const mapErrors = t.middleware(async ({ ctx, next, path }) => {
   const result = await next();
   if (!result.ok) {
-    const cause = result.error.cause;
+    let cause = result.error.cause;
+    if (isConnectionLost(cause)) {
+      // The database cannot be reached: 503, to be tried again (docs/decisions/0019-durability.md).
+      ctx.req.log.warn({ err: cause, path }, 'database unreachable: 503');
+      cause = unavailable();
+    }
     if (cause instanceof DomainError) {
       throw new TRPCError({ code: TRPC_CODE[cause.kind], message: cause.message, cause });
     }
