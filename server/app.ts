@@ -165,7 +165,7 @@ export async function buildApp({
     });
   });
 
-  healthRoutes(app, db);
+  healthRoutes(app, db, config);
   registerMetrics(app, db, config);
   authRoutes(app, db, config);
   utilisateursRoutes(app, db, config);

@@ -101,6 +101,9 @@ export const configSchema = z.object({
     (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
     wholeNumber(0, 16).optional(),
   ),
+  // SQLite: longest wait for a read on a reader or task thread, queue included (docs/decisions/0021, 0024).
+  // Past it the request gets a 503 and a thread stuck on it is stopped and replaced.
+  READ_JOB_TIMEOUT_SECONDS: wholeNumber(1, 3600).default(30),
   // Sent e-mails and used or expired password links are deleted after this many days (docs/decisions/0004).
   MAIL_RETENTION_DAYS: wholeNumber(1, 3650).default(30),
   // Backups (npm run db:backup, README « Sauvegarde et restauration »): where they go, how many are kept.

@@ -8,7 +8,10 @@ export type DomainErrorKind =
   | 'not_found'
   | 'conflict'
   | 'too_many_requests'
-  /** The database cannot be reached right now (a lost connection, a restart): try again shortly. */
+  /**
+   * The server cannot answer right now: the database cannot be reached (a lost connection, a restart), or
+   * a read passed its deadline (READ_JOB_TIMEOUT_SECONDS). Try again shortly.
+   */
   | 'unavailable';
 
 export class DomainError extends Error {
@@ -68,6 +71,7 @@ export const MESSAGES = {
   forbiddenCharacter: 'Les données contiennent un caractère non autorisé.',
   tooDeep: 'Les données sont trop imbriquées.',
   crossSite: "Requête refusée : elle ne provient pas de l'application.",
+  readTimeout: 'Le serveur met trop de temps à répondre. Veuillez réessayer dans un instant.',
   twoFactorRequired: 'Double authentification requise. Saisissez votre code pour continuer.',
   unavailable: 'Service momentanément indisponible, réessayez dans quelques instants.',
 } as const;
@@ -79,7 +83,10 @@ export const conflict = (message: string) => new DomainError('conflict', message
 export const invalid = (message: string, details?: Record<string, unknown>) =>
   new DomainError('invalid', message, details);
 
-/** Seconds a client is told to wait (Retry-After) when the database cannot be reached. */
+/** Seconds a client is told to wait (Retry-After) when the database cannot be reached or a read timed out. */
 export const UNAVAILABLE_RETRY_SECONDS = 5;
 export const unavailable = () =>
   new DomainError('unavailable', MESSAGES.unavailable, { retryAfterSeconds: UNAVAILABLE_RETRY_SECONDS });
+/** A read past READ_JOB_TIMEOUT_SECONDS (server/workers/thread-pool.ts): 503, to retry in a moment. */
+export const readTimeout = () =>
+  new DomainError('unavailable', MESSAGES.readTimeout, { retryAfterSeconds: UNAVAILABLE_RETRY_SECONDS });

@@ -32,6 +32,7 @@ export async function start(env: Record<string, string | undefined> = process.en
     connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000,
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_SECONDS * 1000,
     readWorkers: config.DATABASE_READ_WORKERS,
+    readJobTimeoutMs: config.READ_JOB_TIMEOUT_SECONDS * 1000,
   });
   let prepared: { createdKeyFile: string | null; encrypted: PlaintextMigration; calendar: CalendarSync };
   try {
@@ -65,7 +66,7 @@ export async function start(env: Record<string, string | undefined> = process.en
   if (db.readThreads > 0) {
     const { DATABASE_URL, DATA_KEY, DATA_KEY_FILE } = config;
     const data = { url: DATABASE_URL, key: { DATABASE_URL, DATA_KEY, DATA_KEY_FILE }, timeZone: config.APP_TIMEZONE };
-    attachReadTasks(db, new ReadTaskPool(data, db.readThreads));
+    attachReadTasks(db, new ReadTaskPool(data, db.readThreads, config.READ_JOB_TIMEOUT_SECONDS * 1000));
   }
   const app = await buildApp({ config, db });
   if (createdKeyFile) {

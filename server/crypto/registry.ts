@@ -15,3 +15,8 @@ export function cipherOf(db: Database): DataCipher {
   if (!cipher) throw new Error('data key not loaded for this database (see server/crypto/data-key.ts)');
   return cipher;
 }
+
+/** The cipher attached to `db`, or null when it was opened without its key (scripts, benchmarks). */
+export function loadedCipher(db: Database): DataCipher | null {
+  return ciphers.get(db) ?? null;
+}

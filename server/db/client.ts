@@ -16,6 +16,8 @@ import * as pgSchema from '../../drizzle/schema/pg';
 import * as sqliteSchema from '../../drizzle/schema/sqlite';
 import { Mutex } from './mutex';
 import { READ_MMAP_SIZE, ReadPool } from './read-pool';
+import { WriteHealth } from './write-health';
+import type { ThreadPoolHealth } from '../workers/thread-pool';
 import { PATHS } from '../paths';
 
 export type Schema = typeof sqliteSchema;
@@ -64,6 +66,8 @@ export interface Database {
   ping(): Promise<void>;
   /** The connections of this process (metrics): SQLite's writer queue, PostgreSQL's pool. */
   stats(): DatabaseStats;
+  /** Whether writes fail for a cause every write would meet (full disk…), for the health check. */
+  readonly writes: WriteHealth;
   close(): Promise<void>;
 }
 
@@ -74,6 +78,8 @@ export interface DatabaseStats {
   idle: number;
   /** Work waiting for a connection (on SQLite, transactions waiting for the writer). */
   waiting: number;
+  /** SQLite's reader threads: stuck ones, deadlines passed (health check); absent without them. */
+  threads?: ThreadPoolHealth;
 }
 
 const MIGRATIONS = PATHS.migrations;
@@ -92,6 +98,8 @@ export interface DatabaseOptions {
    * thread (an export worker, already off the main thread). Default: one per core, at most 4.
    */
   readWorkers?: number;
+  /** SQLite: deadline of each read on a reader thread (READ_JOB_TIMEOUT_SECONDS); unset, none (scripts). */
+  readJobTimeoutMs?: number;
 }
 
 export const DEFAULT_READ_WORKERS = Math.max(1, Math.min(4, availableParallelism()));
@@ -101,7 +109,19 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 const STARTUP_LOCK = [8100, 1] as const;
 
 export function openDatabase(url: string, options: DatabaseOptions = {}): Database {
-  return isPostgresUrl(url) ? openPostgres(url, options) : openSqlite(url, options.readWorkers ?? DEFAULT_READ_WORKERS);
+  const readWorkers = options.readWorkers ?? DEFAULT_READ_WORKERS;
+  return trackWrites(isPostgresUrl(url) ? openPostgres(url, options) : openSqlite(url, readWorkers, options.readJobTimeoutMs));
+}
+
+/** Both engines: transactions and maintenance statements tell `writes` why they failed (write-health.ts). */
+function trackWrites(db: Omit<Database, 'writes'>): Database {
+  const writes = new WriteHealth();
+  const { transaction, execute } = db;
+  return Object.assign(db, {
+    writes,
+    transaction: <T>(fn: (tx: Orm) => Promise<T>) => writes.track(() => transaction(fn)),
+    execute: (query: SQL) => writes.track(() => execute(query)),
+  });
 }
 
 function sqlitePath(url: string): string {
@@ -156,13 +176,13 @@ function migrateSqliteKeepingCause(conn: Sqlite.Database, folder: string): void 
   }
 }
 
-function openSqlite(url: string, readWorkers: number): Database {
+function openSqlite(url: string, readWorkers: number, readJobTimeoutMs?: number): Omit<Database, 'writes'> {
   const path = sqlitePath(url);
   mkdirSync(dirname(path), { recursive: true });
   const writerConn = openSqliteConnection(path, false);
   const writer = drizzleSqlite(writerConn, { schema: sqliteSchema });
   // Reads outside transactions: on reader threads, or on a connection of this thread.
-  const pool = readWorkers > 0 ? new ReadPool(path, readWorkers) : null;
+  const pool = readWorkers > 0 ? new ReadPool(path, readWorkers, readJobTimeoutMs) : null;
   // With reader threads, a read-only connection of this thread still serves the prepared reads
   // (db.prepared: the session check, the report loader by ids): each is bounded (one row by key, at most
   // 100 reports by id) and costs less than a round trip to a thread (about 50 µs of this thread's time).
@@ -229,6 +249,7 @@ function openSqlite(url: string, readWorkers: number): Database {
         connections: 1 + readers.readers,
         idle: (mutex.pending > 0 ? 0 : 1) + readers.readers - readers.busy,
         waiting: Math.max(0, mutex.pending - 1) + readers.waiting,
+        threads: pool?.health(),
       };
     },
     async close() {
@@ -241,7 +262,7 @@ function openSqlite(url: string, readWorkers: number): Database {
   };
 }
 
-function openPostgres(url: string, options: DatabaseOptions): Database {
+function openPostgres(url: string, options: DatabaseOptions): Omit<Database, 'writes'> {
   const connectionTimeoutMillis = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const statement = options.statementTimeoutMs;
   const pool = new pg.Pool({

@@ -2,6 +2,7 @@
 // transaction runs on one of them (read-worker.mjs), each with its own connection, so a slow read holds a
 // worker, not the event loop. Jobs wait in one FIFO queue and go to the first free worker
 // (server/workers/thread-pool.ts).
+import { readTimeout } from '../errors';
 import { ThreadPool } from '../workers/thread-pool';
 
 export type ReadMode = 'all' | 'values' | 'get' | 'objects' | 'run';
@@ -25,7 +26,8 @@ class ReadError extends Error {
 }
 
 export class ReadPool extends ThreadPool {
-  constructor(path: string, size: number) {
+  /** `timeoutMs`: each read's deadline (thread-pool.ts); unset, none. */
+  constructor(path: string, size: number, timeoutMs?: number) {
     super({
       entry: new URL('./read-worker.mjs', import.meta.url),
       workerData: { path, mmapSize: READ_MMAP_SIZE },
@@ -35,6 +37,8 @@ export class ReadPool extends ThreadPool {
         return new ReadError(message, code);
       },
       stoppedMessage: 'Lecteur de la base arrêté.',
+      timeoutMs,
+      timeoutError: readTimeout,
     });
   }
 

@@ -1,25 +1,78 @@
 import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config';
+import { keyMatches, readVerifier } from '../crypto/data-key';
+import { loadedCipher } from '../crypto/registry';
 import type { Database } from '../db/client';
 import { mailBacklog } from '../domains/mail/backlog';
+import { readTaskHealth } from '../workers/read-tasks';
+import type { ThreadPoolHealth } from '../workers/thread-pool';
+import { holdsMetricsToken } from './metrics';
 
 /**
- * Public health check (issue #13): whether the database answers, and how far behind the outbox is (messages
- * waiting, failed ones waiting for an administrator, age of the oldest waiting one). 503 when the database
- * does not answer. No names, addresses or subjects: counts and an age only.
+ * Health check (issues #13, #21; README « Santé et métriques »). « error » (503) when the database does
+ * not answer, when writes fail for a cause every write would meet (full disk, I/O error, read-only
+ * database), when the database lost its data key verifier or holds another key's, or when every thread of
+ * a pool is stuck; « degraded » (200) while a thread stopped at its deadline is still running (its
+ * replacement serves). Anyone gets `{ status }`, « ok » or « error » (up or down); the holder of
+ * METRICS_TOKEN gets the details. Counts and states only: no names, addresses or subjects.
+ *
+ * Cheap: two small reads (the outbox's counts, the verifier row) and, at most every few seconds, one small
+ * write (server/db/write-health.ts).
  */
-export function healthRoutes(app: FastifyInstance, db: Database) {
+export function healthRoutes(app: FastifyInstance, db: Database, config: Config) {
   app.get('/api/health', { config: { public: true } }, async (request, reply) => {
-    try {
-      // Reading the outbox is the database check: a database that does not answer fails it.
-      const mail = await mailBacklog(db);
-      return {
-        status: 'ok',
-        database: 'ok',
-        mail: { pending: mail.pending, failed: mail.failed, oldestPendingSeconds: mail.oldestPendingSeconds },
-      };
-    } catch (error) {
+    const report = await healthReport(db).catch((error: unknown) => {
       request.log.error({ err: error }, 'health check: database unreachable');
-      return reply.code(503).send({ status: 'error', database: 'indisponible' });
-    }
+      return { status: 'error' as const, database: 'indisponible' as const };
+    });
+    reply.code(report.status === 'error' ? 503 : 200);
+    if (!holdsMetricsToken(request, config.METRICS_TOKEN)) return { status: report.status === 'error' ? 'error' : 'ok' };
+    return report;
   });
+}
+
+/** The probe's row: a counter window of the public limit's table that no limit reads (purged hourly). */
+const PROBE_KEY = 'health:write-probe';
+
+function probeWrite(db: Database) {
+  const w = db.t.rateWindows;
+  const now = new Date();
+  return db.transaction((tx) =>
+    tx
+      .insert(w)
+      .values({ key: PROBE_KEY, startedAt: now, count: 1 })
+      .onConflictDoUpdate({ target: w.key, set: { startedAt: now, count: 1 } }),
+  );
+}
+
+/** The data key the server started with still opens this database (null: no key loaded, not checked). */
+async function keyState(db: Database): Promise<'ok' | 'absente' | 'différente' | null> {
+  const cipher = loadedCipher(db);
+  if (!cipher) return null;
+  const verifier = await readVerifier(db);
+  if (verifier === null) return 'absente';
+  return keyMatches(cipher, verifier) ? 'ok' : 'différente';
+}
+
+function threadState(pool: ThreadPoolHealth | null | undefined) {
+  if (!pool) return undefined;
+  return { ...pool, state: pool.down ? 'bloqués' : pool.stuck > 0 ? 'dégradés' : 'ok' };
+}
+
+async function healthReport(db: Database) {
+  // Reading the outbox is the database check: a database that does not answer fails it.
+  const [mail, key] = await Promise.all([mailBacklog(db), keyState(db), db.writes.probe(() => probeWrite(db))]);
+  const writes = db.writes.state().failing ?? 'ok';
+  const threads = { readers: threadState(db.stats().threads), tasks: threadState(readTaskHealth(db)) };
+  const pools = [threads.readers, threads.tasks].filter((p) => p !== undefined);
+  const error = writes !== 'ok' || (key !== null && key !== 'ok') || pools.some((p) => p.down);
+  const status = error ? 'error' : pools.some((p) => p.stuck > 0) ? 'degraded' : 'ok';
+  return {
+    status,
+    database: 'ok',
+    writes,
+    key: key ?? 'non chargée',
+    threads,
+    mail: { pending: mail.pending, failed: mail.failed, oldestPendingSeconds: mail.oldestPendingSeconds },
+  } as const;
 }

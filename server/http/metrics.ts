@@ -44,6 +44,13 @@ function sameSecret(given: string, expected: string): boolean {
   return timingSafeEqual(digest(given), digest(expected));
 }
 
+/** Whether the request carries METRICS_TOKEN (`Authorization: Bearer …`); never without the setting. */
+export function holdsMetricsToken(request: FastifyRequest, token: string | undefined): boolean {
+  if (!token) return false;
+  const header = request.headers.authorization ?? '';
+  return header.startsWith('Bearer ') && sameSecret(header.slice('Bearer '.length), token);
+}
+
 export function registerMetrics(app: FastifyInstance, db: Database, config: Config) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -87,8 +94,7 @@ export function registerMetrics(app: FastifyInstance, db: Database, config: Conf
   app.get('/metrics', { config: { public: true } }, async (request, reply) => {
     const token = config.METRICS_TOKEN;
     if (!token) throw new DomainError('not_found', MESSAGES.notFound);
-    const header = request.headers.authorization ?? '';
-    if (!header.startsWith('Bearer ') || !sameSecret(header.slice('Bearer '.length), token)) {
+    if (!holdsMetricsToken(request, token)) {
       reply.header('www-authenticate', 'Bearer realm="metrics"');
       throw new DomainError('unauthenticated', MESSAGES.unauthenticated);
     }

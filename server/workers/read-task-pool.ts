@@ -3,7 +3,7 @@
 // message as when it runs here).
 import type { Config } from '../config';
 import type { SessionUser } from '../domains/auth/session';
-import { DomainError, HttpError, type DomainErrorKind } from '../errors';
+import { DomainError, HttpError, readTimeout, type DomainErrorKind } from '../errors';
 import { ThreadPool } from './thread-pool';
 import type { ReadTaskArgs, ReadTaskName, ReadTaskResult } from './read-tasks';
 
@@ -14,6 +14,8 @@ export interface ReadTaskWorkerData {
   key: Pick<Config, 'DATABASE_URL' | 'DATA_KEY' | 'DATA_KEY_FILE'>;
   timeZone: string;
   statementTimeoutMs?: number;
+  /** Tests only: also registers the tasks of read-tasks.test-hooks.ts (never set by the server). */
+  testTasks?: boolean;
 }
 
 /** An error as a task thread posts it. */
@@ -47,8 +49,9 @@ function entry(): URL {
 }
 
 export class ReadTaskPool extends ThreadPool {
-  constructor(data: ReadTaskWorkerData, size: number) {
-    super({ entry: entry(), workerData: data, size, errorOf, stoppedMessage: 'Fil de lecture arrêté.' });
+  /** `timeoutMs`: each task's deadline (thread-pool.ts); unset, none. */
+  constructor(data: ReadTaskWorkerData, size: number, timeoutMs?: number) {
+    super({ entry: entry(), workerData: data, size, errorOf, stoppedMessage: 'Fil de lecture arrêté.', timeoutMs, timeoutError: readTimeout });
   }
 
   run<K extends ReadTaskName>(task: K, actor: SessionUser, args: ReadTaskArgs<K>): Promise<ReadTaskResult<K>> {

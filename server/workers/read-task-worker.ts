@@ -10,10 +10,14 @@ import { openDatabase } from '../db/client';
 import type { SessionUser } from '../domains/auth/session';
 import { postedError, type ReadTaskWorkerData } from './read-task-pool';
 import { READ_TASKS, type ReadTaskName } from './read-tasks';
+import { TEST_TASKS } from './read-tasks.test-hooks';
 
 const port = parentPort!;
 const data = workerData as ReadTaskWorkerData;
 setBusinessTimeZone(data.timeZone);
+type Task = (db: unknown, actor: SessionUser, args: unknown) => Promise<unknown>;
+const tasks: Record<string, Task> = { ...(READ_TASKS as Record<string, Task>) };
+if (data.testTasks && process.env.VITEST) Object.assign(tasks, TEST_TASKS);
 const db = openDatabase(data.url, { readWorkers: 0, statementTimeoutMs: data.statementTimeoutMs });
 
 /** The server started with this key; a thread that finds another one stops (its tasks fail, none leaks). */
@@ -44,8 +48,8 @@ port.on('message', async (message: TaskMessage) => {
   }
   try {
     await ready;
-    if (!Object.hasOwn(READ_TASKS, message.task)) throw new Error(`Tâche de lecture inconnue : ${message.task}`);
-    const task = READ_TASKS[message.task] as (db: unknown, actor: SessionUser, args: unknown) => Promise<unknown>;
+    if (!Object.hasOwn(tasks, message.task)) throw new Error(`Tâche de lecture inconnue : ${message.task}`);
+    const task = tasks[message.task]!;
     port.postMessage({ id: message.id, result: await task(db, message.actor, message.args) });
   } catch (error) {
     port.postMessage({ id: message.id, error: postedError(error) });

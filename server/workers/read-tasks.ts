@@ -11,6 +11,7 @@ import type { SessionUser } from '../domains/auth/session';
 import { getSignalement, listSignalements } from '../domains/signalements/service';
 import { collection } from '../http/jsonld';
 import type { ReadTaskPool } from './read-task-pool';
+import type { ThreadPoolHealth } from './thread-pool';
 
 type ListQuery = z.output<typeof signalementListSchema>;
 
@@ -48,6 +49,11 @@ export async function closeReadTasks(db: Database): Promise<void> {
   const pool = pools.get(db);
   pools.delete(db);
   await pool?.close();
+}
+
+/** The state of `db`'s task threads (health check); null when its tasks run on this thread. */
+export function readTaskHealth(db: Database): ThreadPoolHealth | null {
+  return pools.get(db)?.health() ?? null;
 }
 
 /** Runs a task on a thread of `db`'s pool, or here when it has none. */

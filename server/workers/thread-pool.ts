@@ -2,6 +2,12 @@
 // SQLite readers (server/db/read-pool.ts) and the threads that build read answers (read-tasks.ts). A
 // thread answers each job with { id, result } or { id, error }; one that dies fails only the job it held
 // and is replaced. Threads start at the first job and keep the process alive only while they work.
+//
+// Each job has a deadline (issue #21, READ_JOB_TIMEOUT_SECONDS): past it, its caller gets `timeoutError()`
+// (a French 503) whether the job was still waiting or running, and the thread that held it is stopped and
+// replaced, so one thread that loops cannot hang requests for ever. A thread caught inside a SQLite
+// statement cannot be stopped before that statement returns (better-sqlite3 has no interrupt; Node stops a
+// thread only where JavaScript runs): it is left to finish, counted as stuck, and no longer served jobs.
 import { Worker } from 'node:worker_threads';
 
 interface Job {
@@ -9,6 +15,7 @@ interface Job {
   message: object;
   resolve(result: unknown): void;
   reject(error: Error): void;
+  timer?: NodeJS.Timeout;
 }
 
 interface Thread {
@@ -25,13 +32,32 @@ export interface ThreadPoolOptions {
   errorOf(posted: unknown): Error;
   /** The French message of a job whose thread stopped. */
   stoppedMessage: string;
+  /** Longest wait for a job's answer, queue included; unset, none (scripts). */
+  timeoutMs?: number;
+  /** The error of a job past its deadline. */
+  timeoutError?(): Error;
+}
+
+/** What the health check reads (server/http/health.ts). */
+export interface ThreadPoolHealth {
+  /** Threads that serve jobs. */
+  threads: number;
+  /** Threads stopped at a deadline and still running (inside a statement that has not returned). */
+  stuck: number;
+  /** Jobs that passed their deadline since the pool opened. */
+  timeouts: number;
+  /** Started, and no thread left to serve: every thread is stuck. */
+  down: boolean;
 }
 
 export class ThreadPool {
   private readers: Thread[] = [];
+  private stuck = new Set<Thread>();
   private queue: Job[] = [];
   private nextId = 1;
   private closed = false;
+  private started = false;
+  private timeouts = 0;
   /** Threads that died since one last answered: past a few, the cause is not transient. */
   private deaths = 0;
 
@@ -42,17 +68,69 @@ export class ThreadPool {
     return { readers: this.readers.length, busy: this.readers.filter((r) => r.job).length, waiting: this.queue.length };
   }
 
+  health(): ThreadPoolHealth {
+    return {
+      threads: this.readers.length,
+      stuck: this.stuck.size,
+      timeouts: this.timeouts,
+      down: this.started && this.readers.length === 0 && this.stuck.size > 0,
+    };
+  }
+
   protected post(message: object): Promise<unknown> {
     if (this.closed) return Promise.reject(new Error('Base de données fermée.'));
-    if (this.readers.length === 0) this.start();
+    if (this.readers.length === 0) this.fill();
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, message, resolve, reject });
+      const job: Job = { id: this.nextId++, message, resolve, reject };
+      const { timeoutMs } = this.options;
+      if (timeoutMs) {
+        job.timer = setTimeout(() => this.expire(job), timeoutMs);
+        job.resolve = (result) => {
+          clearTimeout(job.timer);
+          resolve(result);
+        };
+        job.reject = (error) => {
+          clearTimeout(job.timer);
+          reject(error);
+        };
+      }
+      this.queue.push(job);
       this.dispatch();
     });
   }
 
-  private start() {
-    for (let i = 0; i < this.options.size; i++) this.spawn();
+  /**
+   * Serving threads up to `size`, while stuck ones number fewer than `size`: threads stuck in a statement
+   * each hold a core, and spawning more would only add to them. A stuck thread that ends frees its place.
+   */
+  private fill() {
+    this.started = true;
+    while (this.readers.length < this.options.size && this.readers.length + this.stuck.size < 2 * this.options.size) {
+      this.spawn();
+    }
+  }
+
+  private expire(job: Job) {
+    this.timeouts++;
+    const error = this.options.timeoutError?.() ?? new Error(this.options.stoppedMessage);
+    const waiting = this.queue.indexOf(job);
+    if (waiting >= 0) {
+      this.queue.splice(waiting, 1);
+      job.reject(error);
+      return;
+    }
+    const thread = this.readers.find((r) => r.job === job);
+    job.reject(error);
+    if (!thread) return;
+    // Its answer is no longer awaited: the thread is stopped (now if it runs JavaScript, when its
+    // statement returns otherwise) and another takes its place.
+    thread.job = null;
+    this.readers = this.readers.filter((r) => r !== thread);
+    this.stuck.add(thread);
+    thread.worker.unref();
+    void thread.worker.terminate().catch(() => undefined);
+    this.fill();
+    this.dispatch();
   }
 
   private spawn() {
@@ -60,6 +138,7 @@ export class ThreadPool {
     const thread: Thread = { worker, job: null };
     worker.unref();
     worker.on('message', (message: { id: number; result?: unknown; error?: unknown }) => {
+      if (this.stuck.has(thread)) return;
       const job = thread.job;
       thread.job = null;
       this.deaths = 0;
@@ -75,6 +154,12 @@ export class ThreadPool {
       failure = error;
     });
     worker.on('exit', () => {
+      if (this.stuck.delete(thread)) {
+        // A stuck thread ended at last: its place may be taken again.
+        if (!this.closed && this.readers.length < this.options.size && this.started) this.fill();
+        if (!this.closed) this.dispatch();
+        return;
+      }
       if (this.closed) return;
       // A thread that dies (an error, or an exit nobody asked for) fails its job; a new one takes its place.
       const error = failure ?? new Error(this.options.stoppedMessage);
@@ -110,6 +195,7 @@ export class ThreadPool {
   async close(): Promise<void> {
     this.closed = true;
     for (const job of this.queue.splice(0)) job.reject(new Error('Base de données fermée.'));
+    // Stuck threads are not waited for: one inside a statement that never returns would hold the close.
     await Promise.all(
       this.readers.map(
         (thread) =>

@@ -3,6 +3,8 @@ import { generateHOTP, generateTOTP } from '@oslojs/otp';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
+import { verifierOf } from '../../server/crypto/data-key';
+import { cipherOf } from '../../server/crypto/registry';
 import type { Database, Engine } from '../../server/db/client';
 import { seed } from '../../server/db/seed/index';
 import { createUser } from '../../server/domains/utilisateurs/service';
@@ -48,6 +50,8 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const tdb = await createTestDatabase(engine);
   await seed(tdb.db);
+  // As the server's first start leaves it: a verifier of the key in use (the health check reads it).
+  await tdb.db.transaction((tx) => tx.insert(tdb.db.t.dataKeyCheck).values({ verifier: verifierOf(cipherOf(tdb.db)) }));
   const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: tdb.url, TRUST_PROXY: 'true', ...env });
   const app = await buildApp({ config, db: tdb.db, webRoot: env.WEB_ROOT });
   await options.beforeReady?.(app);

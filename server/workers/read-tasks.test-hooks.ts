@@ -1,0 +1,12 @@
+// Tasks that exist for the tests only (read-tasks.test.ts): a task thread registers them when its pool was
+// built with `testTasks` under vitest, which the server never does; no HTTP request names a task.
+
+/** A task that never returns: its thread loops until it is stopped (the deadline of thread-pool.ts). */
+function loop(): never {
+  let spins = 0;
+  for (;;) spins++;
+}
+
+export const TEST_TASKS = {
+  'test.loop': loop,
+};
