@@ -6,6 +6,7 @@ import type { Worker } from 'node:worker_threads';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../tests/helpers/db';
+import { MESSAGES } from '../errors';
 import { openDatabase } from './client';
 import { ReadPool } from './read-pool';
 
@@ -91,6 +92,32 @@ describe('SQLite reader threads', () => {
       await pool.close();
     }
   });
+
+  it('answers a read past its deadline with the French 503, sets its thread aside for a new one, and says when every thread is stuck', async () => {
+    // A statement that runs for seconds, far past the deadline: a stuck thread. It cannot be stopped inside
+    // SQLite (no interrupt): the pool leaves it to finish and stops giving it work.
+    const stuck = 'with recursive n(i) as (select 1 union all select i + 1 from n where i < 40000000) select count(*) as c from n';
+    const pool = new ReadPool(tdb.url.slice('file:'.length), 1, 1000);
+    const timeout = { name: 'DomainError', kind: 'unavailable', message: MESSAGES.readTimeout };
+    try {
+      expect(await pool.run('select 1 as one', [], 'objects')).toEqual([{ one: 1 }]);
+      await expect(pool.run(stuck, [], 'objects')).rejects.toMatchObject(timeout);
+      expect(pool.health()).toMatchObject({ threads: 1, stuck: 1, timeouts: 1, down: false });
+      expect(await pool.run('select 2 as two', [], 'objects')).toEqual([{ two: 2 }]);
+
+      // Stuck threads hold a core each: past as many as the pool's size, none is added, and every read
+      // gets the 503 at its deadline instead of waiting for ever.
+      await expect(pool.run(stuck, [], 'objects')).rejects.toMatchObject(timeout);
+      expect(pool.health()).toMatchObject({ threads: 0, stuck: 2, timeouts: 2, down: true });
+      await expect(pool.run('select 3', [], 'objects')).rejects.toMatchObject(timeout);
+
+      // Once their statements end, the stuck threads are gone and a new one serves.
+      await expect.poll(() => pool.health(), { timeout: 60_000, interval: 200 }).toMatchObject({ threads: 1, stuck: 0, down: false });
+      expect(await pool.run('select 4 as four', [], 'objects')).toEqual([{ four: 4 }]);
+    } finally {
+      await pool.close();
+    }
+  }, 90_000);
 
   it('fails reads, instead of hanging or respawning forever, when no reader can open the file', async () => {
     const pool = new ReadPool(join(tmpdir(), `absente-${process.pid}.db`), 2);
