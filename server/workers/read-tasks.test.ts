@@ -3,8 +3,11 @@
 // source's name (the data key in the thread), errors with their status and French message — and a thread
 // that dies is replaced. The main thread's task functions are not called while the threads serve.
 import type { Worker } from 'node:worker_threads';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { formatDataKey } from '../crypto/cipher';
+import type { SessionUser } from '../domains/auth/session';
+import { MESSAGES } from '../errors';
 import { createTestApp, type TestApp } from '../../tests/helpers/app';
 import { createReport, mergePatch } from '../../tests/helpers/signalements';
 import { ReadTaskPool } from './read-task-pool';
@@ -95,5 +98,33 @@ describe('read tasks on their own threads (SQLite)', () => {
     }
     // Closed, the tasks run here again, with the same answers as the threads gave last.
     expect(await answers()).toEqual(threaded);
+  }, 60_000);
+
+  it('answers a task past its deadline with the French 503, stops its looping thread and replaces it; the next task succeeds', async () => {
+    const data = { url: t.db.url, key: { ...t.config, DATA_KEY: formatDataKey(t.dataKey) }, timeZone: t.config.APP_TIMEZONE, testTasks: true };
+    const pool = new ReadTaskPool(data, 1, 5000);
+    const u = t.db.t.utilisateurs;
+    const [user] = await t.db.read.select({ id: u.id, code: u.code }).from(u).where(eq(u.email, 'lecteur@example.mg'));
+    const actor: SessionUser = {
+      ...user!,
+      email: 'lecteur@example.mg',
+      nomPrenom: 'Lecteur Fil',
+      isEnabled: true,
+      lastConnectionAt: null,
+      role: { code: 'ROLE_GESTIONNAIRE', designation: 'Gestionnaire' },
+      twoFactorEnrolled: false,
+    };
+    try {
+      const before = await pool.run('signalements.get', actor, codes[0]!);
+      expect(before.code).toBe(codes[0]);
+      // A task that never returns (registered only for a pool built with testTasks under vitest).
+      const loop = pool.run('test.loop' as 'signalements.get', actor, codes[0]!);
+      await expect(loop).rejects.toMatchObject({ name: 'DomainError', kind: 'unavailable', message: MESSAGES.readTimeout });
+      // The loop runs JavaScript: the thread is stopped at once, and a new one took its place.
+      await expect.poll(() => pool.health()).toMatchObject({ threads: 1, stuck: 0, timeouts: 1, down: false });
+      expect(await pool.run('signalements.get', actor, codes[0]!)).toEqual(before);
+    } finally {
+      await pool.close();
+    }
   }, 60_000);
 });
