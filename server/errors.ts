@@ -25,6 +25,17 @@ export class DomainError extends Error {
   }
 }
 
+/**
+ * The domain error behind `error`: itself, or one a library wrapped (Drizzle wraps what a query throws, such
+ * as a read past its deadline, in a DrizzleQueryError whose cause it is).
+ */
+export function domainErrorOf(error: unknown): DomainError | null {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e instanceof DomainError) return e;
+  }
+  return null;
+}
+
 /** A refusal at the HTTP layer that no domain kind names (415 for a body that is not JSON). */
 export class HttpError extends Error {
   constructor(

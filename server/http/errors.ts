@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ZodError } from 'zod';
 import '../../shared/schemas/zod-french';
 import { isConnectionLost } from '../db/connection-lost';
-import { DomainError, HTTP_STATUS, HttpError, MESSAGES, unavailable } from '../errors';
+import { DomainError, domainErrorOf, HTTP_STATUS, HttpError, MESSAGES, unavailable } from '../errors';
 
 /** Fastify's own 4xx (bad JSON, body too large, unknown media type…) answered in French. */
 const FRENCH_BY_STATUS: Partial<Record<number, string>> = {
@@ -17,7 +17,8 @@ const FRENCH_BY_STATUS: Partial<Record<number, string>> = {
 /** One error shape for the REST facade: { status, message, violations? }, the message in French. */
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((thrown, request, reply) => {
-    let error = thrown;
+    // A domain error a library wrapped (a read past its deadline inside a Drizzle query error) keeps its kind.
+    let error = domainErrorOf(thrown) ?? thrown;
     if (isConnectionLost(error)) {
       // Not a fault of this request: it may be sent again (a create with its Idempotency-Key).
       request.log.warn({ err: error }, 'database unreachable: 503');

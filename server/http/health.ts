@@ -60,12 +60,14 @@ function threadState(pool: ThreadPoolHealth | null | undefined) {
 }
 
 async function healthReport(db: Database) {
+  const threads = { readers: threadState(db.stats().threads), tasks: threadState(readTaskHealth(db)) };
+  const pools = [threads.readers, threads.tasks].filter((p) => p !== undefined);
+  // Every reader thread stuck: the reads below would only wait for their deadline.
+  if (pools.some((p) => p.down)) return { status: 'error', threads } as const;
   // Reading the outbox is the database check: a database that does not answer fails it.
   const [mail, key] = await Promise.all([mailBacklog(db), keyState(db), db.writes.probe(() => probeWrite(db))]);
   const writes = db.writes.state().failing ?? 'ok';
-  const threads = { readers: threadState(db.stats().threads), tasks: threadState(readTaskHealth(db)) };
-  const pools = [threads.readers, threads.tasks].filter((p) => p !== undefined);
-  const error = writes !== 'ok' || (key !== null && key !== 'ok') || pools.some((p) => p.down);
+  const error = writes !== 'ok' || (key !== null && key !== 'ok');
   const status = error ? 'error' : pools.some((p) => p.stuck > 0) ? 'degraded' : 'ok';
   return {
     status,

@@ -3,7 +3,7 @@ import { ZodError } from 'zod';
 import { ROLE_ADMIN } from '../../shared/constants';
 import type { AppContext } from '../context';
 import { isConnectionLost } from '../db/connection-lost';
-import { DomainError, MESSAGES, TRPC_CODE, unavailable } from '../errors';
+import { DomainError, domainErrorOf, MESSAGES, TRPC_CODE, unavailable } from '../errors';
 import { twoFactorStep } from '../domains/auth/two-factor-step';
 import { refuseHostileInput } from '../http/input-guard';
 
@@ -69,7 +69,7 @@ const t = initTRPC
 const mapErrors = t.middleware(async ({ ctx, next, path }) => {
   const result = await next();
   if (!result.ok) {
-    let cause = result.error.cause;
+    let cause = domainErrorOf(result.error.cause) ?? result.error.cause;
     if (isConnectionLost(cause)) {
       // The database cannot be reached: 503, to be tried again (docs/decisions/0019-durability.md).
       ctx.req.log.warn({ err: cause, path }, 'database unreachable: 503');

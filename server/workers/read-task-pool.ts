@@ -3,7 +3,7 @@
 // message as when it runs here).
 import type { Config } from '../config';
 import type { SessionUser } from '../domains/auth/session';
-import { DomainError, HttpError, readTimeout, type DomainErrorKind } from '../errors';
+import { DomainError, domainErrorOf, HttpError, readTimeout, type DomainErrorKind } from '../errors';
 import { ThreadPool } from './thread-pool';
 import type { ReadTaskArgs, ReadTaskName, ReadTaskResult } from './read-tasks';
 
@@ -24,7 +24,8 @@ export type PostedError =
   | { http: { statusCode: number; message: string } }
   | { other: { name: string; message: string; stack?: string } };
 
-export function postedError(error: unknown): PostedError {
+export function postedError(thrown: unknown): PostedError {
+  const error = domainErrorOf(thrown) ?? thrown;
   if (error instanceof DomainError) return { domain: { kind: error.kind, message: error.message, details: error.details } };
   if (error instanceof HttpError) return { http: { statusCode: error.statusCode, message: error.message } };
   const e = error instanceof Error ? error : new Error(String(error));
