@@ -75,7 +75,7 @@ describe.each(await testEngines())('health and metrics on %s', (engine) => {
         { kind: 'password-reset', to: 'b@example.mg', subject: 'S', text: 'T', nextAttemptAt: new Date() },
       ]),
     );
-    const health = await t.app.inject({ url: '/api/health' });
+    const health = await t.app.inject({ url: '/api/health', headers: { authorization: `Bearer ${TOKEN}` } });
     expect(health.statusCode).toBe(200);
     const body = health.json();
     expect(body).toMatchObject({ status: 'ok', database: 'ok', mail: { pending: 2, failed: 1 } });

@@ -34,6 +34,7 @@ describe('the built server (npm start)', () => {
         HOST: '127.0.0.1',
         PUBLIC_URL: base,
         LOG_LEVEL: 'warn',
+        METRICS_TOKEN: 'jeton-de-mesure-0123456789',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -49,7 +50,9 @@ describe('the built server (npm start)', () => {
     await expect
       .poll(async () => (await fetch(`${base}/api/health`).catch(() => null))?.status, { timeout: 60_000 })
       .toBe(200);
-    expect(await (await fetch(`${base}/api/health`)).json()).toMatchObject({ status: 'ok', database: 'ok', mail: { failed: 0 } });
+    // The details with the metrics token only (anyone else gets { status }).
+    const details = await fetch(`${base}/api/health`, { headers: { authorization: 'Bearer jeton-de-mesure-0123456789' } });
+    expect(await details.json()).toMatchObject({ status: 'ok', database: 'ok', writes: 'ok', key: 'ok', mail: { failed: 0 } });
     expect(output).toContain('Premier administrateur créé');
     // The data key of the sources is generated beside the database, owner-only, and announced.
     expect(statSync(join(dir, 'data.key')).mode & 0o777).toBe(0o600);
