@@ -147,3 +147,14 @@ describe('DATABASE_READ_WORKERS', () => {
     expect(() => loadConfig({ DATABASE_READ_WORKERS: 'deux' })).toThrow('DATABASE_READ_WORKERS: doit être un nombre');
   });
 });
+
+describe('READ_JOB_TIMEOUT_SECONDS', () => {
+  it('is a whole number of seconds from 1 to 3600, 30 by default, refused in French otherwise', async () => {
+    const { loadConfig } = await import('../config');
+    expect(loadConfig({}).READ_JOB_TIMEOUT_SECONDS).toBe(30);
+    expect(loadConfig({ READ_JOB_TIMEOUT_SECONDS: '5' }).READ_JOB_TIMEOUT_SECONDS).toBe(5);
+    expect(() => loadConfig({ READ_JOB_TIMEOUT_SECONDS: '0' })).toThrow('READ_JOB_TIMEOUT_SECONDS: au moins 1');
+    expect(() => loadConfig({ READ_JOB_TIMEOUT_SECONDS: '3601' })).toThrow('READ_JOB_TIMEOUT_SECONDS: au plus 3600');
+    expect(() => loadConfig({ READ_JOB_TIMEOUT_SECONDS: 'trente' })).toThrow('READ_JOB_TIMEOUT_SECONDS: doit être un nombre');
+  });
+});
