@@ -3,8 +3,9 @@
 
 /** A task that never returns: its thread loops until it is stopped (the deadline of thread-pool.ts). */
 function loop(): never {
-  let spins = 0;
-  for (;;) spins++;
+  for (let spins = 0; ; spins++) {
+    if (spins < 0) throw new Error('jamais');
+  }
 }
 
 export const TEST_TASKS = {
