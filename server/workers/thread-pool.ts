@@ -104,6 +104,7 @@ export class ThreadPool {
    * each hold a core, and spawning more would only add to them. A stuck thread that ends frees its place.
    */
   private fill() {
+    if (this.closed) return;
     this.started = true;
     while (this.readers.length < this.options.size && this.readers.length + this.stuck.size < 2 * this.options.size) {
       this.spawn();
