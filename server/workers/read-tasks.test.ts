@@ -121,7 +121,7 @@ describe('read tasks on their own threads (SQLite)', () => {
       const loop = pool.run('test.loop' as 'signalements.get', actor, codes[0]!);
       await expect(loop).rejects.toMatchObject({ name: 'DomainError', kind: 'unavailable', message: MESSAGES.readTimeout });
       // The loop runs JavaScript: the thread is stopped at once, and a new one took its place.
-      await expect.poll(() => pool.health()).toMatchObject({ threads: 1, stuck: 0, timeouts: 1, down: false });
+      await expect.poll(() => pool.health(), { timeout: 10_000 }).toMatchObject({ threads: 1, stuck: 0, timeouts: 1, down: false });
       expect(await pool.run('signalements.get', actor, codes[0]!)).toEqual(before);
     } finally {
       await pool.close();
