@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, sessionCookie, TEST_PASSWORD, type TestApp } from '../../../tests/helpers/app';
 import { testEngines } from '../../../tests/helpers/db';
 import { setPassword } from '../utilisateurs/service';
@@ -204,6 +204,70 @@ describe.each(await testEngines())('authentication on %s', (engine) => {
     expect(otherResult.statusCode).toBe(200);
     expect(floodResults.filter((r) => r.statusCode === 429).length).toBeGreaterThanOrEqual(450 - MAX_ATTEMPTS_PER_ADDRESS);
     expect(hashGate.started - before).toBeLessThanOrEqual(MAX_ATTEMPTS_PER_ADDRESS + 1);
+  });
+
+  /** Holds the hashes of `ip` inside their slot until `open()`; records whose hash started, in order. */
+  function holdHashesOf(ip: string) {
+    const started: string[] = [];
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    hashGate.beforeWork = async (key) => {
+      started.push(key);
+      if (key === ip) await gate;
+    };
+    return { started, open };
+  }
+  const ipCount = async (ip: string) =>
+    (await t.db.read.select().from(t.db.t.loginThrottle).where(eq(t.db.t.loginThrottle.key, `ip:${ip}`)))[0]
+      ?.failures ?? 0;
+
+  it("refuses an address's log-in beyond its share at once, before counting or hashing it", async () => {
+    const ip = '10.10.0.1';
+    const hold = holdHashesOf(ip);
+    try {
+      const first = [loginRes('agent@example.mg', 'mauvais', ip), loginRes('admin@example.mg', 'mauvais', ip)];
+      await vi.waitFor(() => expect(hashGate.placesOf(ip)).toBe(hashGate.perKey));
+      await vi.waitFor(async () => expect(await ipCount(ip)).toBe(2));
+      const hashed = hashGate.started;
+      const refused = await loginRes('agent@example.mg', TEST_PASSWORD, ip);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().message).toBe('Trop de tentatives de connexion simultanées. Réessayez dans un instant.');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      // Neither counted nor hashed.
+      expect(await ipCount(ip)).toBe(2);
+      expect(hashGate.started).toBe(hashed);
+      hold.open();
+      expect((await Promise.all(first)).map((r) => r.statusCode)).toEqual([401, 401]);
+      expect(hashGate.placesOf(ip)).toBe(0);
+      expect((await loginRes('agent@example.mg', TEST_PASSWORD, ip)).statusCode).toBe(200);
+    } finally {
+      hold.open();
+      hashGate.beforeWork = undefined;
+    }
+  });
+
+  it("hashes another address's log-in before the queued ones of a busy address", async () => {
+    const ip = '10.11.0.1';
+    const hold = holdHashesOf(ip);
+    const slots = hashGate.running;
+    hashGate.running = 1;
+    try {
+      const flood = [loginRes('agent@example.mg', 'mauvais', ip)];
+      await vi.waitFor(() => expect(hold.started).toEqual([ip]));
+      flood.push(loginRes('admin@example.mg', 'mauvais', ip));
+      await vi.waitFor(() => expect(hashGate.queued).toBe(1));
+      const other = loginRes('admin@example.mg', TEST_PASSWORD, '10.12.0.1');
+      await vi.waitFor(() => expect(hashGate.queued).toBe(2));
+      hold.open();
+      expect((await other).statusCode).toBe(200);
+      expect((await Promise.all(flood)).map((r) => r.statusCode)).toEqual([401, 401]);
+      // The slot A freed went to B, not to A's second log-in that was waiting before B came.
+      expect(hold.started).toEqual([ip, '10.12.0.1', ip]);
+    } finally {
+      hold.open();
+      hashGate.running = slots;
+      hashGate.beforeWork = undefined;
+    }
   });
 
   it('returns the current user from who-am-i on REST and tRPC', async () => {

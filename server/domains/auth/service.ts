@@ -5,7 +5,7 @@ import { DomainError } from '../../errors';
 import { recordLogin, recordLoginFailure } from '../journal/record';
 import { utilisateurDto, type UtilisateurDto } from '../utilisateurs/dto';
 import { findUserByEmail } from '../utilisateurs/service';
-import { burnPasswordCheck, isBusy, verifyPassword } from './password';
+import { burnPasswordCheck, hashGate, isBusy, verifyPassword } from './password';
 import { createSession, generateSessionToken, invalidateSession, type Session } from './session';
 import { releaseAttempt, reserveAttempt } from './throttle';
 
@@ -24,6 +24,21 @@ export interface LoginResult {
  * account all get the same answer, so the form reveals nothing about which accounts exist.
  */
 export async function login(
+  db: Database,
+  input: { email: string; password: string },
+  ip: string,
+): Promise<LoginResult> {
+  // One of the address's places in the hashing gate, before anything else (no database work for a
+  // flood from one address: it is refused here at once).
+  const place = hashGate.admit(ip);
+  try {
+    return await checkAndOpen(db, input, ip);
+  } finally {
+    place.release();
+  }
+}
+
+async function checkAndOpen(
   db: Database,
   input: { email: string; password: string },
   ip: string,
