@@ -60,6 +60,12 @@ export const sessions = table(
     expiresAt: timestamp('expires_at').notNull(),
     // Lucia's two-factor guide: the second factor was checked for this session (or is not needed).
     twoFactorVerified: bool('two_factor_verified').notNull().default(false),
+    // Wrong codes sent by this session while it owed its second factor: at the limit the session ends
+    // and the owner is told (docs/decisions/0016-two-factor.md).
+    twoFactorFailures: integer('two_factor_failures').notNull().default(0),
+    // The key proposed by twoFactor.setup (encrypted with the data key), until a first code confirms it:
+    // the server chooses the key, never the client.
+    twoFactorPendingKey: text('two_factor_pending_key'),
     createdAt: createdAt(),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
@@ -74,6 +80,8 @@ export const twoFactorKeys = table('two_factor_keys', {
     .unique()
     .references(() => utilisateurs.id, { onDelete: 'cascade' }),
   key: text('key').notNull(),
+  // The last 30-second step whose code was accepted: a code works once (RFC 6238 §5.2).
+  lastUsedStep: integer('last_used_step'),
   createdAt: createdAt(),
 });
 
