@@ -18,6 +18,7 @@ export type CipherContext =
   | 'sources.autre_canal'
   | 'signalement_historique.changes'
   | 'two_factor_keys.key'
+  | 'sessions.two_factor_pending_key'
   | 'idempotency_keys.response'
   | 'data_key_check.verifier';
 

@@ -33,9 +33,12 @@ export const recoveryCodeInputSchema = z.object({
     .max(64, 'Code de secours incorrect ou déjà utilisé.'),
 });
 
-/** Enrolment: the key proposed by the server (base64, echoed back as in Lucia's guide) and a first code. */
+/**
+ * Enrolment: the current password again and a first code of the key the server proposed and keeps.
+ * No key: the client never chooses it (a key sent along is ignored).
+ */
 export const twoFactorEnrolInputSchema = z.object({
-  key: z.string({ error: 'Clé manquante.' }).min(1, 'Clé manquante.').max(64, 'Clé invalide.'),
+  password: z.string({ error: 'Le mot de passe est requis.' }).min(1, 'Le mot de passe est requis.'),
   code: totpCodeSchema,
 });
 

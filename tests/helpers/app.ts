@@ -1,5 +1,6 @@
-import { decodeBase64 } from '@oslojs/encoding';
+import { decodeBase32IgnorePadding } from '@oslojs/encoding';
 import { generateHOTP, generateTOTP } from '@oslojs/otp';
+import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
@@ -27,9 +28,13 @@ export interface TestApp {
   login(email: string, password?: string): Promise<string>;
   /** Logs in with the password only: the session may still owe its second factor. */
   loginPasswordOnly(email: string, password?: string): Promise<{ cookie: string; twoFactor: string | null }>;
-  /** Enrols the session's user in two-factor log-in; returns the recovery codes. */
-  enrolTwoFactor(email: string, cookie: string): Promise<string[]>;
-  /** The current TOTP code of a user enrolled through this helper. */
+  /** Enrols the session's user in two-factor log-in (with their password); returns the recovery codes. */
+  enrolTwoFactor(email: string, cookie: string, password?: string): Promise<string[]>;
+  /**
+   * A TOTP code of a user enrolled through this helper that the server has not accepted yet: the
+   * current step's, or the next one's when this helper already handed out the current one (a code
+   * works once). Throws when both were handed out within this 30-second step.
+   */
   totp(email: string): string;
   /** The TOTP code of another 30-second step: `steps` = -1 for the previous one, +3 for 90 s later. */
   totpAtStep(email: string, steps: number): string;
@@ -57,6 +62,20 @@ export async function createTestApp(
   await options.beforeReady?.(app);
   await app.ready();
   const keys = new Map<string, Uint8Array>();
+  /** The last TOTP step handed out per user: the server accepts each step once, in increasing order. */
+  const handedSteps = new Map<string, number>();
+  const stepNow = () => Math.floor(Date.now() / 30_000);
+  /**
+   * The helper's own log-ins (login, enrolTwoFactor) are fixtures, not what a test proves: they leave
+   * the user's last accepted step as if 30 seconds had passed, so a test logs in as often as it likes
+   * and its own codes (totp) still work.
+   */
+  const forgetSteps = async (email: string) => {
+    handedSteps.delete(email.toLowerCase());
+    const { twoFactorKeys: k, utilisateurs: u } = tdb.db.t;
+    const users = tdb.db.read.select({ id: u.id }).from(u).where(eq(u.email, email.toLowerCase()));
+    await tdb.db.transaction((tx) => tx.update(k).set({ lastUsedStep: null }).where(inArray(k.userId, users)));
+  };
   const spareCodes = new Map<string, string[]>();
   const trpcCall = async (path: string, cookie: string, payload: object = {}) => {
     const res = await app.inject({
@@ -84,22 +103,29 @@ export async function createTestApp(
     },
     async login(email, password = TEST_PASSWORD) {
       const { cookie, twoFactor } = await helper.loginPasswordOnly(email, password);
-      if (twoFactor === 'enrol') await helper.enrolTwoFactor(email, cookie);
-      if (twoFactor === 'verify') await trpcCall('twoFactor.verify', cookie, { code: helper.totp(email) });
+      if (twoFactor === 'enrol') await helper.enrolTwoFactor(email, cookie, password);
+      if (twoFactor === 'verify') {
+        await trpcCall('twoFactor.verify', cookie, { code: helper.totp(email) });
+        await forgetSteps(email);
+      }
       return cookie;
     },
-    async enrolTwoFactor(email, cookie) {
-      const { key } = await trpcCall('twoFactor.setup', cookie);
-      const bytes = decodeBase64(key);
-      const { recoveryCodes } = await trpcCall('twoFactor.enrol', cookie, { key, code: generateTOTP(bytes, 30, 6) });
+    async enrolTwoFactor(email, cookie, password = TEST_PASSWORD) {
+      const { secret } = await trpcCall('twoFactor.setup', cookie);
+      const bytes = decodeBase32IgnorePadding(secret);
+      const { recoveryCodes } = await trpcCall('twoFactor.enrol', cookie, { password, code: generateTOTP(bytes, 30, 6) });
       keys.set(email.toLowerCase(), bytes);
       spareCodes.set(email.toLowerCase(), [...recoveryCodes]);
+      await forgetSteps(email);
       return recoveryCodes;
     },
     totp(email) {
       const key = keys.get(email.toLowerCase());
       if (!key) throw new Error(`no TOTP key for ${email}`);
-      return generateTOTP(key, 30, 6);
+      const step = Math.max(stepNow(), (handedSteps.get(email.toLowerCase()) ?? -Infinity) + 1);
+      if (step > stepNow() + 1) throw new Error(`no unused TOTP code left for ${email} in this 30-second step`);
+      handedSteps.set(email.toLowerCase(), step);
+      return generateHOTP(key, BigInt(step), 6);
     },
     totpAtStep(email, steps) {
       const key = keys.get(email.toLowerCase());

@@ -31,14 +31,24 @@ export const MAX_ATTEMPTS_PER_ACCOUNT = THROTTLE_RULES[2]!.max;
 
 const normalise = (email: string) => email.trim().toLowerCase();
 
-export function throttleKeys(email: string, ip: string) {
+/**
+ * What is being guessed. A second-factor code is counted per address only (and per session, in
+ * two-factor-guesses.ts): whoever sends codes already knows the password, and an account-wide count
+ * would let them lock the owner out (docs/decisions/0016-two-factor.md).
+ */
+export type AttemptScope = 'password' | 'code';
+
+export function throttleKeys(email: string, ip: string, scope: AttemptScope = 'password') {
   const account = normalise(email);
   const keyOf: Record<ThrottleRule['kind'], string> = {
     ip: `ip:${ip}`,
     'account-ip': `account-ip:${account}|${ip}`,
     account: `account:${account}`,
   };
-  return THROTTLE_RULES.map((rule) => ({ ...rule, key: keyOf[rule.kind] }));
+  return THROTTLE_RULES.filter((rule) => scope === 'password' || rule.kind !== 'account').map((rule) => ({
+    ...rule,
+    key: keyOf[rule.kind],
+  }));
 }
 
 export function tooManyAttempts(until: Date, now = Date.now()): DomainError {
@@ -71,10 +81,15 @@ async function increment(db: Database, tx: Orm, key: string, windowMs: number, n
  * Reserves one log-in attempt for this account and address, or throws 429 (nothing counted) when
  * one of the rules is at its limit. Call before any password work.
  */
-export async function reserveAttempt(db: Database, email: string, ip: string): Promise<void> {
+export async function reserveAttempt(
+  db: Database,
+  email: string,
+  ip: string,
+  scope: AttemptScope = 'password',
+): Promise<void> {
   const now = new Date();
   await db.transaction(async (tx) => {
-    for (const { key, max, windowMs } of throttleKeys(email, ip)) {
+    for (const { key, max, windowMs } of throttleKeys(email, ip, scope)) {
       const row = await increment(db, tx, key, windowMs, now);
       if (row.attempts > max) throw tooManyAttempts(new Date(row.windowStartedAt.getTime() + windowMs), now.getTime());
     }
@@ -90,10 +105,11 @@ export async function releaseAttempt(
   email: string,
   ip: string,
   outcome: 'success' | 'unchecked',
+  scope: AttemptScope = 'password',
 ): Promise<void> {
   const t = db.t.loginThrottle;
   await db.transaction(async (tx) => {
-    for (const { kind, key } of throttleKeys(email, ip)) {
+    for (const { kind, key } of throttleKeys(email, ip, scope)) {
       if (kind === 'account-ip' && outcome === 'success') {
         await tx.delete(t).where(eq(t.key, key));
       } else {

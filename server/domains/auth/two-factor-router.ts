@@ -4,15 +4,16 @@ import {
   twoFactorVerifyInputSchema,
 } from '../../../shared/schemas/auth';
 import { authedProcedure, router } from '../../trpc/init';
-import { confirmEnrolment, newEnrolment, useRecoveryCode, verifyTwoFactorCode } from './two-factor';
+import { useRecoveryCode, verifyTwoFactorCode } from './two-factor';
+import { confirmEnrolment, newEnrolment } from './two-factor-enrol';
 
 // Every door here is reachable by a session that still owes its second factor; codes are one per
 // request (solo), each counted against the log-in limits.
 const step = authedProcedure.meta({ twoFactorStep: true });
 
 export const twoFactorRouter = router({
-  /** A new key for the enrolment screen (QR code and text); nothing is stored until it is confirmed. */
-  setup: step.mutation(({ ctx }) => newEnrolment(ctx.auth.user)),
+  /** A new key for the enrolment screen (QR code and text), kept on the session until a code confirms it. */
+  setup: step.mutation(({ ctx }) => newEnrolment(ctx.db, ctx.auth)),
   enrol: step
     .meta({ solo: true })
     .input(twoFactorEnrolInputSchema)

@@ -1,22 +1,24 @@
 // Two-factor log-in with TOTP, after Lucia's two-factor guide (lucia-auth.com, "Two-factor
-// authentication with TOTP"): a 20-byte random key, codes of 6 digits every 30 s checked with
-// @oslojs/otp, and a `twoFactorVerified` flag on the session. Ten single-use recovery codes, kept as
-// SHA-256 hashes. Every code is counted against the log-in limits (throttle.ts) before it is checked.
+// authentication with TOTP"): a 20-byte random key, codes of 6 digits every 30 s, and a
+// `twoFactorVerified` flag on the session. Ten single-use recovery codes, kept as SHA-256 hashes. Every
+// code is counted against the address limits (throttle.ts) before it is checked, and a wrong one on a
+// session that owes its code against that session (two-factor-guesses.ts); a TOTP code works once.
+// Enrolment: two-factor-enrol.ts; reset by an administrator: two-factor-reset.ts.
 // Model and choices: docs/decisions/0016-two-factor.md.
+import { timingSafeEqual } from 'node:crypto';
 import { sha256 } from '@oslojs/crypto/sha2';
-import { decodeBase64, encodeBase32UpperCaseNoPadding, encodeBase64, encodeHexLowerCase } from '@oslojs/encoding';
-import { createTOTPKeyURI, verifyTOTPWithGracePeriod } from '@oslojs/otp';
-import { and, eq, isNull } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
+import { decodeBase64, encodeHexLowerCase } from '@oslojs/encoding';
+import { generateHOTP } from '@oslojs/otp';
+import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import type { Auth } from '../../context';
 import { cipherOf } from '../../crypto/registry';
 import type { Database } from '../../db/client';
-import { conflict, DomainError, invalid, notFound } from '../../errors';
-import { requireAdmin } from './guards';
+import { conflict, DomainError, invalid } from '../../errors';
 import type { LoginFailure, LoginStep } from '../journal/describe';
-import { recordLogin, recordLoginFailure, recordRightsChange } from '../journal/record';
+import { recordLogin, recordLoginFailure } from '../journal/record';
 import { setSessionTwoFactorVerified, type SessionUser } from './session';
 import { releaseAttempt, reserveAttempt } from './throttle';
+import { countWrongCode } from './two-factor-guesses';
 
 export const TOTP_PERIOD_SECONDS = 30;
 /**
@@ -25,16 +27,16 @@ export const TOTP_PERIOD_SECONDS = 30;
  */
 export const TOTP_GRACE_SECONDS = 30;
 export const TOTP_DIGITS = 6;
-const KEY_BYTES = 20;
 export const RECOVERY_CODE_COUNT = 10;
-const ISSUER = 'Signalements';
 
 export const TWO_FACTOR_TEXT = {
   wrongCode: 'Code incorrect. Vérifiez l’heure de votre téléphone et réessayez.',
+  usedCode: 'Ce code a déjà été utilisé. Attendez le code suivant de votre application.',
   wrongRecoveryCode: 'Code de secours incorrect ou déjà utilisé.',
+  wrongPassword: 'Mot de passe incorrect.',
   alreadyEnrolled: 'La double authentification est déjà activée pour ce compte.',
   notEnrolled: "La double authentification n'est pas activée pour ce compte.",
-  badKey: 'Clé invalide. Recommencez l’activation.',
+  noPendingKey: 'Aucune activation en cours. Recommencez l’activation.',
   userNotFound: 'Utilisateur introuvable.',
 } as const;
 
@@ -48,107 +50,92 @@ async function keyOf(db: Database, userId: number): Promise<Uint8Array | null> {
   return row ? decodeBase64(cipherOf(db).decrypt(row.key, 'two_factor_keys.key')) : null;
 }
 
-/** A new key to enrol with: base64 to send back with the first code, base32 to type, and the QR URI. */
-export function newEnrolment(user: Pick<SessionUser, 'email' | 'twoFactorEnrolled'>) {
-  if (user.twoFactorEnrolled) throw conflict(TWO_FACTOR_TEXT.alreadyEnrolled);
-  const key = new Uint8Array(KEY_BYTES);
-  crypto.getRandomValues(key);
-  return {
-    key: encodeBase64(key),
-    secret: encodeBase32UpperCaseNoPadding(key),
-    uri: createTOTPKeyURI(ISSUER, user.email, key, TOTP_PERIOD_SECONDS, TOTP_DIGITS),
-  };
-}
-
-const normaliseRecoveryCode = (code: string) => code.toUpperCase().replace(/[^A-Z0-9]/g, '');
-const hashRecoveryCode = (code: string) =>
-  encodeHexLowerCase(sha256(new TextEncoder().encode(normaliseRecoveryCode(code))));
-
-function newRecoveryCodes(): string[] {
-  return Array.from({ length: RECOVERY_CODE_COUNT }, () => {
-    const bytes = new Uint8Array(10);
-    crypto.getRandomValues(bytes);
-    return encodeBase32UpperCaseNoPadding(bytes).match(/.{4}/g)!.join('-');
-  });
+/** The 30-second step (previous, current or next) whose code `code` is, or null. */
+export function totpStepOf(key: Uint8Array, code: string, now = Date.now()): number | null {
+  const current = Math.floor(now / 1000 / TOTP_PERIOD_SECONDS);
+  const grace = TOTP_GRACE_SECONDS / TOTP_PERIOD_SECONDS;
+  const typed = Buffer.from(code);
+  for (let step = current - grace; step <= current + grace; step++) {
+    const expected = Buffer.from(generateHOTP(key, BigInt(step), TOTP_DIGITS));
+    if (typed.length === expected.length && timingSafeEqual(typed, expected)) return step;
+  }
+  return null;
 }
 
 /**
- * Counts the attempt, then runs `check`. A right code gives the attempt back (as a right password
- * does) and is logged as a log-in; a wrong one leaves it counted, is logged as a failed log-in (never
- * the code) and answers 400 with `message`. An attempt refused by the limiter is logged too.
+ * Spends a step for the user: one conditional UPDATE, so a code (or an older one) is accepted once,
+ * even by two simultaneous requests.
  */
-async function counted(
+async function spendStep(db: Database, userId: number, step: number): Promise<boolean> {
+  const k = db.t.twoFactorKeys;
+  const spent = await db.transaction((tx) =>
+    tx
+      .update(k)
+      .set({ lastUsedStep: step })
+      .where(and(eq(k.userId, userId), or(isNull(k.lastUsedStep), lt(k.lastUsedStep, step))))
+      .returning({ userId: k.userId }),
+  );
+  return spent.length === 1;
+}
+
+export const normaliseRecoveryCode = (code: string) => code.toUpperCase().replace(/[^A-Z0-9]/g, '');
+export const hashRecoveryCode = (code: string) =>
+  encodeHexLowerCase(sha256(new TextEncoder().encode(normaliseRecoveryCode(code))));
+
+/** What a check says: right, wrong, or right but already used (answered with its own message). */
+export type CodeCheck = true | false | 'used';
+
+/**
+ * Counts the attempt against the address limits, then runs `check`. A right code gives the attempt
+ * back (as a right password does) and is logged as a log-in; a wrong one leaves it counted, is logged
+ * as a failed log-in (never the code) and answers 400 with `message`. With `session`, a wrong code also
+ * counts against the session, which ends at its limit (401). A refusal by the limiter is logged too.
+ */
+export async function counted(
   db: Database,
   user: Pick<SessionUser, 'id' | 'email'>,
   ip: string,
   message: string,
   step: { success: LoginStep; failure: LoginFailure },
-  check: () => Promise<boolean>,
+  check: () => Promise<CodeCheck>,
+  session?: Auth,
 ) {
   const failed = (motif: LoginFailure) => recordLoginFailure(db, { userId: user.id, email: user.email, address: ip, motif });
   try {
-    await reserveAttempt(db, user.email, ip);
+    await reserveAttempt(db, user.email, ip, 'code');
   } catch (error) {
     if (error instanceof DomainError && error.kind === 'too_many_requests') await failed('trop_de_tentatives');
     throw error;
   }
-  if (!(await check())) {
+  const result = await check();
+  if (result !== true) {
     await failed(step.failure);
-    throw invalid(message);
+    if (session) await countWrongCode(db, session, ip);
+    throw invalid(result === 'used' ? TWO_FACTOR_TEXT.usedCode : message);
   }
-  await releaseAttempt(db, user.email, ip, 'success');
+  await releaseAttempt(db, user.email, ip, 'success', 'code');
   await recordLogin(db, user, ip, step.success);
 }
 
-const TOTP_STEP = { success: 'double_authentification', failure: 'code_incorrect' } as const;
+export const TOTP_STEP = { success: 'double_authentification', failure: 'code_incorrect' } as const;
 const RECOVERY_STEP = { success: 'code_de_secours', failure: 'code_de_secours_incorrect' } as const;
 
-/**
- * Confirms an enrolment with a first code: stores the key, issues ten recovery codes (returned once,
- * kept hashed), marks this session verified and ends the user's other sessions.
- */
-export async function confirmEnrolment(
-  db: Database,
-  auth: Auth,
-  ip: string,
-  input: { key: string; code: string },
-): Promise<{ recoveryCodes: string[] }> {
-  const { user, session } = auth;
-  if (user.twoFactorEnrolled) throw conflict(TWO_FACTOR_TEXT.alreadyEnrolled);
-  let key: Uint8Array;
-  try {
-    key = decodeBase64(input.key);
-  } catch {
-    throw invalid(TWO_FACTOR_TEXT.badKey);
-  }
-  if (key.length !== KEY_BYTES) throw invalid(TWO_FACTOR_TEXT.badKey);
-  await counted(db, user, ip, TWO_FACTOR_TEXT.wrongCode, TOTP_STEP, async () =>
-    verifyTOTPWithGracePeriod(key, TOTP_PERIOD_SECONDS, TOTP_DIGITS, input.code, TOTP_GRACE_SECONDS),
-  );
-  const recoveryCodes = newRecoveryCodes();
-  const { twoFactorKeys, recoveryCodes: codes, sessions } = db.t;
-  await db.transaction(async (tx) => {
-    const inserted = await tx
-      .insert(twoFactorKeys)
-      .values({ userId: user.id, key: cipherOf(db).encrypt(encodeBase64(key), 'two_factor_keys.key') })
-      .onConflictDoNothing()
-      .returning({ userId: twoFactorKeys.userId });
-    if (inserted.length === 0) throw conflict(TWO_FACTOR_TEXT.alreadyEnrolled);
-    await tx.delete(codes).where(eq(codes.userId, user.id));
-    await tx.insert(codes).values(recoveryCodes.map((code) => ({ userId: user.id, codeHash: hashRecoveryCode(code) })));
-    await tx.update(sessions).set({ twoFactorVerified: true }).where(eq(sessions.id, session.id));
-    const others = await tx.select({ id: sessions.id }).from(sessions).where(eq(sessions.userId, user.id));
-    for (const { id } of others) if (id !== session.id) await tx.delete(sessions).where(eq(sessions.id, id));
-  });
-  return { recoveryCodes };
-}
-
-/** Second step of a log-in: a code of the authenticator app. */
+/** Second step of a log-in: a code of the authenticator app, accepted once. */
 export async function verifyTwoFactorCode(db: Database, auth: Auth, ip: string, code: string): Promise<void> {
   const key = await keyOf(db, auth.user.id);
   if (!key) throw conflict(TWO_FACTOR_TEXT.notEnrolled);
-  await counted(db, auth.user, ip, TWO_FACTOR_TEXT.wrongCode, TOTP_STEP, async () =>
-    verifyTOTPWithGracePeriod(key, TOTP_PERIOD_SECONDS, TOTP_DIGITS, code, TOTP_GRACE_SECONDS),
+  await counted(
+    db,
+    auth.user,
+    ip,
+    TWO_FACTOR_TEXT.wrongCode,
+    TOTP_STEP,
+    async () => {
+      const step = totpStepOf(key, code);
+      if (step === null) return false;
+      return (await spendStep(db, auth.user.id, step)) || 'used';
+    },
+    auth,
   );
   await setSessionTwoFactorVerified(db, auth.session.id);
 }
@@ -162,64 +149,31 @@ export async function useRecoveryCode(
 ): Promise<{ remaining: number }> {
   if (!auth.user.twoFactorEnrolled) throw conflict(TWO_FACTOR_TEXT.notEnrolled);
   const { recoveryCodes: codes } = db.t;
-  await counted(db, auth.user, ip, TWO_FACTOR_TEXT.wrongRecoveryCode, RECOVERY_STEP, async () => {
-    // Spent in one conditional UPDATE: two simultaneous uses of the same code cannot both succeed.
-    const spent = await db.transaction((tx) =>
-      tx
-        .update(codes)
-        .set({ usedAt: new Date() })
-        .where(
-          and(eq(codes.userId, auth.user.id), eq(codes.codeHash, hashRecoveryCode(code)), isNull(codes.usedAt)),
-        )
-        .returning({ id: codes.id }),
-    );
-    return spent.length === 1;
-  });
+  await counted(
+    db,
+    auth.user,
+    ip,
+    TWO_FACTOR_TEXT.wrongRecoveryCode,
+    RECOVERY_STEP,
+    async () => {
+      // Spent in one conditional UPDATE: two simultaneous uses of the same code cannot both succeed.
+      const spent = await db.transaction((tx) =>
+        tx
+          .update(codes)
+          .set({ usedAt: new Date() })
+          .where(
+            and(eq(codes.userId, auth.user.id), eq(codes.codeHash, hashRecoveryCode(code)), isNull(codes.usedAt)),
+          )
+          .returning({ id: codes.id }),
+      );
+      return spent.length === 1;
+    },
+    auth,
+  );
   await setSessionTwoFactorVerified(db, auth.session.id);
   const left = await db.read
     .select({ id: codes.id })
     .from(codes)
     .where(and(eq(codes.userId, auth.user.id), isNull(codes.usedAt)));
   return { remaining: left.length };
-}
-
-/**
- * An administrator removes a user's second factor (lost phone and codes): key and recovery codes
- * are deleted and every session of the user ends, so the next log-in starts a new enrolment when
- * one is required. Recorded in the access log and the server log (who, whom; no secret).
- */
-export async function resetTwoFactor(
-  db: Database,
-  actor: SessionUser,
-  code: string,
-  log: FastifyBaseLogger,
-): Promise<void> {
-  requireAdmin(actor);
-  const { utilisateurs, twoFactorKeys, recoveryCodes: codes, sessions } = db.t;
-  const [target] = await db.read
-    .select({ id: utilisateurs.id, code: utilisateurs.code })
-    .from(utilisateurs)
-    .where(eq(utilisateurs.code, code))
-    .limit(1);
-  if (!target) throw notFound(TWO_FACTOR_TEXT.userNotFound);
-  const removed = await db.transaction(async (tx) => {
-    const keys = await tx
-      .delete(twoFactorKeys)
-      .where(eq(twoFactorKeys.userId, target.id))
-      .returning({ userId: twoFactorKeys.userId });
-    await tx.delete(codes).where(eq(codes.userId, target.id));
-    await tx.delete(sessions).where(eq(sessions.userId, target.id));
-    const removed = keys.length > 0;
-    await recordRightsChange(
-      db,
-      actor,
-      { action: 'reinitialisation_2fa', utilisateur: target.code, avaitDeuxiemeFacteur: removed },
-      tx,
-    );
-    return removed;
-  });
-  log.info(
-    { event: 'two_factor_reset', by: actor.code, user: target.code, hadSecondFactor: removed },
-    'double authentification réinitialisée par un administrateur',
-  );
 }

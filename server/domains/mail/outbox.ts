@@ -1,6 +1,12 @@
 import type { Database } from '../../db/client';
 
-export type MailKind = 'account-setup' | 'password-reset' | 'partner-notification' | 'access-alert';
+export type MailKind =
+  | 'account-setup'
+  | 'password-reset'
+  | 'partner-notification'
+  | 'access-alert'
+  | 'two-factor-guesses'
+  | 'two-factor-reset';
 
 export interface OutgoingMail {
   kind: MailKind;

@@ -8,7 +8,7 @@ import {
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { collection, parseQuery } from '../../http/jsonld';
-import { resetTwoFactor } from '../auth/two-factor';
+import { resetTwoFactor } from '../auth/two-factor-reset';
 import { roleDto } from './dto';
 import { inviteUser, sendPasswordReset, updateUser } from './manage';
 import { listRoles, listUsers } from './service';

@@ -7,7 +7,7 @@ import {
   utilisateurOptionsInputSchema,
 } from '../../../shared/schemas/utilisateurs';
 import { adminProcedure, authedProcedure, router } from '../../trpc/init';
-import { resetTwoFactor } from '../auth/two-factor';
+import { resetTwoFactor } from '../auth/two-factor-reset';
 import { roleDto } from './dto';
 import { inviteUser, sendPasswordReset, updateUser } from './manage';
 import { listRoles, listUserOptions, listUsers } from './service';

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, Redirect, useLocation } from 'wouter';
 import { z } from 'zod';
-import { totpCodeSchema } from '../../../shared/schemas/auth';
+import { twoFactorEnrolInputSchema } from '../../../shared/schemas/auth';
 import { errorProps, Field } from '../../components/ui/field';
 import { Loading } from '../../components/ui/loading';
 import { useToast } from '../../components/ui/toast';
@@ -17,11 +17,10 @@ import { keepReturn, returnPathFrom } from './return-path';
 import { pathForStep, TWO_FACTOR_TEXT as TEXT } from './two-factor-text';
 import { useWhoAmI } from './use-who-am-i';
 
-const codeFormSchema = z.object({ code: totpCodeSchema });
 
 /**
- * /double-authentification/activation: QR code and key, a first code to confirm, then the ten
- * recovery codes, shown once. Required accounts are sent here by the guard; others may come freely.
+ * /double-authentification/activation: QR code and key (chosen and kept by the server), the current
+ * password and a first code to confirm, then the ten recovery codes, shown once. Required accounts are sent here by the guard; others may come freely.
  */
 export default function TwoFactorEnrolPage() {
   usePageTitle(TEXT.enrolTitle);
@@ -61,11 +60,16 @@ function Enrolment({ required, onEnrolled }: { required: boolean; onEnrolled: (c
     start();
   }, [start]);
 
-  const form = useForm<z.input<typeof codeFormSchema>, unknown, z.output<typeof codeFormSchema>>({
-    resolver: zodResolver(codeFormSchema),
-    defaultValues: { code: '' },
+  const form = useForm<
+    z.input<typeof twoFactorEnrolInputSchema>,
+    unknown,
+    z.output<typeof twoFactorEnrolInputSchema>
+  >({
+    resolver: zodResolver(twoFactorEnrolInputSchema),
+    defaultValues: { password: '', code: '' },
   });
   const error = form.formState.errors.code?.message;
+  const passwordError = form.formState.errors.password?.message;
   const enrol = useMutation(
     trpc.twoFactor.enrol.mutationOptions({
       onSuccess({ recoveryCodes }) {
@@ -98,7 +102,7 @@ function Enrolment({ required, onEnrolled }: { required: boolean; onEnrolled: (c
     );
   }
   if (!setup.data) return <Loading fullScreen />;
-  const { key, secret, uri } = setup.data;
+  const { secret, uri } = setup.data;
   return (
     <TwoFactorCard title={TEXT.enrolTitle} intro={intro}>
       <div className="flex justify-center">
@@ -111,7 +115,7 @@ function Enrolment({ required, onEnrolled }: { required: boolean; onEnrolled: (c
         </code>
       </div>
       <form
-        onSubmit={form.handleSubmit((values) => enrol.mutate({ key, code: values.code }))}
+        onSubmit={form.handleSubmit((values) => enrol.mutate(values))}
         noValidate
         className="flex flex-col gap-3"
         aria-label={TEXT.enrolTitle}
@@ -121,6 +125,16 @@ function Enrolment({ required, onEnrolled }: { required: boolean; onEnrolled: (c
             <span>{serverMessage(enrol.error, TEXT.enrolFailed)}</span>
           </div>
         )}
+        <Field htmlFor="two-factor-enrol-password" label={TEXT.passwordLabel} error={passwordError}>
+          <input
+            id="two-factor-enrol-password"
+            type="password"
+            autoComplete="current-password"
+            className={`input w-full ${passwordError ? 'input-error' : ''}`}
+            {...errorProps('two-factor-enrol-password', passwordError)}
+            {...form.register('password')}
+          />
+        </Field>
         <Field htmlFor="two-factor-enrol-code" label={TEXT.codeLabel} error={error}>
           <input
             id="two-factor-enrol-code"

@@ -29,7 +29,8 @@ export const TWO_FACTOR_TEXT = {
       : `Code de secours accepté. Il vous en reste ${n}.`,
   enrolTitle: 'Activer la double authentification',
   enrolIntro:
-    "Scannez ce QR code avec votre application d'authentification (Google Authenticator, FreeOTP, Aegis…), puis saisissez le code à 6 chiffres qu'elle affiche.",
+    "Scannez ce QR code avec votre application d'authentification (Google Authenticator, FreeOTP, Aegis…), puis saisissez votre mot de passe et le code à 6 chiffres qu'elle affiche.",
+  passwordLabel: 'Mot de passe actuel',
   enrolRequired: 'La double authentification est obligatoire pour votre compte.',
   keyLabel: 'Clé à saisir si vous ne pouvez pas scanner le QR code',
   qrLabel: "QR code à scanner avec l'application d'authentification",

@@ -1,0 +1,40 @@
+// Wrong second-factor codes sent by a session that owes its code (issue #21). Whoever sends them knows
+// the password; they are stopped per session (ended after MAX_WRONG_CODES_PER_SESSION) and per address
+// (throttle.ts), never per account, so the owner with the password and a right code is never refused
+// because of someone else's guesses. The owner is told by e-mail, with the address and time.
+import { eq, sql } from 'drizzle-orm';
+import type { Auth } from '../../context';
+import type { Database } from '../../db/client';
+import { DomainError } from '../../errors';
+import { enqueueMail } from '../mail/outbox';
+import { twoFactorGuessesMail } from './two-factor-mail';
+
+export const MAX_WRONG_CODES_PER_SESSION = 5;
+
+export const SESSION_ENDED_MESSAGE =
+  'Trop de codes incorrects : la session a été fermée. Reconnectez-vous avec votre mot de passe.';
+
+/**
+ * Counts one wrong code on the session (one atomic UPDATE … RETURNING). At the limit the session is
+ * deleted and the owner's e-mail queued in the same transaction, and this throws 401.
+ */
+export async function countWrongCode(db: Database, auth: Auth, ip: string): Promise<void> {
+  const { sessions } = db.t;
+  const ended = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(sessions)
+      .set({ twoFactorFailures: sql`${sessions.twoFactorFailures} + 1` })
+      .where(eq(sessions.id, auth.session.id))
+      .returning({ failures: sessions.twoFactorFailures });
+    if (!row) return true; // ended meanwhile (another wrong code, a log-out)
+    if (row.failures < MAX_WRONG_CODES_PER_SESSION) return false;
+    await tx.delete(sessions).where(eq(sessions.id, auth.session.id));
+    const { email, nomPrenom } = auth.user;
+    await enqueueMail(
+      db,
+      twoFactorGuessesMail({ to: email, nomPrenom, address: ip, at: new Date(), wrongCodes: row.failures }),
+    );
+    return true;
+  });
+  if (ended) throw new DomainError('unauthenticated', SESSION_ENDED_MESSAGE);
+}
