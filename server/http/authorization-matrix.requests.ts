@@ -257,7 +257,7 @@ export function matrixRequests(fixture: MatrixFixture) {
     'auth.whoAmI': () => query('auth.whoAmI'),
     'auth.session': () => query('auth.session'),
     'twoFactor.setup': () => mutation('twoFactor.setup'),
-    'twoFactor.enrol': () => mutation('twoFactor.enrol', { key: `${'A'.repeat(27)}=`, code: '000000' }),
+    'twoFactor.enrol': () => mutation('twoFactor.enrol', { password: 'pas-le-mot-de-passe', code: '000000' }),
     'twoFactor.verify': (caller) =>
       mutation('twoFactor.verify', { code: caller === 'admin' ? app().totp(EMAIL.admin) : '123456' }),
     'twoFactor.recover': (caller) =>

@@ -1,11 +1,12 @@
-import { decodeBase64 } from '@oslojs/encoding';
+import { decodeBase32IgnorePadding, encodeBase64 } from '@oslojs/encoding';
 import { generateTOTP } from '@oslojs/otp';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, sessionCookie, TEST_PASSWORD, type TestApp } from '../../../tests/helpers/app';
 import { testEngines } from '../../../tests/helpers/db';
 import { appRouter } from '../../trpc/router';
-import { MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS } from './throttle';
+import { sessionIdFromToken } from './session';
+import { MAX_WRONG_CODES_PER_SESSION } from './two-factor-guesses';
 
 const SAME_ORIGIN = { 'sec-fetch-site': 'same-origin' };
 const STEP_REQUIRED = 'Double authentification requise. Saisissez votre code pour continuer.';
@@ -117,24 +118,38 @@ describe.each(await testEngines())('two-factor log-in on %s', (engine) => {
     }
   });
 
-  it('enrols with a confirmation code: the key is kept, never shown again; ten recovery codes are returned once and stored hashed', async () => {
+  it('enrols with the current password and a first code of the key the server chose and kept; ten recovery codes are returned once and stored hashed', async () => {
     const { cookie } = await t.loginPasswordOnly('chef@example.mg');
     const setup = await trpc('twoFactor.setup', cookie);
     expect(setup.statusCode).toBe(200);
-    const { key, secret, uri } = setup.json().result.data;
-    expect(decodeBase64(key)).toHaveLength(20);
+    const data = setup.json().result.data as { secret: string; uri: string };
+    // The key is not handed out to be sent back: the server keeps it for the session.
+    expect(Object.keys(data).sort()).toEqual(['secret', 'uri']);
+    const { secret, uri } = data;
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(uri).toMatch(/^otpauth:\/\/totp\/Signalements:chef%40example\.mg\?/);
     expect(uri).toContain(`secret=${secret}`);
     expect(uri).toContain('period=30');
     expect(uri).toContain('digits=6');
-    const bytes = decodeBase64(key);
+    const bytes = decodeBase32IgnorePadding(secret);
+    const session = (await t.db.read.select().from(t.db.t.sessions).where(eq(t.db.t.sessions.id, sessionIdFromToken(cookie.slice(8)))))[0]!;
+    expect(session.twoFactorPendingKey).not.toBeNull();
+    expect(session.twoFactorPendingKey).not.toContain(secret);
 
-    const refused = await trpc('twoFactor.enrol', cookie, { key, code: wrong(generateTOTP(bytes, 30, 6)) });
+    const noPassword = await trpc('twoFactor.enrol', cookie, { code: generateTOTP(bytes, 30, 6) });
+    expect(noPassword.statusCode).toBe(400);
+    expect(noPassword.json().error.message).toBe('Le mot de passe est requis.');
+    const badPassword = await trpc('twoFactor.enrol', cookie, { password: 'pas-le-bon', code: generateTOTP(bytes, 30, 6) }, '10.1.5.1');
+    expect(badPassword.statusCode).toBe(400);
+    expect(badPassword.json().error.message).toBe('Mot de passe incorrect.');
+    expect(await whoAmI(cookie)).toMatchObject({ twoFactor: 'enrol' });
+
+    const refused = await trpc('twoFactor.enrol', cookie, { password: TEST_PASSWORD, code: wrong(generateTOTP(bytes, 30, 6)) });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().error.message).toMatch(/^Code incorrect/);
     expect(await whoAmI(cookie)).toMatchObject({ twoFactor: 'enrol' });
 
-    const enrolled = await trpc('twoFactor.enrol', cookie, { key, code: generateTOTP(bytes, 30, 6) });
+    const enrolled = await trpc('twoFactor.enrol', cookie, { password: TEST_PASSWORD, code: generateTOTP(bytes, 30, 6) });
     expect(enrolled.statusCode).toBe(200);
     const { recoveryCodes } = enrolled.json().result.data as { recoveryCodes: string[] };
     expect(recoveryCodes).toHaveLength(10);
@@ -149,6 +164,11 @@ describe.each(await testEngines())('two-factor log-in on %s', (engine) => {
     const dump = JSON.stringify(stored);
     for (const code of recoveryCodes) expect(dump).not.toContain(code.replaceAll('-', ''));
     expect(stored.every((row) => /^[0-9a-f]{64}$/.test(row.codeHash))).toBe(true);
+    // The confirming code's step is spent; the session no longer holds a pending key.
+    const [key] = await t.db.read.select().from(t.db.t.twoFactorKeys).where(eq(t.db.t.twoFactorKeys.userId, id));
+    expect(key!.lastUsedStep).toBeGreaterThan(0);
+    const after = (await t.db.read.select().from(t.db.t.sessions).where(eq(t.db.t.sessions.id, session.id)))[0]!;
+    expect(after.twoFactorPendingKey).toBeNull();
 
     // The session that enrolled is verified; the key is never sent back.
     const me = await whoAmI(cookie);
@@ -162,7 +182,24 @@ describe.each(await testEngines())('two-factor log-in on %s', (engine) => {
     expect(again.json().error.message).toBe('La double authentification est déjà activée pour ce compte.');
   });
 
-  it('asks an enrolled user for a code after the password; a wrong code is refused and counted, a right one opens the session', async () => {
+  it('refuses a key chosen by the client (all zeros): only the key the server proposed can be enrolled', async () => {
+    await t.user('zero@example.mg', 'ROLE_ADMIN', 'Rabe Zero');
+    const { cookie } = await t.loginPasswordOnly('zero@example.mg');
+    const zeros = new Uint8Array(20);
+    const chosen = { key: encodeBase64(zeros), password: TEST_PASSWORD, code: generateTOTP(zeros, 30, 6) };
+    const withoutSetup = await trpc('twoFactor.enrol', cookie, chosen);
+    expect(withoutSetup.statusCode).toBe(400);
+    expect(withoutSetup.json().error.message).toBe('Aucune activation en cours. Recommencez l’activation.');
+    expect((await trpc('twoFactor.setup', cookie)).statusCode).toBe(200);
+    const afterSetup = await trpc('twoFactor.enrol', cookie, chosen);
+    expect(afterSetup.statusCode).toBe(400);
+    expect(afterSetup.json().error.message).toMatch(/^Code incorrect/);
+    const id = await userId('zero@example.mg');
+    expect(await t.db.read.select().from(t.db.t.twoFactorKeys).where(eq(t.db.t.twoFactorKeys.userId, id))).toEqual([]);
+    expect(await whoAmI(cookie)).toMatchObject({ twoFactor: 'enrol', twoFactorEnrolled: false });
+  });
+
+  it('asks an enrolled user for a code after the password; wrong codes are counted per address and session, not per account; a right one opens the session', async () => {
     await t.login('limite@example.mg'); // enrols through the helper, which keeps the key
     const { cookie, twoFactor } = await t.loginPasswordOnly('limite@example.mg');
     expect(twoFactor).toBe('verify');
@@ -171,36 +208,90 @@ describe.each(await testEngines())('two-factor log-in on %s', (engine) => {
     );
 
     const ip = '10.2.0.7';
-    const throttleRow = async () =>
-      (
-        await t.db.read
-          .select()
-          .from(t.db.t.loginThrottle)
-          .where(eq(t.db.t.loginThrottle.key, `account-ip:limite@example.mg|${ip}`))
-      )[0];
-    for (let i = 1; i <= MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS; i++) {
-      const res = await rest(
-        '/api/two-factor/verify',
-        cookie,
-        { code: wrong(t.totp('limite@example.mg')) },
-        ip,
-      );
+    const throttleRow = async (key: string) =>
+      (await t.db.read.select().from(t.db.t.loginThrottle).where(eq(t.db.t.loginThrottle.key, key)))[0];
+    const code = t.totp('limite@example.mg');
+    for (let i = 1; i < MAX_WRONG_CODES_PER_SESSION; i++) {
+      const res = await rest('/api/two-factor/verify', cookie, { code: wrong(code) }, ip);
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toMatch(/^Code incorrect/);
-      expect((await throttleRow())?.failures).toBe(i);
+      expect((await throttleRow(`account-ip:limite@example.mg|${ip}`))?.failures).toBe(i);
     }
-    // At the limit, even the right code is not checked from this address.
-    const blocked = await rest('/api/two-factor/verify', cookie, { code: t.totp('limite@example.mg') }, ip);
-    expect(blocked.statusCode).toBe(429);
-    expect(blocked.json().message).toMatch(/^Trop de tentatives de connexion/);
-    expect(await whoAmI(cookie)).toMatchObject({ twoFactor: 'verify' });
+    // Nothing counted against the account itself: guesses by whoever knows the password cannot lock the owner out.
+    expect((await throttleRow('account:limite@example.mg'))?.failures ?? 0).toBe(0);
 
-    const ok = await trpc('twoFactor.verify', cookie, { code: t.totp('limite@example.mg') }, '10.2.0.8');
+    const ok = await trpc('twoFactor.verify', cookie, { code }, '10.2.0.8');
     expect(ok.statusCode).toBe(200);
     expect(await whoAmI(cookie)).toMatchObject({ twoFactor: null });
     expect((await t.app.inject({ url: '/api/utilisateurs?page=1', headers: { cookie } })).statusCode).toBe(
       200,
     );
+  });
+
+  it('accepts a code once: the same code, or an older one, is refused on another session', async () => {
+    await t.user('unique@example.mg', 'ROLE_ADMIN', 'Rabe Unique');
+    await t.login('unique@example.mg');
+    const [previous, current, next] = [-1, 0, 1].map((s) => t.totpAtStep('unique@example.mg', s));
+    const first = await t.loginPasswordOnly('unique@example.mg');
+    expect((await rest('/api/two-factor/verify', first.cookie, { code: current! }, '10.6.0.1')).statusCode).toBe(204);
+
+    const second = await t.loginPasswordOnly('unique@example.mg');
+    const replay = await rest('/api/two-factor/verify', second.cookie, { code: current! }, '10.6.0.2');
+    expect(replay.statusCode).toBe(400);
+    expect(replay.json().message).toBe('Ce code a déjà été utilisé. Attendez le code suivant de votre application.');
+    expect((await trpc('twoFactor.verify', second.cookie, { code: previous! }, '10.6.0.2')).statusCode).toBe(400);
+    expect(await whoAmI(second.cookie)).toMatchObject({ twoFactor: 'verify' });
+    // The next step's code is new.
+    expect((await rest('/api/two-factor/verify', second.cookie, { code: next! }, '10.6.0.2')).statusCode).toBe(204);
+    expect(await whoAmI(second.cookie)).toMatchObject({ twoFactor: null });
+  });
+
+  it('ends a session after five wrong codes and tells the owner by e-mail; the owner with the password and a code still gets in', async () => {
+    const email = 'devine@example.mg';
+    await t.user(email, 'ROLE_ADMIN', 'Rasoa Devine');
+    await t.login(email);
+    const attackerLogin = async (ip: string) => {
+      const res = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email, password: TEST_PASSWORD }, headers: { 'x-forwarded-for': ip } });
+      expect(res.statusCode).toBe(200);
+      return sessionCookie(res);
+    };
+    const mails = () => t.db.read.select().from(t.db.t.mailOutbox).where(eq(t.db.t.mailOutbox.to, email));
+
+    // More wrong codes than the per-account limit of log-ins (30 an hour), from seven addresses.
+    for (let n = 1; n <= 7; n++) {
+      const ip = `10.7.${n}.1`;
+      const cookie = await attackerLogin(ip);
+      for (let i = 1; i < MAX_WRONG_CODES_PER_SESSION; i++) {
+        expect((await rest('/api/two-factor/verify', cookie, { code: wrong(t.totpAtStep(email, 0)) }, ip)).statusCode).toBe(400);
+      }
+      const last = await rest('/api/two-factor/verify', cookie, { code: wrong(t.totpAtStep(email, 0)) }, ip);
+      expect(last.statusCode).toBe(401);
+      expect(last.json().message).toBe('Trop de codes incorrects : la session a été fermée. Reconnectez-vous avec votre mot de passe.');
+      expect((await t.app.inject({ url: '/api/utilisateur/who-am-i', headers: { cookie } })).statusCode).toBe(401);
+      // Even the right code no longer opens that session.
+      expect((await rest('/api/two-factor/verify', cookie, { code: t.totpAtStep(email, 0) }, ip)).statusCode).toBe(401);
+      if (n === 1) {
+        // That address is held back: its next log-in is refused before the password is checked.
+        const again = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email, password: TEST_PASSWORD }, headers: { 'x-forwarded-for': ip } });
+        expect(again.statusCode).toBe(429);
+        const [mail] = await mails();
+        expect(mail).toMatchObject({ kind: 'two-factor-guesses', status: 'pending' });
+        expect(mail!.subject).toBe('Signalements : codes de double authentification incorrects sur votre compte');
+        expect(mail!.text).toContain('Bonjour Rasoa Devine,');
+        expect(mail!.text).toContain(`depuis l'adresse ${ip}`);
+        expect(mail!.text).toMatch(/le \d{2}\/\d{2}\/\d{4} à \d{2}:\d{2} \(heure de Madagascar\)/);
+        expect(mail!.html).toContain(ip);
+      }
+    }
+    expect((await mails()).filter((m) => m.kind === 'two-factor-guesses')).toHaveLength(7);
+
+    // The owner, from their own address, with the password and a code or a recovery code.
+    const owner = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email, password: TEST_PASSWORD }, headers: { 'x-forwarded-for': '10.8.0.1' } });
+    expect(owner.statusCode).toBe(200);
+    const ownerCookie = sessionCookie(owner);
+    expect((await rest('/api/two-factor/verify', ownerCookie, { code: t.totp(email) }, '10.8.0.1')).statusCode).toBe(204);
+    const other = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email, password: TEST_PASSWORD }, headers: { 'x-forwarded-for': '10.8.0.2' } });
+    expect((await rest('/api/two-factor/recovery', sessionCookie(other), { code: t.recoveryCode(email) }, '10.8.0.2')).statusCode).toBe(200);
   });
 
   it('accepts a code of the step before or after (a phone clock a little off), not one 90 seconds away', async () => {
@@ -267,6 +358,14 @@ describe.each(await testEngines())('two-factor log-in on %s', (engine) => {
       (await t.app.inject({ url: '/api/utilisateur/who-am-i', headers: { cookie: victim } })).statusCode,
     ).toBe(401);
     expect((await t.loginPasswordOnly('limite@example.mg')).twoFactor).toBe('enrol');
+    // The user is told, in French, by whom and when.
+    const mails = await t.db.read.select().from(t.db.t.mailOutbox).where(eq(t.db.t.mailOutbox.to, 'limite@example.mg'));
+    expect(mails.map((m) => [m.kind, m.subject])).toEqual([
+      ['two-factor-reset', 'Signalements : votre double authentification a été réinitialisée'],
+    ]);
+    expect(mails[0]!.text).toContain('Bonjour Randria Limite,');
+    expect(mails[0]!.text).toContain('Ravelo Secours, administrateur, a réinitialisé la double authentification');
+    expect(mails[0]!.text).toMatch(/le \d{2}\/\d{2}\/\d{4} à \d{2}:\d{2} \(heure de Madagascar\)/);
 
     const viaTrpc = await trpc('utilisateurs.resetTwoFactor', admin, { code: 'USR-INCONNU' });
     expect(viaTrpc.statusCode).toBe(404);
