@@ -5,7 +5,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { decodeBase64 } from '@oslojs/encoding';
+import { decodeBase32IgnorePadding } from '@oslojs/encoding';
 import { generateTOTP } from '@oslojs/otp';
 import { chromium, type Page } from 'playwright-core';
 import { seedDemo } from '../server/db/seed/demo';
@@ -28,9 +28,9 @@ async function signIn(page: Page): Promise<void> {
   const { twoFactor } = (await login.json()) as { twoFactor: 'enrol' | 'verify' | null };
   if (twoFactor !== 'enrol') throw new Error(`second facteur inattendu : ${twoFactor}`);
   const setup = await page.request.post('/trpc/twoFactor.setup', { data: {} });
-  const { key } = ((await setup.json()) as { result: { data: { key: string } } }).result.data;
-  const code = generateTOTP(decodeBase64(key), 30, 6);
-  const enrol = await page.request.post('/trpc/twoFactor.enrol', { data: { key, code } });
+  const { secret } = ((await setup.json()) as { result: { data: { secret: string } } }).result.data;
+  const code = generateTOTP(decodeBase32IgnorePadding(secret), 30, 6);
+  const enrol = await page.request.post('/trpc/twoFactor.enrol', { data: { password: ADMIN.password, code } });
   if (enrol.status() !== 200) throw new Error(`enrôlement refusé : ${enrol.status()}`);
 }
 

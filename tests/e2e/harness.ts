@@ -3,10 +3,12 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { decodeBase32IgnorePadding, decodeBase64 } from '@oslojs/encoding';
-import { generateTOTP } from '@oslojs/otp';
+import { decodeBase32IgnorePadding } from '@oslojs/encoding';
+import { generateHOTP } from '@oslojs/otp';
+import { eq, inArray } from 'drizzle-orm';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import type { Database } from '../../server/db/client';
 import { createUser } from '../../server/domains/utilisateurs/service';
 import { start, type Running } from '../../server/start';
 
@@ -108,6 +110,9 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
   };
 }
 
+/** The database of this file's server (startServer), for forgetSteps. */
+let serverDb: Database | undefined;
+
 /**
  * A real server on a fresh SQLite database of its own (a temporary folder removed on close), with
  * the ADMIN account. `env` adds to or overrides its environment.
@@ -124,6 +129,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<{ r
     PUBLIC_URL: 'http://127.0.0.1',
     ...env,
   });
+  serverDb = running.db;
   return {
     running,
     async close() {
@@ -139,22 +145,50 @@ export async function startServer(env: Record<string, string> = {}): Promise<{ r
  */
 const totpKeys = new Map<string, Uint8Array>();
 const keyName = (_page: Page, email: string) => email.toLowerCase();
+/** The last step handed out per e-mail: the server accepts each TOTP step once, in increasing order. */
+const handedSteps = new Map<string, number>();
+const stepNow = () => Math.floor(Date.now() / 30_000);
 
-/** The current code of the authenticator app of an account enrolled in this server through the browser. */
+/**
+ * A code of the authenticator app of an account enrolled in this server through the browser that the
+ * server has not accepted yet: the current step's, or the next one's when the current one was handed out.
+ */
 export function totpCode(page: Page, email: string): string {
   const key = totpKeys.get(keyName(page, email));
   if (!key) throw new Error(`pas de clé TOTP pour ${email}`);
-  return generateTOTP(key, 30, 6);
+  const step = Math.max(stepNow(), (handedSteps.get(keyName(page, email)) ?? -Infinity) + 1);
+  if (step > stepNow() + 1) throw new Error(`plus de code TOTP inutilisé pour ${email} dans ces 30 secondes`);
+  handedSteps.set(keyName(page, email), step);
+  return generateHOTP(key, BigInt(step), 6);
 }
+
+/**
+ * The fixtures' own log-ins (loginAs, signInByApi, enrolTwoFactor) are not what a test proves: they
+ * leave the account's last accepted step as if 30 seconds had passed, so a file logs in as often as it
+ * likes (a person does not log in twice within 30 seconds).
+ */
+async function forgetSteps(page: Page, email: string): Promise<void> {
+  handedSteps.delete(keyName(page, email));
+  if (!serverDb) return;
+  const db = serverDb;
+  const { twoFactorKeys: k, utilisateurs: u } = db.t;
+  const users = db.read.select({ id: u.id }).from(u).where(eq(u.email, email.toLowerCase()));
+  await db.transaction((tx) => tx.update(k).set({ lastUsedStep: null }).where(inArray(k.userId, users)));
+}
+
+/** The password of the accounts the harness creates. */
+const passwordOf = (email: string) => (email.toLowerCase() === ADMIN.email ? ADMIN.password : PASSWORD);
 
 /**
  * Enrols the account on the enrolment page, as a person with an authenticator app would: reads the
  * key under the QR code, types a code, keeps the recovery codes. Returns them.
  */
-export async function enrolTwoFactor(page: Page, email: string): Promise<string[]> {
+export async function enrolTwoFactor(page: Page, email: string, password = passwordOf(email)): Promise<string[]> {
   await page.waitForURL((url) => url.pathname === '/admin/double-authentification/activation');
   const secret = (await page.getByTestId('two-factor-secret').textContent())!.replace(/\s+/g, '');
   totpKeys.set(keyName(page, email), decodeBase32IgnorePadding(secret));
+  handedSteps.delete(keyName(page, email));
+  await page.getByLabel('Mot de passe actuel').fill(password);
   await page.getByLabel('Code de vérification').fill(totpCode(page, email));
   await page.getByRole('button', { name: 'Activer', exact: true }).click();
   const list = page.getByTestId('recovery-codes');
@@ -163,6 +197,7 @@ export async function enrolTwoFactor(page: Page, email: string): Promise<string[
   await page.getByRole('button', { name: "J'ai conservé ces codes" }).click();
   // The dashboard, or the page asked for before the log-in (?retour=).
   await page.waitForURL((url) => !url.pathname.startsWith('/admin/double-authentification'));
+  await forgetSteps(page, email);
   return codes;
 }
 
@@ -178,11 +213,12 @@ export async function loginAs(page: Page, email: string, password: string): Prom
   await page.waitForURL((url) => url.pathname !== '/admin/login');
   const path = new URL(page.url()).pathname;
   if (path === '/admin/double-authentification/activation') {
-    await enrolTwoFactor(page, email);
+    await enrolTwoFactor(page, email, password);
   } else if (path === '/admin/double-authentification') {
     await page.getByLabel('Code de vérification').fill(totpCode(page, email));
     await page.getByRole('button', { name: 'Vérifier' }).click();
     await page.waitForURL((url) => !url.pathname.startsWith('/admin/double-authentification'));
+    await forgetSteps(page, email);
   }
 }
 
@@ -197,14 +233,16 @@ export async function signInByApi(page: Page, email: string, password: string): 
   if (twoFactor === 'enrol') {
     const setup = await page.request.post('/trpc/twoFactor.setup', { data: {} });
     expect(setup.status()).toBe(200);
-    const { key } = ((await setup.json()) as { result: { data: { key: string } } }).result.data;
-    totpKeys.set(keyName(page, email), decodeBase64(key));
-    const enrol = await page.request.post('/trpc/twoFactor.enrol', { data: { key, code: totpCode(page, email) } });
+    const { secret } = ((await setup.json()) as { result: { data: { secret: string } } }).result.data;
+    totpKeys.set(keyName(page, email), decodeBase32IgnorePadding(secret));
+    handedSteps.delete(keyName(page, email));
+    const enrol = await page.request.post('/trpc/twoFactor.enrol', { data: { password, code: totpCode(page, email) } });
     expect(enrol.status()).toBe(200);
   } else if (twoFactor === 'verify') {
     const verify = await page.request.post('/api/two-factor/verify', { data: { code: totpCode(page, email) } });
     expect(verify.status()).toBe(204);
   }
+  if (twoFactor) await forgetSteps(page, email);
 }
 
 /**

@@ -22,7 +22,7 @@ describe('two-factor log-in (TOTP), in a real browser', () => {
     await page.waitForURL('**/admin/login');
   };
 
-  it('enrols an administrator with a QR code and a confirmation code, shows ten recovery codes once, then asks for a code at each log-in', async () => {
+  it('enrols an administrator with a QR code, the password again and a confirmation code, shows ten recovery codes once, then asks for a code at each log-in', async () => {
     const page = await e.newPage();
     await submitPassword(page, ADMIN.email, ADMIN.password);
     // An administrator without a second factor is sent to enrolment, and the guard keeps them there.
@@ -37,6 +37,11 @@ describe('two-factor log-in (TOTP), in a real browser', () => {
     await page.getByLabel('Code de vérification').fill('12345');
     await page.getByRole('button', { name: 'Activer', exact: true }).click();
     await expect.poll(() => page.getByText('Le code doit comporter 6 chiffres.').isVisible()).toBe(true);
+    // The current password is asked again: an open session alone cannot enrol a factor.
+    await page.getByLabel('Mot de passe actuel').fill('pas-le-mot-de-passe');
+    await page.getByLabel('Code de vérification').fill('123456');
+    await page.getByRole('button', { name: 'Activer', exact: true }).click();
+    await expect.poll(() => page.getByTestId('two-factor-error').textContent()).toBe('Mot de passe incorrect.');
     const secret = (await page.getByTestId('two-factor-secret').textContent())!;
     expect(secret.replace(/\s+/g, '')).toMatch(/^[A-Z2-7]{32}$/);
 
