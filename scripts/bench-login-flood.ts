@@ -30,7 +30,12 @@ const t = await createTestApp('sqlite');
 try {
   await t.user('autre@example.mg', 'ROLE_USER', 'Rabe Autre');
   const login = (email: string, password: string, ip: string) =>
-    t.app.inject({ method: 'POST', url: '/api/login', payload: { email, password }, headers: { 'x-forwarded-for': ip } });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email, password },
+      headers: { 'x-forwarded-for': ip },
+    });
   const other = async () => {
     const started = performance.now();
     const res = await login('autre@example.mg', TEST_PASSWORD, '10.200.0.1');
@@ -48,10 +53,13 @@ try {
     const ip = `10.100.${round}.1`; // a fresh address each round, so the limiter does not answer for the gate
     const sent = Array.from({ length: flood }, (_, i) => login(`flot${i}@example.mg`, 'mauvais', ip));
     underFlood.push(await other());
-    for (const res of await Promise.all(sent)) statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+    for (const res of await Promise.all(sent))
+      statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
   }
   const ms = (v: number) => `${v.toFixed(0)} ms`;
-  console.info(`SQLite, ${flood} connexions simultanées d'une adresse, ${rounds} tours, ${new Date().toISOString()}`);
+  console.info(
+    `SQLite, ${flood} connexions simultanées d'une adresse, ${rounds} tours, ${new Date().toISOString()}`,
+  );
   console.info('| connexion d’une autre personne | médiane | pire |');
   console.info('| --- | --- | --- |');
   console.info(`| seule | ${ms(median(alone))} | ${ms(Math.max(...alone))} |`);

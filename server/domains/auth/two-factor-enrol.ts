@@ -142,7 +142,9 @@ export async function confirmEnrolment(
       .returning({ userId: twoFactorKeys.userId });
     if (inserted.length === 0) throw conflict(TWO_FACTOR_TEXT.alreadyEnrolled);
     await tx.delete(codes).where(eq(codes.userId, user.id));
-    await tx.insert(codes).values(recoveryCodes.map((code) => ({ userId: user.id, codeHash: hashRecoveryCode(code) })));
+    await tx
+      .insert(codes)
+      .values(recoveryCodes.map((code) => ({ userId: user.id, codeHash: hashRecoveryCode(code) })));
     await tx
       .update(sessions)
       .set({ twoFactorVerified: true, twoFactorPendingKey: null })

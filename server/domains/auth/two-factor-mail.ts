@@ -40,12 +40,23 @@ export interface GuessesMailInput {
 }
 
 /** Someone who knows the password sent wrong codes: their session was ended; the owner must act. */
-export function twoFactorGuessesMail({ to, nomPrenom, address, at, wrongCodes }: GuessesMailInput): OutgoingMail {
-  return mail('two-factor-guesses', to, 'Signalements : codes de double authentification incorrects sur votre compte', [
-    `Bonjour ${nomPrenom},`,
-    `${wrongCodes} codes de double authentification incorrects ont été saisis pour votre compte Signalements (${to}) ${when(at)}, depuis l'adresse ${address}, après un mot de passe correct. Cette session a été fermée.`,
-    "Si ce n'était pas vous, quelqu'un connaît votre mot de passe : changez-le dès que possible et prévenez un administrateur. Votre compte reste accessible avec votre mot de passe et votre code.",
-  ]);
+export function twoFactorGuessesMail({
+  to,
+  nomPrenom,
+  address,
+  at,
+  wrongCodes,
+}: GuessesMailInput): OutgoingMail {
+  return mail(
+    'two-factor-guesses',
+    to,
+    'Signalements : codes de double authentification incorrects sur votre compte',
+    [
+      `Bonjour ${nomPrenom},`,
+      `${wrongCodes} codes de double authentification incorrects ont été saisis pour votre compte Signalements (${to}) ${when(at)}, depuis l'adresse ${address}, après un mot de passe correct. Cette session a été fermée.`,
+      "Si ce n'était pas vous, quelqu'un connaît votre mot de passe : changez-le dès que possible et prévenez un administrateur. Votre compte reste accessible avec votre mot de passe et votre code.",
+    ],
+  );
 }
 
 export interface ResetMailInput {

@@ -25,7 +25,12 @@ export async function resetTwoFactor(
   requireAdmin(actor);
   const { utilisateurs, twoFactorKeys, recoveryCodes: codes, sessions } = db.t;
   const [target] = await db.read
-    .select({ id: utilisateurs.id, code: utilisateurs.code, email: utilisateurs.email, nomPrenom: utilisateurs.nomPrenom })
+    .select({
+      id: utilisateurs.id,
+      code: utilisateurs.code,
+      email: utilisateurs.email,
+      nomPrenom: utilisateurs.nomPrenom,
+    })
     .from(utilisateurs)
     .where(eq(utilisateurs.code, code))
     .limit(1);
@@ -46,7 +51,12 @@ export async function resetTwoFactor(
     );
     await enqueueMail(
       db,
-      twoFactorResetMail({ to: target.email, nomPrenom: target.nomPrenom, by: actor.nomPrenom, at: new Date() }),
+      twoFactorResetMail({
+        to: target.email,
+        nomPrenom: target.nomPrenom,
+        by: actor.nomPrenom,
+        at: new Date(),
+      }),
     );
     return removed;
   });

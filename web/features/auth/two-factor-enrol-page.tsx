@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, Redirect, useLocation } from 'wouter';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { twoFactorEnrolInputSchema } from '../../../shared/schemas/auth';
 import { errorProps, Field } from '../../components/ui/field';
 import { Loading } from '../../components/ui/loading';
@@ -16,7 +16,6 @@ import { TwoFactorCard } from './two-factor-card';
 import { keepReturn, returnPathFrom } from './return-path';
 import { pathForStep, TWO_FACTOR_TEXT as TEXT } from './two-factor-text';
 import { useWhoAmI } from './use-who-am-i';
-
 
 /**
  * /double-authentification/activation: QR code and key (chosen and kept by the server), the current
