@@ -163,9 +163,9 @@ export function totpCode(page: Page, email: string): string {
 }
 
 /**
- * The fixtures' own log-ins (loginAs, signInByApi, enrolTwoFactor) are not what a test proves: they
- * leave the account's last accepted step as if 30 seconds had passed, so a file logs in as often as it
- * likes (a person does not log in twice within 30 seconds).
+ * The fixtures' own log-ins (loginAs, signInByApi, enrolTwoFactor) are not what a test proves: before
+ * and after their code they set the account's last accepted step back as if 30 seconds had passed, so a
+ * file logs in as often as it likes (a person does not log in twice within 30 seconds).
  */
 async function forgetSteps(page: Page, email: string): Promise<void> {
   handedSteps.delete(keyName(page, email));
@@ -215,6 +215,7 @@ export async function loginAs(page: Page, email: string, password: string): Prom
   if (path === '/admin/double-authentification/activation') {
     await enrolTwoFactor(page, email, password);
   } else if (path === '/admin/double-authentification') {
+    await forgetSteps(page, email);
     await page.getByLabel('Code de vérification').fill(totpCode(page, email));
     await page.getByRole('button', { name: 'Vérifier' }).click();
     await page.waitForURL((url) => !url.pathname.startsWith('/admin/double-authentification'));
@@ -239,6 +240,7 @@ export async function signInByApi(page: Page, email: string, password: string): 
     const enrol = await page.request.post('/trpc/twoFactor.enrol', { data: { password, code: totpCode(page, email) } });
     expect(enrol.status()).toBe(200);
   } else if (twoFactor === 'verify') {
+    await forgetSteps(page, email);
     const verify = await page.request.post('/api/two-factor/verify', { data: { code: totpCode(page, email) } });
     expect(verify.status()).toBe(204);
   }

@@ -66,9 +66,9 @@ export async function createTestApp(
   const handedSteps = new Map<string, number>();
   const stepNow = () => Math.floor(Date.now() / 30_000);
   /**
-   * The helper's own log-ins (login, enrolTwoFactor) are fixtures, not what a test proves: they leave
-   * the user's last accepted step as if 30 seconds had passed, so a test logs in as often as it likes
-   * and its own codes (totp) still work.
+   * The helper's own log-ins (login, enrolTwoFactor) are fixtures, not what a test proves: before and
+   * after their code they set the user's last accepted step back as if 30 seconds had passed, so a test
+   * logs in as often as it likes and its own codes (totp) still work.
    */
   const forgetSteps = async (email: string) => {
     handedSteps.delete(email.toLowerCase());
@@ -105,6 +105,7 @@ export async function createTestApp(
       const { cookie, twoFactor } = await helper.loginPasswordOnly(email, password);
       if (twoFactor === 'enrol') await helper.enrolTwoFactor(email, cookie, password);
       if (twoFactor === 'verify') {
+        await forgetSteps(email);
         await trpcCall('twoFactor.verify', cookie, { code: helper.totp(email) });
         await forgetSteps(email);
       }
