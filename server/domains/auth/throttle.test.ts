@@ -15,7 +15,7 @@ describe.each(await testEngines())('log-in attempt reservation on %s', (engine) 
   });
   afterAll(async () => tdb?.drop());
 
-  const settle = (tries: Array<Promise<void>>) =>
+  const settle = (tries: Array<Promise<unknown>>) =>
     Promise.allSettled(tries).then((all) => ({
       granted: all.filter((r) => r.status === 'fulfilled').length,
       refused: all.filter((r) => r.status === 'rejected' && /Trop de tentatives/.test(String(r.reason))).length,

@@ -13,21 +13,27 @@ import { DomainError } from '../../errors';
 const MINUTE = 60_000;
 
 export interface ThrottleRule {
-  kind: 'ip' | 'account-ip' | 'account';
+  kind: 'ip' | 'account-ip' | 'account' | 'code-ip';
   max: number;
   windowMs: number;
 }
 
-/** From one address over all accounts; for one account from one address; for one account from anywhere. */
+/**
+ * From one address over all accounts; for one account from one address; for one account from anywhere;
+ * second-factor codes for one account from one address (apart from passwords, so that a right password
+ * does not wipe the count of wrong codes: two-factor-guesses.ts).
+ */
 export const THROTTLE_RULES: readonly ThrottleRule[] = [
   { kind: 'ip', max: 20, windowMs: 15 * MINUTE },
   { kind: 'account-ip', max: 5, windowMs: 15 * MINUTE },
   { kind: 'account', max: 30, windowMs: 60 * MINUTE },
+  { kind: 'code-ip', max: 5, windowMs: 15 * MINUTE },
 ];
 
 export const MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS = THROTTLE_RULES[1]!.max;
 export const MAX_ATTEMPTS_PER_ADDRESS = THROTTLE_RULES[0]!.max;
 export const MAX_ATTEMPTS_PER_ACCOUNT = THROTTLE_RULES[2]!.max;
+export const MAX_CODES_PER_ACCOUNT_AND_ADDRESS = THROTTLE_RULES[3]!.max;
 
 const normalise = (email: string) => email.trim().toLowerCase();
 
@@ -37,6 +43,10 @@ const normalise = (email: string) => email.trim().toLowerCase();
  * would let them lock the owner out (docs/decisions/0016-two-factor.md).
  */
 export type AttemptScope = 'password' | 'code';
+const SCOPES: Record<AttemptScope, ReadonlyArray<ThrottleRule['kind']>> = {
+  password: ['ip', 'account-ip', 'account'],
+  code: ['ip', 'code-ip'],
+};
 
 export function throttleKeys(email: string, ip: string, scope: AttemptScope = 'password') {
   const account = normalise(email);
@@ -44,8 +54,9 @@ export function throttleKeys(email: string, ip: string, scope: AttemptScope = 'p
     ip: `ip:${ip}`,
     'account-ip': `account-ip:${account}|${ip}`,
     account: `account:${account}`,
+    'code-ip': `code-ip:${account}|${ip}`,
   };
-  return THROTTLE_RULES.filter((rule) => scope === 'password' || rule.kind !== 'account').map((rule) => ({
+  return THROTTLE_RULES.filter((rule) => SCOPES[scope].includes(rule.kind)).map((rule) => ({
     ...rule,
     key: keyOf[rule.kind],
   }));
@@ -79,20 +90,24 @@ async function increment(db: Database, tx: Orm, key: string, windowMs: number, n
 
 /**
  * Reserves one log-in attempt for this account and address, or throws 429 (nothing counted) when
- * one of the rules is at its limit. Call before any password work.
+ * one of the rules is at its limit. Call before any password work. Returns the attempts each rule
+ * now counts in its window, this one included.
  */
 export async function reserveAttempt(
   db: Database,
   email: string,
   ip: string,
   scope: AttemptScope = 'password',
-): Promise<void> {
+): Promise<Map<ThrottleRule['kind'], number>> {
   const now = new Date();
-  await db.transaction(async (tx) => {
-    for (const { key, max, windowMs } of throttleKeys(email, ip, scope)) {
+  return db.transaction(async (tx) => {
+    const counts = new Map<ThrottleRule['kind'], number>();
+    for (const { kind, key, max, windowMs } of throttleKeys(email, ip, scope)) {
       const row = await increment(db, tx, key, windowMs, now);
       if (row.attempts > max) throw tooManyAttempts(new Date(row.windowStartedAt.getTime() + windowMs), now.getTime());
+      counts.set(kind, row.attempts);
     }
+    return counts;
   });
 }
 
@@ -110,7 +125,7 @@ export async function releaseAttempt(
   const t = db.t.loginThrottle;
   await db.transaction(async (tx) => {
     for (const { kind, key } of throttleKeys(email, ip, scope)) {
-      if (kind === 'account-ip' && outcome === 'success') {
+      if ((kind === 'account-ip' || kind === 'code-ip') && outcome === 'success') {
         await tx.delete(t).where(eq(t.key, key));
       } else {
         await tx

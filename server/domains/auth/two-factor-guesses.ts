@@ -7,18 +7,27 @@ import type { Auth } from '../../context';
 import type { Database } from '../../db/client';
 import { DomainError } from '../../errors';
 import { enqueueMail } from '../mail/outbox';
+import { MAX_CODES_PER_ACCOUNT_AND_ADDRESS } from './throttle';
 import { twoFactorGuessesMail } from './two-factor-mail';
 
-export const MAX_WRONG_CODES_PER_SESSION = 5;
+/** Wrong codes a session may send; the same number from one address for one account (throttle.ts). */
+export const MAX_WRONG_CODES_PER_SESSION = MAX_CODES_PER_ACCOUNT_AND_ADDRESS;
 
 export const SESSION_ENDED_MESSAGE =
   'Trop de codes incorrects : la session a été fermée. Reconnectez-vous avec votre mot de passe.';
 
 /**
- * Counts one wrong code on the session (one atomic UPDATE … RETURNING). At the limit the session is
- * deleted and the owner's e-mail queued in the same transaction, and this throws 401.
+ * Counts one wrong code on the session (one atomic UPDATE … RETURNING). At the limit, counted on the
+ * session or from this address for this account (`fromAddress`, the code counter of throttle.ts, which a
+ * right password does not reset: four codes per session and a new log-in do not escape it), the session
+ * is deleted and the owner's e-mail queued in the same transaction, and this throws 401.
  */
-export async function countWrongCode(db: Database, auth: Auth, ip: string): Promise<void> {
+export async function countWrongCode(
+  db: Database,
+  auth: Auth,
+  ip: string,
+  fromAddress: number,
+): Promise<void> {
   const { sessions } = db.t;
   const ended = await db.transaction(async (tx) => {
     const [row] = await tx
@@ -27,12 +36,13 @@ export async function countWrongCode(db: Database, auth: Auth, ip: string): Prom
       .where(eq(sessions.id, auth.session.id))
       .returning({ failures: sessions.twoFactorFailures });
     if (!row) return true; // ended meanwhile (another wrong code, a log-out)
-    if (row.failures < MAX_WRONG_CODES_PER_SESSION) return false;
+    const wrongCodes = Math.max(row.failures, fromAddress);
+    if (wrongCodes < MAX_WRONG_CODES_PER_SESSION) return false;
     await tx.delete(sessions).where(eq(sessions.id, auth.session.id));
     const { email, nomPrenom } = auth.user;
     await enqueueMail(
       db,
-      twoFactorGuessesMail({ to: email, nomPrenom, address: ip, at: new Date(), wrongCodes: row.failures }),
+      twoFactorGuessesMail({ to: email, nomPrenom, address: ip, at: new Date(), wrongCodes }),
     );
     return true;
   });

@@ -215,7 +215,7 @@ describe.each(await testEngines())('two-factor log-in on %s', (engine) => {
       const res = await rest('/api/two-factor/verify', cookie, { code: wrong(code) }, ip);
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toMatch(/^Code incorrect/);
-      expect((await throttleRow(`account-ip:limite@example.mg|${ip}`))?.failures).toBe(i);
+      expect((await throttleRow(`code-ip:limite@example.mg|${ip}`))?.failures).toBe(i);
     }
     // Nothing counted against the account itself: guesses by whoever knows the password cannot lock the owner out.
     expect((await throttleRow('account:limite@example.mg'))?.failures ?? 0).toBe(0);
@@ -271,9 +271,11 @@ describe.each(await testEngines())('two-factor log-in on %s', (engine) => {
       // Even the right code no longer opens that session.
       expect((await rest('/api/two-factor/verify', cookie, { code: t.totpAtStep(email, 0) }, ip)).statusCode).toBe(401);
       if (n === 1) {
-        // That address is held back: its next log-in is refused before the password is checked.
-        const again = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email, password: TEST_PASSWORD }, headers: { 'x-forwarded-for': ip } });
-        expect(again.statusCode).toBe(429);
+        // That address is held back: a new session from it does not get a code checked, not even the right one.
+        const again = await attackerLogin(ip);
+        const held = await rest('/api/two-factor/verify', again, { code: t.totpAtStep(email, 0) }, ip);
+        expect(held.statusCode).toBe(429);
+        expect(held.json().message).toMatch(/^Trop de tentatives de connexion/);
         const [mail] = await mails();
         expect(mail).toMatchObject({ kind: 'two-factor-guesses', status: 'pending' });
         expect(mail!.subject).toBe('Signalements : codes de double authentification incorrects sur votre compte');
@@ -292,6 +294,29 @@ describe.each(await testEngines())('two-factor log-in on %s', (engine) => {
     expect((await rest('/api/two-factor/verify', ownerCookie, { code: t.totp(email) }, '10.8.0.1')).statusCode).toBe(204);
     const other = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email, password: TEST_PASSWORD }, headers: { 'x-forwarded-for': '10.8.0.2' } });
     expect((await rest('/api/two-factor/recovery', sessionCookie(other), { code: t.recoveryCode(email) }, '10.8.0.2')).statusCode).toBe(200);
+  });
+
+  it('counts wrong codes from one address across sessions: four per session and a new log-in do not escape the limit', async () => {
+    const email = 'patient@example.mg';
+    await t.user(email, 'ROLE_ADMIN', 'Rabe Patient');
+    await t.login(email);
+    const ip = '10.9.0.1';
+    const session = async () => {
+      const res = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email, password: TEST_PASSWORD }, headers: { 'x-forwarded-for': ip } });
+      expect(res.statusCode).toBe(200);
+      return sessionCookie(res);
+    };
+    const first = await session();
+    for (let i = 1; i < MAX_WRONG_CODES_PER_SESSION; i++) {
+      expect((await rest('/api/two-factor/verify', first, { code: wrong(t.totpAtStep(email, 0)) }, ip)).statusCode).toBe(400);
+    }
+    const second = await session();
+    const fifth = await rest('/api/two-factor/verify', second, { code: wrong(t.totpAtStep(email, 0)) }, ip);
+    expect(fifth.statusCode).toBe(401);
+    expect(fifth.json().message).toMatch(/^Trop de codes incorrects/);
+    const mails = await t.db.read.select().from(t.db.t.mailOutbox).where(eq(t.db.t.mailOutbox.to, email));
+    expect(mails.map((m) => m.kind)).toEqual(['two-factor-guesses']);
+    expect(mails[0]!.text).toContain(`5 codes de double authentification incorrects`);
   });
 
   it('accepts a code of the step before or after (a phone clock a little off), not one 90 seconds away', async () => {

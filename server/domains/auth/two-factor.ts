@@ -101,8 +101,10 @@ export async function counted(
   session?: Auth,
 ) {
   const failed = (motif: LoginFailure) => recordLoginFailure(db, { userId: user.id, email: user.email, address: ip, motif });
+  let fromAddress: number;
   try {
-    await reserveAttempt(db, user.email, ip, 'code');
+    const counts = await reserveAttempt(db, user.email, ip, 'code');
+    fromAddress = counts.get('code-ip') ?? 0;
   } catch (error) {
     if (error instanceof DomainError && error.kind === 'too_many_requests') await failed('trop_de_tentatives');
     throw error;
@@ -110,7 +112,7 @@ export async function counted(
   const result = await check();
   if (result !== true) {
     await failed(step.failure);
-    if (session) await countWrongCode(db, session, ip);
+    if (session) await countWrongCode(db, session, ip, fromAddress);
     throw invalid(result === 'used' ? TWO_FACTOR_TEXT.usedCode : message);
   }
   await releaseAttempt(db, user.email, ip, 'success', 'code');
