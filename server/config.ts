@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_BUSINESS_TIME_ZONE, isTimeZone } from '../shared/calendar';
 import { parseDataKey } from './crypto/cipher';
+import { parseRecipient } from './ops/seal';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -80,7 +81,7 @@ export const configSchema = z.object({
     .max(1, { message: 'au plus 1' })
     .default(0.5),
   // Key of the sources' encryption at rest (docs/decisions/0017). Unset: the key file DATA_KEY_FILE
-  // (by default data.key beside the SQLite database, ./data/data.key with PostgreSQL), created at the
+  // (by default data.key beside the SQLite database, data/data.key in the project's folder with PostgreSQL), created at the
   // first start. Its value is never logged nor shown in an error.
   DATA_KEY: optionalString.pipe(
     z
@@ -109,6 +110,21 @@ export const configSchema = z.object({
   // Backups (npm run db:backup, README « Sauvegarde et restauration »): where they go, how many are kept.
   BACKUP_DIR: z.string().trim().min(1).default('./data/backups'),
   BACKUP_KEEP: wholeNumber(1, 1000).default(7),
+  // What seals each backup (docs/decisions/0017, "Backups"); at least one is required by db:backup. Neither
+  // is ever logged. A public key lets the server write backups it cannot read.
+  BACKUP_RECIPIENT: optionalString.pipe(
+    z
+      .string()
+      .refine((v) => parseRecipient(v) !== null, {
+        message: "doit être une clé publique 'x25519:…' (npm run db:backup -- --generate-recipient FICHIER)",
+      })
+      .optional(),
+  ),
+  BACKUP_PASSPHRASE: z
+    .string()
+    .optional()
+    .transform((v) => (v === '' ? undefined : v))
+    .pipe(z.string().min(12, { message: 'au moins 12 caractères' }).optional()),
   // A SIGTERM or SIGINT stops accepting connections, lets requests in flight finish and exits within this
   // many seconds (connections still open then are cut; the exit code stays 0).
   SHUTDOWN_TIMEOUT_SECONDS: wholeNumber(1, 600).default(10),

@@ -1,12 +1,13 @@
 // Loading the data key at start (docs/decisions/0017): DATA_KEY from the environment, else the key
-// file (DATA_KEY_FILE, by default data.key beside the SQLite database, or ./data/data.key with
-// PostgreSQL). The row of data_key_check proves which key encrypts this database: a start with another
+// file (DATA_KEY_FILE, by default data.key beside the SQLite database, or data/data.key in the project's
+// folder with PostgreSQL). The row of data_key_check proves which key encrypts this database: a start with another
 // key, or without a key once data is encrypted, stops with a French message instead of reading garbage.
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync, chmodSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { asc } from 'drizzle-orm';
 import { ConfigError, type Config } from '../config';
 import { isPostgresUrl, type Database } from '../db/client';
+import { PROJECT_ROOT } from '../paths';
 import { createCipher, DecryptError, formatDataKey, generateDataKey, parseDataKey, type DataCipher } from './cipher';
 import { attachCipher } from './registry';
 
@@ -19,7 +20,9 @@ export const KEY_FORMAT_HINT = '32 octets en base64 ou 64 caractères hexadécim
 /** The key file this configuration uses (whether or not it exists). */
 export function dataKeyPath(config: Pick<Config, 'DATABASE_URL' | 'DATA_KEY_FILE'>): string {
   if (config.DATA_KEY_FILE) return resolve(config.DATA_KEY_FILE);
-  if (isPostgresUrl(config.DATABASE_URL)) return resolve('data', 'data.key');
+  // From the project's folder, not the current one: the server and every command (a backup run by cron
+  // from elsewhere) find the same file.
+  if (isPostgresUrl(config.DATABASE_URL)) return join(PROJECT_ROOT, 'data', 'data.key');
   return join(dirname(resolve(config.DATABASE_URL.replace(/^file:/, ''))), 'data.key');
 }
 

@@ -1,6 +1,7 @@
-// Backups under write load and their restore (issue #13), on both engines: every report acknowledged before
-// the backup started is in the restored copy, whose sources read with the key restored beside it; a
-// running instance, a damaged file and a backup of the other engine are refused; the last N are kept.
+// Backups under write load and their restore (issues #13, #21), on both engines: every report acknowledged
+// before the backup started is in the restored copy, whose sources read with the key sealed in it; the
+// backup folder alone opens nothing; a running instance, a damaged file and a backup of the other engine
+// are refused; the last N are kept. Refusals of damaged or mismatched backups: restore.test.ts.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -16,10 +17,18 @@ import { loadConfig } from '../config';
 import { openDatabase, type Engine } from '../db/client';
 import { createUser } from '../domains/utilisateurs/service';
 import { start, type Running } from '../start';
-import { BackupError, backupDatabase, pidFile, pruneBackups, restoreDatabase, runningServerPid } from './backup';
+import { writeKeyFile } from '../crypto/data-key';
+import { generateDataKey } from '../crypto/cipher';
+import { BackupError, backupDatabase, pidFile, pruneBackups, runningServerPid } from './backup';
+import { restoreDatabase } from './restore';
+import { generateRecipient, parseIdentity, sealTo } from './seal';
 
 const USER = { email: 'sauvegarde@example.mg', password: 'Vohitra-tsara-7824-mandry!' };
 const SOURCE = 'Rasoanaivo Source-Sauvegardée';
+// The operator's key pair: the server holds the public key only.
+const PAIR = generateRecipient();
+const IDENTITY = { identity: parseIdentity(PAIR.privatePem) };
+const PASSPHRASE = 'une phrase de passe gardée hors du serveur';
 
 describe.each(await testEngines())('backup and restore on %s', (engine: Engine) => {
   const dir = mkdtempSync(join(tmpdir(), 'signalements-backup-'));
@@ -39,7 +48,9 @@ describe.each(await testEngines())('backup and restore on %s', (engine: Engine) 
   /** Settings of an instance: its database (empty) and key file, in their own folder. */
   async function instance(name: string): Promise<Record<string, string>> {
     const folder = join(dir, name);
-    if (engine === 'sqlite') return { DATABASE_URL: `file:${join(folder, 'signalements.db')}`, BACKUP_DIR: join(dir, 'sauvegardes') };
+    if (engine === 'sqlite') {
+      return { DATABASE_URL: `file:${join(folder, 'signalements.db')}`, BACKUP_DIR: join(dir, 'sauvegardes'), BACKUP_RECIPIENT: PAIR.recipient };
+    }
     const database = `signalements_sauvegarde_${randomBytes(4).toString('hex')}`;
     databases.push(database);
     const url = new URL(PG_ADMIN_URL);
@@ -50,7 +61,7 @@ describe.each(await testEngines())('backup and restore on %s', (engine: Engine) 
       await admin.query(`create database ${database}`);
       await admin.end();
     }
-    return { DATABASE_URL: url.toString(), DATA_KEY_FILE: join(folder, 'data.key'), BACKUP_DIR: join(dir, 'sauvegardes') };
+    return { DATABASE_URL: url.toString(), DATA_KEY_FILE: join(folder, 'data.key'), BACKUP_DIR: join(dir, 'sauvegardes'), BACKUP_RECIPIENT: PAIR.recipient };
   }
 
   async function serve(env: Record<string, string>): Promise<Running> {
@@ -103,7 +114,7 @@ describe.each(await testEngines())('backup and restore on %s', (engine: Engine) 
     await vi.waitUntil(() => acked.length >= 40, { timeout: 30_000 });
 
     // Refused while the server runs.
-    await expect(restoreDatabase(loadConfig(origin), join(dir, 'absente.db'))).rejects.toThrow(BackupError);
+    await expect(restoreDatabase(loadConfig(origin), join(dir, 'absente.db'), IDENTITY)).rejects.toThrow(BackupError);
     const startedAt = Date.now();
     const before = acked.filter((a) => a.at < startedAt).map((a) => a.code);
     const backup = await backupDatabase(loadConfig(origin));
@@ -112,20 +123,37 @@ describe.each(await testEngines())('backup and restore on %s', (engine: Engine) 
     writing = false;
     await Promise.all(writers);
 
-    expect(backup.file).toMatch(engine === 'sqlite' ? /signalements-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.db$/ : /\.dump$/);
+    expect(backup.file).toMatch(
+      engine === 'sqlite' ? /signalements-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.sqlite\.sauvegarde$/ : /\.postgres\.sauvegarde$/,
+    );
     expect(statSync(backup.file).mode & 0o777).toBe(0o600);
-    expect(backup.keyFile).not.toBeNull();
-    expect(statSync(backup.keyFile!).mode & 0o777).toBe(0o600);
+
+    // The backup folder alone opens nothing: one sealed file, no key beside it, and neither the data key
+    // (raw, base64 or hex) nor any value stored in clear in the database (an e-mail) in its bytes.
+    expect(readdirSync(dirname(backup.file))).toEqual([backup.file.split('/').pop()]);
+    const sealed = readFileSync(backup.file);
+    const dataKey = readFileSync(join(dir, 'origine', 'data.key'), 'utf8').trim();
+    const raw = Buffer.from(dataKey, 'base64');
+    expect(raw.length).toBe(32);
+    for (const needle of [raw, Buffer.from(dataKey), Buffer.from(raw.toString('hex')), Buffer.from(USER.email)]) {
+      expect(sealed.includes(needle)).toBe(false);
+    }
+    // The wrong private key, and a passphrase for a backup sealed for a public key, are refused.
+    const stranger = { identity: parseIdentity(generateRecipient().privatePem) };
+    await expect(restoreDatabase(loadConfig(await instance('etranger')), backup.file, stranger)).rejects.toThrow(/Cette clé privée n'ouvre pas/);
+    await expect(restoreDatabase(loadConfig(await instance('etranger')), backup.file, { passphrase: PASSPHRASE })).rejects.toThrow(
+      /n'est pas scellée par une phrase de passe/,
+    );
 
     // A restore into the running instance is refused, whatever the file.
-    await expect(restoreDatabase(loadConfig(origin), backup.file)).rejects.toThrow(
+    await expect(restoreDatabase(loadConfig(origin), backup.file, IDENTITY)).rejects.toThrow(
       engine === 'sqlite' ? /Le serveur semble en marche/ : /en cours d'utilisation/,
     );
     await running.close();
 
     // Into a fresh instance (another machine after a lost disk): the key comes back with the database.
     const target = await instance('cible');
-    const restored = await restoreDatabase(loadConfig(target), backup.file);
+    const restored = await restoreDatabase(loadConfig(target), backup.file, IDENTITY);
     expect(restored.keyRestored).toBe(true);
     const again = await serve(target);
     try {
@@ -140,7 +168,7 @@ describe.each(await testEngines())('backup and restore on %s', (engine: Engine) 
     }
 
     // Restoring again keeps the database it replaces.
-    const second = await restoreDatabase(loadConfig(target), backup.file);
+    const second = await restoreDatabase(loadConfig(target), backup.file, IDENTITY);
     expect(second.keptAside).not.toBeNull();
     expect(second.keyRestored).toBe(false);
     if (engine === 'sqlite') expect(existsSync(second.keptAside!)).toBe(true);
@@ -148,12 +176,18 @@ describe.each(await testEngines())('backup and restore on %s', (engine: Engine) 
 
   it('refuses a damaged file and a backup of the other engine, in French', async () => {
     const target = await instance('refus');
-    const damaged = join(dir, engine === 'sqlite' ? 'abimee.db' : 'abimee.dump');
+    const damaged = join(dir, 'abimee.sauvegarde');
     writeFileSync(damaged, 'pas une base de données');
-    await expect(restoreDatabase(loadConfig(target), damaged)).rejects.toThrow(/n'est pas une sauvegarde valide/);
-    const other = join(dir, engine === 'sqlite' ? 'autre.dump' : 'autre.db');
-    writeFileSync(other, 'x');
-    await expect(restoreDatabase(loadConfig(target), other)).rejects.toThrow(/DATABASE_URL désigne/);
+    await expect(restoreDatabase(loadConfig(target), damaged, IDENTITY)).rejects.toThrow(/n'est pas une sauvegarde valide/);
+    // An unsealed backup of an earlier version (a .db or .dump with its .key in clear) is not opened.
+    const old = join(dir, engine === 'sqlite' ? 'ancienne.db' : 'ancienne.dump');
+    writeFileSync(old, 'x');
+    await expect(restoreDatabase(loadConfig(target), old, IDENTITY)).rejects.toThrow(/non scellée/);
+    // A sealed backup of the other engine.
+    const otherEngine = engine === 'sqlite' ? 'postgres' : 'sqlite';
+    const other = join(dir, 'autre.sauvegarde');
+    await sealTo(other, otherEngine, { passphrase: PASSPHRASE }, (async function* () {})());
+    await expect(restoreDatabase(loadConfig(target), other, { passphrase: PASSPHRASE })).rejects.toThrow(/DATABASE_URL désigne/);
   });
 
   it.runIf(engine === 'sqlite')('writes into a folder only its owner can open, even one that existed wider', async () => {
@@ -165,22 +199,18 @@ describe.each(await testEngines())('backup and restore on %s', (engine: Engine) 
     const db = openDatabase(`file:${source}`, { readWorkers: 0 });
     await db.migrate();
     await db.close();
-    const done = await backupDatabase(loadConfig({ DATABASE_URL: `file:${source}`, BACKUP_DIR: folder }));
+    writeKeyFile(join(dir, 'petite', 'data.key'), generateDataKey());
+    const settings = { DATABASE_URL: `file:${source}`, BACKUP_DIR: folder, BACKUP_PASSPHRASE: PASSPHRASE };
+    const done = await backupDatabase(loadConfig(settings));
     expect(statSync(folder).mode & 0o777).toBe(0o700);
     expect(statSync(done.file).mode & 0o777).toBe(0o600);
     // The process's own umask is given back.
     const mask = process.umask();
     expect(mask).not.toBe(0o077);
-
-    // A damaged key file beside a valid backup: refused before the database is replaced.
-    const target = { DATABASE_URL: `file:${join(dir, 'cle-abimee', 'signalements.db')}`, BACKUP_DIR: folder };
-    mkdirSync(join(dir, 'cle-abimee'));
-    writeFileSync(join(dir, 'cle-abimee', 'signalements.db'), 'la base en place');
-    writeFileSync(done.file.replace(/\.db$/, '.key'), 'pas une clé');
-    await expect(restoreDatabase(loadConfig(target), done.file)).rejects.toThrow(/Fichier de clé de la sauvegarde invalide/);
-    expect(readFileSync(join(dir, 'cle-abimee', 'signalements.db'), 'utf8')).toBe('la base en place');
+    // No copy in clear is left anywhere (the copy sealed is taken beside the database, then removed).
+    expect(readdirSync(join(dir, 'petite')).filter((name) => name.includes('sauvegarde'))).toEqual([]);
     // The database itself is not a backup.
-    await expect(restoreDatabase(loadConfig({ DATABASE_URL: `file:${source}`, BACKUP_DIR: folder }), source)).rejects.toThrow(/est la base elle-même/);
+    await expect(restoreDatabase(loadConfig(settings), source, { passphrase: PASSPHRASE })).rejects.toThrow(/n'est pas une sauvegarde valide/);
   });
 
   it.runIf(engine === 'sqlite' && process.platform === 'linux')('takes a pid file naming a live program that is not Node.js (a reboot reused the number) as stale', async () => {
@@ -197,20 +227,20 @@ describe.each(await testEngines())('backup and restore on %s', (engine: Engine) 
     }
   });
 
-  it('keeps the last BACKUP_KEEP backups and their keys, and touches no other file', () => {
+  it('keeps the last BACKUP_KEEP backups, pruning unsealed ones of earlier versions with their keys, and touches no other file', () => {
     const folder = mkdtempSync(join(dir, 'garde-'));
-    for (const stamp of ['2026-01-01T00-00-00Z', '2026-01-02T00-00-00Z', '2026-01-03T00-00-00Z']) {
+    for (const stamp of ['2026-01-01T00-00-00Z', '2026-01-02T00-00-00Z']) {
       writeFileSync(join(folder, `signalements-${stamp}.db`), '');
       writeFileSync(join(folder, `signalements-${stamp}.key`), '');
     }
+    writeFileSync(join(folder, 'signalements-2026-01-03T00-00-00Z.sqlite.sauvegarde'), '');
+    writeFileSync(join(folder, 'signalements-2026-01-04T00-00-00Z.postgres.sauvegarde'), '');
     writeFileSync(join(folder, 'notes.txt'), '');
     pruneBackups(folder, 2);
     expect(readdirSync(folder).sort()).toEqual([
       'notes.txt',
-      'signalements-2026-01-02T00-00-00Z.db',
-      'signalements-2026-01-02T00-00-00Z.key',
-      'signalements-2026-01-03T00-00-00Z.db',
-      'signalements-2026-01-03T00-00-00Z.key',
+      'signalements-2026-01-03T00-00-00Z.sqlite.sauvegarde',
+      'signalements-2026-01-04T00-00-00Z.postgres.sauvegarde',
     ]);
   });
 });

@@ -1,23 +1,32 @@
-// Backups and restore (issue #13, README « Sauvegarde et restauration »). A backup is a consistent online
-// copy taken while the server runs — SQLite's backup API, or pg_dump (custom format) for PostgreSQL — with
-// the key file that encrypts the sources beside it, named by date, the last BACKUP_KEEP kept. A restore
-// goes into a stopped instance after checks, and keeps what it replaces.
-import { spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+// Backups (issue #13, README « Sauvegarde et restauration », docs/decisions/0017 "Backups"). A backup is a
+// consistent online copy taken while the server runs — SQLite's backup API, or pg_dump (custom format) of
+// an exported snapshot for PostgreSQL — sealed in one file with the data key and the row counts of the
+// same snapshot (seal.ts), for a passphrase or a public key that do not open it on the server. Named by
+// date, the last BACKUP_KEEP kept. The restore is in restore.ts.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import pg from 'pg';
 import { ConfigError, type Config } from '../config';
+import { formatDataKey } from '../crypto/cipher';
 import { dataKeyPath, readDataKey, syncDirectory } from '../crypto/data-key';
 import { isPostgresUrl } from '../db/client';
-import { parseDataKey, sameKey } from '../crypto/cipher';
+import { keyOpens, pgCounts, pgVerifier, sqliteCounts, sqliteVerifier, type Counts } from './restore-checks';
+import { sealTo, SealError } from './seal';
 
 /** A refusal or failure of a backup command: one French line for the operator. */
 export class BackupError extends Error {}
 
-export type BackupSettings = Pick<Config, 'DATABASE_URL' | 'DATA_KEY' | 'DATA_KEY_FILE' | 'BACKUP_DIR' | 'BACKUP_KEEP'>;
+export type BackupSettings = Pick<
+  Config,
+  'DATABASE_URL' | 'DATA_KEY' | 'DATA_KEY_FILE' | 'BACKUP_DIR' | 'BACKUP_KEEP' | 'BACKUP_PASSPHRASE' | 'BACKUP_RECIPIENT'
+>;
 
-const NAME = /^signalements-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z)\.(db|dump)$/;
+/** Sealed backups, and the unsealed .db/.dump of earlier versions (pruned with their .key in clear). */
+const NAME = /^signalements-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z)\.(sqlite\.sauvegarde|postgres\.sauvegarde|db|dump)$/;
+export const SEALED_SUFFIX = '.sauvegarde';
 
 /** 2026-11-24T19:30:00.123Z → 2026-11-24T19-30-00Z (sortable, valid in every file system). */
 export function backupStamp(now: Date): string {
@@ -76,7 +85,7 @@ export function releasePidFile(url: string): void {
 }
 
 /** postgres://user:secret@host/db → the URL without its password, and the password for PGPASSWORD. */
-function pgTarget(url: string): { url: string; env: NodeJS.ProcessEnv; database: string } {
+export function pgTarget(url: string): { url: string; env: NodeJS.ProcessEnv; database: string } {
   const parsed = new URL(url);
   const password = decodeURIComponent(parsed.password);
   parsed.password = '';
@@ -88,13 +97,12 @@ function pgTarget(url: string): { url: string; env: NodeJS.ProcessEnv; database:
   };
 }
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((done, fail) => {
-    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
+/** A client tool of PostgreSQL, and its end: resolves on exit code 0, rejects with its first error line. */
+export function spawnTool(command: string, args: string[], env: NodeJS.ProcessEnv, stdin: 'ignore' | 'pipe' = 'ignore'): { child: ChildProcess; done: Promise<void> } {
+  const child = spawn(command, args, { env, stdio: [stdin, 'pipe', 'pipe'] });
+  const done = new Promise<void>((resolveDone, fail) => {
     let err = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
     child.on('error', (error: NodeJS.ErrnoException) =>
       fail(
         new BackupError(
@@ -105,21 +113,46 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<s
       ),
     );
     child.on('close', (code) =>
-      code === 0 ? done(out) : fail(new BackupError(`${command} a échoué (code ${code}) : ${err.trim().split('\n')[0] ?? ''}`)),
+      code === 0 ? resolveDone() : fail(new BackupError(`${command} a échoué (code ${code}) : ${err.trim().split('\n')[0] ?? ''}`)),
     );
   });
+  return { child, done };
+}
+
+/** What a sealed backup holds besides the database: its key, and what the restore checks against. */
+export interface Manifest {
+  /** The data key, base64 (inside the sealed payload only). */
+  dataKey: string;
+  /** The database's key verifier when the copy was taken (null: never started, nothing encrypted). */
+  verifier: string | null;
+  /** Rows of every table in the copy (same snapshot). */
+  counts: Counts;
+}
+
+/** The payload of a sealed backup: u32 length, the manifest (JSON), then the database's bytes. */
+export async function* backupPayload(manifest: Manifest, body: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  const json = Buffer.from(JSON.stringify(manifest));
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(json.length);
+  yield Buffer.concat([length, json]);
+  for await (const piece of body) yield piece as Buffer;
 }
 
 export interface BackupResult {
   file: string;
-  /** The key file copied beside it; null when the key comes from DATA_KEY (to be kept elsewhere). */
-  keyFile: string | null;
   /** Older backups removed to keep BACKUP_KEEP. */
   removed: string[];
+  /** Key files in clear left in the folder by earlier versions (the operator should remove them). */
+  unsealedKeys: string[];
 }
 
-/** Writes a consistent copy of the running database into BACKUP_DIR, then prunes to BACKUP_KEEP. */
+const NO_SEAL =
+  'Sauvegarde refusée : définissez BACKUP_RECIPIENT (clé publique, npm run db:backup -- --generate-recipient FICHIER) ' +
+  'ou BACKUP_PASSPHRASE (phrase de passe, au moins 12 caractères) : une sauvegarde est toujours scellée par une clé gardée hors du serveur.';
+
+/** Writes a sealed, consistent copy of the running database into BACKUP_DIR, then prunes to BACKUP_KEEP. */
 export async function backupDatabase(settings: BackupSettings, now = new Date()): Promise<BackupResult> {
+  if (!settings.BACKUP_PASSPHRASE && !settings.BACKUP_RECIPIENT) throw new BackupError(NO_SEAL);
   const dir = resolve(settings.BACKUP_DIR);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   // Personal data: the folder (also one that already existed) and every file this command writes are
@@ -133,54 +166,110 @@ export async function backupDatabase(settings: BackupSettings, now = new Date())
   }
 }
 
+/** The data key the server uses (DATA_KEY, or the key file resolved as the server does), or a refusal. */
+function backupKey(settings: BackupSettings): Buffer {
+  let loaded;
+  try {
+    loaded = readDataKey(settings);
+  } catch (error) {
+    throw new BackupError(`${(error as Error).message.replace(/ Le serveur ne démarre pas\.$/, '')} Sauvegarde impossible.`);
+  }
+  if (!loaded) {
+    throw new BackupError(
+      `Clé de chiffrement introuvable (${dataKeyPath(settings)}) : indiquez DATA_KEY ou DATA_KEY_FILE comme au serveur. ` +
+        'Sauvegarde impossible : sans sa clé, les sources de la copie seraient illisibles.',
+    );
+  }
+  return loaded.key;
+}
+
+const keyMismatch = (settings: BackupSettings) =>
+  new BackupError(
+    `La clé de chiffrement (${settings.DATA_KEY ? 'DATA_KEY' : `fichier ${dataKeyPath(settings)}`}) ne correspond pas à cette base : ` +
+      'sauvegarde refusée (les sources de la copie seraient illisibles).',
+  );
+
 async function backupInto(dir: string, settings: BackupSettings, now: Date): Promise<BackupResult> {
   const stamp = backupStamp(now);
   const postgres = isPostgresUrl(settings.DATABASE_URL);
-  const file = join(dir, `signalements-${stamp}.${postgres ? 'dump' : 'db'}`);
+  const file = join(dir, `signalements-${stamp}.${postgres ? 'postgres' : 'sqlite'}${SEALED_SUFFIX}`);
   if (existsSync(file)) throw new BackupError(`Une sauvegarde de ce nom existe déjà : ${file}.`);
+  const key = backupKey(settings);
   const partial = `${file}.partiel`;
   try {
-    writeFileSync(partial, '', { mode: 0o600, flag: 'wx' });
-    if (postgres) {
-      const target = pgTarget(settings.DATABASE_URL);
-      await run('pg_dump', ['--format=custom', '--no-owner', `--file=${partial}`, `--dbname=${target.url}`], target.env);
-    } else {
-      const source = sqliteFile(settings.DATABASE_URL);
-      if (!existsSync(source)) throw new BackupError(`Base SQLite introuvable (DATABASE_URL) : ${source}.`);
-      // The online backup API copies a consistent snapshot while the server keeps writing. In one step: a
-      // backup copied 100 pages at a time starts over whenever another connection writes, and under steady
-      // writes it may never finish; one step reads a single WAL snapshot while the writers go on.
-      const conn = new Sqlite(source, { fileMustExist: true });
-      try {
-        conn.pragma('busy_timeout = 5000');
-        await conn.backup(partial, { progress: () => 0x7fffffff });
-      } finally {
-        conn.close();
-      }
-    }
-    // Personal data: readable by its owner only.
+    if (postgres) await sealPostgres(settings, key, partial);
+    else await sealSqlite(settings, key, partial);
     chmodSync(partial, 0o600);
     renameSync(partial, file);
     syncDirectory(dir);
   } catch (error) {
     rmSync(partial, { force: true });
-    throw error instanceof BackupError ? error : new BackupError(`Sauvegarde impossible : ${(error as Error).message}`);
+    if (error instanceof BackupError) throw error;
+    throw new BackupError(`Sauvegarde impossible : ${error instanceof SealError ? error.message : (error as Error).message}`);
   }
-
-  let keyFile: string | null = null;
-  if (!settings.DATA_KEY) {
-    const key = dataKeyPath(settings);
-    if (existsSync(key)) {
-      keyFile = join(dir, `signalements-${stamp}.key`);
-      copyFileSync(key, keyFile);
-      chmodSync(keyFile, 0o600);
-      syncDirectory(dir);
-    }
-  }
-  return { file, keyFile, removed: pruneBackups(dir, settings.BACKUP_KEEP) };
+  const unsealedKeys = readdirSync(dir)
+    .filter((name) => /^signalements-.*\.key$/.test(name))
+    .map((name) => join(dir, name));
+  return { file, removed: pruneBackups(dir, settings.BACKUP_KEEP), unsealedKeys };
 }
 
-/** Removes the oldest backups (and their keys) beyond `keep`; touches only the files this tool names. */
+const sealFor = (settings: BackupSettings) => ({ passphrase: settings.BACKUP_PASSPHRASE, recipient: settings.BACKUP_RECIPIENT });
+
+async function sealSqlite(settings: BackupSettings, key: Buffer, out: string): Promise<void> {
+  const source = sqliteFile(settings.DATABASE_URL);
+  if (!existsSync(source)) throw new BackupError(`Base SQLite introuvable (DATABASE_URL) : ${source}.`);
+  // The copy in clear stays beside the database (already in clear there), never in BACKUP_DIR, and only
+  // until it is sealed.
+  const plain = `${source}.sauvegarde-${randomBytes(6).toString('hex')}`;
+  try {
+    // The online backup API copies a consistent snapshot while the server keeps writing. In one step: a
+    // backup copied 100 pages at a time starts over whenever another connection writes, and under steady
+    // writes it may never finish; one step reads a single WAL snapshot while the writers go on.
+    const conn = new Sqlite(source, { fileMustExist: true });
+    try {
+      conn.pragma('busy_timeout = 5000');
+      await conn.backup(plain, { progress: () => 0x7fffffff });
+    } finally {
+      conn.close();
+    }
+    const copy = new Sqlite(plain, { fileMustExist: true });
+    let manifest: Manifest;
+    try {
+      const verifier = sqliteVerifier(copy);
+      if (!keyOpens(key, verifier)) throw keyMismatch(settings);
+      manifest = { dataKey: formatDataKey(key), verifier, counts: sqliteCounts(copy) };
+    } finally {
+      copy.close();
+    }
+    await sealTo(out, 'sqlite', sealFor(settings), backupPayload(manifest, createReadStream(plain)));
+  } finally {
+    for (const suffix of ['', '-wal', '-shm', '-journal']) rmSync(plain + suffix, { force: true });
+  }
+}
+
+async function sealPostgres(settings: BackupSettings, key: Buffer, out: string): Promise<void> {
+  const target = pgTarget(settings.DATABASE_URL);
+  const client = new pg.Client({ connectionString: settings.DATABASE_URL, connectionTimeoutMillis: 10_000 });
+  await client.connect();
+  try {
+    // The counts, the verifier and pg_dump read one snapshot: the restore can demand equal counts.
+    await client.query('begin transaction isolation level repeatable read read only');
+    const snapshot = (await client.query<{ s: string }>('select pg_export_snapshot() as s')).rows[0]!.s;
+    const verifier = await pgVerifier(client);
+    if (!keyOpens(key, verifier)) throw keyMismatch(settings);
+    const manifest: Manifest = { dataKey: formatDataKey(key), verifier, counts: await pgCounts(client) };
+    const dump = spawnTool('pg_dump', ['--format=custom', '--no-owner', `--snapshot=${snapshot}`, `--dbname=${target.url}`], target.env);
+    const sealed = sealTo(out, 'postgres', sealFor(settings), backupPayload(manifest, dump.child.stdout!));
+    sealed.catch(() => dump.child.kill());
+    const [a, b] = await Promise.allSettled([dump.done, sealed]);
+    for (const outcome of [a, b]) if (outcome.status === 'rejected') throw outcome.reason;
+    await client.query('commit');
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** Removes the oldest backups (and keys in clear of earlier versions) beyond `keep`; touches only the files this tool names. */
 export function pruneBackups(dir: string, keep: number): string[] {
   const backups = readdirSync(dir)
     .filter((name) => NAME.test(name))
@@ -191,123 +280,7 @@ export function pruneBackups(dir: string, keep: number): string[] {
     unlinkSync(path);
     removed.push(path);
     const key = path.replace(/\.(db|dump)$/, '.key');
-    if (existsSync(key)) unlinkSync(key);
+    if (key !== path && existsSync(key)) unlinkSync(key);
   }
   return removed;
-}
-
-export interface RestoreResult {
-  /** Where the replaced database went (a file, or a PostgreSQL database renamed); null when there was none. */
-  keptAside: string | null;
-  /** The key restored from the backup, and where the replaced key went (null when unchanged). */
-  keyRestored: boolean;
-  keyKeptAside: string | null;
-  /** With DATA_KEY: the backup holds a key file that DATA_KEY must equal (never printed). */
-  dataKeyToSet: string | null;
-}
-
-function checkSqliteBackup(file: string): void {
-  let conn: Sqlite.Database | undefined;
-  try {
-    conn = new Sqlite(file, { readonly: true, fileMustExist: true });
-    const [check] = conn.pragma('integrity_check') as Array<{ integrity_check: string }>;
-    const migrations = conn.pragma('table_info(__drizzle_migrations)') as unknown[];
-    if (check?.integrity_check !== 'ok' || migrations.length === 0) throw new Error('contenu inattendu');
-  } catch {
-    throw new BackupError(`${file} n'est pas une sauvegarde valide de Signalements (fichier SQLite endommagé ou d'un autre programme).`);
-  } finally {
-    conn?.close();
-  }
-}
-
-/** Restores FILE into the instance of these settings, which must be stopped. */
-export async function restoreDatabase(settings: BackupSettings, file: string, now = new Date()): Promise<RestoreResult> {
-  const path = resolve(file);
-  if (!existsSync(path) || !statSync(path).isFile()) throw new BackupError(`Sauvegarde introuvable : ${path}.`);
-  const postgres = isPostgresUrl(settings.DATABASE_URL);
-  if (postgres !== path.endsWith('.dump') || (!postgres && !path.endsWith('.db'))) {
-    throw new BackupError(
-      postgres
-        ? `DATABASE_URL désigne PostgreSQL : restaurez une sauvegarde .dump (pg_dump), pas ${basename(path)}.`
-        : `DATABASE_URL désigne SQLite : restaurez une sauvegarde .db, pas ${basename(path)}.`,
-    );
-  }
-  const stamp = backupStamp(now);
-  const result: RestoreResult = { keptAside: null, keyRestored: false, keyKeptAside: null, dataKeyToSet: null };
-  // The backup's key is checked before anything is replaced: a damaged key file must not leave a
-  // restored database with a key that cannot read it.
-  const backupKey = path.replace(/\.(db|dump)$/, '.key');
-  const key = existsSync(backupKey) ? parseDataKey(readFileSync(backupKey, 'utf8')) : null;
-  if (existsSync(backupKey) && !key) throw new BackupError(`Fichier de clé de la sauvegarde invalide : ${backupKey}.`);
-
-  if (postgres) {
-    const target = pgTarget(settings.DATABASE_URL);
-    try {
-      await run('pg_restore', ['--list', path], target.env);
-    } catch {
-      throw new BackupError(`${path} n'est pas une sauvegarde valide de PostgreSQL (pg_restore --list la refuse).`);
-    }
-    const maintenance = new URL(settings.DATABASE_URL);
-    maintenance.pathname = '/postgres';
-    const admin = new pg.Client({ connectionString: maintenance.toString(), connectionTimeoutMillis: 10_000 });
-    await admin.connect();
-    try {
-      const name = target.database;
-      const exists = (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1;
-      if (exists) {
-        const others = await admin.query('select count(*)::int as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
-        if (others.rows[0].n > 0) {
-          throw new BackupError(`La base « ${name} » est en cours d'utilisation (${others.rows[0].n} connexion(s)) : arrêtez le serveur avant de restaurer.`);
-        }
-        const aside = `${name}_avant_restauration_${stamp.replace(/[-TZ]/g, '').slice(0, 14)}`.slice(0, 63);
-        await admin.query(`alter database ${pg.escapeIdentifier(name)} rename to ${pg.escapeIdentifier(aside)}`);
-        result.keptAside = aside;
-      }
-      await admin.query(`create database ${pg.escapeIdentifier(name)}`);
-    } finally {
-      await admin.end();
-    }
-    await run('pg_restore', ['--no-owner', '--exit-on-error', '--single-transaction', `--dbname=${target.url}`, path], target.env);
-  } else {
-    checkSqliteBackup(path);
-    const db = sqliteFile(settings.DATABASE_URL);
-    if (resolve(db) === path) throw new BackupError(`${path} est la base elle-même, pas une sauvegarde : choisissez un fichier de ${settings.BACKUP_DIR}.`);
-    const pid = runningServerPid(settings.DATABASE_URL);
-    if (pid !== null) throw new BackupError(`Le serveur semble en marche sur ${db} (processus ${pid}) : arrêtez-le avant de restaurer.`);
-    mkdirSync(dirname(db), { recursive: true });
-    if (existsSync(db)) {
-      const aside = `${db}.avant-restauration-${stamp}`;
-      renameSync(db, aside);
-      for (const suffix of ['-wal', '-shm']) if (existsSync(db + suffix)) renameSync(db + suffix, aside + suffix);
-      result.keptAside = aside;
-    }
-    const partial = `${db}.restauration`;
-    copyFileSync(path, partial);
-    chmodSync(partial, 0o600);
-    renameSync(partial, db);
-    syncDirectory(dirname(db));
-  }
-
-  // The key that encrypts the backup's sources.
-  if (key) {
-    if (settings.DATA_KEY) {
-      const current = readDataKey(settings);
-      if (!current || !sameKey(current.key, key)) result.dataKeyToSet = backupKey;
-    } else {
-      const keyPath = dataKeyPath(settings);
-      const current = existsSync(keyPath) ? parseDataKey(readFileSync(keyPath, 'utf8')) : null;
-      if (!current || !sameKey(current, key)) {
-        if (existsSync(keyPath)) {
-          result.keyKeptAside = `${keyPath}.avant-restauration-${stamp}`;
-          renameSync(keyPath, result.keyKeptAside);
-        }
-        mkdirSync(dirname(keyPath), { recursive: true, mode: 0o700 });
-        copyFileSync(backupKey, keyPath);
-        chmodSync(keyPath, 0o600);
-        syncDirectory(dirname(keyPath));
-        result.keyRestored = true;
-      }
-    }
-  }
-  return result;
 }

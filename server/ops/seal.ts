@@ -1,0 +1,304 @@
+// Sealed backup files (docs/decisions/0017, "Backups"): the database copy and the data key travel together
+// in one file that only the holder of a passphrase or of a private key kept off the server can open, and
+// that is refused whole if one byte of it changed. Built on node:crypto alone, in the image of age:
+//   MAGIC | u32 header length | header (JSON) | HMAC-SHA-256 of all before | chunks
+// A random file key is wrapped once per "slot" (a passphrase stretched with scrypt, or an X25519
+// recipient); HKDF derives from it the header's MAC key and the payload key. The payload is cut into
+// chunks of AES-256-GCM whose nonce is the chunk's number and a final-chunk flag, with the header's MAC
+// as additional data: a chunk moved, dropped, added after the last, or the file cut anywhere, fails.
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  createPrivateKey,
+  createPublicKey,
+  diffieHellman,
+  generateKeyPairSync,
+  hkdfSync,
+  randomBytes,
+  scrypt,
+  timingSafeEqual,
+  type KeyObject,
+} from 'node:crypto';
+import { open, type FileHandle } from 'node:fs/promises';
+
+export const SEAL_MAGIC = Buffer.from('SIGSAUV1');
+const CHUNK = 64 * 1024;
+const TAG = 16;
+const KEY = 32;
+// OWASP's scrypt setting (N=2^17, r=8, p=1): 128 MiB and about a third of a second per try.
+const SCRYPT = { N: 2 ** 17, r: 8, p: 1 } as const;
+const SCRYPT_MAX_N = 2 ** 20;
+const MAX_HEADER = 64 * 1024;
+const RECIPIENT = /^x25519:([A-Za-z0-9_-]{43})$/;
+
+/** A sealed file that cannot be opened: wrong secret, changed or cut file. One French line. */
+export class SealError extends Error {}
+
+export interface SealHeader {
+  engine: 'sqlite' | 'postgres';
+  createdAt: string;
+  chunkSize: number;
+  salt: string;
+  slots: Slot[];
+}
+
+type Slot =
+  | { type: 'passphrase'; N: number; r: number; p: number; salt: string; wrapped: string }
+  | { type: 'x25519'; recipient: string; ephemeral: string; wrapped: string };
+
+/** Who may open a backup: at least one of them. */
+export interface SealFor {
+  passphrase?: string;
+  /** A public key as `x25519:<43 base64url characters>`. */
+  recipient?: string;
+}
+
+/** What opens a backup. */
+export interface Unlock {
+  passphrase?: string;
+  identity?: KeyObject;
+}
+
+/** The public key of BACKUP_RECIPIENT, or null when the text is not one. */
+export function parseRecipient(text: string): KeyObject | null {
+  const match = RECIPIENT.exec(text.trim());
+  if (!match) return null;
+  try {
+    return createPublicKey({ key: { kty: 'OKP', crv: 'X25519', x: match[1]! }, format: 'jwk' });
+  } catch {
+    return null;
+  }
+}
+
+const rawPublic = (key: KeyObject): Buffer => Buffer.from(key.export({ format: 'jwk' }).x!, 'base64url');
+const formatRecipient = (key: KeyObject): string => `x25519:${key.export({ format: 'jwk' }).x!}`;
+
+/** A new key pair: the public key for BACKUP_RECIPIENT, the private key as PEM (PKCS#8) for the operator. */
+export function generateRecipient(): { recipient: string; privatePem: string } {
+  const { publicKey, privateKey } = generateKeyPairSync('x25519');
+  return { recipient: formatRecipient(publicKey), privatePem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
+}
+
+/** The private key of a file written by generateRecipient; throws SealError in French otherwise. */
+export function parseIdentity(pem: string): KeyObject {
+  try {
+    const key = createPrivateKey(pem);
+    if (key.asymmetricKeyType === 'x25519') return key;
+  } catch {
+    // Falls through to the refusal below.
+  }
+  throw new SealError('Clé privée de sauvegarde invalide : une clé X25519 au format PEM est attendue (npm run db:backup -- --generate-recipient).');
+}
+
+function stretch(passphrase: string, salt: Buffer, N: number, r: number, p: number): Promise<Buffer> {
+  return new Promise((done, fail) =>
+    scrypt(passphrase.normalize('NFC'), salt, KEY, { N, r, p, maxmem: 256 * N * r + 16 * 1024 * 1024 }, (error, key) => (error ? fail(error) : done(key))),
+  );
+}
+
+function x25519Key(shared: Buffer, ephemeral: Buffer, recipient: Buffer): Buffer {
+  // An all-zero secret means a low-order public key: nothing secret would protect the file key.
+  if (shared.every((b) => b === 0)) throw new SealError('Clé publique de sauvegarde invalide (BACKUP_RECIPIENT).');
+  return Buffer.from(hkdfSync('sha256', shared, Buffer.concat([ephemeral, recipient]), 'signalements-sauvegarde x25519', KEY));
+}
+
+// A wrapping key serves one slot only (fresh salt or fresh ephemeral key), so a fixed nonce is safe.
+function wrap(wrapKey: Buffer, fileKey: Buffer, type: string): string {
+  const cipher = createCipheriv('aes-256-gcm', wrapKey, Buffer.alloc(12));
+  cipher.setAAD(Buffer.from(`slot:${type}`));
+  return Buffer.concat([cipher.update(fileKey), cipher.final(), cipher.getAuthTag()]).toString('base64');
+}
+
+function unwrap(wrapKey: Buffer, wrapped: string, type: string): Buffer | null {
+  const bytes = Buffer.from(wrapped, 'base64');
+  if (bytes.length !== KEY + TAG) return null;
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', wrapKey, Buffer.alloc(12));
+    decipher.setAAD(Buffer.from(`slot:${type}`));
+    decipher.setAuthTag(bytes.subarray(KEY));
+    return Buffer.concat([decipher.update(bytes.subarray(0, KEY)), decipher.final()]);
+  } catch {
+    return null;
+  }
+}
+
+function subkeys(fileKey: Buffer, salt: string): { mac: Buffer; payload: Buffer } {
+  const s = Buffer.from(salt, 'base64');
+  return {
+    mac: Buffer.from(hkdfSync('sha256', fileKey, s, 'signalements-sauvegarde en-tête', KEY)),
+    payload: Buffer.from(hkdfSync('sha256', fileKey, s, 'signalements-sauvegarde contenu', KEY)),
+  };
+}
+
+function nonce(index: number, final: boolean): Buffer {
+  const n = Buffer.alloc(12);
+  n.writeBigUInt64BE(BigInt(index), 3);
+  n[11] = final ? 1 : 0;
+  return n;
+}
+
+/**
+ * Writes `payload` (any async iterable of bytes) sealed for `to` into `file`, created 0600 and never over
+ * an existing file. The caller renames it into place once complete.
+ */
+export async function sealTo(file: string, engine: SealHeader['engine'], to: SealFor, payload: AsyncIterable<Buffer>): Promise<void> {
+  const fileKey = randomBytes(KEY);
+  const slots: Slot[] = [];
+  if (to.passphrase) {
+    const salt = randomBytes(16);
+    const wrapKey = await stretch(to.passphrase, salt, SCRYPT.N, SCRYPT.r, SCRYPT.p);
+    slots.push({ type: 'passphrase', ...SCRYPT, salt: salt.toString('base64'), wrapped: wrap(wrapKey, fileKey, 'passphrase') });
+  }
+  if (to.recipient) {
+    const recipient = parseRecipient(to.recipient);
+    if (!recipient) throw new SealError('Clé publique de sauvegarde invalide (BACKUP_RECIPIENT).');
+    const ephemeral = generateKeyPairSync('x25519');
+    const eph = rawPublic(ephemeral.publicKey);
+    const wrapKey = x25519Key(diffieHellman({ privateKey: ephemeral.privateKey, publicKey: recipient }), eph, rawPublic(recipient));
+    slots.push({ type: 'x25519', recipient: formatRecipient(recipient), ephemeral: eph.toString('base64url'), wrapped: wrap(wrapKey, fileKey, 'x25519') });
+  }
+  if (slots.length === 0) throw new SealError('Aucune clé de sauvegarde : définissez BACKUP_PASSPHRASE ou BACKUP_RECIPIENT.');
+  const header: SealHeader = { engine, createdAt: new Date().toISOString(), chunkSize: CHUNK, salt: randomBytes(32).toString('base64'), slots };
+  const json = Buffer.from(JSON.stringify(header));
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(json.length);
+  const head = Buffer.concat([SEAL_MAGIC, length, json]);
+  const keys = subkeys(fileKey, header.salt);
+  const mac = createHmac('sha256', keys.mac).update(head).digest();
+
+  const out = await open(file, 'wx', 0o600);
+  try {
+    let position = 0;
+    const write = async (bytes: Buffer) => {
+      await out.write(bytes, 0, bytes.length, position);
+      position += bytes.length;
+    };
+    await write(Buffer.concat([head, mac]));
+    let index = 0;
+    const seal = (plain: Buffer, final: boolean) => {
+      const cipher = createCipheriv('aes-256-gcm', keys.payload, nonce(index++, final));
+      cipher.setAAD(mac);
+      return Buffer.concat([cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
+    };
+    // One chunk is held back: only at the end is it known which chunk is the last.
+    let pending: Buffer = Buffer.alloc(0);
+    for await (const piece of payload) {
+      pending = pending.length ? Buffer.concat([pending, piece]) : piece;
+      while (pending.length > CHUNK) {
+        await write(seal(pending.subarray(0, CHUNK), false));
+        pending = pending.subarray(CHUNK);
+      }
+    }
+    await write(seal(pending, true));
+    await out.sync();
+  } finally {
+    await out.close();
+  }
+}
+
+const damaged = (file: string) => new SealError(`Sauvegarde modifiée, tronquée ou endommagée : ${file} (refusée, rien n'a été remplacé).`);
+
+/** Reads and checks the header, unwraps the file key with `unlock`; throws SealError in French. */
+async function openHeader(handle: FileHandle, file: string, unlock: Unlock): Promise<{ header: SealHeader; mac: Buffer; payloadKey: Buffer; start: number }> {
+  const first = Buffer.alloc(SEAL_MAGIC.length + 4);
+  const { bytesRead } = await handle.read(first, 0, first.length, 0);
+  if (bytesRead < first.length || !first.subarray(0, SEAL_MAGIC.length).equals(SEAL_MAGIC)) {
+    throw new SealError(`${file} n'est pas une sauvegarde scellée de Signalements (npm run db:backup).`);
+  }
+  const length = first.readUInt32BE(SEAL_MAGIC.length);
+  if (length > MAX_HEADER) throw damaged(file);
+  const rest = Buffer.alloc(length + KEY);
+  if ((await handle.read(rest, 0, rest.length, first.length)).bytesRead < rest.length) throw damaged(file);
+  const json = rest.subarray(0, length);
+  let header: SealHeader;
+  try {
+    header = JSON.parse(json.toString('utf8')) as SealHeader;
+    if (!Array.isArray(header.slots) || !Number.isInteger(header.chunkSize) || header.chunkSize <= 0 || header.chunkSize > 16 * CHUNK) throw new Error();
+  } catch {
+    throw damaged(file);
+  }
+  const fileKey = await unwrapFileKey(header, unlock, file);
+  const keys = subkeys(fileKey, header.salt);
+  const mac = createHmac('sha256', keys.mac).update(Buffer.concat([first, json])).digest();
+  if (!timingSafeEqual(mac, rest.subarray(length))) throw damaged(file);
+  return { header, mac, payloadKey: keys.payload, start: first.length + rest.length };
+}
+
+async function unwrapFileKey(header: SealHeader, unlock: Unlock, file: string): Promise<Buffer> {
+  if (unlock.identity) {
+    const slot = header.slots.find((s) => s.type === 'x25519');
+    if (!slot) throw new SealError(`${file} n'est pas scellée pour une clé privée : donnez la phrase de passe (BACKUP_PASSPHRASE).`);
+    const ours = formatRecipient(createPublicKey(unlock.identity));
+    const eph = parseRecipient(`x25519:${slot.ephemeral}`);
+    const key =
+      ours === slot.recipient && eph
+        ? unwrap(x25519Key(diffieHellman({ privateKey: unlock.identity, publicKey: eph }), rawPublic(eph), rawPublic(createPublicKey(unlock.identity))), slot.wrapped, 'x25519')
+        : null;
+    if (!key) throw new SealError(`Cette clé privée n'ouvre pas ${file} (sauvegarde scellée pour ${slot.recipient}).`);
+    return key;
+  }
+  if (unlock.passphrase !== undefined) {
+    const slot = header.slots.find((s) => s.type === 'passphrase');
+    if (!slot) throw new SealError(`${file} n'est pas scellée par une phrase de passe : donnez la clé privée (--identity FICHIER).`);
+    if (![slot.N, slot.r, slot.p].every(Number.isInteger) || slot.N > SCRYPT_MAX_N || slot.N < 2 || slot.r > 32 || slot.p > 16) throw damaged(file);
+    const key = unwrap(await stretch(unlock.passphrase, Buffer.from(slot.salt, 'base64'), slot.N, slot.r, slot.p), slot.wrapped, 'passphrase');
+    if (!key) throw new SealError(`Phrase de passe incorrecte pour ${file} (ou sauvegarde modifiée).`);
+    return key;
+  }
+  throw new SealError('Indiquez la phrase de passe (BACKUP_PASSPHRASE) ou la clé privée (--identity FICHIER) de la sauvegarde.');
+}
+
+/** The engine a sealed file holds, read without any secret (the header is checked when it is opened). */
+export async function sealedEngine(file: string): Promise<SealHeader['engine'] | null> {
+  const handle = await open(file, 'r');
+  try {
+    const first = Buffer.alloc(SEAL_MAGIC.length + 4);
+    await handle.read(first, 0, first.length, 0);
+    if (!first.subarray(0, SEAL_MAGIC.length).equals(SEAL_MAGIC)) return null;
+    const length = Math.min(first.readUInt32BE(SEAL_MAGIC.length), MAX_HEADER);
+    const json = Buffer.alloc(length);
+    await handle.read(json, 0, length, first.length);
+    const engine = (JSON.parse(json.toString('utf8')) as SealHeader).engine;
+    return engine === 'sqlite' || engine === 'postgres' ? engine : null;
+  } catch {
+    return null;
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The payload of a sealed file, chunk by chunk, each authenticated before it is yielded; the iteration
+ * throws SealError at the first changed chunk and at the end of a cut file. A consumer must treat what it
+ * received as untrusted until the iteration has ended without error.
+ */
+export async function* unseal(file: string, unlock: Unlock): AsyncGenerator<Buffer, void, undefined> {
+  const handle = await open(file, 'r');
+  try {
+    const { header, mac, payloadKey, start } = await openHeader(handle, file, unlock);
+    const size = (await handle.stat()).size;
+    const step = header.chunkSize + TAG;
+    let index = 0;
+    for (let position = start; ; position += step, index++) {
+      const length = Math.min(step, size - position);
+      if (length < TAG) throw damaged(file);
+      const final = position + length >= size;
+      const bytes = Buffer.alloc(length);
+      if ((await handle.read(bytes, 0, length, position)).bytesRead < length) throw damaged(file);
+      let plain: Buffer;
+      try {
+        const decipher = createDecipheriv('aes-256-gcm', payloadKey, nonce(index, final));
+        decipher.setAAD(mac);
+        decipher.setAuthTag(bytes.subarray(length - TAG));
+        plain = Buffer.concat([decipher.update(bytes.subarray(0, length - TAG)), decipher.final()]);
+      } catch {
+        throw damaged(file);
+      }
+      yield plain;
+      if (final) return;
+    }
+  } finally {
+    await handle.close();
+  }
+}
