@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { PassThrough } from 'node:stream';
 import Sqlite from 'better-sqlite3';
 import pg from 'pg';
 import { ConfigError, type Config } from '../config';
@@ -97,9 +98,19 @@ export function pgTarget(url: string): { url: string; env: NodeJS.ProcessEnv; da
   };
 }
 
-/** A client tool of PostgreSQL, and its end: resolves on exit code 0, rejects with its first error line. */
-export function spawnTool(command: string, args: string[], env: NodeJS.ProcessEnv, stdin: 'ignore' | 'pipe' = 'ignore'): { child: ChildProcess; done: Promise<void> } {
+/**
+ * A client tool of PostgreSQL, its output, and its end: resolves on exit code 0, rejects with its first
+ * error line. The output is piped at once: Node resumes (and so discards) a child's stdout that nothing
+ * listens to when the child exits, and the output may be read only after a slow key derivation.
+ */
+export function spawnTool(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  stdin: 'ignore' | 'pipe' = 'ignore',
+): { child: ChildProcess; output: PassThrough; done: Promise<void> } {
   const child = spawn(command, args, { env, stdio: [stdin, 'pipe', 'pipe'] });
+  const output = child.stdout!.pipe(new PassThrough());
   const done = new Promise<void>((resolveDone, fail) => {
     let err = '';
     child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
@@ -116,7 +127,7 @@ export function spawnTool(command: string, args: string[], env: NodeJS.ProcessEn
       code === 0 ? resolveDone() : fail(new BackupError(`${command} a échoué (code ${code}) : ${err.trim().split('\n')[0] ?? ''}`)),
     );
   });
-  return { child, done };
+  return { child, output, done };
 }
 
 /** What a sealed backup holds besides the database: its key, and what the restore checks against. */
@@ -130,7 +141,7 @@ export interface Manifest {
 }
 
 /** The payload of a sealed backup: u32 length, the manifest (JSON), then the database's bytes. */
-export async function* backupPayload(manifest: Manifest, body: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+export async function* backupPayload(manifest: Manifest, body: AsyncIterable<Buffer> | Iterable<Buffer>): AsyncGenerator<Buffer> {
   const json = Buffer.from(JSON.stringify(manifest));
   const length = Buffer.alloc(4);
   length.writeUInt32BE(json.length);
@@ -259,7 +270,7 @@ async function sealPostgres(settings: BackupSettings, key: Buffer, out: string):
     if (!keyOpens(key, verifier)) throw keyMismatch(settings);
     const manifest: Manifest = { dataKey: formatDataKey(key), verifier, counts: await pgCounts(client) };
     const dump = spawnTool('pg_dump', ['--format=custom', '--no-owner', `--snapshot=${snapshot}`, `--dbname=${target.url}`], target.env);
-    const sealed = sealTo(out, 'postgres', sealFor(settings), backupPayload(manifest, dump.child.stdout!));
+    const sealed = sealTo(out, 'postgres', sealFor(settings), backupPayload(manifest, dump.output));
     sealed.catch(() => dump.child.kill());
     const [a, b] = await Promise.allSettled([dump.done, sealed]);
     for (const outcome of [a, b]) if (outcome.status === 'rejected') throw outcome.reason;

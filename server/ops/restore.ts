@@ -102,7 +102,12 @@ function placeKey(settings: RestoreSettings, staged: string, stamp: string, resu
 export async function restoreDatabase(settings: RestoreSettings, file: string, unlock: Unlock, now = new Date()): Promise<RestoreResult> {
   const path = resolve(file);
   if (!existsSync(path) || !statSync(path).isFile()) throw new BackupError(`Sauvegarde introuvable : ${path}.`);
-  const engine = await sealedEngine(path);
+  let engine: Awaited<ReturnType<typeof sealedEngine>>;
+  try {
+    engine = await sealedEngine(path);
+  } catch (error) {
+    throw error instanceof SealError ? new BackupError(error.message) : error;
+  }
   if (!engine) {
     throw new BackupError(
       /\.(db|dump)$/.test(path)

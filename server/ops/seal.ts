@@ -249,20 +249,29 @@ async function unwrapFileKey(header: SealHeader, unlock: Unlock, file: string): 
   throw new SealError('Indiquez la phrase de passe (BACKUP_PASSPHRASE) ou la clé privée (--identity FICHIER) de la sauvegarde.');
 }
 
-/** The engine a sealed file holds, read without any secret (the header is checked when it is opened). */
+/**
+ * The engine a sealed file holds, read without any secret (the header is authenticated when the file is
+ * opened); null when the file is not a sealed backup at all, SealError when it is one that was damaged.
+ */
 export async function sealedEngine(file: string): Promise<SealHeader['engine'] | null> {
   const handle = await open(file, 'r');
   try {
     const first = Buffer.alloc(SEAL_MAGIC.length + 4);
-    await handle.read(first, 0, first.length, 0);
-    if (!first.subarray(0, SEAL_MAGIC.length).equals(SEAL_MAGIC)) return null;
-    const length = Math.min(first.readUInt32BE(SEAL_MAGIC.length), MAX_HEADER);
+    const { bytesRead } = await handle.read(first, 0, first.length, 0);
+    if (bytesRead < SEAL_MAGIC.length || !first.subarray(0, SEAL_MAGIC.length).equals(SEAL_MAGIC)) return null;
+    if (bytesRead < first.length) throw damaged(file);
+    const length = first.readUInt32BE(SEAL_MAGIC.length);
+    if (length > MAX_HEADER) throw damaged(file);
     const json = Buffer.alloc(length);
-    await handle.read(json, 0, length, first.length);
-    const engine = (JSON.parse(json.toString('utf8')) as SealHeader).engine;
-    return engine === 'sqlite' || engine === 'postgres' ? engine : null;
-  } catch {
-    return null;
+    if ((await handle.read(json, 0, length, first.length)).bytesRead < length) throw damaged(file);
+    let engine: unknown;
+    try {
+      engine = (JSON.parse(json.toString('utf8')) as SealHeader).engine;
+    } catch {
+      throw damaged(file);
+    }
+    if (engine !== 'sqlite' && engine !== 'postgres') throw damaged(file);
+    return engine;
   } finally {
     await handle.close();
   }
