@@ -194,7 +194,9 @@ async function restoreSqlite(settings: RestoreSettings, path: string, unlock: Un
     await migrateAndCompare(
       `file:${staged}`,
       async () => {
-        const conn = new Sqlite(staged, { readonly: true });
+        // Read-write: closing the last connection of a WAL database checkpoints it and removes its -wal and
+        // -shm files, which would otherwise stay behind under the staged name after the rename.
+        const conn = new Sqlite(staged, { fileMustExist: true });
         try {
           return sqliteSchema(conn);
         } finally {
