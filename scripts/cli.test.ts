@@ -2,7 +2,7 @@
 // and the usage (exit 1), never a stack trace; seed:demo before the first start creates the first
 // administrator from ADMIN_EMAIL/ADMIN_PASSWORD; settings the server cannot apply are reported (issue #13).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -95,18 +95,32 @@ describe('scripts', () => {
     }
   });
 
-  it('db:backup then db:restore through npm scripts: a copy with its key, restored into another place', () => {
+  it('db:backup then db:restore through npm scripts: a key pair, a sealed copy, restored into another place with the private key', () => {
     const backups = join(dir, 'sauvegardes');
-    const backup = run('scripts/db-backup.ts', [], { DATABASE_URL: `file:${join(dir, 'demo.db')}`, BACKUP_DIR: backups });
+    const database = { DATABASE_URL: `file:${join(dir, 'demo.db')}`, BACKUP_DIR: backups };
+    // Without a sealing key: one French line, exit 1, nothing written.
+    const refused = run('scripts/db-backup.ts', [], database);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/^Sauvegarde refusée : définissez BACKUP_RECIPIENT/);
+    const identity = join(dir, 'sauvegarde.cle-privee');
+    const pair = run('scripts/db-backup.ts', ['--generate-recipient', identity], database);
+    expect(pair.status).toBe(0);
+    expect(statSync(identity).mode & 0o777).toBe(0o600);
+    const recipient = /^(x25519:\S+)$/m.exec(pair.stdout)![1]!;
+    const backup = run('scripts/db-backup.ts', [], { ...database, BACKUP_RECIPIENT: recipient });
     expect(backup.stderr).toBe('');
     expect(backup.status).toBe(0);
-    const file = /Sauvegarde écrite : (\S+)/.exec(backup.stdout)![1]!;
-    expect(backup.stdout).toContain('Clé de chiffrement copiée');
-    const restore = run('scripts/db-restore.ts', [file], { DATABASE_URL: `file:${join(dir, 'ailleurs', 'demo.db')}` });
+    const file = /Sauvegarde scellée écrite : (\S+)/.exec(backup.stdout)![1]!;
+    const elsewhere = { DATABASE_URL: `file:${join(dir, 'ailleurs', 'demo.db')}` };
+    // Neither passphrase nor private key (no terminal to ask on): refused.
+    const locked = run('scripts/db-restore.ts', [file], elsewhere);
+    expect(locked.status).toBe(1);
+    expect(locked.stderr).toMatch(/^Indiquez la clé privée/);
+    const restore = run('scripts/db-restore.ts', ['--identity', identity, file], elsewhere);
     expect(restore.stderr).toBe('');
     expect(restore.status).toBe(0);
     expect(restore.stdout).toContain('Clé de chiffrement de la sauvegarde remise en place.');
-    const missing = run('scripts/db-restore.ts', [], { DATABASE_URL: `file:${join(dir, 'ailleurs', 'demo.db')}` });
+    const missing = run('scripts/db-restore.ts', [], elsewhere);
     expect(missing.status).toBe(1);
     expect(missing.stderr.split('\n')[0]).toBe('Indiquez le fichier de sauvegarde à restaurer.');
   });
