@@ -37,6 +37,16 @@ describe('configuration from the environment', () => {
     expect(attempt).toThrow('ACCESS_ALERT_EXPORT_SHARE: au plus 1');
   });
 
+  it('takes a backup recipient and passphrase as given, and refuses a wrong public key or a short passphrase in French', () => {
+    const recipient = 'x25519:9-W55_Af1FV2MFc7b_vjbuxRmfFgsFSBFCBY7DSXgyI';
+    const set = loadConfig({ BACKUP_RECIPIENT: recipient, BACKUP_PASSPHRASE: '  espaces comptés  ' });
+    expect([set.BACKUP_RECIPIENT, set.BACKUP_PASSPHRASE]).toEqual([recipient, '  espaces comptés  ']);
+    expect(loadConfig({ BACKUP_RECIPIENT: '', BACKUP_PASSPHRASE: '' }).BACKUP_PASSPHRASE).toBeUndefined();
+    const attempt = () => loadConfig({ BACKUP_RECIPIENT: 'age1abcdef', BACKUP_PASSPHRASE: 'court' });
+    expect(attempt).toThrow("BACKUP_RECIPIENT: doit être une clé publique 'x25519:…'");
+    expect(attempt).toThrow('BACKUP_PASSPHRASE: au moins 12 caractères');
+  });
+
   it('accepts a PostgreSQL URL and treats empty optional values as unset', () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://u@h:5432/db', SMTP_URL: '', ADMIN_EMAIL: '' });
     expect(config.DATABASE_URL).toBe('postgres://u@h:5432/db');
