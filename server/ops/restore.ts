@@ -232,7 +232,8 @@ async function restorePostgres(settings: RestoreSettings, path: string, unlock: 
   const target = pgTarget(settings.DATABASE_URL);
   const name = target.database;
   const at = stamp.replace(/[-TZ]/g, '').slice(0, 14);
-  const temp = `${name.slice(0, 40)}_restauration_${at}`;
+  // PostgreSQL cuts names at 63 bytes: the prefix is shortened, never the date that tells runs apart.
+  const temp = `${name.slice(0, 63 - '_restauration_'.length - at.length)}_restauration_${at}`;
   const tempUrl = new URL(settings.DATABASE_URL);
   tempUrl.pathname = `/${temp}`;
   const maintenance = new URL(settings.DATABASE_URL);
@@ -285,7 +286,7 @@ async function restorePostgres(settings: RestoreSettings, path: string, unlock: 
     }
     // The swap: two renames, the second undone by the first's reverse should it fail.
     if (await exists()) {
-      const aside = `${name.slice(0, 40)}_avant_restauration_${at}`;
+      const aside = `${name}_avant_restauration_${at}`.slice(0, 63);
       await admin.query(`alter database ${pg.escapeIdentifier(name)} rename to ${pg.escapeIdentifier(aside)}`);
       result.keptAside = aside;
     }
