@@ -111,7 +111,7 @@ function wrap(wrapKey: Buffer, fileKey: Buffer, type: string): string {
 }
 
 function unwrap(wrapKey: Buffer, wrapped: string, type: string): Buffer | null {
-  const bytes = Buffer.from(wrapped, 'base64');
+  const bytes = Buffer.from(String(wrapped), 'base64');
   if (bytes.length !== KEY + TAG) return null;
   try {
     const decipher = createDecipheriv('aes-256-gcm', wrapKey, Buffer.alloc(12));
@@ -124,7 +124,7 @@ function unwrap(wrapKey: Buffer, wrapped: string, type: string): Buffer | null {
 }
 
 function subkeys(fileKey: Buffer, salt: string): { mac: Buffer; payload: Buffer } {
-  const s = Buffer.from(salt, 'base64');
+  const s = Buffer.from(String(salt), 'base64');
   return {
     mac: Buffer.from(hkdfSync('sha256', fileKey, s, 'signalements-sauvegarde en-tête', KEY)),
     payload: Buffer.from(hkdfSync('sha256', fileKey, s, 'signalements-sauvegarde contenu', KEY)),
@@ -241,8 +241,11 @@ async function unwrapFileKey(header: SealHeader, unlock: Unlock, file: string): 
   if (unlock.passphrase !== undefined) {
     const slot = header.slots.find((s) => s.type === 'passphrase');
     if (!slot) throw new SealError(`${file} n'est pas scellée par une phrase de passe : donnez la clé privée (--identity FICHIER).`);
-    if (![slot.N, slot.r, slot.p].every(Number.isInteger) || slot.N > SCRYPT_MAX_N || slot.N < 2 || slot.r > 32 || slot.p > 16) throw damaged(file);
-    const key = unwrap(await stretch(unlock.passphrase, Buffer.from(slot.salt, 'base64'), slot.N, slot.r, slot.p), slot.wrapped, 'passphrase');
+    // The slot is read before the header can be checked: its cost is bounded (at most 512 MiB, 4 passes).
+    const sane = [slot.N, slot.r, slot.p].every((n) => Number.isInteger(n) && n >= 1) && slot.N <= SCRYPT_MAX_N && slot.N * slot.r <= 2 ** 22 && slot.p <= 4;
+    const stretched = sane ? await stretch(unlock.passphrase, Buffer.from(String(slot.salt), 'base64'), slot.N, slot.r, slot.p).catch(() => null) : null;
+    if (!stretched) throw damaged(file);
+    const key = unwrap(stretched, slot.wrapped, 'passphrase');
     if (!key) throw new SealError(`Phrase de passe incorrecte pour ${file} (ou sauvegarde modifiée).`);
     return key;
   }
