@@ -12,6 +12,7 @@ import type { Database } from './db/client';
 import { passwordTokenRoutes } from './domains/auth/password-tokens-rest';
 import { authRoutes } from './domains/auth/rest';
 import { journalRoutes } from './domains/journal/rest';
+import { flushLoginRefusals } from './domains/journal/refusals';
 import { configureJournal } from './domains/journal/settings';
 import { dashboardRoutes } from './domains/dashboard/rest';
 import { mailRoutes } from './domains/mail/rest';
@@ -82,6 +83,13 @@ export async function buildApp({
     // tRPC batches several procedures into one /trpc/a,b,c path: Fastify's 100-character default
     // for a path parameter would refuse a detail page's batch with 414 (as tRPC's Fastify docs warn).
     routerOptions: { maxParamLength: 5000, querystringParser: parseQueryString },
+  });
+
+  // Log-ins refused by the limiter and still only counted become their summary rows (journal/refusals.ts).
+  app.addHook('onClose', async () => {
+    await flushLoginRefusals(db, Date.now(), true).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'journal des accès : résumé des connexions refusées non écrit'),
+    );
   });
 
   // One line per request; no query string (it may carry search terms), no token path segment.

@@ -47,6 +47,20 @@ describe('configuration from the environment', () => {
     expect(attempt).toThrow('BACKUP_PASSPHRASE: au moins 12 caractères');
   });
 
+  it('has the daily alert totals and the retention of the access log, and refuses bad values in French', () => {
+    const defaults = loadConfig({});
+    expect([defaults.ACCESS_ALERT_DAILY_READS, defaults.ACCESS_ALERT_DAILY_EXPORT_ROWS, defaults.ACCESS_LOG_RETENTION_DAYS]).toEqual([
+      60, 1000, 365,
+    ]);
+    const set = loadConfig({ ACCESS_ALERT_DAILY_READS: '40', ACCESS_ALERT_DAILY_EXPORT_ROWS: '500', ACCESS_LOG_RETENTION_DAYS: '90' });
+    expect([set.ACCESS_ALERT_DAILY_READS, set.ACCESS_ALERT_DAILY_EXPORT_ROWS, set.ACCESS_LOG_RETENTION_DAYS]).toEqual([40, 500, 90]);
+    const attempt = () =>
+      loadConfig({ ACCESS_ALERT_DAILY_READS: '1', ACCESS_ALERT_DAILY_EXPORT_ROWS: 'mille', ACCESS_LOG_RETENTION_DAYS: '7' });
+    expect(attempt).toThrow('ACCESS_ALERT_DAILY_READS: au moins 2');
+    expect(attempt).toThrow('ACCESS_ALERT_DAILY_EXPORT_ROWS: doit être un nombre');
+    expect(attempt).toThrow('ACCESS_LOG_RETENTION_DAYS: au moins 30');
+  });
+
   it('accepts a PostgreSQL URL and treats empty optional values as unset', () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://u@h:5432/db', SMTP_URL: '', ADMIN_EMAIL: '' });
     expect(config.DATABASE_URL).toBe('postgres://u@h:5432/db');

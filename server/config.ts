@@ -80,6 +80,13 @@ export const configSchema = z.object({
     .gt(0, { message: 'doit être supérieur à 0' })
     .max(1, { message: 'au plus 1' })
     .default(0.5),
+  // Daily totals per user (issue #21), on top of the sliding window, so slow reading does not evade the
+  // alerts: distinct reports whose people one user opened, and rows exported, per business day.
+  ACCESS_ALERT_DAILY_READS: wholeNumber(2, 1_000_000).default(60),
+  ACCESS_ALERT_DAILY_EXPORT_ROWS: wholeNumber(1, 100_000_000).default(1000),
+  // Entries of the access log older than this many business days are deleted by the hourly purge, which
+  // logs what it removed (docs/decisions/0015, "Retention"); the database refuses a cutoff under 30 days.
+  ACCESS_LOG_RETENTION_DAYS: wholeNumber(30, 3650).default(365),
   // Key of the sources' encryption at rest (docs/decisions/0017). Unset: the key file DATA_KEY_FILE
   // (by default data.key beside the SQLite database, data/data.key in the project's folder with PostgreSQL), created at the
   // first start. Its value is never logged nor shown in an error.

@@ -111,7 +111,7 @@ describe.each(await testEngines())('protection of the people in reports on %s', 
       ['export', id, null],
     ]);
     expect(added[0]).toMatchObject({ address: '10.11.0.42', userEmail: 'autre@example.mg', details: { personnes: 'auteurs' } });
-    expect(added[2]!.details).toMatchObject({ format: 'xlsx', lignes: 1, filtres: { search: reports[0] } });
+    expect(added[2]!.details).toMatchObject({ format: 'xlsx', lignes: 1, filtres: { recherche: { type: 'code', code: reports[0] } } });
 
     // The first test's reads are there too: sources (masked for this user) and history, by both doors.
     const sourceReads = (await accessLogRows(t, 'lecture_personnes')).filter((e) => e.userId === id && e.details.personnes === 'sources');

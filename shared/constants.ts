@@ -85,10 +85,11 @@ export const ACCESS_LOG_KINDS = [
   'droits',
   'connexion',
   'echec_connexion',
+  'purge',
 ] as const;
 export type AccessLogKind = (typeof ACCESS_LOG_KINDS)[number];
 export const PAGE_SIZE_ACCESS_LOG = 50;
 
 /** Kinds of unusual-reading alerts raised from the access log. */
-export const ACCESS_ALERT_KINDS = ['lecture_massive', 'export_massif'] as const;
+export const ACCESS_ALERT_KINDS = ['lecture_massive', 'lecture_quotidienne', 'export_massif', 'export_quotidien'] as const;
 export type AccessAlertKind = (typeof ACCESS_ALERT_KINDS)[number];

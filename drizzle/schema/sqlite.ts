@@ -470,8 +470,8 @@ export const signalementHistorique = table(
 // ---------------------------------------------------------------- access log and alerts
 /**
  * Append-only trace of who read or exported what (issue #11): reads of a report's people and history,
- * exports, changes of rights or role, log-ins and failed log-ins. Triggers refuse UPDATE and DELETE
- * (migrations sqlite/0008_access_log.sql and pg/0006_access_log.sql); nothing in the application changes an entry.
+ * exports, changes of rights or role, log-ins and failed log-ins. Triggers refuse UPDATE, and DELETE but
+ * for the retention purge's (access_log_purge; migrations sqlite/0015 and pg/0013); nothing else removes an entry.
  */
 export const accessLog = table(
   'access_log',
@@ -495,6 +495,16 @@ export const accessLog = table(
     index('access_log_kind_idx').on(t.kind, t.at),
   ],
 );
+
+/**
+ * The purge's marker (docs/decisions/0015, "Retention"): one row, whose `cutoff` is set only inside the
+ * retention purge's own transaction (journal/retention.ts) and cleared before it commits. The triggers on
+ * access_log allow a DELETE only of rows older than this cutoff, and refuse a cutoff younger than 30 days.
+ */
+export const accessLogPurge = table('access_log_purge', {
+  id: integer('id').primaryKey().default(1),
+  cutoff: timestamp('cutoff'),
+});
 
 /** Unusual reading raised from the access log; shown to administrators until one marks it seen. */
 export const accessAlerts = table(

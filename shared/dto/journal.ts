@@ -9,11 +9,14 @@ export const ACCESS_LOG_KIND_LABELS: Record<AccessLogKind, string> = {
   droits: 'Droits et rôles',
   connexion: 'Connexion',
   echec_connexion: 'Échec de connexion',
+  purge: 'Purge (durée de conservation)',
 };
 
 export const ACCESS_ALERT_KIND_LABELS: Record<AccessAlertKind, string> = {
   lecture_massive: 'Lecture inhabituelle de personnes',
+  lecture_quotidienne: 'Lecture inhabituelle de personnes sur la journée',
   export_massif: 'Export massif',
+  export_quotidien: 'Exports importants sur la journée',
 };
 
 export interface JournalUserDto {
@@ -28,7 +31,7 @@ export interface AccessLogEntryDto {
   kind: AccessLogKind;
   /** The acting user, null for a failed log-in on an unknown e-mail. */
   utilisateur: JournalUserDto | null;
-  /** The e-mail at the time of the entry (the one typed, for a failed log-in). */
+  /** The account's e-mail at the time of the entry (none for a failed log-in on an unknown e-mail). */
   email: string | null;
   address: string | null;
   signalement: string | null;

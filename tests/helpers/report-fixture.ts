@@ -1,6 +1,7 @@
 // Real rows for the security tests: a report's people, a failed e-mail, a password link. Names and
 // contacts are distinctive so a test can assert that none of them leaks into an answer.
-import { eq } from 'drizzle-orm';
+import { asc, eq, ne } from 'drizzle-orm';
+import { ROLE_ADMIN } from '../../shared/constants';
 import { issuePasswordToken } from '../../server/domains/auth/password-tokens';
 import type { TestApp } from './app';
 
@@ -64,10 +65,19 @@ export async function insertFailedMail(t: TestApp, to = 'injoignable@example.mg'
   return Number(row!.id);
 }
 
-/** An unseen alert on unusual reading about the first user, as the dashboard lists it; returns its id. */
+/**
+ * An unseen alert on unusual reading about the first user who is not an administrator (an administrator
+ * may not mark seen an alert about themselves), as the dashboard lists it; returns its id.
+ */
 export async function insertAlert(t: TestApp): Promise<number> {
-  const { accessAlerts: a, utilisateurs: u } = t.db.t;
-  const [user] = await t.db.read.select({ id: u.id }).from(u).limit(1);
+  const { accessAlerts: a, utilisateurs: u, utilisateurRoles: r } = t.db.t;
+  const [user] = await t.db.read
+    .select({ id: u.id })
+    .from(u)
+    .innerJoin(r, eq(r.id, u.roleId))
+    .where(ne(r.code, ROLE_ADMIN))
+    .orderBy(asc(u.id))
+    .limit(1);
   const [row] = await t.db.transaction((tx) =>
     tx
       .insert(a)

@@ -28,6 +28,21 @@ describe('French descriptions of the access log', () => {
     expect(describeEntry('echec_connexion', { motif: 'mot_de_passe_incorrect' })).toBe('Mot de passe incorrect');
   });
 
+  it('says what was searched without the text, the refusals counted, and what the purge removed (issue #21)', () => {
+    const search = { type: 'texte', longueur: 12, mots: 2, empreinte: 'abc' };
+    expect(describeEntry('export', { format: 'json', lignes: 3, filtres: { recherche: search } })).toBe('Export json : 3 lignes, recherche (12 caractères)');
+    expect(describeEntry('export', { format: 'xlsx', lignes: 1, filtres: { recherche: { type: 'code', code: 'SIG-AAAA-BBBB' } } })).toBe(
+      'Export xlsx : 1 ligne, recherche du signalement SIG-AAAA-BBBB',
+    );
+    expect(describeEntry('echec_connexion', { motif: 'compte_inconnu', empreinte: 'k3Yx' })).toBe('Compte inconnu (e-mail saisi, empreinte k3Yx)');
+    expect(describeEntry('echec_connexion', { motif: 'trop_de_tentatives', refus: 994, fenetreMinutes: 15 })).toBe(
+      'Trop de tentatives (connexion refusée sans vérification) : 994 autres connexions refusées en 15 minutes',
+    );
+    expect(describeEntry('purge', { supprimees: 1, avant: '2025-11-25', conservationJours: 365 })).toBe(
+      'Purge des entrées antérieures au 25/11/2025 (conservation 365 jours) : 1 entrée supprimée',
+    );
+  });
+
   it('falls back to the label of the kind for details it does not know', () => {
     expect(describeEntry('connexion', { etape: 'autre' })).toBe('Connexion');
     expect(describeEntry('echec_connexion', {})).toBe('Échec de connexion');
@@ -39,6 +54,15 @@ describe('French descriptions of the access log', () => {
     );
     expect(describeAlert('export_massif', { format: 'xlsx', lignes: 150, total: 200, part: 0.75 })).toBe(
       'a exporté 150 signalements sur 200 (75 %) en xlsx',
+    );
+    expect(describeAlert('export_massif', { format: 'xlsx', lignes: 150, total: 200, part: 0.75, exports: 3 })).toBe(
+      'a exporté 150 signalements sur 200 (75 %) en 3 exports dans la journée',
+    );
+    expect(describeAlert('export_quotidien', { lignes: 1200, exports: 4, seuil: 1000 })).toBe(
+      'a exporté 1200 lignes de signalements en 4 exports dans la journée (seuil : 1000)',
+    );
+    expect(describeAlert('lecture_quotidienne', { signalements: 60, seuil: 60 })).toBe(
+      'a consulté les personnes de 60 signalements dans la journée (seuil : 60)',
     );
   });
 });

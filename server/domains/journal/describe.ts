@@ -53,6 +53,33 @@ function describeRights(d: Details): string {
   }
 }
 
+/** A logged search (logged-text.ts): « recherche (12 caractères) », or the report code searched. */
+function describeSearch(r: unknown): string | null {
+  if (!r || typeof r !== 'object') return null;
+  const search = r as { type?: unknown; code?: unknown; longueur?: unknown };
+  if (search.type === 'code') return `recherche du signalement ${str(search.code)}`;
+  return `recherche (${plural(num(search.longueur), 'caractère', 'caractères')})`;
+}
+
+function describeExport(d: Details): string {
+  if (d.objet === 'journal') {
+    return `Export du journal des accès ${str(d.format)} : ${plural(num(d.lignes), 'ligne', 'lignes')}${d.tronque === true ? ' (limité)' : ''}`;
+  }
+  const filtres = d.filtres && typeof d.filtres === 'object' ? (d.filtres as Details) : {};
+  // Entries written before issue #21 held the search text; it is never shown (the migration removed it).
+  const search = describeSearch(filtres.recherche);
+  return `Export ${str(d.format)} : ${plural(num(d.lignes), 'ligne', 'lignes')}${search ? `, ${search}` : ''}`;
+}
+
+function describeLoginFailure(d: Details): string {
+  const label = LOGIN_FAILURES[str(d.motif) as LoginFailure] ?? ACCESS_LOG_KIND_LABELS.echec_connexion;
+  if (num(d.refus) > 0) {
+    const from = d.autresAdresses === true ? ' (autres adresses)' : '';
+    return `${label} : ${plural(num(d.refus), 'autre connexion refusée', 'autres connexions refusées')} en ${num(d.fenetreMinutes)} minutes${from}`;
+  }
+  return str(d.empreinte) ? `${label} (e-mail saisi, empreinte ${str(d.empreinte)})` : label;
+}
+
 /** One French line saying what an entry read, exported or changed. */
 export function describeEntry(kind: AccessLogKind, d: Details): string {
   switch (kind) {
@@ -66,15 +93,15 @@ export function describeEntry(kind: AccessLogKind, d: Details): string {
       return `Historique : ${plural(num(d.entrees), 'entrée', 'entrées')}, dont ${num(d.personnes)} sur des personnes${masked}`;
     }
     case 'export':
-      return d.objet === 'journal'
-        ? `Export du journal des accès ${str(d.format)} : ${plural(num(d.lignes), 'ligne', 'lignes')}${d.tronque === true ? ' (limité)' : ''}`
-        : `Export ${str(d.format)} : ${plural(num(d.lignes), 'ligne', 'lignes')}`;
+      return describeExport(d);
     case 'droits':
       return describeRights(d);
     case 'connexion':
       return LOGIN_STEPS[str(d.etape) as LoginStep] ?? ACCESS_LOG_KIND_LABELS.connexion;
     case 'echec_connexion':
-      return LOGIN_FAILURES[str(d.motif) as LoginFailure] ?? ACCESS_LOG_KIND_LABELS.echec_connexion;
+      return describeLoginFailure(d);
+    case 'purge':
+      return `Purge des entrées antérieures au ${str(d.avant).split('-').reverse().join('/')} (conservation ${num(d.conservationJours)} jours) : ${plural(num(d.supprimees), 'entrée supprimée', 'entrées supprimées')}`;
     default:
       return ACCESS_LOG_KIND_LABELS[kind] ?? String(kind);
   }
@@ -82,9 +109,18 @@ export function describeEntry(kind: AccessLogKind, d: Details): string {
 
 /** The sentence of an alert, after the user's name: 'a consulté les personnes de 25 signalements en 10 minutes'. */
 export function describeAlert(kind: AccessAlertKind, d: Details): string {
-  if (kind === 'export_massif') {
-    const share = Math.round(num(d.part) * 100);
-    return `a exporté ${plural(num(d.lignes), 'signalement', 'signalements')} sur ${num(d.total)} (${share} %) en ${str(d.format)}`;
+  const exports = num(d.exports);
+  const inDay = exports > 1 ? ` en ${exports} exports dans la journée` : '';
+  switch (kind) {
+    case 'export_massif': {
+      const share = Math.round(num(d.part) * 100);
+      return `a exporté ${plural(num(d.lignes), 'signalement', 'signalements')} sur ${num(d.total)} (${share} %)${inDay || ` en ${str(d.format)}`}`;
+    }
+    case 'export_quotidien':
+      return `a exporté ${plural(num(d.lignes), 'ligne', 'lignes')} de signalements${inDay || ' dans la journée'} (seuil : ${num(d.seuil)})`;
+    case 'lecture_quotidienne':
+      return `a consulté les personnes de ${plural(num(d.signalements), 'signalement', 'signalements')} dans la journée (seuil : ${num(d.seuil)})`;
+    default:
+      return `a consulté les personnes de ${plural(num(d.signalements), 'signalement', 'signalements')} en ${plural(num(d.fenetreMinutes), 'minute', 'minutes')}`;
   }
-  return `a consulté les personnes de ${plural(num(d.signalements), 'signalement', 'signalements')} en ${plural(num(d.fenetreMinutes), 'minute', 'minutes')}`;
 }

@@ -154,7 +154,7 @@ describe.each(await testEngines())('access log on %s', (engine) => {
     expect(row!.details).toEqual({ action: 'creation', utilisateur: res.json().code, role: 'Utilisateur' });
   });
 
-  it('logs log-ins and failed log-ins with the typed e-mail and a reason, never the password', async () => {
+  it('logs log-ins and failed log-ins with the account (or a hash of an unknown e-mail) and a reason, never the password', async () => {
     const before = await lastId();
     const login = (email: string, password: string) =>
       t.app.inject({ method: 'POST', url: '/api/login', headers: { 'x-forwarded-for': '41.188.30.3' }, payload: { email, password } });
@@ -163,14 +163,14 @@ describe.each(await testEngines())('access log on %s', (engine) => {
     expect((await login('lecteur@example.mg', TEST_PASSWORD)).statusCode).toBe(200);
     const rows = await newEntries(before);
     expect(rows.map((r) => [r.kind, r.userEmail, r.address, r.details])).toEqual([
-      ['echec_connexion', 'inconnu@example.mg', '41.188.30.3', { motif: 'compte_inconnu' }],
+      ['echec_connexion', null, '41.188.30.3', { motif: 'compte_inconnu', empreinte: expect.any(String) }],
       ['echec_connexion', 'lecteur@example.mg', '41.188.30.3', { motif: 'mot_de_passe_incorrect' }],
       ['connexion', 'lecteur@example.mg', '41.188.30.3', { etape: 'mot_de_passe' }],
     ]);
     expect(rows[0]!.userId).toBeNull();
     expect(rows[1]!.userId).toBe(await userId(t, readerCode));
     const stored = JSON.stringify(await accessLogRows(t));
-    for (const secret of ['un-secret-tres-particulier', 'un-autre-secret-particulier', TEST_PASSWORD]) expect(stored).not.toContain(secret);
+    for (const secret of ['un-secret-tres-particulier', 'un-autre-secret-particulier', TEST_PASSWORD, 'inconnu@']) expect(stored).not.toContain(secret);
   });
 
   it('logs the second factor: a wrong code as a failure without the code, a right one as a log-in', async () => {

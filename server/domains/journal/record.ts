@@ -1,48 +1,24 @@
 // The write path of the access log (issue #11), called by the services of the other domains so both
-// doors (tRPC and REST) are logged by the same rule. Entries are only ever inserted: triggers refuse
-// UPDATE and DELETE (drizzle migrations sqlite/0008, pg/0006). A read logs before it returns its data,
-// in the same transaction as the alert it may raise: when the log cannot be written, the read fails.
-// Details never hold a password, a code, a token or a person's identity: counts, codes and labels.
-import { and, count, countDistinct, eq, gte, inArray } from 'drizzle-orm';
-import { ROLE_ADMIN, type AccessAlertKind, type AccessLogKind } from '../../../shared/constants';
+// doors (tRPC and REST) are logged by the same rule. Entries are only ever inserted (append.ts): triggers
+// refuse UPDATE, and DELETE but for the retention purge's (retention.ts). A read logs before it returns
+// its data, in the same transaction as the alert it may raise: when the log cannot be written, the read fails.
+// Details never hold a password, a code, a token, a person's identity or free text someone typed (issue
+// #21): counts, codes and labels; a search is logged as its kind and length with a keyed hash
+// (logged-text.ts), a failed log-in names the account, or the keyed hash of the e-mail typed.
+import { eq } from 'drizzle-orm';
 import type { Database, Orm } from '../../db/client';
-import { LOCK_SPACE, lockFor } from '../../db/locks';
 import type { SessionUser } from '../auth/session';
-import { enqueueMail } from '../mail/outbox';
-import { accessAlertMail, journalLink } from '../mail/templates';
-import { describeAlert, type LoginFailure, type LoginStep } from './describe';
-import { journalSettings } from './settings';
+import { checkMassiveExport, checkMassiveReading } from './alerts';
+import { recordAccess } from './append';
+import type { LoginFailure, LoginStep } from './describe';
+import { describeSearch, textDigest } from './logged-text';
+import { countRefusal } from './refusals';
 
-/** The longest e-mail kept from a failed log-in form (RFC 5321's limit); the rest is cut. */
-const MAX_EMAIL = 254;
-
-export interface AccessEntry {
-  kind: AccessLogKind;
-  userId: number | null;
-  email: string | null;
-  address: string | null;
-  signalement?: string | null;
-  details: Record<string, unknown>;
-}
+export { recordAccess, type AccessEntry } from './append';
 
 type Actor = Pick<SessionUser, 'id' | 'email' | 'address'>;
 
 const byActor = (actor: Actor) => ({ userId: actor.id, email: actor.email, address: actor.address ?? null });
-
-/** Appends one entry, joining the caller's transaction when there is one. */
-export async function recordAccess(db: Database, entry: AccessEntry, tx?: Orm): Promise<void> {
-  const values = {
-    at: new Date(),
-    kind: entry.kind,
-    userId: entry.userId,
-    userEmail: entry.email === null ? null : entry.email.slice(0, MAX_EMAIL),
-    address: entry.address,
-    signalementCode: entry.signalement ?? null,
-    details: entry.details,
-  };
-  if (tx) await tx.insert(db.t.accessLog).values(values);
-  else await db.transaction((t) => t.insert(db.t.accessLog).values(values));
-}
 
 /** What a people read returned: `protegees` when the caller only learnt how many protected sources there are. */
 export type PeopleRead =
@@ -73,23 +49,31 @@ async function recordRead(
 ) {
   await db.transaction(async (tx) => {
     await recordAccess(db, { kind, ...byActor(actor), signalement, details }, tx);
-    await checkMassiveReading(db, tx, actor);
+    await checkMassiveReading(db, tx, actor.id);
   });
 }
 
 export interface ExportRecord {
   format: 'xlsx' | 'json';
-  /** The filters of the export, as parsed (no secret can be in them). */
+  /** The filters of the export, as parsed; the search text is replaced by its description before writing. */
   filtres: Record<string, unknown>;
   lignes: number;
 }
 
-/** An export of the reports list: one entry; may raise an `export_massif` alert. */
+/** The filters as logged: codes and dates as given, the search text never (its kind, length and hash). */
+function loggedFilters(db: Database, filtres: Record<string, unknown>): Record<string, unknown> {
+  const { search, ...rest } = filtres;
+  const kept = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
+  if (typeof search === 'string' && search.trim() !== '') kept.recherche = describeSearch(db, search);
+  return kept;
+}
+
+/** An export of the reports list: one entry; may raise an `export_massif` or `export_quotidien` alert. */
 export async function recordExport(db: Database, actor: Actor, record: ExportRecord): Promise<void> {
-  const filtres = Object.fromEntries(Object.entries(record.filtres).filter(([, v]) => v !== undefined));
+  const filtres = loggedFilters(db, record.filtres);
   await db.transaction(async (tx) => {
     await recordAccess(db, { kind: 'export', ...byActor(actor), details: { ...record, filtres } }, tx);
-    await checkMassiveExport(db, tx, actor, record);
+    await checkMassiveExport(db, tx, actor.id, record.format);
   });
 }
 
@@ -104,88 +88,28 @@ export async function recordLogin(db: Database, user: Pick<SessionUser, 'id' | '
 }
 
 /**
- * A refused log-in step: the e-mail typed (or the account's), never the password or the code; the
- * user when the e-mail matches an account.
+ * A refused log-in step, never the password or the code. A known account is named by its id and its own
+ * e-mail; for an unknown one, the e-mail typed (which may be anything a person typed, a name included)
+ * is kept only as a keyed hash, so that repeated tries of one address can be told apart from a spray.
+ * Refusals by the limiter (`trop_de_tentatives`) are counted per address, not logged each (refusals.ts).
  */
 export async function recordLoginFailure(
   db: Database,
   failure: { userId: number | null; email: string; address: string; motif: LoginFailure },
 ) {
-  const { motif, ...who } = failure;
-  await recordAccess(db, { kind: 'echec_connexion', ...who, email: who.email.trim(), details: { motif } });
+  const write = async () => {
+    const { userId, address, motif } = failure;
+    const account = userId === null ? null : await accountEmail(db, userId);
+    const details =
+      account === null ? { motif, empreinte: textDigest(db, 'email', failure.email.trim().toLowerCase()) } : { motif };
+    await recordAccess(db, { kind: 'echec_connexion', userId: account === null ? null : userId, email: account, address, details });
+  };
+  if (failure.motif === 'trop_de_tentatives') await countRefusal(db, failure.address, write);
+  else await write();
 }
 
-// ---------------------------------------------------------------- alerts
-/** Whether the user already has an alert of this kind raised within the window (one alert per burst). */
-async function recentAlert(db: Database, tx: Orm, userId: number, kind: AccessAlertKind, since: Date) {
-  const a = db.t.accessAlerts;
-  const [row] = await tx
-    .select({ id: a.id })
-    .from(a)
-    .where(and(eq(a.userId, userId), eq(a.kind, kind), gte(a.createdAt, since)))
-    .limit(1);
-  return row !== undefined;
-}
-
-async function checkMassiveReading(db: Database, tx: Orm, actor: Actor) {
-  const settings = journalSettings(db);
-  const since = new Date(Date.now() - settings.windowMinutes * 60_000);
-  const l = db.t.accessLog;
-  // Two reads of the same user at once must not both raise the alert (SQLite serialises already).
-  await lockFor(db, tx, LOCK_SPACE.accessAlerts, actor.id);
-  const [row] = await tx
-    .select({ n: countDistinct(l.signalementCode) })
-    .from(l)
-    .where(and(eq(l.userId, actor.id), inArray(l.kind, ['lecture_personnes', 'lecture_historique']), gte(l.at, since)));
-  const reports = Number(row?.n ?? 0);
-  if (reports < settings.reads || (await recentAlert(db, tx, actor.id, 'lecture_massive', since))) return;
-  await raiseAlert(db, tx, actor.id, 'lecture_massive', {
-    signalements: reports,
-    fenetreMinutes: settings.windowMinutes,
-    seuil: settings.reads,
-  });
-}
-
-async function checkMassiveExport(db: Database, tx: Orm, actor: Actor, record: ExportRecord) {
-  const settings = journalSettings(db);
-  if (record.lignes < settings.exportMinRows) return;
-  const [row] = await tx.select({ n: count() }).from(db.t.signalements);
-  const total = Number(row?.n ?? 0);
-  if (total === 0 || record.lignes < settings.exportShare * total) return;
-  await lockFor(db, tx, LOCK_SPACE.accessAlerts, actor.id);
-  const since = new Date(Date.now() - settings.windowMinutes * 60_000);
-  if (await recentAlert(db, tx, actor.id, 'export_massif', since)) return;
-  await raiseAlert(db, tx, actor.id, 'export_massif', {
-    format: record.format,
-    lignes: record.lignes,
-    total,
-    part: Math.round((record.lignes / total) * 1000) / 1000,
-    seuilLignes: settings.exportMinRows,
-    seuilPart: settings.exportShare,
-  });
-}
-
-/** Inserts the alert and queues one e-mail per enabled administrator, in the caller's transaction. */
-async function raiseAlert(db: Database, tx: Orm, userId: number, kind: AccessAlertKind, details: Record<string, unknown>) {
-  const { accessAlerts, utilisateurs: u, utilisateurRoles: r } = db.t;
-  await tx.insert(accessAlerts).values({ kind, userId, details, createdAt: new Date() });
-  const [user] = await tx
-    .select({ code: u.code, nomPrenom: u.nomPrenom, email: u.email })
-    .from(u)
-    .where(eq(u.id, userId))
-    .limit(1);
-  if (!user) return;
-  const admins = await tx
-    .select({ email: u.email, nomPrenom: u.nomPrenom })
-    .from(u)
-    .innerJoin(r, eq(r.id, u.roleId))
-    .where(and(eq(r.code, ROLE_ADMIN), eq(u.isEnabled, true)));
-  const { publicUrl } = journalSettings(db);
-  const message = describeAlert(kind, details);
-  for (const admin of admins) {
-    await enqueueMail(
-      db,
-      accessAlertMail({ to: admin.email, nomPrenom: admin.nomPrenom, user, message, link: journalLink(publicUrl, user.code) }),
-    );
-  }
+async function accountEmail(db: Database, userId: number): Promise<string | null> {
+  const u = db.t.utilisateurs;
+  const [row] = await db.read.select({ email: u.email }).from(u).where(eq(u.id, userId)).limit(1);
+  return row?.email ?? null;
 }

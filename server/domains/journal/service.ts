@@ -15,15 +15,20 @@ import {
 } from '../../../shared/dto/journal';
 import { JOURNAL_PAGE_SIZE, type JournalFilters, type JournalListInput } from '../../../shared/schemas/journal';
 import type { Database } from '../../db/client';
-import { notFound } from '../../errors';
+import { forbidden, notFound } from '../../errors';
 import { requireAdmin } from '../auth/guards';
 import type { SessionUser } from '../auth/session';
 import { safeCell } from '../signalements/export';
 import { describeAlert, describeEntry } from './describe';
+import { loggedCode } from './logged-text';
 import { recordAccess } from './record';
+
+const USER_CODE = /^USR-[0-9A-F]{10}$/;
+const SIGNALEMENT_CODE = /^SIG-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/;
 
 export const JOURNAL_TEXT = {
   alertNotFound: 'Alerte introuvable.',
+  ownAlert: "Une alerte qui vous concerne doit être marquée vue par un autre administrateur.",
   capped: (max: number, total: number) =>
     `Export limité aux ${max.toLocaleString('fr-FR')} entrées les plus récentes sur ${total.toLocaleString('fr-FR')} : précisez les filtres pour obtenir le reste.`,
 } as const;
@@ -132,13 +137,18 @@ export async function listAlerts(db: Database, actor: SessionUser): Promise<Acce
   }));
 }
 
-/** Marks an alert seen by this administrator (the only change the application makes to alerts). */
+/**
+ * Marks an alert seen by this administrator (the only change the application makes to alerts); never
+ * one about the administrator themselves (403).
+ */
 export async function markAlertSeen(db: Database, actor: SessionUser, id: number): Promise<void> {
   requireAdmin(actor);
   const a = db.t.accessAlerts;
   await db.transaction(async (tx) => {
-    const [row] = await tx.select({ id: a.id, seenAt: a.seenAt }).from(a).where(eq(a.id, id)).limit(1);
+    const [row] = await tx.select({ id: a.id, seenAt: a.seenAt, userId: a.userId }).from(a).where(eq(a.id, id)).limit(1);
     if (!row) throw notFound(JOURNAL_TEXT.alertNotFound);
+    // An administrator does not close the alert raised on their own reading (issue #21).
+    if (row.userId === actor.id) throw forbidden(JOURNAL_TEXT.ownAlert);
     // Seen twice (two administrators at once): the first one's name and time are kept.
     if (row.seenAt === null) await tx.update(a).set({ seenAt: new Date(), seenBy: actor.id }).where(eq(a.id, id));
   });
@@ -234,7 +244,10 @@ export async function exportJournalXlsx(
   await workbook.commit();
   await ended;
 
-  const filtres = Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined && v !== ''));
+  const filtres: Record<string, unknown> = Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined && v !== ''));
+  // The two text fields of the screen are meant for codes; anything else typed there is not logged as text.
+  if (typeof filtres.utilisateur === 'string') filtres.utilisateur = loggedCode(db, filtres.utilisateur, USER_CODE);
+  if (typeof filtres.signalement === 'string') filtres.signalement = loggedCode(db, filtres.signalement.toUpperCase(), SIGNALEMENT_CODE);
   await recordAccess(db, {
     kind: 'export',
     userId: actor.id,

@@ -1,4 +1,4 @@
-// Thresholds of the alerts on unusual reading, and the public address used in their e-mails. Services
+// Thresholds of the alerts on unusual reading, the log's retention, and the public address used in their e-mails. Services
 // receive the database, not the configuration: buildApp registers these settings for its database, and a
 // database nobody configured (scripts, unit tests of other domains) gets the configuration's defaults.
 import { configSchema, type Config } from '../../config';
@@ -9,6 +9,9 @@ export interface JournalSettings {
   reads: number;
   exportMinRows: number;
   exportShare: number;
+  dailyReads: number;
+  dailyExportRows: number;
+  retentionDays: number;
   publicUrl: string;
 }
 
@@ -18,6 +21,9 @@ function settingsOf(config: Config): JournalSettings {
     reads: config.ACCESS_ALERT_READS,
     exportMinRows: config.ACCESS_ALERT_EXPORT_MIN_ROWS,
     exportShare: config.ACCESS_ALERT_EXPORT_SHARE,
+    dailyReads: config.ACCESS_ALERT_DAILY_READS,
+    dailyExportRows: config.ACCESS_ALERT_DAILY_EXPORT_ROWS,
+    retentionDays: config.ACCESS_LOG_RETENTION_DAYS,
     publicUrl: config.PUBLIC_URL,
   };
 }

@@ -1,13 +1,14 @@
 // Retention (issue #13), run by the mail worker at start and every hour, the one periodic job of a server:
 // sent messages and password links used or expired are deleted after MAIL_RETENTION_DAYS; so are the rows
 // of workers long gone, the idempotency answers past their day and the public-summary limit's windows
-// past their minute. Messages and links, which can be many, go in batches of 500 so that no transaction
+// past their minute; so is the access log past its retention (journal/retention.ts). Messages and links, which can be many, go in batches of 500 so that no transaction
 // holds the database long; the other tables hold a day's rows at most.
 // Messages not sent (pending, or failed and waiting for an administrator) are kept.
 import { and, eq, inArray, isNotNull, lt, or } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { purgeRateWindows } from '../../http/public-limit';
 import { IDEMPOTENCY_TTL_MS } from '../idempotency/service';
+import { purgeAccessLog, type LogPurged } from '../journal/retention';
 
 export const DEFAULT_RETENTION_DAYS = 30;
 export const DEFAULT_RETENTION_MS = DEFAULT_RETENTION_DAYS * 24 * 60 * 60_000;
@@ -21,6 +22,8 @@ export interface Purged {
   answers: number;
   /** Public-summary limit windows over (keyed hashes of addresses). */
   windows: number;
+  /** Access log past ACCESS_LOG_RETENTION_DAYS, and the summaries of log-ins refused by the limiter. */
+  accessLog: LogPurged;
 }
 
 export async function purgeExpired(db: Database, retentionMs = DEFAULT_RETENTION_MS, now = new Date()): Promise<Purged> {
@@ -69,5 +72,6 @@ export async function purgeExpired(db: Database, retentionMs = DEFAULT_RETENTION
     )
     .then((rows) => rows.length);
   const windows = await purgeRateWindows(db, now.getTime());
-  return { mails, links, workers: gone ?? 0, answers, windows };
+  const accessLog = await purgeAccessLog(db, now);
+  return { mails, links, workers: gone ?? 0, answers, windows, accessLog };
 }

@@ -94,6 +94,7 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
           purgedAt = Date.now();
           const purged = await purgeExpired(db, retentionMs);
           if (purged.mails + purged.links > 0) log.info(purged, 'rétention : anciens e-mails envoyés et liens de mot de passe supprimés');
+          if (purged.accessLog.entries > 0) log.info(purged.accessLog, 'rétention : entrées anciennes du journal des accès supprimées');
         }
         const claimed = await deliverDueMail(db, transport, policy, {
           signal: abort.signal,

@@ -18,10 +18,10 @@ import { ALERTS_TEXT } from './journal-text';
 export function AccessAlerts() {
   const whoAmI = useWhoAmI();
   if (!whoAmI.isSuccess || !isAdmin(whoAmI.user)) return null;
-  return <AccessAlertList />;
+  return <AccessAlertList selfCode={whoAmI.user?.code} />;
 }
 
-function AccessAlertList() {
+function AccessAlertList({ selfCode }: { selfCode: string | undefined }) {
   const trpc = useTRPC();
   const alerts = useQuery(trpc.journal.alerts.queryOptions());
 
@@ -44,14 +44,15 @@ function AccessAlertList() {
       </div>
       <ul className="flex flex-col gap-2">
         {items.map((alert) => (
-          <AccessAlertItem key={alert.id} alert={alert} />
+          <AccessAlertItem key={alert.id} alert={alert} own={alert.utilisateur.code === selfCode} />
         ))}
       </ul>
     </section>
   );
 }
 
-function AccessAlertItem({ alert }: { alert: AccessAlertDto }) {
+/** `own`: the alert is about the administrator reading it, who may not mark it seen (the server refuses it too). */
+function AccessAlertItem({ alert, own }: { alert: AccessAlertDto; own: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const toast = useToast();
@@ -89,15 +90,17 @@ function AccessAlertItem({ alert }: { alert: AccessAlertDto }) {
         <Link href={journalHref({ utilisateur: utilisateur.code })} className="btn btn-sm">
           {ALERTS_TEXT.viewLog}
         </Link>
-        <button
-          type="button"
-          className="btn btn-sm btn-outline"
-          disabled={markSeen.isPending}
-          onClick={() => markSeen.mutate({ id: alert.id })}
-        >
-          {markSeen.isPending && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
-          {ALERTS_TEXT.markSeen}
-        </button>
+        {!own && (
+          <button
+            type="button"
+            className="btn btn-sm btn-outline"
+            disabled={markSeen.isPending}
+            onClick={() => markSeen.mutate({ id: alert.id })}
+          >
+            {markSeen.isPending && <span className="loading loading-spinner loading-xs" aria-hidden="true" />}
+            {ALERTS_TEXT.markSeen}
+          </button>
+        )}
       </div>
     </li>
   );

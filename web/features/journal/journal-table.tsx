@@ -13,6 +13,7 @@ const KIND_TONES: Record<AccessLogKind, BadgeTone> = {
   droits: 'red',
   connexion: 'gray',
   echec_connexion: 'orange',
+  purge: 'blue',
 };
 
 /** Columns: Date (Madagascar time), Utilisateur, Adresse, Type, Signalement, Détail. */

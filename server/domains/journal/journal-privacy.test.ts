@@ -1,0 +1,104 @@
+// No name in the access log (issue #21): a search for a source's exact name, or a name typed in the
+// journal's own filters, is logged as its kind, length and a keyed hash, never as text; the hash is not the
+// source's blind index (the log cannot be joined to the sources); the screen still says what was searched.
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../tests/helpers/app';
+import { testEngines } from '../../../tests/helpers/db';
+import { accessLogRows } from '../../../tests/helpers/journal';
+import { addPeople, PEOPLE } from '../../../tests/helpers/report-fixture';
+import { createReport } from '../../../tests/helpers/signalements';
+
+describe.each(await testEngines())('no free text in the access log on %s', (engine) => {
+  let t: TestApp;
+  let admin: string;
+  let report: string;
+
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+    await t.user('admin@example.mg', 'ROLE_ADMIN', 'Rasoa Admin');
+    admin = await t.login('admin@example.mg');
+    report = await createReport(t, admin);
+    await addPeople(t, admin, report);
+  });
+  afterAll(async () => t?.close());
+
+  const lastId = async () => (await accessLogRows(t)).at(-1)?.id ?? 0;
+  const exportList = (search: string) =>
+    t.app.inject({ url: `/api/signalements/export/list?search=${encodeURIComponent(search)}`, headers: { cookie: admin } });
+
+  it("logs an export searching a source's exact name as its length and a keyed hash, never the name", async () => {
+    const before = await lastId();
+    const res = await exportList(PEOPLE.source);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(Number(res.headers['x-total-count'])).toBe(1);
+    expect((await exportList(PEOPLE.source.toUpperCase())).statusCode).toBe(200);
+    const rows = (await accessLogRows(t, 'export')).filter((r) => r.id > before);
+    expect(rows).toHaveLength(2);
+    const searches = rows.map((r) => (r.details.filtres as Record<string, unknown>).recherche as Record<string, unknown>);
+    expect(searches[0]).toEqual({ type: 'texte', longueur: [...PEOPLE.source].length, mots: 2, empreinte: expect.any(String) });
+    // The same name typed otherwise is the same search; the hash is not the source's blind index.
+    expect(searches[1]!.empreinte).toBe(searches[0]!.empreinte);
+    const [source] = await t.db.read.select({ index: t.db.t.sources.nomIndex }).from(t.db.t.sources);
+    expect(source!.index).not.toContain(String(searches[0]!.empreinte));
+    const stored = JSON.stringify(await accessLogRows(t));
+    for (const part of ['Rasoanirina', 'rasoanirina', 'Source-Protégée', 'source-protegee']) expect(stored).not.toContain(part);
+  });
+
+  it('shows the search on the Journal des accès screen in French, without the text', async () => {
+    const res = await t.app.inject({
+      url: `/trpc/journal.list?input=${encodeURIComponent(JSON.stringify({ page: 1, filters: { kind: 'export' } }))}`,
+      headers: { cookie: admin },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const [entry] = res.json().result.data.items;
+    expect(entry.description).toBe(`Export json : 1 ligne, recherche (${[...PEOPLE.source].length} caractères)`);
+  });
+
+  it("logs a search for a report's code as that code", async () => {
+    const before = await lastId();
+    expect((await exportList(report.toLowerCase())).statusCode).toBe(200);
+    const [row] = (await accessLogRows(t, 'export')).filter((r) => r.id > before);
+    expect((row!.details.filtres as Record<string, unknown>).recherche).toEqual({ type: 'code', code: report });
+  });
+
+  it("keeps text typed in the journal's own filters out of the journal's export entry", async () => {
+    const before = await lastId();
+    const res = await t.app.inject({
+      url: `/api/journal-acces/export/xlsx?signalement=${encodeURIComponent('Rasoanirina')}&utilisateur=${encodeURIComponent('Rabe')}`,
+      headers: { cookie: admin },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const [row] = (await accessLogRows(t, 'export')).filter((r) => r.id > before);
+    expect(row!.details.filtres).toEqual({
+      signalement: { type: 'texte', longueur: 11, mots: 1, empreinte: expect.any(String) },
+      utilisateur: { type: 'texte', longueur: 4, mots: 1, empreinte: expect.any(String) },
+    });
+    expect(JSON.stringify(row)).not.toContain('Rasoanirina');
+  });
+
+  it('names the account of a failed log-in, or keeps only a keyed hash of an unknown e-mail typed', async () => {
+    const before = await lastId();
+    const login = (email: string) =>
+      t.app.inject({ method: 'POST', url: '/api/login', headers: { 'x-forwarded-for': '41.188.60.6' }, payload: { email, password: 'pas-le-bon-mot' } });
+    for (const email of ['Rasoanirina.Source@example.mg', ' rasoanirina.source@example.mg', 'autre@example.mg', 'ADMIN@example.mg']) {
+      expect((await login(email)).statusCode).toBe(401);
+    }
+    const rows = (await accessLogRows(t, 'echec_connexion')).filter((r) => r.id > before);
+    expect(rows.map((r) => [r.userEmail, r.details.motif])).toEqual([
+      [null, 'compte_inconnu'],
+      [null, 'compte_inconnu'],
+      [null, 'compte_inconnu'],
+      ['admin@example.mg', 'mot_de_passe_incorrect'],
+    ]);
+    const u = t.db.t.utilisateurs;
+    const [adminRow] = await t.db.read.select({ id: u.id }).from(u).where(eq(u.email, 'admin@example.mg'));
+    expect(rows[3]!.userId).toBe(adminRow!.id);
+    expect(rows[3]!.details).toEqual({ motif: 'mot_de_passe_incorrect' });
+    const [a, b, c] = rows.map((r) => r.details.empreinte);
+    expect(a).toEqual(expect.any(String));
+    expect(b).toBe(a);
+    expect(c).not.toBe(a);
+    expect(JSON.stringify(rows).toLowerCase()).not.toContain('rasoanirina');
+  });
+});

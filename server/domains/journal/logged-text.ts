@@ -1,0 +1,45 @@
+// Free text never reaches the access log in clear (issue #21): the exact name of a source was stored
+// wherever someone searched for it, in an append-only table that goes into every dump and backup. Text a
+// person typed is logged as its kind and length, with a keyed hash: HMAC with the data key's blind-index
+// key (server/crypto/cipher.ts), under a label of its own, so it never equals a source's `nom_index` (the
+// log cannot be joined to the sources) and can only be compared with another hash of the same log. Two
+// entries with the same hash were the same text (repeated tries, the same search); nothing else is
+// readable from it. A key rotation changes the hashes of later entries.
+import { cipherOf } from '../../crypto/registry';
+import type { Database } from '../../db/client';
+import { isSignalementCode } from '../signalements/code';
+
+const DIGEST_CHARS = 16;
+
+/** The keyed hash of `text` for `purpose`; null on a database opened without its data key (scripts). */
+export function textDigest(db: Database, purpose: string, text: string): string | null {
+  let index: string | null;
+  try {
+    index = cipherOf(db).blindIndex(`journal ${purpose} ${text}`);
+  } catch {
+    return null;
+  }
+  return index === null ? null : index.slice(0, DIGEST_CHARS);
+}
+
+export type LoggedSearch =
+  | { type: 'code'; code: string }
+  | { type: 'texte'; longueur: number; mots: number; empreinte?: string };
+
+/** A search as logged: a report's code as such (not a name), any other text as its length and hash. */
+export function describeSearch(db: Database, search: string): LoggedSearch {
+  const text = search.trim();
+  if (isSignalementCode(text.toUpperCase())) return { type: 'code', code: text.toUpperCase() };
+  const digest = textDigest(db, 'recherche', text);
+  return {
+    type: 'texte',
+    longueur: [...text].length,
+    mots: text.split(/\s+/).filter(Boolean).length,
+    ...(digest === null ? {} : { empreinte: digest }),
+  };
+}
+
+/** A code typed in a filter (a user's or a report's): kept when it has the shape of one, else described. */
+export function loggedCode(db: Database, value: string, shape: RegExp): string | LoggedSearch {
+  return shape.test(value) ? value : describeSearch(db, value);
+}

@@ -1,0 +1,87 @@
+// Log-ins refused by the limiter are counted, not logged one row each (issue #21): one anonymous address
+// wrote about 320 rows a second into the access log. Per server process and per address, the first
+// refusal of a window writes its row at once (with the account or the keyed hash of the e-mail typed, as
+// any failed log-in); the later ones of the window only increment a counter here, which becomes one
+// summary row when the window is over: at the next refusal from that address, at the hourly maintenance
+// (mail/retention.ts), or when the server stops. So an address writes at most two rows per window and
+// process, whatever its rate. Counters lost in a crash are lost (the first row of the window stays).
+import type { Database } from '../../db/client';
+import { recordAccess } from './append';
+
+/** The window of the address rule of the log-in limiter (auth/throttle.ts). */
+export const REFUSAL_WINDOW_MS = 15 * 60_000;
+/** Addresses counted at most; beyond, refusals from new addresses share one counter without address. */
+const ADDRESSES_KEPT = 10_000;
+const OTHERS = '';
+
+interface RefusalWindow {
+  startedAt: number;
+  /** Refusals after the first one, which has its own row. */
+  more: number;
+}
+
+const byDatabase = new WeakMap<Database, Map<string, RefusalWindow>>();
+
+function windowsOf(db: Database): Map<string, RefusalWindow> {
+  let windows = byDatabase.get(db);
+  if (!windows) byDatabase.set(db, (windows = new Map()));
+  return windows;
+}
+
+async function writeSummary(db: Database, address: string, w: RefusalWindow) {
+  if (w.more === 0) return;
+  await recordAccess(db, {
+    kind: 'echec_connexion',
+    userId: null,
+    email: null,
+    address: address === OTHERS ? null : address,
+    details: {
+      motif: 'trop_de_tentatives',
+      refus: w.more,
+      depuis: new Date(w.startedAt).toISOString(),
+      fenetreMinutes: REFUSAL_WINDOW_MS / 60_000,
+      ...(address === OTHERS ? { autresAdresses: true } : {}),
+    },
+  });
+}
+
+/**
+ * One refusal by the limiter. `first` writes the row of the first refusal of a window; it is called
+ * only then. Returns whether a row was written now.
+ */
+export async function countRefusal(db: Database, address: string, first: () => Promise<void>, now = Date.now()): Promise<boolean> {
+  const windows = windowsOf(db);
+  let key = address;
+  if (!windows.has(key) && windows.size >= ADDRESSES_KEPT) {
+    await flushLoginRefusals(db, now);
+    if (windows.size >= ADDRESSES_KEPT) key = OTHERS;
+  }
+  const current = windows.get(key);
+  if (current && now - current.startedAt < REFUSAL_WINDOW_MS) {
+    current.more++;
+    return false;
+  }
+  // Set before any await, so that concurrent refusals from the address count instead of writing.
+  windows.set(key, { startedAt: now, more: key === OTHERS ? 1 : 0 });
+  if (current) await writeSummary(db, key, current);
+  if (key !== OTHERS) await first();
+  return true;
+}
+
+/**
+ * Writes the summary rows of the windows that are over (all of them with `all`, when the server stops)
+ * and forgets them.
+ */
+export async function flushLoginRefusals(db: Database, now = Date.now(), all = false): Promise<number> {
+  const windows = windowsOf(db);
+  let written = 0;
+  for (const [address, w] of [...windows]) {
+    if (!all && now - w.startedAt < REFUSAL_WINDOW_MS) continue;
+    windows.delete(address);
+    if (w.more > 0) {
+      await writeSummary(db, address, w);
+      written++;
+    }
+  }
+  return written;
+}
