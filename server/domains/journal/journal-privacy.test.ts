@@ -1,13 +1,17 @@
 // No name in the access log (issue #21): a search for a source's exact name, or a name typed in the
 // journal's own filters, is logged as its kind, length and a keyed hash, never as text; the hash is not the
 // source's blind index (the log cannot be joined to the sources); the screen still says what was searched.
-import { eq } from 'drizzle-orm';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/helpers/app';
 import { testEngines } from '../../../tests/helpers/db';
 import { accessLogRows } from '../../../tests/helpers/journal';
 import { addPeople, PEOPLE } from '../../../tests/helpers/report-fixture';
 import { createReport } from '../../../tests/helpers/signalements';
+import { PATHS } from '../../paths';
+import { recordAccess } from './append';
 
 describe.each(await testEngines())('no free text in the access log on %s', (engine) => {
   let t: TestApp;
@@ -100,5 +104,28 @@ describe.each(await testEngines())('no free text in the access log on %s', (engi
     expect(b).toBe(a);
     expect(c).not.toBe(a);
     expect(JSON.stringify(rows).toLowerCase()).not.toContain('rasoanirina');
+  });
+
+  it("rewrites the earlier entries' search texts and unknown e-mails (the migration's own statements)", async () => {
+    // Entries as written before the fix: the update trigger is lifted as the migration does.
+    await t.db.execute(sql.raw(engine === 'postgres' ? 'DROP TRIGGER access_log_no_change ON access_log' : 'DROP TRIGGER access_log_no_update'));
+    const before = await lastId();
+    await recordAccess(t.db, { kind: 'export', userId: null, email: 'admin@example.mg', address: null, details: { format: 'json', lignes: 1, filtres: { search: PEOPLE.source, 'region.code': 'R01' } } });
+    await recordAccess(t.db, { kind: 'echec_connexion', userId: null, email: 'rasoanirina@example.mg', address: null, details: { motif: 'compte_inconnu' } });
+    const file = engine === 'postgres' ? '0013_access_log_retention.sql' : '0015_access_log_retention.sql';
+    const statements = readFileSync(join(PATHS.migrations[engine], file), 'utf8')
+      .split('--> statement-breakpoint')
+      .map((s) => s.replace(/^(--.*\n|\s)*/g, '').trim())
+      .filter((s) => s.startsWith('UPDATE'));
+    expect(statements).toHaveLength(2);
+    for (const statement of statements) await t.db.execute(sql.raw(statement));
+    const [exported, failed] = (await accessLogRows(t)).filter((r) => r.id > before);
+    expect(exported!.details).toEqual({
+      format: 'json',
+      lignes: 1,
+      filtres: { 'region.code': 'R01', recherche: { type: 'texte', longueur: [...PEOPLE.source].length } },
+    });
+    expect(failed).toMatchObject({ userEmail: null, details: { motif: 'compte_inconnu' } });
+    expect(JSON.stringify([exported, failed]).toLowerCase()).not.toContain('rasoanirina');
   });
 });
