@@ -34,6 +34,17 @@ export interface IdempotentCall {
   input: unknown;
 }
 
+/**
+ * What a replay answers, decided today (issue #21): the stored answer was right for the caller's rights
+ * at the create; since then the caller may have been demoted, or the report made anonymous. Each create
+ * says how its answer is read again: through the same rules and the same access-log entry as a fresh read
+ * of what it holds (a person), or the stored answer itself when it holds nothing a right protects.
+ */
+export type Reread<T> = (stored: T) => Promise<T>;
+
+/** For the answers that hold nothing a right protects (a report's code, a partner, a project). */
+export const storedAnswer = <T>(stored: T): Promise<T> => Promise.resolve(stored);
+
 export interface IdempotentResult<T> {
   result: T;
   /** True when this answer is the stored one of an earlier request. */
@@ -85,9 +96,20 @@ interface Sealed {
  * its writes through db.transaction (which joins this one) and return plain JSON data (it is what the
  * client receives, now and on a repeat).
  */
-export async function idempotent<T>(db: Database, call: IdempotentCall, create: () => Promise<T>): Promise<IdempotentResult<T>> {
+export async function idempotent<T>(
+  db: Database,
+  call: IdempotentCall,
+  create: () => Promise<T>,
+  reread: Reread<T>,
+): Promise<IdempotentResult<T>> {
   const key = idempotencyKeyOf(call.key);
   if (key === undefined) return { result: await create(), replayed: false };
+  const outcome = await runOnce(db, call, key, create);
+  // Outside the create's transaction: the reread logs like a read, and may refuse.
+  return outcome.replayed ? { result: await reread(outcome.result), replayed: true } : outcome;
+}
+
+async function runOnce<T>(db: Database, call: IdempotentCall, key: string, create: () => Promise<T>): Promise<IdempotentResult<T>> {
   const requestHash = hashOf(call.scope, call.input);
   const t = db.t.idempotencyKeys;
   const cipher = cipherOf(db);

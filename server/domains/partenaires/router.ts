@@ -8,6 +8,7 @@ import {
 import { adminProcedure, authedProcedure, router } from '../../trpc/init';
 import { createPartenaire, deletePartenaire, getPartenaire, listPartenaires, updatePartenaire } from './service';
 import { trpcIdempotent } from '../idempotency/doors';
+import { storedAnswer } from '../idempotency/service';
 
 const byCode = z.object({ code: partenaireCodeSchema });
 
@@ -18,7 +19,7 @@ export const partenairesRouter = router({
   get: authedProcedure.input(byCode).query(({ ctx, input }) => getPartenaire(ctx.db, ctx.auth.user, input.code)),
   create: adminProcedure
     .input(partenaireInputSchema)
-    .mutation(({ ctx, input }) => trpcIdempotent(ctx, 'partenaires.create', input, () => createPartenaire(ctx.db, ctx.auth.user, input))),
+    .mutation(({ ctx, input }) => trpcIdempotent(ctx, 'partenaires.create', input, () => createPartenaire(ctx.db, ctx.auth.user, input), storedAnswer)),
   update: adminProcedure
     .input(partenaireUpdateInputSchema)
     .mutation(({ ctx, input: { code, ...data } }) => updatePartenaire(ctx.db, ctx.auth.user, code, data)),

@@ -9,6 +9,7 @@ import {
   victimeSchema,
 } from '../../../shared/schemas/signalements';
 import type { Database } from '../../db/client';
+import type { SessionUser } from '../auth/session';
 import * as service from './service';
 import { restIdempotent } from '../idempotency/doors';
 
@@ -18,25 +19,31 @@ const params = z.object({ code: z.string().trim().min(1).max(64) });
 export function personnesRoutes(app: FastifyInstance, db: Database) {
   const user = (request: FastifyRequest) => request.auth!.user;
   const code = (request: FastifyRequest) => params.parse(request.params).code;
-  const createdBy = <I, T>(request: FastifyRequest, reply: FastifyReply, input: I, create: (input: I) => Promise<T>) =>
-    restIdempotent(db, request, reply, input, () => create(input));
+  // A replay reads the person again under today's rights (decision 0020).
+  const createdBy = <I, T>(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    input: I,
+    create: (input: I) => Promise<T>,
+    reread: (actor: SessionUser, stored: T) => Promise<T>,
+  ) => restIdempotent(db, request, reply, input, () => create(input), (stored) => reread(user(request), stored));
 
   app.post('/api/presume_auteurs', async (request, reply) =>
-    reply.code(201).send(await createdBy(request, reply, auteurCreateSchema.parse(request.body ?? {}), (input) => service.createAuteur(db, user(request), input))),
+    reply.code(201).send(await createdBy(request, reply, auteurCreateSchema.parse(request.body ?? {}), (input) => service.createAuteur(db, user(request), input), (actor, stored) => service.rereadAuteur(db, actor, stored))),
   );
   app.patch('/api/presume_auteurs/:code', async (request) =>
     service.updateAuteur(db, user(request), code(request), auteurSchema.parse(request.body ?? {})),
   );
 
   app.post('/api/sources', async (request, reply) =>
-    reply.code(201).send(await createdBy(request, reply, sourceCreateSchema.parse(request.body ?? {}), (input) => service.createSource(db, user(request), input))),
+    reply.code(201).send(await createdBy(request, reply, sourceCreateSchema.parse(request.body ?? {}), (input) => service.createSource(db, user(request), input), (actor, stored) => service.rereadSource(db, actor, stored))),
   );
   app.patch('/api/sources/:code', async (request) =>
     service.updateSource(db, user(request), code(request), sourceSchema.parse(request.body ?? {})),
   );
 
   app.post('/api/victimes', async (request, reply) =>
-    reply.code(201).send(await createdBy(request, reply, victimeCreateSchema.parse(request.body ?? {}), (input) => service.createVictime(db, user(request), input))),
+    reply.code(201).send(await createdBy(request, reply, victimeCreateSchema.parse(request.body ?? {}), (input) => service.createVictime(db, user(request), input), (actor, stored) => service.rereadVictime(db, actor, stored))),
   );
   app.patch('/api/victimes/:code', async (request) =>
     service.updateVictime(db, user(request), code(request), victimeSchema.parse(request.body ?? {})),

@@ -268,6 +268,53 @@ export async function updateVictime(db: Database, actor: SessionUser, code: stri
   });
 }
 
+// ---------------------------------------------------------------- replays
+// A create repeated with its Idempotency-Key (decision 0020) answers the person as a fresh read would
+// today, and is logged like one: the caller may have been demoted, the report made anonymous, the person
+// changed or deleted since the create. The person's code comes from the stored answer.
+
+/** The person's current row and report, for a read (404 when it was deleted since). */
+async function personForRead(db: Database, kind: Kind, code: string) {
+  const table = tableOf(db, kind);
+  const [found] = await db.read
+    .select({ person: table, reportCode: db.t.signalements.code })
+    .from(table)
+    .innerJoin(db.t.signalements, eq(db.t.signalements.id, table.signalementId))
+    .where(eq(table.code, code))
+    .limit(1);
+  if (!found) throw notFound(NOT_FOUND[kind]);
+  return { person: found.person, report: await findSignalement(db, found.reportCode) };
+}
+
+export async function rereadAuteur(db: Database, actor: SessionUser, stored: AuteurDto): Promise<AuteurDto> {
+  const { person, report } = await personForRead(db, 'auteur', stored.code);
+  await recordPeopleRead(db, actor, report.code, { personnes: 'auteurs', nombre: 1 });
+  return auteurDto(person as typeof db.t.presumeAuteurs.$inferSelect, report.code);
+}
+
+export async function rereadVictime(db: Database, actor: SessionUser, stored: VictimeDto): Promise<VictimeDto> {
+  const { person, report } = await personForRead(db, 'victime', stored.code);
+  await recordPeopleRead(db, actor, report.code, { personnes: 'victimes', nombre: 1 });
+  return victimeDto(person as typeof db.t.victimes.$inferSelect, report.code);
+}
+
+/**
+ * A caller without the need to know gets the source's code and nothing that identifies it (what
+ * listSources tells them: that a protected source exists), so that a retry still learns its create
+ * succeeded and does not send it again.
+ */
+export async function rereadSource(db: Database, actor: SessionUser, stored: SourceDto): Promise<SourceDto> {
+  const { person, report } = await personForRead(db, 'source', stored.code);
+  const row = person as typeof db.t.sources.$inferSelect;
+  if (!canSeeSources(actor, report)) {
+    await recordPeopleRead(db, actor, report.code, { personnes: 'sources', protegees: true, masquees: 1 });
+    return sourceDto({ id: row.id, code: row.code, nomPrenom: null, contact: null, description: null, autreCanal: null }, [], report.code);
+  }
+  const canaux = (await sourceCanaux(db, db.read, [row.id])).get(row.id) ?? [];
+  await recordPeopleRead(db, actor, report.code, { personnes: 'sources', nombre: 1 });
+  return sourceDto(openSource(cipherOf(db), row), canaux, report.code);
+}
+
 // ---------------------------------------------------------------- shared
 export async function deletePerson(db: Database, actor: SessionUser, kind: Kind, code: string): Promise<void> {
   const table = tableOf(db, kind);

@@ -6,6 +6,7 @@ import { notFound } from '../../errors';
 import { collection, parseQuery } from '../../http/jsonld';
 import { createProject, getProject, listProjects } from './service';
 import { restIdempotent } from '../idempotency/doors';
+import { storedAnswer } from '../idempotency/service';
 
 const filters = z.object({
   partenaire: z.object({ code: z.string().trim().max(64).optional() }).optional(),
@@ -27,6 +28,6 @@ export function projectsRoutes(app: FastifyInstance, db: Database) {
   });
   app.post('/api/projects', async (request, reply) => {
     const input = projectCreateSchema.parse(request.body ?? {});
-    return reply.code(201).send(await restIdempotent(db, request, reply, input, () => createProject(db, request.auth!.user, input)));
+    return reply.code(201).send(await restIdempotent(db, request, reply, input, () => createProject(db, request.auth!.user, input), storedAnswer));
   });
 }

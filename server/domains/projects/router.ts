@@ -3,6 +3,7 @@ import { projectCreateSchema } from '../../../shared/schemas/signalements';
 import { authedProcedure, router } from '../../trpc/init';
 import { createProject, listProjects } from './service';
 import { trpcIdempotent } from '../idempotency/doors';
+import { storedAnswer } from '../idempotency/service';
 
 export const projectsRouter = router({
   list: authedProcedure
@@ -10,5 +11,5 @@ export const projectsRouter = router({
     .query(({ ctx, input }) => listProjects(ctx.db, input)),
   create: authedProcedure
     .input(projectCreateSchema)
-    .mutation(({ ctx, input }) => trpcIdempotent(ctx, 'projects.create', input, () => createProject(ctx.db, ctx.auth.user, input))),
+    .mutation(({ ctx, input }) => trpcIdempotent(ctx, 'projects.create', input, () => createProject(ctx.db, ctx.auth.user, input), storedAnswer)),
 });

@@ -20,6 +20,7 @@ import { defaultMailContent, notifyPartner } from './partner-mail';
 import { getResume } from './resume';
 import * as service from './service';
 import { restIdempotent } from '../idempotency/doors';
+import { storedAnswer } from '../idempotency/service';
 import { runReadTask } from '../../workers/read-tasks';
 
 /** What Fastify sends an object as: the serialised answers of the read tasks keep it. */
@@ -40,7 +41,8 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
 
   app.post('/api/signalements', async (request, reply) => {
     const input = signalementCreateSchema.parse(request.body ?? {});
-    const created = await restIdempotent(db, request, reply, input, () => service.createSignalement(db, user(request), input));
+    const created = await restIdempotent(db, request, reply, input, () => service.createSignalement(db, user(request), input), storedAnswer);
+    // The report itself is read afresh, under today's rights, on a first answer and on a replay.
     const dto = await service.getSignalement(db, user(request), created.code);
     return reply.code(201).header('location', dto['@id']).send(dto);
   });

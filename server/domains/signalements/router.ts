@@ -12,6 +12,7 @@ import { defaultMailContent, notifyPartner } from './partner-mail';
 import { getResume } from './resume';
 import * as service from './service';
 import { trpcIdempotent } from '../idempotency/doors';
+import { storedAnswer } from '../idempotency/service';
 import { runReadTask } from '../../workers/read-tasks';
 
 const byCode = z.object({ code: z.string().trim().min(1).max(64) });
@@ -22,7 +23,7 @@ export const signalementsRouter = router({
   get: authedProcedure.input(byCode).query(({ ctx, input }) => runReadTask(ctx.db, 'signalements.get', ctx.auth.user, input.code)),
   create: authedProcedure
     .input(signalementCreateSchema)
-    .mutation(({ ctx, input }) => trpcIdempotent(ctx, 'signalements.create', input, () => service.createSignalement(ctx.db, ctx.auth.user, input))),
+    .mutation(({ ctx, input }) => trpcIdempotent(ctx, 'signalements.create', input, () => service.createSignalement(ctx.db, ctx.auth.user, input), storedAnswer)),
   update: authedProcedure
     .input(byCode.extend({ patch: signalementPatchSchema }))
     .mutation(({ ctx, input }) => service.patchSignalement(ctx.db, ctx.auth.user, input.code, input.patch)),

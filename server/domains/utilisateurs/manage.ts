@@ -85,6 +85,12 @@ export async function inviteUser(
   });
 }
 
+/** A repeated invitation (Idempotency-Key) shows the account only to whom may still read accounts: an administrator. */
+export async function rereadInvitedUser(actor: SessionUser, stored: UtilisateurDto): Promise<UtilisateurDto> {
+  requireAdmin(actor);
+  return stored;
+}
+
 export async function updateUser(
   db: Database,
   actor: SessionUser,

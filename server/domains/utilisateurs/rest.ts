@@ -10,7 +10,7 @@ import type { Database } from '../../db/client';
 import { collection, parseQuery } from '../../http/jsonld';
 import { resetTwoFactor } from '../auth/two-factor-reset';
 import { roleDto } from './dto';
-import { inviteUser, sendPasswordReset, updateUser } from './manage';
+import { inviteUser, rereadInvitedUser, sendPasswordReset, updateUser } from './manage';
 import { listRoles, listUsers } from './service';
 import { restIdempotent } from '../idempotency/doors';
 
@@ -40,7 +40,9 @@ export function utilisateursRoutes(app: FastifyInstance, db: Database, config: C
 
   app.post('/api/utilisateur/create-user', async (request, reply) => {
     const input = createUtilisateurInputSchema.parse(request.body ?? {});
-    const user = await restIdempotent(db, request, reply, input, () => inviteUser(db, request.auth!.user, input, config.PUBLIC_URL));
+    const user = await restIdempotent(db, request, reply, input, () => inviteUser(db, request.auth!.user, input, config.PUBLIC_URL), (stored) =>
+      rereadInvitedUser(request.auth!.user, stored),
+    );
     return reply.code(201).send(user);
   });
 

@@ -9,7 +9,7 @@ import {
 import { adminProcedure, authedProcedure, router } from '../../trpc/init';
 import { resetTwoFactor } from '../auth/two-factor-reset';
 import { roleDto } from './dto';
-import { inviteUser, sendPasswordReset, updateUser } from './manage';
+import { inviteUser, rereadInvitedUser, sendPasswordReset, updateUser } from './manage';
 import { listRoles, listUserOptions, listUsers } from './service';
 import { trpcIdempotent } from '../idempotency/doors';
 
@@ -23,7 +23,7 @@ export const utilisateursRouter = router({
     .query(({ ctx, input }) => listUserOptions(ctx.db, ctx.auth.user, input?.search)),
   create: adminProcedure
     .input(createUtilisateurInputSchema)
-    .mutation(({ ctx, input }) => trpcIdempotent(ctx, 'utilisateurs.create', input, () => inviteUser(ctx.db, ctx.auth.user, input, ctx.config.PUBLIC_URL))),
+    .mutation(({ ctx, input }) => trpcIdempotent(ctx, 'utilisateurs.create', input, () => inviteUser(ctx.db, ctx.auth.user, input, ctx.config.PUBLIC_URL), (stored) => rereadInvitedUser(ctx.auth.user, stored))),
   update: adminProcedure
     .input(updateUtilisateurTrpcInputSchema)
     .mutation(({ ctx, input: { code, ...patch } }) => updateUser(ctx.db, ctx.auth.user, code, patch)),
