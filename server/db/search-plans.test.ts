@@ -4,7 +4,8 @@
 // - a common word's page is read in date order through signalements_signalement_at_idx and stops after a
 //   page (no sort of every match); its bounded count is a scan that stops at the cap, without the
 //   trigram bitmap (which would first collect every match);
-// - the density check tells the two apart.
+// - the density check tells the two apart;
+// - all of this with the exact-source-name condition, which every search by a user carries (issue #21).
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIST_COUNT_CAP } from '../../shared/constants';
@@ -82,8 +83,8 @@ describe.skipIf(!(await postgresAvailable()))('search query plans on PostgreSQL'
     plan.some((n) => n['Index Name'] === 'signalements_search_trgm_idx');
 
   it('tells a common word from a rare one', async () => {
-    const common = await resolveFilters(t.db, { search: 'detournement' });
-    const rare = await resolveFilters(t.db, { search: 'ravelomanantsoa' });
+    const common = await resolveFilters(t.db, { search: 'detournement' }, viewer);
+    const rare = await resolveFilters(t.db, { search: 'ravelomanantsoa' }, viewer);
     expect(await isDenseSearch(t.db, common.search!.plan, DENSE_SEARCH)).toBe(true);
     expect(await isDenseSearch(t.db, rare.search!.plan, DENSE_SEARCH)).toBe(false);
     expect(await searchStrategy(t.db, common)).toBe('scan');
@@ -91,7 +92,7 @@ describe.skipIf(!(await postgresAvailable()))('search query plans on PostgreSQL'
   });
 
   it('reads a rare word through the trigram index, for the page and the bounded count', async () => {
-    const rare = await resolveFilters(t.db, { search: 'ravelomanantsoa' });
+    const rare = await resolveFilters(t.db, { search: 'ravelomanantsoa' }, viewer);
     expect(
       usesTrigram(await explain(pageQuery(t.db, rare, viewer, { page: 1, itemsPerPage: 20 }, 'index'))),
     ).toBe(true);
@@ -102,7 +103,7 @@ describe.skipIf(!(await postgresAvailable()))('search query plans on PostgreSQL'
 
   it("reads a common word's page in date order through its index, stopping after one page", async () => {
     for (const search of ['detournement', 'detournement fonds']) {
-      const common = await resolveFilters(t.db, { search });
+      const common = await resolveFilters(t.db, { search }, viewer);
       const plan = await explain(pageQuery(t.db, common, viewer, { page: 1, itemsPerPage: 20 }, 'scan'));
       expect(plan[0]!['Node Type'], search).toBe('Limit');
       const scan = plan.find((n) => n['Index Name'] === 'signalements_signalement_at_idx');
@@ -118,7 +119,7 @@ describe.skipIf(!(await postgresAvailable()))('search query plans on PostgreSQL'
   });
 
   it('counts a common word up to the cap by a scan that stops there, without the trigram bitmap', async () => {
-    const common = await resolveFilters(t.db, { search: 'detournement fonds' });
+    const common = await resolveFilters(t.db, { search: 'detournement fonds' }, viewer);
     const plan = await explain(boundedCountQuery(t.db, common, viewer, LIST_COUNT_CAP, 'sequential'));
     expect(usesTrigram(plan)).toBe(false);
     expect(plan.some((n) => n['Node Type'] === 'Limit')).toBe(true);

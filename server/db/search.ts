@@ -1,4 +1,4 @@
-import { and, count, desc, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Database, Orm } from './client';
 import { normalizeSearch } from '../domains/signalements/search-text';
 
@@ -82,6 +82,18 @@ const byRoute = (plan: WordMatch[]) => ({
   trigram: plan.filter((w) => w.via === 'trigram'),
   terms: plan.filter((w): w is Extract<WordMatch, { via: 'terms' }> => w.via === 'terms'),
 });
+
+/**
+ * `column IN ids` with the list as one parameter, whatever its length (none included): the statement's
+ * text, and so its plan, are the same whether the list is empty or not (the exact-source-name search,
+ * issue #21: a different statement for a name that exists was measurable). PostgreSQL reads it as
+ * `= ANY` on the column's index (a BitmapOr beside the trigram index), SQLite as a rowid list.
+ */
+export function inIdList(db: Database, column: SQL | AnyColumn, ids: readonly number[]): SQL {
+  return db.engine === 'postgres'
+    ? sql`${column} = any(${`{${ids.join(',')}}`}::integer[])`
+    : sql`${column} in (select value from json_each(${JSON.stringify(ids)}))`;
+}
 
 /**
  * The report-search condition: every word of the plan must appear in search_text.

@@ -6,7 +6,7 @@ import { LIST_COUNT_CAP, MAX_PAGE_LINKS } from '../../../shared/constants';
 import type { SignalementListQuery } from '../../../shared/schemas/signalements';
 import { cipherOf } from '../../crypto/registry';
 import type { Database, Schema } from '../../db/client';
-import { countSearchInIndex, isDenseSearch, planSearch, signalementSearchCondition, type WordMatch } from '../../db/search';
+import { countSearchInIndex, inIdList, isDenseSearch, planSearch, signalementSearchCondition, type WordMatch } from '../../db/search';
 import { isAdmin } from '../auth/guards';
 import type { SessionUser } from '../auth/session';
 
@@ -28,26 +28,24 @@ export interface FilterPlan {
 }
 
 /**
- * Reports with a source named exactly `search` (normalised), among those whose sources the viewer may
- * know: the SQL form of canSeeSources (access.ts): not anonymous, or created by the viewer, or any
+ * The reports with a source named exactly `search` (normalised), among those whose sources the viewer
+ * may know: the SQL form of canSeeSources (access.ts): not anonymous, or created by the viewer, or any
  * report for an administrator. Names are encrypted: only the keyed HMAC of the whole name is compared.
+ * Looked up for every search, and the list's statements take the answer as one parameter (inIdList), so
+ * a name that exists and one that does not issue the same statements with the same plans: the time of a
+ * search does not tell whether a protected source bears a name (issue #21, decision 0015).
  */
-function sourceNameCondition(db: Database, search: string, viewer: SessionUser): SQL | undefined {
-  const index = cipherOf(db).blindIndex(search);
-  if (!index) return undefined;
+async function reportsNamed(db: Database, search: string, viewer: SessionUser): Promise<number[]> {
+  // A keyed hash that no source has when the search is blank: the same statement runs.
+  const index = cipherOf(db).blindIndex(search) ?? '';
   const { signalements: s, sources } = db.t;
-  const named = inArray(s.id, db.read.select({ id: sources.signalementId }).from(sources).where(eq(sources.nomIndex, index)));
-  if (isAdmin(viewer)) return named;
-  return and(named, or(eq(s.isAnonyme, false), eq(s.createdById, viewer.id)));
-}
-
-/** Whether some source is named exactly `search` (then the search count needs the reports table). */
-async function anySourceNamed(db: Database, search: string): Promise<boolean> {
-  const index = cipherOf(db).blindIndex(search);
-  if (!index) return false;
-  const { sources } = db.t;
-  const [row] = await db.read.select({ id: sources.id }).from(sources).where(eq(sources.nomIndex, index)).limit(1);
-  return row !== undefined;
+  const visible = isAdmin(viewer) ? undefined : or(eq(s.isAnonyme, false), eq(s.createdById, viewer.id));
+  const rows = await db.read
+    .selectDistinct({ id: s.id })
+    .from(sources)
+    .innerJoin(s, eq(s.id, sources.signalementId))
+    .where(and(eq(sources.nomIndex, index), visible));
+  return rows.map((r) => Number(r.id));
 }
 
 /** The filters that name rows by code, and the table of each. */
@@ -69,10 +67,12 @@ export interface ResolvedFilters {
   f: ListFilters;
   /** For each coded filter set, the ids of its rows (unknown codes have none). */
   ids: Partial<Record<CodedFilter, number[]>>;
-  search?: { plan: WordMatch[]; sourceNamed: boolean; strategy?: Promise<'index' | 'scan'> };
+  /** `named`: the reports the viewer may know with a source of that exact name (only with a viewer). */
+  search?: { plan: WordMatch[]; named?: number[]; strategy?: Promise<'index' | 'scan'> };
 }
 
-export async function resolveFilters(db: Database, f: ListFilters): Promise<ResolvedFilters> {
+/** With a viewer, a search also matches the exact name of a source the viewer may know. */
+export async function resolveFilters(db: Database, f: ListFilters, viewer?: SessionUser): Promise<ResolvedFilters> {
   const named: Array<[CodedFilter, string[]]> = [];
   for (const key of Object.keys(CODED_FILTERS) as CodedFilter[]) {
     const value = f[key];
@@ -88,14 +88,14 @@ export async function resolveFilters(db: Database, f: ListFilters): Promise<Reso
     return db.rows<{ k: CodedFilter; id: number }>(sql.join(parts, sql` union all `));
   };
   const search = f.search;
-  const [rows, plan, sourceNamed] = await Promise.all([
+  const [rows, plan, sourcesNamed] = await Promise.all([
     lookUp(),
     search ? planSearch(db, search) : undefined,
-    search ? anySourceNamed(db, search) : false,
+    search && viewer ? reportsNamed(db, search, viewer) : undefined,
   ]);
   const ids: ResolvedFilters['ids'] = Object.fromEntries(named.map(([key]) => [key, [] as number[]]));
   for (const row of rows) ids[row.k]!.push(Number(row.id));
-  return { f, ids, ...(plan ? { search: { plan, sourceNamed } } : {}) };
+  return { f, ids, ...(plan ? { search: { plan, ...(sourcesNamed ? { named: sourcesNamed } : {}) } } : {}) };
 }
 
 /**
@@ -139,8 +139,8 @@ export function filterWhere(db: Database, r: ResolvedFilters, plan: FilterPlan =
   if (before) conditions.push(lt(s.signalementAt, businessDayStart(addDays(businessDay(before), 1))));
   if (f.search && r.search) {
     const text = signalementSearchCondition(db, r.search.plan, plan.searchStrategy);
-    // Looked up first: a search that names no source keeps the plain search's query plan.
-    const named = plan.viewer && r.search.sourceNamed ? sourceNameCondition(db, f.search, plan.viewer) : undefined;
+    // The same condition whether or not some source bears the name (an empty list then).
+    const named = r.search.named ? inIdList(db, s.id, r.search.named) : undefined;
     // A search of only wildcards plans no word (no condition): it must not become "sources named …".
     conditions.push(named && text ? or(text, named) : text);
   }
@@ -150,7 +150,25 @@ export function filterWhere(db: Database, r: ResolvedFilters, plan: FilterPlan =
 
 /** filterWhere after resolveFilters, for callers that run the filters once (export, counts, tests). */
 export async function filterConditions(db: Database, f: ListFilters, plan: FilterPlan = { mode: 'set' }): Promise<SQL | undefined> {
-  return filterWhere(db, await resolveFilters(db, f), plan);
+  return filterWhere(db, await resolveFilters(db, f, plan.viewer), plan);
+}
+
+/**
+ * A search alone, counted in the FTS5 indexes (up to `limit`), plus the reports found only by a source's
+ * exact name (those whose text does not hold the words), or null when the indexes cannot count. Both
+ * statements run whether or not a source bears the name.
+ */
+async function countSearchOnly(db: Database, search: NonNullable<ResolvedFilters['search']>, limit?: number): Promise<number | null> {
+  const n = await countSearchInIndex(db, search.plan, limit);
+  if (n === null || !search.named) return n;
+  const s = db.t.signalements;
+  // The same words as LIKE on the named reports alone: every route of planSearch finds exactly these.
+  const words = signalementSearchCondition(db, search.plan, 'scan')!;
+  const [row] = await db.read
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(s)
+    .where(and(inIdList(db, s.id, search.named), sql`not (${words})`));
+  return n + (row?.n ?? 0);
 }
 
 /** Whether `key` is the only filter set (sorting and paging do not narrow the set). */
@@ -241,12 +259,13 @@ export async function countSignalements(db: Database, f: ListFilters, viewer?: S
     const [row] = await db.read.select({ n: countDistinct(ss.signalementId) }).from(ss).where(inArray(ss.subjectId, ids));
     return row?.n ?? 0;
   }
-  if (f.search && onlyFilter(f, 'search') && !(viewer && (await anySourceNamed(db, f.search)))) {
-    const n = await countSearchInIndex(db, await planSearch(db, f.search));
+  const r = await resolveFilters(db, f, viewer);
+  if (r.search && onlyFilter(f, 'search')) {
+    const n = await countSearchOnly(db, r.search);
     if (n !== null) return n;
   }
   const s = db.t.signalements;
-  const [row] = await db.read.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(s).where(await filterConditions(db, f, { mode: 'set', viewer }));
+  const [row] = await db.read.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(s).where(filterWhere(db, r, { mode: 'set', viewer }));
   return row?.n ?? 0;
 }
 
@@ -264,15 +283,15 @@ export interface ListTotal {
 
 export async function listTotal(db: Database, f: ListFilters, viewer: SessionUser, cap: number): Promise<ListTotal> {
   const cheap = await cheapExactCount(db, f);
-  return cheap !== null ? { n: cheap, exact: true } : boundedTotal(db, await resolveFilters(db, f), viewer, cap);
+  return cheap !== null ? { n: cheap, exact: true } : boundedTotal(db, await resolveFilters(db, f, viewer), viewer, cap);
 }
 
 /** The second half of listTotal: the matches counted one by one, up to `cap + 1`. */
 export async function boundedTotal(db: Database, r: ResolvedFilters, viewer: SessionUser, cap: number): Promise<ListTotal> {
   const bounded = (n: number): ListTotal => (n > cap ? { n: cap, exact: false } : { n, exact: true });
-  if (r.search && onlyFilter(r.f, 'search') && !r.search.sourceNamed) {
+  if (r.search && onlyFilter(r.f, 'search')) {
     // One count in the index answers both the total and how the page reads the words (searchStrategy).
-    const n = await countSearchInIndex(db, r.search.plan, Math.max(cap, DENSE_SEARCH) + 1);
+    const n = await countSearchOnly(db, r.search, Math.max(cap, DENSE_SEARCH) + 1);
     if (n !== null) {
       r.search.strategy ??= Promise.resolve(n > DENSE_SEARCH ? 'scan' : 'index');
       return bounded(n);
@@ -362,7 +381,7 @@ export async function listPage(
 ): Promise<{ ids: number[]; total: ListTotal }> {
   const cap = Math.min(Number.MAX_SAFE_INTEGER - 1, Math.max(LIST_COUNT_CAP, (q.page + MAX_PAGE_LINKS) * q.itemsPerPage));
   // Side by side: each step waits for a database round trip (a reader thread, a pooled connection).
-  const [resolved, counted] = await Promise.all([resolveFilters(db, q), cheapExactCount(db, q)]);
+  const [resolved, counted] = await Promise.all([resolveFilters(db, q, viewer), cheapExactCount(db, q)]);
   const totalOf = (): Promise<ListTotal> =>
     counted !== null ? Promise.resolve({ n: counted, exact: true }) : boundedTotal(db, resolved, viewer, cap);
   const pageOf = (strategy: 'index' | 'scan') => pageQuery(db, resolved, viewer, q, strategy);
