@@ -1,14 +1,23 @@
 // The public look-up (a report's summary by its code) is the one door that reads data without a
-// session. Each call is counted before the look-up, per client address and over all addresses. The
-// counters live in the database (table rate_windows), so that several server processes on one
-// PostgreSQL share them (issue #13): each count is one atomic upsert that returns the new count, so
+// session. Each call is counted before the look-up, per client address, per network and over all
+// addresses. The counters live in the database (table rate_windows), so that several server processes on
+// one PostgreSQL share them (issue #13): each count is one atomic upsert that returns the new count, so
 // batches and concurrent requests, on one process or several, cannot slip past. See
 // docs/decisions/0015-security-model.md.
 //
-// Addresses are stored as a keyed hash (the data key's blind index), not in clear: the table is personal
-// data of whoever looked a summary up, and it goes into backups. Old windows are deleted by the hourly
-// purge (mail/retention.ts), not by each look-up. Once this process has refused an address, or everyone,
-// it refuses again without writing until that window ends, so a flood costs the database nothing more.
+// A distributed flood (issue #21): 20 addresses at their 30 a minute used to fill the 600 shared by all
+// and close the page to everyone. The ceiling over all addresses is now two: the first look-ups of each
+// network (/24 in IPv4, /64 in IPv6) in a minute count against one, the rest against the other. Flooders
+// fill the second; a well-behaved address, whose network has asked little, is served from the first,
+// which a flood fills only with FIRST_PER_NETWORK look-ups per network it holds. A network also has its
+// own share, so one /24 full of addresses cannot take the whole second ceiling either.
+//
+// Addresses and networks are stored as a keyed hash (the data key's blind index), not in clear: the table
+// is personal data of whoever looked a summary up, and it goes into backups. Old windows are deleted by
+// the hourly purge (mail/retention.ts), not by each look-up. Once this process has refused an address, a
+// network or a ceiling, it refuses again without counting it until that window ends, so a flood costs the
+// database at most two writes per look-up, until its address or network is refused (then none).
+import { isIPv4, isIPv6 } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { cipherOf } from '../crypto/registry';
 import type { Database } from '../db/client';
@@ -16,10 +25,34 @@ import { DomainError, MESSAGES } from '../errors';
 
 export const PUBLIC_LOOKUP_WINDOW_MS = 60_000;
 export const PUBLIC_LOOKUPS_PER_ADDRESS = 30;
+/** One /24 or /64: four addresses at their limit; a neighbour of a flooder shares its network's fate. */
+export const PUBLIC_LOOKUPS_PER_NETWORK = 120;
+/** Each ceiling over all addresses (the first look-ups of each network, and the others). */
 export const PUBLIC_LOOKUPS_GLOBAL = 600;
+/** A network's look-ups of a minute counted against the ceiling kept for the networks that ask little. */
+export const PUBLIC_LOOKUPS_FIRST_PER_NETWORK = 10;
 
 /** Entries of the in-process refusals kept at most (expired ones go first). */
 const REFUSALS_KEPT = 10_000;
+
+/** The two ceilings over all addresses (keys of rate_windows; 'global' kept from before issue #21). */
+const CEILING = { first: 'global:premiers', others: 'global' } as const;
+
+/**
+ * The network an address belongs to for the limits: its /24 (IPv4, IPv4-mapped IPv6 included) or its
+ * /64 (IPv6, where one subscriber commonly holds a whole /64). Anything else is its own network.
+ */
+export function networkOf(ip: string): string {
+  const mapped = ip.toLowerCase().startsWith('::ffff:') ? ip.slice(7) : ip;
+  if (isIPv4(mapped)) return `${mapped.split('.').slice(0, 3).join('.')}.0/24`;
+  const bare = ip.split('%')[0]!;
+  if (!isIPv6(bare)) return ip;
+  const [head = '', tail] = bare.split('::');
+  const first = head ? head.split(':') : [];
+  const last = tail ? tail.split(':') : [];
+  const groups = tail === undefined ? first : [...first, ...Array<string>(Math.max(0, 8 - first.length - last.length)).fill('0'), ...last];
+  return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
+}
 
 export class PublicLookupLimiter {
   /** Counter key → until when this process refuses it without asking the database (ms). */
@@ -29,14 +62,18 @@ export class PublicLookupLimiter {
     private readonly db: Database,
     private readonly perAddressMax = PUBLIC_LOOKUPS_PER_ADDRESS,
     private readonly globalMax = PUBLIC_LOOKUPS_GLOBAL,
+    private readonly perNetworkMax = PUBLIC_LOOKUPS_PER_NETWORK,
+    private readonly firstPerNetwork = PUBLIC_LOOKUPS_FIRST_PER_NETWORK,
   ) {}
 
-  /** Counts one public look-up; throws 429 (with Retry-After) over the per-address or global limit. */
+  /** Counts one public look-up; throws 429 (with Retry-After) over a limit of its address, network or ceiling. */
   async take(ip: string, now = Date.now()): Promise<void> {
     const { db } = this;
     const w = db.t.rateWindows;
-    const mine = `ip:${cipherOf(db).blindIndex(`limite ${ip}`)}`;
-    for (const key of ['global', mine]) {
+    const cipher = cipherOf(db);
+    const mine = `ip:${cipher.blindIndex(`limite ${ip}`)}`;
+    const network = `net:${cipher.blindIndex(`limite ${networkOf(ip)}`)}`;
+    for (const key of [mine, network]) {
       const until = this.refused.get(key);
       if (until !== undefined && until > now) this.refuse(until, now);
     }
@@ -56,22 +93,29 @@ export class PublicLookupLimiter {
             },
           })
           .returning({ count: w.count, startedAt: w.startedAt });
-        return row!;
+        return { key, ...row! };
       };
-      // Always in this order (address, then everyone): two transactions never wait for each other's rows.
-      return { mine: await count(mine), global: await count('global') };
+      // Always in this order (address, network, then a ceiling): two transactions never wait for each
+      // other's rows.
+      const byAddress = await count(mine);
+      if (byAddress.count > this.perAddressMax) return { over: byAddress };
+      const byNetwork = await count(network);
+      if (byNetwork.count > this.perNetworkMax) return { over: byNetwork };
+      // Only a look-up its address and network allow uses a ceiling (refused ones would let a flood fill
+      // it); the network's count, just taken, says which one.
+      const ceiling = byNetwork.count <= this.firstPerNetwork ? CEILING.first : CEILING.others;
+      const until = this.refused.get(ceiling);
+      if (until !== undefined && until > now) return { refusedUntil: until };
+      const overall = await count(ceiling);
+      return overall.count > this.globalMax ? { over: overall } : {};
     });
-    const over =
-      counted.mine.count > this.perAddressMax
-        ? { key: mine, window: counted.mine }
-        : counted.global.count > this.globalMax
-          ? { key: 'global', window: counted.global }
-          : null;
-    if (over) {
-      const until = over.window.startedAt.getTime() + PUBLIC_LOOKUP_WINDOW_MS;
-      this.remember(over.key, until, now);
+    if (counted.over) {
+      const until = counted.over.startedAt.getTime() + PUBLIC_LOOKUP_WINDOW_MS;
+      this.remember(counted.over.key, until, now);
       this.refuse(until, now);
     }
+    // This ceiling was refused earlier by this process: refused without counting it again.
+    if (counted.refusedUntil !== undefined) this.refuse(counted.refusedUntil, now);
   }
 
   private refuse(until: number, now: number): never {

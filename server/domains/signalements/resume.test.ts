@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../../../tests/helpers/app';
 import { createTestDatabase, testEngines, type TestDatabase } from '../../../tests/helpers/db';
 import { openDatabase } from '../../db/client';
 import { createReport, mergePatch } from '../../../tests/helpers/signalements';
-import { PUBLIC_LOOKUPS_PER_ADDRESS, PublicLookupLimiter, purgeRateWindows } from '../../http/public-limit';
+import { networkOf, PUBLIC_LOOKUPS_PER_ADDRESS, PUBLIC_LOOKUPS_PER_NETWORK, PublicLookupLimiter, purgeRateWindows } from '../../http/public-limit';
 import { createCipher } from '../../crypto/cipher';
 import { attachCipher } from '../../crypto/registry';
 
@@ -135,6 +135,19 @@ describe.each(await testEngines())('public summary and partner e-mail on %s', (e
   });
 });
 
+describe('networkOf', () => {
+  it('gives the /24 of an IPv4 address (mapped or not) and the /64 of an IPv6 address', () => {
+    expect(networkOf('198.51.100.7')).toBe('198.51.100.0/24');
+    expect(networkOf('::ffff:198.51.100.7')).toBe('198.51.100.0/24');
+    expect(networkOf('2001:db8:1:2::a')).toBe('2001:db8:1:2::/64');
+    expect(networkOf('2001:0db8:0001:0002:0003:0004:0005:0006')).toBe('2001:db8:1:2::/64');
+    expect(networkOf('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(networkOf('::1')).toBe('0:0:0:0::/64');
+    expect(networkOf('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
+    expect(networkOf('pas une adresse')).toBe('pas une adresse');
+  });
+});
+
 describe.each(await testEngines())('public look-up limiter on %s', (engine) => {
   let tdb: TestDatabase;
   beforeAll(async () => {
@@ -148,8 +161,10 @@ describe.each(await testEngines())('public look-up limiter on %s', (engine) => {
     for (let i = 0; i < 3; i++) await limiter.take('a', now);
     await expect(limiter.take('a', now)).rejects.toThrow('Trop de requêtes');
     await limiter.take('b', now);
-    // 3 + 1 (refused, still counted) + 1 = 5 over all addresses: the sixth is over the global ceiling.
-    await expect(limiter.take('c', now)).rejects.toThrow('Trop de requêtes');
+    await limiter.take('c', now);
+    // 3 + 1 + 1 = 5 over all addresses (a look-up refused by its address does not use the ceiling): the
+    // sixth is over it.
+    await expect(limiter.take('d', now)).rejects.toThrow('Trop de requêtes');
     await expect(limiter.take('a', now + 59_999)).rejects.toThrow();
     await expect(limiter.take('a', now + 60_000)).resolves.toBeUndefined();
   });
@@ -195,9 +210,48 @@ describe.each(await testEngines())('public look-up limiter on %s', (engine) => {
     expect(await counted()).toBe(before);
     // The windows of that minute are gone after the purge that follows it, not before.
     const ofThisMinute = async () => (await tdb.db.read.select().from(w)).filter((r) => r.startedAt.getTime() === now);
+    // The address, its network and the ceiling of the networks' first look-ups.
     await purgeRateWindows(tdb.db, now + 30_000);
-    expect(await ofThisMinute()).toHaveLength(2);
-    expect(await purgeRateWindows(tdb.db, now + 120_000)).toBeGreaterThanOrEqual(2);
+    expect(await ofThisMinute()).toHaveLength(3);
+    expect(JSON.stringify(await tdb.db.read.select().from(w))).not.toContain('203.0.113.');
+    expect(await purgeRateWindows(tdb.db, now + 120_000)).toBeGreaterThanOrEqual(3);
     expect(await ofThisMinute()).toEqual([]);
+  });
+
+  // Issue #21: a distributed flood used to fill the ceiling shared by all addresses and close the page to
+  // everyone for the rest of the minute. Production limits, concurrent look-ups, a window of its own each (later than the
+  // other tests' windows, which share this database).
+  const flood = async (limiter: PublicLookupLimiter, addresses: string[], each: number, now: number) => {
+    const outcomes = await Promise.allSettled(addresses.flatMap((ip) => Array.from({ length: each }, () => limiter.take(ip, now))));
+    return outcomes.filter((o) => o.status === 'fulfilled').length;
+  };
+
+  it('20 flooding addresses in 20 networks, then 20 more, do not refuse a fresh address', async () => {
+    const limiter = new PublicLookupLimiter(tdb.db);
+    const now = 50_000_000;
+    const twenty = Array.from({ length: 20 }, (_, i) => `198.51.${i}.10`);
+    expect(await flood(limiter, twenty, 40, now)).toBe(20 * PUBLIC_LOOKUPS_PER_ADDRESS);
+    await expect(limiter.take('192.0.2.77', now)).resolves.toBeUndefined();
+    // Enough networks to fill the ceiling of the look-ups past each network's first ones.
+    const more = Array.from({ length: 20 }, (_, i) => `198.18.${i}.10`);
+    const served = await flood(limiter, more, 40, now);
+    expect(served).toBeLessThan(20 * PUBLIC_LOOKUPS_PER_ADDRESS);
+    await expect(limiter.take('192.0.2.78', now)).resolves.toBeUndefined();
+    await expect(limiter.take('2001:db8:77::1', now)).resolves.toBeUndefined();
+    // A flooder stays refused.
+    await expect(limiter.take('198.51.0.10', now)).rejects.toThrow('Trop de requêtes');
+  });
+
+  it('many flooding addresses in one /24 or one /64 share their network’s limit and do not refuse a fresh address', async () => {
+    const limiter = new PublicLookupLimiter(tdb.db);
+    const now = 60_000_000;
+    const oneSlash24 = Array.from({ length: 200 }, (_, i) => `100.64.7.${i + 1}`);
+    expect(await flood(limiter, oneSlash24, 5, now)).toBe(PUBLIC_LOOKUPS_PER_NETWORK);
+    const oneSlash64 = Array.from({ length: 200 }, (_, i) => `2001:db8:1:2::${(i + 1).toString(16)}`);
+    expect(await flood(limiter, oneSlash64, 5, now)).toBe(PUBLIC_LOOKUPS_PER_NETWORK);
+    await expect(limiter.take('192.0.2.79', now)).resolves.toBeUndefined();
+    await expect(limiter.take('2001:db8:1:3::1', now)).resolves.toBeUndefined();
+    // A neighbour in the flooded /24 shares its network's fate (decision 0015).
+    await expect(limiter.take('100.64.7.250', now)).rejects.toThrow('Trop de requêtes');
   });
 });
