@@ -1,7 +1,7 @@
 // Timing does not tell whether a source bears a name (issue #21, decision 0015): the list searched by the
 // exact name of a protected source issues the same statements, word for word, as a search by a name no
 // source has. Statements are captured where they leave for the database (SQLite's reader threads,
-// PostgreSQL's pool), not timed: the same statement text is the same plan and the same work.
+// PostgreSQL's clients, pooled or not), not timed: the same statement text is the same plan and the same work.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/helpers/app';
@@ -57,7 +57,7 @@ describe.each(await testEngines())('the exact-name search issues the same statem
 
   /** The statements one list search sends to the database, in a stable order, and its total. */
   const search = async (viewer: SessionUser, text: string) => {
-    const spy = engine === 'sqlite' ? vi.spyOn(ReadPool.prototype, 'run') : vi.spyOn(pg.Pool.prototype, 'query');
+    const spy = engine === 'sqlite' ? vi.spyOn(ReadPool.prototype, 'run') : vi.spyOn(pg.Client.prototype, 'query');
     try {
       const { total } = await listPage(t.db, viewer, { search: text, page: 1, itemsPerPage: 20 });
       const statements = spy.mock.calls.map(([query]) => (typeof query === 'string' ? query : (query as { text: string }).text));
