@@ -1,8 +1,12 @@
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { PG_ADMIN_URL, testEngines } from '../tests/helpers/db';
+import { killHard, spawnServer, waitHealthy, type ServerProcess } from '../tests/helpers/server-process';
 import { formatDataKey, generateDataKey, parseDataKey } from '../server/crypto/cipher';
 
 const root = resolve(import.meta.dirname, '..');
@@ -19,7 +23,7 @@ describe('npm run db:rotate-key', () => {
     const res = run(['--help']);
     expect(res.status).toBe(0);
     expect(res.stdout).toContain('Usage : npm run db:rotate-key [-- --new-key <clé>]');
-    expect(res.stdout).toContain('Arrêtez le serveur avant de lancer cette commande.');
+    expect(res.stdout).toContain("Arrêtez le serveur avant de lancer cette commande : elle refuse de s'exécuter tant qu'un");
   });
 
   it('replaces the key file, keeping the old one, then refuses a wrong key and a malformed new key in French', () => {
@@ -65,4 +69,61 @@ describe('npm run db:rotate-key', () => {
       `La clé de chiffrement (fichier ${join(dir, 'data.key')}) ne correspond pas à cette base : les sources ne peuvent pas être lues. Le serveur ne démarre pas.`,
     ]);
   });
+});
+
+// Beside a serving process the rotation would leave the server on the old key: every source and
+// history read would fail (500) until a restart, and a source written meanwhile would stay unreadable.
+describe.each(await testEngines())('npm run db:rotate-key beside a running server on %s', (engine) => {
+  const here = mkdtempSync(join(tmpdir(), 'signalements-rotate-live-'));
+  const keyFile = join(here, 'data.key');
+  let pgName: string | null = null;
+  let server: ServerProcess | undefined;
+
+  afterAll(async () => {
+    if (server) await killHard(server);
+    if (pgName) {
+      const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await client.connect();
+      await client.query(`drop database if exists ${pgName} with (force)`);
+      await client.end();
+    }
+    rmSync(here, { recursive: true, force: true });
+  });
+
+  it('refuses in French with exit code 1 and changes nothing, then runs once the server is stopped', async () => {
+    let databaseUrl = `file:${join(here, 'live.db')}`;
+    if (engine === 'postgres') {
+      pgName = `signalements_rotate_${randomBytes(5).toString('hex')}`;
+      const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await client.connect();
+      await client.query(`create database ${pgName}`);
+      await client.end();
+      const target = new URL(PG_ADMIN_URL);
+      target.pathname = `/${pgName}`;
+      databaseUrl = target.toString();
+    }
+    const settings = { DATABASE_URL: databaseUrl, DATA_KEY_FILE: keyFile };
+    server = await spawnServer({ ...settings, ADMIN_EMAIL: 'chef@example.mg', ADMIN_PASSWORD: 'Vohitra-tsara-7824-mandry!' });
+    await waitHealthy(server);
+    const before = readFileSync(keyFile, 'utf8');
+
+    const refused = run([], settings);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr.trim()).toMatch(
+      engine === 'sqlite'
+        ? /^Le serveur semble en marche sur .*live\.db \(processus \d+\) : arrêtez le serveur avant de changer la clé de chiffrement \(npm run db:rotate-key\)\.$/
+        : /^La base « signalements_rotate_\w+ » est en cours d'utilisation \(\d+ connexion\(s\), \d+ serveur\(s\) actif\(s\) depuis moins de 30 s\) : arrêtez le serveur avant de changer la clé de chiffrement \(npm run db:rotate-key\)\.$/,
+    );
+    expect(readFileSync(keyFile, 'utf8')).toBe(before);
+    expect(readdirSync(here).filter((f) => f.startsWith('data.key'))).toEqual(['data.key']);
+    expect((await fetch(`${server.base}/api/health`)).status).toBe(200);
+
+    // A clean stop (SIGTERM) closes the connections, unregisters the mail worker and removes the pid file.
+    const stopped = new Promise((done) => server!.child.once('exit', done));
+    server.child.kill('SIGTERM');
+    await stopped;
+    const rotated = run([], settings);
+    expect(rotated.status, rotated.stderr).toBe(0);
+    expect(readFileSync(keyFile, 'utf8')).not.toBe(before);
+  }, 180_000);
 });

@@ -1,6 +1,7 @@
 // npm run db:rotate-key [-- --new-key <clé>]
 // Replaces the data key that encrypts the sources (docs/decisions/0017). Run it with the server
-// stopped: every encrypted value is rewritten under the new key in one transaction.
+// stopped (it refuses while a server serves the database): every encrypted value is rewritten under the
+// new key in one transaction.
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../server/config';
 import { formatDataKey, generateDataKey, parseDataKey } from '../server/crypto/cipher';
@@ -13,7 +14,8 @@ Remplace la clé de chiffrement des sources (DATA_KEY ou fichier de clé) par un
 toutes les valeurs chiffrées (sources, historique des sources, clés de double authentification)
 et l'index de recherche des noms sont réécrits en une seule transaction.
 
-Arrêtez le serveur avant de lancer cette commande.
+Arrêtez le serveur avant de lancer cette commande : elle refuse de s'exécuter tant qu'un
+serveur utilise la base (il garderait l'ancienne clé et ne lirait plus aucune source).
 
   --new-key <clé>   la nouvelle clé (${KEY_FORMAT_HINT}) ; à défaut NEW_DATA_KEY,
                     sinon une clé est générée.

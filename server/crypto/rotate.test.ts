@@ -15,6 +15,8 @@ import { attachCipher, cipherOf } from './registry';
 import { rotateDataKey } from './rotate';
 
 const NAME = 'Razafimahatratra Tournante';
+// The test app of this process serves the database and is handed the new key by attachCipher below.
+const inProcess = { sameProcess: true };
 const PHONE = '+261 32 40 404 04';
 
 describe.each(await testEngines())('rotation of the data key on %s', (engine) => {
@@ -71,7 +73,7 @@ describe.each(await testEngines())('rotation of the data key on %s', (engine) =>
   it('re-encrypts under a new key file, keeps the old file, and the old key no longer opens the database', async () => {
     const keyFile = join(dir, 'data.key');
     writeFileSync(keyFile, `${formatDataKey(t.dataKey)}\n`, { mode: 0o600 });
-    const result = await rotateDataKey({ DATABASE_URL: t.config.DATABASE_URL, DATA_KEY_FILE: keyFile }, undefined, new Date('2026-01-02T03:04:05Z'));
+    const result = await rotateDataKey({ DATABASE_URL: t.config.DATABASE_URL, DATA_KEY_FILE: keyFile }, undefined, new Date('2026-01-02T03:04:05Z'), inProcess);
     expect(result).toMatchObject({ origin: 'file', sources: 1, totpKeys: 1, keyFile });
     expect(result.history).toBeGreaterThanOrEqual(2);
 
@@ -109,12 +111,12 @@ describe.each(await testEngines())('rotation of the data key on %s', (engine) =>
   it('with DATA_KEY, hands back the chosen new key to be set, and refuses to "rotate" to the same key', async () => {
     const current = parseDataKey(readFileSync(join(dir, 'data.key'), 'utf8'))!;
     const next = generateDataKey();
-    const result = await rotateDataKey({ DATABASE_URL: t.config.DATABASE_URL, DATA_KEY: formatDataKey(current) }, next);
+    const result = await rotateDataKey({ DATABASE_URL: t.config.DATABASE_URL, DATA_KEY: formatDataKey(current) }, next, undefined, inProcess);
     expect(result).toMatchObject({ origin: 'env', oldKeyFile: null });
     expect(result.newKey).toEqual(next);
     expect(await opens({ DATA_KEY: formatDataKey(current) })).toBe('refused');
     expect(await opens({ DATA_KEY: next.toString('hex') })).toBe('ok');
-    await expect(rotateDataKey({ DATABASE_URL: t.config.DATABASE_URL, DATA_KEY: formatDataKey(next) }, next)).rejects.toThrow(
+    await expect(rotateDataKey({ DATABASE_URL: t.config.DATABASE_URL, DATA_KEY: formatDataKey(next) }, next, undefined, inProcess)).rejects.toThrow(
       'La nouvelle clé est identique à la clé actuelle',
     );
     attachCipher(t.db, createCipher(next));

@@ -6,7 +6,10 @@ import { renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { and, asc, eq, gt } from 'drizzle-orm';
 import type { Config } from '../config';
-import { openDatabase, type Database, type Orm } from '../db/client';
+import { sql } from 'drizzle-orm';
+import { openDatabase, STARTUP_LOCK, type Database, type Orm } from '../db/client';
+import { liveWorkers, STALE_MS } from '../domains/mail/workers';
+import { claimPidFile, releasePidFile, runningServerPid, sqliteFile } from '../ops/backup';
 import { rowsById, sourceHistoryRows } from './batches';
 import { createCipher, generateDataKey, sameKey, type DataCipher } from './cipher';
 import { DataKeyError, openDataKey, readDataKey, syncDirectory, verifierOf, writeKeyFile } from './data-key';
@@ -72,33 +75,91 @@ export interface RotationResult extends RotationCounts {
 
 type KeyConfig = Pick<Config, 'DATABASE_URL' | 'DATA_KEY' | 'DATA_KEY_FILE'>;
 
+const STOP_FIRST = 'arrêtez le serveur avant de changer la clé de chiffrement (npm run db:rotate-key).';
+
+/**
+ * Refuses while a server serves this database: it keeps the old key in memory, so every source it reads
+ * after the rotation fails, and a source it writes meanwhile is sealed with a key the database no longer
+ * knows. SQLite: the server's pid file (the check db:restore makes). PostgreSQL: any other connection
+ * to the database, save the start-up lock this command holds (a server starting meanwhile waits on it,
+ * then checks its key against the new verifier).
+ */
+async function refuseLiveInstance(db: Database): Promise<void> {
+  if (db.engine === 'sqlite') {
+    const pid = runningServerPid(db.url);
+    if (pid !== null) throw new DataKeyError(`Le serveur semble en marche sur ${sqliteFile(db.url)} (processus ${pid}) : ${STOP_FIRST}`);
+    return;
+  }
+  const [row] = await db.rows<{ name: string; n: number; beats: boolean }>(sql`
+    select current_database() as name, count(*)::int as n, to_regclass('mail_workers') is not null as beats
+    from pg_stat_activity a
+    where a.datname = current_database() and a.pid <> pg_backend_pid() and a.backend_type = 'client backend'
+      and not exists (select 1 from pg_locks l where l.pid = a.pid and l.locktype = 'advisory' and l.granted
+        and l.classid = ${STARTUP_LOCK[0]} and l.objid = ${STARTUP_LOCK[1]} and l.objsubid = 2)`);
+  // A server beats every 5 s (its mail worker), even when its pool holds no connection at this instant.
+  const beating = row?.beats ? (await liveWorkers(db)).length : 0;
+  if (row && (row.n > 0 || beating > 0)) {
+    throw new DataKeyError(
+      `La base « ${row.name} » est en cours d'utilisation (${row.n} connexion(s), ${beating} serveur(s) actif(s) depuis moins de ${STALE_MS / 1000} s) : ${STOP_FIRST}`,
+    );
+  }
+}
+
+export interface RotationOptions {
+  /**
+   * The caller serves this database from its own process and installs the new cipher itself
+   * (attachCipher): its connections are not a live server to refuse. Tests only.
+   */
+  sameProcess?: boolean;
+}
+
 /** The whole command: open with the current key, re-encrypt, install the new key. */
-export async function rotateDataKey(config: KeyConfig, newKey: Buffer = generateDataKey(), now = new Date()): Promise<RotationResult> {
-  const db = openDatabase(config.DATABASE_URL);
+export async function rotateDataKey(
+  config: KeyConfig,
+  newKey: Buffer = generateDataKey(),
+  now = new Date(),
+  options: RotationOptions = {},
+): Promise<RotationResult> {
+  const db = openDatabase(config.DATABASE_URL, { readWorkers: 0 });
   try {
-    await db.migrate();
-    const { cipher: from } = await openDataKey(db, config);
-    // Values an older version left in clear are encrypted first, so every value has one format.
-    await encryptPlaintext(db);
-    const loaded = readDataKey(config)!;
-    if (sameKey(loaded.key, newKey)) throw new DataKeyError('La nouvelle clé est identique à la clé actuelle : rien à faire.');
-    const to = createCipher(newKey);
-    let pending: string | null = null;
-    if (loaded.origin === 'file') {
-      // Written (and synced) before the database changes: if the command stops in between, the new
-      // key is still on disk next to the old one.
-      pending = `${loaded.path}.new`;
-      writeKeyFile(pending, newKey, 'w');
-    }
-    const counts = await reencryptAll(db, from, to);
-    attachCipher(db, to);
-    if (!pending) return { ...counts, origin: 'env', newKey, keyFile: loaded.path, oldKeyFile: null };
-    const oldKeyFile = `${loaded.path}.${now.toISOString().replace(/[:.]/g, '-')}.old`;
-    writeKeyFile(oldKeyFile, loaded.key, 'wx');
-    renameSync(pending, loaded.path);
-    syncDirectory(dirname(loaded.path));
-    return { ...counts, origin: 'file', newKey, keyFile: loaded.path, oldKeyFile };
+    // Servers starting meanwhile wait (PostgreSQL's start-up lock; SQLite's pid file, which makes them
+    // refuse), then meet the new verifier.
+    return await db.exclusively(async () => {
+      if (!options.sameProcess) await refuseLiveInstance(db);
+      if (db.engine !== 'sqlite') return rotate(db, config, newKey, now);
+      claimPidFile(db.url);
+      try {
+        return await rotate(db, config, newKey, now);
+      } finally {
+        releasePidFile(db.url);
+      }
+    });
   } finally {
     await db.close();
   }
+}
+
+async function rotate(db: Database, config: KeyConfig, newKey: Buffer, now: Date): Promise<RotationResult> {
+  await db.migrate();
+  const { cipher: from } = await openDataKey(db, config);
+  // Values an older version left in clear are encrypted first, so every value has one format.
+  await encryptPlaintext(db);
+  const loaded = readDataKey(config)!;
+  if (sameKey(loaded.key, newKey)) throw new DataKeyError('La nouvelle clé est identique à la clé actuelle : rien à faire.');
+  const to = createCipher(newKey);
+  let pending: string | null = null;
+  if (loaded.origin === 'file') {
+    // Written (and synced) before the database changes: if the command stops in between, the new
+    // key is still on disk next to the old one.
+    pending = `${loaded.path}.new`;
+    writeKeyFile(pending, newKey, 'w');
+  }
+  const counts = await reencryptAll(db, from, to);
+  attachCipher(db, to);
+  if (!pending) return { ...counts, origin: 'env', newKey, keyFile: loaded.path, oldKeyFile: null };
+  const oldKeyFile = `${loaded.path}.${now.toISOString().replace(/[:.]/g, '-')}.old`;
+  writeKeyFile(oldKeyFile, loaded.key, 'wx');
+  renameSync(pending, loaded.path);
+  syncDirectory(dirname(loaded.path));
+  return { ...counts, origin: 'file', newKey, keyFile: loaded.path, oldKeyFile };
 }

@@ -106,7 +106,7 @@ export const DEFAULT_READ_WORKERS = Math.max(1, Math.min(4, availableParallelism
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 /** The advisory lock of start-ups (space, id); the space is apart from those of server/db/locks.ts. */
-const STARTUP_LOCK = [8100, 1] as const;
+export const STARTUP_LOCK = [8100, 1] as const;
 
 export function openDatabase(url: string, options: DatabaseOptions = {}): Database {
   const readWorkers = options.readWorkers ?? DEFAULT_READ_WORKERS;
