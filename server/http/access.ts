@@ -4,7 +4,9 @@
 // - Unknown path: nothing here runs; the not-found handler answers 404 (or the client's index.html).
 // - A file of the built client: no session work.
 // - Writes (POST, PUT, PATCH, DELETE) and GETs with an effect: refused unless they come from the
-//   application's own origin (Sec-Fetch-Site, then Origin); bodies are JSON only.
+//   application's own origin (Sec-Fetch-Site, then Origin); bodies are JSON only: on the REST doors
+//   the types of the API Platform contract (application/json or application/ld+json; a PATCH takes
+//   application/merge-patch+json, or application/json as before), on tRPC application/json alone.
 // - Query strings with keys aimed at Object.prototype, and NUL or lone surrogates in the query or path
 //   parameters: 400.
 // - Then the session; a route that does not declare `public` (or delegate to tRPC procedures, which
@@ -22,7 +24,10 @@ import { isHostileQuery } from './query-string';
 import { authenticate } from './session-cookie';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-const JSON_TYPE = /^application\/(?:merge-patch\+)?json\s*(?:;|$)/i;
+// Parameters (charset=utf-8) are the parsers' business. A form, text/plain or multipart body is never a
+// write's: none of them can be sent cross-site without these types being refused here.
+const REST_TYPE = /^application\/(?:ld\+)?json\s*(?:;|$)/i;
+const PATCH_TYPE = /^application\/(?:merge-patch\+)?json\s*(?:;|$)/i;
 // tRPC reads application/json itself; a merge-patch body would be parsed by Fastify first, and a deeply
 // nested one then overflows the stack when tRPC's adapter serializes it again (a 500).
 const TRPC_TYPE = /^application\/json\s*(?:;|$)/i;
@@ -63,7 +68,7 @@ export function registerAccessControl(app: FastifyInstance, db: Database, config
     const route = request.routeOptions;
     if (!route.url || route.config.clientFile) return;
     refuseCrossSite(request, config);
-    const bodyType = route.config.procedures ? TRPC_TYPE : JSON_TYPE;
+    const bodyType = route.config.procedures ? TRPC_TYPE : request.method === 'PATCH' ? PATCH_TYPE : REST_TYPE;
     if (WRITES.has(request.method) && hasBody(request) && !bodyType.test(request.headers['content-type'] ?? '')) {
       throw new HttpError(415, MESSAGES.unsupportedMediaType);
     }
