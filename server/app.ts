@@ -30,6 +30,7 @@ import { healthRoutes } from './http/health';
 import { registerMetrics } from './http/metrics';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerAccessControl } from './http/access';
+import { fastifyTrustProxy, registerClientAddress } from './http/client-address';
 import { PublicLookupLimiter } from './http/public-limit';
 import { parseQueryString } from './http/query-string';
 import { appRouter, type AppRouter } from './trpc/router';
@@ -76,7 +77,7 @@ export async function buildApp({
     },
     frameworkErrors,
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: fastifyTrustProxy(config.TRUST_PROXY),
     // During a shutdown, requests already on a connection are served (registerDrain), not refused in English.
     return503OnClosing: false,
     bodyLimit: 2 * 1024 * 1024,
@@ -84,6 +85,9 @@ export async function buildApp({
     // for a path parameter would refuse a detail page's batch with 414 (as tRPC's Fastify docs warn).
     routerOptions: { maxParamLength: 5000, querystringParser: parseQueryString },
   });
+
+  // First of all hooks: every later one reads request.ip.
+  registerClientAddress(app, config.TRUST_PROXY);
 
   // Log-ins refused by the limiter and still only counted become their summary rows (journal/refusals.ts).
   app.addHook('onClose', async () => {

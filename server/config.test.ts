@@ -61,6 +61,17 @@ describe('configuration from the environment', () => {
     expect(attempt).toThrow('ACCESS_LOG_RETENTION_DAYS: au moins 30');
   });
 
+  it('takes TRUST_PROXY as false, a hop count (true is one) or the proxies by address or network, and refuses the rest in French', () => {
+    const trust = (TRUST_PROXY: string) => loadConfig({ TRUST_PROXY }).TRUST_PROXY;
+    expect([trust('false'), trust(''), trust('true'), trust('2')]).toEqual([false, false, 1, 2]);
+    expect(trust(' 127.0.0.1, 10.0.0.0/8 ,::1, fd00::/8, loopback ')).toEqual(['127.0.0.1', '10.0.0.0/8', '::1', 'fd00::/8', 'loopback']);
+    for (const wrong of ['oui', '0', '11', '10.0.0.0/33', '::1/129', '10.0.0.300', '127.0.0.1,', 'nginx']) {
+      expect(() => trust(wrong), wrong).toThrow(
+        "TRUST_PROXY: doit valoir 'false', le nombre de proxys devant le serveur (1 à 10 ; 'true' vaut 1) ou la liste de leurs adresses ou réseaux séparés par des virgules",
+      );
+    }
+  });
+
   it('accepts a PostgreSQL URL and treats empty optional values as unset', () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://u@h:5432/db', SMTP_URL: '', ADMIN_EMAIL: '' });
     expect(config.DATABASE_URL).toBe('postgres://u@h:5432/db');

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_BUSINESS_TIME_ZONE, isTimeZone } from '../shared/calendar';
 import { parseDataKey } from './crypto/cipher';
+import { parseTrustProxy, TRUST_PROXY_HINT } from './http/client-address';
 import { parseRecipient } from './ops/seal';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -50,12 +51,17 @@ export const configSchema = z.object({
     .refine(isTimeZone, {
       message: "fuseau horaire inconnu (nom IANA attendu, par exemple 'Indian/Antananarivo')",
     }),
-  // Set to true only behind a reverse proxy that sets X-Forwarded-For: otherwise a client could
-  // choose its own address and escape the per-address log-in throttle.
+  // Who may tell the client's address in X-Forwarded-For (server/http/client-address.ts): nobody
+  // ('false'), the nearest N proxies ('1'…'10'; 'true' is 1), or the proxies listed by address or network.
+  // Otherwise a client could choose its own address and escape every per-address limit.
   TRUST_PROXY: z
-    .enum(['true', 'false'], { message: "doit valoir 'true' ou 'false'" })
+    .string()
     .default('false')
-    .transform((v) => v === 'true'),
+    .transform((v, ctx) => {
+      const parsed = parseTrustProxy(v);
+      if (parsed === null) ctx.addIssue({ code: 'custom', message: TRUST_PROXY_HINT });
+      return parsed ?? false;
+    }),
   // Who must use two-factor log-in (docs/decisions/0016-two-factor.md): administrators, or all staff.
   TWO_FACTOR_REQUIRED: z
     .enum(['admins', 'all'], { message: "doit valoir 'admins' ou 'all'" })
