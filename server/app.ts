@@ -24,11 +24,11 @@ import { referentielsRoutes } from './domains/referentiels/rest';
 import { signalementsRoutes } from './domains/signalements/rest';
 import { registerMergePatch } from './http/merge-patch';
 import { MESSAGES } from './errors';
-import { frameworkErrors, registerErrorHandler } from './http/errors';
+import { clientErrorHandler, frameworkErrors, registerErrorHandler } from './http/errors';
 import { logSerializers } from './http/log-serializers';
 import { healthRoutes } from './http/health';
 import { registerMetrics } from './http/metrics';
-import { registerSecurityHeaders } from './http/security-headers';
+import { registerSecurityHeaders, securityHeaders } from './http/security-headers';
 import { registerAccessControl } from './http/access';
 import { fastifyTrustProxy, registerClientAddress } from './http/client-address';
 import { PublicLookupLimiter } from './http/public-limit';
@@ -75,7 +75,8 @@ export async function buildApp({
       serializers: logSerializers,
       ...(logStream ? { stream: logStream } : {}),
     },
-    frameworkErrors,
+    frameworkErrors: frameworkErrors(securityHeaders(config)),
+    clientErrorHandler: clientErrorHandler(securityHeaders(config)),
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: fastifyTrustProxy(config.TRUST_PROXY),
     // During a shutdown, requests already on a connection are served (registerDrain), not refused in English.
@@ -265,6 +266,7 @@ async function registerClient(app: FastifyInstance, root: string) {
       }
       return reply.sendFile('index.html', root);
     }
-    return reply.code(404).send({ status: 404, message: MESSAGES.notFound });
+    // An unknown /api path, or any path no route has: answered like the API, never kept by a cache.
+    return reply.code(404).header('cache-control', 'no-store').send({ status: 404, message: MESSAGES.notFound });
   });
 }

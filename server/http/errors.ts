@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ZodError } from 'zod';
 import '../../shared/schemas/zod-french';
@@ -9,9 +11,11 @@ const FRENCH_BY_STATUS: Partial<Record<number, string>> = {
   404: MESSAGES.notFound,
   405: MESSAGES.methodNotAllowed,
   413: MESSAGES.payloadTooLarge,
-  414: MESSAGES.invalidRequest,
+  408: MESSAGES.requestTimeout,
+  414: MESSAGES.uriTooLong,
   415: MESSAGES.unsupportedMediaType,
   429: MESSAGES.tooManyRequests,
+  431: MESSAGES.headersTooLarge,
 };
 
 /** One error shape for the REST facade: { status, message, violations? }, the message in French. */
@@ -51,11 +55,40 @@ export function registerErrorHandler(app: FastifyInstance) {
 
 /**
  * Fastify's `frameworkErrors`: a path the router cannot decode ('/api/partenaires/%', '%zz', a broken
- * UTF-8 escape) or a parameter over maxParamLength is refused before any route matches, and Fastify's
- * default answer is English and echoes the path. Same shape and French message as every other 4xx.
+ * UTF-8 escape) or a parameter over maxParamLength (414) is refused before any route matches, and Fastify's
+ * default answer is English and echoes the path. Same shape and French message as every other 4xx, and
+ * the security headers, which no route's hook adds here.
  */
-export function frameworkErrors(error: FastifyError, _request: unknown, reply: FastifyReply): void {
-  const status = error.statusCode ?? 400;
-  const message = status >= 500 ? MESSAGES.internal : (FRENCH_BY_STATUS[status] ?? MESSAGES.invalidRequest);
-  void reply.code(status).send({ status, message });
+export function frameworkErrors(headers: Record<string, string>) {
+  return (error: FastifyError, _request: unknown, reply: FastifyReply): void => {
+    const status = error.statusCode ?? 400;
+    const message = status >= 500 ? MESSAGES.internal : (FRENCH_BY_STATUS[status] ?? MESSAGES.invalidRequest);
+    void reply.code(status).headers(headers).header('cache-control', 'no-store').send({ status, message });
+  };
+}
+
+/**
+ * Fastify's `clientErrorHandler`: what Node's HTTP parser refuses (a malformed request line or header,
+ * headers over the size limit, a request too slow to arrive) never reaches Fastify, and its default
+ * answer is written straight to the socket, in English and without our headers. This one writes the
+ * same raw answer in French, with the security headers, then closes the connection as Node would.
+ */
+export function clientErrorHandler(headers: Record<string, string>) {
+  const extra = Object.entries({ ...headers, 'cache-control': 'no-store' })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  return function (this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket): void {
+    // A connection reset: nobody is left to answer.
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    this.log.debug({ code: error.code, status }, 'requête refusée par le serveur HTTP');
+    if (socket.writable) {
+      const body = JSON.stringify({ status, message: FRENCH_BY_STATUS[status] ?? MESSAGES.invalidRequest });
+      socket.write(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+          `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n${extra}\r\n${body}`,
+      );
+    }
+    socket.destroy(error);
+  };
 }

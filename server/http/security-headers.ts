@@ -70,11 +70,10 @@ export const PERMISSIONS_POLICY = [
 const API_PREFIXES = ['/api/', '/trpc/'];
 
 /**
- * Security headers of every response, and `Cache-Control: no-store` on the routes flagged `noStore`.
- * The flag is set when the route is registered, from its own path (every /api and /trpc route), so the
- * decision follows the matched route and never the raw request URL. Call this before registering routes.
+ * The security headers of every answer, the ones no route writes included (server/http/errors.ts: Node's
+ * parser errors, Fastify's router errors).
  */
-export function registerSecurityHeaders(app: FastifyInstance, config: Config): void {
+export function securityHeaders(config: Pick<Config, 'MAP_STYLE_URL' | 'PUBLIC_URL'>): Record<string, string> {
   const headers: Record<string, string> = {
     'content-security-policy': contentSecurityPolicy(config),
     'permissions-policy': PERMISSIONS_POLICY,
@@ -88,6 +87,16 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Config): v
   if (config.PUBLIC_URL.startsWith('https:')) {
     headers['strict-transport-security'] = 'max-age=31536000; includeSubDomains';
   }
+  return headers;
+}
+
+/**
+ * Security headers of every response, and `Cache-Control: no-store` on the routes flagged `noStore`.
+ * The flag is set when the route is registered, from its own path (every /api and /trpc route), so the
+ * decision follows the matched route and never the raw request URL. Call this before registering routes.
+ */
+export function registerSecurityHeaders(app: FastifyInstance, config: Config): void {
+  const headers = securityHeaders(config);
 
   app.addHook('onRoute', (route) => {
     const url = route.url ?? route.path;
