@@ -1,7 +1,7 @@
 // Files the server reads at run time, located from the project root: the same paths whether the
 // server runs from its TypeScript sources (tsx, tests) or from the bundle `npm run build` writes to
 // dist/server/index.mjs.
-import { existsSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 /** The nearest folder above `from` that holds package.json. */
@@ -22,3 +22,26 @@ export const PATHS = {
     postgres: join(PROJECT_ROOT, 'drizzle/migrations/pg'),
   },
 } as const;
+
+/**
+ * Creates `dir` (and any missing parent) for this user alone (0700), or takes the group's and others'
+ * rights off an existing one: the database folder holds the database, its WAL, the data key and the
+ * backups. A folder of another owner (a shared mount) is left as it is.
+ */
+export function ensurePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  tightenMode(dir);
+}
+
+/** Takes the group's and others' rights off an existing file or folder this user owns. */
+export function tightenMode(path: string): void {
+  if (process.platform === 'win32') return;
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch {
+    return;
+  }
+  if ((stat.mode & 0o077) === 0 || stat.uid !== process.getuid?.()) return;
+  chmodSync(path, stat.mode & 0o700);
+}

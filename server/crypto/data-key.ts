@@ -2,12 +2,12 @@
 // file (DATA_KEY_FILE, by default data.key beside the SQLite database, or data/data.key in the project's
 // folder with PostgreSQL). The row of data_key_check proves which key encrypts this database: a start with another
 // key, or without a key once data is encrypted, stops with a French message instead of reading garbage.
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync, chmodSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, openSync, readFileSync, writeSync, chmodSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { asc } from 'drizzle-orm';
 import { ConfigError, type Config } from '../config';
 import { isPostgresUrl, type Database } from '../db/client';
-import { PROJECT_ROOT } from '../paths';
+import { ensurePrivateDir, PROJECT_ROOT } from '../paths';
 import { createCipher, DecryptError, formatDataKey, generateDataKey, parseDataKey, type DataCipher } from './cipher';
 import { attachCipher } from './registry';
 
@@ -41,20 +41,38 @@ export function readDataKey(config: Pick<Config, 'DATABASE_URL' | 'DATA_KEY' | '
     return { key, origin: 'env', path };
   }
   let text: string;
+  let fd: number | undefined;
   try {
-    text = readFileSync(path, 'utf8');
+    fd = openSync(path, 'r');
+    refuseOpenKeyFile(path, fstatSync(fd).mode);
+    text = readFileSync(fd, 'utf8');
   } catch (error) {
+    if (error instanceof DataKeyError) throw error;
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw new DataKeyError(`Fichier de clé de chiffrement illisible (${path}) : ${(error as Error).message}. Le serveur ne démarre pas.`);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
   const key = parseDataKey(text);
   if (!key) throw new DataKeyError(`Fichier de clé de chiffrement invalide (${path}) : il doit contenir ${KEY_FORMAT_HINT}. Le serveur ne démarre pas.`);
   return { key, origin: 'file', path };
 }
 
+/**
+ * A key file that the group or other users may read (or replace) is refused rather than used: whoever
+ * reads it reads every source of every backup. The operator fixes the mode; the server never widens it.
+ */
+function refuseOpenKeyFile(path: string, mode: number): void {
+  if (process.platform === 'win32' || (mode & 0o077) === 0) return;
+  throw new DataKeyError(
+    `Fichier de clé de chiffrement ${path} accessible à d'autres utilisateurs que son propriétaire ` +
+      `(mode ${(mode & 0o777).toString(8).padStart(4, '0')}) : restreignez-le avec « chmod 600 ${path} ». Le serveur ne démarre pas.`,
+  );
+}
+
 /** Writes a key file readable by its owner only, durably; never replaces an existing file (`wx`). */
 export function writeKeyFile(path: string, key: Buffer, flag: 'wx' | 'w' = 'wx'): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  ensurePrivateDir(dirname(path));
   const fd = openSync(path, flag, 0o600);
   try {
     writeSync(fd, `${formatDataKey(key)}\n`);

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { mkdirSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import Sqlite from 'better-sqlite3';
@@ -18,7 +18,7 @@ import { Mutex } from './mutex';
 import { READ_MMAP_SIZE, ReadPool } from './read-pool';
 import { WriteHealth } from './write-health';
 import type { ThreadPoolHealth } from '../workers/thread-pool';
-import { PATHS } from '../paths';
+import { ensurePrivateDir, PATHS, tightenMode } from '../paths';
 
 export type Schema = typeof sqliteSchema;
 /**
@@ -176,9 +176,19 @@ function migrateSqliteKeepingCause(conn: Sqlite.Database, folder: string): void 
   }
 }
 
+/**
+ * The database for this user alone: its folder 0700, the file created 0600 before SQLite opens it (SQLite
+ * gives its -wal and -shm files the database file's mode), and files of an older start tightened.
+ */
+function preparePrivateFiles(path: string): void {
+  ensurePrivateDir(dirname(path));
+  closeSync(openSync(path, 'a', 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) tightenMode(file);
+}
+
 function openSqlite(url: string, readWorkers: number, readJobTimeoutMs?: number): Omit<Database, 'writes'> {
   const path = sqlitePath(url);
-  mkdirSync(dirname(path), { recursive: true });
+  preparePrivateFiles(path);
   const writerConn = openSqliteConnection(path, false);
   const writer = drizzleSqlite(writerConn, { schema: sqliteSchema });
   // Reads outside transactions: on reader threads, or on a connection of this thread.
