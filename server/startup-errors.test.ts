@@ -115,7 +115,8 @@ describe('start-up failures', () => {
     if (!target) return;
     expectOneLine(
       await run({ DATABASE_URL: `file:${join(target, 'signalements.db')}` }),
-      `Démarrage impossible (DATABASE_URL) : le fichier SQLite ${join(target, 'signalements.db')} — le fichier ne peut pas être ouvert ni créé (dossier absent, en lecture seule ou sans droit d'écriture).`,
+      // The file is created (0600) by the server before SQLite opens it: the system's EROFS names the place.
+      `Démarrage impossible (DATABASE_URL) : le fichier SQLite ${join(target, 'signalements.db')} — emplacement en lecture seule (${target}).`,
     );
   });
 
