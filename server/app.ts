@@ -33,6 +33,7 @@ import { registerAccessControl } from './http/access';
 import { fastifyTrustProxy, registerClientAddress } from './http/client-address';
 import { PublicLookupLimiter } from './http/public-limit';
 import { parseQueryString } from './http/query-string';
+import { registerDrain, shutdownSchedule } from './http/drain';
 import { appRouter, type AppRouter } from './trpc/router';
 import { PATHS } from './paths';
 import { TRPC_MAX_BATCH } from '../shared/constants';
@@ -79,7 +80,7 @@ export async function buildApp({
     clientErrorHandler: clientErrorHandler(securityHeaders(config)),
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: fastifyTrustProxy(config.TRUST_PROXY),
-    // During a shutdown, requests already on a connection are served (registerDrain), not refused in English.
+    // During a shutdown, requests already on a connection are served (http/drain.ts), not refused in English.
     return503OnClosing: false,
     bodyLimit: 2 * 1024 * 1024,
     // tRPC batches several procedures into one /trpc/a,b,c path: Fastify's 100-character default
@@ -112,7 +113,7 @@ export async function buildApp({
   });
 
   registerSecurityHeaders(app, config);
-  registerDrain(app);
+  registerDrain(app, shutdownSchedule(config.SHUTDOWN_TIMEOUT_SECONDS).idleGraceMs);
 
   // Every route, with its config read when asked (child plugins complete it after this hook ran).
   const routes: FastifyInstance['routeList'] = [];
@@ -194,24 +195,6 @@ export async function buildApp({
 
   await registerClient(app, webRoot ?? PATHS.webRoot);
   return app;
-}
-
-/**
- * Once the server is closing (SIGTERM), a request already on a connection is answered in full rather than
- * with Fastify's English 503, and every answer closes its connection: a keep-alive client holding one
- * would otherwise keep the process alive for Fastify's 72-second keep-alive (issue #13). New connections
- * are refused by the closed listener; start.ts cuts what is left when SHUTDOWN_TIMEOUT_SECONDS runs out.
- */
-function registerDrain(app: FastifyInstance) {
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-    // Connections idle right now (a keep-alive client between two requests) are closed at once.
-    app.server.closeIdleConnections();
-  });
-  app.addHook('onSend', async (_request, reply) => {
-    if (closing) reply.header('connection', 'close');
-  });
 }
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';

@@ -9,6 +9,7 @@ import { openDatabase, type Database } from './db/client';
 import { seed } from './db/seed/index';
 import { startMailWorker, type MailWorker } from './domains/mail/worker';
 import { ensureFirstAdmin } from './domains/utilisateurs/first-admin';
+import { shutdownSchedule } from './http/drain';
 import { claimPidFile, releasePidFile } from './ops/backup';
 import { ReadTaskPool } from './workers/read-task-pool';
 import { attachReadTasks, closeReadTasks } from './workers/read-tasks';
@@ -111,12 +112,14 @@ export async function start(env: Record<string, string | undefined> = process.en
     url: `http://127.0.0.1:${port}`,
     mail,
     async close() {
-      // Requests in flight get most of the budget; connections still open then are cut, so a client that
-      // never finishes its request cannot hold the process (issue #13).
+      // Answers in progress (a long export) get the budget but the time needed to close the threads and
+      // the database (http/drain.ts); connections still open then are cut, so a client that never finishes
+      // its request cannot hold the process (issue #13). A cut answer stays detectably incomplete: it is
+      // chunked, and its last chunk is never sent (docs/decisions/0019-durability.md).
       const cut = setTimeout(() => {
         app.log.warn('arrêt : connexions encore ouvertes coupées (SHUTDOWN_TIMEOUT_SECONDS)');
         app.server.closeAllConnections();
-      }, budgetMs * 0.6);
+      }, shutdownSchedule(config.SHUTDOWN_TIMEOUT_SECONDS).cutMs);
       cut.unref();
       try {
         await Promise.all([app.close(), mail.stop()]);
