@@ -1,13 +1,21 @@
 // SIGTERM (issue #13): the server stops accepting connections, answers the requests already on a
 // connection, closes idle keep-alive connections, cuts what is left when SHUTDOWN_TIMEOUT_SECONDS runs out,
 // and exits with code 0. The real entry point runs in a child process, as `npm start` does.
+import { eq } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, testEngines, type TestDatabase } from '../tests/helpers/db';
 import { freePort } from '../tests/helpers/server-process';
+import { download, keepAliveClient } from '../tests/helpers/shutdown-clients';
+import { formatDataKey } from './crypto/cipher';
+import { seedDemo } from './db/seed/demo';
+import { createUser } from './domains/utilisateurs/service';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -64,48 +72,6 @@ function partialLogin(port: number) {
       LOGIN_BODY.slice(0, 10),
   );
   return conn;
-}
-
-/**
- * A keep-alive client that sends GET /api/health on its own socket again as soon as each answer is whole,
- * until the server closes the socket. A request written and never answered is `lost` (a reset, or an end
- * without the answer); a close that no `Connection: close` announced is `unannounced`.
- */
-function keepAliveClient(port: number) {
-  const socket: Socket = connect(port, '127.0.0.1');
-  const state = { answered: 0, announcedClose: false, lost: 0, unannounced: 0, errors: [] as string[] };
-  let pending = false;
-  let buffer = Buffer.alloc(0);
-  const send = () => {
-    pending = true;
-    socket.write('GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n');
-  };
-  socket.on('connect', send);
-  socket.on('data', (chunk: Buffer) => {
-    buffer = Buffer.concat([buffer, chunk]);
-    for (;;) {
-      const end = buffer.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      const head = buffer.subarray(0, end).toString('latin1').toLowerCase();
-      const length = Number(/\r\ncontent-length: *(\d+)/.exec(head)?.[1] ?? 'NaN');
-      if (Number.isNaN(length)) throw new Error(`réponse sans Content-Length : ${head}`);
-      if (buffer.length < end + 4 + length) return;
-      buffer = buffer.subarray(end + 4 + length);
-      pending = false;
-      state.answered++;
-      if (/\r\nconnection: *close/.test(head)) state.announcedClose = true;
-      else send();
-    }
-  });
-  socket.on('error', (error: NodeJS.ErrnoException) => state.errors.push(error.code ?? error.message));
-  const closed = new Promise<void>((done) =>
-    socket.on('close', () => {
-      if (pending) state.lost++;
-      else if (!state.announcedClose) state.unannounced++;
-      done();
-    }),
-  );
-  return { state, closed };
 }
 
 describe('SIGTERM', () => {
@@ -210,4 +176,79 @@ describe('SIGTERM', () => {
     expect(() => loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: 'dix' })).toThrow('SHUTDOWN_TIMEOUT_SECONDS: doit être un nombre');
     expect(loadConfig({}).SHUTDOWN_TIMEOUT_SECONDS).toBe(10);
   });
+});
+
+// Long downloads across a restart (issue #21): an export in progress at SIGTERM gets the whole budget but
+// the closing reserve (it was cut at 60 % of it); one that cannot finish by then is cut so the client can
+// tell (a chunked body without its last chunk), never ended as if it were whole.
+describe.each(await testEngines())('SIGTERM during xlsx exports on %s', (engine) => {
+  const AGENT = { email: 'agent.export@example.mg', password: 'Fanilo-mahery-4821-ambony!' };
+  const REPORTS = 900;
+  const BUDGET_SECONDS = 20;
+  let database: TestDatabase | undefined;
+  let child: ChildProcess | undefined;
+  let dir: string | undefined;
+  afterEach(async () => {
+    if (child?.exitCode === null) child.kill('SIGKILL');
+    await database?.drop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('sends an export that ends within the budget whole, and cuts one that cannot so that it is seen incomplete', async () => {
+    database = await createTestDatabase(engine);
+    await seedDemo(database.db, { reports: REPORTS, seed: 21 });
+    // Descriptions of random text (hardly compressible): each export is several times what the kernel's
+    // socket buffers hold, so a client that does not read holds the server's writing.
+    const { signalements } = database.db.t;
+    const rows = await database.db.read.select({ id: signalements.id }).from(signalements);
+    await database.db.transaction(async (tx) => {
+      for (const { id } of rows) {
+        await tx.update(signalements).set({ description: randomBytes(11_250).toString('base64') }).where(eq(signalements.id, id));
+      }
+    });
+    await createUser(database.db, { email: AGENT.email, nomPrenom: 'Agent Export', roleCode: 'ROLE_USER', password: AGENT.password });
+    dir = mkdtempSync(join(tmpdir(), 'signalements-shutdown-'));
+    const server = await startServer(dir, {
+      DATABASE_URL: database.url,
+      DATA_KEY: formatDataKey(database.dataKey),
+      SHUTDOWN_TIMEOUT_SECONDS: String(BUDGET_SECONDS),
+    });
+    child = server.process;
+    const login = await fetch(`http://127.0.0.1:${server.port}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(AGENT),
+    });
+    expect(login.status).toBe(200);
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+
+    const path = '/api/signalements/export/xlsx';
+    const whole = await download(server.port, path, { cookie });
+    const held = await download(server.port, path, { cookie });
+    expect([whole.status, held.status]).toEqual([200, 200]);
+    expect(whole.headers['x-total-count']).toBe(String(REPORTS));
+
+    server.process.kill('SIGTERM');
+    await expect.poll(() => server.output()).toContain('arrêt en cours');
+    // Read nothing until past the point where the export used to be cut (60 % of the budget).
+    await new Promise((done) => setTimeout(done, BUDGET_SECONDS * 650));
+    whole.resume();
+    const first = await whole.finished;
+    expect(first.error).toBeUndefined();
+    expect(first.complete).toBe(true);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(first.body as unknown as ArrayBuffer);
+    expect(workbook.getWorksheet('Signalements')!.actualRowCount).toBe(REPORTS + 1);
+
+    // The other client reads only once the process has gone: its export was cut at the end of the budget.
+    const code = await server.exited; console.log(server.output().split('\n').filter((l) => !l.includes('"msg":"request"')).join('\n').slice(-4000));
+    expect(code).toBe(0);
+    expect(server.output()).toContain('connexions encore ouvertes coupées');
+    held.resume();
+    const second = await held.finished;
+    expect(held.headers['transfer-encoding']).toBe('chunked');
+    expect(second.complete).toBe(false);
+    expect(second.error).toBe('ECONNRESET');
+    expect(second.body.length).toBeLessThan(first.body.length);
+  }, 120_000);
 });

@@ -9,7 +9,7 @@ import { openDatabase, type Database } from './db/client';
 import { seed } from './db/seed/index';
 import { startMailWorker, type MailWorker } from './domains/mail/worker';
 import { ensureFirstAdmin } from './domains/utilisateurs/first-admin';
-import { shutdownSchedule } from './http/drain';
+import { drainConnections, shutdownSchedule } from './http/drain';
 import { claimPidFile, releasePidFile } from './ops/backup';
 import { ReadTaskPool } from './workers/read-task-pool';
 import { attachReadTasks, closeReadTasks } from './workers/read-tasks';
@@ -122,7 +122,7 @@ export async function start(env: Record<string, string | undefined> = process.en
       }, shutdownSchedule(config.SHUTDOWN_TIMEOUT_SECONDS).cutMs);
       cut.unref();
       try {
-        await Promise.all([app.close(), mail.stop()]);
+        await Promise.all([drainConnections(app).then(() => app.close()), mail.stop()]);
       } finally {
         clearTimeout(cut);
       }
