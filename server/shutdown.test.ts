@@ -142,7 +142,9 @@ describe('SIGTERM', () => {
   it('answers every request sent on keep-alive connections across the signal, each connection closed after an answer saying so', async () => {
     const server = await startServer(tempDir());
     children.push(server.process);
-    const clients = Array.from({ length: 8 }, () => keepAliveClient(server.port));
+    // Some send their next request at once, others a few milliseconds later: at the signal, some
+    // connections are idle, between two requests.
+    const clients = Array.from({ length: 8 }, (_, i) => keepAliveClient(server.port, i % 4));
     await expect.poll(() => Math.min(...clients.map((c) => c.state.answered)), { timeout: 20_000 }).toBeGreaterThan(20);
 
     server.process.kill('SIGTERM');
@@ -241,8 +243,7 @@ describe.each(await testEngines())('SIGTERM during xlsx exports on %s', (engine)
     expect(workbook.getWorksheet('Signalements')!.actualRowCount).toBe(REPORTS + 1);
 
     // The other client reads only once the process has gone: its export was cut at the end of the budget.
-    const code = await server.exited; console.log(server.output().split('\n').filter((l) => !l.includes('"msg":"request"')).join('\n').slice(-4000));
-    expect(code).toBe(0);
+    expect(await server.exited).toBe(0);
     expect(server.output()).toContain('connexions encore ouvertes coupées');
     held.resume();
     const second = await held.finished;

@@ -5,11 +5,12 @@ import { request, type IncomingHttpHeaders } from 'node:http';
 import { connect, type Socket } from 'node:net';
 
 /**
- * A keep-alive client that sends GET /api/health on its own socket again as soon as each answer is whole,
- * until the server closes the socket. A request written and never answered is `lost` (a reset, or an end
+ * A keep-alive client that sends GET /api/health on its own socket again `pauseMs` after each answer is
+ * whole (a browser or a proxy between two requests: the connection is idle meanwhile), until the server
+ * closes the socket. A request written and never answered is `lost` (a reset, or an end
  * without the answer); a close that no `Connection: close` announced is `unannounced`.
  */
-export function keepAliveClient(port: number) {
+export function keepAliveClient(port: number, pauseMs = 0) {
   const socket: Socket = connect(port, '127.0.0.1');
   const state = { answered: 0, announcedClose: false, lost: 0, unannounced: 0, errors: [] as string[] };
   let pending = false;
@@ -32,7 +33,7 @@ export function keepAliveClient(port: number) {
       pending = false;
       state.answered++;
       if (/\r\nconnection: *close/.test(head)) state.announcedClose = true;
-      else send();
+      else setTimeout(send, pauseMs);
     }
   });
   socket.on('error', (error: NodeJS.ErrnoException) => state.errors.push(error.code ?? error.message));
