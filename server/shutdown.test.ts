@@ -1,6 +1,8 @@
-// SIGTERM (issue #13): the server stops accepting connections, answers the requests already on a
-// connection, closes idle keep-alive connections, cuts what is left when SHUTDOWN_TIMEOUT_SECONDS runs out,
-// and exits with code 0. The real entry point runs in a child process, as `npm start` does.
+// SIGTERM (issues #13, #21): the server stops accepting connections, answers the requests already on a
+// connection and those sent on its idle keep-alive connections during a grace, closes each connection
+// between two requests only, gives answers in progress (a long export) the budget, cuts what is left just
+// before SHUTDOWN_TIMEOUT_SECONDS runs out, and exits with code 0. The real entry point runs in a child
+// process, as `npm start` does (docs/decisions/0019-durability.md).
 import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { spawn, type ChildProcess } from 'node:child_process';
