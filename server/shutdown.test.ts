@@ -105,6 +105,11 @@ describe('SIGTERM', () => {
     await expect.poll(() => idle.received()).toContain('"status":"ok"');
     await expect.poll(() => server.output()).toContain('"url":"/api/health"');
 
+    // Another keep-alive client that stays silent after its answer.
+    const silent = rawConnection(server.port);
+    silent.socket.write('GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n');
+    await expect.poll(() => silent.received()).toContain('"status":');
+
     server.process.kill('SIGTERM');
     await expect.poll(() => server.output()).toContain('arrêt en cours');
 
@@ -139,6 +144,10 @@ describe('SIGTERM', () => {
 
     expect(await server.exited).toBe(0);
     expect(server.output()).toContain('"msg":"arrêté"');
+    // The silent connection was closed by the server after its grace, not cut at the end of the budget.
+    await silent.closed;
+    expect(silent.received().match(/HTTP\/1\.1 /g)).toHaveLength(1);
+    expect(server.output()).not.toContain('connexions encore ouvertes coupées');
   });
 
   it('answers every request sent on keep-alive connections across the signal, each connection closed after an answer saying so', async () => {

@@ -33,8 +33,9 @@ export function shutdownSchedule(budgetSeconds: number): { idleGraceMs: number; 
 /** Tracks the server's connections; `drain()` stops accepting and resolves once none is left. */
 export function trackConnections(server: Server, idleGraceMs: number): { drain(): Promise<void> } {
   const connections = new Map<Socket, Connection>();
-  let draining: Promise<void> | undefined;
-  let drained: (() => void) | undefined;
+  let draining = false;
+  let drained: Promise<void> | undefined;
+  let done: (() => void) | undefined;
 
   const closeWhenIdle = (socket: Socket, connection: Connection) => {
     clearTimeout(connection.timer);
@@ -60,16 +61,17 @@ export function trackConnections(server: Server, idleGraceMs: number): { drain()
     socket.once('close', () => {
       clearTimeout(connection.timer);
       connections.delete(socket);
-      if (draining && connections.size === 0) drained?.();
+      if (draining && connections.size === 0) done?.();
     });
   });
-  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+  // Before Fastify's own listener, which may answer at once (then the header can no longer be set).
+  server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
     const socket = request.socket;
     const connection = connections.get(socket);
     if (!connection) return;
     connection.answers.add(response);
     clearTimeout(connection.timer);
-    if (draining) response.setHeader('connection', 'close');
+    if (draining && !response.headersSent) response.setHeader('connection', 'close');
     response.once('close', () => {
       connection.answers.delete(response);
       connection.bytesAtIdle = socket.bytesRead;
@@ -80,19 +82,19 @@ export function trackConnections(server: Server, idleGraceMs: number): { drain()
 
   return {
     drain() {
-      draining ??= new Promise<void>((resolve) => {
-        drained = resolve;
-        // The listener only: http.Server#close would also destroy the idle connections at once.
-        if (server.listening) NetServer.prototype.close.call(server);
-        const now = Date.now();
-        for (const [socket, connection] of connections) {
-          for (const answer of connection.answers) if (!answer.headersSent) answer.setHeader('connection', 'close');
-          connection.idleSince = Math.max(connection.idleSince, now);
-          closeWhenIdle(socket, connection);
-        }
-        if (connections.size === 0) resolve();
-      });
-      return draining;
+      if (drained) return drained;
+      draining = true;
+      drained = new Promise<void>((resolve) => (done = resolve));
+      // The listener only: http.Server#close would also destroy the idle connections at once.
+      if (server.listening) NetServer.prototype.close.call(server);
+      const now = Date.now();
+      for (const [socket, connection] of connections) {
+        for (const answer of connection.answers) if (!answer.headersSent) answer.setHeader('connection', 'close');
+        connection.idleSince = Math.max(connection.idleSince, now);
+        closeWhenIdle(socket, connection);
+      }
+      if (connections.size === 0) done!();
+      return drained;
     },
   };
 }
