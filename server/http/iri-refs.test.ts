@@ -70,7 +70,7 @@ describe.each(await testEngines())('IRI references with malformed escapes (%s)',
     }
     const long = await t.app.inject({ method: 'DELETE', url: `/api/partenaires/${'x'.repeat(6000)}`, headers: headers() });
     expect(long.statusCode).toBe(414);
-    expect(long.json()).toEqual({ status: 414, message: 'Requête invalide.' });
+    expect(long.json()).toEqual({ status: 414, message: 'Adresse de la requête trop longue.' });
   });
 
   it('still decodes a well-formed escape and finds the resource', async () => {
