@@ -17,11 +17,13 @@
 // the hourly purge (mail/retention.ts), not by each look-up. Once this process has refused an address, a
 // network or a ceiling, it refuses again without counting it until that window ends, so a flood costs the
 // database at most two writes per look-up, until its address or network is refused (then none).
-import { isIPv4, isIPv6 } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { cipherOf } from '../crypto/registry';
 import type { Database } from '../db/client';
 import { DomainError, MESSAGES } from '../errors';
+import { networkOf } from './network';
+
+export { networkOf } from './network';
 
 export const PUBLIC_LOOKUP_WINDOW_MS = 60_000;
 export const PUBLIC_LOOKUPS_PER_ADDRESS = 30;
@@ -37,22 +39,6 @@ const REFUSALS_KEPT = 10_000;
 
 /** The two ceilings over all addresses (keys of rate_windows; 'global' kept from before issue #21). */
 const CEILING = { first: 'global:premiers', others: 'global' } as const;
-
-/**
- * The network an address belongs to for the limits: its /24 (IPv4, IPv4-mapped IPv6 included) or its
- * /64 (IPv6, where one subscriber commonly holds a whole /64). Anything else is its own network.
- */
-export function networkOf(ip: string): string {
-  const mapped = ip.toLowerCase().startsWith('::ffff:') ? ip.slice(7) : ip;
-  if (isIPv4(mapped)) return `${mapped.split('.').slice(0, 3).join('.')}.0/24`;
-  const bare = ip.split('%')[0]!;
-  if (!isIPv6(bare)) return ip;
-  const [head = '', tail] = bare.split('::');
-  const first = head ? head.split(':') : [];
-  const last = tail ? tail.split(':') : [];
-  const groups = tail === undefined ? first : [...first, ...Array<string>(Math.max(0, 8 - first.length - last.length)).fill('0'), ...last];
-  return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
-}
 
 export class PublicLookupLimiter {
   /** Counter key → until when this process refuses it without asking the database (ms). */

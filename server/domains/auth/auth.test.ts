@@ -246,6 +246,43 @@ describe.each(await testEngines())('authentication on %s', (engine) => {
     }
   });
 
+  it('counts the log-ins of many addresses of one IPv6 /64 as one client, and IPv4 addresses apart', async () => {
+    for (let i = 0; i < MAX_ATTEMPTS_PER_ADDRESS; i++) {
+      expect((await loginRes(`tournant${i}@example.mg`, 'mauvais', `2001:db8:5:6::${(i + 1).toString(16)}`)).statusCode).toBe(401);
+    }
+    expect((await loginRes('agent@example.mg', TEST_PASSWORD, '2001:db8:5:6:aaaa::1')).statusCode).toBe(429);
+    expect(await ipCount('2001:db8:5:6::/64')).toBe(MAX_ATTEMPTS_PER_ADDRESS);
+    // Another /64 and a neighbouring IPv4 address are not concerned.
+    expect((await loginRes('agent@example.mg', TEST_PASSWORD, '2001:db8:5:7::1')).statusCode).toBe(200);
+    for (let i = 0; i < MAX_ATTEMPTS_PER_ADDRESS; i++) {
+      expect((await loginRes(`voisin${i}@example.mg`, 'mauvais', '10.13.0.1')).statusCode).toBe(401);
+    }
+    expect((await loginRes('agent@example.mg', TEST_PASSWORD, '10.13.0.2')).statusCode).toBe(200);
+    // The access log keeps the exact address.
+    const logged = await t.db.read.select({ address: t.db.t.accessLog.address }).from(t.db.t.accessLog);
+    expect(logged.map((row) => row.address)).toContain('2001:db8:5:6::3');
+  });
+
+  it('gives one hashing share to all the addresses of one IPv6 /64', async () => {
+    const network = '2001:db8:9:9::/64';
+    const hold = holdHashesOf(network);
+    try {
+      const first = [
+        loginRes('agent@example.mg', 'mauvais', '2001:db8:9:9::1'),
+        loginRes('admin@example.mg', 'mauvais', '2001:db8:9:9::2'),
+      ];
+      await vi.waitFor(() => expect(hashGate.placesOf(network)).toBe(hashGate.perKey));
+      const refused = await loginRes('agent@example.mg', TEST_PASSWORD, '2001:db8:9:9::3');
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().message).toBe('Trop de tentatives de connexion simultanées. Réessayez dans un instant.');
+      hold.open();
+      expect((await Promise.all(first)).map((r) => r.statusCode)).toEqual([401, 401]);
+    } finally {
+      hold.open();
+      hashGate.beforeWork = undefined;
+    }
+  });
+
   it("hashes another address's log-in before the queued ones of a busy address", async () => {
     const ip = '10.11.0.1';
     const hold = holdHashesOf(ip);

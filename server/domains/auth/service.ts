@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Auth } from '../../context';
 import type { Database } from '../../db/client';
 import { DomainError } from '../../errors';
+import { clientKeyOf } from '../../http/network';
 import { recordLogin, recordLoginFailure } from '../journal/record';
 import { utilisateurDto, type UtilisateurDto } from '../utilisateurs/dto';
 import { findUserByEmail } from '../utilisateurs/service';
@@ -30,7 +31,8 @@ export async function login(
 ): Promise<LoginResult> {
   // One of the address's places in the hashing gate, before anything else (no database work for a
   // flood from one address: it is refused here at once).
-  const place = hashGate.admit(ip);
+  // An IPv6 host rotating through its /64 has one share (network.ts).
+  const place = hashGate.admit(clientKeyOf(ip));
   try {
     return await checkAndOpen(db, input, ip);
   } finally {
@@ -58,8 +60,8 @@ async function checkAndOpen(
   let valid: boolean;
   try {
     valid = user?.passwordHash
-      ? await verifyPassword(user.passwordHash, input.password, ip)
-      : (await burnPasswordCheck(input.password, ip), false);
+      ? await verifyPassword(user.passwordHash, input.password, clientKeyOf(ip))
+      : (await burnPasswordCheck(input.password, clientKeyOf(ip)), false);
   } catch (error) {
     // Refused by the hashing gate before any check: the attempt is given back.
     if (isBusy(error)) await releaseAttempt(db, input.email, ip, 'unchecked');

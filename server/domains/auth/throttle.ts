@@ -9,6 +9,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Database, Orm } from '../../db/client';
 import { DomainError } from '../../errors';
+import { clientKeyOf } from '../../http/network';
 
 const MINUTE = 60_000;
 
@@ -48,8 +49,10 @@ const SCOPES: Record<AttemptScope, ReadonlyArray<ThrottleRule['kind']>> = {
   code: ['ip', 'code-ip'],
 };
 
-export function throttleKeys(email: string, ip: string, scope: AttemptScope = 'password') {
+export function throttleKeys(email: string, address: string, scope: AttemptScope = 'password') {
   const account = normalise(email);
+  // One IPv6 host rotating through its /64 is one client (IPv4 stays exact: network.ts).
+  const ip = clientKeyOf(address);
   const keyOf: Record<ThrottleRule['kind'], string> = {
     ip: `ip:${ip}`,
     'account-ip': `account-ip:${account}|${ip}`,

@@ -9,6 +9,7 @@ import type { Auth } from '../../context';
 import { cipherOf } from '../../crypto/registry';
 import type { Database } from '../../db/client';
 import { conflict, DomainError, invalid } from '../../errors';
+import { clientKeyOf } from '../../http/network';
 import { recordLoginFailure } from '../journal/record';
 import { hashGate, isBusy, verifyPassword } from './password';
 import { releaseAttempt, reserveAttempt } from './throttle';
@@ -71,7 +72,7 @@ async function pendingKey(db: Database, sessionId: string): Promise<Uint8Array> 
  */
 async function checkPassword(db: Database, auth: Auth, ip: string, password: string): Promise<void> {
   const { email, id } = auth.user;
-  const place = hashGate.admit(ip);
+  const place = hashGate.admit(clientKeyOf(ip));
   try {
     try {
       await reserveAttempt(db, email, ip);
@@ -85,7 +86,7 @@ async function checkPassword(db: Database, auth: Auth, ip: string, password: str
     const [row] = await db.read.select({ hash: u.passwordHash }).from(u).where(eq(u.id, id)).limit(1);
     let valid: boolean;
     try {
-      valid = row?.hash ? await verifyPassword(row.hash, password, ip) : false;
+      valid = row?.hash ? await verifyPassword(row.hash, password, clientKeyOf(ip)) : false;
     } catch (error) {
       if (isBusy(error)) await releaseAttempt(db, email, ip, 'unchecked');
       throw error;
