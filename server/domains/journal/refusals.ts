@@ -5,13 +5,17 @@
 // summary row when the window is over: at the next refusal from that address, at the hourly maintenance
 // (mail/retention.ts), or when the server stops. So an address writes at most two rows per window and
 // process, whatever its rate. Counters lost in a crash are lost (the first row of the window stays).
+// Flushes run one at a time per database, and each window is written by whoever takes it out of the map
+// first, so two triggers at once (a full map, the hourly purge, the stop) never write one window twice;
+// a full map is flushed in the background, so the refusal that finds it full does not wait for thousands
+// of rows.
 import type { Database } from '../../db/client';
 import { recordAccess } from './append';
 
 /** The window of the address rule of the log-in limiter (auth/throttle.ts). */
 export const REFUSAL_WINDOW_MS = 15 * 60_000;
 /** Addresses counted at most; beyond, refusals from new addresses share one counter without address. */
-const ADDRESSES_KEPT = 10_000;
+export const REFUSAL_LIMITS = { addressesKept: 10_000 };
 const OTHERS = '';
 
 interface RefusalWindow {
@@ -21,6 +25,10 @@ interface RefusalWindow {
 }
 
 const byDatabase = new WeakMap<Database, Map<string, RefusalWindow>>();
+/** The flush under way (or the last one), per database: the next one waits for it. */
+const flushes = new WeakMap<Database, Promise<unknown>>();
+/** The background flush started by a full map, while it runs (at most one per database). */
+const backgroundFlushes = new WeakMap<Database, Promise<void>>();
 
 function windowsOf(db: Database): Map<string, RefusalWindow> {
   let windows = byDatabase.get(db);
@@ -52,9 +60,9 @@ async function writeSummary(db: Database, address: string, w: RefusalWindow) {
 export async function countRefusal(db: Database, address: string, first: () => Promise<void>, now = Date.now()): Promise<boolean> {
   const windows = windowsOf(db);
   let key = address;
-  if (!windows.has(key) && windows.size >= ADDRESSES_KEPT) {
-    await flushLoginRefusals(db, now);
-    if (windows.size >= ADDRESSES_KEPT) key = OTHERS;
+  if (!windows.has(key) && windows.size >= REFUSAL_LIMITS.addressesKept) {
+    flushInBackground(db, now);
+    key = OTHERS;
   }
   const current = windows.get(key);
   if (current && now - current.startedAt < REFUSAL_WINDOW_MS) {
@@ -70,13 +78,23 @@ export async function countRefusal(db: Database, address: string, first: () => P
 
 /**
  * Writes the summary rows of the windows that are over (all of them with `all`, when the server stops)
- * and forgets them.
+ * and forgets them. Waits for a flush under way first (one at a time per database).
  */
-export async function flushLoginRefusals(db: Database, now = Date.now(), all = false): Promise<number> {
+export function flushLoginRefusals(db: Database, now = Date.now(), all = false): Promise<number> {
+  const next = (flushes.get(db) ?? Promise.resolve())
+    .catch(() => undefined)
+    .then(() => flushNow(db, now, all));
+  flushes.set(db, next);
+  return next;
+}
+
+async function flushNow(db: Database, now: number, all: boolean): Promise<number> {
   const windows = windowsOf(db);
   let written = 0;
   for (const [address, w] of [...windows]) {
     if (!all && now - w.startedAt < REFUSAL_WINDOW_MS) continue;
+    // Already taken out (and written) by a refusal of a new window of this address.
+    if (windows.get(address) !== w) continue;
     windows.delete(address);
     if (w.more > 0) {
       await writeSummary(db, address, w);
@@ -84,4 +102,19 @@ export async function flushLoginRefusals(db: Database, now = Date.now(), all = f
     }
   }
   return written;
+}
+
+/** Resolves once the background flush started by a full map (if any) is over; for tests. */
+export async function backgroundRefusalFlush(db: Database): Promise<void> {
+  await backgroundFlushes.get(db);
+}
+
+function flushInBackground(db: Database, now: number): void {
+  if (backgroundFlushes.has(db)) return;
+  const running = flushLoginRefusals(db, now).then(
+    () => undefined,
+    // No detail: the driver's error quotes the row, and so the address.
+    () => console.warn('journal des accès : résumé des connexions refusées non écrit (table pleine)'),
+  );
+  backgroundFlushes.set(db, running.finally(() => backgroundFlushes.delete(db)));
 }
