@@ -216,4 +216,36 @@ describe.each(await testEngines())('restore refusals on %s', (engine: Engine) =>
     // Nothing staged is left beside the database (a -wal of the staged copy would be a trap).
     if (engine === 'sqlite') expect(readdirSync(join(dir, 'origine')).filter((name) => name.includes('.restauration-'))).toEqual([]);
   });
+
+  it.runIf(engine === 'postgres')('prints the SQL that puts the live database back when the second rename and its undo both fail', async () => {
+    const before = await liveState(origin);
+    const name = new URL(origin.DATABASE_URL!).pathname.slice(1);
+    // PostgreSQL lost between the two renames: every rename after the first one fails.
+    const query = pg.Client.prototype.query;
+    let renames = 0;
+    vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+      if (typeof args[0] === 'string' && /^alter database .* rename to /.test(args[0]) && ++renames > 1) {
+        return Promise.reject(new Error('Connection terminated unexpectedly'));
+      }
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as never);
+    // Another month: the name kept aside is cut at 63 bytes, through its date (restore.ts).
+    let message = '';
+    try {
+      await restoreDatabase(loadConfig(origin), good, UNLOCK, new Date(Date.now() + 40 * 24 * 3600_000)).catch((error: Error) => {
+        message = error.message;
+      });
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect(renames, message).toBe(4); // aside, the restored copy, the undo, the undo on a new connection
+    const sql = /\n {2}(alter database "[^"]+_avant_restauration_\d+" rename to "([^"]+)");$/.exec(message);
+    expect(message).toContain("n'a pas pu être remise sous son nom");
+    expect(sql?.[2]).toBe(name);
+    // What the operator runs puts the live database back, untouched.
+    await admin((c) => c.query(sql![1]!));
+    const temp = /la base restaurée sous le nom « ([^»]+) »/.exec(message)![1]!;
+    await admin((c) => c.query(`drop database ${pg.escapeIdentifier(temp)} with (force)`));
+    expect(await liveState(origin)).toEqual(before);
+  });
 });

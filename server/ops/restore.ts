@@ -238,8 +238,15 @@ async function restorePostgres(settings: RestoreSettings, path: string, unlock: 
   tempUrl.pathname = `/${temp}`;
   const maintenance = new URL(settings.DATABASE_URL);
   maintenance.pathname = '/postgres';
-  const admin = new pg.Client({ connectionString: maintenance.toString(), connectionTimeoutMillis: 10_000 });
-  await admin.connect();
+  const connectAdmin = async () => {
+    const client = new pg.Client({ connectionString: maintenance.toString(), connectionTimeoutMillis: 10_000 });
+    // Without a listener, a lost connection (PostgreSQL restarted) is an uncaught 'error' that ends the
+    // command at once, possibly between the two renames; with it, the pending query fails and is handled.
+    client.on('error', (error) => console.error(`Connexion d'administration à PostgreSQL perdue pendant la restauration : ${error.message}`));
+    await client.connect();
+    return client;
+  };
+  const admin = await connectAdmin();
   const result: RestoreResult = { keptAside: null, keyRestored: false, keyKeptAside: null };
   const stagedKey = `${dataKeyPath(settings)}.restauration-${randomBytes(6).toString('hex')}`;
   try {
@@ -293,16 +300,49 @@ async function restorePostgres(settings: RestoreSettings, path: string, unlock: 
     try {
       await admin.query(`alter database ${pg.escapeIdentifier(temp)} rename to ${pg.escapeIdentifier(name)}`);
     } catch (error) {
-      if (result.keptAside) await admin.query(`alter database ${pg.escapeIdentifier(result.keptAside)} rename to ${pg.escapeIdentifier(name)}`);
       rmSync(stagedKey, { force: true });
+      const cause = (error as Error).message;
+      if (result.keptAside) {
+        const undo = `alter database ${pg.escapeIdentifier(result.keptAside)} rename to ${pg.escapeIdentifier(name)}`;
+        const undone = await renameBack(admin, connectAdmin, undo);
+        if (undone !== true) {
+          throw new BackupError(
+            `Restauration interrompue (${cause}) et la base en place n'a pas pu être remise sous son nom (${undone}) : ` +
+              `elle est sous le nom « ${result.keptAside} », la base restaurée sous le nom « ${temp} », et « ${name} » n'existe plus. ` +
+              `Pour remettre la base en place, exécutez sur ce serveur PostgreSQL (base « postgres ») :\n  ${undo};`,
+          );
+        }
+      }
       throw new BackupError(
-        `Restauration interrompue (${(error as Error).message}) : la base « ${name} » en place a été remise sous son nom ; la base restaurée reste sous le nom « ${temp} ».`,
+        `Restauration interrompue (${cause}) : la base « ${name} » en place a été remise sous son nom ; la base restaurée reste sous le nom « ${temp} ».`,
       );
     }
     if (key.write) placeKey(settings, stagedKey, stamp, result);
     return result;
   } finally {
     await admin.end().catch(() => undefined);
+  }
+}
+
+/**
+ * Undoes the first rename: on the admin connection, else on a new one (the first may have been lost
+ * with a restart of PostgreSQL). True when done, else why not.
+ */
+async function renameBack(admin: pg.Client, connect: () => Promise<pg.Client>, undo: string): Promise<true | string> {
+  try {
+    await admin.query(undo);
+    return true;
+  } catch {
+    let again: pg.Client | undefined;
+    try {
+      again = await connect();
+      await again.query(undo);
+      return true;
+    } catch (error) {
+      return (error as Error).message;
+    } finally {
+      await again?.end().catch(() => undefined);
+    }
   }
 }
 
