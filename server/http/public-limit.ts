@@ -20,6 +20,7 @@
 import { sql } from 'drizzle-orm';
 import { cipherOf } from '../crypto/registry';
 import type { Database } from '../db/client';
+import { GUESSES_MAIL_INTERVAL_MS, GUESSES_MAIL_KEY_PREFIX } from '../domains/auth/two-factor-guesses';
 import { DomainError, MESSAGES } from '../errors';
 import { networkOf } from './network';
 
@@ -33,6 +34,8 @@ export const PUBLIC_LOOKUPS_PER_NETWORK = 120;
 export const PUBLIC_LOOKUPS_GLOBAL = 600;
 /** A network's look-ups of a minute counted against the ceiling kept for the networks that ask little. */
 export const PUBLIC_LOOKUPS_FIRST_PER_NETWORK = 10;
+
+const MAIL_WINDOWS = `${GUESSES_MAIL_KEY_PREFIX}%`;
 
 /** Entries of the in-process refusals kept at most (expired ones go first). */
 const REFUSALS_KEPT = 10_000;
@@ -124,7 +127,11 @@ export async function purgeRateWindows(db: Database, now = Date.now()): Promise<
   const rows = await db.transaction((tx) =>
     tx
       .delete(w)
-      .where(sql`${w.startedAt} < ${sql.param(new Date(now - PUBLIC_LOOKUP_WINDOW_MS), w.startedAt)}`)
+      .where(
+        // The hourly windows of the e-mails about wrong second-factor codes (two-factor-guesses.ts) are
+        // kept their hour.
+        sql`${w.startedAt} < ${sql.param(new Date(now - PUBLIC_LOOKUP_WINDOW_MS), w.startedAt)} and (${w.key} not like ${MAIL_WINDOWS} or ${w.startedAt} < ${sql.param(new Date(now - GUESSES_MAIL_INTERVAL_MS), w.startedAt)})`,
+      )
       .returning({ key: w.key }),
   );
   return rows.length;

@@ -1,10 +1,12 @@
 // Wrong second-factor codes sent by a session that owes its code (issue #21). Whoever sends them knows
 // the password; they are stopped per session (ended after MAX_WRONG_CODES_PER_SESSION) and per address
 // (throttle.ts), never per account, so the owner with the password and a right code is never refused
-// because of someone else's guesses. The owner is told by e-mail, with the address and time.
+// because of someone else's guesses. The owner is told by e-mail, with the address and time, at most once
+// an hour per account (a window in rate_windows): whoever has the password and many addresses would
+// otherwise fill the owner's inbox, one e-mail per session ended.
 import { eq, sql } from 'drizzle-orm';
 import type { Auth } from '../../context';
-import type { Database } from '../../db/client';
+import type { Database, Orm } from '../../db/client';
 import { DomainError } from '../../errors';
 import { enqueueMail } from '../mail/outbox';
 import { MAX_CODES_PER_ACCOUNT_AND_ADDRESS } from './throttle';
@@ -12,6 +14,12 @@ import { twoFactorGuessesMail } from './two-factor-mail';
 
 /** Wrong codes a session may send; the same number from one address for one account (throttle.ts). */
 export const MAX_WRONG_CODES_PER_SESSION = MAX_CODES_PER_ACCOUNT_AND_ADDRESS;
+
+/** At most one e-mail about wrong codes per account in this time (each session is still ended). */
+export const GUESSES_MAIL_INTERVAL_MS = 60 * 60_000;
+
+/** The key of an account's e-mail window in rate_windows (kept an hour by the purge: public-limit.ts). */
+export const GUESSES_MAIL_KEY_PREFIX = 'courriel-2fa:';
 
 export const SESSION_ENDED_MESSAGE =
   'Trop de codes incorrects : la session a été fermée. Reconnectez-vous avec votre mot de passe.';
@@ -39,6 +47,7 @@ export async function countWrongCode(
     const wrongCodes = Math.max(row.failures, fromAddress);
     if (wrongCodes < MAX_WRONG_CODES_PER_SESSION) return false;
     await tx.delete(sessions).where(eq(sessions.id, auth.session.id));
+    if (!(await firstMailOfHour(db, tx, auth.user.id))) return true;
     const { email, nomPrenom } = auth.user;
     await enqueueMail(
       db,
@@ -47,4 +56,25 @@ export async function countWrongCode(
     return true;
   });
   if (ended) throw new DomainError('unauthenticated', SESSION_ENDED_MESSAGE);
+}
+
+/**
+ * Counts one e-mail about wrong codes for this account (one atomic upsert, so concurrent sessions
+ * ended at once agree); true for the first of its hour.
+ */
+async function firstMailOfHour(db: Database, tx: Orm, userId: number, now = new Date()): Promise<boolean> {
+  const w = db.t.rateWindows;
+  const restart = sql`${w.startedAt} <= ${sql.param(new Date(now.getTime() - GUESSES_MAIL_INTERVAL_MS), w.startedAt)}`;
+  const [row] = await tx
+    .insert(w)
+    .values({ key: `${GUESSES_MAIL_KEY_PREFIX}${userId}`, startedAt: now, count: 1 })
+    .onConflictDoUpdate({
+      target: w.key,
+      set: {
+        count: sql`case when ${restart} then 1 else ${w.count} + 1 end`,
+        startedAt: sql`case when ${restart} then ${sql.param(now, w.startedAt)} else ${w.startedAt} end`,
+      },
+    })
+    .returning({ count: w.count });
+  return row!.count === 1;
 }

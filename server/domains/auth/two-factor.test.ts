@@ -6,7 +6,8 @@ import { createTestApp, sessionCookie, TEST_PASSWORD, type TestApp } from '../..
 import { testEngines } from '../../../tests/helpers/db';
 import { appRouter } from '../../trpc/router';
 import { sessionIdFromToken } from './session';
-import { MAX_WRONG_CODES_PER_SESSION } from './two-factor-guesses';
+import { purgeRateWindows } from '../../http/public-limit';
+import { GUESSES_MAIL_INTERVAL_MS, GUESSES_MAIL_KEY_PREFIX, MAX_WRONG_CODES_PER_SESSION } from './two-factor-guesses';
 
 const SAME_ORIGIN = { 'sec-fetch-site': 'same-origin' };
 const STEP_REQUIRED = 'Double authentification requise. Saisissez votre code pour continuer.';
@@ -246,7 +247,7 @@ describe.each(await testEngines())('two-factor log-in on %s', (engine) => {
     expect(await whoAmI(second.cookie)).toMatchObject({ twoFactor: null });
   });
 
-  it('ends a session after five wrong codes and tells the owner by e-mail; the owner with the password and a code still gets in', async () => {
+  it('ends a session after five wrong codes and tells the owner by e-mail, at most once an hour; the owner with the password and a code still gets in', async () => {
     const email = 'devine@example.mg';
     await t.user(email, 'ROLE_ADMIN', 'Rasoa Devine');
     await t.login(email);
@@ -285,7 +286,23 @@ describe.each(await testEngines())('two-factor log-in on %s', (engine) => {
         expect(mail!.html).toContain(ip);
       }
     }
-    expect((await mails()).filter((m) => m.kind === 'two-factor-guesses')).toHaveLength(7);
+    // Seven sessions ended, one e-mail: at most one an hour per account, so guesses cannot flood the inbox.
+    expect((await mails()).filter((m) => m.kind === 'two-factor-guesses')).toHaveLength(1);
+    // The hourly purge keeps the account's window within its hour; once the hour is over, the next
+    // session ended tells the owner again.
+    const w = t.db.t.rateWindows;
+    const windowKey = `${GUESSES_MAIL_KEY_PREFIX}${await userId(email)}`;
+    const moveWindow = (ms: number) =>
+      t.db.transaction((tx) => tx.update(w).set({ startedAt: new Date(Date.now() - ms) }).where(eq(w.key, windowKey)));
+    await moveWindow(10 * 60_000);
+    await purgeRateWindows(t.db);
+    expect(await t.db.read.select().from(w).where(eq(w.key, windowKey))).toHaveLength(1);
+    await moveWindow(GUESSES_MAIL_INTERVAL_MS);
+    const ip = '10.7.9.1';
+    const cookie = await attackerLogin(ip);
+    for (let i = 1; i <= MAX_WRONG_CODES_PER_SESSION; i++) await rest('/api/two-factor/verify', cookie, { code: wrong(t.totpAtStep(email, 0)) }, ip);
+    expect((await t.app.inject({ url: '/api/utilisateur/who-am-i', headers: { cookie } })).statusCode).toBe(401);
+    expect((await mails()).filter((m) => m.kind === 'two-factor-guesses')).toHaveLength(2);
 
     // The owner, from their own address, with the password and a code or a recovery code.
     const owner = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email, password: TEST_PASSWORD }, headers: { 'x-forwarded-for': '10.8.0.1' } });
