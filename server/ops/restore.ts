@@ -228,12 +228,22 @@ function untouched(error: unknown, note: string): BackupError {
   return new BackupError(`Restauration impossible : ${(error as Error).message}. ${note}`);
 }
 
+/**
+ * The name of the temporary or kept-aside database of a restore. PostgreSQL cuts names at 63 bytes: the
+ * live name is shortened, never the date that tells two restores apart.
+ */
+export function pgRestoreName(name: string, role: 'restauration' | 'avant_restauration', at: string): string {
+  const suffix = `_${role}_${at}`;
+  let prefix = name;
+  while (Buffer.byteLength(prefix + suffix) > 63) prefix = prefix.slice(0, -1);
+  return prefix + suffix;
+}
+
 async function restorePostgres(settings: RestoreSettings, path: string, unlock: Unlock, stamp: string): Promise<RestoreResult> {
   const target = pgTarget(settings.DATABASE_URL);
   const name = target.database;
   const at = stamp.replace(/[-TZ]/g, '').slice(0, 14);
-  // PostgreSQL cuts names at 63 bytes: the prefix is shortened, never the date that tells runs apart.
-  const temp = `${name.slice(0, 63 - '_restauration_'.length - at.length)}_restauration_${at}`;
+  const temp = pgRestoreName(name, 'restauration', at);
   const tempUrl = new URL(settings.DATABASE_URL);
   tempUrl.pathname = `/${temp}`;
   const maintenance = new URL(settings.DATABASE_URL);
@@ -293,7 +303,7 @@ async function restorePostgres(settings: RestoreSettings, path: string, unlock: 
     }
     // The swap: two renames, the second undone by the first's reverse should it fail.
     if (await exists()) {
-      const aside = `${name}_avant_restauration_${at}`.slice(0, 63);
+      const aside = pgRestoreName(name, 'avant_restauration', at);
       await admin.query(`alter database ${pg.escapeIdentifier(name)} rename to ${pg.escapeIdentifier(aside)}`);
       result.keptAside = aside;
     }
