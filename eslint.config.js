@@ -27,7 +27,7 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         {
-          selector: "CallExpression[callee.property.name=/^(get|all|run)$/][arguments.length=0]",
+          selector: 'CallExpression[callee.property.name=/^(get|all|run)$/][arguments.length=0]',
           message: 'Awaitez le query builder : .get()/.all()/.run() sont propres à SQLite.',
         },
       ],

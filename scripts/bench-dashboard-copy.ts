@@ -36,7 +36,11 @@ const COPIED = [
 const CHUNK = 20_000;
 
 /** Copies the rows the dashboard reads from the SQLite file into a migrated PostgreSQL database. */
-export async function copyToPostgres(sqliteFile: string, client: pg.Client, options: { texts?: boolean } = {}): Promise<void> {
+export async function copyToPostgres(
+  sqliteFile: string,
+  client: pg.Client,
+  options: { texts?: boolean } = {},
+): Promise<void> {
   const source = new Sqlite(sqliteFile, { readonly: true });
   // Secondary indexes are built once after the load instead of row by row: several times faster.
   const { rows: indexes } = await client.query<{ indexname: string; indexdef: string }>(
@@ -56,7 +60,8 @@ export async function copyToPostgres(sqliteFile: string, client: pg.Client, opti
       );
       const names = columns.map((c) => c.column_name);
       const convert = columns.map((c) => {
-        if (!options.texts && table === 'signalements' && c.column_name in EMPTIED) return () => EMPTIED[c.column_name];
+        if (!options.texts && table === 'signalements' && c.column_name in EMPTIED)
+          return () => EMPTIED[c.column_name];
         if (c.udt_name === 'bool') return (v: unknown) => (v === null ? null : v === 1);
         if (c.udt_name === 'timestamptz')
           return (v: unknown) => (v === null ? null : new Date(Number(v)).toISOString());

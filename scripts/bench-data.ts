@@ -14,13 +14,19 @@ const fr = (n: number, digits = 0) => n.toLocaleString('fr-FR', { maximumFractio
  * Generates what the database lacks of `target` reports (the generator's `seed` makes the rows the same
  * from one run to the next). Returns how many reports it held before.
  */
-export async function topUpDemoReports(db: Database, target: number, options: { seed: number; where: string }): Promise<number> {
+export async function topUpDemoReports(
+  db: Database,
+  target: number,
+  options: { seed: number; where: string },
+): Promise<number> {
   const [{ n: present } = { n: 0 }] = await db.read.select({ n: count() }).from(db.t.signalements);
   if (present >= target) {
     console.info(`${fr(present)} signalements déjà présents (${options.where}), réutilisés.`);
     return present;
   }
-  console.info(`${fr(present)} signalements présents (${options.where}), génération de ${fr(target - present)}…`);
+  console.info(
+    `${fr(present)} signalements présents (${options.where}), génération de ${fr(target - present)}…`,
+  );
   const started = performance.now();
   let shown = 0;
   await seedDemo(db, {
@@ -41,7 +47,12 @@ export async function topUpDemoReports(db: Database, target: number, options: { 
  * ciphertexts: it reads with the SQLite file's key), made once by copy and kept for later runs while it
  * holds at least `minimum` reports (bench:load adds some on each run). Returns its URL.
  */
-export async function postgresCopyOf(sqliteFile: string, name: string, adminUrl: string, minimum: number): Promise<string> {
+export async function postgresCopyOf(
+  sqliteFile: string,
+  name: string,
+  adminUrl: string,
+  minimum: number,
+): Promise<string> {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const source = new Sqlite(sqliteFile, { readonly: true });

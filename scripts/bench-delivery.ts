@@ -30,7 +30,9 @@ async function signIn(page: Page): Promise<void> {
   const setup = await page.request.post('/trpc/twoFactor.setup', { data: {} });
   const { secret } = ((await setup.json()) as { result: { data: { secret: string } } }).result.data;
   const code = generateTOTP(decodeBase32IgnorePadding(secret), 30, 6);
-  const enrol = await page.request.post('/trpc/twoFactor.enrol', { data: { password: ADMIN.password, code } });
+  const enrol = await page.request.post('/trpc/twoFactor.enrol', {
+    data: { password: ADMIN.password, code },
+  });
   if (enrol.status() !== 200) throw new Error(`enrôlement refusé : ${enrol.status()}`);
 }
 

@@ -62,4 +62,6 @@ console.info('| synchronous | création p50 | création p95 | créations par lot
 console.info('| --- | --- | --- | --- |');
 console.info(row('NORMAL', normal));
 console.info(row('FULL', full));
-console.info(`Rapport FULL / NORMAL : p50 × ${(full.p50 / normal.p50).toFixed(2)}, débit × ${(full.perSecond / normal.perSecond).toFixed(2)}`);
+console.info(
+  `Rapport FULL / NORMAL : p50 × ${(full.p50 / normal.p50).toFixed(2)}, débit × ${(full.perSecond / normal.perSecond).toFixed(2)}`,
+);

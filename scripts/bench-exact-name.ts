@@ -17,7 +17,12 @@ const { values } = cliOptions(
   `Usage : npm run bench:exact-name -- [--reports 500] [--runs 2000] [--no-pg | --no-sqlite]
 
 Mesure si la durée d'une recherche par nom exact révèle qu'une source protégée porte ce nom.`,
-  { reports: { type: 'string' }, runs: { type: 'string' }, 'no-pg': { type: 'boolean' }, 'no-sqlite': { type: 'boolean' } },
+  {
+    reports: { type: 'string' },
+    runs: { type: 'string' },
+    'no-pg': { type: 'boolean' },
+    'no-sqlite': { type: 'boolean' },
+  },
 );
 const REPORTS = Number(values.reports ?? 500);
 const RUNS = Number(values.runs ?? 2000);
@@ -28,7 +33,10 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 /** The accuracy of the best rule « slower than t means present » (or its reverse): 0.5 is chance. */
 function separability(present: number[], absent: number[]): number {
-  const all = [...present.map((v) => ({ v, present: true })), ...absent.map((v) => ({ v, present: false }))].sort((a, b) => a.v - b.v);
+  const all = [
+    ...present.map((v) => ({ v, present: true })),
+    ...absent.map((v) => ({ v, present: false })),
+  ].sort((a, b) => a.v - b.v);
   let presentBelow = 0;
   let absentBelow = 0;
   let best = 0.5;
@@ -48,17 +56,24 @@ async function run(engine: Engine) {
     await t.user('createur@example.mg', 'ROLE_USER');
     const otherCode = await t.user('autre@example.mg', 'ROLE_USER');
     const creator = await t.login('createur@example.mg');
-    for (let i = 0; i < REPORTS; i++) await createReport(t, creator, { autreObject: `Rapport ${i} de détournement` });
+    for (let i = 0; i < REPORTS; i++)
+      await createReport(t, creator, { autreObject: `Rapport ${i} de détournement` });
     const report = await createReport(t, creator);
     const added = await t.app.inject({
       method: 'POST',
       url: '/api/sources',
       headers: { cookie: creator, 'sec-fetch-site': 'same-origin' },
-      payload: { signalement: `/api/signalements/${report}`, nomPrenom: PRESENT, canaux: ['/api/canals/TELEPHONE'] },
+      payload: {
+        signalement: `/api/signalements/${report}`,
+        nomPrenom: PRESENT,
+        canaux: ['/api/canals/TELEPHONE'],
+      },
     });
     if (added.statusCode !== 201) throw new Error(`source : ${added.statusCode} ${added.body}`);
     await mergePatch(t, creator, `/api/signalements/${report}`, { isAnonyme: true });
-    const users = await t.db.read.select({ id: t.db.t.utilisateurs.id, code: t.db.t.utilisateurs.code }).from(t.db.t.utilisateurs);
+    const users = await t.db.read
+      .select({ id: t.db.t.utilisateurs.id, code: t.db.t.utilisateurs.code })
+      .from(t.db.t.utilisateurs);
     const other: SessionUser = {
       id: users.find((u) => u.code === otherCode)!.id,
       code: otherCode,

@@ -40,11 +40,13 @@ const READ_WORKERS = values['read-workers'];
 const REPORTS = Number(values.reports ?? 1_000_000);
 const CONNECTIONS = Number(values.connections ?? 50);
 const DURATION = Number(values.duration ?? 20);
-const ENGINES = values.engine === 'pg' ? ['postgres'] : values.engine === 'sqlite' ? ['sqlite'] : ['sqlite', 'postgres'];
+const ENGINES =
+  values.engine === 'pg' ? ['postgres'] : values.engine === 'sqlite' ? ['sqlite'] : ['sqlite', 'postgres'];
 const BUNDLE = resolve(import.meta.dirname, '../dist/server/index.mjs');
 const USER = { email: 'charge.bench@example.mg', password: 'Mandrosoa-7391-vohitra!' };
 const PG_ADMIN = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const fr = (n: number, digits = 0) => n.toLocaleString('fr-FR', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fr = (n: number, digits = 0) =>
+  n.toLocaleString('fr-FR', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 if (!existsSync(BUNDLE)) {
   console.error('Serveur non construit : lancez « npm run build:server ».');
@@ -74,7 +76,12 @@ async function prepare(url: string, keyFile: string): Promise<Sample> {
     const present = await topUpDemoReports(db, REPORTS, { seed: 7, where: db.engine });
     if (present < REPORTS && db.engine === 'postgres') await db.execute(sql.raw('VACUUM ANALYZE'));
     if (!(await findUserByEmail(db, USER.email))) {
-      await createUser(db, { email: USER.email, nomPrenom: 'Charge Bench', roleCode: 'ROLE_GESTIONNAIRE', password: USER.password });
+      await createUser(db, {
+        email: USER.email,
+        nomPrenom: 'Charge Bench',
+        roleCode: 'ROLE_GESTIONNAIRE',
+        password: USER.password,
+      });
     }
     return await sample(db);
   } finally {
@@ -84,8 +91,12 @@ async function prepare(url: string, keyFile: string): Promise<Sample> {
 
 async function sample(db: Database): Promise<Sample> {
   const s = db.t.signalements;
-  const codes = (await db.read.select({ code: s.code }).from(s).orderBy(desc(s.id)).limit(2000)).map((r) => r.code);
-  const partners = (await db.read.select({ code: db.t.partenaires.code }).from(db.t.partenaires).limit(50)).map((r) => r.code);
+  const codes = (await db.read.select({ code: s.code }).from(s).orderBy(desc(s.id)).limit(2000)).map(
+    (r) => r.code,
+  );
+  const partners = (
+    await db.read.select({ code: db.t.partenaires.code }).from(db.t.partenaires).limit(50)
+  ).map((r) => r.code);
   return { codes, partners };
 }
 
@@ -113,7 +124,10 @@ function mixed(sampled: Sample): Request {
               : f < 0.8
                 ? ['liste, région', `region.code=${pick(REGIONS)}`]
                 : f < 0.9
-                  ? ['liste, objet et partenaire', `subjects.code[]=${pick(SUBJECTS)}&partenaire.code[]=${pick(sampled.partners)}`]
+                  ? [
+                      'liste, objet et partenaire',
+                      `subjects.code[]=${pick(SUBJECTS)}&partenaire.code[]=${pick(sampled.partners)}`,
+                    ]
                   : ['liste, tri par code', `order[code]=desc&page=${1 + Math.floor(Math.random() * 3)}`];
     return { kind, method: 'GET', path: `/api/signalements?${query}` };
   }
@@ -151,7 +165,8 @@ interface Figures {
   byKind: Record<string, number[]>;
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 async function load(base: string, cookie: string, request: () => Request): Promise<Figures> {
   const latencies: number[] = [];
@@ -210,7 +225,14 @@ async function runServer(env: Record<string, string>): Promise<{ base: string; c
   const base = `http://127.0.0.1:${port}`;
   const profile = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(CPU_PROF)}`] : [];
   const child = spawn(process.execPath, ['--enable-source-maps', ...profile, BUNDLE], {
-    env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, LOG_LEVEL: 'warn', ...env },
+    env: {
+      PATH: process.env.PATH,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: base,
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const deadline = Date.now() + 300_000;
@@ -235,7 +257,12 @@ async function bench(engine: string) {
   if (engine === 'sqlite') {
     url = sqliteUrl;
   } else {
-    url = await postgresCopyOf(join(folder, 'signalements.db'), `signalements_bench_load_${REPORTS}`, PG_ADMIN, REPORTS);
+    url = await postgresCopyOf(
+      join(folder, 'signalements.db'),
+      `signalements_bench_load_${REPORTS}`,
+      PG_ADMIN,
+      REPORTS,
+    );
   }
   const sampled = await prepare(url, keyFile);
   const { base, child } = await runServer({
@@ -244,7 +271,11 @@ async function bench(engine: string) {
     ...(READ_WORKERS === undefined ? {} : { DATABASE_READ_WORKERS: READ_WORKERS }),
   });
   try {
-    const login = await fetch(`${base}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(USER) });
+    const login = await fetch(`${base}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(USER),
+    });
     if (login.status !== 200) throw new Error(`connexion refusée : ${login.status}`);
     const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
     // A short warm-up: statements prepared, caches filled.
@@ -263,12 +294,15 @@ const kinds: string[] = [];
 for (const engine of ENGINES) {
   const { ceiling, mix } = await bench(engine);
   for (const [kind, list] of Object.entries(mix.byKind).sort()) {
-    kinds.push(`| ${engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'} | ${kind} | ${fr(list.length)} | ${fr(percentile(list, 50))} | ${fr(percentile(list, 95))} | ${fr(percentile(list, 99))} |`);
+    kinds.push(
+      `| ${engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'} | ${kind} | ${fr(list.length)} | ${fr(percentile(list, 50))} | ${fr(percentile(list, 95))} | ${fr(percentile(list, 99))} |`,
+    );
   }
   const line = (what: string, f: Figures) =>
     `| ${engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'} | ${what} | ${fr(f.perSecond)} | ${fr(f.p50)} | ${fr(f.p95)} | ${fr(f.p99)} | ${f.errors + f.non2xx} |`;
   rows.push(line('no-op authentifié (plafond)', ceiling), line('mélange 80/15/5', mix));
-  for (const f of [ceiling, mix]) if (Object.keys(f.statuses).length > 0) console.warn(`Réponses non 2xx (${engine}) :`, f.statuses);
+  for (const f of [ceiling, mix])
+    if (Object.keys(f.statuses).length > 0) console.warn(`Réponses non 2xx (${engine}) :`, f.statuses);
 }
 console.info(
   `\n${fr(REPORTS)} signalements, ${CONNECTIONS} connexions, ${DURATION} s par mesure, fils de lecture SQLite : ${READ_WORKERS ?? 'par défaut'}, ${new Date().toISOString()}`,

@@ -123,7 +123,9 @@ async function measure(engine: string) {
   // A name of a presumed author: from the SQLite file (the PostgreSQL copy has the search texts that hold
   // the names, not the persons' tables).
   const names = new Sqlite(path, { readonly: true });
-  const author = names.prepare('select nom_prenom as n from presume_auteurs order by id desc limit 1').get() as { n: string };
+  const author = names
+    .prepare('select nom_prenom as n from presume_auteurs order by id desc limit 1')
+    .get() as { n: string };
   names.close();
   const lastName = author.n.split(' ')[0]!;
   const sample = await pick(
@@ -257,7 +259,9 @@ async function exportMemory(url: string) {
   });
   const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
   const started = performance.now();
-  const res = await fetch(`${base}/api/signalements/export/xlsx?signalementAt[after]=${ready.after}`, { headers: { cookie } });
+  const res = await fetch(`${base}/api/signalements/export/xlsx?signalementAt[after]=${ready.after}`, {
+    headers: { cookie },
+  });
   let bytes = 0;
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
   const seconds = (performance.now() - started) / 1000;

@@ -20,7 +20,9 @@ const run = (script: string, args: string[], env: Record<string, string> = {}) =
     timeout: 120_000,
   });
 
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  scripts: Record<string, string>;
+};
 const npmScripts = Object.entries(pkg.scripts)
   .map(([name, command]) => [name, /^tsx (scripts\/[\w-]+\.ts)$/.exec(command)?.[1]] as const)
   .filter((entry): entry is readonly [string, string] => entry[1] !== undefined);
@@ -30,7 +32,15 @@ describe('scripts', () => {
 
   it('covers every npm script that runs a file of scripts/', () => {
     expect(npmScripts.map(([name]) => name)).toEqual(
-      expect.arrayContaining(['dev', 'db:migrate', 'db:rotate-key', 'seed:demo', 'user:create-admin', 'budget', 'bench:reports']),
+      expect.arrayContaining([
+        'dev',
+        'db:migrate',
+        'db:rotate-key',
+        'seed:demo',
+        'user:create-admin',
+        'budget',
+        'bench:reports',
+      ]),
     );
   });
 
@@ -41,11 +51,14 @@ describe('scripts', () => {
     expect(res.stdout.startsWith(`Usage : npm run ${name}`)).toBe(true);
   });
 
-  it.each([['scripts/compress-assets.ts'], ['scripts/bench-export-child.ts']])('%s --help prints its usage', (script) => {
-    const res = run(script, ['--help']);
-    expect(res.status).toBe(0);
-    expect(res.stdout.startsWith(`Usage : tsx ${script}`)).toBe(true);
-  });
+  it.each([['scripts/compress-assets.ts'], ['scripts/bench-export-child.ts']])(
+    '%s --help prints its usage',
+    (script) => {
+      const res = run(script, ['--help']);
+      expect(res.status).toBe(0);
+      expect(res.stdout.startsWith(`Usage : tsx ${script}`)).toBe(true);
+    },
+  );
 
   it('refuses an unknown option in one French line followed by the usage, without a stack trace', () => {
     const res = run('scripts/seed-demo.ts', ['--nombre', '3']);
@@ -56,7 +69,9 @@ describe('scripts', () => {
   });
 
   it('reports an unreachable database in one French line', () => {
-    const res = run('scripts/migrate.ts', [], { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/signalements' });
+    const res = run('scripts/migrate.ts', [], {
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:1/signalements',
+    });
     expect(res.status).toBe(1);
     expect(res.stderr.trim()).toBe(
       'Démarrage impossible (DATABASE_URL) : la base PostgreSQL « signalements » sur 127.0.0.1:1 — serveur injoignable (connexion refusée : est-il démarré, sur ce port ?).',
@@ -126,9 +141,18 @@ describe('scripts', () => {
   });
 
   it('a start on a database that has users says ADMIN_EMAIL/ADMIN_PASSWORD are ignored, with the command to use', async () => {
-    const env = { DATABASE_URL: `file:${join(dir, 'demo.db')}`, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' };
+    const env = {
+      DATABASE_URL: `file:${join(dir, 'demo.db')}`,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+    };
     const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-    const running = await start({ ...env, ADMIN_EMAIL: 'nouveau.chef@example.mg', ADMIN_PASSWORD: 'Ankoay-manidina-9051-lavitra!' });
+    const running = await start({
+      ...env,
+      ADMIN_EMAIL: 'nouveau.chef@example.mg',
+      ADMIN_PASSWORD: 'Ankoay-manidina-9051-lavitra!',
+    });
     try {
       const printed = out.mock.calls.map((c) => String(c[0])).join('');
       expect(printed).toContain(ADMIN_SETTINGS_IGNORED);

@@ -33,7 +33,9 @@ describe('npm run user:create-admin', () => {
       const reset = run('--email', 'chef@example.mg', '--password', 'un-nouveau-mot-de-passe');
       expect(reset).toContain('Administrateur mis à jour (sessions fermées).');
       expect(reset).not.toContain('un-nouveau-mot-de-passe');
-      await expect(login(db, { email: 'chef@example.mg', password }, '127.0.0.2')).rejects.toThrow('Email ou mot de passe incorrect.');
+      await expect(login(db, { email: 'chef@example.mg', password }, '127.0.0.2')).rejects.toThrow(
+        'Email ou mot de passe incorrect.',
+      );
       await login(db, { email: 'chef@example.mg', password: 'un-nouveau-mot-de-passe' }, '127.0.0.3');
     } finally {
       await db.close();

@@ -19,7 +19,11 @@ Crée un administrateur, ou remet un compte existant en administrateur actif ave
   --password   son mot de passe (au moins ${PASSWORD_MIN_LENGTH} caractères, difficile à deviner)
   --help       affiche cette aide`;
 
-const { values } = cliOptions(USAGE, { email: { type: 'string' }, name: { type: 'string' }, password: { type: 'string' } });
+const { values } = cliOptions(USAGE, {
+  email: { type: 'string' },
+  name: { type: 'string' },
+  password: { type: 'string' },
+});
 
 const args = z
   .object({
@@ -27,7 +31,9 @@ const args = z
     name: z.string().trim().min(2, { message: 'Le nom doit contenir au moins 2 caractères.' }).optional(),
     password: z
       .string()
-      .min(PASSWORD_MIN_LENGTH, { message: `Le mot de passe doit contenir au moins ${PASSWORD_MIN_LENGTH} caractères.` })
+      .min(PASSWORD_MIN_LENGTH, {
+        message: `Le mot de passe doit contenir au moins ${PASSWORD_MIN_LENGTH} caractères.`,
+      })
       .optional(),
   })
   .safeParse(values);

@@ -37,7 +37,9 @@ if (values['generate-recipient'] !== undefined) {
   }
   writeSync(fd, privatePem);
   closeSync(fd);
-  console.info(`Clé privée écrite : ${file} (0600). Emportez-la hors de cette machine et supprimez-la ici : elle seule ouvre les sauvegardes.`);
+  console.info(
+    `Clé privée écrite : ${file} (0600). Emportez-la hors de cette machine et supprimez-la ici : elle seule ouvre les sauvegardes.`,
+  );
   console.info(`Clé publique, à mettre dans BACKUP_RECIPIENT :\n${recipient}`);
   process.exit(0);
 }
@@ -48,7 +50,9 @@ try {
   console.info(`Sauvegarde scellée écrite : ${result.file}`);
   for (const removed of result.removed) console.info(`Ancienne sauvegarde supprimée : ${removed}`);
   for (const key of result.unsealedKeys) {
-    console.warn(`Attention : ${key} est une clé en clair d'une ancienne sauvegarde non scellée ; supprimez-la (et sa copie hors machine).`);
+    console.warn(
+      `Attention : ${key} est une clé en clair d'une ancienne sauvegarde non scellée ; supprimez-la (et sa copie hors machine).`,
+    );
   }
 } catch (error) {
   if (error instanceof BackupError) {

@@ -58,7 +58,9 @@ async function unlock(): Promise<Unlock> {
   }
   if (config.BACKUP_PASSPHRASE) return { passphrase: config.BACKUP_PASSPHRASE };
   if (process.stdin.isTTY) return { passphrase: await askPassphrase() };
-  throw new BackupError('Indiquez la clé privée (--identity FICHIER) ou la phrase de passe (BACKUP_PASSPHRASE) de la sauvegarde.');
+  throw new BackupError(
+    'Indiquez la clé privée (--identity FICHIER) ou la phrase de passe (BACKUP_PASSPHRASE) de la sauvegarde.',
+  );
 }
 
 try {

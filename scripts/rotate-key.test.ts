@@ -12,9 +12,21 @@ import { formatDataKey, generateDataKey, parseDataKey } from '../server/crypto/c
 const root = resolve(import.meta.dirname, '..');
 const dir = mkdtempSync(join(tmpdir(), 'signalements-rotate-cli-'));
 const url = `file:${join(dir, 'cli.db')}`;
-const env = (extra: Record<string, string> = {}) => ({ ...process.env, DATABASE_URL: url, DATA_KEY: '', DATA_KEY_FILE: '', NEW_DATA_KEY: '', ...extra });
+const env = (extra: Record<string, string> = {}) => ({
+  ...process.env,
+  DATABASE_URL: url,
+  DATA_KEY: '',
+  DATA_KEY_FILE: '',
+  NEW_DATA_KEY: '',
+  ...extra,
+});
 const run = (args: string[], extra: Record<string, string> = {}) =>
-  spawnSync(process.execPath, ['--import', 'tsx', 'scripts/rotate-key.ts', ...args], { cwd: root, env: env(extra), encoding: 'utf8', timeout: 60_000 });
+  spawnSync(process.execPath, ['--import', 'tsx', 'scripts/rotate-key.ts', ...args], {
+    cwd: root,
+    env: env(extra),
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
 
 describe('npm run db:rotate-key', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -23,7 +35,9 @@ describe('npm run db:rotate-key', () => {
     const res = run(['--help']);
     expect(res.status).toBe(0);
     expect(res.stdout).toContain('Usage : npm run db:rotate-key [-- --new-key <clé>]');
-    expect(res.stdout).toContain("Arrêtez le serveur avant de lancer cette commande : elle refuse de s'exécuter tant qu'un");
+    expect(res.stdout).toContain(
+      "Arrêtez le serveur avant de lancer cette commande : elle refuse de s'exécuter tant qu'un",
+    );
   });
 
   it('replaces the key file, keeping the old one, then refuses a wrong key and a malformed new key in French', () => {
@@ -43,7 +57,9 @@ describe('npm run db:rotate-key', () => {
     );
     const malformed = run(['--new-key', 'trop-court']);
     expect(malformed.status).toBe(1);
-    expect(malformed.stderr).toContain('Nouvelle clé invalide : elle doit contenir 32 octets en base64 ou 64 caractères hexadécimaux.');
+    expect(malformed.stderr).toContain(
+      'Nouvelle clé invalide : elle doit contenir 32 octets en base64 ou 64 caractères hexadécimaux.',
+    );
   });
 
   it('prints a generated key once when the current key comes from DATA_KEY', () => {
@@ -103,7 +119,11 @@ describe.each(await testEngines())('npm run db:rotate-key beside a running serve
       databaseUrl = target.toString();
     }
     const settings = { DATABASE_URL: databaseUrl, DATA_KEY_FILE: keyFile };
-    server = await spawnServer({ ...settings, ADMIN_EMAIL: 'chef@example.mg', ADMIN_PASSWORD: 'Vohitra-tsara-7824-mandry!' });
+    server = await spawnServer({
+      ...settings,
+      ADMIN_EMAIL: 'chef@example.mg',
+      ADMIN_PASSWORD: 'Vohitra-tsara-7824-mandry!',
+    });
     await waitHealthy(server);
     const before = readFileSync(keyFile, 'utf8');
 

@@ -53,9 +53,13 @@ try {
   if (result.origin === 'file') {
     console.info(`  nouvelle clé                 : ${result.keyFile}`);
     console.info(`  ancienne clé conservée       : ${result.oldKeyFile}`);
-    console.info("Sauvegardez la nouvelle clé avec la base. L'ancienne clé n'ouvre plus que les anciennes sauvegardes.");
+    console.info(
+      "Sauvegardez la nouvelle clé avec la base. L'ancienne clé n'ouvre plus que les anciennes sauvegardes.",
+    );
   } else if (given === undefined) {
-    console.info('Nouvelle clé (elle ne sera plus affichée) : mettez-la dans DATA_KEY avant de redémarrer le serveur :');
+    console.info(
+      'Nouvelle clé (elle ne sera plus affichée) : mettez-la dans DATA_KEY avant de redémarrer le serveur :',
+    );
     console.info(`  DATA_KEY=${formatDataKey(result.newKey)}`);
   } else {
     console.info('Mettez la nouvelle clé dans DATA_KEY avant de redémarrer le serveur.');

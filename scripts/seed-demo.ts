@@ -52,7 +52,10 @@ try {
     }
     throw error;
   });
-  if (createdKeyFile) console.info(`Clé de chiffrement des sources créée dans ${createdKeyFile} : sauvegardez-la avec la base.`);
+  if (createdKeyFile)
+    console.info(
+      `Clé de chiffrement des sources créée dans ${createdKeyFile} : sauvegardez-la avec la base.`,
+    );
   await seed(db);
   // Before the demo users: otherwise the server's first start would find users and create no administrator.
   await ensureFirstAdmin(db, config).catch((error: unknown) => {

@@ -250,6 +250,9 @@ async function registerClient(app: FastifyInstance, root: string) {
       return reply.sendFile('index.html', root);
     }
     // An unknown /api path, or any path no route has: answered like the API, never kept by a cache.
-    return reply.code(404).header('cache-control', 'no-store').send({ status: 404, message: MESSAGES.notFound });
+    return reply
+      .code(404)
+      .header('cache-control', 'no-store')
+      .send({ status: 404, message: MESSAGES.notFound });
   });
 }

@@ -27,10 +27,21 @@ describe('configuration from the environment', () => {
       defaults.ACCESS_ALERT_EXPORT_MIN_ROWS,
       defaults.ACCESS_ALERT_EXPORT_SHARE,
     ]).toEqual([10, 20, 200, 0.5]);
-    const set = loadConfig({ ACCESS_ALERT_WINDOW_MINUTES: '30', ACCESS_ALERT_READS: '5', ACCESS_ALERT_EXPORT_SHARE: '0.25' });
-    expect([set.ACCESS_ALERT_WINDOW_MINUTES, set.ACCESS_ALERT_READS, set.ACCESS_ALERT_EXPORT_SHARE]).toEqual([30, 5, 0.25]);
+    const set = loadConfig({
+      ACCESS_ALERT_WINDOW_MINUTES: '30',
+      ACCESS_ALERT_READS: '5',
+      ACCESS_ALERT_EXPORT_SHARE: '0.25',
+    });
+    expect([set.ACCESS_ALERT_WINDOW_MINUTES, set.ACCESS_ALERT_READS, set.ACCESS_ALERT_EXPORT_SHARE]).toEqual([
+      30, 5, 0.25,
+    ]);
     const attempt = () =>
-      loadConfig({ ACCESS_ALERT_WINDOW_MINUTES: '0', ACCESS_ALERT_READS: 'vingt', ACCESS_ALERT_EXPORT_MIN_ROWS: '1.5', ACCESS_ALERT_EXPORT_SHARE: '2' });
+      loadConfig({
+        ACCESS_ALERT_WINDOW_MINUTES: '0',
+        ACCESS_ALERT_READS: 'vingt',
+        ACCESS_ALERT_EXPORT_MIN_ROWS: '1.5',
+        ACCESS_ALERT_EXPORT_SHARE: '2',
+      });
     expect(attempt).toThrow('ACCESS_ALERT_WINDOW_MINUTES: au moins 1');
     expect(attempt).toThrow('ACCESS_ALERT_READS: doit être un nombre');
     expect(attempt).toThrow('ACCESS_ALERT_EXPORT_MIN_ROWS: doit être un entier');
@@ -49,13 +60,27 @@ describe('configuration from the environment', () => {
 
   it('has the daily alert totals and the retention of the access log, and refuses bad values in French', () => {
     const defaults = loadConfig({});
-    expect([defaults.ACCESS_ALERT_DAILY_READS, defaults.ACCESS_ALERT_DAILY_EXPORT_ROWS, defaults.ACCESS_LOG_RETENTION_DAYS]).toEqual([
-      60, 1000, 365,
-    ]);
-    const set = loadConfig({ ACCESS_ALERT_DAILY_READS: '40', ACCESS_ALERT_DAILY_EXPORT_ROWS: '500', ACCESS_LOG_RETENTION_DAYS: '90' });
-    expect([set.ACCESS_ALERT_DAILY_READS, set.ACCESS_ALERT_DAILY_EXPORT_ROWS, set.ACCESS_LOG_RETENTION_DAYS]).toEqual([40, 500, 90]);
+    expect([
+      defaults.ACCESS_ALERT_DAILY_READS,
+      defaults.ACCESS_ALERT_DAILY_EXPORT_ROWS,
+      defaults.ACCESS_LOG_RETENTION_DAYS,
+    ]).toEqual([60, 1000, 365]);
+    const set = loadConfig({
+      ACCESS_ALERT_DAILY_READS: '40',
+      ACCESS_ALERT_DAILY_EXPORT_ROWS: '500',
+      ACCESS_LOG_RETENTION_DAYS: '90',
+    });
+    expect([
+      set.ACCESS_ALERT_DAILY_READS,
+      set.ACCESS_ALERT_DAILY_EXPORT_ROWS,
+      set.ACCESS_LOG_RETENTION_DAYS,
+    ]).toEqual([40, 500, 90]);
     const attempt = () =>
-      loadConfig({ ACCESS_ALERT_DAILY_READS: '1', ACCESS_ALERT_DAILY_EXPORT_ROWS: 'mille', ACCESS_LOG_RETENTION_DAYS: '7' });
+      loadConfig({
+        ACCESS_ALERT_DAILY_READS: '1',
+        ACCESS_ALERT_DAILY_EXPORT_ROWS: 'mille',
+        ACCESS_LOG_RETENTION_DAYS: '7',
+      });
     expect(attempt).toThrow('ACCESS_ALERT_DAILY_READS: au moins 2');
     expect(attempt).toThrow('ACCESS_ALERT_DAILY_EXPORT_ROWS: doit être un nombre');
     expect(attempt).toThrow('ACCESS_LOG_RETENTION_DAYS: au moins 30');
@@ -64,7 +89,13 @@ describe('configuration from the environment', () => {
   it('takes TRUST_PROXY as false, a hop count (true is one) or the proxies by address or network, and refuses the rest in French', () => {
     const trust = (TRUST_PROXY: string) => loadConfig({ TRUST_PROXY }).TRUST_PROXY;
     expect([trust('false'), trust(''), trust('true'), trust('2')]).toEqual([false, false, 1, 2]);
-    expect(trust(' 127.0.0.1, 10.0.0.0/8 ,::1, fd00::/8, loopback ')).toEqual(['127.0.0.1', '10.0.0.0/8', '::1', 'fd00::/8', 'loopback']);
+    expect(trust(' 127.0.0.1, 10.0.0.0/8 ,::1, fd00::/8, loopback ')).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ]);
     for (const wrong of ['oui', '0', '11', '10.0.0.0/33', '::1/129', '10.0.0.300', '127.0.0.1,', 'nginx']) {
       expect(() => trust(wrong), wrong).toThrow(
         "TRUST_PROXY: doit valoir 'false', le nombre de proxys devant le serveur (1 à 10 ; 'true' vaut 1) ou la liste de leurs adresses ou réseaux séparés par des virgules",
@@ -100,7 +131,15 @@ describe('configuration from the environment', () => {
       }
     })();
     expect(message).toMatch(/^Configuration invalide/);
-    for (const name of ['PORT', 'DATABASE_URL', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'PUBLIC_URL', 'SMTP_URL', 'LOG_LEVEL']) {
+    for (const name of [
+      'PORT',
+      'DATABASE_URL',
+      'ADMIN_EMAIL',
+      'ADMIN_PASSWORD',
+      'PUBLIC_URL',
+      'SMTP_URL',
+      'LOG_LEVEL',
+    ]) {
       expect(message).toContain(`- ${name}:`);
     }
     expect(message).toContain("doit commencer par 'file:' (SQLite) ou 'postgres://' (PostgreSQL)");

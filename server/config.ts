@@ -44,13 +44,9 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   // The business calendar (docs/decisions/0018-business-calendar.md): every day shown, filtered, exported
   // or counted is a day in this zone.
-  APP_TIMEZONE: z
-    .string()
-    .trim()
-    .default(DEFAULT_BUSINESS_TIME_ZONE)
-    .refine(isTimeZone, {
-      message: "fuseau horaire inconnu (nom IANA attendu, par exemple 'Indian/Antananarivo')",
-    }),
+  APP_TIMEZONE: z.string().trim().default(DEFAULT_BUSINESS_TIME_ZONE).refine(isTimeZone, {
+    message: "fuseau horaire inconnu (nom IANA attendu, par exemple 'Indian/Antananarivo')",
+  }),
   // Who may tell the client's address in X-Forwarded-For (server/http/client-address.ts): nobody
   // ('false'), the nearest N proxies ('1'…'10'; 'true' is 1), or the proxies listed by address or network.
   // Otherwise a client could choose its own address and escape every per-address limit.

@@ -58,7 +58,12 @@ describe.each(await testEngines())('kill -9 during writes on %s', (engine) => {
   it('keeps every acknowledged report and its source, and the next start needs no help', async () => {
     database = await createTestDatabase(engine);
     await seed(database.db);
-    await createUser(database.db, { email: AGENT.email, nomPrenom: 'Agent Crash', roleCode: 'ROLE_USER', password: AGENT.password });
+    await createUser(database.db, {
+      email: AGENT.email,
+      nomPrenom: 'Agent Crash',
+      roleCode: 'ROLE_USER',
+      password: AGENT.password,
+    });
     const env = { DATABASE_URL: database.url, DATA_KEY: formatDataKey(database.dataKey) };
 
     const first = await start(env);
@@ -69,7 +74,10 @@ describe.each(await testEngines())('kill -9 during writes on %s', (engine) => {
     const writer = async (w: number) => {
       for (let i = 0; !stop; i++) {
         try {
-          const report = await post(first, cookie, '/api/signalements', { ...MINIMAL_REPORT, description: `Écrit par le client ${w}, essai ${i}` });
+          const report = await post(first, cookie, '/api/signalements', {
+            ...MINIMAL_REPORT,
+            description: `Écrit par le client ${w}, essai ${i}`,
+          });
           if (report.status !== 201) continue;
           const { code } = (await report.json()) as { code: string };
           acknowledged.set(code, null);
@@ -111,7 +119,9 @@ describe.each(await testEngines())('kill -9 during writes on %s', (engine) => {
     const again = await logIn(second);
     const withSource = [...acknowledged].filter(([, name]) => name !== null);
     for (const [code, name] of withSource.slice(0, 10)) {
-      const res = await fetch(`${second.base}/api/signalements/${code}/source`, { headers: { cookie: again } });
+      const res = await fetch(`${second.base}/api/signalements/${code}/source`, {
+        headers: { cookie: again },
+      });
       expect(res.status).toBe(200);
       expect(JSON.stringify(await res.json())).toContain(name);
     }

@@ -12,7 +12,9 @@ try {
     running.app.log.info({ signal }, 'arrêt en cours');
     // A safety net: whatever still holds the process when the budget is spent, it exits.
     setTimeout(() => {
-      console.error(`Arrêt forcé : le serveur ne s'est pas arrêté en ${running.config.SHUTDOWN_TIMEOUT_SECONDS} s (SHUTDOWN_TIMEOUT_SECONDS).`);
+      console.error(
+        `Arrêt forcé : le serveur ne s'est pas arrêté en ${running.config.SHUTDOWN_TIMEOUT_SECONDS} s (SHUTDOWN_TIMEOUT_SECONDS).`,
+      );
       process.exit(1);
     }, running.config.SHUTDOWN_TIMEOUT_SECONDS * 1000).unref();
     await running.close();

@@ -20,7 +20,12 @@ const SOURCES = [
   { nomPrenom: 'Andriamihaja Voahangy-Protegee', contact: '+261 33 41 776 08' },
   { nomPrenom: 'Ratsimbazafy Tiana-Protegee', contact: '+261 32 19 640 55' },
 ];
-const secretsOf = (s: (typeof SOURCES)[number]) => [s.nomPrenom, s.contact, s.nomPrenom.split(' ')[0]!, s.contact.slice(-9)];
+const secretsOf = (s: (typeof SOURCES)[number]) => [
+  s.nomPrenom,
+  s.contact,
+  s.nomPrenom.split(' ')[0]!,
+  s.contact.slice(-9),
+];
 const SECRETS = SOURCES.flatMap(secretsOf);
 
 describe.each(await testEngines())('protection of the people in reports on %s', (engine) => {
@@ -35,13 +40,22 @@ describe.each(await testEngines())('protection of the people in reports on %s', 
       method,
       url,
       remoteAddress: ip,
-      headers: { cookie: cookie[caller], ...SAME_ORIGIN, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        cookie: cookie[caller],
+        ...SAME_ORIGIN,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
     });
   const trpcQuery = (caller: Caller, path: string, input?: unknown) =>
-    send(caller, 'GET', `/trpc/${path}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`);
+    send(
+      caller,
+      'GET',
+      `/trpc/${path}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`,
+    );
   const hits = async (caller: Caller, search: string) =>
-    (await send(caller, 'GET', `/api/signalements?search=${encodeURIComponent(search)}`)).json().totalItems as number;
+    (await send(caller, 'GET', `/api/signalements?search=${encodeURIComponent(search)}`)).json()
+      .totalItems as number;
 
   beforeAll(async () => {
     t = await createTestApp(engine, { ACCESS_ALERT_READS: '3' });
@@ -53,7 +67,11 @@ describe.each(await testEngines())('protection of the people in reports on %s', 
     cookie.admin = await t.login('chef@example.mg'); // enrols the administrator's second factor
     for (const source of SOURCES) {
       const report = await createReport(t, cookie.creator);
-      const created = await send('creator', 'POST', '/api/sources', { signalement: `/api/signalements/${report}`, ...source, canaux: ['/api/canals/TELEPHONE'] });
+      const created = await send('creator', 'POST', '/api/sources', {
+        signalement: `/api/signalements/${report}`,
+        ...source,
+        canaux: ['/api/canals/TELEPHONE'],
+      });
       expect(created.statusCode, created.body).toBe(201);
       const anonymous = await t.app.inject({
         method: 'PATCH',
@@ -90,7 +108,10 @@ describe.each(await testEngines())('protection of the people in reports on %s', 
     workbook.eachSheet((sheet) => sheet.eachRow((row) => bodies.push(JSON.stringify(row.values))));
     const seen = bodies.join('\n').toLowerCase();
     for (const secret of secretsOf(SOURCES[0]!)) expect(seen, secret).not.toContain(secret.toLowerCase());
-    expect((await send('other', 'GET', `/api/signalements/${report}/source`)).json()).toMatchObject({ sources: [], sourcesProtegees: 1 });
+    expect((await send('other', 'GET', `/api/signalements/${report}/source`)).json()).toMatchObject({
+      sources: [],
+      sourcesProtegees: 1,
+    });
 
     // The exact-name search (blind index) does not reveal them either; their creator still finds them.
     expect(await hits('other', SOURCES[0]!.nomPrenom)).toBe(0);
@@ -110,24 +131,38 @@ describe.each(await testEngines())('protection of the people in reports on %s', 
       ['lecture_personnes', id, reports[0]],
       ['export', id, null],
     ]);
-    expect(added[0]).toMatchObject({ address: '10.11.0.42', userEmail: 'autre@example.mg', details: { personnes: 'auteurs' } });
-    expect(added[2]!.details).toMatchObject({ format: 'xlsx', lignes: 1, filtres: { recherche: { type: 'code', code: reports[0] } } });
+    expect(added[0]).toMatchObject({
+      address: '10.11.0.42',
+      userEmail: 'autre@example.mg',
+      details: { personnes: 'auteurs' },
+    });
+    expect(added[2]!.details).toMatchObject({
+      format: 'xlsx',
+      lignes: 1,
+      filtres: { recherche: { type: 'code', code: reports[0] } },
+    });
 
     // The first test's reads are there too: sources (masked for this user) and history, by both doors.
-    const sourceReads = (await accessLogRows(t, 'lecture_personnes')).filter((e) => e.userId === id && e.details.personnes === 'sources');
+    const sourceReads = (await accessLogRows(t, 'lecture_personnes')).filter(
+      (e) => e.userId === id && e.details.personnes === 'sources',
+    );
     expect(sourceReads.length).toBeGreaterThanOrEqual(3);
     expect(sourceReads[0]!.details).toMatchObject({ protegees: true, masquees: 1 });
   });
 
   it('raises one alert, seen on the dashboard and e-mailed to the administrators, on a burst of reading', async () => {
-    const alerts = async (): Promise<AccessAlertDto[]> => (await trpcQuery('admin', 'journal.alerts')).json().result.data;
+    const alerts = async (): Promise<AccessAlertDto[]> =>
+      (await trpcQuery('admin', 'journal.alerts')).json().result.data;
     // reports[0] was read already: two more reports reach the threshold of 3.
     for (const report of reports.slice(1)) await send('other', 'GET', `/api/signalements/${report}/source`);
     const raised = await alerts();
     expect(raised).toHaveLength(1);
     expect(raised[0]).toMatchObject({ kind: 'lecture_massive', utilisateur: { code: otherCode } });
     const o = t.db.t.mailOutbox;
-    const mails = await t.db.read.select().from(o).where(and(eq(o.kind, 'access-alert'), eq(o.to, 'chef@example.mg')));
+    const mails = await t.db.read
+      .select()
+      .from(o)
+      .where(and(eq(o.kind, 'access-alert'), eq(o.to, 'chef@example.mg')));
     expect(mails).toHaveLength(1);
     // Plain users see no alert.
     expect((await trpcQuery('other', 'journal.alerts')).statusCode).toBe(403);
@@ -156,7 +191,9 @@ describe.each(await testEngines())('protection of the people in reports on %s', 
     expect((await users(pending)).statusCode).toBe(403);
     expect((await verify(t.totp('chef@example.mg'))).statusCode).toBe(204);
     expect((await users(pending)).statusCode).toBe(200);
-    const failures = (await accessLogRows(t, 'echec_connexion')).filter((e) => e.userEmail === 'chef@example.mg');
+    const failures = (await accessLogRows(t, 'echec_connexion')).filter(
+      (e) => e.userEmail === 'chef@example.mg',
+    );
     expect(failures.at(-1)!.details).toMatchObject({ motif: 'code_incorrect' });
   });
 });

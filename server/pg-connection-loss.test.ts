@@ -24,11 +24,20 @@ const SAME_ORIGIN = { 'content-type': 'application/json', 'sec-fetch-site': 'sam
 
 async function prepare(db: Database): Promise<void> {
   await seed(db);
-  await createUser(db, { email: AGENT.email, nomPrenom: 'Agent Coupure', roleCode: 'ROLE_USER', password: AGENT.password });
+  await createUser(db, {
+    email: AGENT.email,
+    nomPrenom: 'Agent Coupure',
+    roleCode: 'ROLE_USER',
+    password: AGENT.password,
+  });
 }
 
 async function logIn(server: ServerProcess): Promise<string> {
-  const res = await fetch(`${server.base}/api/login`, { method: 'POST', headers: SAME_ORIGIN, body: JSON.stringify(AGENT) });
+  const res = await fetch(`${server.base}/api/login`, {
+    method: 'POST',
+    headers: SAME_ORIGIN,
+    body: JSON.stringify(AGENT),
+  });
   expect(res.status).toBe(200);
   return res.headers.get('set-cookie')!.split(';')[0]!;
 }
@@ -43,7 +52,11 @@ interface Outcome {
   message?: string;
 }
 
-async function create(server: ServerProcess, cookie: string, key: string): Promise<Omit<Outcome, 'sentWhile'>> {
+async function create(
+  server: ServerProcess,
+  cookie: string,
+  key: string,
+): Promise<Omit<Outcome, 'sentWhile'>> {
   try {
     const res = await fetch(`${server.base}/api/signalements`, {
       method: 'POST',
@@ -74,7 +87,8 @@ function startWriters(server: ServerProcess, cookie: string) {
   return {
     outcomes,
     setPhase: (next: string) => (phase = next),
-    acknowledged: (sentWhile?: string) => outcomes.filter((o) => o.status === 201 && (!sentWhile || o.sentWhile === sentWhile)).length,
+    acknowledged: (sentWhile?: string) =>
+      outcomes.filter((o) => o.status === 201 && (!sentWhile || o.sentWhile === sentWhile)).length,
     async stop() {
       stopped = true;
       await Promise.all(running);
@@ -202,13 +216,19 @@ describe.skipIf(!clusterBinariesAvailable())('PostgreSQL restarted under writes'
 
     await cluster.stop('fast');
     load.setPhase('down');
-    await waitAlive(server, () => expect(load.outcomes.filter((o) => o.sentWhile === 'down').length).toBeGreaterThanOrEqual(WRITERS * 2));
+    await waitAlive(server, () =>
+      expect(load.outcomes.filter((o) => o.sentWhile === 'down').length).toBeGreaterThanOrEqual(WRITERS * 2),
+    );
     // Both doors, with and without a session: a French 503, and when to try again.
     const list = await fetch(`${server.base}/api/signalements`, { headers: { cookie } });
     expect(list.status).toBe(503);
     expect(list.headers.get('retry-after')).toBe('5');
     expect(await list.json()).toEqual({ status: 503, message: MESSAGES.unavailable });
-    const trpcLogin = await fetch(`${server.base}/trpc/auth.login`, { method: 'POST', headers: SAME_ORIGIN, body: JSON.stringify(AGENT) });
+    const trpcLogin = await fetch(`${server.base}/trpc/auth.login`, {
+      method: 'POST',
+      headers: SAME_ORIGIN,
+      body: JSON.stringify(AGENT),
+    });
     expect(trpcLogin.status).toBe(503);
     const trpcBody = (await trpcLogin.json()) as { error: { message: string; data: { code: string } } };
     expect(trpcBody.error.message).toBe(MESSAGES.unavailable);

@@ -8,7 +8,12 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PG_ADMIN_URL, postgresAvailable } from '../tests/helpers/db';
-import { killHard, spawnServer, waitHealthy, type ServerProcess as Server } from '../tests/helpers/server-process';
+import {
+  killHard,
+  spawnServer,
+  waitHealthy,
+  type ServerProcess as Server,
+} from '../tests/helpers/server-process';
 import { MINIMAL_REPORT } from '../tests/helpers/signalements';
 import { startTestSmtp, type TestSmtp } from '../tests/helpers/smtp';
 import { formatDataKey, generateDataKey } from './crypto/cipher';
@@ -86,20 +91,29 @@ describe.skipIf(!available)('two servers on one PostgreSQL', () => {
     const enrol = await call(b, '/trpc/twoFactor.enrol', {
       method: 'POST',
       cookie: admin,
-      body: JSON.stringify({ password: ADMIN.password, code: generateTOTP(decodeBase32IgnorePadding(secret), 30, 6) }),
+      body: JSON.stringify({
+        password: ADMIN.password,
+        code: generateTOTP(decodeBase32IgnorePadding(secret), 30, 6),
+      }),
     });
     expect(enrol.status).toBe(200);
-    for (const server of [a, b]) expect((await call(server, '/api/signalements', { cookie: admin })).status).toBe(200);
+    for (const server of [a, b])
+      expect((await call(server, '/api/signalements', { cookie: admin })).status).toBe(200);
   });
 
   it('counts the failed log-ins of both servers against one limit', async () => {
     const target = { email: 'personne@example.mg', password: 'pas-le-bon-mot-de-passe' };
     const statuses: number[] = [];
     for (let i = 0; i < MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS + 2; i++) {
-      const res = await call(i % 2 === 0 ? a : b, '/api/login', { method: 'POST', body: JSON.stringify(target) });
+      const res = await call(i % 2 === 0 ? a : b, '/api/login', {
+        method: 'POST',
+        body: JSON.stringify(target),
+      });
       statuses.push(res.status);
     }
-    expect(statuses.slice(0, MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS)).toEqual(Array(MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS).fill(401));
+    expect(statuses.slice(0, MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS)).toEqual(
+      Array(MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS).fill(401),
+    );
     expect(statuses.slice(MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS)).toEqual([429, 429]);
   });
 
@@ -113,7 +127,9 @@ describe.skipIf(!available)('two servers on one PostgreSQL', () => {
     const { code } = (await created.json()) as { code: string };
     const statuses: number[] = [];
     for (let i = 0; i < PUBLIC_LOOKUPS_PER_ADDRESS + 2; i++) {
-      statuses.push((await fetch(`${(i % 2 === 0 ? a : b).base}/api/resume/signalements-details/${code}`)).status);
+      statuses.push(
+        (await fetch(`${(i % 2 === 0 ? a : b).base}/api/resume/signalements-details/${code}`)).status,
+      );
     }
     expect(statuses.filter((s) => s === 200)).toHaveLength(PUBLIC_LOOKUPS_PER_ADDRESS);
     expect(statuses.slice(PUBLIC_LOOKUPS_PER_ADDRESS)).toEqual([429, 429]);
@@ -125,11 +141,17 @@ describe.skipIf(!available)('two servers on one PostgreSQL', () => {
       const res = await call(i % 2 === 0 ? a : b, '/api/utilisateur/create-user', {
         method: 'POST',
         cookie: admin,
-        body: JSON.stringify({ email, nomPrenom: `Invité ${i}`, utilisateurRole: '/api/utilisateur_roles/ROLE_USER' }),
+        body: JSON.stringify({
+          email,
+          nomPrenom: `Invité ${i}`,
+          utilisateurRole: '/api/utilisateur_roles/ROLE_USER',
+        }),
       });
       expect(res.status).toBe(201);
     }
-    await expect.poll(() => smtp.received.filter((m) => emails.includes(m.to)).length, { timeout: 30_000 }).toBe(emails.length);
+    await expect
+      .poll(() => smtp.received.filter((m) => emails.includes(m.to)).length, { timeout: 30_000 })
+      .toBe(emails.length);
     // A little longer: a second copy would come now.
     await new Promise((done) => setTimeout(done, 2500));
     const received = smtp.received.filter((m) => emails.includes(m.to)).map((m) => m.to);

@@ -156,7 +156,9 @@ describe('SIGTERM', () => {
     // Some send their next request at once, others a few milliseconds later: at the signal, some
     // connections are idle, between two requests.
     const clients = Array.from({ length: 8 }, (_, i) => keepAliveClient(server.port, i % 4));
-    await expect.poll(() => Math.min(...clients.map((c) => c.state.answered)), { timeout: 20_000 }).toBeGreaterThan(20);
+    await expect
+      .poll(() => Math.min(...clients.map((c) => c.state.answered)), { timeout: 20_000 })
+      .toBeGreaterThan(20);
 
     server.process.kill('SIGTERM');
     await Promise.all(clients.map((c) => c.closed));
@@ -185,8 +187,12 @@ describe('SIGTERM', () => {
 
   it('refuses a shutdown budget that is not a whole number of seconds between 1 and 600', async () => {
     const { loadConfig } = await import('./config');
-    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: '0' })).toThrow('SHUTDOWN_TIMEOUT_SECONDS: au moins 1');
-    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: 'dix' })).toThrow('SHUTDOWN_TIMEOUT_SECONDS: doit être un nombre');
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: '0' })).toThrow(
+      'SHUTDOWN_TIMEOUT_SECONDS: au moins 1',
+    );
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: 'dix' })).toThrow(
+      'SHUTDOWN_TIMEOUT_SECONDS: doit être un nombre',
+    );
     expect(loadConfig({}).SHUTDOWN_TIMEOUT_SECONDS).toBe(10);
   });
 });
@@ -216,10 +222,18 @@ describe.each(await testEngines())('SIGTERM during xlsx exports on %s', (engine)
     const rows = await database.db.read.select({ id: signalements.id }).from(signalements);
     await database.db.transaction(async (tx) => {
       for (const { id } of rows) {
-        await tx.update(signalements).set({ description: randomBytes(11_250).toString('base64') }).where(eq(signalements.id, id));
+        await tx
+          .update(signalements)
+          .set({ description: randomBytes(11_250).toString('base64') })
+          .where(eq(signalements.id, id));
       }
     });
-    await createUser(database.db, { email: AGENT.email, nomPrenom: 'Agent Export', roleCode: 'ROLE_USER', password: AGENT.password });
+    await createUser(database.db, {
+      email: AGENT.email,
+      nomPrenom: 'Agent Export',
+      roleCode: 'ROLE_USER',
+      password: AGENT.password,
+    });
     dir = mkdtempSync(join(tmpdir(), 'signalements-shutdown-'));
     const server = await startServer(dir, {
       DATABASE_URL: database.url,

@@ -17,7 +17,13 @@ describe('first start', () => {
   const env = (extra: Record<string, string> = {}) => {
     const dir = mkdtempSync(join(tmpdir(), 'signalements-start-'));
     dirs.push(dir);
-    return { DATABASE_URL: `file:${join(dir, 'db.sqlite')}`, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...extra };
+    return {
+      DATABASE_URL: `file:${join(dir, 'db.sqlite')}`,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      ...extra,
+    };
   };
 
   it('migrates, seeds, prints the first administrator once, and the printed password logs in', async () => {

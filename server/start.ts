@@ -66,7 +66,11 @@ export async function start(env: Record<string, string | undefined> = process.en
   // SQLite: the report list and a report are built on threads of their own, as many as the reader threads.
   if (db.readThreads > 0) {
     const { DATABASE_URL, DATA_KEY, DATA_KEY_FILE } = config;
-    const data = { url: DATABASE_URL, key: { DATABASE_URL, DATA_KEY, DATA_KEY_FILE }, timeZone: config.APP_TIMEZONE };
+    const data = {
+      url: DATABASE_URL,
+      key: { DATABASE_URL, DATA_KEY, DATA_KEY_FILE },
+      timeZone: config.APP_TIMEZONE,
+    };
     attachReadTasks(db, new ReadTaskPool(data, db.readThreads, config.READ_JOB_TIMEOUT_SECONDS * 1000));
   }
   const app = await buildApp({ config, db });
@@ -83,7 +87,10 @@ export async function start(env: Record<string, string | undefined> = process.en
     );
   }
   if (encrypted.sources + encrypted.history + encrypted.totpKeys > 0) {
-    app.log.info(encrypted, 'Données en clair d’une version précédente chiffrées (sources, historique, clés TOTP).');
+    app.log.info(
+      encrypted,
+      'Données en clair d’une version précédente chiffrées (sources, historique, clés TOTP).',
+    );
   }
   let address: string;
   try {

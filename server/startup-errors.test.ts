@@ -83,7 +83,10 @@ describe('start-up failures', () => {
     const { port } = silent.address() as { port: number };
     try {
       expectOneLine(
-        await run({ DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/signalements`, DATABASE_CONNECT_TIMEOUT_SECONDS: '1' }),
+        await run({
+          DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/signalements`,
+          DATABASE_CONNECT_TIMEOUT_SECONDS: '1',
+        }),
         `Démarrage impossible (DATABASE_URL) : la base PostgreSQL « signalements » sur 127.0.0.1:${port} — aucune réponse du serveur en 1 s (DATABASE_CONNECT_TIMEOUT_SECONDS).`,
       );
     } finally {
@@ -102,7 +105,9 @@ describe('start-up failures', () => {
 
   it('a PostgreSQL role refused at authentication, without printing the password', async () => {
     if (!(await postgresAvailable())) return;
-    const outcome = await run({ DATABASE_URL: 'postgres://personne_inconnue:mot-de-passe-secret@127.0.0.1:5432/postgres' });
+    const outcome = await run({
+      DATABASE_URL: 'postgres://personne_inconnue:mot-de-passe-secret@127.0.0.1:5432/postgres',
+    });
     expectOneLine(
       outcome,
       "Démarrage impossible (DATABASE_URL) : la base PostgreSQL « postgres » sur 127.0.0.1:5432 — authentification refusée pour l'utilisateur « personne_inconnue ».",

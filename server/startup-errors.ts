@@ -81,30 +81,39 @@ export function explainStartupFailure(error: unknown, settings: StartupSettings)
 
   if (listenError) {
     const where = `${settings.HOST ?? '0.0.0.0'}:${settings.PORT ?? ''}`;
-    if (has('EADDRINUSE')) return `Démarrage impossible (PORT) : l'adresse ${where} est déjà utilisée par un autre programme.`;
-    if (has('EACCES')) return `Démarrage impossible (PORT) : pas le droit d'écouter sur ${where} (port réservé).`;
-    if (has('EADDRNOTAVAIL')) return `Démarrage impossible (HOST) : l'adresse ${where} n'appartient pas à cette machine.`;
+    if (has('EADDRINUSE'))
+      return `Démarrage impossible (PORT) : l'adresse ${where} est déjà utilisée par un autre programme.`;
+    if (has('EACCES'))
+      return `Démarrage impossible (PORT) : pas le droit d'écouter sur ${where} (port réservé).`;
+    if (has('EADDRNOTAVAIL'))
+      return `Démarrage impossible (HOST) : l'adresse ${where} n'appartient pas à cette machine.`;
     return `Démarrage impossible (PORT, HOST) : écoute sur ${where} refusée (${str(listenError.code) || str(listenError.message)}).`;
   }
 
   // PostgreSQL's own answers (SQLSTATE codes).
   if (has('3D000')) return db("cette base n'existe pas (créez-la avec « createdb » ou corrigez son nom)");
-  if (has('28P01')) return db(`authentification refusée pour l'utilisateur « ${pgUser(url)} » (mot de passe incorrect)`);
+  if (has('28P01'))
+    return db(`authentification refusée pour l'utilisateur « ${pgUser(url)} » (mot de passe incorrect)`);
   if (hasPrefix('28')) return db(`authentification refusée pour l'utilisateur « ${pgUser(url)} »`);
   if (has('53100') || has('SQLITE_FULL') || has('ENOSPC')) return db('disque plein, libérez de la place');
   if (has('25006')) return db('le serveur est en lecture seule (réplique ?)');
-  if (has('42501')) return db("l'utilisateur n'a pas les droits nécessaires (création de schéma ou de table)");
+  if (has('42501'))
+    return db("l'utilisateur n'a pas les droits nécessaires (création de schéma ou de table)");
   if (has('57P03')) return db('le serveur PostgreSQL démarre ou s’arrête, réessayez dans un instant');
 
   // The network.
-  if (has('ECONNREFUSED')) return db('serveur injoignable (connexion refusée : est-il démarré, sur ce port ?)');
+  if (has('ECONNREFUSED'))
+    return db('serveur injoignable (connexion refusée : est-il démarré, sur ce port ?)');
   if (has('ENOTFOUND') || has('EAI_AGAIN')) return db('nom d’hôte inconnu');
   if (has('EHOSTUNREACH') || has('ENETUNREACH')) return db('serveur injoignable (réseau)');
   if (has('ETIMEDOUT') || /timeout/i.test(messages)) {
     const seconds = settings.DATABASE_CONNECT_TIMEOUT_SECONDS;
-    return db(`aucune réponse du serveur${seconds ? ` en ${seconds} s (DATABASE_CONNECT_TIMEOUT_SECONDS)` : ''}`);
+    return db(
+      `aucune réponse du serveur${seconds ? ` en ${seconds} s (DATABASE_CONNECT_TIMEOUT_SECONDS)` : ''}`,
+    );
   }
-  if (has('ECONNRESET') || /Connection terminated/i.test(messages)) return db('connexion coupée par le serveur');
+  if (has('ECONNRESET') || /Connection terminated/i.test(messages))
+    return db('connexion coupée par le serveur');
 
   // Files (SQLite, its folder).
   const fileError = errors.find((e) => typeof e.path === 'string');
@@ -117,12 +126,20 @@ export function explainStartupFailure(error: unknown, settings: StartupSettings)
     return db(`le dossier ne peut pas être créé (emplacement en lecture seule ou absent)${where}`);
   }
   if (has('EACCES') || has('EPERM')) return db(`accès refusé à l'emplacement${where}`);
-  if (has('SQLITE_CANTOPEN')) return db("le fichier ne peut pas être ouvert ni créé (dossier absent, en lecture seule ou sans droit d'écriture)");
-  if (has('SQLITE_NOTADB') || has('SQLITE_CORRUPT')) return db("ce fichier n'est pas une base SQLite valide ou il est endommagé");
+  if (has('SQLITE_CANTOPEN'))
+    return db(
+      "le fichier ne peut pas être ouvert ni créé (dossier absent, en lecture seule ou sans droit d'écriture)",
+    );
+  if (has('SQLITE_NOTADB') || has('SQLITE_CORRUPT'))
+    return db("ce fichier n'est pas une base SQLite valide ou il est endommagé");
   if (has('SQLITE_BUSY') || has('SQLITE_LOCKED')) return db('la base est verrouillée par un autre programme');
   if (hasPrefix('SQLITE_IOERR')) return db("erreur d'entrée-sortie du disque");
 
   // The innermost message is the cause (the outer ones repeat a query and its parameters).
-  const innermost = errors.map((e) => str(e.message)).filter((m) => m).pop() ?? String(error);
+  const innermost =
+    errors
+      .map((e) => str(e.message))
+      .filter((m) => m)
+      .pop() ?? String(error);
   return `Démarrage impossible : ${innermost.split('\n')[0]}`;
 }

@@ -4,7 +4,19 @@ export const STATUT_KINDS = ['open', 'treated', 'closed'] as const;
 export type StatutKind = (typeof STATUT_KINDS)[number];
 
 /** The dimensions of the dashboard's per-day counts (table signalement_day_counts). */
-export const DAY_COUNT_DIMENSIONS = ['total', 'statut', 'region', 'district', 'commune', 'canal', 'niveau', 'resultat', 'subject', 'partenaire', 'createur'] as const;
+export const DAY_COUNT_DIMENSIONS = [
+  'total',
+  'statut',
+  'region',
+  'district',
+  'commune',
+  'canal',
+  'niveau',
+  'resultat',
+  'subject',
+  'partenaire',
+  'createur',
+] as const;
 export type DayCountDimension = (typeof DAY_COUNT_DIMENSIONS)[number];
 
 export const ROLE_ADMIN = 'ROLE_ADMIN';
@@ -91,5 +103,10 @@ export type AccessLogKind = (typeof ACCESS_LOG_KINDS)[number];
 export const PAGE_SIZE_ACCESS_LOG = 50;
 
 /** Kinds of unusual-reading alerts raised from the access log. */
-export const ACCESS_ALERT_KINDS = ['lecture_massive', 'lecture_quotidienne', 'export_massif', 'export_quotidien'] as const;
+export const ACCESS_ALERT_KINDS = [
+  'lecture_massive',
+  'lecture_quotidienne',
+  'export_massif',
+  'export_quotidien',
+] as const;
 export type AccessAlertKind = (typeof ACCESS_ALERT_KINDS)[number];

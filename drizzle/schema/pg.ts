@@ -137,7 +137,10 @@ export const mailOutbox = table(
     claimedBy: text('claimed_by'),
     claimedAt: timestamp('claimed_at'),
   },
-  (t) => [index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt), index('mail_outbox_sent_idx').on(t.status, t.sentAt)],
+  (t) => [
+    index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt),
+    index('mail_outbox_sent_idx').on(t.status, t.sentAt),
+  ],
 );
 
 /**
@@ -302,8 +305,12 @@ export const signalements = table(
     statutId: ref('statut_id').references(() => statuts.id),
     resultatId: ref('resultat_id').references(() => resultats.id),
     description: text('description'),
-    actionProvisoires: stringList('action_provisoires').notNull().default(sql`'[]'::jsonb`),
-    preuves: stringList('preuves').notNull().default(sql`'[]'::jsonb`),
+    actionProvisoires: stringList('action_provisoires')
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    preuves: stringList('preuves')
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     // Lower-cased, accent-free text of everything the list search looks at, kept by the service.
     searchText: text('search_text').notNull().default(''),
   },
@@ -419,7 +426,10 @@ export const sources = table(
     nomIndex: text('nom_index'),
     createdAt: createdAt(),
   },
-  (t) => [index('sources_signalement_idx').on(t.signalementId), index('sources_nom_index_idx').on(t.nomIndex)],
+  (t) => [
+    index('sources_signalement_idx').on(t.signalementId),
+    index('sources_nom_index_idx').on(t.nomIndex),
+  ],
 );
 
 export const sourceCanaux = table(
@@ -520,7 +530,10 @@ export const accessAlerts = table(
     seenAt: timestamp('seen_at'),
     seenBy: ref('seen_by').references(() => utilisateurs.id),
   },
-  (t) => [index('access_alerts_user_idx').on(t.userId, t.kind, t.createdAt), index('access_alerts_seen_idx').on(t.seenAt, t.createdAt)],
+  (t) => [
+    index('access_alerts_user_idx').on(t.userId, t.kind, t.createdAt),
+    index('access_alerts_seen_idx').on(t.seenAt, t.createdAt),
+  ],
 );
 
 /**

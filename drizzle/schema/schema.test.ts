@@ -13,7 +13,13 @@ function describeTable(config: AnyConfig) {
   return {
     name: config.name,
     columns: config.columns
-      .map((c) => ({ name: c.name, notNull: c.notNull, primary: c.primary, unique: c.isUnique, hasDefault: c.hasDefault }))
+      .map((c) => ({
+        name: c.name,
+        notNull: c.notNull,
+        primary: c.primary,
+        unique: c.isUnique,
+        hasDefault: c.hasDefault,
+      }))
       .sort((a, b) => a.name.localeCompare(b.name)),
     primaryKeys: config.primaryKeys.map((pk) => pk.columns.map((c) => c.name).join(',')).sort(),
     foreignKeys: config.foreignKeys
@@ -25,7 +31,10 @@ function describeTable(config: AnyConfig) {
       })
       .sort(),
     indexes: config.indexes
-      .map((i) => `${i.config.name}${i.config.unique ? ' unique' : ''} (${i.config.columns.map((c) => ('name' in c ? c.name : '?')).join(',')})`)
+      .map(
+        (i) =>
+          `${i.config.name}${i.config.unique ? ' unique' : ''} (${i.config.columns.map((c) => ('name' in c ? c.name : '?')).join(',')})`,
+      )
       .sort(),
   };
 }

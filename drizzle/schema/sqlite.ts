@@ -1,14 +1,7 @@
 // SQLite schema. drizzle/schema/pg.ts declares the same tables, columns, keys and indexes with the
 // same export names; drizzle/schema/schema.test.ts fails when the two drift apart.
 import { sql } from 'drizzle-orm';
-import {
-  index,
-  integer,
-  primaryKey,
-  real,
-  sqliteTable as table,
-  text,
-} from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, real, sqliteTable as table, text } from 'drizzle-orm/sqlite-core';
 import type { AccessAlertKind, AccessLogKind, DayCountDimension, StatutKind } from '../../shared/constants';
 
 const id = () => integer('id').primaryKey({ autoIncrement: true });
@@ -137,7 +130,10 @@ export const mailOutbox = table(
     claimedBy: text('claimed_by'),
     claimedAt: timestamp('claimed_at'),
   },
-  (t) => [index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt), index('mail_outbox_sent_idx').on(t.status, t.sentAt)],
+  (t) => [
+    index('mail_outbox_due_idx').on(t.status, t.nextAttemptAt),
+    index('mail_outbox_sent_idx').on(t.status, t.sentAt),
+  ],
 );
 
 /**
@@ -302,8 +298,12 @@ export const signalements = table(
     statutId: ref('statut_id').references(() => statuts.id),
     resultatId: ref('resultat_id').references(() => resultats.id),
     description: text('description'),
-    actionProvisoires: stringList('action_provisoires').notNull().default(sql`'[]'`),
-    preuves: stringList('preuves').notNull().default(sql`'[]'`),
+    actionProvisoires: stringList('action_provisoires')
+      .notNull()
+      .default(sql`'[]'`),
+    preuves: stringList('preuves')
+      .notNull()
+      .default(sql`'[]'`),
     // Lower-cased, accent-free text of everything the list search looks at, kept by the service.
     searchText: text('search_text').notNull().default(''),
   },
@@ -419,7 +419,10 @@ export const sources = table(
     nomIndex: text('nom_index'),
     createdAt: createdAt(),
   },
-  (t) => [index('sources_signalement_idx').on(t.signalementId), index('sources_nom_index_idx').on(t.nomIndex)],
+  (t) => [
+    index('sources_signalement_idx').on(t.signalementId),
+    index('sources_nom_index_idx').on(t.nomIndex),
+  ],
 );
 
 export const sourceCanaux = table(
@@ -520,7 +523,10 @@ export const accessAlerts = table(
     seenAt: timestamp('seen_at'),
     seenBy: ref('seen_by').references(() => utilisateurs.id),
   },
-  (t) => [index('access_alerts_user_idx').on(t.userId, t.kind, t.createdAt), index('access_alerts_seen_idx').on(t.seenAt, t.createdAt)],
+  (t) => [
+    index('access_alerts_user_idx').on(t.userId, t.kind, t.createdAt),
+    index('access_alerts_seen_idx').on(t.seenAt, t.createdAt),
+  ],
 );
 
 /**

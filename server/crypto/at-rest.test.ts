@@ -13,7 +13,18 @@ const OLD_PHONE = '+261 33 08 765 43';
 const NOTE = 'Voisine directe du receveur Tsiafahy';
 const GONE = 'Andrianjafitrimo Supprimee-Source';
 const VICTIM = 'Rabemananjara Victime-Claire';
-const SECRETS = [NAME, PHONE, OLD_PHONE, NOTE, GONE, 'ravelomanantsoa', 'zafindrabe', 'andrianjafitrimo', '77 123 45', '08 765 43'];
+const SECRETS = [
+  NAME,
+  PHONE,
+  OLD_PHONE,
+  NOTE,
+  GONE,
+  'ravelomanantsoa',
+  'zafindrabe',
+  'andrianjafitrimo',
+  '77 123 45',
+  '08 765 43',
+];
 
 describe.each(await testEngines())('sources encrypted at rest on %s', (engine) => {
   let t: TestApp;
@@ -29,12 +40,15 @@ describe.each(await testEngines())('sources encrypted at rest on %s', (engine) =
       headers: {
         cookie,
         ...SAME_ORIGIN,
-        ...(body === undefined ? {} : { 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json' }),
+        ...(body === undefined
+          ? {}
+          : { 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json' }),
       },
       ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
     });
   const total = async (cookie: string, search: string) =>
-    (await send(cookie, 'GET', `/api/signalements?search=${encodeURIComponent(search)}`)).json().totalItems as number;
+    (await send(cookie, 'GET', `/api/signalements?search=${encodeURIComponent(search)}`)).json()
+      .totalItems as number;
 
   beforeAll(async () => {
     t = await createTestApp(engine);
@@ -46,14 +60,30 @@ describe.each(await testEngines())('sources encrypted at rest on %s', (engine) =
     admin = await t.login('admin@example.mg');
     report = await createReport(t, creator);
     const signalement = `/api/signalements/${report}`;
-    const created = await send(creator, 'POST', '/api/sources', { signalement, nomPrenom: NAME, contact: OLD_PHONE, canaux: ['/api/canals/TELEPHONE'] });
+    const created = await send(creator, 'POST', '/api/sources', {
+      signalement,
+      nomPrenom: NAME,
+      contact: OLD_PHONE,
+      canaux: ['/api/canals/TELEPHONE'],
+    });
     expect(created.statusCode, created.body).toBe(201);
     // A change, so the history holds old → new values; a deleted source, so it holds a removed name.
-    const edited = await send(creator, 'PATCH', created.json()['@id'], { nomPrenom: NAME, contact: PHONE, description: NOTE, canaux: ['/api/canals/TELEPHONE'] });
+    const edited = await send(creator, 'PATCH', created.json()['@id'], {
+      nomPrenom: NAME,
+      contact: PHONE,
+      description: NOTE,
+      canaux: ['/api/canals/TELEPHONE'],
+    });
     expect(edited.statusCode, edited.body).toBe(200);
-    const removed = await send(creator, 'POST', '/api/sources', { signalement, nomPrenom: GONE, contact: '034 11 222 33' });
+    const removed = await send(creator, 'POST', '/api/sources', {
+      signalement,
+      nomPrenom: GONE,
+      contact: '034 11 222 33',
+    });
     expect((await send(creator, 'DELETE', removed.json()['@id'])).statusCode).toBe(204);
-    expect((await send(creator, 'POST', '/api/victimes', { signalement, nomPrenom: VICTIM })).statusCode).toBe(201);
+    expect(
+      (await send(creator, 'POST', '/api/victimes', { signalement, nomPrenom: VICTIM })).statusCode,
+    ).toBe(201);
   });
   afterAll(async () => t?.close());
 

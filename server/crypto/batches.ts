@@ -6,8 +6,10 @@ import type { Database, Orm } from '../db/client';
 const BATCH = 1000;
 
 /** Every row `page` returns, asking for the next batch after the last id seen until one is empty. */
-export async function* rowsById<R extends { id: number }>(page: (after: number, limit: number) => Promise<R[]>): AsyncGenerator<R> {
-  for (let after = 0; ; ) {
+export async function* rowsById<R extends { id: number }>(
+  page: (after: number, limit: number) => Promise<R[]>,
+): AsyncGenerator<R> {
+  for (let after = 0; ;) {
     const rows = await page(after, BATCH);
     if (rows.length === 0) return;
     yield* rows;

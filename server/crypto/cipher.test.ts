@@ -28,7 +28,9 @@ describe('data cipher (AES-256-GCM, blind index)', () => {
   it('indexes names by their normalised form, keyed', () => {
     expect(cipher.blindIndex('Rasoa  HANTA')).toBe(cipher.blindIndex('rasoa hanta'));
     expect(cipher.blindIndex('Rasoa Hanta')).not.toBe(cipher.blindIndex('Rasoa'));
-    expect(createCipher(generateDataKey()).blindIndex('rasoa hanta')).not.toBe(cipher.blindIndex('rasoa hanta'));
+    expect(createCipher(generateDataKey()).blindIndex('rasoa hanta')).not.toBe(
+      cipher.blindIndex('rasoa hanta'),
+    );
     expect(cipher.blindIndex(null)).toBeNull();
     expect(cipher.blindIndex('   ')).toBeNull();
   });

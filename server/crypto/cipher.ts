@@ -2,7 +2,14 @@
 // fresh 12-byte nonce per value and the column named in the additional data, and a keyed blind index
 // (HMAC-SHA-256) for exact search on names. Both subkeys are derived from the one data key with HKDF,
 // so the index never reveals anything about the encryption key and one rotation replaces both.
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 import { normalizeSearch } from '../domains/signalements/search-text';
 
 export const DATA_KEY_BYTES = 32;
@@ -41,7 +48,8 @@ export interface DataCipher {
 }
 
 /** Whether a stored value has the encrypted format (anything else is plaintext written before 0017). */
-export const isEncrypted = (value: string | null | undefined): boolean => typeof value === 'string' && value.startsWith(PREFIX);
+export const isEncrypted = (value: string | null | undefined): boolean =>
+  typeof value === 'string' && value.startsWith(PREFIX);
 
 export const generateDataKey = (): Buffer => randomBytes(DATA_KEY_BYTES);
 
@@ -79,10 +87,15 @@ export function createCipher(key: Buffer): DataCipher {
     const bytes = Buffer.from(stored.slice(PREFIX.length), 'base64url');
     if (bytes.length < NONCE_BYTES + TAG_BYTES) throw new DecryptError(context);
     try {
-      const decipher = createDecipheriv('aes-256-gcm', encKey, bytes.subarray(0, NONCE_BYTES), { authTagLength: TAG_BYTES });
+      const decipher = createDecipheriv('aes-256-gcm', encKey, bytes.subarray(0, NONCE_BYTES), {
+        authTagLength: TAG_BYTES,
+      });
       decipher.setAAD(Buffer.from(context, 'utf8'));
       decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
-      return Buffer.concat([decipher.update(bytes.subarray(NONCE_BYTES, bytes.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+      return Buffer.concat([
+        decipher.update(bytes.subarray(NONCE_BYTES, bytes.length - TAG_BYTES)),
+        decipher.final(),
+      ]).toString('utf8');
     } catch {
       throw new DecryptError(context);
     }

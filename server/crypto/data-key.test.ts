@@ -20,7 +20,16 @@ describe('data key at start', () => {
   const env = (extra: Record<string, string> = {}) => {
     const dir = mkdtempSync(join(tmpdir(), 'signalements-key-'));
     dirs.push(dir);
-    return { dir, env: { DATABASE_URL: `file:${join(dir, 'db.sqlite')}`, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...extra } };
+    return {
+      dir,
+      env: {
+        DATABASE_URL: `file:${join(dir, 'db.sqlite')}`,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+        ...extra,
+      },
+    };
   };
   const startQuietly = async (e: Record<string, string>) => {
     vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
@@ -70,9 +79,13 @@ describe('data key at start', () => {
     const key = readFileSync(keyFile, 'utf8');
     unlinkSync(keyFile);
     const missing = await refusal({ ...e, DATA_KEY_FILE: keyFile });
-    expect(missing).toContain(`Clé de chiffrement introuvable : définissez DATA_KEY ou restaurez le fichier ${keyFile}.`);
+    expect(missing).toContain(
+      `Clé de chiffrement introuvable : définissez DATA_KEY ou restaurez le fichier ${keyFile}.`,
+    );
     expect(existsSync(keyFile)).toBe(false);
-    expect(await refusal({ ...e, DATA_KEY: formatDataKey(generateDataKey()) })).toContain('ne correspond pas à cette base');
+    expect(await refusal({ ...e, DATA_KEY: formatDataKey(generateDataKey()) })).toContain(
+      'ne correspond pas à cette base',
+    );
     // The key restored from the backup opens the database again.
     writeFileSync(keyFile, key, { mode: 0o600 });
     running = await startQuietly(e);

@@ -8,7 +8,14 @@ import { asc } from 'drizzle-orm';
 import { ConfigError, type Config } from '../config';
 import { isPostgresUrl, type Database } from '../db/client';
 import { ensurePrivateDir, PROJECT_ROOT } from '../paths';
-import { createCipher, DecryptError, formatDataKey, generateDataKey, parseDataKey, type DataCipher } from './cipher';
+import {
+  createCipher,
+  DecryptError,
+  formatDataKey,
+  generateDataKey,
+  parseDataKey,
+  type DataCipher,
+} from './cipher';
 import { attachCipher } from './registry';
 
 /** A start (or a command) refused because of the data key; index.ts prints the message alone. */
@@ -33,11 +40,14 @@ export interface LoadedKey {
 }
 
 /** The key of DATA_KEY, else of the key file; null when neither exists. */
-export function readDataKey(config: Pick<Config, 'DATABASE_URL' | 'DATA_KEY' | 'DATA_KEY_FILE'>): LoadedKey | null {
+export function readDataKey(
+  config: Pick<Config, 'DATABASE_URL' | 'DATA_KEY' | 'DATA_KEY_FILE'>,
+): LoadedKey | null {
   const path = dataKeyPath(config);
   if (config.DATA_KEY) {
     const key = parseDataKey(config.DATA_KEY);
-    if (!key) throw new DataKeyError(`Configuration invalide :\n  - DATA_KEY: doit contenir ${KEY_FORMAT_HINT}`);
+    if (!key)
+      throw new DataKeyError(`Configuration invalide :\n  - DATA_KEY: doit contenir ${KEY_FORMAT_HINT}`);
     return { key, origin: 'env', path };
   }
   let text: string;
@@ -49,12 +59,17 @@ export function readDataKey(config: Pick<Config, 'DATABASE_URL' | 'DATA_KEY' | '
   } catch (error) {
     if (error instanceof DataKeyError) throw error;
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new DataKeyError(`Fichier de clé de chiffrement illisible (${path}) : ${(error as Error).message}. Le serveur ne démarre pas.`);
+    throw new DataKeyError(
+      `Fichier de clé de chiffrement illisible (${path}) : ${(error as Error).message}. Le serveur ne démarre pas.`,
+    );
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
   const key = parseDataKey(text);
-  if (!key) throw new DataKeyError(`Fichier de clé de chiffrement invalide (${path}) : il doit contenir ${KEY_FORMAT_HINT}. Le serveur ne démarre pas.`);
+  if (!key)
+    throw new DataKeyError(
+      `Fichier de clé de chiffrement invalide (${path}) : il doit contenir ${KEY_FORMAT_HINT}. Le serveur ne démarre pas.`,
+    );
   return { key, origin: 'file', path };
 }
 
@@ -105,7 +120,8 @@ const keyMismatchMessage = (loaded: LoadedKey) =>
   `La clé de chiffrement (${loaded.origin === 'env' ? 'DATA_KEY' : `fichier ${loaded.path}`}) ne correspond pas à cette base : ` +
   'les sources ne peuvent pas être lues. Le serveur ne démarre pas.';
 
-export const verifierOf = (cipher: DataCipher): string => cipher.encrypt(VERIFIER_TEXT, 'data_key_check.verifier');
+export const verifierOf = (cipher: DataCipher): string =>
+  cipher.encrypt(VERIFIER_TEXT, 'data_key_check.verifier');
 
 /** Whether the key decrypts the verifier (a wrong key fails the GCM tag; it is never "almost" right). */
 export function keyMatches(cipher: DataCipher, verifier: string): boolean {
@@ -133,7 +149,10 @@ export interface OpenedKey {
  * Finds the data key of a migrated database, checks it against the database's verifier (or writes
  * the verifier on the first start), and attaches the cipher to `db`. Throws DataKeyError to refuse.
  */
-export async function openDataKey(db: Database, config: Pick<Config, 'DATABASE_URL' | 'DATA_KEY' | 'DATA_KEY_FILE'>): Promise<OpenedKey> {
+export async function openDataKey(
+  db: Database,
+  config: Pick<Config, 'DATABASE_URL' | 'DATA_KEY' | 'DATA_KEY_FILE'>,
+): Promise<OpenedKey> {
   const verifier = await readVerifier(db);
   let loaded = readDataKey(config);
   let createdKeyFile: string | null = null;

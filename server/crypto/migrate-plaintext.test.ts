@@ -24,23 +24,44 @@ const TOTP = Buffer.alloc(20, 7).toString('base64');
 async function writeAsOldVersion(tdb: TestDatabase): Promise<{ report: number; user: number }> {
   const { db } = tdb;
   await seed(db);
-  const user = await createUser(db, { email: 'ancien@example.mg', nomPrenom: 'Rabe Ancien', roleCode: 'ROLE_USER' });
+  const user = await createUser(db, {
+    email: 'ancien@example.mg',
+    nomPrenom: 'Rabe Ancien',
+    roleCode: 'ROLE_USER',
+  });
   const [partner] = await db.read.select({ id: db.t.partenaires.id }).from(db.t.partenaires).limit(1);
   return db.transaction(async (tx) => {
     const t = db.t;
     const searchText = buildSearchText(['SIG-OLD0-0001', 'Détournement de fonds', NAME]);
     const [report] = await tx
       .insert(t.signalements)
-      .values({ code: 'SIG-OLD0-0001', signalementAt: new Date('2024-05-02'), createdById: user.id, partenaireId: partner!.id, description: 'Détournement de fonds', searchText })
+      .values({
+        code: 'SIG-OLD0-0001',
+        signalementAt: new Date('2024-05-02'),
+        createdById: user.id,
+        partenaireId: partner!.id,
+        description: 'Détournement de fonds',
+        searchText,
+      })
       .returning({ id: t.signalements.id });
     await recordSearchTerms(db, tx, [searchText]);
-    await tx.insert(t.sources).values({ code: 'SRC-OLD0-0001', signalementId: report!.id, nomPrenom: NAME, contact: PHONE, description: NOTE });
+    await tx.insert(t.sources).values({
+      code: 'SRC-OLD0-0001',
+      signalementId: report!.id,
+      nomPrenom: NAME,
+      contact: PHONE,
+      description: NOTE,
+    });
     await tx.insert(t.signalementHistorique).values({
       signalementId: report!.id,
       userId: user.id,
       at: new Date('2024-05-03'),
       action: 'source.modification',
-      changes: { code: { from: 'SRC-OLD0-0001', to: 'SRC-OLD0-0001' }, nomPrenom: { from: OLD_NAME, to: NAME }, contact: { from: null, to: PHONE } },
+      changes: {
+        code: { from: 'SRC-OLD0-0001', to: 'SRC-OLD0-0001' },
+        nomPrenom: { from: OLD_NAME, to: NAME },
+        contact: { from: null, to: PHONE },
+      },
     });
     await tx.insert(t.twoFactorKeys).values({ userId: user.id, key: TOTP });
     return { report: report!.id, user: user.id };
@@ -62,24 +83,40 @@ describe.each(await testEngines())('migration of a database with sources in clea
     tdb = await createTestDatabase(engine);
     const ids = await writeAsOldVersion(tdb);
     vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-    running = await start({ DATABASE_URL: tdb.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_KEY: formatDataKey(generateDataKey()) });
+    running = await start({
+      DATABASE_URL: tdb.url,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      DATA_KEY: formatDataKey(generateDataKey()),
+    });
     const { db } = running;
     const cipher = cipherOf(db);
     const t = db.t;
 
     const [source] = await db.read.select().from(t.sources).where(eq(t.sources.signalementId, ids.report));
-    for (const value of [source!.nomPrenom, source!.contact, source!.description]) expect(isEncrypted(value)).toBe(true);
+    for (const value of [source!.nomPrenom, source!.contact, source!.description])
+      expect(isEncrypted(value)).toBe(true);
     expect(openSource(cipher, source!)).toMatchObject({ nomPrenom: NAME, contact: PHONE, description: NOTE });
     expect(source!.nomIndex).toBe(cipher.blindIndex(NAME));
 
-    const [entry] = await db.read.select().from(t.signalementHistorique).where(eq(t.signalementHistorique.signalementId, ids.report));
+    const [entry] = await db.read
+      .select()
+      .from(t.signalementHistorique)
+      .where(eq(t.signalementHistorique.signalementId, ids.report));
     expect(JSON.stringify(entry!.changes)).not.toContain('Rakotondrazafy');
-    expect(openSourceChanges(cipher, entry!.changes as never)).toMatchObject({ nomPrenom: { from: OLD_NAME, to: NAME }, contact: { from: null, to: PHONE } });
+    expect(openSourceChanges(cipher, entry!.changes as never)).toMatchObject({
+      nomPrenom: { from: OLD_NAME, to: NAME },
+      contact: { from: null, to: PHONE },
+    });
 
     const [key] = await db.read.select().from(t.twoFactorKeys).where(eq(t.twoFactorKeys.userId, ids.user));
     expect(cipher.decrypt(key!.key, 'two_factor_keys.key')).toBe(TOTP);
 
-    const [report] = await db.read.select({ searchText: t.signalements.searchText }).from(t.signalements).where(eq(t.signalements.id, ids.report));
+    const [report] = await db.read
+      .select({ searchText: t.signalements.searchText })
+      .from(t.signalements)
+      .where(eq(t.signalements.id, ids.report));
     expect(report!.searchText).toContain('detournement de fonds');
     expect(report!.searchText).not.toContain('rakotondrazafy');
 
@@ -88,16 +125,37 @@ describe.each(await testEngines())('migration of a database with sources in clea
 
     const raw =
       engine === 'sqlite'
-        ? [tdb.url.replace(/^file:/, '')].flatMap((p) => [p, `${p}-wal`]).filter(existsSync).map((p) => readFileSync(p).toString('latin1')).join('\n')
-        : execFileSync('/usr/bin/pg_dump', ['--no-owner', tdb.url], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+        ? [tdb.url.replace(/^file:/, '')]
+            .flatMap((p) => [p, `${p}-wal`])
+            .filter(existsSync)
+            .map((p) => readFileSync(p).toString('latin1'))
+            .join('\n')
+        : execFileSync('/usr/bin/pg_dump', ['--no-owner', tdb.url], {
+            encoding: 'utf8',
+            maxBuffer: 256 * 1024 * 1024,
+          });
     expect(raw).toContain('SIG-OLD0-0001');
-    for (const secret of [NAME, PHONE, NOTE, OLD_NAME, 'rakotondrazafy', 'anciennesource', 'ramanantsoavina', TOTP]) {
+    for (const secret of [
+      NAME,
+      PHONE,
+      NOTE,
+      OLD_NAME,
+      'rakotondrazafy',
+      'anciennesource',
+      'ramanantsoavina',
+      TOTP,
+    ]) {
       expect(raw.toLowerCase(), secret).not.toContain(secret.toLowerCase());
     }
     if (engine === 'sqlite') {
-      const terms = await db.rows<{ term: string }>(sql`select term from search_terms where term like '%rakotondrazafy%' or term like '%anciennesource%'`);
+      const terms = await db.rows<{ term: string }>(
+        sql`select term from search_terms where term like '%rakotondrazafy%' or term like '%anciennesource%'`,
+      );
       expect(terms).toEqual([]);
-      expect((await db.rows<{ term: string }>(sql`select term from search_terms where term = 'detournement'`)).length).toBe(1);
+      expect(
+        (await db.rows<{ term: string }>(sql`select term from search_terms where term = 'detournement'`))
+          .length,
+      ).toBe(1);
     }
   });
 });

@@ -8,7 +8,13 @@ import { refreshSearchText } from '../domains/signalements/search-refresh';
 import { rowsById, sourceHistoryRows } from './batches';
 import { isEncrypted, type DataCipher } from './cipher';
 import { cipherOf } from './registry';
-import { hasPlainSourceChanges, sealPlainSourceChanges, sealSource, SOURCE_FIELDS, type SourceValues } from './sources';
+import {
+  hasPlainSourceChanges,
+  sealPlainSourceChanges,
+  sealSource,
+  SOURCE_FIELDS,
+  type SourceValues,
+} from './sources';
 
 export interface PlaintextMigration {
   sources: number;
@@ -23,16 +29,38 @@ const changedAnything = (m: PlaintextMigration) => m.sources + m.history + m.rep
 const plain = (column: Parameters<typeof isNotNull>[0]): SQL | undefined =>
   and(isNotNull(column), sql`substr(${column}, 1, 3) <> 'v1:'`);
 
-function clearValue(cipher: DataCipher, value: string | null, field: keyof typeof SOURCE_FIELDS): string | null {
+function clearValue(
+  cipher: DataCipher,
+  value: string | null,
+  field: keyof typeof SOURCE_FIELDS,
+): string | null {
   if (value === null || !isEncrypted(value)) return value;
   return cipher.decrypt(value, SOURCE_FIELDS[field]);
 }
 
-async function migrateSources(db: Database, tx: Orm, cipher: DataCipher, reports: Set<number>): Promise<number> {
+async function migrateSources(
+  db: Database,
+  tx: Orm,
+  cipher: DataCipher,
+  reports: Set<number>,
+): Promise<number> {
   const t = db.t.sources;
-  const todo = or(plain(t.nomPrenom), plain(t.contact), plain(t.description), plain(t.autreCanal), and(isNotNull(t.nomPrenom), isNull(t.nomIndex)));
+  const todo = or(
+    plain(t.nomPrenom),
+    plain(t.contact),
+    plain(t.description),
+    plain(t.autreCanal),
+    and(isNotNull(t.nomPrenom), isNull(t.nomIndex)),
+  );
   let done = 0;
-  const rows = rowsById((after, limit) => tx.select().from(t).where(and(gt(t.id, after), todo)).orderBy(asc(t.id)).limit(limit));
+  const rows = rowsById((after, limit) =>
+    tx
+      .select()
+      .from(t)
+      .where(and(gt(t.id, after), todo))
+      .orderBy(asc(t.id))
+      .limit(limit),
+  );
   for await (const row of rows) {
     const clear: SourceValues = {
       nomPrenom: clearValue(cipher, row.nomPrenom, 'nomPrenom'),
@@ -52,7 +80,10 @@ async function migrateHistory(db: Database, tx: Orm, cipher: DataCipher): Promis
   let done = 0;
   for await (const row of sourceHistoryRows(db, tx)) {
     if (!hasPlainSourceChanges(row.changes)) continue;
-    await tx.update(h).set({ changes: sealPlainSourceChanges(cipher, row.changes) }).where(eq(h.id, row.id));
+    await tx
+      .update(h)
+      .set({ changes: sealPlainSourceChanges(cipher, row.changes) })
+      .where(eq(h.id, row.id));
     done++;
   }
   return done;
@@ -61,7 +92,11 @@ async function migrateHistory(db: Database, tx: Orm, cipher: DataCipher): Promis
 async function migrateTotpKeys(db: Database, tx: Orm, cipher: DataCipher): Promise<number> {
   const k = db.t.twoFactorKeys;
   const rows = await tx.select({ id: k.id, key: k.key }).from(k).where(plain(k.key));
-  for (const row of rows) await tx.update(k).set({ key: cipher.encrypt(row.key, 'two_factor_keys.key') }).where(eq(k.id, row.id));
+  for (const row of rows)
+    await tx
+      .update(k)
+      .set({ key: cipher.encrypt(row.key, 'two_factor_keys.key') })
+      .where(eq(k.id, row.id));
   return rows.length;
 }
 

@@ -29,7 +29,13 @@ describe.each(await testEngines())('rotation of the data key on %s', (engine) =>
     t.app.inject({
       method,
       url,
-      headers: { cookie, ...SAME_ORIGIN, ...(body === undefined ? {} : { 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json' }) },
+      headers: {
+        cookie,
+        ...SAME_ORIGIN,
+        ...(body === undefined
+          ? {}
+          : { 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json' }),
+      },
       ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
     });
   const opens = async (env: { DATA_KEY?: string; DATA_KEY_FILE?: string }) => {
@@ -61,9 +67,13 @@ describe.each(await testEngines())('rotation of the data key on %s', (engine) =>
       payload: { signalement: `/api/signalements/${report}`, nomPrenom: NAME, contact: '034 00 000 01' },
     });
     expect(created.statusCode, created.body).toBe(201);
-    expect((await send('PATCH', created.json()['@id'], { nomPrenom: NAME, contact: PHONE })).statusCode).toBe(200);
+    expect((await send('PATCH', created.json()['@id'], { nomPrenom: NAME, contact: PHONE })).statusCode).toBe(
+      200,
+    );
     // As the server's first start would have left it: a verifier for the key in use.
-    await t.db.transaction((tx) => tx.insert(t.db.t.dataKeyCheck).values({ verifier: verifierOf(cipherOf(t.db)) }));
+    await t.db.transaction((tx) =>
+      tx.insert(t.db.t.dataKeyCheck).values({ verifier: verifierOf(cipherOf(t.db)) }),
+    );
   });
   afterAll(async () => {
     await t?.close();
@@ -73,7 +83,12 @@ describe.each(await testEngines())('rotation of the data key on %s', (engine) =>
   it('re-encrypts under a new key file, keeps the old file, and the old key no longer opens the database', async () => {
     const keyFile = join(dir, 'data.key');
     writeFileSync(keyFile, `${formatDataKey(t.dataKey)}\n`, { mode: 0o600 });
-    const result = await rotateDataKey({ DATABASE_URL: t.config.DATABASE_URL, DATA_KEY_FILE: keyFile }, undefined, new Date('2026-01-02T03:04:05Z'), inProcess);
+    const result = await rotateDataKey(
+      { DATABASE_URL: t.config.DATABASE_URL, DATA_KEY_FILE: keyFile },
+      undefined,
+      new Date('2026-01-02T03:04:05Z'),
+      inProcess,
+    );
     expect(result).toMatchObject({ origin: 'file', sources: 1, totpKeys: 1, keyFile });
     expect(result.history).toBeGreaterThanOrEqual(2);
 
@@ -93,7 +108,9 @@ describe.each(await testEngines())('rotation of the data key on %s', (engine) =>
     const sources = (await send('GET', `/api/signalements/${report}/source`)).json();
     expect(sources.sources).toMatchObject([{ nomPrenom: NAME, contact: PHONE }]);
     expect((await send('GET', `/api/signalements/${report}/historique`)).body).toContain('034 00 000 01');
-    expect((await send('GET', `/api/signalements?search=${encodeURIComponent(NAME)}`)).json().totalItems).toBe(1);
+    expect(
+      (await send('GET', `/api/signalements?search=${encodeURIComponent(NAME)}`)).json().totalItems,
+    ).toBe(1);
     // The stored answer of the idempotent create opens under the new key (a replay decrypts it to check the
     // request; a failure would be a 500), and the replay answers the source as it is today (decision 0020).
     const again = await t.app.inject({
@@ -111,15 +128,27 @@ describe.each(await testEngines())('rotation of the data key on %s', (engine) =>
   it('with DATA_KEY, hands back the chosen new key to be set, and refuses to "rotate" to the same key', async () => {
     const current = parseDataKey(readFileSync(join(dir, 'data.key'), 'utf8'))!;
     const next = generateDataKey();
-    const result = await rotateDataKey({ DATABASE_URL: t.config.DATABASE_URL, DATA_KEY: formatDataKey(current) }, next, undefined, inProcess);
+    const result = await rotateDataKey(
+      { DATABASE_URL: t.config.DATABASE_URL, DATA_KEY: formatDataKey(current) },
+      next,
+      undefined,
+      inProcess,
+    );
     expect(result).toMatchObject({ origin: 'env', oldKeyFile: null });
     expect(result.newKey).toEqual(next);
     expect(await opens({ DATA_KEY: formatDataKey(current) })).toBe('refused');
     expect(await opens({ DATA_KEY: next.toString('hex') })).toBe('ok');
-    await expect(rotateDataKey({ DATABASE_URL: t.config.DATABASE_URL, DATA_KEY: formatDataKey(next) }, next, undefined, inProcess)).rejects.toThrow(
-      'La nouvelle clé est identique à la clé actuelle',
-    );
+    await expect(
+      rotateDataKey(
+        { DATABASE_URL: t.config.DATABASE_URL, DATA_KEY: formatDataKey(next) },
+        next,
+        undefined,
+        inProcess,
+      ),
+    ).rejects.toThrow('La nouvelle clé est identique à la clé actuelle');
     attachCipher(t.db, createCipher(next));
-    expect((await send('GET', `/api/signalements/${report}/source`)).json().sources).toMatchObject([{ nomPrenom: NAME }]);
+    expect((await send('GET', `/api/signalements/${report}/source`)).json().sources).toMatchObject([
+      { nomPrenom: NAME },
+    ]);
   });
 });

@@ -26,17 +26,30 @@ export interface RotationCounts {
 /** Re-encrypts everything from `from` to `to` in one transaction and replaces the verifier. */
 export async function reencryptAll(db: Database, from: DataCipher, to: DataCipher): Promise<RotationCounts> {
   return db.transaction(async (tx) => {
-    const counts = { sources: await rotateSources(db, tx, from, to), history: await rotateHistory(db, tx, from, to), totpKeys: 0 };
+    const counts = {
+      sources: await rotateSources(db, tx, from, to),
+      history: await rotateHistory(db, tx, from, to),
+      totpKeys: 0,
+    };
     const k = db.t.twoFactorKeys;
     for (const row of await tx.select({ id: k.id, key: k.key }).from(k)) {
-      await tx.update(k).set({ key: to.encrypt(from.decrypt(row.key, 'two_factor_keys.key'), 'two_factor_keys.key') }).where(eq(k.id, row.id));
+      await tx
+        .update(k)
+        .set({ key: to.encrypt(from.decrypt(row.key, 'two_factor_keys.key'), 'two_factor_keys.key') })
+        .where(eq(k.id, row.id));
       counts.totpKeys++;
     }
     // The stored answers of idempotent creates (a day's worth at most).
     const i = db.t.idempotencyKeys;
     for (const row of await tx.select({ userId: i.userId, key: i.key, response: i.response }).from(i)) {
-      const response = to.encrypt(from.decrypt(row.response, 'idempotency_keys.response'), 'idempotency_keys.response');
-      await tx.update(i).set({ response }).where(and(eq(i.userId, row.userId), eq(i.key, row.key)));
+      const response = to.encrypt(
+        from.decrypt(row.response, 'idempotency_keys.response'),
+        'idempotency_keys.response',
+      );
+      await tx
+        .update(i)
+        .set({ response })
+        .where(and(eq(i.userId, row.userId), eq(i.key, row.key)));
     }
     await tx.delete(db.t.dataKeyCheck);
     await tx.insert(db.t.dataKeyCheck).values({ verifier: verifierOf(to) });
@@ -47,8 +60,13 @@ export async function reencryptAll(db: Database, from: DataCipher, to: DataCiphe
 async function rotateSources(db: Database, tx: Orm, from: DataCipher, to: DataCipher): Promise<number> {
   const t = db.t.sources;
   let done = 0;
-  for await (const row of rowsById((after, limit) => tx.select().from(t).where(gt(t.id, after)).orderBy(asc(t.id)).limit(limit))) {
-    await tx.update(t).set(sealSource(to, openSource(from, row))).where(eq(t.id, row.id));
+  for await (const row of rowsById((after, limit) =>
+    tx.select().from(t).where(gt(t.id, after)).orderBy(asc(t.id)).limit(limit),
+  )) {
+    await tx
+      .update(t)
+      .set(sealSource(to, openSource(from, row)))
+      .where(eq(t.id, row.id));
     done++;
   }
   return done;
@@ -58,7 +76,10 @@ async function rotateHistory(db: Database, tx: Orm, from: DataCipher, to: DataCi
   const h = db.t.signalementHistorique;
   let done = 0;
   for await (const row of sourceHistoryRows(db, tx)) {
-    await tx.update(h).set({ changes: sealSourceChanges(to, openSourceChanges(from, row.changes)) }).where(eq(h.id, row.id));
+    await tx
+      .update(h)
+      .set({ changes: sealSourceChanges(to, openSourceChanges(from, row.changes)) })
+      .where(eq(h.id, row.id));
     done++;
   }
   return done;
@@ -87,7 +108,10 @@ const STOP_FIRST = 'arrêtez le serveur avant de changer la clé de chiffrement 
 async function refuseLiveInstance(db: Database): Promise<void> {
   if (db.engine === 'sqlite') {
     const pid = runningServerPid(db.url);
-    if (pid !== null) throw new DataKeyError(`Le serveur semble en marche sur ${sqliteFile(db.url)} (processus ${pid}) : ${STOP_FIRST}`);
+    if (pid !== null)
+      throw new DataKeyError(
+        `Le serveur semble en marche sur ${sqliteFile(db.url)} (processus ${pid}) : ${STOP_FIRST}`,
+      );
     return;
   }
   const [row] = await db.rows<{ name: string; n: number; beats: boolean }>(sql`
@@ -145,7 +169,8 @@ async function rotate(db: Database, config: KeyConfig, newKey: Buffer, now: Date
   // Values an older version left in clear are encrypted first, so every value has one format.
   await encryptPlaintext(db);
   const loaded = readDataKey(config)!;
-  if (sameKey(loaded.key, newKey)) throw new DataKeyError('La nouvelle clé est identique à la clé actuelle : rien à faire.');
+  if (sameKey(loaded.key, newKey))
+    throw new DataKeyError('La nouvelle clé est identique à la clé actuelle : rien à faire.');
   const to = createCipher(newKey);
   let pending: string | null = null;
   if (loaded.origin === 'file') {

@@ -13,7 +13,10 @@ export type SourceField = keyof typeof SOURCE_FIELDS;
 export type SourceValues = Record<SourceField, string | null>;
 
 /** The columns to write for these clear values: each encrypted, and the name's blind index. */
-export function sealSource(cipher: DataCipher, values: SourceValues): SourceValues & { nomIndex: string | null } {
+export function sealSource(
+  cipher: DataCipher,
+  values: SourceValues,
+): SourceValues & { nomIndex: string | null } {
   return {
     nomPrenom: cipher.encryptNullable(values.nomPrenom, SOURCE_FIELDS.nomPrenom),
     contact: cipher.encryptNullable(values.contact, SOURCE_FIELDS.contact),
@@ -69,5 +72,6 @@ export const sealPlainSourceChanges = (cipher: DataCipher, changes: Changes): Ch
 /** Whether some identifying value of this history entry is still in clear. */
 export const hasPlainSourceChanges = (changes: Changes): boolean =>
   Object.entries(changes).some(
-    ([field, c]) => isSecretHistoryField(field) && [c?.from, c?.to].some((v) => typeof v === 'string' && !isEncrypted(v)),
+    ([field, c]) =>
+      isSecretHistoryField(field) && [c?.from, c?.to].some((v) => typeof v === 'string' && !isEncrypted(v)),
   );

@@ -62,7 +62,10 @@ describe.each(await testEngines())('database client on %s', (engine) => {
     const { db } = tdb;
     const when = new Date('2025-03-04T05:06:07.890Z');
     await db.transaction(async (tx) => {
-      const [role] = await tx.insert(db.t.utilisateurRoles).values({ code: 'ROLE_T', designation: 'T' }).returning();
+      const [role] = await tx
+        .insert(db.t.utilisateurRoles)
+        .values({ code: 'ROLE_T', designation: 'T' })
+        .returning();
       const [user] = await tx
         .insert(db.t.utilisateurs)
         .values({ code: 'U1', email: 'a@b.mg', nomPrenom: 'A B', roleId: role!.id, lastConnectionAt: when })
@@ -123,7 +126,8 @@ describe('SQLite migrations', () => {
       const file = join(dir, 'db.sqlite');
       const conn = new Sqlite(file);
       migrate(drizzle(conn), { migrationsFolder: PATHS.migrations.sqlite });
-      const list = (c: InstanceType<typeof Sqlite>) => c.prepare('select hash, created_at from __drizzle_migrations order by id').raw().iterate();
+      const list = (c: InstanceType<typeof Sqlite>) =>
+        c.prepare('select hash, created_at from __drizzle_migrations order by id').raw().iterate();
       const before = [...list(conn)];
       conn.close();
       const db = openDatabase(`file:${file}`);

@@ -53,7 +53,11 @@ export interface Database {
    * (server/db/prepared.ts). Outside transactions, like db.read; on SQLite, on this thread: only for
    * reads bounded by a key.
    */
-  prepared<R>(name: string, build: (orm: Orm) => Preparable<R>, values: Record<string, unknown>): Promise<Awaited<R>>;
+  prepared<R>(
+    name: string,
+    build: (orm: Orm) => Preparable<R>,
+    values: Record<string, unknown>,
+  ): Promise<Awaited<R>>;
   /** Raw SQL that returns no rows (maintenance statements such as ANALYZE). */
   execute(query: SQL): Promise<void>;
   migrate(): Promise<void>;
@@ -110,7 +114,9 @@ export const STARTUP_LOCK = [8100, 1] as const;
 
 export function openDatabase(url: string, options: DatabaseOptions = {}): Database {
   const readWorkers = options.readWorkers ?? DEFAULT_READ_WORKERS;
-  return trackWrites(isPostgresUrl(url) ? openPostgres(url, options) : openSqlite(url, readWorkers, options.readJobTimeoutMs));
+  return trackWrites(
+    isPostgresUrl(url) ? openPostgres(url, options) : openSqlite(url, readWorkers, options.readJobTimeoutMs),
+  );
 }
 
 /** Both engines: transactions and maintenance statements tell `writes` why they failed (write-health.ts). */
@@ -157,10 +163,12 @@ function openSqliteConnection(path: string, readonly: boolean): Sqlite.Database 
  */
 function migrateSqliteKeepingCause(conn: Sqlite.Database, folder: string): void {
   const migrations = readMigrationFiles({ migrationsFolder: folder });
-  conn.exec('CREATE TABLE IF NOT EXISTS "__drizzle_migrations" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)');
-  const last = conn.prepare('SELECT created_at FROM "__drizzle_migrations" ORDER BY created_at DESC LIMIT 1').get() as
-    | { created_at: number | string }
-    | undefined;
+  conn.exec(
+    'CREATE TABLE IF NOT EXISTS "__drizzle_migrations" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)',
+  );
+  const last = conn
+    .prepare('SELECT created_at FROM "__drizzle_migrations" ORDER BY created_at DESC LIMIT 1')
+    .get() as { created_at: number | string } | undefined;
   const insert = conn.prepare('INSERT INTO "__drizzle_migrations" ("hash", "created_at") VALUES (?, ?)');
   conn.exec('BEGIN');
   try {
@@ -200,9 +208,12 @@ function openSqlite(url: string, readWorkers: number, readJobTimeoutMs?: number)
   const local = drizzleSqlite(readerConn, { schema: sqliteSchema });
   const dialect = new SQLiteSyncDialect();
   const reader: Orm = pool
-    ? (drizzleProxy(async (text, params, method) => ({ rows: (await pool.run(text, params, method)) as unknown[] }), {
-        schema: sqliteSchema,
-      }) as unknown as Orm)
+    ? (drizzleProxy(
+        async (text, params, method) => ({ rows: (await pool.run(text, params, method)) as unknown[] }),
+        {
+          schema: sqliteSchema,
+        },
+      ) as unknown as Orm)
     : local;
   const mutex = new Mutex();
   const current = new AsyncLocalStorage<Orm>();

@@ -4,7 +4,8 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { isConnectionLost } from './connection-lost';
 
-const pgError = (code: string, message = 'x') => Object.assign(new pg.DatabaseError(message, 0, 'error'), { code });
+const pgError = (code: string, message = 'x') =>
+  Object.assign(new pg.DatabaseError(message, 0, 'error'), { code });
 const socketError = (code: string) => Object.assign(new Error(`connect ${code} 127.0.0.1:5432`), { code });
 
 describe('isConnectionLost', () => {
@@ -16,10 +17,16 @@ describe('isConnectionLost', () => {
     ['a refused connection', socketError('ECONNREFUSED')],
     ['a reset connection', socketError('ECONNRESET')],
     ['a socket closed under a query', new Error('Connection terminated unexpectedly')],
-    ['a client used after its connection failed', new Error('Client has encountered a connection error and is not queryable')],
+    [
+      'a client used after its connection failed',
+      new Error('Client has encountered a connection error and is not queryable'),
+    ],
     ['no connection in time', new Error('timeout exceeded when trying to connect')],
     ['a lost connection wrapped by Drizzle', new DrizzleQueryError('select 1', [], pgError('57P01'))],
-    ['a refused connection to every address', new AggregateError([socketError('ECONNREFUSED'), socketError('ECONNREFUSED')])],
+    [
+      'a refused connection to every address',
+      new AggregateError([socketError('ECONNREFUSED'), socketError('ECONNREFUSED')]),
+    ],
   ])('%s: yes', (_name, error) => {
     expect(isConnectionLost(error)).toBe(true);
   });

@@ -9,7 +9,15 @@
 /** PostgreSQL SQLSTATEs (admin shutdown, crash shutdown, cannot connect now, connection exceptions). */
 const PG_CODES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08004', '08006']);
 /** Node's socket errors. */
-const SOCKET_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTCONN']);
+const SOCKET_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTCONN',
+]);
 /**
  * node-postgres and pg-pool name these in the message only: the socket closed ("Connection terminated
  * unexpectedly", "… due to connection timeout"), a client used after its connection failed ("Client has
@@ -24,7 +32,12 @@ export function isConnectionLost(error: unknown): boolean {
     const current = pending.shift();
     if (!current || typeof current !== 'object' || seen.has(current)) continue;
     seen.add(current);
-    const { code, message, cause, errors } = current as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+    const { code, message, cause, errors } = current as {
+      code?: unknown;
+      message?: unknown;
+      cause?: unknown;
+      errors?: unknown;
+    };
     if (typeof code === 'string' && (PG_CODES.has(code) || SOCKET_CODES.has(code))) return true;
     if (typeof message === 'string' && MESSAGES.some((pattern) => pattern.test(message))) return true;
     pending.push(cause);

@@ -41,13 +41,13 @@ describe('modes of the data files', () => {
     running = await startQuietly({ DATABASE_URL: `file:${file}` });
     // The start migrated and seeded: every file exists, written to.
     expect(statSync(`${file}-wal`).size).toBeGreaterThan(0);
-    expect([modeOf(data), modeOf(file), modeOf(`${file}-wal`), modeOf(`${file}-shm`), modeOf(join(data, 'data.key'))]).toEqual([
-      '700',
-      '600',
-      '600',
-      '600',
-      '600',
-    ]);
+    expect([
+      modeOf(data),
+      modeOf(file),
+      modeOf(`${file}-wal`),
+      modeOf(`${file}-shm`),
+      modeOf(join(data, 'data.key')),
+    ]).toEqual(['700', '600', '600', '600', '600']);
   });
 
   it('opens a new SQLite database 0600 (and its WAL and SHM once written) in a new 0700 folder', async () => {
@@ -72,7 +72,12 @@ describe('modes of the data files', () => {
     chmodSync(file, 0o644);
     if (existsSync(`${file}-wal`)) chmodSync(`${file}-wal`, 0o644);
     running = await startQuietly({ DATABASE_URL: `file:${file}` });
-    expect([modeOf(data), modeOf(file), modeOf(`${file}-wal`), modeOf(`${file}-shm`)]).toEqual(['700', '600', '600', '600']);
+    expect([modeOf(data), modeOf(file), modeOf(`${file}-wal`), modeOf(`${file}-shm`)]).toEqual([
+      '700',
+      '600',
+      '600',
+      '600',
+    ]);
   });
 
   describe.each(engines)('on %s', (engine) => {

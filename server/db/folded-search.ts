@@ -14,7 +14,9 @@ export function foldedMatch<Row extends { id: number }>(
   search: string,
 ): number[] {
   const term = normalizeSearch(search);
-  return rows.filter((row) => texts(row).some((text) => text != null && normalizeSearch(text).includes(term))).map((r) => r.id);
+  return rows
+    .filter((row) => texts(row).some((text) => text != null && normalizeSearch(text).includes(term)))
+    .map((r) => r.id);
 }
 
 /** `column IN (ids)`, or a condition no row meets when nothing matched. */

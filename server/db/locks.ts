@@ -10,5 +10,6 @@ export const LOCK_SPACE = { accessAlerts: 8111 } as const;
  * row and is released at COMMIT or ROLLBACK.
  */
 export async function lockFor(db: Database, tx: Orm, space: number, id: number): Promise<void> {
-  if (db.engine === 'postgres') await db.rows(sql`select pg_advisory_xact_lock(${space}::int, ${id}::int)`, tx);
+  if (db.engine === 'postgres')
+    await db.rows(sql`select pg_advisory_xact_lock(${space}::int, ${id}::int)`, tx);
 }

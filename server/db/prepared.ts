@@ -13,7 +13,11 @@ export interface Preparable<R> {
 /** Database.prepared: the runner of one database's prepared reads, built on `orm` (client.ts). */
 export function preparedRunner(orm: Orm) {
   const cache = new Map<string, { execute(values?: Record<string, unknown>): unknown }>();
-  return async function prepared<R>(name: string, build: (orm: Orm) => Preparable<R>, values: Record<string, unknown>): Promise<Awaited<R>> {
+  return async function prepared<R>(
+    name: string,
+    build: (orm: Orm) => Preparable<R>,
+    values: Record<string, unknown>,
+  ): Promise<Awaited<R>> {
     let statement = cache.get(name);
     if (!statement) {
       // One name, one statement: names are constants of the code, used as they are by PostgreSQL, which

@@ -49,8 +49,11 @@ describe('SQLite reader threads', () => {
     try {
       const u = tdb.db.t.utilisateurRoles;
       const p = tdb.db.t.partenaires;
-      await tdb.db.transaction((tx) => tx.insert(u).values({ code: 'ROLE_T', designation: 'Rôle « test » é' }));
-      const query = (db: typeof tdb.db) => db.read.select({ code: u.code, designation: u.designation }).from(u).orderBy(u.code);
+      await tdb.db.transaction((tx) =>
+        tx.insert(u).values({ code: 'ROLE_T', designation: 'Rôle « test » é' }),
+      );
+      const query = (db: typeof tdb.db) =>
+        db.read.select({ code: u.code, designation: u.designation }).from(u).orderBy(u.code);
       expect(await query(tdb.db)).toEqual(await query(inThread));
       const partners = (db: typeof tdb.db) => db.read.select().from(p).orderBy(p.code);
       expect(await partners(tdb.db)).toEqual(await partners(inThread));
@@ -86,7 +89,9 @@ describe('SQLite reader threads', () => {
       const { readers } = pool as unknown as { readers: { worker: Worker }[] };
       await readers[0]!.worker.terminate();
       await expect.poll(() => pool.stats().readers).toBe(2);
-      const results = await Promise.all(Array.from({ length: 4 }, () => pool.run('select 2 as two', [], 'objects')));
+      const results = await Promise.all(
+        Array.from({ length: 4 }, () => pool.run('select 2 as two', [], 'objects')),
+      );
       expect(results).toEqual(Array.from({ length: 4 }, () => [{ two: 2 }]));
     } finally {
       await pool.close();
@@ -96,7 +101,8 @@ describe('SQLite reader threads', () => {
   it('answers a read past its deadline with the French 503, sets its thread aside for a new one, and says when every thread is stuck', async () => {
     // A statement that runs for seconds, far past the deadline: a stuck thread. It cannot be stopped inside
     // SQLite (no interrupt): the pool leaves it to finish and stops giving it work.
-    const stuck = 'with recursive n(i) as (select 1 union all select i + 1 from n where i < 40000000) select count(*) as c from n';
+    const stuck =
+      'with recursive n(i) as (select 1 union all select i + 1 from n where i < 40000000) select count(*) as c from n';
     const pool = new ReadPool(tdb.url.slice('file:'.length), 1, 1000);
     const timeout = { name: 'DomainError', kind: 'unavailable', message: MESSAGES.readTimeout };
     try {
@@ -112,7 +118,9 @@ describe('SQLite reader threads', () => {
       await expect(pool.run('select 3', [], 'objects')).rejects.toMatchObject(timeout);
 
       // Once their statements end, the stuck threads are gone and a new one serves.
-      await expect.poll(() => pool.health(), { timeout: 60_000, interval: 200 }).toMatchObject({ threads: 1, stuck: 0, down: false });
+      await expect
+        .poll(() => pool.health(), { timeout: 60_000, interval: 200 })
+        .toMatchObject({ threads: 1, stuck: 0, down: false });
       expect(await pool.run('select 4 as four', [], 'objects')).toEqual([{ four: 4 }]);
     } finally {
       await pool.close();
@@ -144,7 +152,9 @@ describe('DATABASE_READ_WORKERS', () => {
     expect(loadConfig({ DATABASE_READ_WORKERS: '' }).DATABASE_READ_WORKERS).toBeUndefined();
     expect(loadConfig({ DATABASE_READ_WORKERS: '0' }).DATABASE_READ_WORKERS).toBe(0);
     expect(() => loadConfig({ DATABASE_READ_WORKERS: '17' })).toThrow('DATABASE_READ_WORKERS: au plus 16');
-    expect(() => loadConfig({ DATABASE_READ_WORKERS: 'deux' })).toThrow('DATABASE_READ_WORKERS: doit être un nombre');
+    expect(() => loadConfig({ DATABASE_READ_WORKERS: 'deux' })).toThrow(
+      'DATABASE_READ_WORKERS: doit être un nombre',
+    );
   });
 });
 
@@ -153,8 +163,14 @@ describe('READ_JOB_TIMEOUT_SECONDS', () => {
     const { loadConfig } = await import('../config');
     expect(loadConfig({}).READ_JOB_TIMEOUT_SECONDS).toBe(30);
     expect(loadConfig({ READ_JOB_TIMEOUT_SECONDS: '5' }).READ_JOB_TIMEOUT_SECONDS).toBe(5);
-    expect(() => loadConfig({ READ_JOB_TIMEOUT_SECONDS: '0' })).toThrow('READ_JOB_TIMEOUT_SECONDS: au moins 1');
-    expect(() => loadConfig({ READ_JOB_TIMEOUT_SECONDS: '3601' })).toThrow('READ_JOB_TIMEOUT_SECONDS: au plus 3600');
-    expect(() => loadConfig({ READ_JOB_TIMEOUT_SECONDS: 'trente' })).toThrow('READ_JOB_TIMEOUT_SECONDS: doit être un nombre');
+    expect(() => loadConfig({ READ_JOB_TIMEOUT_SECONDS: '0' })).toThrow(
+      'READ_JOB_TIMEOUT_SECONDS: au moins 1',
+    );
+    expect(() => loadConfig({ READ_JOB_TIMEOUT_SECONDS: '3601' })).toThrow(
+      'READ_JOB_TIMEOUT_SECONDS: au plus 3600',
+    );
+    expect(() => loadConfig({ READ_JOB_TIMEOUT_SECONDS: 'trente' })).toThrow(
+      'READ_JOB_TIMEOUT_SECONDS: doit être un nombre',
+    );
   });
 });

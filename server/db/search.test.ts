@@ -21,7 +21,7 @@ describe('searchTokens', () => {
                create virtual table v using fts5vocab(w, 'row');`);
     const texts = [
       'sig-4k7m-q2zx détournement de 1,5 million ar',
-      'l’état d’urgence, l\'etat (bis) [x] {y} <z> a|b~c^d`e',
+      "l’état d’urgence, l'etat (bis) [x] {y} <z> a|b~c^d`e",
       'RAHARISON Jean-Baptiste tab\tnew\nline',
       'straße ñandú ǅemal ковальчук 🙂x x\u00a0y',
       'a_b%c\\d e"f g:h;i=j?k@l!m#n$o&p*q+r/s',
@@ -30,8 +30,13 @@ describe('searchTokens', () => {
       conn.exec('delete from w');
       conn.prepare('insert into w(x) values (?)').run(text);
       // eslint-disable-next-line no-restricted-syntax -- a bare better-sqlite3 connection, not the query builder
-      const indexed = conn.prepare('select term from v order by term').all().map((r) => (r as { term: string }).term);
-      const ours = [...new Set(searchTokens(text))].sort((a, b) => (Buffer.from(a) < Buffer.from(b) ? -1 : 1));
+      const indexed = conn
+        .prepare('select term from v order by term')
+        .all()
+        .map((r) => (r as { term: string }).term);
+      const ours = [...new Set(searchTokens(text))].sort((a, b) =>
+        Buffer.from(a) < Buffer.from(b) ? -1 : 1,
+      );
       expect(ours, text).toEqual(indexed);
     }
     conn.close();
@@ -56,7 +61,9 @@ describe.each(await testEngines())('search routes on %s', (engine) => {
     ];
     for (const description of descriptions) {
       const code = await createReport(t, cookie);
-      expect((await mergePatch(t, cookie, `/api/signalements/${code}`, { description })).statusCode).toBe(200);
+      expect((await mergePatch(t, cookie, `/api/signalements/${code}`, { description })).statusCode).toBe(
+        200,
+      );
       codes.push(code);
     }
     const auteur = await t.app.inject({
@@ -74,10 +81,18 @@ describe.each(await testEngines())('search routes on %s', (engine) => {
   const reference = async (query: string) => {
     const words = searchWords(query);
     const rows = await t.db.read.select({ id: s().id, text: s().searchText }).from(s());
-    return rows.filter((r) => words.every((w) => r.text.includes(w))).map((r) => r.id).sort((a, b) => a - b);
+    return rows
+      .filter((r) => words.every((w) => r.text.includes(w)))
+      .map((r) => r.id)
+      .sort((a, b) => a - b);
   };
   const found = async (query: string, plan: Parameters<typeof filterConditions>[2]) =>
-    (await t.db.read.select({ id: s().id }).from(s()).where(await filterConditions(t.db, { search: query }, plan)))
+    (
+      await t.db.read
+        .select({ id: s().id })
+        .from(s())
+        .where(await filterConditions(t.db, { search: query }, plan))
+    )
       .map((r) => r.id)
       .sort((a, b) => a - b);
 
@@ -127,12 +142,22 @@ describe.each(await testEngines())('search routes on %s', (engine) => {
   });
 
   const missingTerms = async () =>
-    t.db.rows<{ term: string }>(sql`select term from signalements_words_vocab where term not in (select term from search_terms)`);
+    t.db.rows<{ term: string }>(
+      sql`select term from signalements_words_vocab where term not in (select term from search_terms)`,
+    );
 
   it.runIf(engine === 'sqlite')('lists every indexed token after the service’s writes', async () => {
     expect(await missingTerms()).toEqual([]);
-    expect((await mergePatch(t, cookie, `/api/signalements/${codes[0]}`, { description: 'Nouvelle version Vavatenina' })).statusCode).toBe(200);
-    await mergePatch(t, cookie, `/api/signalements/${codes[0]}/localisation`, { region: '/api/regions/MG11' });
+    expect(
+      (
+        await mergePatch(t, cookie, `/api/signalements/${codes[0]}`, {
+          description: 'Nouvelle version Vavatenina',
+        })
+      ).statusCode,
+    ).toBe(200);
+    await mergePatch(t, cookie, `/api/signalements/${codes[0]}/localisation`, {
+      region: '/api/regions/MG11',
+    });
     expect(await missingTerms()).toEqual([]);
     expect(await countSignalements(t.db, { search: 'vatenin' })).toBe(1);
     expect(await countSignalements(t.db, { search: 'analamanga' })).toBe(1);
@@ -145,15 +170,20 @@ describe.each(await testEngines())('search routes on %s', (engine) => {
     expect(await missingTerms()).toEqual([]);
   });
 
-  it.runIf(engine === 'sqlite')('rebuilds the token list from the word index with the migration’s statement', async () => {
-    const statements = readFileSync(join(PATHS.migrations.sqlite, '0005_search_words.sql'), 'utf8').split('--> statement-breakpoint');
-    const backfill = statements.at(-1)!.trim();
-    expect(backfill).toMatch(/^INSERT INTO `search_terms`/);
-    await t.db.execute(sql`delete from search_terms`);
-    expect((await missingTerms()).length).toBeGreaterThan(10);
-    await t.db.execute(sql.raw(backfill));
-    expect(await missingTerms()).toEqual([]);
-    expect(await found('himanarina', { mode: 'set' })).toEqual(await reference('himanarina'));
-    expect(await countSignalements(t.db, { search: 'himanarina' })).toBe(1);
-  });
+  it.runIf(engine === 'sqlite')(
+    'rebuilds the token list from the word index with the migration’s statement',
+    async () => {
+      const statements = readFileSync(join(PATHS.migrations.sqlite, '0005_search_words.sql'), 'utf8').split(
+        '--> statement-breakpoint',
+      );
+      const backfill = statements.at(-1)!.trim();
+      expect(backfill).toMatch(/^INSERT INTO `search_terms`/);
+      await t.db.execute(sql`delete from search_terms`);
+      expect((await missingTerms()).length).toBeGreaterThan(10);
+      await t.db.execute(sql.raw(backfill));
+      expect(await missingTerms()).toEqual([]);
+      expect(await found('himanarina', { mode: 'set' })).toEqual(await reference('himanarina'));
+      expect(await countSignalements(t.db, { search: 'himanarina' })).toBe(1);
+    },
+  );
 });

@@ -39,7 +39,9 @@ export const MAX_WORD_TERMS = 32;
  *   substring through the trigram index.
  * On PostgreSQL every word is 'like' (pg_trgm serves LIKE '%word%').
  */
-export type WordMatch = { word: string } & ({ via: 'like' } | { via: 'trigram' } | { via: 'terms'; terms: string[] });
+export type WordMatch = { word: string } & (
+  { via: 'like' } | { via: 'trigram' } | { via: 'terms'; terms: string[] }
+);
 
 /**
  * Decides how each word of a search is matched, reading the token list of migration 0005. Every route
@@ -62,7 +64,11 @@ export async function planSearch(db: Database, query: string): Promise<WordMatch
       select term from search_terms
       where id in (select rowid from search_terms_fts where search_terms_fts match ${phrase(word)})
       limit ${MAX_WORD_TERMS + 1}`);
-    plan.push(rows.length <= MAX_WORD_TERMS ? { word, via: 'terms', terms: rows.map((r) => r.term) } : { word, via: 'trigram' });
+    plan.push(
+      rows.length <= MAX_WORD_TERMS
+        ? { word, via: 'terms', terms: rows.map((r) => r.term) }
+        : { word, via: 'trigram' },
+    );
   }
   return plan;
 }
@@ -107,12 +113,19 @@ export function inIdList(db: Database, column: SQL | AnyColumn, ids: readonly nu
  *   for a scan that stops at 1,001), and the planner, which multiplies the words' frequencies, may
  *   prefer it for several common words.
  */
-export function signalementSearchCondition(db: Database, plan: WordMatch[], strategy: 'index' | 'scan' | 'sequential' = 'index'): SQL | undefined {
+export function signalementSearchCondition(
+  db: Database,
+  plan: WordMatch[],
+  strategy: 'index' | 'scan' | 'sequential' = 'index',
+): SQL | undefined {
   if (plan.length === 0) return undefined;
   const s = db.t.signalements;
   const like = (w: WordMatch) => sql`${s.searchText} like ${`%${w.word}%`}`;
   if (strategy !== 'index') {
-    const scanned = strategy === 'sequential' && db.engine === 'postgres' ? sql`${s.searchText} collate "C"` : sql`${s.searchText}`;
+    const scanned =
+      strategy === 'sequential' && db.engine === 'postgres'
+        ? sql`${s.searchText} collate "C"`
+        : sql`${s.searchText}`;
     return sql.join(
       plan.map((w) => sql`${scanned} like ${`%${w.word}%`}`),
       sql` and `,
@@ -122,10 +135,14 @@ export function signalementSearchCondition(db: Database, plan: WordMatch[], stra
   if (terms.some((w) => w.terms.length === 0)) return sql`1 = 0`;
   const conditions = short.map(like);
   if (trigram.length > 0) {
-    conditions.unshift(sql`${s.id} in (select rowid from signalements_fts where signalements_fts match ${trigramMatch(trigram)})`);
+    conditions.unshift(
+      sql`${s.id} in (select rowid from signalements_fts where signalements_fts match ${trigramMatch(trigram)})`,
+    );
   }
   if (terms.length > 0) {
-    conditions.unshift(sql`${s.id} in (select rowid from signalements_words where signalements_words match ${wordsMatch(terms)})`);
+    conditions.unshift(
+      sql`${s.id} in (select rowid from signalements_words where signalements_words match ${wordsMatch(terms)})`,
+    );
   }
   return sql.join(conditions, sql` and `);
 }
@@ -136,7 +153,11 @@ export function signalementSearchCondition(db: Database, plan: WordMatch[], stra
  * the count needs no lookup in the reports table (which costs a random read per match). With `limit`,
  * the count stops there (a common word: a million reports hold 70,000 matches).
  */
-export async function countSearchInIndex(db: Database, plan: WordMatch[], limit?: number): Promise<number | null> {
+export async function countSearchInIndex(
+  db: Database,
+  plan: WordMatch[],
+  limit?: number,
+): Promise<number | null> {
   if (db.engine !== 'sqlite' || plan.length === 0) return null;
   const { like, trigram, terms } = byRoute(plan);
   if (like.length > 0) return null;
@@ -168,9 +189,17 @@ export async function isDenseSearch(db: Database, plan: WordMatch[], threshold: 
   const n = await countSearchInIndex(db, plan, threshold + 1);
   if (n !== null) return n > threshold;
   const s = db.t.signalements;
-  const recent = db.read.select({ text: s.searchText }).from(s).orderBy(desc(s.signalementAt), desc(s.id)).limit(DENSITY_SAMPLE).as('recent');
+  const recent = db.read
+    .select({ text: s.searchText })
+    .from(s)
+    .orderBy(desc(s.signalementAt), desc(s.id))
+    .limit(DENSITY_SAMPLE)
+    .as('recent');
   const words = plan.map((w) => sql`${recent.text} like ${`%${w.word}%`}`);
-  const [row] = await db.read.select({ n: count() }).from(recent).where(and(...words));
+  const [row] = await db.read
+    .select({ n: count() })
+    .from(recent)
+    .where(and(...words));
   return (row?.n ?? 0) >= DENSITY_SAMPLE / 100;
 }
 
@@ -187,6 +216,9 @@ export async function recordSearchTerms(db: Database, tx: Orm, texts: Iterable<s
   // Bound each statement's JSON argument (the demo generator passes thousands of reports at once).
   for (let i = 0; i < all.length; i += 20_000) {
     const chunk = JSON.stringify(all.slice(i, i + 20_000));
-    await db.rows(sql`insert or ignore into search_terms(term) select value from json_each(${chunk}) returning id`, tx);
+    await db.rows(
+      sql`insert or ignore into search_terms(term) select value from json_each(${chunk}) returning id`,
+      tx,
+    );
   }
 }

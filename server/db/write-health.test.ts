@@ -15,7 +15,8 @@ describe('write health', () => {
     expect(writeFailureOf(wrapped('SQLITE_IOERR_WRITE'))).toBe('erreur d’entrée-sortie');
     expect(writeFailureOf(wrapped('SQLITE_READONLY'))).toBe('base en lecture seule');
     expect(writeFailureOf(wrapped('25006'))).toBe('base en lecture seule');
-    for (const code of ['SQLITE_CONSTRAINT_UNIQUE', '23505', 'SQLITE_BUSY', '57P01', 'ECONNRESET']) expect(writeFailureOf(wrapped(code))).toBeNull();
+    for (const code of ['SQLITE_CONSTRAINT_UNIQUE', '23505', 'SQLITE_BUSY', '57P01', 'ECONNRESET'])
+      expect(writeFailureOf(wrapped(code))).toBeNull();
     expect(writeFailureOf(new Error('sans code'))).toBeNull();
   });
 

@@ -14,7 +14,11 @@ export type WriteFailure = 'disque plein' | 'erreur d’entrée-sortie' | 'base 
 
 /** The cause of a failed write when it is one that every write would meet, else null (drizzle wraps errors). */
 export function writeFailureOf(error: unknown): WriteFailure | null {
-  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e = error, depth = 0;
+    e && typeof e === 'object' && depth < 5;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     const code = (e as { code?: unknown }).code;
     if (typeof code !== 'string') continue;
     for (const [test, cause] of CAUSES) if (test(code)) return cause;

@@ -68,8 +68,16 @@ export function registerAccessControl(app: FastifyInstance, db: Database, config
     const route = request.routeOptions;
     if (!route.url || route.config.clientFile) return;
     refuseCrossSite(request, config);
-    const bodyType = route.config.procedures ? TRPC_TYPE : request.method === 'PATCH' ? PATCH_TYPE : REST_TYPE;
-    if (WRITES.has(request.method) && hasBody(request) && !bodyType.test(request.headers['content-type'] ?? '')) {
+    const bodyType = route.config.procedures
+      ? TRPC_TYPE
+      : request.method === 'PATCH'
+        ? PATCH_TYPE
+        : REST_TYPE;
+    if (
+      WRITES.has(request.method) &&
+      hasBody(request) &&
+      !bodyType.test(request.headers['content-type'] ?? '')
+    ) {
       throw new HttpError(415, MESSAGES.unsupportedMediaType);
     }
     if (isHostileQuery(request.query)) throw new DomainError('invalid', MESSAGES.forbiddenKey);

@@ -3,7 +3,12 @@
 // cells get fresh rows.
 import { randomBytes } from 'node:crypto';
 import { TEST_PASSWORD, type TestApp } from '../../tests/helpers/app';
-import { insertAlert, insertFailedMail, passwordLinkToken, type addPeople } from '../../tests/helpers/report-fixture';
+import {
+  insertAlert,
+  insertFailedMail,
+  passwordLinkToken,
+  type addPeople,
+} from '../../tests/helpers/report-fixture';
 import { MINIMAL_REPORT } from '../../tests/helpers/signalements';
 import { EMAIL, PARTNER_EMAIL, TARGET, type Call, type Caller } from './authorization-matrix.rules';
 
@@ -138,7 +143,11 @@ export function matrixRequests(fixture: MatrixFixture) {
     'POST /api/projects': () => ({
       method: 'POST',
       url: '/api/projects',
-      body: { sigle: `P${unique()}`, designation: 'Projet de la matrice', owner: `/api/partenaires/${data.partner}` },
+      body: {
+        sigle: `P${unique()}`,
+        designation: 'Projet de la matrice',
+        owner: `/api/partenaires/${data.partner}`,
+      },
     }),
 
     'GET /api/signalements': () => ({ url: '/api/signalements?page=1' }),
@@ -261,7 +270,9 @@ export function matrixRequests(fixture: MatrixFixture) {
     'twoFactor.verify': (caller) =>
       mutation('twoFactor.verify', { code: caller === 'admin' ? app().totp(EMAIL.admin) : '123456' }),
     'twoFactor.recover': (caller) =>
-      mutation('twoFactor.recover', { code: caller === 'admin' ? app().recoveryCode(EMAIL.admin) : 'AAAA-BBBB-CCCC-DDDD' }),
+      mutation('twoFactor.recover', {
+        code: caller === 'admin' ? app().recoveryCode(EMAIL.admin) : 'AAAA-BBBB-CCCC-DDDD',
+      }),
     'utilisateurs.resetTwoFactor': () => mutation('utilisateurs.resetTwoFactor', { code: data.user }),
     'utilisateurs.roles': () => query('utilisateurs.roles'),
     'utilisateurs.options': () => query('utilisateurs.options', { search: 'ra' }),

@@ -9,14 +9,30 @@ import { addPeople, SAME_ORIGIN } from '../../tests/helpers/report-fixture';
 import { createReport } from '../../tests/helpers/signalements';
 import { appRouter } from '../trpc/router';
 import { matrixRequests, type MatrixData } from './authorization-matrix.requests';
-import { CALLERS, EMAIL, MATRIX, PARTNER_EMAIL, TARGET, type Call, type Caller } from './authorization-matrix.rules';
+import {
+  CALLERS,
+  EMAIL,
+  MATRIX,
+  PARTNER_EMAIL,
+  TARGET,
+  type Call,
+  type Caller,
+} from './authorization-matrix.rules';
 
 const proceduresOf = () => Object.keys(appRouter._def.procedures);
 
 describe.each(await testEngines())('authorization matrix on %s', (engine) => {
   let t: TestApp;
   const cookies: Partial<Record<Caller, string>> = {};
-  const data: MatrixData = { report: '', auteur: '', source: '', victime: '', partner: '', project: '', user: '' };
+  const data: MatrixData = {
+    report: '',
+    auteur: '',
+    source: '',
+    victime: '',
+    partner: '',
+    project: '',
+    user: '',
+  };
   let serial = 0;
   const unique = () => `${Date.now().toString(36)}${(serial++).toString(36)}`;
 
@@ -91,7 +107,6 @@ describe.each(await testEngines())('authorization matrix on %s', (engine) => {
     freshSession,
   });
 
-
   it('has one row for every registered route and procedure, and no row for a door that is gone', () => {
     const routes = t.app.routeList
       // The tRPC endpoint's methods are covered procedure by procedure; the built client's files
@@ -122,27 +137,38 @@ describe.each(await testEngines())('authorization matrix on %s', (engine) => {
 
 // /metrics is the one door a setting opens, to a scraper's token and never to a session: the row above
 // holds without METRICS_TOKEN; with it, the same four callers and a fifth, the scraper.
-describe.each(await testEngines())('authorization matrix of GET /metrics with METRICS_TOKEN on %s', (engine) => {
-  const TOKEN = 'jeton-de-la-matrice-0123456789';
-  let t: TestApp;
-  const cookies: Partial<Record<Caller, string>> = {};
-  beforeAll(async () => {
-    t = await createTestApp(engine, { METRICS_TOKEN: TOKEN });
-    await t.user(EMAIL['other user'], 'ROLE_USER', 'Rakoto Autre');
-    await t.user(EMAIL.creator, 'ROLE_USER', 'Rabe Createur');
-    await t.user(EMAIL.admin, 'ROLE_ADMIN', 'Rasoa Admin');
-    for (const caller of ['other user', 'creator', 'admin'] as const) cookies[caller] = await t.login(EMAIL[caller]);
-  });
-  afterAll(async () => t?.close());
+describe.each(await testEngines())(
+  'authorization matrix of GET /metrics with METRICS_TOKEN on %s',
+  (engine) => {
+    const TOKEN = 'jeton-de-la-matrice-0123456789';
+    let t: TestApp;
+    const cookies: Partial<Record<Caller, string>> = {};
+    beforeAll(async () => {
+      t = await createTestApp(engine, { METRICS_TOKEN: TOKEN });
+      await t.user(EMAIL['other user'], 'ROLE_USER', 'Rakoto Autre');
+      await t.user(EMAIL.creator, 'ROLE_USER', 'Rabe Createur');
+      await t.user(EMAIL.admin, 'ROLE_ADMIN', 'Rasoa Admin');
+      for (const caller of ['other user', 'creator', 'admin'] as const)
+        cookies[caller] = await t.login(EMAIL[caller]);
+    });
+    afterAll(async () => t?.close());
 
-  it('refuses every session (401) and answers the token alone (200)', async () => {
-    const statuses = [];
-    for (const caller of CALLERS) {
-      const cookie = cookies[caller];
-      statuses.push((await t.app.inject({ url: '/metrics', headers: cookie ? { cookie } : {} })).statusCode);
-    }
-    expect(statuses).toEqual([401, 401, 401, 401]);
-    expect((await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } })).statusCode).toBe(200);
-    expect((await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${TOKEN.slice(0, -1)}` } })).statusCode).toBe(401);
-  });
-});
+    it('refuses every session (401) and answers the token alone (200)', async () => {
+      const statuses = [];
+      for (const caller of CALLERS) {
+        const cookie = cookies[caller];
+        statuses.push(
+          (await t.app.inject({ url: '/metrics', headers: cookie ? { cookie } : {} })).statusCode,
+        );
+      }
+      expect(statuses).toEqual([401, 401, 401, 401]);
+      expect(
+        (await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } })).statusCode,
+      ).toBe(200);
+      expect(
+        (await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${TOKEN.slice(0, -1)}` } }))
+          .statusCode,
+      ).toBe(401);
+    });
+  },
+);

@@ -23,11 +23,21 @@ describe.each(await testEngines())('the client address behind a proxy on %s', (e
   afterAll(async () => Promise.all(apps.map((a) => a.close())));
 
   const login = (on: TestApp, forwardedFor: string, email = 'agent@example.mg', password = TEST_PASSWORD) =>
-    on.app.inject({ method: 'POST', url: '/api/login', headers: { 'x-forwarded-for': forwardedFor }, payload: { email, password } });
+    on.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      headers: { 'x-forwarded-for': forwardedFor },
+      payload: { email, password },
+    });
   /** The address of the access log's last log-in. */
   const lastLoginAddress = async (on: TestApp) => {
     const l = on.db.t.accessLog;
-    const [row] = await on.db.read.select({ address: l.address }).from(l).where(eq(l.kind, 'connexion')).orderBy(desc(l.id)).limit(1);
+    const [row] = await on.db.read
+      .select({ address: l.address })
+      .from(l)
+      .where(eq(l.kind, 'connexion'))
+      .orderBy(desc(l.id))
+      .limit(1);
     return row?.address;
   };
 
@@ -35,10 +45,18 @@ describe.each(await testEngines())('the client address behind a proxy on %s', (e
     const statuses: number[] = [];
     for (let i = 0; i <= MAX_ATTEMPTS_PER_ADDRESS; i++) {
       // A different account each time: only the per-address limit can answer 429.
-      const res = await login(t, `203.0.113.${i + 1}, 41.188.60.6`, `inconnu-${i}@example.mg`, 'mauvais-mot-de-passe');
+      const res = await login(
+        t,
+        `203.0.113.${i + 1}, 41.188.60.6`,
+        `inconnu-${i}@example.mg`,
+        'mauvais-mot-de-passe',
+      );
       statuses.push(res.statusCode);
     }
-    expect(statuses.slice(0, MAX_ATTEMPTS_PER_ADDRESS).every((s) => s === 401), statuses.join(' ')).toBe(true);
+    expect(
+      statuses.slice(0, MAX_ATTEMPTS_PER_ADDRESS).every((s) => s === 401),
+      statuses.join(' '),
+    ).toBe(true);
     expect(statuses.at(-1)).toBe(429);
     // Another client behind the same proxy is not affected.
     expect((await login(t, '41.188.60.7')).statusCode).toBe(200);

@@ -45,7 +45,9 @@ export function parseTrustProxy(text: string): TrustProxy | null {
  * Fastify's option. Fastify 5 ignores a bare hop count (it trusts nothing rather than a peer it cannot
  * check), so hops are a function: the socket's peer and the next hops - 1 addresses are proxies.
  */
-export function fastifyTrustProxy(trust: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
+export function fastifyTrustProxy(
+  trust: TrustProxy,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
   if (typeof trust !== 'number') return trust;
   return (_address, hop) => hop < trust;
 }
@@ -59,7 +61,11 @@ export function registerClientAddress(app: FastifyInstance, trust: TrustProxy): 
   if (trust === false) return;
   app.addHook('onRequest', (request, _reply, done) => {
     if (isIP(request.ip) === 0) {
-      Object.defineProperty(request, 'ip', { value: request.socket.remoteAddress ?? '', configurable: true, enumerable: true });
+      Object.defineProperty(request, 'ip', {
+        value: request.socket.remoteAddress ?? '',
+        configurable: true,
+        enumerable: true,
+      });
     }
     done();
   });

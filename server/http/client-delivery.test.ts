@@ -73,10 +73,16 @@ describe('delivery of the built client', () => {
   it('compresses API answers on the fly for a client that accepts it, and not otherwise', async () => {
     await t.user('compression@example.mg');
     const cookie = await t.login('compression@example.mg');
-    const list = await t.app.inject({ url: '/api/regions', headers: { cookie, 'accept-encoding': 'br, gzip' } });
+    const list = await t.app.inject({
+      url: '/api/regions',
+      headers: { cookie, 'accept-encoding': 'br, gzip' },
+    });
     expect(list.statusCode).toBe(200);
     expect(list.headers['content-encoding']).toBe('br');
-    const trpc = await t.app.inject({ url: '/trpc/referentiels.regions', headers: { cookie, 'accept-encoding': 'gzip' } });
+    const trpc = await t.app.inject({
+      url: '/trpc/referentiels.regions',
+      headers: { cookie, 'accept-encoding': 'gzip' },
+    });
     expect(trpc.headers['content-encoding']).toBe('gzip');
     const plain = await t.app.inject({ url: '/api/regions', headers: { cookie } });
     expect(plain.headers['content-encoding']).toBeUndefined();

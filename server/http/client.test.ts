@@ -25,7 +25,12 @@ describe('the built client under /admin', () => {
   });
 
   it('serves index.html for every client route (history fallback)', async () => {
-    for (const url of ['/admin/', '/admin/login', '/admin/signalement/detail/SIG-ABCD-EFGH', '/admin/dashboard?x=1']) {
+    for (const url of [
+      '/admin/',
+      '/admin/login',
+      '/admin/signalement/detail/SIG-ABCD-EFGH',
+      '/admin/dashboard?x=1',
+    ]) {
       const res = await t.app.inject({ url });
       expect(res.statusCode, url).toBe(200);
       expect(res.body).toContain('<title>Signalements</title>');

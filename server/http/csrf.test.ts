@@ -33,13 +33,23 @@ describe.each(await testEngines())('CSRF defences on %s', (engine) => {
       { origin: 'https://evil.example' },
       {}, // an old browser sends neither: a header a navigation cannot carry is then required
     ]) {
-      const res = await t.app.inject({ url: `/api/utilisateur/reset-password/${target}`, headers: { cookie: admin, ...headers } });
+      const res = await t.app.inject({
+        url: `/api/utilisateur/reset-password/${target}`,
+        headers: { cookie: admin, ...headers },
+      });
       expect(res.statusCode, JSON.stringify(headers)).toBe(403);
       expect(res.json().message).toBe(CROSS_SITE);
     }
     expect(await resetMails()).toBe(before);
-    for (const headers of [{ 'sec-fetch-site': 'same-origin' }, { origin: 'https://signalements.example.mg' }, { 'x-requested-with': 'fetch' }]) {
-      const ok = await t.app.inject({ url: `/api/utilisateur/reset-password/${target}`, headers: { cookie: admin, ...headers } });
+    for (const headers of [
+      { 'sec-fetch-site': 'same-origin' },
+      { origin: 'https://signalements.example.mg' },
+      { 'x-requested-with': 'fetch' },
+    ]) {
+      const ok = await t.app.inject({
+        url: `/api/utilisateur/reset-password/${target}`,
+        headers: { cookie: admin, ...headers },
+      });
       expect(ok.statusCode, JSON.stringify(headers)).toBe(200);
     }
     expect(await resetMails()).toBe(before + 3);
@@ -69,19 +79,30 @@ describe.each(await testEngines())('CSRF defences on %s', (engine) => {
     });
     expect(trpc.statusCode).toBe(403);
     expect(await stillLoggedIn(cookie)).toBe(true);
-    const own = await t.app.inject({ method: 'POST', url: '/api/logout', headers: { cookie, 'sec-fetch-site': 'same-origin' } });
+    const own = await t.app.inject({
+      method: 'POST',
+      url: '/api/logout',
+      headers: { cookie, 'sec-fetch-site': 'same-origin' },
+    });
     expect(own.statusCode).toBe(204);
     expect(await stillLoggedIn(cookie)).toBe(false);
   });
 
   it('accepts tRPC mutations in JSON only (no multipart, no form, no octet-stream)', async () => {
     const cookie = await t.login('admin@example.mg');
-    for (const type of ['multipart/form-data; boundary=x', 'application/x-www-form-urlencoded', 'application/octet-stream', 'text/plain']) {
+    for (const type of [
+      'multipart/form-data; boundary=x',
+      'application/x-www-form-urlencoded',
+      'application/octet-stream',
+      'text/plain',
+    ]) {
       const res = await t.app.inject({
         method: 'POST',
         url: '/trpc/partenaires.create',
         headers: { cookie, 'content-type': type, 'sec-fetch-site': 'same-origin' },
-        payload: type.startsWith('multipart') ? '--x\r\nContent-Disposition: form-data; name="designation"\r\n\r\nPirate\r\n--x--' : 'designation=Pirate',
+        payload: type.startsWith('multipart')
+          ? '--x\r\nContent-Disposition: form-data; name="designation"\r\n\r\nPirate\r\n--x--'
+          : 'designation=Pirate',
       });
       expect(res.statusCode, type).toBe(415);
     }
@@ -91,10 +112,20 @@ describe.each(await testEngines())('CSRF defences on %s', (engine) => {
 
   it('refuses a cross-site log-in (login CSRF) and accepts one from the application', async () => {
     const payload = { email: 'admin@example.mg', password: 'mot-de-passe-de-test-42' };
-    const forged = await t.app.inject({ method: 'POST', url: '/api/login', headers: { 'sec-fetch-site': 'cross-site' }, payload });
+    const forged = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      headers: { 'sec-fetch-site': 'cross-site' },
+      payload,
+    });
     expect(forged.statusCode).toBe(403);
     expect(forged.cookies.find((c) => c.name === 'session')).toBeUndefined();
-    const own = await t.app.inject({ method: 'POST', url: '/api/login', headers: { origin: 'https://signalements.example.mg' }, payload });
+    const own = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      headers: { origin: 'https://signalements.example.mg' },
+      payload,
+    });
     expect(own.statusCode).toBe(200);
   });
 });

@@ -50,60 +50,59 @@ export async function openDoors(engine: Engine) {
     return { 'x-forwarded-for': `10.${(address >> 16) & 255}.${(address >> 8) & 255}.${address & 255}` };
   };
 
-    const t = await createTestApp(
-      engine,
-      {},
-      {
-        beforeReady(app) {
-          // As a new module would: no config at all, an empty config, inside a plugin with a prefix, outside /api.
-          app.get(UNDECLARED[0]!, async () => UNDECLARED_ANSWER);
-          app.post(UNDECLARED[0]!, async () => UNDECLARED_ANSWER);
-          app.register(async (scope) => scope.get('/scoped', async () => UNDECLARED_ANSWER), {
-            prefix: '/api/zz-test-plugin',
-          });
-          app.route({
-            method: 'GET',
-            url: UNDECLARED[2]!,
-            config: {},
-            handler: async () => UNDECLARED_ANSWER,
-          });
-          app.get(UNDECLARED[3]!, async () => UNDECLARED_ANSWER);
-        },
+  const t = await createTestApp(
+    engine,
+    {},
+    {
+      beforeReady(app) {
+        // As a new module would: no config at all, an empty config, inside a plugin with a prefix, outside /api.
+        app.get(UNDECLARED[0]!, async () => UNDECLARED_ANSWER);
+        app.post(UNDECLARED[0]!, async () => UNDECLARED_ANSWER);
+        app.register(async (scope) => scope.get('/scoped', async () => UNDECLARED_ANSWER), {
+          prefix: '/api/zz-test-plugin',
+        });
+        app.route({
+          method: 'GET',
+          url: UNDECLARED[2]!,
+          config: {},
+          handler: async () => UNDECLARED_ANSWER,
+        });
+        app.get(UNDECLARED[3]!, async () => UNDECLARED_ANSWER);
       },
-    );
-    await t.user('agent@example.mg', 'ROLE_USER', 'Rakoto Agent');
-    await t.user('createur@example.mg', 'ROLE_USER', 'Rabe Createur');
-    await t.user('admin@example.mg', 'ROLE_ADMIN', 'Rasoa Admin');
-    data.user = await t.user('cible@example.mg', 'ROLE_USER', 'Randria Cible');
-    const userCookie = await t.login('agent@example.mg');
-    const creatorCookie = await t.login('createur@example.mg');
-    const adminCookie = await t.login('admin@example.mg');
-    data.report = await createReport(t, creatorCookie);
-    Object.assign(data, await addPeople(t, creatorCookie, data.report));
-    const partner = await t.app.inject({
-      method: 'POST',
-      url: '/api/partenaires',
-      headers: { cookie: adminCookie, ...SAME_ORIGIN },
-      payload: { designation: 'Partenaire Des Portes', email: 'portes@partenaire.example.mg' },
-    });
-    data.partner = partner.json().code;
-    const project = await t.app.inject({
-      method: 'POST',
-      url: '/api/projects',
-      // A project for a partner of none of the creator's reports: an administrator's (0015).
-      headers: { cookie: adminCookie, ...SAME_ORIGIN },
-      payload: {
-        sigle: 'PORTES',
-        designation: 'Projet des portes',
-        owner: `/api/partenaires/${data.partner}`,
-      },
-    });
-    data.project = project.json().code;
-    data.mail = String(await insertFailedMail(t));
-    data.token = await passwordLinkToken(t, 'cible@example.mg');
-    expect(Object.values(data).every(Boolean), JSON.stringify(data)).toBe(true);
-    const client = await rawClient(t.app);
-
+    },
+  );
+  await t.user('agent@example.mg', 'ROLE_USER', 'Rakoto Agent');
+  await t.user('createur@example.mg', 'ROLE_USER', 'Rabe Createur');
+  await t.user('admin@example.mg', 'ROLE_ADMIN', 'Rasoa Admin');
+  data.user = await t.user('cible@example.mg', 'ROLE_USER', 'Randria Cible');
+  const userCookie = await t.login('agent@example.mg');
+  const creatorCookie = await t.login('createur@example.mg');
+  const adminCookie = await t.login('admin@example.mg');
+  data.report = await createReport(t, creatorCookie);
+  Object.assign(data, await addPeople(t, creatorCookie, data.report));
+  const partner = await t.app.inject({
+    method: 'POST',
+    url: '/api/partenaires',
+    headers: { cookie: adminCookie, ...SAME_ORIGIN },
+    payload: { designation: 'Partenaire Des Portes', email: 'portes@partenaire.example.mg' },
+  });
+  data.partner = partner.json().code;
+  const project = await t.app.inject({
+    method: 'POST',
+    url: '/api/projects',
+    // A project for a partner of none of the creator's reports: an administrator's (0015).
+    headers: { cookie: adminCookie, ...SAME_ORIGIN },
+    payload: {
+      sigle: 'PORTES',
+      designation: 'Projet des portes',
+      owner: `/api/partenaires/${data.partner}`,
+    },
+  });
+  data.project = project.json().code;
+  data.mail = String(await insertFailedMail(t));
+  data.token = await passwordLinkToken(t, 'cible@example.mg');
+  expect(Object.values(data).every(Boolean), JSON.stringify(data)).toBe(true);
+  const client = await rawClient(t.app);
 
   /** Text that must never appear in an answer to an anonymous caller. */
   const secrets = () => [
@@ -148,7 +147,6 @@ export async function openDoors(engine: Engine) {
           body: '{}',
         }
       : { headers: {}, body: undefined };
-
 
   /** Runs the requests a few at a time; collects every answer that breaks a rule. */
   async function probe(

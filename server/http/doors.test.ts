@@ -10,7 +10,14 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testEngines } from '../../tests/helpers/db';
 import { PEOPLE, SAME_ORIGIN } from '../../tests/helpers/report-fixture';
 import { appRouter } from '../trpc/router';
-import { openDoors, UNDECLARED, UNDECLARED_ANSWER, type Doors, type RawClient, type TestApp } from './doors.harness';
+import {
+  openDoors,
+  UNDECLARED,
+  UNDECLARED_ANSWER,
+  type Doors,
+  type RawClient,
+  type TestApp,
+} from './doors.harness';
 import { enc, join, spellingsOf } from './path-spellings';
 
 /** The only routes reachable without a session. Adding one here is a security decision. */

@@ -89,7 +89,8 @@ export function trackConnections(server: Server, idleGraceMs: number): { drain()
       if (server.listening) NetServer.prototype.close.call(server);
       const now = Date.now();
       for (const [socket, connection] of connections) {
-        for (const answer of connection.answers) if (!answer.headersSent) answer.setHeader('connection', 'close');
+        for (const answer of connection.answers)
+          if (!answer.headersSent) answer.setHeader('connection', 'close');
         connection.idleSince = Math.max(connection.idleSince, now);
         closeWhenIdle(socket, connection);
       }

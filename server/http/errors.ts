@@ -46,7 +46,9 @@ export function registerErrorHandler(app: FastifyInstance) {
     const fastifyError = error as FastifyError;
     const status = fastifyError.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      return reply.code(status).send({ status, message: FRENCH_BY_STATUS[status] ?? MESSAGES.invalidRequest });
+      return reply
+        .code(status)
+        .send({ status, message: FRENCH_BY_STATUS[status] ?? MESSAGES.invalidRequest });
     }
     request.log.error({ err: error }, 'request failed');
     return reply.code(500).send({ status: 500, message: MESSAGES.internal });
@@ -80,7 +82,8 @@ export function clientErrorHandler(headers: Record<string, string>) {
   return function (this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket): void {
     // A connection reset: nobody is left to answer.
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
-    const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const status =
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
     this.log.debug({ code: error.code, status }, 'requête refusée par le serveur HTTP');
     if (socket.writable) {
       const body = JSON.stringify({ status, message: FRENCH_BY_STATUS[status] ?? MESSAGES.invalidRequest });

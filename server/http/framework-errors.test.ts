@@ -24,7 +24,8 @@ describe.each(await testEngines())('framework errors on %s', (engine) => {
   afterAll(async () => t?.close());
 
   const send = (bytes: string) => rawExchange(port, bytes);
-  const get = (path: string, headers = '') => send(`GET ${path} HTTP/1.1\r\nHost: localhost\r\n${headers}Connection: close\r\n\r\n`);
+  const get = (path: string, headers = '') =>
+    send(`GET ${path} HTTP/1.1\r\nHost: localhost\r\n${headers}Connection: close\r\n\r\n`);
 
   function expectFrenchAndProtected(res: RawResponse, status: number, message: string) {
     expect(res.status, res.body).toBe(status);
@@ -53,8 +54,16 @@ describe.each(await testEngines())('framework errors on %s', (engine) => {
   });
 
   it('answers a path parameter over the length limit with a protected French 414', async () => {
-    expectFrenchAndProtected(await get(`/trpc/${'a'.repeat(6000)}`), 414, 'Adresse de la requête trop longue.');
-    expectFrenchAndProtected(await get(`/api/partenaires/${'a'.repeat(6000)}`), 414, 'Adresse de la requête trop longue.');
+    expectFrenchAndProtected(
+      await get(`/trpc/${'a'.repeat(6000)}`),
+      414,
+      'Adresse de la requête trop longue.',
+    );
+    expectFrenchAndProtected(
+      await get(`/api/partenaires/${'a'.repeat(6000)}`),
+      414,
+      'Adresse de la requête trop longue.',
+    );
   });
 
   it('answers a path the router cannot decode, and a broken JSON body, with a protected French 400', async () => {

@@ -57,7 +57,9 @@ describe.each(await testEngines())('server-side guards on %s', (engine) => {
 
   it('answers 401 to an anonymous caller on every tRPC procedure but login and the password set-up', async () => {
     const { appRouter } = await import('../trpc/router');
-    const procedures = Object.entries(appRouter._def.procedures) as unknown as Array<[string, { _def: { type: string } }]>;
+    const procedures = Object.entries(appRouter._def.procedures) as unknown as Array<
+      [string, { _def: { type: string } }]
+    >;
     expect(procedures.length).toBeGreaterThan(3);
     for (const [path, proc] of procedures) {
       if (PUBLIC_TRPC.includes(path)) continue;
@@ -77,13 +79,19 @@ describe.each(await testEngines())('server-side guards on %s', (engine) => {
       const trpc = await t.app.inject({ url: '/trpc/utilisateurs.list?input=%7B%7D', headers: { cookie } });
       expect(trpc.statusCode).toBe(403);
     }
-    const ok = await t.app.inject({ url: '/api/utilisateurs?page=1&itemsPerPage=2', headers: { cookie: adminCookie } });
+    const ok = await t.app.inject({
+      url: '/api/utilisateurs?page=1&itemsPerPage=2',
+      headers: { cookie: adminCookie },
+    });
     expect(ok.statusCode).toBe(200);
     const body = ok.json();
     expect(body).toMatchObject({ '@type': 'Collection', totalItems: 3 });
     expect(body.member).toHaveLength(2);
     expect(body.member[0].nomPrenom <= body.member[1].nomPrenom).toBe(true);
-    expect(body.view).toMatchObject({ first: '/api/utilisateurs?page=1&itemsPerPage=2', next: '/api/utilisateurs?page=2&itemsPerPage=2' });
+    expect(body.view).toMatchObject({
+      first: '/api/utilisateurs?page=1&itemsPerPage=2',
+      next: '/api/utilisateurs?page=2&itemsPerPage=2',
+    });
   });
 
   it('reports its health as up or down only, without the metrics token (details: server/http/health.test.ts)', async () => {
@@ -96,7 +104,14 @@ describe.each(await testEngines())('server-side guards on %s', (engine) => {
     const res = await t.app.inject({ url: '/api/utilisateur_roles', headers: { cookie: userCookie } });
     expect(res.statusCode).toBe(200);
     expect(res.json().member.map((r: { code: string }) => r.code)).toEqual(
-      expect.arrayContaining(['ROLE_ADMIN', 'ROLE_USER', 'ROLE_GESTIONNAIRE', 'ROLE_ENQUETEUR', 'ROLE_ANALYSTE', 'ROLE_ASSISTANT']),
+      expect.arrayContaining([
+        'ROLE_ADMIN',
+        'ROLE_USER',
+        'ROLE_GESTIONNAIRE',
+        'ROLE_ENQUETEUR',
+        'ROLE_ANALYSTE',
+        'ROLE_ASSISTANT',
+      ]),
     );
   });
 });

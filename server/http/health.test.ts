@@ -25,7 +25,8 @@ import { MESSAGES } from '../errors';
 const TOKEN = 'jeton-de-mesure-0123456789';
 const BEARER = { authorization: `Bearer ${TOKEN}` };
 
-const health = (app: FastifyInstance, headers: Record<string, string> = {}) => app.inject({ url: '/api/health', headers });
+const health = (app: FastifyInstance, headers: Record<string, string> = {}) =>
+  app.inject({ url: '/api/health', headers });
 
 describe.each(await testEngines())('health check on %s', (engine) => {
   let t: TestApp;
@@ -49,7 +50,8 @@ describe.each(await testEngines())('health check on %s', (engine) => {
       key: 'ok',
       mail: { pending: 0, failed: 0, oldestPendingSeconds: null },
     });
-    if (engine === 'sqlite') expect(res.json().threads.readers).toMatchObject({ stuck: 0, timeouts: 0, down: false, state: 'ok' });
+    if (engine === 'sqlite')
+      expect(res.json().threads.readers).toMatchObject({ stuck: 0, timeouts: 0, down: false, state: 'ok' });
   });
 
   it('is an error while the database has lost its data key verifier, or holds another key’s', async () => {
@@ -61,7 +63,9 @@ describe.each(await testEngines())('health check on %s', (engine) => {
       expect((await health(t.app)).json()).toEqual({ status: 'error' });
       expect((await health(t.app, BEARER)).json()).toMatchObject({ status: 'error', key: 'absente' });
 
-      await t.db.transaction((tx) => tx.insert(k).values({ verifier: verifierOf(createCipher(generateDataKey())) }));
+      await t.db.transaction((tx) =>
+        tx.insert(k).values({ verifier: verifierOf(createCipher(generateDataKey())) }),
+      );
       const other = await health(t.app, BEARER);
       expect(other.statusCode).toBe(503);
       expect(other.json()).toMatchObject({ status: 'error', key: 'différente' });
@@ -74,22 +78,29 @@ describe.each(await testEngines())('health check on %s', (engine) => {
     expect((await health(t.app, BEARER)).json()).toMatchObject({ status: 'ok', key: 'ok' });
   });
 
-  it.runIf(engine === 'postgres')('is an error once a write fails for lack of disk space (PostgreSQL 53100)', async () => {
-    // PostgreSQL's own answer to a full disk, from a trigger: the table of the health check's probe.
-    await t.db.execute(sql`create function disque_plein() returns trigger language plpgsql as $$
+  it.runIf(engine === 'postgres')(
+    'is an error once a write fails for lack of disk space (PostgreSQL 53100)',
+    async () => {
+      // PostgreSQL's own answer to a full disk, from a trigger: the table of the health check's probe.
+      await t.db.execute(sql`create function disque_plein() returns trigger language plpgsql as $$
       begin raise exception 'could not extend file: No space left on device' using errcode = 'disk_full'; end $$`);
-    await t.db.execute(sql`create trigger disque_plein before insert or update on rate_windows for each row execute function disque_plein()`);
-    try {
-      const write = t.db.transaction((tx) => tx.insert(t.db.t.rateWindows).values({ key: 'essai', startedAt: new Date(), count: 1 }));
-      await expect(write).rejects.toMatchObject({ cause: { code: '53100' } });
-      const res = await health(t.app, BEARER);
-      expect(res.statusCode).toBe(503);
-      expect(res.json()).toMatchObject({ status: 'error', database: 'ok', writes: 'disque plein' });
-      expect((await health(t.app)).json()).toEqual({ status: 'error' });
-    } finally {
-      await t.db.execute(sql`drop trigger disque_plein on rate_windows`);
-    }
-  });
+      await t.db.execute(
+        sql`create trigger disque_plein before insert or update on rate_windows for each row execute function disque_plein()`,
+      );
+      try {
+        const write = t.db.transaction((tx) =>
+          tx.insert(t.db.t.rateWindows).values({ key: 'essai', startedAt: new Date(), count: 1 }),
+        );
+        await expect(write).rejects.toMatchObject({ cause: { code: '53100' } });
+        const res = await health(t.app, BEARER);
+        expect(res.statusCode).toBe(503);
+        expect(res.json()).toMatchObject({ status: 'error', database: 'ok', writes: 'disque plein' });
+        expect((await health(t.app)).json()).toEqual({ status: 'error' });
+      } finally {
+        await t.db.execute(sql`drop trigger disque_plein on rate_windows`);
+      }
+    },
+  );
 });
 
 describe('health check on a SQLite file whose disk is full', () => {
@@ -118,8 +129,13 @@ describe('health check on a SQLite file whose disk is full', () => {
     await db.migrate();
     await seed(db);
     attachCipher(db, createCipher(generateDataKey()));
-    await db.transaction((tx) => tx.insert(db!.t.dataKeyCheck).values({ verifier: verifierOf(cipherOf(db!)) }));
-    app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: url, METRICS_TOKEN: TOKEN }), db });
+    await db.transaction((tx) =>
+      tx.insert(db!.t.dataKeyCheck).values({ verifier: verifierOf(cipherOf(db!)) }),
+    );
+    app = await buildApp({
+      config: loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: url, METRICS_TOKEN: TOKEN }),
+      db,
+    });
     await app.ready();
     expect((await health(app, BEARER)).json()).toMatchObject({ status: 'ok', writes: 'ok' });
 
@@ -128,7 +144,7 @@ describe('health check on a SQLite file whose disk is full', () => {
     mkdirSync(join(dir, 'plein'));
     const fd = openSync(join(dir, 'plein', 'remplissage'), 'w');
     try {
-      for (let size = 1 << 20; size >= 512; ) {
+      for (let size = 1 << 20; size >= 512;) {
         try {
           writeSync(fd, Buffer.alloc(size));
         } catch {
@@ -138,7 +154,9 @@ describe('health check on a SQLite file whose disk is full', () => {
     } finally {
       closeSync(fd);
     }
-    const write = db.transaction((tx) => tx.insert(db!.t.rateWindows).values({ key: 'essai', startedAt: new Date(), count: 1 }));
+    const write = db.transaction((tx) =>
+      tx.insert(db!.t.rateWindows).values({ key: 'essai', startedAt: new Date(), count: 1 }),
+    );
     await expect(write).rejects.toMatchObject({ code: 'SQLITE_FULL' });
     const full = await health(app, BEARER);
     expect(full.statusCode).toBe(503);
@@ -171,7 +189,10 @@ describe('health check while every reader thread is stuck (SQLite)', () => {
 
   const list = () => app.inject({ url: '/api/signalements', headers: { cookie } });
   const trpcList = () =>
-    app.inject({ url: `/trpc/signalements.list?input=${encodeURIComponent(JSON.stringify({ page: 1, itemsPerPage: 20 }))}`, headers: { cookie, ...SAME_ORIGIN } });
+    app.inject({
+      url: `/trpc/signalements.list?input=${encodeURIComponent(JSON.stringify({ page: 1, itemsPerPage: 20 }))}`,
+      headers: { cookie, ...SAME_ORIGIN },
+    });
 
   it('answers lists with a French 503 at the deadline instead of hanging, and reports it until the threads are back', async () => {
     expect((await list()).statusCode).toBe(200);
@@ -181,13 +202,19 @@ describe('health check while every reader thread is stuck (SQLite)', () => {
     await expect(db.rows(stuck)).rejects.toMatchObject(timeout);
     const degraded = await health(app, BEARER);
     expect(degraded.statusCode).toBe(200);
-    expect(degraded.json()).toMatchObject({ status: 'degraded', threads: { readers: { threads: 1, stuck: 1, state: 'dégradés' } } });
+    expect(degraded.json()).toMatchObject({
+      status: 'degraded',
+      threads: { readers: { threads: 1, stuck: 1, state: 'dégradés' } },
+    });
     expect((await list()).statusCode).toBe(200);
 
     await expect(db.rows(stuck)).rejects.toMatchObject(timeout);
     const down = await health(app, BEARER);
     expect(down.statusCode).toBe(503);
-    expect(down.json()).toMatchObject({ status: 'error', threads: { readers: { threads: 0, stuck: 2, down: true, state: 'bloqués' } } });
+    expect(down.json()).toMatchObject({
+      status: 'error',
+      threads: { readers: { threads: 0, stuck: 2, down: true, state: 'bloqués' } },
+    });
     expect((await health(app)).json()).toEqual({ status: 'error' });
 
     const rest = await list();
@@ -199,7 +226,9 @@ describe('health check while every reader thread is stuck (SQLite)', () => {
     expect(trpc.json().error.message).toBe(MESSAGES.readTimeout);
 
     // When the stuck statements end, a thread serves again.
-    await expect.poll(async () => (await health(app)).statusCode, { timeout: 60_000, interval: 500 }).toBe(200);
+    await expect
+      .poll(async () => (await health(app)).statusCode, { timeout: 60_000, interval: 500 })
+      .toBe(200);
     expect((await list()).statusCode).toBe(200);
   }, 90_000);
 });

@@ -26,7 +26,8 @@ export function healthRoutes(app: FastifyInstance, db: Database, config: Config)
       return { status: 'error' as const, database: 'indisponible' as const };
     });
     reply.code(report.status === 'error' ? 503 : 200);
-    if (!holdsMetricsToken(request, config.METRICS_TOKEN)) return { status: report.status === 'error' ? 'error' : 'ok' };
+    if (!holdsMetricsToken(request, config.METRICS_TOKEN))
+      return { status: report.status === 'error' ? 'error' : 'ok' };
     return report;
   });
 }
@@ -65,7 +66,11 @@ async function healthReport(db: Database) {
   // Every reader thread stuck: the reads below would only wait for their deadline.
   if (pools.some((p) => p.down)) return { status: 'error', threads } as const;
   // Reading the outbox is the database check: a database that does not answer fails it.
-  const [mail, key] = await Promise.all([mailBacklog(db), keyState(db), db.writes.probe(() => probeWrite(db))]);
+  const [mail, key] = await Promise.all([
+    mailBacklog(db),
+    keyState(db),
+    db.writes.probe(() => probeWrite(db)),
+  ]);
   const writes = db.writes.state().failing ?? 'ok';
   const error = writes !== 'ok' || (key !== null && key !== 'ok');
   const status = error ? 'error' : pools.some((p) => p.stuck > 0) ? 'degraded' : 'ok';

@@ -23,7 +23,12 @@ describe.each(await testEngines())('database errors in the logs (%s)', (engine) 
   beforeAll(async () => {
     tdb = await createTestDatabase(engine);
     await seed(tdb.db);
-    await createUser(tdb.db, { email: 'agent-logs@example.mg', nomPrenom: 'Agent', roleCode: 'ROLE_USER', password: PASSWORD });
+    await createUser(tdb.db, {
+      email: 'agent-logs@example.mg',
+      nomPrenom: 'Agent',
+      roleCode: 'ROLE_USER',
+      password: PASSWORD,
+    });
     // A constraint the services do not expect: the second victim of that name fails in the database
     // with the name in the query's parameters (and, on PostgreSQL, in the error's detail).
     await tdb.db.execute(sql`CREATE UNIQUE INDEX victimes_nom_prenom_test ON victimes (nom_prenom)`);
@@ -33,14 +38,30 @@ describe.each(await testEngines())('database errors in the logs (%s)', (engine) 
         done();
       },
     });
-    app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'info', DATABASE_URL: tdb.url }), db: tdb.db, logStream: stream });
-    const login = await app.inject({ method: 'POST', url: '/api/login', payload: { email: 'agent-logs@example.mg', password: PASSWORD } });
-    headers = { cookie: `session=${login.cookies.find((c) => c.name === 'session')!.value}`, 'sec-fetch-site': 'same-origin' };
+    app = await buildApp({
+      config: loadConfig({ LOG_LEVEL: 'info', DATABASE_URL: tdb.url }),
+      db: tdb.db,
+      logStream: stream,
+    });
+    const login = await app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: 'agent-logs@example.mg', password: PASSWORD },
+    });
+    headers = {
+      cookie: `session=${login.cookies.find((c) => c.name === 'session')!.value}`,
+      'sec-fetch-site': 'same-origin',
+    };
     const created = await app.inject({
       method: 'POST',
       url: '/api/signalements',
       headers,
-      payload: { partenaire: 'IVY', subjects: ['CORRUPTION'], canalPrincipal: 'TELEPHONE', signalementAt: '2025-03-10' },
+      payload: {
+        partenaire: 'IVY',
+        subjects: ['CORRUPTION'],
+        canalPrincipal: 'TELEPHONE',
+        signalementAt: '2025-03-10',
+      },
     });
     report = created.json().code;
   });
@@ -50,16 +71,35 @@ describe.each(await testEngines())('database errors in the logs (%s)', (engine) 
   });
 
   const victim = { nomPrenom: SECRET_NAME, contact: SECRET_CONTACT };
-  type Logged = { level: number; msg: string; err: { type: string; message: string; stack: string; sql?: string; driver?: unknown } };
+  type Logged = {
+    level: number;
+    msg: string;
+    err: { type: string; message: string; stack: string; sql?: string; driver?: unknown };
+  };
   const errorLines = () => lines.map((l) => JSON.parse(l) as Logged).filter((l) => l.level >= 50);
 
   it('logs a failed query of the REST facade and of tRPC with its SQL, its driver code, and none of its values', async () => {
-    const first = await app.inject({ method: 'POST', url: '/api/victimes', headers, payload: { signalement: report, ...victim } });
+    const first = await app.inject({
+      method: 'POST',
+      url: '/api/victimes',
+      headers,
+      payload: { signalement: report, ...victim },
+    });
     expect(first.statusCode, first.body).toBe(201);
 
-    const rest = await app.inject({ method: 'POST', url: '/api/victimes', headers, payload: { signalement: report, ...victim } });
+    const rest = await app.inject({
+      method: 'POST',
+      url: '/api/victimes',
+      headers,
+      payload: { signalement: report, ...victim },
+    });
     expect(rest.statusCode).toBe(500);
-    const trpc = await app.inject({ method: 'POST', url: '/trpc/victimes.create', headers, payload: { signalement: report, ...victim } });
+    const trpc = await app.inject({
+      method: 'POST',
+      url: '/trpc/victimes.create',
+      headers,
+      payload: { signalement: report, ...victim },
+    });
     expect(trpc.statusCode).toBe(500);
 
     const logged = errorLines();
@@ -77,7 +117,11 @@ describe.each(await testEngines())('database errors in the logs (%s)', (engine) 
         });
       } else {
         // Drizzle's synchronous better-sqlite3 driver throws SQLite's own error: no query, no values.
-        expect(err).toMatchObject({ type: 'SqliteError', code: 'SQLITE_CONSTRAINT_UNIQUE', message: 'UNIQUE constraint failed: victimes.nom_prenom' });
+        expect(err).toMatchObject({
+          type: 'SqliteError',
+          code: 'SQLITE_CONSTRAINT_UNIQUE',
+          message: 'UNIQUE constraint failed: victimes.nom_prenom',
+        });
       }
       expect(err.stack).toMatch(/^\s+at /);
       expect(JSON.stringify(err)).not.toMatch(/detail|params/);
@@ -90,7 +134,11 @@ describe.each(await testEngines())('database errors in the logs (%s)', (engine) 
   it('serializes the real DrizzleQueryError of a failed query without its parameters', async () => {
     let caught: unknown;
     try {
-      await tdb.db.transaction((tx) => tx.insert(tdb.db.t.victimes).values({ code: 'V-LOG', signalementId: 999_999, nomPrenom: `${SECRET_NAME} bis` }));
+      await tdb.db.transaction((tx) =>
+        tx
+          .insert(tdb.db.t.victimes)
+          .values({ code: 'V-LOG', signalementId: 999_999, nomPrenom: `${SECRET_NAME} bis` }),
+      );
     } catch (error) {
       caught = error;
     }
@@ -112,14 +160,28 @@ describe.each(await testEngines())('database errors in the logs (%s)', (engine) 
 describe('maskDriverMessage', () => {
   it('removes the values PostgreSQL names in detail and quoted literals, keeps identifiers', () => {
     expect(
-      maskDriverMessage('duplicate key value violates unique constraint "utilisateurs_email_unique"', 'Key (email)=(rakoto@example.mg) already exists.'),
+      maskDriverMessage(
+        'duplicate key value violates unique constraint "utilisateurs_email_unique"',
+        'Key (email)=(rakoto@example.mg) already exists.',
+      ),
     ).toBe('duplicate key value violates unique constraint "utilisateurs_email_unique"');
-    expect(maskDriverMessage('invalid input syntax for type integer: "Rakoto-SECRET-42"')).toBe('invalid input syntax for type integer: "***"');
-    expect(maskDriverMessage('value "99999999999" is out of range for type integer')).toBe('value "***" is out of range for type integer');
-    expect(maskDriverMessage('custom failure for Rakoto-SECRET-42', 'Failing row contains (7, Rakoto-SECRET-42, null).')).toBe('custom failure for ***');
-    expect(maskDriverMessage('null value in column "nom_prenom" of relation "victimes" violates not-null constraint')).toBe(
-      'null value in column "nom_prenom" of relation "victimes" violates not-null constraint',
+    expect(maskDriverMessage('invalid input syntax for type integer: "Rakoto-SECRET-42"')).toBe(
+      'invalid input syntax for type integer: "***"',
     );
+    expect(maskDriverMessage('value "99999999999" is out of range for type integer')).toBe(
+      'value "***" is out of range for type integer',
+    );
+    expect(
+      maskDriverMessage(
+        'custom failure for Rakoto-SECRET-42',
+        'Failing row contains (7, Rakoto-SECRET-42, null).',
+      ),
+    ).toBe('custom failure for ***');
+    expect(
+      maskDriverMessage(
+        'null value in column "nom_prenom" of relation "victimes" violates not-null constraint',
+      ),
+    ).toBe('null value in column "nom_prenom" of relation "victimes" violates not-null constraint');
   });
 
   it('leaves other errors as pino would log them: type, message with causes, stack, own fields', () => {

@@ -12,12 +12,19 @@ import pg from 'pg';
 const MAX_CAUSES = 8;
 const MASK = '***';
 /** The words after which PostgreSQL quotes an identifier, not a value. */
-const IDENTIFIER_NOUNS = /(?:relation|constraint|column|table|type|index|schema|database|role|function|sequence|key|extension|operator|collation|trigger|view)\s*$/i;
+const IDENTIFIER_NOUNS =
+  /(?:relation|constraint|column|table|type|index|schema|database|role|function|sequence|key|extension|operator|collation|trigger|view)\s*$/i;
 
 type Serialized = Record<string, unknown>;
 
 function isErrorLike(value: unknown): value is Error {
-  return value instanceof Error || (typeof value === 'object' && value !== null && typeof (value as Error).message === 'string' && 'stack' in value);
+  return (
+    value instanceof Error ||
+    (typeof value === 'object' &&
+      value !== null &&
+      typeof (value as Error).message === 'string' &&
+      'stack' in value)
+  );
 }
 
 const isDriverError = (value: unknown): value is Error & { code?: unknown; detail?: unknown } =>
@@ -92,7 +99,12 @@ function serializeWrapper(err: Error, inner: Error): Serialized {
     type: err.constructor?.name ?? err.name,
     ...('code' in err && typeof err.code === 'string' ? { code: err.code } : {}),
     stack: frames(err),
-    cause: cause === undefined ? undefined : cause === inner || isDatabaseError(cause) ? serializeDatabaseError(cause) : serializeError(cause),
+    cause:
+      cause === undefined
+        ? undefined
+        : cause === inner || isDatabaseError(cause)
+          ? serializeDatabaseError(cause)
+          : serializeError(cause),
   };
 }
 
@@ -101,7 +113,10 @@ function serializeOther(err: Error): Serialized {
   const chain = causes(err);
   const out: Serialized = {
     type: err.constructor?.name ?? err.name,
-    message: chain.map((e) => e.message).filter(Boolean).join(': '),
+    message: chain
+      .map((e) => e.message)
+      .filter(Boolean)
+      .join(': '),
     stack: chain.map((e, i) => (i === 0 ? e.stack : `caused by: ${e.stack}`)).join('\n'),
   };
   const { errors } = err as { errors?: unknown };

@@ -12,7 +12,12 @@ describe('request logs', () => {
   beforeAll(async () => {
     tdb = await createTestDatabase('sqlite');
     await seed(tdb.db);
-    await createUser(tdb.db, { email: 'agent@example.mg', nomPrenom: 'Agent', roleCode: 'ROLE_USER', password: 'mot-de-passe-secret-42' });
+    await createUser(tdb.db, {
+      email: 'agent@example.mg',
+      nomPrenom: 'Agent',
+      roleCode: 'ROLE_USER',
+      password: 'mot-de-passe-secret-42',
+    });
   });
   afterAll(async () => tdb?.drop());
 
@@ -26,9 +31,16 @@ describe('request logs', () => {
     const config = loadConfig({ LOG_LEVEL: 'info', DATABASE_URL: tdb.url });
     const app = await buildApp({ config, db: tdb.db, logStream: stream });
     try {
-      const res = await app.inject({ method: 'POST', url: '/api/login', payload: { email: 'agent@example.mg', password: 'mot-de-passe-secret-42' } });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload: { email: 'agent@example.mg', password: 'mot-de-passe-secret-42' },
+      });
       const token = res.cookies.find((c) => c.name === 'session')!.value;
-      await app.inject({ url: '/api/utilisateur/who-am-i?search=x', headers: { cookie: `session=${token}` } });
+      await app.inject({
+        url: '/api/utilisateur/who-am-i?search=x',
+        headers: { cookie: `session=${token}` },
+      });
       await app.inject({ url: '/api/definir-mot-de-passe/jeton-tres-secret' });
       await app.inject({ url: '/api/d%65finir-mot-de-passe/jeton-tres-secret-2' });
       const requests = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request');
@@ -38,7 +50,8 @@ describe('request logs', () => {
       expect(requests[2].url).toBe('/api/definir-mot-de-passe/***');
       expect(requests[3].url).toBe('/api/definir-mot-de-passe/***');
       const all = lines.join('\n');
-      for (const secret of ['mot-de-passe-secret-42', token, 'jeton-tres-secret']) expect(all).not.toContain(secret);
+      for (const secret of ['mot-de-passe-secret-42', token, 'jeton-tres-secret'])
+        expect(all).not.toContain(secret);
     } finally {
       await app.close();
     }

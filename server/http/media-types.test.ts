@@ -11,7 +11,12 @@ import { createReport } from '../../tests/helpers/signalements';
 
 const WRONG_TYPE = 'Les données doivent être envoyées en JSON.';
 const ACCEPTED: Record<string, string[]> = {
-  POST: ['application/json', 'application/ld+json', 'application/ld+json; charset=utf-8', 'Application/JSON; charset=UTF-8'],
+  POST: [
+    'application/json',
+    'application/ld+json',
+    'application/ld+json; charset=utf-8',
+    'Application/JSON; charset=UTF-8',
+  ],
   PUT: ['application/json', 'application/ld+json', 'application/ld+json; charset=utf-8'],
   PATCH: ['application/merge-patch+json', 'application/merge-patch+json; charset=utf-8', 'application/json'],
 };
@@ -45,7 +50,9 @@ describe.each(await testEngines())('request body media types of the REST doors o
   /** Every REST write of the route list, log-out last (it ends the session the others use). */
   const restWrites = () =>
     t.app.routeList
-      .filter((r) => ['POST', 'PUT', 'PATCH'].includes(r.method) && !r.config.procedures && !r.config.clientFile)
+      .filter(
+        (r) => ['POST', 'PUT', 'PATCH'].includes(r.method) && !r.config.procedures && !r.config.clientFile,
+      )
       .map((r) => ({ method: r.method, url: r.url.replace(/:[^/]+/g, report) }))
       .sort((a, b) => Number(a.url === '/api/logout') - Number(b.url === '/api/logout'));
 
@@ -57,11 +64,13 @@ describe.each(await testEngines())('request body media types of the REST doors o
     for (const { method, url } of writes) {
       for (const type of ACCEPTED[method]!) {
         const res = await send(method, url, type);
-        if (res.statusCode === 415 || res.statusCode >= 500) wrong.push(`${method} ${url} ${type} → ${res.statusCode} ${res.body}`);
+        if (res.statusCode === 415 || res.statusCode >= 500)
+          wrong.push(`${method} ${url} ${type} → ${res.statusCode} ${res.body}`);
       }
       for (const type of REFUSED[method]!) {
         const res = await send(method, url, type);
-        if (res.statusCode !== 415 || res.json().message !== WRONG_TYPE) wrong.push(`${method} ${url} ${type} → ${res.statusCode}, 415 attendu`);
+        if (res.statusCode !== 415 || res.json().message !== WRONG_TYPE)
+          wrong.push(`${method} ${url} ${type} → ${res.statusCode}, 415 attendu`);
       }
     }
     expect(wrong).toEqual([]);
@@ -76,10 +85,17 @@ describe.each(await testEngines())('request body media types of the REST doors o
         headers: { cookie, ...SAME_ORIGIN, 'content-type': 'application/ld+json; charset=utf-8' },
         payload: JSON.stringify(body),
       });
-    const partner = await hydra('/api/partenaires', { designation: 'Partenaire Hydra', email: 'hydra@partenaire.example.mg' });
+    const partner = await hydra('/api/partenaires', {
+      designation: 'Partenaire Hydra',
+      email: 'hydra@partenaire.example.mg',
+    });
     expect(partner.statusCode, partner.body).toBe(201);
     const created = await createReport(t, cookie);
-    const source = await hydra('/api/sources', { signalement: `/api/signalements/${created}`, nomPrenom: 'Rakotobe Hydra', contact: '034 11 111 11' });
+    const source = await hydra('/api/sources', {
+      signalement: `/api/signalements/${created}`,
+      nomPrenom: 'Rakotobe Hydra',
+      contact: '034 11 111 11',
+    });
     expect(source.statusCode, source.body).toBe(201);
     expect(source.json()).toMatchObject({ nomPrenom: 'Rakotobe Hydra' });
   });
@@ -91,7 +107,10 @@ describe.each(await testEngines())('request body media types of the REST doors o
         method: 'POST',
         url: '/trpc/partenaires.create',
         headers: { cookie, ...SAME_ORIGIN, 'content-type': type },
-        payload: JSON.stringify({ designation: 'Partenaire tRPC LD', email: 'trpc-ld@partenaire.example.mg' }),
+        payload: JSON.stringify({
+          designation: 'Partenaire tRPC LD',
+          email: 'trpc-ld@partenaire.example.mg',
+        }),
       });
       expect(res.statusCode, type).toBe(415);
     }

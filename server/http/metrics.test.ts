@@ -20,10 +20,18 @@ describe.each(await testEngines())('health and metrics on %s', (engine) => {
   afterAll(async () => t?.close());
 
   const metrics = (authorization?: string, cookie?: string) =>
-    t.app.inject({ url: '/metrics', headers: { ...(authorization ? { authorization } : {}), ...(cookie ? { cookie } : {}) } });
+    t.app.inject({
+      url: '/metrics',
+      headers: { ...(authorization ? { authorization } : {}), ...(cookie ? { cookie } : {}) },
+    });
 
   it('opens /metrics to its token only: not anonymously, not with a wrong token, not with an administrator’s session', async () => {
-    for (const res of [await metrics(), await metrics(`Bearer ${TOKEN}x`), await metrics(`Basic ${TOKEN}`), await metrics(undefined, admin)]) {
+    for (const res of [
+      await metrics(),
+      await metrics(`Bearer ${TOKEN}x`),
+      await metrics(`Basic ${TOKEN}`),
+      await metrics(undefined, admin),
+    ]) {
       expect(res.statusCode).toBe(401);
       expect(res.json().message).toBe('Authentification requise.');
       expect(res.headers['www-authenticate']).toBe('Bearer realm="metrics"');
@@ -33,17 +41,32 @@ describe.each(await testEngines())('health and metrics on %s', (engine) => {
 
   it('counts requests by route pattern and tRPC procedure, never by a URL with its ids or search', async () => {
     const code = await createReport(t, admin);
-    expect((await t.app.inject({ url: `/api/signalements/${code}`, headers: { cookie: admin } })).statusCode).toBe(200);
-    expect((await t.app.inject({ url: '/api/signalements?search=Rakoto', headers: { cookie: admin } })).statusCode).toBe(200);
-    expect((await t.app.inject({ url: `/trpc/signalements.get?input=${encodeURIComponent(JSON.stringify({ code }))}`, headers: { cookie: admin, ...SAME_ORIGIN } })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ url: `/api/signalements/${code}`, headers: { cookie: admin } })).statusCode,
+    ).toBe(200);
+    expect(
+      (await t.app.inject({ url: '/api/signalements?search=Rakoto', headers: { cookie: admin } })).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await t.app.inject({
+          url: `/trpc/signalements.get?input=${encodeURIComponent(JSON.stringify({ code }))}`,
+          headers: { cookie: admin, ...SAME_ORIGIN },
+        })
+      ).statusCode,
+    ).toBe(200);
     const res = await metrics(`Bearer ${TOKEN}`);
     expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = res.body;
-    expect(text).toContain('http_requests_total{method="GET",route="/api/signalements/:code",status="200"} 1');
+    expect(text).toContain(
+      'http_requests_total{method="GET",route="/api/signalements/:code",status="200"} 1',
+    );
     expect(text).toContain('http_requests_total{method="GET",route="/api/signalements",status="200"} 1');
     expect(text).toContain('http_requests_total{method="GET",route="/trpc/signalements.get",status="200"} 1');
     expect(text).toContain('http_requests_total{method="POST",route="/api/signalements",status="201"} 1');
-    expect(text).toMatch(/http_request_duration_seconds_bucket\{le="0\.15",method="GET",route="\/api\/signalements",status="200"\} 1/);
+    expect(text).toMatch(
+      /http_request_duration_seconds_bucket\{le="0\.15",method="GET",route="\/api\/signalements",status="200"\} 1/,
+    );
     expect(text).toContain('trpc_calls_total{procedure="signalements.get"} 1');
     expect(text).not.toContain(code);
     expect(text).not.toContain('Rakoto');
@@ -54,12 +77,23 @@ describe.each(await testEngines())('health and metrics on %s', (engine) => {
   });
 
   it('labels a tRPC batch as one fixed route, so nobody can create series by ordering and repeating names', async () => {
-    const batches = ['auth.session,auth.session', 'auth.session,auth.session,auth.session', 'auth.session,signalements.list', 'signalements.list,auth.session'];
+    const batches = [
+      'auth.session,auth.session',
+      'auth.session,auth.session,auth.session',
+      'auth.session,signalements.list',
+      'signalements.list,auth.session',
+    ];
     for (const path of batches) await t.app.inject({ url: `/trpc/${path}?batch=1&input={}` });
-    await t.app.inject({ url: `/trpc/${Array.from({ length: 40 }, () => 'auth.session').join(',')}?batch=1&input={}` });
+    await t.app.inject({
+      url: `/trpc/${Array.from({ length: 40 }, () => 'auth.session').join(',')}?batch=1&input={}`,
+    });
     const text = (await metrics(`Bearer ${TOKEN}`)).body;
-    const routes = new Set([...text.matchAll(/^http_requests_total\{[^}]*route="([^"]*)"/gm)].map((m) => m[1]));
-    expect([...routes].filter((r) => r!.startsWith('/trpc'))).toEqual(expect.arrayContaining(['/trpc (lot)', '/trpc/inconnue']));
+    const routes = new Set(
+      [...text.matchAll(/^http_requests_total\{[^}]*route="([^"]*)"/gm)].map((m) => m[1]),
+    );
+    expect([...routes].filter((r) => r!.startsWith('/trpc'))).toEqual(
+      expect.arrayContaining(['/trpc (lot)', '/trpc/inconnue']),
+    );
     expect([...routes].some((r) => r!.includes(','))).toBe(false);
     // Each procedure of a batch is still counted, under its own name.
     expect(text).toMatch(/^trpc_calls_total\{procedure="auth\.session"\} (\d+)$/m);
@@ -71,7 +105,14 @@ describe.each(await testEngines())('health and metrics on %s', (engine) => {
     await insertFailedMail(t);
     await t.db.transaction((tx) =>
       tx.insert(o).values([
-        { kind: 'password-reset', to: 'a@example.mg', subject: 'S', text: 'T', nextAttemptAt: new Date(), createdAt: new Date(Date.now() - 300_000) },
+        {
+          kind: 'password-reset',
+          to: 'a@example.mg',
+          subject: 'S',
+          text: 'T',
+          nextAttemptAt: new Date(),
+          createdAt: new Date(Date.now() - 300_000),
+        },
         { kind: 'password-reset', to: 'b@example.mg', subject: 'S', text: 'T', nextAttemptAt: new Date() },
       ]),
     );

@@ -55,7 +55,12 @@ export function registerMetrics(app: FastifyInstance, db: Database, config: Conf
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status'] as const;
-  const requests = new Counter({ name: 'http_requests_total', help: 'Requêtes HTTP traitées', labelNames, registers: [registry] });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'Requêtes HTTP traitées',
+    labelNames,
+    registers: [registry],
+  });
   const durations = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Durée des requêtes HTTP (du début de la requête à la fin de la réponse)',
@@ -73,11 +78,20 @@ export function registerMetrics(app: FastifyInstance, db: Database, config: Conf
     const labels = { method: request.method, route: routeLabel(request), status: String(reply.statusCode) };
     requests.inc(labels);
     durations.observe(labels, reply.elapsedTime / 1000);
-    if (request.routeOptions.config.procedures) for (const procedure of procedureNames(request) ?? []) calls.inc({ procedure });
+    if (request.routeOptions.config.procedures)
+      for (const procedure of procedureNames(request) ?? []) calls.inc({ procedure });
   });
 
-  const backlog = new Gauge({ name: 'mail_outbox_pending', help: 'Messages en attente d’envoi', registers: [registry] });
-  const failed = new Gauge({ name: 'mail_outbox_failed', help: 'Messages en échec, en attente d’un administrateur', registers: [registry] });
+  const backlog = new Gauge({
+    name: 'mail_outbox_pending',
+    help: 'Messages en attente d’envoi',
+    registers: [registry],
+  });
+  const failed = new Gauge({
+    name: 'mail_outbox_failed',
+    help: 'Messages en échec, en attente d’un administrateur',
+    registers: [registry],
+  });
   const oldest = new Gauge({
     name: 'mail_outbox_oldest_pending_seconds',
     help: 'Âge du plus ancien message en attente (0 sans attente)',

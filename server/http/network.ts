@@ -16,8 +16,14 @@ export function networkOf(ip: string): string {
   const [head = '', tail] = bare.split('::');
   const first = head ? head.split(':') : [];
   const last = tail ? tail.split(':') : [];
-  const groups = tail === undefined ? first : [...first, ...Array<string>(Math.max(0, 8 - first.length - last.length)).fill('0'), ...last];
-  return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(':')}::/64`;
+  const groups =
+    tail === undefined
+      ? first
+      : [...first, ...Array<string>(Math.max(0, 8 - first.length - last.length)).fill('0'), ...last];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
 }
 
 /**

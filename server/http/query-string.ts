@@ -15,7 +15,8 @@ export function parseQueryString(raw: string): Record<string, string | string[]>
       continue;
     }
     const previous = out[key];
-    out[key] = previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value];
+    out[key] =
+      previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value];
   }
   return out;
 }

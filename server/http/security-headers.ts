@@ -73,7 +73,9 @@ const API_PREFIXES = ['/api/', '/trpc/'];
  * The security headers of every answer, the ones no route writes included (server/http/errors.ts: Node's
  * parser errors, Fastify's router errors).
  */
-export function securityHeaders(config: Pick<Config, 'MAP_STYLE_URL' | 'PUBLIC_URL'>): Record<string, string> {
+export function securityHeaders(
+  config: Pick<Config, 'MAP_STYLE_URL' | 'PUBLIC_URL'>,
+): Record<string, string> {
   const headers: Record<string, string> = {
     'content-security-policy': contentSecurityPolicy(config),
     'permissions-policy': PERMISSIONS_POLICY,

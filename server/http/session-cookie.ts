@@ -23,7 +23,12 @@ export function clearSessionCookie(reply: FastifyReply, config: Config) {
 }
 
 /** Resolves request.auth from the session cookie, renewing the cookie when the session was extended. */
-export async function authenticate(request: FastifyRequest, reply: FastifyReply, db: Database, config: Config) {
+export async function authenticate(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  db: Database,
+  config: Config,
+) {
   request.auth = null;
   const token = request.cookies[SESSION_COOKIE];
   if (!token) return;

@@ -12,8 +12,14 @@ describe('tRPC batching', () => {
 
   it('answers a batch of TRPC_MAX_BATCH procedures in one request (long /trpc path)', async () => {
     const cookie = await t.login('agent@example.mg');
-    const procedures = ['subjects', 'canals', 'niveaux', 'statuts', 'resultats', 'regions'].map((p) => `referentiels.${p}`);
-    const paths = [...procedures, ...procedures.slice(0, TRPC_MAX_BATCH - procedures.length - 1), 'auth.whoAmI'];
+    const procedures = ['subjects', 'canals', 'niveaux', 'statuts', 'resultats', 'regions'].map(
+      (p) => `referentiels.${p}`,
+    );
+    const paths = [
+      ...procedures,
+      ...procedures.slice(0, TRPC_MAX_BATCH - procedures.length - 1),
+      'auth.whoAmI',
+    ];
     expect(paths).toHaveLength(TRPC_MAX_BATCH);
     const input = encodeURIComponent(JSON.stringify({}));
     const url = `/trpc/${paths.join(',')}?batch=1&input=${input}`;

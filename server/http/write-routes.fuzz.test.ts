@@ -32,7 +32,11 @@ import {
   victimeCreateSchema,
   victimeSchema,
 } from '../../shared/schemas/signalements';
-import { createUtilisateurInputSchema, passwordField, updateUtilisateurInputSchema } from '../../shared/schemas/utilisateurs';
+import {
+  createUtilisateurInputSchema,
+  passwordField,
+  updateUtilisateurInputSchema,
+} from '../../shared/schemas/utilisateurs';
 import { createTestApp, type TestApp } from '../../tests/helpers/app';
 import { testEngines } from '../../tests/helpers/db';
 import { createReport } from '../../tests/helpers/signalements';
@@ -40,7 +44,14 @@ import type { Database } from '../db/client';
 import { appRouter } from '../trpc/router';
 import { SESSION_ENDED_MESSAGE } from '../domains/auth/two-factor-guesses';
 import { isStorableText } from './input-guard';
-import { bodies, escapePath, fieldNames, hostileString, poolOfRoute, type Pools } from './write-routes.fuzz.generators';
+import {
+  bodies,
+  escapePath,
+  fieldNames,
+  hostileString,
+  poolOfRoute,
+  type Pools,
+} from './write-routes.fuzz.generators';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_250_610);
 /** Runs per route and per property; each run sends one request as an administrator and one as a user. */
@@ -119,14 +130,32 @@ const KNOWN_FIELDS = [
   ),
 ];
 
-
 /** A path parameter: an existing code, a hostile string (escaped), or a malformed escape as is. */
 function pathValue(name: string, route: string, pools: Pools): fc.Arbitrary<string> {
-  const pool = name === 'id' ? pools.mails.map(String) : name === 'token' ? [] : pools[poolOfRoute(route)].map(String);
+  const pool =
+    name === 'id' ? pools.mails.map(String) : name === 'token' ? [] : pools[poolOfRoute(route)].map(String);
   return fc.oneof(
-    { weight: 4, arbitrary: pool.length ? fc.constantFrom(...pool).map(escapePath) : fc.constant('INEXISTANT') },
+    {
+      weight: 4,
+      arbitrary: pool.length ? fc.constantFrom(...pool).map(escapePath) : fc.constant('INEXISTANT'),
+    },
     { weight: 2, arbitrary: hostileString.map(escapePath) },
-    { weight: 1, arbitrary: fc.constantFrom('%', '%zz', '%E9', '%ED%A0%80', '%00', '%2F', '..', 'a%', '99999999999999999999', '-1', '0') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '%',
+        '%zz',
+        '%E9',
+        '%ED%A0%80',
+        '%00',
+        '%2F',
+        '..',
+        'a%',
+        '99999999999999999999',
+        '-1',
+        '0',
+      ),
+    },
   );
 }
 
@@ -151,7 +180,8 @@ function refusalProblem(res: LightMyRequestResponse): string | null {
   if (res.statusCode >= 500) return `status ${res.statusCode}: ${res.body.slice(0, 300)}`;
   if (res.statusCode < 400) return null;
   for (const message of messages(res)) {
-    if (typeof message !== 'string' || message.trim() === '') return `4xx without a message: ${res.body.slice(0, 300)}`;
+    if (typeof message !== 'string' || message.trim() === '')
+      return `4xx without a message: ${res.body.slice(0, 300)}`;
     if (ENGLISH.test(message)) return `English message (${res.statusCode}): ${message}`;
   }
   return null;
@@ -176,11 +206,14 @@ async function snapshot(db: Database): Promise<Map<string, string>> {
   const out = new Map<string, string[]>(names.map((name) => [name, []]));
   const union = parts.filter((part) => part !== null);
   if (union.length) {
-    for (const { t: name, r } of await db.rows<{ t: string; r: string }>(sql.join(union, sql` UNION ALL `))) out.get(name)!.push(r);
+    for (const { t: name, r } of await db.rows<{ t: string; r: string }>(sql.join(union, sql` UNION ALL `)))
+      out.get(name)!.push(r);
   }
   for (const [i, name] of names.entries()) {
     if (parts[i] !== null) continue;
-    const table = Object.values(db.t as Record<string, unknown>).find((v) => is(v, Table) && getTableName(v) === name) as Table;
+    const table = Object.values(db.t as Record<string, unknown>).find(
+      (v) => is(v, Table) && getTableName(v) === name,
+    ) as Table;
     out.get(name)!.push(...(await db.read.select().from(table as never)).map((row) => JSON.stringify(row)));
   }
   return new Map([...out].map(([name, rows]) => [name, rows.sort().join('\n')]));
@@ -213,7 +246,9 @@ describe.each(await testEngines())('fuzzing every write route and mutation (%s)'
     // their codes are random: the answers of the two runs can then be compared one by one.
     const codes = async (table: Table, limit = 12) => {
       const order = sql.identifier('id' in getTableColumns(table) ? 'id' : 'code');
-      const rows = await db.rows<{ code: string }>(sql`SELECT code FROM ${sql.identifier(getTableName(table))} ORDER BY ${order} LIMIT ${limit}`);
+      const rows = await db.rows<{ code: string }>(
+        sql`SELECT code FROM ${sql.identifier(getTableName(table))} ORDER BY ${order} LIMIT ${limit}`,
+      );
       return rows.map((r) => String(r.code));
     };
     const tt = db.t as unknown as Record<string, Table>;
@@ -225,7 +260,13 @@ describe.each(await testEngines())('fuzzing every write route and mutation (%s)'
       victimes: await codes(tt.victimes!),
       utilisateurs: (await codes(tt.utilisateurs!, 50)).filter((code) => !actorCodes.includes(code)),
       projects: await codes(tt.projects!),
-      mails: (await db.read.select({ id: db.t.mailOutbox.id }).from(db.t.mailOutbox).orderBy(db.t.mailOutbox.id).limit(12)).map((r) => r.id),
+      mails: (
+        await db.read
+          .select({ id: db.t.mailOutbox.id })
+          .from(db.t.mailOutbox)
+          .orderBy(db.t.mailOutbox.id)
+          .limit(12)
+      ).map((r) => r.id),
       subjects: await codes(tt.subjects!),
       canals: await codes(tt.canals!),
       niveaux: await codes(tt.niveaux!),
@@ -241,14 +282,25 @@ describe.each(await testEngines())('fuzzing every write route and mutation (%s)'
   /** Log in again any actor whose session a fuzzed request ended (log-out). */
   async function keepSessions(): Promise<void> {
     for (const role of ['admin', 'user'] as const) {
-      const res = await t.app.inject({ url: '/api/utilisateur/who-am-i', headers: { cookie: cookies[role] } });
+      const res = await t.app.inject({
+        url: '/api/utilisateur/who-am-i',
+        headers: { cookie: cookies[role] },
+      });
       if (res.statusCode !== 200) cookies[role] = await t.login(actors[role]);
     }
     last = await snapshot(t.db);
   }
 
-  async function send(name: string, role: 'admin' | 'user', method: string, url: string, body: unknown, contentType: string) {
-    const raw = body && typeof body === 'object' && 'raw' in body ? (body as { raw: string | Buffer }).raw : undefined;
+  async function send(
+    name: string,
+    role: 'admin' | 'user',
+    method: string,
+    url: string,
+    body: unknown,
+    contentType: string,
+  ) {
+    const raw =
+      body && typeof body === 'object' && 'raw' in body ? (body as { raw: string | Buffer }).raw : undefined;
     const payload = raw ?? (body === undefined ? undefined : JSON.stringify(body));
     const headers: Record<string, string> = {
       cookie: cookies[role],
@@ -265,40 +317,63 @@ describe.each(await testEngines())('fuzzing every write route and mutation (%s)'
     tally.set(tallyKey, (tally.get(tallyKey) ?? 0) + 1);
     last = await snapshot(t.db);
     const problem = refusalProblem(res);
-    if (problem) throw new Error(`${role} ${method} ${url} → ${problem}\nbody: ${String(payload).slice(0, 300)}`);
+    if (problem)
+      throw new Error(`${role} ${method} ${url} → ${problem}\nbody: ${String(payload).slice(0, 300)}`);
     if (res.statusCode >= 400) {
       const ended = res.statusCode === 401 && res.body.includes(SESSION_ENDED_MESSAGE);
-      const changed = changedTables(before, last).filter((name) => !(ended && WRITTEN_WHEN_SESSION_ENDED.has(name)));
-      if (changed.length) throw new Error(`${role} ${method} ${url} → ${res.statusCode} but wrote ${changed.join(', ')}\nbody: ${String(payload).slice(0, 300)}`);
+      const changed = changedTables(before, last).filter(
+        (name) => !(ended && WRITTEN_WHEN_SESSION_ENDED.has(name)),
+      );
+      if (changed.length)
+        throw new Error(
+          `${role} ${method} ${url} → ${res.statusCode} but wrote ${changed.join(', ')}\nbody: ${String(payload).slice(0, 300)}`,
+        );
     }
     return res;
   }
 
   const contentType = fc.oneof(
     { weight: 8, arbitrary: fc.constant('application/json') },
-    { weight: 1, arbitrary: fc.constantFrom('application/merge-patch+json', 'application/json; charset=latin1', 'text/plain', 'application/x-www-form-urlencoded') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        'application/merge-patch+json',
+        'application/json; charset=latin1',
+        'text/plain',
+        'application/x-www-form-urlencoded',
+      ),
+    },
   );
 
-  async function fuzz(name: string, request: (pools: Pools) => fc.Arbitrary<{ url: string; method: string; body: unknown }>) {
+  async function fuzz(
+    name: string,
+    request: (pools: Pools) => fc.Arbitrary<{ url: string; method: string; body: unknown }>,
+  ) {
     await keepSessions();
     await refreshPools();
-    await fc.assert(
-      fc.asyncProperty(request(pools), contentType, async ({ url, method, body }, type) => {
-        for (const role of ['admin', 'user'] as const) await send(name, role, method, url, body, type);
-      }),
-      { seed: SEED, numRuns: RUNS, endOnFailure: true, verbose: 0 },
-    ).catch((error: Error) => {
-      const cause = error.cause instanceof Error ? `\n${error.cause.message}` : '';
-      // Counterexamples hold 10,000-character strings: runs of one character are written as x×10000.
-      const short = (text: string) => text.replace(/([^\\])\1{49,}/gu, (run, c: string) => `${c}×${[...run].length}`);
-      throw new Error(short(`${name} (${engine}, FUZZ_SEED=${SEED}): ${error.message}${cause}`));
-    });
+    await fc
+      .assert(
+        fc.asyncProperty(request(pools), contentType, async ({ url, method, body }, type) => {
+          for (const role of ['admin', 'user'] as const) await send(name, role, method, url, body, type);
+        }),
+        { seed: SEED, numRuns: RUNS, endOnFailure: true, verbose: 0 },
+      )
+      .catch((error: Error) => {
+        const cause = error.cause instanceof Error ? `\n${error.cause.message}` : '';
+        // Counterexamples hold 10,000-character strings: runs of one character are written as x×10000.
+        const short = (text: string) =>
+          text.replace(/([^\\])\1{49,}/gu, (run, c: string) => `${c}×${[...run].length}`);
+        throw new Error(short(`${name} (${engine}, FUZZ_SEED=${SEED}): ${error.message}${cause}`));
+      });
   }
 
   beforeAll(async () => {
     started = Date.now();
     t = await createTestApp(engine);
-    actorCodes = [await t.user(actors.admin, 'ROLE_ADMIN', 'Admin Fuzz'), await t.user(actors.user, 'ROLE_USER', 'Agent Fuzz')];
+    actorCodes = [
+      await t.user(actors.admin, 'ROLE_ADMIN', 'Admin Fuzz'),
+      await t.user(actors.user, 'ROLE_USER', 'Agent Fuzz'),
+    ];
     await t.user('cible-1@example.mg', 'ROLE_USER', 'Rasoa Cible');
     await t.user('cible-2@example.mg', 'ROLE_ADMIN', 'Rabe Cible');
     cookies.admin = await t.login(actors.admin);
@@ -311,14 +386,29 @@ describe.each(await testEngines())('fuzzing every write route and mutation (%s)'
         ['sources', { nomPrenom: 'Source Anonyme', canaux: ['TELEPHONE'] }],
         ['victimes', { nomPrenom: 'Victime Rasoa' }],
       ] as const) {
-        const res = await t.app.inject({ method: 'POST', url: `/api/${path}`, headers: { cookie }, payload: { signalement, ...person } });
+        const res = await t.app.inject({
+          method: 'POST',
+          url: `/api/${path}`,
+          headers: { cookie },
+          payload: { signalement, ...person },
+        });
         if (res.statusCode !== 201) throw new Error(`${path}: ${res.body}`);
       }
     }
-    const project = await t.app.inject({ method: 'POST', url: '/api/projects', headers: { cookie: cookies.user }, payload: { sigle: 'FZ', designation: 'Projet fuzz', owner: 'IVY' } });
+    const project = await t.app.inject({
+      method: 'POST',
+      url: '/api/projects',
+      headers: { cookie: cookies.user },
+      payload: { sigle: 'FZ', designation: 'Projet fuzz', owner: 'IVY' },
+    });
     if (project.statusCode !== 201) throw new Error(project.body);
     // Mail in the outbox (invitation), so that retry routes find ids.
-    await t.app.inject({ method: 'POST', url: '/api/utilisateur/create-user', headers: { cookie: cookies.admin }, payload: { email: 'invite@example.mg', nomPrenom: 'Invité Fuzz', utilisateurRole: 'ROLE_USER' } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/utilisateur/create-user',
+      headers: { cookie: cookies.admin },
+      payload: { email: 'invite@example.mg', nomPrenom: 'Invité Fuzz', utilisateurRole: 'ROLE_USER' },
+    });
   });
 
   afterAll(async () => {
@@ -327,13 +417,23 @@ describe.each(await testEngines())('fuzzing every write route and mutation (%s)'
       acc[cls] = (acc[cls] ?? 0) + n;
       return acc;
     }, {});
-    console.info(`fuzz ${engine}: ${sent} requests in ${((Date.now() - started) / 1000).toFixed(1)} s (seed ${SEED}) ${JSON.stringify(byClass)}`);
-    if (process.env.FUZZ_TALLY) console.info([...tally].sort().map(([key, n]) => `${key}: ${n}`).join('\n'));
+    console.info(
+      `fuzz ${engine}: ${sent} requests in ${((Date.now() - started) / 1000).toFixed(1)} s (seed ${SEED}) ${JSON.stringify(byClass)}`,
+    );
+    if (process.env.FUZZ_TALLY)
+      console.info(
+        [...tally]
+          .sort()
+          .map(([key, n]) => `${key}: ${n}`)
+          .join('\n'),
+      );
     await t?.close();
   });
 
   it('enumerates the surface: every REST write under /api and every tRPC mutation', () => {
-    const rest = t.app.routeList.filter((r) => WRITES.has(r.method) && r.url.startsWith('/api/')).map((r) => `${r.method} ${r.url}`);
+    const rest = t.app.routeList
+      .filter((r) => WRITES.has(r.method) && r.url.startsWith('/api/'))
+      .map((r) => `${r.method} ${r.url}`);
     // A renamed route would silently lose its schema (and be fuzzed with generic bodies only).
     expect(rest).toEqual(expect.arrayContaining(Object.keys(REST_SCHEMAS)));
     expect(Object.keys(procedures()).length).toBeGreaterThanOrEqual(20);
@@ -363,33 +463,49 @@ describe.each(await testEngines())('fuzzing every write route and mutation (%s)'
   it('tRPC mutations: never a 5xx, refusals in French and without any write', LONG, async () => {
     for (const [path, { input }] of Object.entries(procedures())) {
       await fuzz(path, (p) =>
-        fc.record({ batch: fc.boolean(), body: bodies(input, path, p, KNOWN_FIELDS) }).map(({ batch, body }) => ({
-          method: 'POST',
-          url: batch ? `/trpc/${path}?batch=1` : `/trpc/${path}`,
-          body: batch && !(body && typeof body === 'object' && 'raw' in body) ? { 0: body } : body,
-        })),
+        fc
+          .record({ batch: fc.boolean(), body: bodies(input, path, p, KNOWN_FIELDS) })
+          .map(({ batch, body }) => ({
+            method: 'POST',
+            url: batch ? `/trpc/${path}?batch=1` : `/trpc/${path}`,
+            body: batch && !(body && typeof body === 'object' && 'raw' in body) ? { 0: body } : body,
+          })),
       );
     }
   });
 
-  it('stores any text without NUL or lone surrogate as it was sent (emoji, RTL marks, combining marks)', LONG, async () => {
-    await keepSessions();
-    const report = await createReport(t, cookies.user);
-    const text = fc.oneof(
-      fc.string({ unit: 'grapheme', minLength: 1, maxLength: 200 }),
-      fc.string({ unit: 'binary', minLength: 1, maxLength: 200 }).filter(isStorableText),
-      fc.constantFrom('😀🇲🇬👩‍👩‍👧', '\u202eRTL\u202c', 'e\u0301', 'x'.repeat(20_000)),
-    );
-    await fc.assert(
-      fc.asyncProperty(text, async (description) => {
-        const res = await send('faithful', 'user', 'PATCH', `/api/signalements/${report}`, { description }, 'application/merge-patch+json');
-        expect(res.statusCode, res.body).toBe(200);
-        const read = await t.app.inject({ url: `/api/signalements/${report}`, headers: { cookie: cookies.user } });
-        expect(read.json().description).toBe(description.trim() === '' ? null : description.trim());
-      }),
-      { seed: SEED, numRuns: RUNS * 2, endOnFailure: true },
-    );
-  });
+  it(
+    'stores any text without NUL or lone surrogate as it was sent (emoji, RTL marks, combining marks)',
+    LONG,
+    async () => {
+      await keepSessions();
+      const report = await createReport(t, cookies.user);
+      const text = fc.oneof(
+        fc.string({ unit: 'grapheme', minLength: 1, maxLength: 200 }),
+        fc.string({ unit: 'binary', minLength: 1, maxLength: 200 }).filter(isStorableText),
+        fc.constantFrom('😀🇲🇬👩‍👩‍👧', '\u202eRTL\u202c', 'e\u0301', 'x'.repeat(20_000)),
+      );
+      await fc.assert(
+        fc.asyncProperty(text, async (description) => {
+          const res = await send(
+            'faithful',
+            'user',
+            'PATCH',
+            `/api/signalements/${report}`,
+            { description },
+            'application/merge-patch+json',
+          );
+          expect(res.statusCode, res.body).toBe(200);
+          const read = await t.app.inject({
+            url: `/api/signalements/${report}`,
+            headers: { cookie: cookies.user },
+          });
+          expect(read.json().description).toBe(description.trim() === '' ? null : description.trim());
+        }),
+        { seed: SEED, numRuns: RUNS * 2, endOnFailure: true },
+      );
+    },
+  );
 
   it('left the database consistent: children of existing reports, every report with a subject and a history', async () => {
     const orphans = await t.db.rows<{ n: number | string }>(sql`
@@ -407,7 +523,10 @@ describe('both engines', () => {
     const [sqlite, postgres] = [answers.get('sqlite'), answers.get('postgres')];
     if (!sqlite || !postgres) return; // PostgreSQL unreachable: testEngines() warned.
     const first = sqlite.findIndex((answer, i) => answer !== postgres[i]);
-    expect(first, `request #${first}: SQLite ${sqlite[first]}, PostgreSQL ${postgres[first]} (FUZZ_SEED=${SEED})`).toBe(-1);
+    expect(
+      first,
+      `request #${first}: SQLite ${sqlite[first]}, PostgreSQL ${postgres[first]} (FUZZ_SEED=${SEED})`,
+    ).toBe(-1);
     expect(postgres).toHaveLength(sqlite.length);
   });
 });

@@ -4,7 +4,17 @@
 // are refused; the last N are kept. Refusals of damaged or mismatched backups: restore.test.ts.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { inArray } from 'drizzle-orm';
@@ -38,8 +48,13 @@ describe.each(await testEngines())('backup and restore on %s', (engine: Engine) 
     if (databases.length === 0) return;
     const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
     await admin.connect();
-    const aside = await admin.query("select datname from pg_database where datname like '%_avant_restauration_%'");
-    for (const name of [...databases, ...aside.rows.map((r) => r.datname as string).filter((n) => databases.some((d) => n.startsWith(d)))]) {
+    const aside = await admin.query(
+      "select datname from pg_database where datname like '%_avant_restauration_%'",
+    );
+    for (const name of [
+      ...databases,
+      ...aside.rows.map((r) => r.datname as string).filter((n) => databases.some((d) => n.startsWith(d))),
+    ]) {
       await admin.query(`drop database if exists ${pg.escapeIdentifier(name)} with (force)`);
     }
     await admin.end();
@@ -49,7 +64,11 @@ describe.each(await testEngines())('backup and restore on %s', (engine: Engine) 
   async function instance(name: string): Promise<Record<string, string>> {
     const folder = join(dir, name);
     if (engine === 'sqlite') {
-      return { DATABASE_URL: `file:${join(folder, 'signalements.db')}`, BACKUP_DIR: join(dir, 'sauvegardes'), BACKUP_RECIPIENT: PAIR.recipient };
+      return {
+        DATABASE_URL: `file:${join(folder, 'signalements.db')}`,
+        BACKUP_DIR: join(dir, 'sauvegardes'),
+        BACKUP_RECIPIENT: PAIR.recipient,
+      };
     }
     const database = `signalements_sauvegarde_${randomBytes(4).toString('hex')}`;
     databases.push(database);
@@ -61,7 +80,12 @@ describe.each(await testEngines())('backup and restore on %s', (engine: Engine) 
       await admin.query(`create database ${database}`);
       await admin.end();
     }
-    return { DATABASE_URL: url.toString(), DATA_KEY_FILE: join(folder, 'data.key'), BACKUP_DIR: join(dir, 'sauvegardes'), BACKUP_RECIPIENT: PAIR.recipient };
+    return {
+      DATABASE_URL: url.toString(),
+      DATA_KEY_FILE: join(folder, 'data.key'),
+      BACKUP_DIR: join(dir, 'sauvegardes'),
+      BACKUP_RECIPIENT: PAIR.recipient,
+    };
   }
 
   async function serve(env: Record<string, string>): Promise<Running> {
@@ -82,7 +106,12 @@ describe.each(await testEngines())('backup and restore on %s', (engine: Engine) 
   it('backs up while reports are written, and the restored copy holds every report acknowledged before', async () => {
     const origin = await instance('origine');
     const running = await serve(origin);
-    await createUser(running.db, { email: USER.email, nomPrenom: 'Rabe Sauvegarde', roleCode: 'ROLE_GESTIONNAIRE', password: USER.password });
+    await createUser(running.db, {
+      email: USER.email,
+      nomPrenom: 'Rabe Sauvegarde',
+      roleCode: 'ROLE_GESTIONNAIRE',
+      password: USER.password,
+    });
     const cookie = `session=${await logIn(running)}`;
     const create = () =>
       running.app.inject({
@@ -114,7 +143,9 @@ describe.each(await testEngines())('backup and restore on %s', (engine: Engine) 
     await vi.waitUntil(() => acked.length >= 40, { timeout: 30_000 });
 
     // Refused while the server runs.
-    await expect(restoreDatabase(loadConfig(origin), join(dir, 'absente.db'), IDENTITY)).rejects.toThrow(BackupError);
+    await expect(restoreDatabase(loadConfig(origin), join(dir, 'absente.db'), IDENTITY)).rejects.toThrow(
+      BackupError,
+    );
     const startedAt = Date.now();
     const before = acked.filter((a) => a.at < startedAt).map((a) => a.code);
     const backup = await backupDatabase(loadConfig(origin));
@@ -124,7 +155,9 @@ describe.each(await testEngines())('backup and restore on %s', (engine: Engine) 
     await Promise.all(writers);
 
     expect(backup.file).toMatch(
-      engine === 'sqlite' ? /signalements-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.sqlite\.sauvegarde$/ : /\.postgres\.sauvegarde$/,
+      engine === 'sqlite'
+        ? /signalements-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\dZ\.sqlite\.sauvegarde$/
+        : /\.postgres\.sauvegarde$/,
     );
     expect(statSync(backup.file).mode & 0o777).toBe(0o600);
 
@@ -135,15 +168,22 @@ describe.each(await testEngines())('backup and restore on %s', (engine: Engine) 
     const dataKey = readFileSync(join(dir, 'origine', 'data.key'), 'utf8').trim();
     const raw = Buffer.from(dataKey, 'base64');
     expect(raw.length).toBe(32);
-    for (const needle of [raw, Buffer.from(dataKey), Buffer.from(raw.toString('hex')), Buffer.from(USER.email)]) {
+    for (const needle of [
+      raw,
+      Buffer.from(dataKey),
+      Buffer.from(raw.toString('hex')),
+      Buffer.from(USER.email),
+    ]) {
       expect(sealed.includes(needle)).toBe(false);
     }
     // The wrong private key, and a passphrase for a backup sealed for a public key, are refused.
     const stranger = { identity: parseIdentity(generateRecipient().privatePem) };
-    await expect(restoreDatabase(loadConfig(await instance('etranger')), backup.file, stranger)).rejects.toThrow(/Cette clé privée n'ouvre pas/);
-    await expect(restoreDatabase(loadConfig(await instance('etranger')), backup.file, { passphrase: PASSPHRASE })).rejects.toThrow(
-      /n'est pas scellée par une phrase de passe/,
-    );
+    await expect(
+      restoreDatabase(loadConfig(await instance('etranger')), backup.file, stranger),
+    ).rejects.toThrow(/Cette clé privée n'ouvre pas/);
+    await expect(
+      restoreDatabase(loadConfig(await instance('etranger')), backup.file, { passphrase: PASSPHRASE }),
+    ).rejects.toThrow(/n'est pas scellée par une phrase de passe/);
 
     // A restore into the running instance is refused, whatever the file.
     await expect(restoreDatabase(loadConfig(origin), backup.file, IDENTITY)).rejects.toThrow(
@@ -161,7 +201,10 @@ describe.each(await testEngines())('backup and restore on %s', (engine: Engine) 
       const found = await again.db.read.select({ code: s.code }).from(s).where(inArray(s.code, before));
       expect(found.map((r) => r.code).sort()).toEqual([...before].sort());
       const sessionCookie = `session=${await logIn(again)}`;
-      const sources = await again.app.inject({ url: `/api/signalements/${withSource}/source`, headers: { cookie: sessionCookie } });
+      const sources = await again.app.inject({
+        url: `/api/signalements/${withSource}/source`,
+        headers: { cookie: sessionCookie },
+      });
       expect(sources.json().sources[0].nomPrenom).toBe(SOURCE);
     } finally {
       await again.close();
@@ -178,7 +221,9 @@ describe.each(await testEngines())('backup and restore on %s', (engine: Engine) 
     const target = await instance('refus');
     const damaged = join(dir, 'abimee.sauvegarde');
     writeFileSync(damaged, 'pas une base de données');
-    await expect(restoreDatabase(loadConfig(target), damaged, IDENTITY)).rejects.toThrow(/n'est pas une sauvegarde valide/);
+    await expect(restoreDatabase(loadConfig(target), damaged, IDENTITY)).rejects.toThrow(
+      /n'est pas une sauvegarde valide/,
+    );
     // An unsealed backup of an earlier version (a .db or .dump with its .key in clear) is not opened.
     const old = join(dir, engine === 'sqlite' ? 'ancienne.db' : 'ancienne.dump');
     writeFileSync(old, 'x');
@@ -187,45 +232,55 @@ describe.each(await testEngines())('backup and restore on %s', (engine: Engine) 
     const otherEngine = engine === 'sqlite' ? 'postgres' : 'sqlite';
     const other = join(dir, 'autre.sauvegarde');
     await sealTo(other, otherEngine, { passphrase: PASSPHRASE }, (async function* () {})());
-    await expect(restoreDatabase(loadConfig(target), other, { passphrase: PASSPHRASE })).rejects.toThrow(/DATABASE_URL désigne/);
+    await expect(restoreDatabase(loadConfig(target), other, { passphrase: PASSPHRASE })).rejects.toThrow(
+      /DATABASE_URL désigne/,
+    );
   });
 
-  it.runIf(engine === 'sqlite')('writes into a folder only its owner can open, even one that existed wider', async () => {
-    const folder = join(dir, 'large');
-    mkdirSync(folder, { mode: 0o755 });
-    chmodSync(folder, 0o755);
-    const source = join(dir, 'petite', 'signalements.db');
-    mkdirSync(dirname(source), { recursive: true });
-    const db = openDatabase(`file:${source}`, { readWorkers: 0 });
-    await db.migrate();
-    await db.close();
-    writeKeyFile(join(dir, 'petite', 'data.key'), generateDataKey());
-    const settings = { DATABASE_URL: `file:${source}`, BACKUP_DIR: folder, BACKUP_PASSPHRASE: PASSPHRASE };
-    const done = await backupDatabase(loadConfig(settings));
-    expect(statSync(folder).mode & 0o777).toBe(0o700);
-    expect(statSync(done.file).mode & 0o777).toBe(0o600);
-    // The process's own umask is given back.
-    const mask = process.umask();
-    expect(mask).not.toBe(0o077);
-    // No copy in clear is left anywhere (the copy sealed is taken beside the database, then removed).
-    expect(readdirSync(join(dir, 'petite')).filter((name) => name.includes('sauvegarde'))).toEqual([]);
-    // The database itself is not a backup.
-    await expect(restoreDatabase(loadConfig(settings), source, { passphrase: PASSPHRASE })).rejects.toThrow(/n'est pas une sauvegarde valide/);
-  });
+  it.runIf(engine === 'sqlite')(
+    'writes into a folder only its owner can open, even one that existed wider',
+    async () => {
+      const folder = join(dir, 'large');
+      mkdirSync(folder, { mode: 0o755 });
+      chmodSync(folder, 0o755);
+      const source = join(dir, 'petite', 'signalements.db');
+      mkdirSync(dirname(source), { recursive: true });
+      const db = openDatabase(`file:${source}`, { readWorkers: 0 });
+      await db.migrate();
+      await db.close();
+      writeKeyFile(join(dir, 'petite', 'data.key'), generateDataKey());
+      const settings = { DATABASE_URL: `file:${source}`, BACKUP_DIR: folder, BACKUP_PASSPHRASE: PASSPHRASE };
+      const done = await backupDatabase(loadConfig(settings));
+      expect(statSync(folder).mode & 0o777).toBe(0o700);
+      expect(statSync(done.file).mode & 0o777).toBe(0o600);
+      // The process's own umask is given back.
+      const mask = process.umask();
+      expect(mask).not.toBe(0o077);
+      // No copy in clear is left anywhere (the copy sealed is taken beside the database, then removed).
+      expect(readdirSync(join(dir, 'petite')).filter((name) => name.includes('sauvegarde'))).toEqual([]);
+      // The database itself is not a backup.
+      await expect(restoreDatabase(loadConfig(settings), source, { passphrase: PASSPHRASE })).rejects.toThrow(
+        /n'est pas une sauvegarde valide/,
+      );
+    },
+  );
 
-  it.runIf(engine === 'sqlite' && process.platform === 'linux')('takes a pid file naming a live program that is not Node.js (a reboot reused the number) as stale', async () => {
-    const url = `file:${join(dir, 'pid', 'signalements.db')}`;
-    mkdirSync(join(dir, 'pid'));
-    const other = spawn('sleep', ['30']);
-    try {
-      writeFileSync(pidFile(url), `${other.pid}\n`);
-      expect(runningServerPid(url)).toBeNull();
-      writeFileSync(pidFile(url), `${process.pid}\n`);
-      expect(runningServerPid(url)).toBe(process.pid);
-    } finally {
-      other.kill();
-    }
-  });
+  it.runIf(engine === 'sqlite' && process.platform === 'linux')(
+    'takes a pid file naming a live program that is not Node.js (a reboot reused the number) as stale',
+    async () => {
+      const url = `file:${join(dir, 'pid', 'signalements.db')}`;
+      mkdirSync(join(dir, 'pid'));
+      const other = spawn('sleep', ['30']);
+      try {
+        writeFileSync(pidFile(url), `${other.pid}\n`);
+        expect(runningServerPid(url)).toBeNull();
+        writeFileSync(pidFile(url), `${process.pid}\n`);
+        expect(runningServerPid(url)).toBe(process.pid);
+      } finally {
+        other.kill();
+      }
+    },
+  );
 
   it('keeps the last BACKUP_KEEP backups, pruning unsealed ones of earlier versions with their keys, and touches no other file', () => {
     const folder = mkdtempSync(join(dir, 'garde-'));

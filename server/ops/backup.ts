@@ -5,7 +5,18 @@
 // date, the last BACKUP_KEEP kept. The restore is in restore.ts.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import Sqlite from 'better-sqlite3';
@@ -22,16 +33,26 @@ export class BackupError extends Error {}
 
 export type BackupSettings = Pick<
   Config,
-  'DATABASE_URL' | 'DATA_KEY' | 'DATA_KEY_FILE' | 'BACKUP_DIR' | 'BACKUP_KEEP' | 'BACKUP_PASSPHRASE' | 'BACKUP_RECIPIENT'
+  | 'DATABASE_URL'
+  | 'DATA_KEY'
+  | 'DATA_KEY_FILE'
+  | 'BACKUP_DIR'
+  | 'BACKUP_KEEP'
+  | 'BACKUP_PASSPHRASE'
+  | 'BACKUP_RECIPIENT'
 >;
 
 /** Sealed backups, and the unsealed .db/.dump of earlier versions (pruned with their .key in clear). */
-const NAME = /^signalements-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z)\.(sqlite\.sauvegarde|postgres\.sauvegarde|db|dump)$/;
+const NAME =
+  /^signalements-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z)\.(sqlite\.sauvegarde|postgres\.sauvegarde|db|dump)$/;
 export const SEALED_SUFFIX = '.sauvegarde';
 
 /** 2026-11-24T19:30:00.123Z → 2026-11-24T19-30-00Z (sortable, valid in every file system). */
 export function backupStamp(now: Date): string {
-  return now.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/:/g, '-');
+  return now
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replace(/:/g, '-');
 }
 
 export function sqliteFile(url: string): string {
@@ -76,7 +97,9 @@ export function runningServerPid(url: string): number | null {
 export function claimPidFile(url: string): void {
   const other = runningServerPid(url);
   if (other !== null && other !== process.pid) {
-    throw new ConfigError(`Démarrage impossible (DATABASE_URL) : un autre serveur (processus ${other}) utilise déjà ${sqliteFile(url)}.`);
+    throw new ConfigError(
+      `Démarrage impossible (DATABASE_URL) : un autre serveur (processus ${other}) utilise déjà ${sqliteFile(url)}.`,
+    );
   }
   writeFileSync(pidFile(url), `${process.pid}\n`, { mode: 0o600 });
 }
@@ -124,7 +147,9 @@ export function spawnTool(
       ),
     );
     child.on('close', (code) =>
-      code === 0 ? resolveDone() : fail(new BackupError(`${command} a échoué (code ${code}) : ${err.trim().split('\n')[0] ?? ''}`)),
+      code === 0
+        ? resolveDone()
+        : fail(new BackupError(`${command} a échoué (code ${code}) : ${err.trim().split('\n')[0] ?? ''}`)),
     );
   });
   return { child, output, done };
@@ -141,7 +166,10 @@ export interface Manifest {
 }
 
 /** The payload of a sealed backup: u32 length, the manifest (JSON), then the database's bytes. */
-export async function* backupPayload(manifest: Manifest, body: AsyncIterable<Buffer> | Iterable<Buffer>): AsyncGenerator<Buffer> {
+export async function* backupPayload(
+  manifest: Manifest,
+  body: AsyncIterable<Buffer> | Iterable<Buffer>,
+): AsyncGenerator<Buffer> {
   const json = Buffer.from(JSON.stringify(manifest));
   const length = Buffer.alloc(4);
   length.writeUInt32BE(json.length);
@@ -183,7 +211,9 @@ function backupKey(settings: BackupSettings): Buffer {
   try {
     loaded = readDataKey(settings);
   } catch (error) {
-    throw new BackupError(`${(error as Error).message.replace(/ Le serveur ne démarre pas\.$/, '')} Sauvegarde impossible.`);
+    throw new BackupError(
+      `${(error as Error).message.replace(/ Le serveur ne démarre pas\.$/, '')} Sauvegarde impossible.`,
+    );
   }
   if (!loaded) {
     throw new BackupError(
@@ -216,7 +246,9 @@ async function backupInto(dir: string, settings: BackupSettings, now: Date): Pro
   } catch (error) {
     rmSync(partial, { force: true });
     if (error instanceof BackupError) throw error;
-    throw new BackupError(`Sauvegarde impossible : ${error instanceof SealError ? error.message : (error as Error).message}`);
+    throw new BackupError(
+      `Sauvegarde impossible : ${error instanceof SealError ? error.message : (error as Error).message}`,
+    );
   }
   const unsealedKeys = readdirSync(dir)
     .filter((name) => /^signalements-.*\.key$/.test(name))
@@ -224,7 +256,10 @@ async function backupInto(dir: string, settings: BackupSettings, now: Date): Pro
   return { file, removed: pruneBackups(dir, settings.BACKUP_KEEP), unsealedKeys };
 }
 
-const sealFor = (settings: BackupSettings) => ({ passphrase: settings.BACKUP_PASSPHRASE, recipient: settings.BACKUP_RECIPIENT });
+const sealFor = (settings: BackupSettings) => ({
+  passphrase: settings.BACKUP_PASSPHRASE,
+  recipient: settings.BACKUP_RECIPIENT,
+});
 
 async function sealSqlite(settings: BackupSettings, key: Buffer, out: string): Promise<void> {
   const source = sqliteFile(settings.DATABASE_URL);
@@ -269,7 +304,11 @@ async function sealPostgres(settings: BackupSettings, key: Buffer, out: string):
     const verifier = await pgVerifier(client);
     if (!keyOpens(key, verifier)) throw keyMismatch(settings);
     const manifest: Manifest = { dataKey: formatDataKey(key), verifier, counts: await pgCounts(client) };
-    const dump = spawnTool('pg_dump', ['--format=custom', '--no-owner', `--snapshot=${snapshot}`, `--dbname=${target.url}`], target.env);
+    const dump = spawnTool(
+      'pg_dump',
+      ['--format=custom', '--no-owner', `--snapshot=${snapshot}`, `--dbname=${target.url}`],
+      target.env,
+    );
     const sealed = sealTo(out, 'postgres', sealFor(settings), backupPayload(manifest, dump.output));
     sealed.catch(() => dump.child.kill());
     const [a, b] = await Promise.allSettled([dump.done, sealed]);

@@ -19,13 +19,20 @@ export type Counts = Record<string, number>;
 const PG_SCHEMAS = "('public', 'drizzle')";
 
 /** Rows of a raw better-sqlite3 statement (the checks read files that no Database has open). */
-const sqliteRows = <T>(conn: Sqlite.Database, text: string, ...params: unknown[]): T[] => conn.prepare(text).all(...params) as T[];
+const sqliteRows = <T>(conn: Sqlite.Database, text: string, ...params: unknown[]): T[] =>
+  conn.prepare(text).all(...params) as T[];
 
 export function sqliteCounts(conn: Sqlite.Database): Counts {
-  const tables = sqliteRows<{ name: string }>(conn, "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name");
+  const tables = sqliteRows<{ name: string }>(
+    conn,
+    "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name",
+  );
   const counts: Counts = {};
   for (const { name } of tables) {
-    counts[name] = sqliteRows<{ n: number }>(conn, `select count(*) as n from "${name.replace(/"/g, '""')}"`)[0]!.n;
+    counts[name] = sqliteRows<{ n: number }>(
+      conn,
+      `select count(*) as n from "${name.replace(/"/g, '""')}"`,
+    )[0]!.n;
   }
   return counts;
 }
@@ -37,7 +44,9 @@ export async function pgCounts(client: pg.ClientBase): Promise<Counts> {
   );
   const counts: Counts = {};
   for (const { name } of tables.rows) {
-    counts[name] = Number((await client.query<{ n: string }>(`select count(*) as n from ${name}`)).rows[0]!.n);
+    counts[name] = Number(
+      (await client.query<{ n: string }>(`select count(*) as n from ${name}`)).rows[0]!.n,
+    );
   }
   return counts;
 }
@@ -58,11 +67,16 @@ export function keyOpens(key: Buffer, verifier: string | null): boolean {
 }
 
 export function sqliteVerifier(conn: Sqlite.Database): string | null {
-  return sqliteRows<{ verifier: string }>(conn, 'select verifier from data_key_check order by id limit 1')[0]?.verifier ?? null;
+  return (
+    sqliteRows<{ verifier: string }>(conn, 'select verifier from data_key_check order by id limit 1')[0]
+      ?.verifier ?? null
+  );
 }
 
 export async function pgVerifier(client: pg.ClientBase): Promise<string | null> {
-  const result = await client.query<{ verifier: string }>('select verifier from data_key_check order by id limit 1');
+  const result = await client.query<{ verifier: string }>(
+    'select verifier from data_key_check order by id limit 1',
+  );
   return result.rows[0]?.verifier ?? null;
 }
 
@@ -71,7 +85,9 @@ export function sqliteSchema(conn: Sqlite.Database): string[] {
     conn,
     "select type, name, tbl_name, sql from sqlite_master where name not like 'sqlite_%'",
   );
-  return rows.map((r) => `${r.type} ${r.name} (${r.tbl_name}) ${(r.sql ?? '').replace(/\s+/g, ' ').trim()}`).sort();
+  return rows
+    .map((r) => `${r.type} ${r.name} (${r.tbl_name}) ${(r.sql ?? '').replace(/\s+/g, ' ').trim()}`)
+    .sort();
 }
 
 const PG_CATALOG = `
@@ -120,8 +136,14 @@ export function schemaDiffers(expected: string[], actual: string[]): string | nu
   const missing = expected.filter((line) => !have.has(line));
   const extra = actual.filter((line) => !want.has(line));
   if (missing.length === 0 && extra.length === 0) return null;
-  const show = (lines: string[]) => lines.slice(0, 3).join(' ; ') + (lines.length > 3 ? ` (et ${lines.length - 3} autre(s))` : '');
-  return [missing.length ? `manquant : ${show(missing)}` : '', extra.length ? `inattendu : ${show(extra)}` : ''].filter(Boolean).join(' — ');
+  const show = (lines: string[]) =>
+    lines.slice(0, 3).join(' ; ') + (lines.length > 3 ? ` (et ${lines.length - 3} autre(s))` : '');
+  return [
+    missing.length ? `manquant : ${show(missing)}` : '',
+    extra.length ? `inattendu : ${show(extra)}` : '',
+  ]
+    .filter(Boolean)
+    .join(' — ');
 }
 
 /** The schema this version's migrations produce on SQLite (a scratch file, removed after). */

@@ -14,7 +14,11 @@ describe('names of a PostgreSQL restore', () => {
   });
 
   it('counts bytes, not characters, and leaves a short name whole', () => {
-    expect(Buffer.byteLength(pgRestoreName('é'.repeat(40), 'restauration', '20261125101500'))).toBeLessThanOrEqual(63);
-    expect(pgRestoreName('signalements', 'avant_restauration', '20261125101500')).toBe('signalements_avant_restauration_20261125101500');
+    expect(
+      Buffer.byteLength(pgRestoreName('é'.repeat(40), 'restauration', '20261125101500')),
+    ).toBeLessThanOrEqual(63);
+    expect(pgRestoreName('signalements', 'avant_restauration', '20261125101500')).toBe(
+      'signalements_avant_restauration_20261125101500',
+    );
   });
 });

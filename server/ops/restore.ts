@@ -14,7 +14,16 @@ import pg from 'pg';
 import { parseDataKey, sameKey } from '../crypto/cipher';
 import { dataKeyPath, syncDirectory, writeKeyFile } from '../crypto/data-key';
 import { isPostgresUrl, openDatabase } from '../db/client';
-import { BackupError, backupStamp, pgTarget, runningServerPid, spawnTool, sqliteFile, type BackupSettings, type Manifest } from './backup';
+import {
+  BackupError,
+  backupStamp,
+  pgTarget,
+  runningServerPid,
+  spawnTool,
+  sqliteFile,
+  type BackupSettings,
+  type Manifest,
+} from './backup';
 import {
   countsDiffer,
   expectedPgSchema,
@@ -30,7 +39,10 @@ import {
 } from './restore-checks';
 import { SealError, sealedEngine, unseal, type Unlock } from './seal';
 
-export type RestoreSettings = Pick<BackupSettings, 'DATABASE_URL' | 'DATA_KEY' | 'DATA_KEY_FILE' | 'BACKUP_DIR'>;
+export type RestoreSettings = Pick<
+  BackupSettings,
+  'DATABASE_URL' | 'DATA_KEY' | 'DATA_KEY_FILE' | 'BACKUP_DIR'
+>;
 
 export interface RestoreResult {
   /** Where the replaced database went (a file, or a PostgreSQL database renamed); null when there was none. */
@@ -44,7 +56,11 @@ export interface RestoreResult {
 class Refusal extends BackupError {}
 
 /** Opens the sealed file and feeds the database's bytes to `write`; the manifest once all is authenticated. */
-async function unpack(file: string, unlock: Unlock, write: (bytes: Buffer) => Promise<void>): Promise<Manifest> {
+async function unpack(
+  file: string,
+  unlock: Unlock,
+  write: (bytes: Buffer) => Promise<void>,
+): Promise<Manifest> {
   let head = Buffer.alloc(0);
   let manifest: Manifest | null = null;
   try {
@@ -71,7 +87,10 @@ async function unpack(file: string, unlock: Unlock, write: (bytes: Buffer) => Pr
 /** The key of the backup, and whether the key file must change (refused when DATA_KEY disagrees). */
 function plannedKey(settings: RestoreSettings, manifest: Manifest): { key: Buffer; write: boolean } {
   const key = parseDataKey(manifest.dataKey);
-  if (!key || !keyOpens(key, manifest.verifier)) throw new Refusal('La clé de chiffrement de la sauvegarde ne correspond pas à sa base : restauration refusée.');
+  if (!key || !keyOpens(key, manifest.verifier))
+    throw new Refusal(
+      'La clé de chiffrement de la sauvegarde ne correspond pas à sa base : restauration refusée.',
+    );
   if (settings.DATA_KEY) {
     if (!sameKey(parseDataKey(settings.DATA_KEY)!, key)) {
       throw new Refusal(
@@ -99,9 +118,15 @@ function placeKey(settings: RestoreSettings, staged: string, stamp: string, resu
 }
 
 /** Restores the sealed FILE into the instance of these settings, which must be stopped. */
-export async function restoreDatabase(settings: RestoreSettings, file: string, unlock: Unlock, now = new Date()): Promise<RestoreResult> {
+export async function restoreDatabase(
+  settings: RestoreSettings,
+  file: string,
+  unlock: Unlock,
+  now = new Date(),
+): Promise<RestoreResult> {
   const path = resolve(file);
-  if (!existsSync(path) || !statSync(path).isFile()) throw new BackupError(`Sauvegarde introuvable : ${path}.`);
+  if (!existsSync(path) || !statSync(path).isFile())
+    throw new BackupError(`Sauvegarde introuvable : ${path}.`);
   let engine: Awaited<ReturnType<typeof sealedEngine>>;
   try {
     engine = await sealedEngine(path);
@@ -124,7 +149,9 @@ export async function restoreDatabase(settings: RestoreSettings, file: string, u
     );
   }
   const stamp = backupStamp(now);
-  return postgres ? restorePostgres(settings, path, unlock, stamp) : restoreSqlite(settings, path, unlock, stamp);
+  return postgres
+    ? restorePostgres(settings, path, unlock, stamp)
+    : restoreSqlite(settings, path, unlock, stamp);
 }
 
 function checkSqliteCopy(file: string, manifest: Manifest): void {
@@ -139,32 +166,55 @@ function checkSqliteCopy(file: string, manifest: Manifest): void {
     }
     const differ = countsDiffer(manifest.counts, sqliteCounts(conn));
     if (differ) throw new Refusal(`Sauvegarde incomplète (${differ}).`);
-    if (manifest.verifier !== sqliteVerifier(conn)) throw new Refusal('La base de la sauvegarde ne porte pas le vérificateur de clé enregistré : restauration refusée.');
+    if (manifest.verifier !== sqliteVerifier(conn))
+      throw new Refusal(
+        'La base de la sauvegarde ne porte pas le vérificateur de clé enregistré : restauration refusée.',
+      );
   } finally {
     conn?.close();
   }
 }
 
 /** Migrates the new copy as the next start would, then compares its schema with a freshly migrated one. */
-async function migrateAndCompare(url: string, listing: () => Promise<string[]>, expected: () => Promise<string[]>): Promise<void> {
+async function migrateAndCompare(
+  url: string,
+  listing: () => Promise<string[]>,
+  expected: () => Promise<string[]>,
+): Promise<void> {
   const db = openDatabase(url, { readWorkers: 0 });
   try {
     await db.migrate();
   } catch (error) {
-    throw new Refusal(`Les migrations de cette version ne s'appliquent pas à la sauvegarde : ${(error as Error).message}`);
+    throw new Refusal(
+      `Les migrations de cette version ne s'appliquent pas à la sauvegarde : ${(error as Error).message}`,
+    );
   } finally {
     await db.close();
   }
   const differ = schemaDiffers(await expected(), await listing());
-  if (differ) throw new Refusal(`Le schéma de la sauvegarde diffère de celui des migrations (${differ}) : restauration refusée.`);
+  if (differ)
+    throw new Refusal(
+      `Le schéma de la sauvegarde diffère de celui des migrations (${differ}) : restauration refusée.`,
+    );
 }
 
-async function restoreSqlite(settings: RestoreSettings, path: string, unlock: Unlock, stamp: string): Promise<RestoreResult> {
+async function restoreSqlite(
+  settings: RestoreSettings,
+  path: string,
+  unlock: Unlock,
+  stamp: string,
+): Promise<RestoreResult> {
   const db = sqliteFile(settings.DATABASE_URL);
-  if (db === path) throw new BackupError(`${path} est la base elle-même, pas une sauvegarde : choisissez un fichier de ${settings.BACKUP_DIR}.`);
+  if (db === path)
+    throw new BackupError(
+      `${path} est la base elle-même, pas une sauvegarde : choisissez un fichier de ${settings.BACKUP_DIR}.`,
+    );
   const running = () => {
     const pid = runningServerPid(settings.DATABASE_URL);
-    if (pid !== null) throw new BackupError(`Le serveur semble en marche sur ${db} (processus ${pid}) : arrêtez-le avant de restaurer.`);
+    if (pid !== null)
+      throw new BackupError(
+        `Le serveur semble en marche sur ${db} (processus ${pid}) : arrêtez-le avant de restaurer.`,
+      );
   };
   running();
   mkdirSync(dirname(db), { recursive: true, mode: 0o700 });
@@ -214,7 +264,8 @@ async function restoreSqlite(settings: RestoreSettings, path: string, unlock: Un
   if (existsSync(db)) {
     const aside = `${db}.avant-restauration-${stamp}`;
     renameSync(db, aside);
-    for (const suffix of ['-wal', '-shm']) if (existsSync(db + suffix)) renameSync(db + suffix, aside + suffix);
+    for (const suffix of ['-wal', '-shm'])
+      if (existsSync(db + suffix)) renameSync(db + suffix, aside + suffix);
     result.keptAside = aside;
   }
   renameSync(staged, db);
@@ -239,7 +290,12 @@ export function pgRestoreName(name: string, role: 'restauration' | 'avant_restau
   return prefix + suffix;
 }
 
-async function restorePostgres(settings: RestoreSettings, path: string, unlock: Unlock, stamp: string): Promise<RestoreResult> {
+async function restorePostgres(
+  settings: RestoreSettings,
+  path: string,
+  unlock: Unlock,
+  stamp: string,
+): Promise<RestoreResult> {
   const target = pgTarget(settings.DATABASE_URL);
   const name = target.database;
   const at = stamp.replace(/[-TZ]/g, '').slice(0, 14);
@@ -249,10 +305,17 @@ async function restorePostgres(settings: RestoreSettings, path: string, unlock: 
   const maintenance = new URL(settings.DATABASE_URL);
   maintenance.pathname = '/postgres';
   const connectAdmin = async () => {
-    const client = new pg.Client({ connectionString: maintenance.toString(), connectionTimeoutMillis: 10_000 });
+    const client = new pg.Client({
+      connectionString: maintenance.toString(),
+      connectionTimeoutMillis: 10_000,
+    });
     // Without a listener, a lost connection (PostgreSQL restarted) is an uncaught 'error' that ends the
     // command at once, possibly between the two renames; with it, the pending query fails and is handled.
-    client.on('error', (error) => console.error(`Connexion d'administration à PostgreSQL perdue pendant la restauration : ${error.message}`));
+    client.on('error', (error) =>
+      console.error(
+        `Connexion d'administration à PostgreSQL perdue pendant la restauration : ${error.message}`,
+      ),
+    );
     await client.connect();
     return client;
   };
@@ -260,11 +323,18 @@ async function restorePostgres(settings: RestoreSettings, path: string, unlock: 
   const result: RestoreResult = { keptAside: null, keyRestored: false, keyKeptAside: null };
   const stagedKey = `${dataKeyPath(settings)}.restauration-${randomBytes(6).toString('hex')}`;
   try {
-    const exists = async () => (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1;
+    const exists = async () =>
+      (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1;
     const inUse = async () => {
-      const others = await admin.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+      const others = await admin.query<{ n: number }>(
+        'select count(*)::int as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+        [name],
+      );
       const n = others.rows[0]!.n;
-      if (n > 0) throw new BackupError(`La base « ${name} » est en cours d'utilisation (${n} connexion(s)) : arrêtez le serveur avant de restaurer.`);
+      if (n > 0)
+        throw new BackupError(
+          `La base « ${name} » est en cours d'utilisation (${n} connexion(s)) : arrêtez le serveur avant de restaurer.`,
+        );
     };
     await inUse();
     let key: { key: Buffer; write: boolean };
@@ -276,7 +346,10 @@ async function restorePostgres(settings: RestoreSettings, path: string, unlock: 
       try {
         const differ = countsDiffer(manifest.counts, await pgCounts(client));
         if (differ) throw new Refusal(`Sauvegarde incomplète (${differ}).`);
-        if (manifest.verifier !== (await pgVerifier(client))) throw new Refusal('La base de la sauvegarde ne porte pas le vérificateur de clé enregistré : restauration refusée.');
+        if (manifest.verifier !== (await pgVerifier(client)))
+          throw new Refusal(
+            'La base de la sauvegarde ne porte pas le vérificateur de clé enregistré : restauration refusée.',
+          );
       } finally {
         await client.end();
       }
@@ -297,14 +370,21 @@ async function restorePostgres(settings: RestoreSettings, path: string, unlock: 
       if (key.write) writeKeyFile(stagedKey, key.key);
       await inUse();
     } catch (error) {
-      await admin.query(`drop database if exists ${pg.escapeIdentifier(temp)} with (force)`).catch(() => undefined);
+      await admin
+        .query(`drop database if exists ${pg.escapeIdentifier(temp)} with (force)`)
+        .catch(() => undefined);
       rmSync(stagedKey, { force: true });
-      throw untouched(error, `La base « ${name} » en place n'a pas été touchée ; la base temporaire « ${temp} » a été supprimée.`);
+      throw untouched(
+        error,
+        `La base « ${name} » en place n'a pas été touchée ; la base temporaire « ${temp} » a été supprimée.`,
+      );
     }
     // The swap: two renames, the second undone by the first's reverse should it fail.
     if (await exists()) {
       const aside = pgRestoreName(name, 'avant_restauration', at);
-      await admin.query(`alter database ${pg.escapeIdentifier(name)} rename to ${pg.escapeIdentifier(aside)}`);
+      await admin.query(
+        `alter database ${pg.escapeIdentifier(name)} rename to ${pg.escapeIdentifier(aside)}`,
+      );
       result.keptAside = aside;
     }
     try {
@@ -338,7 +418,11 @@ async function restorePostgres(settings: RestoreSettings, path: string, unlock: 
  * Undoes the first rename: on the admin connection, else on a new one (the first may have been lost
  * with a restart of PostgreSQL). True when done, else why not.
  */
-async function renameBack(admin: pg.Client, connect: () => Promise<pg.Client>, undo: string): Promise<true | string> {
+async function renameBack(
+  admin: pg.Client,
+  connect: () => Promise<pg.Client>,
+  undo: string,
+): Promise<true | string> {
   try {
     await admin.query(undo);
     return true;
@@ -357,8 +441,17 @@ async function renameBack(admin: pg.Client, connect: () => Promise<pg.Client>, u
 }
 
 /** Streams the backup's dump into pg_restore; resolves with the manifest once both ended well. */
-async function pgRestoreInto(target: ReturnType<typeof pgTarget>, path: string, unlock: Unlock): Promise<Manifest> {
-  const tool = spawnTool('pg_restore', ['--no-owner', '--exit-on-error', '--single-transaction', `--dbname=${target.url}`], target.env, 'pipe');
+async function pgRestoreInto(
+  target: ReturnType<typeof pgTarget>,
+  path: string,
+  unlock: Unlock,
+): Promise<Manifest> {
+  const tool = spawnTool(
+    'pg_restore',
+    ['--no-owner', '--exit-on-error', '--single-transaction', `--dbname=${target.url}`],
+    target.env,
+    'pipe',
+  );
   const stdin = tool.child.stdin!;
   // pg_restore stopping early closes its input: its exit code says why, not the broken pipe.
   stdin.on('error', () => undefined);

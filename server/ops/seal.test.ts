@@ -15,10 +15,15 @@ const CHUNK = 64 * 1024;
 
 async function sealed(name: string, payload: Buffer): Promise<string> {
   const file = join(dir, name);
-  await sealTo(file, 'sqlite', { recipient: pair.recipient }, (async function* () {
-    // In uneven pieces, as a stream gives them.
-    for (let at = 0; at < payload.length; at += 10_000) yield payload.subarray(at, at + 10_000);
-  })());
+  await sealTo(
+    file,
+    'sqlite',
+    { recipient: pair.recipient },
+    (async function* () {
+      // In uneven pieces, as a stream gives them.
+      for (let at = 0; at < payload.length; at += 10_000) yield payload.subarray(at, at + 10_000);
+    })(),
+  );
   return file;
 }
 
@@ -34,17 +39,21 @@ const chunksStart = (bytes: Buffer) => SEAL_MAGIC.length + 4 + bytes.readUInt32B
 describe('sealed backup format', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it.each([0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 3 * CHUNK])('gives back a payload of %i bytes unchanged', async (size) => {
-    const payload = randomBytes(size);
-    expect((await opened(await sealed(`taille-${size}`, payload))).equals(payload)).toBe(true);
-  });
+  it.each([0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 3 * CHUNK])(
+    'gives back a payload of %i bytes unchanged',
+    async (size) => {
+      const payload = randomBytes(size);
+      expect((await opened(await sealed(`taille-${size}`, payload))).equals(payload)).toBe(true);
+    },
+  );
 
   it('refuses bytes appended, a chunk dropped and two chunks swapped', async () => {
     const file = await sealed('ordre', randomBytes(3 * CHUNK + 100));
     const bytes = readFileSync(file);
     const start = chunksStart(bytes);
     const step = CHUNK + 16;
-    const chunk = (i: number) => bytes.subarray(start + i * step, Math.min(bytes.length, start + (i + 1) * step));
+    const chunk = (i: number) =>
+      bytes.subarray(start + i * step, Math.min(bytes.length, start + (i + 1) * step));
     const head = bytes.subarray(0, start);
     const variants = {
       appended: Buffer.concat([bytes, Buffer.from('x')]),

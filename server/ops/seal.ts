@@ -77,7 +77,10 @@ const formatRecipient = (key: KeyObject): string => `x25519:${key.export({ forma
 /** A new key pair: the public key for BACKUP_RECIPIENT, the private key as PEM (PKCS#8) for the operator. */
 export function generateRecipient(): { recipient: string; privatePem: string } {
   const { publicKey, privateKey } = generateKeyPairSync('x25519');
-  return { recipient: formatRecipient(publicKey), privatePem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
+  return {
+    recipient: formatRecipient(publicKey),
+    privatePem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  };
 }
 
 /** The private key of a file written by generateRecipient; throws SealError in French otherwise. */
@@ -88,19 +91,30 @@ export function parseIdentity(pem: string): KeyObject {
   } catch {
     // Falls through to the refusal below.
   }
-  throw new SealError('Clé privée de sauvegarde invalide : une clé X25519 au format PEM est attendue (npm run db:backup -- --generate-recipient).');
+  throw new SealError(
+    'Clé privée de sauvegarde invalide : une clé X25519 au format PEM est attendue (npm run db:backup -- --generate-recipient).',
+  );
 }
 
 function stretch(passphrase: string, salt: Buffer, N: number, r: number, p: number): Promise<Buffer> {
   return new Promise((done, fail) =>
-    scrypt(passphrase.normalize('NFC'), salt, KEY, { N, r, p, maxmem: 256 * N * r + 16 * 1024 * 1024 }, (error, key) => (error ? fail(error) : done(key))),
+    scrypt(
+      passphrase.normalize('NFC'),
+      salt,
+      KEY,
+      { N, r, p, maxmem: 256 * N * r + 16 * 1024 * 1024 },
+      (error, key) => (error ? fail(error) : done(key)),
+    ),
   );
 }
 
 function x25519Key(shared: Buffer, ephemeral: Buffer, recipient: Buffer): Buffer {
   // An all-zero secret means a low-order public key: nothing secret would protect the file key.
-  if (shared.every((b) => b === 0)) throw new SealError('Clé publique de sauvegarde invalide (BACKUP_RECIPIENT).');
-  return Buffer.from(hkdfSync('sha256', shared, Buffer.concat([ephemeral, recipient]), 'signalements-sauvegarde x25519', KEY));
+  if (shared.every((b) => b === 0))
+    throw new SealError('Clé publique de sauvegarde invalide (BACKUP_RECIPIENT).');
+  return Buffer.from(
+    hkdfSync('sha256', shared, Buffer.concat([ephemeral, recipient]), 'signalements-sauvegarde x25519', KEY),
+  );
 }
 
 // A wrapping key serves one slot only (fresh salt or fresh ephemeral key), so a fixed nonce is safe.
@@ -142,24 +156,50 @@ function nonce(index: number, final: boolean): Buffer {
  * Writes `payload` (any async iterable of bytes) sealed for `to` into `file`, created 0600 and never over
  * an existing file. The caller renames it into place once complete.
  */
-export async function sealTo(file: string, engine: SealHeader['engine'], to: SealFor, payload: AsyncIterable<Buffer>): Promise<void> {
+export async function sealTo(
+  file: string,
+  engine: SealHeader['engine'],
+  to: SealFor,
+  payload: AsyncIterable<Buffer>,
+): Promise<void> {
   const fileKey = randomBytes(KEY);
   const slots: Slot[] = [];
   if (to.passphrase) {
     const salt = randomBytes(16);
     const wrapKey = await stretch(to.passphrase, salt, SCRYPT.N, SCRYPT.r, SCRYPT.p);
-    slots.push({ type: 'passphrase', ...SCRYPT, salt: salt.toString('base64'), wrapped: wrap(wrapKey, fileKey, 'passphrase') });
+    slots.push({
+      type: 'passphrase',
+      ...SCRYPT,
+      salt: salt.toString('base64'),
+      wrapped: wrap(wrapKey, fileKey, 'passphrase'),
+    });
   }
   if (to.recipient) {
     const recipient = parseRecipient(to.recipient);
     if (!recipient) throw new SealError('Clé publique de sauvegarde invalide (BACKUP_RECIPIENT).');
     const ephemeral = generateKeyPairSync('x25519');
     const eph = rawPublic(ephemeral.publicKey);
-    const wrapKey = x25519Key(diffieHellman({ privateKey: ephemeral.privateKey, publicKey: recipient }), eph, rawPublic(recipient));
-    slots.push({ type: 'x25519', recipient: formatRecipient(recipient), ephemeral: eph.toString('base64url'), wrapped: wrap(wrapKey, fileKey, 'x25519') });
+    const wrapKey = x25519Key(
+      diffieHellman({ privateKey: ephemeral.privateKey, publicKey: recipient }),
+      eph,
+      rawPublic(recipient),
+    );
+    slots.push({
+      type: 'x25519',
+      recipient: formatRecipient(recipient),
+      ephemeral: eph.toString('base64url'),
+      wrapped: wrap(wrapKey, fileKey, 'x25519'),
+    });
   }
-  if (slots.length === 0) throw new SealError('Aucune clé de sauvegarde : définissez BACKUP_PASSPHRASE ou BACKUP_RECIPIENT.');
-  const header: SealHeader = { engine, createdAt: new Date().toISOString(), chunkSize: CHUNK, salt: randomBytes(32).toString('base64'), slots };
+  if (slots.length === 0)
+    throw new SealError('Aucune clé de sauvegarde : définissez BACKUP_PASSPHRASE ou BACKUP_RECIPIENT.');
+  const header: SealHeader = {
+    engine,
+    createdAt: new Date().toISOString(),
+    chunkSize: CHUNK,
+    salt: randomBytes(32).toString('base64'),
+    slots,
+  };
   const json = Buffer.from(JSON.stringify(header));
   const length = Buffer.alloc(4);
   length.writeUInt32BE(json.length);
@@ -197,10 +237,15 @@ export async function sealTo(file: string, engine: SealHeader['engine'], to: Sea
   }
 }
 
-const damaged = (file: string) => new SealError(`Sauvegarde modifiée, tronquée ou endommagée : ${file} (refusée, rien n'a été remplacé).`);
+const damaged = (file: string) =>
+  new SealError(`Sauvegarde modifiée, tronquée ou endommagée : ${file} (refusée, rien n'a été remplacé).`);
 
 /** Reads and checks the header, unwraps the file key with `unlock`; throws SealError in French. */
-async function openHeader(handle: FileHandle, file: string, unlock: Unlock): Promise<{ header: SealHeader; mac: Buffer; payloadKey: Buffer; start: number }> {
+async function openHeader(
+  handle: FileHandle,
+  file: string,
+  unlock: Unlock,
+): Promise<{ header: SealHeader; mac: Buffer; payloadKey: Buffer; start: number }> {
   const first = Buffer.alloc(SEAL_MAGIC.length + 4);
   const { bytesRead } = await handle.read(first, 0, first.length, 0);
   if (bytesRead < first.length || !first.subarray(0, SEAL_MAGIC.length).equals(SEAL_MAGIC)) {
@@ -214,13 +259,21 @@ async function openHeader(handle: FileHandle, file: string, unlock: Unlock): Pro
   let header: SealHeader;
   try {
     header = JSON.parse(json.toString('utf8')) as SealHeader;
-    if (!Array.isArray(header.slots) || !Number.isInteger(header.chunkSize) || header.chunkSize <= 0 || header.chunkSize > 16 * CHUNK) throw new Error();
+    if (
+      !Array.isArray(header.slots) ||
+      !Number.isInteger(header.chunkSize) ||
+      header.chunkSize <= 0 ||
+      header.chunkSize > 16 * CHUNK
+    )
+      throw new Error();
   } catch {
     throw damaged(file);
   }
   const fileKey = await unwrapFileKey(header, unlock, file);
   const keys = subkeys(fileKey, header.salt);
-  const mac = createHmac('sha256', keys.mac).update(Buffer.concat([first, json])).digest();
+  const mac = createHmac('sha256', keys.mac)
+    .update(Buffer.concat([first, json]))
+    .digest();
   if (!timingSafeEqual(mac, rest.subarray(length))) throw damaged(file);
   return { header, mac, payloadKey: keys.payload, start: first.length + rest.length };
 }
@@ -228,28 +281,59 @@ async function openHeader(handle: FileHandle, file: string, unlock: Unlock): Pro
 async function unwrapFileKey(header: SealHeader, unlock: Unlock, file: string): Promise<Buffer> {
   if (unlock.identity) {
     const slot = header.slots.find((s) => s.type === 'x25519');
-    if (!slot) throw new SealError(`${file} n'est pas scellée pour une clé privée : donnez la phrase de passe (BACKUP_PASSPHRASE).`);
+    if (!slot)
+      throw new SealError(
+        `${file} n'est pas scellée pour une clé privée : donnez la phrase de passe (BACKUP_PASSPHRASE).`,
+      );
     const ours = formatRecipient(createPublicKey(unlock.identity));
     const eph = parseRecipient(`x25519:${slot.ephemeral}`);
     const key =
       ours === slot.recipient && eph
-        ? unwrap(x25519Key(diffieHellman({ privateKey: unlock.identity, publicKey: eph }), rawPublic(eph), rawPublic(createPublicKey(unlock.identity))), slot.wrapped, 'x25519')
+        ? unwrap(
+            x25519Key(
+              diffieHellman({ privateKey: unlock.identity, publicKey: eph }),
+              rawPublic(eph),
+              rawPublic(createPublicKey(unlock.identity)),
+            ),
+            slot.wrapped,
+            'x25519',
+          )
         : null;
-    if (!key) throw new SealError(`Cette clé privée n'ouvre pas ${file} (sauvegarde scellée pour ${slot.recipient}).`);
+    if (!key)
+      throw new SealError(
+        `Cette clé privée n'ouvre pas ${file} (sauvegarde scellée pour ${slot.recipient}).`,
+      );
     return key;
   }
   if (unlock.passphrase !== undefined) {
     const slot = header.slots.find((s) => s.type === 'passphrase');
-    if (!slot) throw new SealError(`${file} n'est pas scellée par une phrase de passe : donnez la clé privée (--identity FICHIER).`);
+    if (!slot)
+      throw new SealError(
+        `${file} n'est pas scellée par une phrase de passe : donnez la clé privée (--identity FICHIER).`,
+      );
     // The slot is read before the header can be checked: its cost is bounded (at most 512 MiB, 4 passes).
-    const sane = [slot.N, slot.r, slot.p].every((n) => Number.isInteger(n) && n >= 1) && slot.N <= SCRYPT_MAX_N && slot.N * slot.r <= 2 ** 22 && slot.p <= 4;
-    const stretched = sane ? await stretch(unlock.passphrase, Buffer.from(String(slot.salt), 'base64'), slot.N, slot.r, slot.p).catch(() => null) : null;
+    const sane =
+      [slot.N, slot.r, slot.p].every((n) => Number.isInteger(n) && n >= 1) &&
+      slot.N <= SCRYPT_MAX_N &&
+      slot.N * slot.r <= 2 ** 22 &&
+      slot.p <= 4;
+    const stretched = sane
+      ? await stretch(
+          unlock.passphrase,
+          Buffer.from(String(slot.salt), 'base64'),
+          slot.N,
+          slot.r,
+          slot.p,
+        ).catch(() => null)
+      : null;
     if (!stretched) throw damaged(file);
     const key = unwrap(stretched, slot.wrapped, 'passphrase');
     if (!key) throw new SealError(`Phrase de passe incorrecte pour ${file} (ou sauvegarde modifiée).`);
     return key;
   }
-  throw new SealError('Indiquez la phrase de passe (BACKUP_PASSPHRASE) ou la clé privée (--identity FICHIER) de la sauvegarde.');
+  throw new SealError(
+    'Indiquez la phrase de passe (BACKUP_PASSPHRASE) ou la clé privée (--identity FICHIER) de la sauvegarde.',
+  );
 }
 
 /**
@@ -261,7 +345,8 @@ export async function sealedEngine(file: string): Promise<SealHeader['engine'] |
   try {
     const first = Buffer.alloc(SEAL_MAGIC.length + 4);
     const { bytesRead } = await handle.read(first, 0, first.length, 0);
-    if (bytesRead < SEAL_MAGIC.length || !first.subarray(0, SEAL_MAGIC.length).equals(SEAL_MAGIC)) return null;
+    if (bytesRead < SEAL_MAGIC.length || !first.subarray(0, SEAL_MAGIC.length).equals(SEAL_MAGIC))
+      return null;
     if (bytesRead < first.length) throw damaged(file);
     const length = first.readUInt32BE(SEAL_MAGIC.length);
     if (length > MAX_HEADER) throw damaged(file);

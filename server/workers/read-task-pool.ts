@@ -26,7 +26,8 @@ export type PostedError =
 
 export function postedError(thrown: unknown): PostedError {
   const error = domainErrorOf(thrown) ?? thrown;
-  if (error instanceof DomainError) return { domain: { kind: error.kind, message: error.message, details: error.details } };
+  if (error instanceof DomainError)
+    return { domain: { kind: error.kind, message: error.message, details: error.details } };
   if (error instanceof HttpError) return { http: { statusCode: error.statusCode, message: error.message } };
   const e = error instanceof Error ? error : new Error(String(error));
   return { other: { name: e.name, message: e.message, stack: e.stack } };
@@ -52,10 +53,22 @@ function entry(): URL {
 export class ReadTaskPool extends ThreadPool {
   /** `timeoutMs`: each task's deadline (thread-pool.ts); unset, none. */
   constructor(data: ReadTaskWorkerData, size: number, timeoutMs?: number) {
-    super({ entry: entry(), workerData: data, size, errorOf, stoppedMessage: 'Fil de lecture arrêté.', timeoutMs, timeoutError: readTimeout });
+    super({
+      entry: entry(),
+      workerData: data,
+      size,
+      errorOf,
+      stoppedMessage: 'Fil de lecture arrêté.',
+      timeoutMs,
+      timeoutError: readTimeout,
+    });
   }
 
-  run<K extends ReadTaskName>(task: K, actor: SessionUser, args: ReadTaskArgs<K>): Promise<ReadTaskResult<K>> {
+  run<K extends ReadTaskName>(
+    task: K,
+    actor: SessionUser,
+    args: ReadTaskArgs<K>,
+  ): Promise<ReadTaskResult<K>> {
     return this.post({ task, actor, args }) as Promise<ReadTaskResult<K>>;
   }
 }

@@ -26,7 +26,8 @@ const ready = (async () => {
   const loaded = readDataKey(data.key);
   if (!loaded) return;
   const cipher = createCipher(loaded.key);
-  if (verifier !== null && !keyMatches(cipher, verifier)) throw new Error('Clé de chiffrement différente de celle du serveur.');
+  if (verifier !== null && !keyMatches(cipher, verifier))
+    throw new Error('Clé de chiffrement différente de celle du serveur.');
   attachCipher(db, cipher);
 })();
 // Its failure is each task's answer (a 500, logged by the server), not an unhandled rejection that ends the thread.

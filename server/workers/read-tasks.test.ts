@@ -22,11 +22,16 @@ describe('read tasks on their own threads (SQLite)', () => {
     await t.user('lecteur@example.mg', 'ROLE_GESTIONNAIRE', 'Lecteur Fil');
     cookie = await t.login('lecteur@example.mg');
     codes = [
-      await createReport(t, cookie, { signalementAt: '2024-01-15', subjects: ['/api/subjects/DETOURNEMENT'] }),
+      await createReport(t, cookie, {
+        signalementAt: '2024-01-15',
+        subjects: ['/api/subjects/DETOURNEMENT'],
+      }),
       await createReport(t, cookie, { signalementAt: '2025-02-01' }),
       await createReport(t, cookie, { signalementAt: '2025-02-02T22:30:00Z' }),
     ];
-    await mergePatch(t, cookie, `/api/signalements/${codes[0]}`, { description: 'Détournement de la caisse à Toliara' });
+    await mergePatch(t, cookie, `/api/signalements/${codes[0]}`, {
+      description: 'Détournement de la caisse à Toliara',
+    });
     const source = await t.app.inject({
       method: 'POST',
       url: '/api/sources',
@@ -40,7 +45,8 @@ describe('read tasks on their own threads (SQLite)', () => {
     await t?.close();
   });
 
-  const trpc = (path: string, input: unknown) => `/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`;
+  const trpc = (path: string, input: unknown) =>
+    `/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`;
   const urls = () => [
     '/api/signalements',
     '/api/signalements?page=2&itemsPerPage=1',
@@ -66,14 +72,27 @@ describe('read tasks on their own threads (SQLite)', () => {
 
   it('answers as the main thread does, without running the tasks there, and replaces a thread that dies', async () => {
     const here = await answers();
-    expect(here.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200, 200, 400, 200, 404, 200, 200, 404]);
+    expect(here.map((a) => a.status)).toEqual([
+      200, 200, 200, 200, 200, 200, 200, 400, 200, 404, 200, 200, 404,
+    ]);
     expect(JSON.parse(here[3]!.body).totalItems).toBe(1);
-    expect(JSON.parse(here[9]!.body).detail ?? JSON.parse(here[9]!.body).message).toBe('Signalement non trouvé.');
+    expect(JSON.parse(here[9]!.body).detail ?? JSON.parse(here[9]!.body).message).toBe(
+      'Signalement non trouvé.',
+    );
 
-    const pool = new ReadTaskPool({ url: t.db.url, key: { ...t.config, DATA_KEY: formatDataKey(t.dataKey) }, timeZone: t.config.APP_TIMEZONE }, 2);
+    const pool = new ReadTaskPool(
+      {
+        url: t.db.url,
+        key: { ...t.config, DATA_KEY: formatDataKey(t.dataKey) },
+        timeZone: t.config.APP_TIMEZONE,
+      },
+      2,
+    );
     attachReadTasks(t.db, pool);
     let threaded: Awaited<ReturnType<typeof answers>> = [];
-    const spies = Object.keys(READ_TASKS).map((name) => vi.spyOn(READ_TASKS, name as keyof typeof READ_TASKS));
+    const spies = Object.keys(READ_TASKS).map((name) =>
+      vi.spyOn(READ_TASKS, name as keyof typeof READ_TASKS),
+    );
     try {
       expect(await answers()).toEqual(here);
       expect(pool.stats().readers).toBe(2);
@@ -87,7 +106,9 @@ describe('read tasks on their own threads (SQLite)', () => {
       // A write on the main thread is seen by the next read on a thread (read-your-writes).
       for (let i = 0; i < 20; i++) {
         const description = `Mise à jour ${i}`;
-        expect((await mergePatch(t, cookie, `/api/signalements/${codes[2]}`, { description })).statusCode).toBe(200);
+        expect(
+          (await mergePatch(t, cookie, `/api/signalements/${codes[2]}`, { description })).statusCode,
+        ).toBe(200);
         const read = await t.app.inject({ url: `/api/signalements/${codes[2]}`, headers: { cookie } });
         expect(read.json().description).toBe(description);
       }
@@ -101,10 +122,18 @@ describe('read tasks on their own threads (SQLite)', () => {
   }, 60_000);
 
   it('answers a task past its deadline with the French 503, stops its looping thread and replaces it; the next task succeeds', async () => {
-    const data = { url: t.db.url, key: { ...t.config, DATA_KEY: formatDataKey(t.dataKey) }, timeZone: t.config.APP_TIMEZONE, testTasks: true };
+    const data = {
+      url: t.db.url,
+      key: { ...t.config, DATA_KEY: formatDataKey(t.dataKey) },
+      timeZone: t.config.APP_TIMEZONE,
+      testTasks: true,
+    };
     const pool = new ReadTaskPool(data, 1, 5000);
     const u = t.db.t.utilisateurs;
-    const [user] = await t.db.read.select({ id: u.id, code: u.code }).from(u).where(eq(u.email, 'lecteur@example.mg'));
+    const [user] = await t.db.read
+      .select({ id: u.id, code: u.code })
+      .from(u)
+      .where(eq(u.email, 'lecteur@example.mg'));
     const actor: SessionUser = {
       ...user!,
       email: 'lecteur@example.mg',
@@ -119,9 +148,15 @@ describe('read tasks on their own threads (SQLite)', () => {
       expect(before.code).toBe(codes[0]);
       // A task that never returns (registered only for a pool built with testTasks under vitest).
       const loop = pool.run('test.loop' as 'signalements.get', actor, codes[0]!);
-      await expect(loop).rejects.toMatchObject({ name: 'DomainError', kind: 'unavailable', message: MESSAGES.readTimeout });
+      await expect(loop).rejects.toMatchObject({
+        name: 'DomainError',
+        kind: 'unavailable',
+        message: MESSAGES.readTimeout,
+      });
       // The loop runs JavaScript: the thread is stopped at once, and a new one took its place.
-      await expect.poll(() => pool.health(), { timeout: 10_000 }).toMatchObject({ threads: 1, stuck: 0, timeouts: 1, down: false });
+      await expect
+        .poll(() => pool.health(), { timeout: 10_000 })
+        .toMatchObject({ threads: 1, stuck: 0, timeouts: 1, down: false });
       expect(await pool.run('signalements.get', actor, codes[0]!)).toEqual(before);
     } finally {
       await pool.close();

@@ -21,14 +21,20 @@ type ListQuery = z.output<typeof signalementListSchema>;
  */
 export const READ_TASKS = {
   /** GET /api/signalements: the JSON-LD collection, serialised. */
-  'signalements.list.jsonld': async (db: Database, actor: SessionUser, args: { query: ListQuery; url: string }) => {
+  'signalements.list.jsonld': async (
+    db: Database,
+    actor: SessionUser,
+    args: { query: ListQuery; url: string },
+  ) => {
     const { items, total, totalExact } = await listSignalements(db, actor, args.query);
     return JSON.stringify(collection('Signalement', args.url, items, total, { ...args.query, totalExact }));
   },
   /** tRPC signalements.list. */
-  'signalements.list': (db: Database, actor: SessionUser, query: ListQuery) => listSignalements(db, actor, query),
+  'signalements.list': (db: Database, actor: SessionUser, query: ListQuery) =>
+    listSignalements(db, actor, query),
   /** GET /api/signalements/:code, serialised. */
-  'signalements.get.json': async (db: Database, actor: SessionUser, code: string) => JSON.stringify(await getSignalement(db, actor, code)),
+  'signalements.get.json': async (db: Database, actor: SessionUser, code: string) =>
+    JSON.stringify(await getSignalement(db, actor, code)),
   /** tRPC signalements.get. */
   'signalements.get': (db: Database, actor: SessionUser, code: string) => getSignalement(db, actor, code),
 };
@@ -57,9 +63,18 @@ export function readTaskHealth(db: Database): ThreadPoolHealth | null {
 }
 
 /** Runs a task on a thread of `db`'s pool, or here when it has none. */
-export function runReadTask<K extends ReadTaskName>(db: Database, name: K, actor: SessionUser, args: ReadTaskArgs<K>): Promise<ReadTaskResult<K>> {
+export function runReadTask<K extends ReadTaskName>(
+  db: Database,
+  name: K,
+  actor: SessionUser,
+  args: ReadTaskArgs<K>,
+): Promise<ReadTaskResult<K>> {
   const pool = pools.get(db);
   if (pool) return pool.run(name, actor, args);
-  const task = READ_TASKS[name] as (db: Database, actor: SessionUser, args: ReadTaskArgs<K>) => Promise<ReadTaskResult<K>>;
+  const task = READ_TASKS[name] as (
+    db: Database,
+    actor: SessionUser,
+    args: ReadTaskArgs<K>,
+  ) => Promise<ReadTaskResult<K>>;
   return task(db, actor, args);
 }

@@ -65,7 +65,11 @@ export class ThreadPool {
 
   /** Threads, threads at work, jobs waiting for a free thread (metrics). */
   stats() {
-    return { readers: this.readers.length, busy: this.readers.filter((r) => r.job).length, waiting: this.queue.length };
+    return {
+      readers: this.readers.length,
+      busy: this.readers.filter((r) => r.job).length,
+      waiting: this.queue.length,
+    };
   }
 
   health(): ThreadPoolHealth {
@@ -106,7 +110,10 @@ export class ThreadPool {
   private fill() {
     if (this.closed) return;
     this.started = true;
-    while (this.readers.length < this.options.size && this.readers.length + this.stuck.size < 2 * this.options.size) {
+    while (
+      this.readers.length < this.options.size &&
+      this.readers.length + this.stuck.size < 2 * this.options.size
+    ) {
       this.spawn();
     }
   }

@@ -21,7 +21,12 @@ export type LoginInput = z.infer<typeof loginInputSchema>;
 export const totpCodeSchema = z
   .string({ error: 'Le code est requis.' })
   .transform((v) => v.replace(/\s+/g, ''))
-  .pipe(z.string().min(1, 'Le code est requis.').regex(/^\d{6}$/, 'Le code doit comporter 6 chiffres.'));
+  .pipe(
+    z
+      .string()
+      .min(1, 'Le code est requis.')
+      .regex(/^\d{6}$/, 'Le code doit comporter 6 chiffres.'),
+  );
 
 export const twoFactorVerifyInputSchema = z.object({ code: totpCodeSchema });
 

@@ -14,9 +14,13 @@ const day = z
   .string()
   .trim()
   .regex(/^\d{4}-\d{2}-\d{2}$/, JOURNAL_MESSAGES.dayInvalid)
-  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), {
-    message: JOURNAL_MESSAGES.dayInvalid,
-  });
+  .refine(
+    (v) =>
+      !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
+    {
+      message: JOURNAL_MESSAGES.dayInvalid,
+    },
+  );
 
 /** Filters of the log: every one optional; an empty string means "no filter" (the screen's cleared field). */
 export const journalFiltersSchema = z

@@ -22,8 +22,17 @@ describe('partner phone number', () => {
     expect(parse(undefined).data?.phoneNumber).toBeNull();
     expect(parse('(034) 12-345-67').data?.phoneNumber).toBe('+261341234567');
     expect(parse('0341234567').data?.phoneNumber).toBe('+261341234567');
-    for (const wrong of ['34123456', '+261 34 12-345', '261341234567', '3412345678', '+33 6 12 34 56 78', '34 12 345 6x'])
-      expect(parse(wrong).error?.issues[0]?.message, wrong).toBe('Le numéro de téléphone doit contenir exactement 9 chiffres.');
+    for (const wrong of [
+      '34123456',
+      '+261 34 12-345',
+      '261341234567',
+      '3412345678',
+      '+33 6 12 34 56 78',
+      '34 12 345 6x',
+    ])
+      expect(parse(wrong).error?.issues[0]?.message, wrong).toBe(
+        'Le numéro de téléphone doit contenir exactement 9 chiffres.',
+      );
     expect(phoneDigitsOf('+261341234567')).toBe('341234567');
     expect(phoneDigitsOf(null)).toBe('');
   });

@@ -1,7 +1,13 @@
 // Input schemas of the partners (spec §5 "Partner form", §7 Partners), shared by the server and the form.
 import { z } from 'zod';
 import './zod-french';
-import { DESIGNATION_MIN_LENGTH, OPTION_LIST_SIZE, PAGE_SIZE_PARTENAIRES, PHONE_DIGITS, PHONE_PREFIX } from '../constants';
+import {
+  DESIGNATION_MIN_LENGTH,
+  OPTION_LIST_SIZE,
+  PAGE_SIZE_PARTENAIRES,
+  PHONE_DIGITS,
+  PHONE_PREFIX,
+} from '../constants';
 
 export const PARTENAIRE_MESSAGES = {
   designationMin: 'La désignation doit contenir au moins 2 caractères.',

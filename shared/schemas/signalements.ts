@@ -39,7 +39,8 @@ export function othersIssues(value: {
 }
 
 const addOthersIssues = (value: Parameters<typeof othersIssues>[0], ctx: z.RefinementCtx) => {
-  for (const issue of othersIssues(value)) ctx.addIssue({ code: 'custom', path: [issue.path], message: issue.message });
+  for (const issue of othersIssues(value))
+    ctx.addIssue({ code: 'custom', path: [issue.path], message: issue.message });
 };
 
 // ---------------------------------------------------------------- creation
@@ -85,7 +86,10 @@ export const signalementPatchSchema = z
       preuves: textList,
       lastActionAt: isoDate('Date invalide.').nullable(),
     },
-    { error: (issue) => (issue.code === 'unrecognized_keys' ? `Champ inconnu : ${issue.keys.join(', ')}.` : undefined) },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys' ? `Champ inconnu : ${issue.keys.join(', ')}.` : undefined,
+    },
   )
   .partial();
 export type SignalementPatchInput = z.input<typeof signalementPatchSchema>;
@@ -121,7 +125,11 @@ export const localisationSchema = z.strictObject({
 export type LocalisationInput = z.input<typeof localisationSchema>;
 
 // ---------------------------------------------------------------- people
-const name = z.string({ error: MESSAGES.nameRequired }).trim().min(2, { message: MESSAGES.nameRequired }).max(300);
+const name = z
+  .string({ error: MESSAGES.nameRequired })
+  .trim()
+  .min(2, { message: MESSAGES.nameRequired })
+  .max(300);
 
 export const auteurSchema = z.object({
   nomPrenom: name,
@@ -143,9 +151,7 @@ export const sourceSchema = z
       ctx.addIssue({ code: 'custom', path: ['autreCanal'], message: MESSAGES.autreCanalRequired });
     }
   });
-export const sourceCreateSchema = z
-  .object({ signalement: ref('signalements') })
-  .and(sourceSchema);
+export const sourceCreateSchema = z.object({ signalement: ref('signalements') }).and(sourceSchema);
 
 export const victimeSchema = z.object({
   nomPrenom: name,
@@ -156,7 +162,11 @@ export const victimeCreateSchema = victimeSchema.extend({ signalement: ref('sign
 
 // ---------------------------------------------------------------- projects
 export const projectCreateSchema = z.object({
-  sigle: z.string({ error: MESSAGES.sigleRequired }).trim().min(1, { message: MESSAGES.sigleRequired }).max(50),
+  sigle: z
+    .string({ error: MESSAGES.sigleRequired })
+    .trim()
+    .min(1, { message: MESSAGES.sigleRequired })
+    .max(50),
   designation: z
     .string({ error: MESSAGES.designationMin })
     .trim()
@@ -168,7 +178,10 @@ export const projectCreateSchema = z.object({
 
 // ---------------------------------------------------------------- e-mail to the partner
 export const notifyPartnerSchema = z.object({
-  email: z.string({ error: MESSAGES.emailInvalid }).trim().pipe(z.email({ message: MESSAGES.emailInvalid })),
+  email: z
+    .string({ error: MESSAGES.emailInvalid })
+    .trim()
+    .pipe(z.email({ message: MESSAGES.emailInvalid })),
   content: z
     .string({ error: MESSAGES.contentMin })
     .trim()

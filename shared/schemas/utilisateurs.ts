@@ -1,7 +1,12 @@
 // Input schemas of the user accounts (spec §5 "Create user" / "Edit user") and of the password set-up
 // page, shared by the server (tRPC input, REST body) and the forms. Messages are the specification's.
 import { z } from 'zod';
-import { FILTER_PICKER_SIZE, NAME_MIN_LENGTH, PAGE_SIZE_UTILISATEURS, PASSWORD_MIN_LENGTH } from '../constants';
+import {
+  FILTER_PICKER_SIZE,
+  NAME_MIN_LENGTH,
+  PAGE_SIZE_UTILISATEURS,
+  PASSWORD_MIN_LENGTH,
+} from '../constants';
 import { ref } from './common';
 
 export const USER_MESSAGES = {
@@ -76,7 +81,9 @@ export type UpdateUtilisateurInput = z.output<typeof updateUtilisateurInputSchem
 /** `utilisateurs.update`: the same patch, with the user's code. */
 export const updateUtilisateurTrpcInputSchema = z
   .object({ code: utilisateurCodeSchema, ...patchFields })
-  .refine(({ code: _code, ...patch }) => somethingToChange(patch), { message: USER_MESSAGES.nothingToChange });
+  .refine(({ code: _code, ...patch }) => somethingToChange(patch), {
+    message: USER_MESSAGES.nothingToChange,
+  });
 
 export const passwordField = z
   .string({ error: USER_MESSAGES.passwordMin })

@@ -18,14 +18,21 @@ const EXPECTED: Partial<Record<string, string>> = {
   null: 'Valeur null attendue.',
 };
 
-const UNIT: Partial<Record<string, string>> = { string: 'caractères', array: 'éléments', set: 'éléments', file: 'octets' };
+const UNIT: Partial<Record<string, string>> = {
+  string: 'caractères',
+  array: 'éléments',
+  set: 'éléments',
+  file: 'octets',
+};
 
 function tooBig(issue: core.$ZodIssueTooBig): string {
   const unit = UNIT[issue.origin];
   const max = issue.maximum.toString();
   if (unit) return issue.exact ? `Exactement ${max} ${unit}.` : `Au plus ${max} ${unit}.`;
   if (issue.origin === 'date') return 'Date trop tardive.';
-  return issue.inclusive === false ? `La valeur doit être inférieure à ${max}.` : `La valeur doit être au plus ${max}.`;
+  return issue.inclusive === false
+    ? `La valeur doit être inférieure à ${max}.`
+    : `La valeur doit être au plus ${max}.`;
 }
 
 function tooSmall(issue: core.$ZodIssueTooSmall): string {
@@ -36,14 +43,18 @@ function tooSmall(issue: core.$ZodIssueTooSmall): string {
     return issue.exact ? `Exactement ${min} ${unit}.` : `Au moins ${min} ${unit}.`;
   }
   if (issue.origin === 'date') return 'Date trop ancienne.';
-  return issue.inclusive === false ? `La valeur doit être supérieure à ${min}.` : `La valeur doit être au moins ${min}.`;
+  return issue.inclusive === false
+    ? `La valeur doit être supérieure à ${min}.`
+    : `La valeur doit être au moins ${min}.`;
 }
 
 /** French text for an issue that its schema left without a message. */
 export function frenchMessage(issue: core.$ZodRawIssue): string {
   switch (issue.code) {
     case 'invalid_type':
-      return issue.input === undefined ? 'Valeur obligatoire.' : (EXPECTED[issue.expected] ?? 'Valeur invalide.');
+      return issue.input === undefined
+        ? 'Valeur obligatoire.'
+        : (EXPECTED[issue.expected] ?? 'Valeur invalide.');
     case 'too_big':
       return tooBig(issue as unknown as core.$ZodIssueTooBig);
     case 'too_small':

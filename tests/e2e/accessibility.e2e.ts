@@ -2,7 +2,15 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../server/db/seed/demo';
 import { describeViolations, seriousViolations } from './axe';
-import { ADMIN, createReportByApi, enrolTwoFactor, PASSWORD, signInByApi, startE2E, type E2E } from './harness';
+import {
+  ADMIN,
+  createReportByApi,
+  enrolTwoFactor,
+  PASSWORD,
+  signInByApi,
+  startE2E,
+  type E2E,
+} from './harness';
 
 const SAME_ORIGIN = { 'sec-fetch-site': 'same-origin' };
 /** A row of the list as the viewport shows it: a table row on a desktop, a card on a phone. */
@@ -42,7 +50,10 @@ describe.each(VIEWPORTS)('accessibility ($name)', (viewport) => {
       expect(res.status()).toBe(200);
     }
     for (const [url, data] of people) {
-      const res = await admin.request.post(url, { headers: SAME_ORIGIN, data: { ...data, signalement: `/api/signalements/${code}` } });
+      const res = await admin.request.post(url, {
+        headers: SAME_ORIGIN,
+        data: { ...data, signalement: `/api/signalements/${code}` },
+      });
       expect(res.status(), `${url} ${await res.text()}`).toBe(201);
     }
   });
@@ -107,7 +118,14 @@ describe.each(VIEWPORTS)('accessibility ($name)', (viewport) => {
 
   it('dashboard and period analysis', async () => {
     await admin.goto('/admin/dashboard');
-    for (const id of ['per-day-block', 'subject-block', 'niveau-block', 'resultat-block', 'canal-block', 'map-block']) {
+    for (const id of [
+      'per-day-block',
+      'subject-block',
+      'niveau-block',
+      'resultat-block',
+      'canal-block',
+      'map-block',
+    ]) {
       await admin.locator(`[data-testid="${id}"][data-state="ready"]`).waitFor({ timeout: 20_000 });
     }
     await expectAccessible(admin, 'tableau de bord');
@@ -142,7 +160,9 @@ describe.each(VIEWPORTS)('accessibility ($name)', (viewport) => {
     await admin.getByTestId('person-item').first().waitFor();
     await settle(admin);
     await expect.poll(() => admin.getByTestId('historique-entry').count()).toBeGreaterThan(20);
-    expect(await admin.getByTestId('historique-list').evaluate((l) => l.scrollHeight > l.clientHeight)).toBe(true);
+    expect(await admin.getByTestId('historique-list').evaluate((l) => l.scrollHeight > l.clientHeight)).toBe(
+      true,
+    );
     await expectAccessible(admin, 'détail');
     await admin.getByTestId('sources-section').getByTestId('person-add').click();
     await admin.getByRole('dialog', { name: 'Ajouter une source' }).waitFor();
@@ -154,9 +174,15 @@ describe.each(VIEWPORTS)('accessibility ($name)', (viewport) => {
     await admin.getByTestId('delete-dialog').getByRole('button', { name: 'Annuler' }).click();
     await admin.getByRole('button', { name: /Autres actions/ }).click();
     await admin.getByRole('menuitem', { name: /Envoyer un email/ }).click();
-    await admin.getByRole('dialog', { name: /Envoyer un email/ }).getByRole('button', { name: 'Envoyer' }).waitFor();
+    await admin
+      .getByRole('dialog', { name: /Envoyer un email/ })
+      .getByRole('button', { name: 'Envoyer' })
+      .waitFor();
     await expectAccessible(admin, 'courriel au partenaire');
-    await admin.getByRole('dialog', { name: /Envoyer un email/ }).getByRole('button', { name: 'Annuler' }).click();
+    await admin
+      .getByRole('dialog', { name: /Envoyer un email/ })
+      .getByRole('button', { name: 'Annuler' })
+      .click();
     await admin.getByTestId('detail-description').fill('Brouillon');
     await admin.getByTestId('unsaved-banner').waitFor();
     await expectAccessible(admin, 'modifications non sauvegardées');
@@ -198,7 +224,10 @@ describe.each(VIEWPORTS)('accessibility ($name)', (viewport) => {
     await expectAccessible(admin, 'page introuvable');
 
     if (viewport.width < 768) {
-      await admin.getByRole('button', { name: /menu|barre latérale/i }).first().click();
+      await admin
+        .getByRole('button', { name: /menu|barre latérale/i })
+        .first()
+        .click();
       await admin.getByTestId('sidebar-sheet').getByRole('link', { name: 'Tableau de bord' }).waitFor();
       await expectAccessible(admin, 'menu latéral (téléphone)');
       await admin.keyboard.press('Escape');

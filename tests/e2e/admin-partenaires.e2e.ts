@@ -14,7 +14,8 @@ describe('partner administration in a real browser', () => {
   afterEach(() => e.assertNoConsoleErrors());
   afterAll(async () => e?.close());
 
-  const row = (page: Page, code: string) => page.locator(`[data-testid="partenaire-row"][data-code="${code}"]`);
+  const row = (page: Page, code: string) =>
+    page.locator(`[data-testid="partenaire-row"][data-code="${code}"]`);
   const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text });
   async function openPartners(page: Page) {
     await loginAs(page, ADMIN.email, ADMIN.password);
@@ -32,9 +33,13 @@ describe('partner administration in a real browser', () => {
     await dialog.getByLabel('Email', { exact: true }).fill('pas-un-email');
     await phone.pressSequentially('34-12 34');
     await dialog.getByRole('button', { name: 'Créer' }).click();
-    await expect.poll(() => dialog.getByText('La désignation doit contenir au moins 2 caractères.').isVisible()).toBe(true);
+    await expect
+      .poll(() => dialog.getByText('La désignation doit contenir au moins 2 caractères.').isVisible())
+      .toBe(true);
     expect(await dialog.getByText("L'adresse email n'est pas valide.").isVisible()).toBe(true);
-    expect(await dialog.getByText('Le numéro de téléphone doit contenir exactement 9 chiffres.').isVisible()).toBe(true);
+    expect(
+      await dialog.getByText('Le numéro de téléphone doit contenir exactement 9 chiffres.').isVisible(),
+    ).toBe(true);
     // Non-digits are dropped while typing.
     expect(await phone.inputValue()).toBe('341234');
     // Back in the field after the submit moved the focus, at the end of what was typed.
@@ -78,23 +83,37 @@ describe('partner administration in a real browser', () => {
   it('edits a partner, shows - without phone, and deletes one after confirmation', async () => {
     const page = await e.newPage();
     await openPartners(page);
-    await row(page, 'MINJUS').getByRole('button', { name: /^Modifier/ }).click();
+    await row(page, 'MINJUS')
+      .getByRole('button', { name: /^Modifier/ })
+      .click();
     const dialog = page.getByTestId('partenaire-form-dialog');
     expect(await dialog.locator('#partenaire-phone').inputValue()).toBe('341234567');
     await dialog.getByLabel('Désignation').fill('Ministère de la Justice et des Libertés');
     await dialog.locator('#partenaire-phone').fill('');
     await dialog.getByRole('button', { name: 'Enregistrer' }).click();
     await toast(page, 'Partenaire mis à jour avec succès !').waitFor();
-    await expect.poll(() => row(page, 'MINJUS').getByText('Ministère de la Justice et des Libertés').isVisible()).toBe(true);
+    await expect
+      .poll(() => row(page, 'MINJUS').getByText('Ministère de la Justice et des Libertés').isVisible())
+      .toBe(true);
     expect(await row(page, 'MINJUS').getByTestId('partenaire-phone').textContent()).toBe('-');
 
-    await row(page, 'MINJUS').getByRole('button', { name: /^Supprimer/ }).click();
+    await row(page, 'MINJUS')
+      .getByRole('button', { name: /^Supprimer/ })
+      .click();
     const confirm = page.getByTestId('partenaire-delete-dialog');
-    await expect.poll(() => confirm.getByText('Êtes-vous sûr de vouloir supprimer ce partenaire ?').isVisible()).toBe(true);
-    expect(await confirm.getByText('Cette action est irréversible. Le partenaire sera définitivement supprimé.').isVisible()).toBe(true);
+    await expect
+      .poll(() => confirm.getByText('Êtes-vous sûr de vouloir supprimer ce partenaire ?').isVisible())
+      .toBe(true);
+    expect(
+      await confirm
+        .getByText('Cette action est irréversible. Le partenaire sera définitivement supprimé.')
+        .isVisible(),
+    ).toBe(true);
     await confirm.getByRole('button', { name: 'Annuler' }).click();
     expect(await row(page, 'MINJUS').count()).toBe(1);
-    await row(page, 'MINJUS').getByRole('button', { name: /^Supprimer/ }).click();
+    await row(page, 'MINJUS')
+      .getByRole('button', { name: /^Supprimer/ })
+      .click();
     await confirm.getByRole('button', { name: 'Supprimer' }).click();
     await toast(page, 'Le partenaire a été supprimé avec succès.').waitFor();
     await expect.poll(() => row(page, 'MINJUS').count()).toBe(0);
@@ -102,22 +121,46 @@ describe('partner administration in a real browser', () => {
 
   it('disables delete, with its tooltip, for a partner with projects or reports and for Ivorary', async () => {
     const db = e.running.db;
-    const [agent] = await db.read.select().from(db.t.utilisateurs).where(eq(db.t.utilisateurs.email, 'agent@example.mg'));
+    const [agent] = await db.read
+      .select()
+      .from(db.t.utilisateurs)
+      .where(eq(db.t.utilisateurs.email, 'agent@example.mg'));
     await db.transaction(async (tx) => {
       const [withProject] = await tx
         .insert(db.t.partenaires)
-        .values({ code: 'BIANCO', designation: 'Bureau Indépendant Anti-Corruption', initial: 'BI', color: '#dc2626', email: 'b@bianco.mg' })
+        .values({
+          code: 'BIANCO',
+          designation: 'Bureau Indépendant Anti-Corruption',
+          initial: 'BI',
+          color: '#dc2626',
+          email: 'b@bianco.mg',
+        })
         .returning();
       const [withReport] = await tx
         .insert(db.t.partenaires)
-        .values({ code: 'CSI', designation: "Comité pour la Sauvegarde de l'Intégrité", initial: 'CS', color: '#059669' })
+        .values({
+          code: 'CSI',
+          designation: "Comité pour la Sauvegarde de l'Intégrité",
+          initial: 'CS',
+          color: '#059669',
+        })
         .returning();
-      await tx.insert(db.t.projects).values({ code: 'PRJ-1', sigle: 'P1', designation: 'Projet', ownerId: withProject!.id });
-      await tx.insert(db.t.signalements).values({ code: 'SIG-0000-0001', signalementAt: new Date(), createdById: agent!.id, partenaireId: withReport!.id });
+      await tx
+        .insert(db.t.projects)
+        .values({ code: 'PRJ-1', sigle: 'P1', designation: 'Projet', ownerId: withProject!.id });
+      await tx.insert(db.t.signalements).values({
+        code: 'SIG-0000-0001',
+        signalementAt: new Date(),
+        createdById: agent!.id,
+        partenaireId: withReport!.id,
+      });
     });
     const page = await e.newPage();
     await openPartners(page);
-    for (const [code, projects, reports] of [['BIANCO', '1', '0'], ['CSI', '0', '1']] as const) {
+    for (const [code, projects, reports] of [
+      ['BIANCO', '1', '0'],
+      ['CSI', '0', '1'],
+    ] as const) {
       const linked = row(page, code);
       await linked.waitFor();
       expect(await linked.getByTestId('partenaire-projects').textContent()).toBe(projects);
@@ -135,7 +178,11 @@ describe('partner administration in a real browser', () => {
           .evaluate((el) => getComputedStyle(el, '::before').opacity),
       )
       .toBe('1');
-    expect(await row(page, 'IVY').getByRole('button', { name: /^Supprimer/ }).isDisabled()).toBe(true);
+    expect(
+      await row(page, 'IVY')
+        .getByRole('button', { name: /^Supprimer/ })
+        .isDisabled(),
+    ).toBe(true);
   });
 
   it('searches name, code and e-mail after a pause, ignoring accents and case, pages by 10 and shows the empty state', async () => {
@@ -151,9 +198,12 @@ describe('partner administration in a real browser', () => {
       ),
     );
     await e.running.db.transaction((tx) =>
-      tx
-        .insert(e.running.db.t.partenaires)
-        .values({ code: 'OBSINT', designation: 'Observatoire de l\u2019Intégrité', initial: 'OI', color: '#475569' }),
+      tx.insert(e.running.db.t.partenaires).values({
+        code: 'OBSINT',
+        designation: 'Observatoire de l\u2019Intégrité',
+        initial: 'OI',
+        color: '#475569',
+      }),
     );
     const page = await e.newPage();
     await openPartners(page);
@@ -174,6 +224,8 @@ describe('partner administration in a real browser', () => {
     await row(page, 'OBSINT').waitFor();
     expect(await page.getByTestId('partenaire-row').count()).toBe(1);
     await search.fill('aucun partenaire de ce nom');
-    await expect.poll(() => page.getByTestId('partenaires-empty').textContent()).toBe('Aucun partenaire trouvé.');
+    await expect
+      .poll(() => page.getByTestId('partenaires-empty').textContent())
+      .toBe('Aucun partenaire trouvé.');
   });
 });

@@ -32,13 +32,17 @@ describe('user administration and account set-up by e-mail, in a real browser', 
     expect(await page.getByTestId('users-total').textContent()).toBe('3 utilisateur(s) au total');
     // The administrator's own row has no switch.
     expect(await row(page, ADMIN.email).getByTestId('user-row-status').textContent()).toBe('-');
-    expect(await row(page, 'agent@example.mg').getByTestId('user-row-last-connection').textContent()).toBe('Jamais connecté');
+    expect(await row(page, 'agent@example.mg').getByTestId('user-row-last-connection').textContent()).toBe(
+      'Jamais connecté',
+    );
 
     await page.getByRole('button', { name: 'Nouvel Utilisateur' }).click();
     const dialog = page.getByTestId('user-form-dialog');
     await dialog.getByRole('button', { name: 'Créer' }).click();
     await expect.poll(() => dialog.getByText("L'email est requis.").isVisible()).toBe(true);
-    expect(await dialog.getByText('Le nom et prénom doivent contenir au moins 2 caractères.').isVisible()).toBe(true);
+    expect(
+      await dialog.getByText('Le nom et prénom doivent contenir au moins 2 caractères.').isVisible(),
+    ).toBe(true);
     expect(await dialog.getByText('Veuillez sélectionner un rôle.').isVisible()).toBe(true);
     await dialog.getByLabel('Email', { exact: true }).fill('pas-un-email');
     await dialog.getByRole('button', { name: 'Créer' }).click();
@@ -48,9 +52,14 @@ describe('user administration and account set-up by e-mail, in a real browser', 
     await dialog.getByLabel('Nom et prénom').fill('Randria Nouveau');
     await dialog.getByLabel('Rôle').selectOption({ label: 'Gestionnaire' });
     await dialog.getByRole('button', { name: 'Créer' }).click();
-    await toast(page, "L'utilisateur Randria Nouveau a été créé avec succès. Un email d'initialisation a été envoyé.").waitFor();
+    await toast(
+      page,
+      "L'utilisateur Randria Nouveau a été créé avec succès. Un email d'initialisation a été envoyé.",
+    ).waitFor();
     await row(page, 'nouveau@example.mg').waitFor();
-    expect(await row(page, 'nouveau@example.mg').getByTestId('user-row-role').textContent()).toBe('Gestionnaire');
+    expect(await row(page, 'nouveau@example.mg').getByTestId('user-row-role').textContent()).toBe(
+      'Gestionnaire',
+    );
     expect(await page.getByTestId('users-total').textContent()).toBe('4 utilisateur(s) au total');
 
     const mail = await smtp.waitFor((m) => m.to === 'nouveau@example.mg');
@@ -60,34 +69,41 @@ describe('user administration and account set-up by e-mail, in a real browser', 
     // The new user, in another browser, without any session.
     const newcomer = await e.newPage();
     await newcomer.goto(path);
-    await expect.poll(() => newcomer.getByTestId('definir-intro').textContent()).toBe(
-      'Bienvenue Randria Nouveau. Choisissez le mot de passe de votre compte.',
-    );
+    await expect
+      .poll(() => newcomer.getByTestId('definir-intro').textContent())
+      .toBe('Bienvenue Randria Nouveau. Choisissez le mot de passe de votre compte.');
     await newcomer.getByLabel('Nouveau mot de passe').fill('trop-court');
     await newcomer.getByRole('button', { name: 'Enregistrer le mot de passe' }).click();
-    await expect.poll(() => newcomer.getByText('Le mot de passe doit contenir au moins 12 caractères.').isVisible()).toBe(true);
+    await expect
+      .poll(() => newcomer.getByText('Le mot de passe doit contenir au moins 12 caractères.').isVisible())
+      .toBe(true);
     await newcomer.getByLabel('Nouveau mot de passe').fill('un-mot-de-passe-solide');
     await newcomer.getByLabel('Confirmer le mot de passe').fill('un-autre-mot-de-passe');
     await newcomer.getByRole('button', { name: 'Enregistrer le mot de passe' }).click();
-    await expect.poll(() => newcomer.getByText('Les mots de passe ne correspondent pas.').isVisible()).toBe(true);
+    await expect
+      .poll(() => newcomer.getByText('Les mots de passe ne correspondent pas.').isVisible())
+      .toBe(true);
     await newcomer.getByLabel('Confirmer le mot de passe').fill('un-mot-de-passe-solide');
     await newcomer.getByRole('button', { name: 'Enregistrer le mot de passe' }).click();
     await newcomer.waitForURL('**/admin/login');
-    await toast(newcomer, 'Votre mot de passe a été enregistré. Vous pouvez maintenant vous connecter.').waitFor();
+    await toast(
+      newcomer,
+      'Votre mot de passe a été enregistré. Vous pouvez maintenant vous connecter.',
+    ).waitFor();
     await loginAs(newcomer, 'nouveau@example.mg', 'un-mot-de-passe-solide');
     expect(await newcomer.getByTestId('user-name').textContent()).toBe('Randria Nouveau');
 
     // The link was for one use only.
     const again = await e.newPage();
     await again.goto(path);
-    await expect.poll(() => again.getByTestId('definir-unusable').textContent()).toContain(
-      'Ce lien a déjà été utilisé ou a été remplacé par un lien plus récent.',
-    );
+    await expect
+      .poll(() => again.getByTestId('definir-unusable').textContent())
+      .toContain('Ce lien a déjà été utilisé ou a été remplacé par un lien plus récent.');
     await page.reload();
     await row(page, 'nouveau@example.mg').waitFor();
-    expect(await row(page, 'nouveau@example.mg').getByTestId('user-row-last-connection').textContent()).toMatch(
-      /^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/,
-    );
+    expect(
+      await row(page, 'nouveau@example.mg').getByTestId('user-row-last-connection').textContent(),
+    ).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
   });
 
   it('shows the duplicate e-mail error under the field of the form', async () => {
@@ -101,7 +117,9 @@ describe('user administration and account set-up by e-mail, in a real browser', 
     await dialog.getByLabel('Nom et prénom').fill('Doublon');
     await dialog.getByLabel('Rôle').selectOption('ROLE_USER');
     await dialog.getByRole('button', { name: 'Créer' }).click();
-    await expect.poll(() => dialog.locator('#user-email-error').textContent()).toBe('Un utilisateur avec cet email existe déjà.');
+    await expect
+      .poll(() => dialog.locator('#user-email-error').textContent())
+      .toBe('Un utilisateur avec cet email existe déjà.');
     await toast(page, "Échec de la création de l'utilisateur.").waitFor();
     expect(await dialog.isVisible()).toBe(true);
   });
@@ -166,34 +184,46 @@ describe('user administration and account set-up by e-mail, in a real browser', 
     await search.press('Enter');
     await row(page, 'vola@example.mg').waitFor();
 
-    await row(page, 'vola@example.mg').getByRole('button', { name: /^Modifier/ }).click();
+    await row(page, 'vola@example.mg')
+      .getByRole('button', { name: /^Modifier/ })
+      .click();
     const dialog = page.getByTestId('user-form-dialog');
     expect(await dialog.getByLabel('Email', { exact: true }).isDisabled()).toBe(true);
     await dialog.getByLabel('Nom et prénom').fill('Rasoa Volatiana');
     await dialog.getByLabel('Rôle').selectOption({ label: 'Enquêteur' });
     await dialog.getByRole('button', { name: 'Enregistrer' }).click();
     await toast(page, 'Utilisateur modifié avec succès !').waitFor();
-    await expect.poll(() => row(page, 'vola@example.mg').getByTestId('user-row-name').textContent()).toBe('Rasoa Volatiana');
+    await expect
+      .poll(() => row(page, 'vola@example.mg').getByTestId('user-row-name').textContent())
+      .toBe('Rasoa Volatiana');
     expect(await row(page, 'vola@example.mg').getByTestId('user-row-role').textContent()).toBe('Enquêteur');
 
     // One's own role cannot be changed.
-    await row(page, ADMIN.email).getByRole('button', { name: /^Modifier/ }).click();
+    await row(page, ADMIN.email)
+      .getByRole('button', { name: /^Modifier/ })
+      .click();
     expect(await dialog.getByLabel('Rôle').isDisabled()).toBe(true);
     expect(await dialog.getByText('Vous ne pouvez pas modifier votre propre rôle.').isVisible()).toBe(true);
     await dialog.getByRole('button', { name: 'Annuler' }).click();
 
-    await row(page, 'vola@example.mg').getByRole('button', { name: /^Envoyer l'email de réinitialisation/ }).click();
+    await row(page, 'vola@example.mg')
+      .getByRole('button', { name: /^Envoyer l'email de réinitialisation/ })
+      .click();
     const confirm = page.getByTestId('user-reset-dialog');
-    await expect.poll(() => confirm.getByText(/Un email de réinitialisation sera envoyé à vola@example\.mg/).isVisible()).toBe(true);
+    await expect
+      .poll(() =>
+        confirm.getByText(/Un email de réinitialisation sera envoyé à vola@example\.mg/).isVisible(),
+      )
+      .toBe(true);
     await confirm.getByRole('button', { name: 'Envoyer' }).click();
     await toast(page, 'Email de réinitialisation envoyé avec succès !').waitFor();
     const mail = await smtp.waitFor((m) => m.to === 'vola@example.mg');
     expect(mail.subject).toBe('Signalements : réinitialisation de votre mot de passe');
     const reset = await e.newPage();
     await reset.goto(new URL(passwordLinkIn(mail)).pathname);
-    await expect.poll(() => reset.getByTestId('definir-intro').textContent()).toBe(
-      'Bonjour Rasoa Volatiana. Choisissez un nouveau mot de passe.',
-    );
+    await expect
+      .poll(() => reset.getByTestId('definir-intro').textContent())
+      .toBe('Bonjour Rasoa Volatiana. Choisissez un nouveau mot de passe.');
   });
 
   it('lets an admin see an e-mail the mail server refused and send it again', async () => {
@@ -210,9 +240,13 @@ describe('user administration and account set-up by e-mail, in a real browser', 
       await toast(page, "L'utilisateur Rakoto Refusé a été créé avec succès.").waitFor();
       const db = e.running.db;
       await expect
-        .poll(async () => (await db.read.select().from(db.t.mailOutbox)).find((m) => m.to === 'refuse@example.mg')?.status, {
-          timeout: 10_000,
-        })
+        .poll(
+          async () =>
+            (await db.read.select().from(db.t.mailOutbox)).find((m) => m.to === 'refuse@example.mg')?.status,
+          {
+            timeout: 10_000,
+          },
+        )
         .toBe('failed');
     } finally {
       smtp.refuseWith = null;
@@ -237,12 +271,14 @@ describe('user administration and account set-up by e-mail, in a real browser', 
     const db = e.running.db;
     const user = (await findUserByEmail(db, 'agent@example.mg'))!;
     const { token } = await issuePasswordToken(db, user.id, 'reset');
-    await db.transaction((tx) => tx.update(db.t.passwordTokens).set({ expiresAt: new Date(Date.now() - 1000) }));
+    await db.transaction((tx) =>
+      tx.update(db.t.passwordTokens).set({ expiresAt: new Date(Date.now() - 1000) }),
+    );
     const page = await e.newPage();
     await page.goto(`/admin/definir-mot-de-passe/${token}`);
-    await expect.poll(() => page.getByTestId('definir-unusable').textContent()).toContain(
-      'Ce lien a expiré. Demandez un nouveau lien à un administrateur.',
-    );
+    await expect
+      .poll(() => page.getByTestId('definir-unusable').textContent())
+      .toContain('Ce lien a expiré. Demandez un nouveau lien à un administrateur.');
     await page.getByRole('link', { name: 'Retour à la connexion' }).click();
     await page.waitForURL('**/admin/login');
   });
@@ -253,7 +289,11 @@ describe('user administration and account set-up by e-mail, in a real browser', 
     // The browser logs the 400 answer itself; any other console error still fails the test.
     e.allowConsoleErrors(/status of 400|^400 .*passwordTokens\.define/);
     const db = e.running.db;
-    const { id } = await createUser(db, { email: 'faible@example.mg', roleCode: 'ROLE_USER', nomPrenom: 'Rakoto Faible' });
+    const { id } = await createUser(db, {
+      email: 'faible@example.mg',
+      roleCode: 'ROLE_USER',
+      nomPrenom: 'Rakoto Faible',
+    });
     const { token } = await issuePasswordToken(db, id, 'setup');
     const page = await e.newPage();
     await page.goto(`/admin/definir-mot-de-passe/${token}`);
@@ -261,9 +301,11 @@ describe('user administration and account set-up by e-mail, in a real browser', 
     await page.getByLabel('Nouveau mot de passe').fill('azertyuiop12');
     await page.getByLabel('Confirmer le mot de passe').fill('azertyuiop12');
     await page.getByRole('button', { name: 'Enregistrer le mot de passe' }).click();
-    await expect.poll(() => page.locator('#definir-password-error').textContent()).toBe(
-      'Ce mot de passe est trop courant ou trop facile à deviner. Choisissez-en un plus long, sans mot du dictionnaire ni suite évidente.',
-    );
+    await expect
+      .poll(() => page.locator('#definir-password-error').textContent())
+      .toBe(
+        'Ce mot de passe est trop courant ou trop facile à deviner. Choisissez-en un plus long, sans mot du dictionnaire ni suite évidente.',
+      );
     expect(await page.getByLabel('Nouveau mot de passe').getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByTestId('definir-error').count()).toBe(0);
 

@@ -19,7 +19,23 @@ export interface Violation {
 export async function seriousViolations(page: Page): Promise<Violation[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   const results = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(
+            context: Document,
+            options: object,
+          ): Promise<{
+            violations: Array<{
+              id: string;
+              impact: string | null;
+              help: string;
+              nodes: Array<{ target: unknown[] }>;
+            }>;
+          }>;
+        };
+      }
+    ).axe;
     const run = await axe.run(document, { resultTypes: ['violations'] });
     return run.violations.map((v) => ({
       id: v.id,

@@ -68,7 +68,12 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
     baseUrl: running.url,
     browser,
     async newPage({ width = 1280, height = 800, timezoneId = 'Indian/Antananarivo', locale = 'fr-FR' } = {}) {
-      const context = await browser.newContext({ viewport: { width, height }, locale, timezoneId, baseURL: running.url });
+      const context = await browser.newContext({
+        viewport: { width, height },
+        locale,
+        timezoneId,
+        baseURL: running.url,
+      });
       contexts.push(context);
       const page = await context.newPage();
       page.on('console', (msg) => {
@@ -117,7 +122,9 @@ let serverDb: Database | undefined;
  * A real server on a fresh SQLite database of its own (a temporary folder removed on close), with
  * the ADMIN account. `env` adds to or overrides its environment.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<{ running: Running; close(): Promise<void> }> {
+export async function startServer(
+  env: Record<string, string> = {},
+): Promise<{ running: Running; close(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'signalements-e2e-'));
   const running = await start({
     DATABASE_URL: `file:${join(dir, 'e2e.db')}`,
@@ -183,7 +190,11 @@ const passwordOf = (email: string) => (email.toLowerCase() === ADMIN.email ? ADM
  * Enrols the account on the enrolment page, as a person with an authenticator app would: reads the
  * key under the QR code, types a code, keeps the recovery codes. Returns them.
  */
-export async function enrolTwoFactor(page: Page, email: string, password = passwordOf(email)): Promise<string[]> {
+export async function enrolTwoFactor(
+  page: Page,
+  email: string,
+  password = passwordOf(email),
+): Promise<string[]> {
   await page.waitForURL((url) => url.pathname === '/admin/double-authentification/activation');
   const secret = (await page.getByTestId('two-factor-secret').textContent())!.replace(/\s+/g, '');
   totpKeys.set(keyName(page, email), decodeBase32IgnorePadding(secret));
@@ -237,11 +248,15 @@ export async function signInByApi(page: Page, email: string, password: string): 
     const { secret } = ((await setup.json()) as { result: { data: { secret: string } } }).result.data;
     totpKeys.set(keyName(page, email), decodeBase32IgnorePadding(secret));
     handedSteps.delete(keyName(page, email));
-    const enrol = await page.request.post('/trpc/twoFactor.enrol', { data: { password, code: totpCode(page, email) } });
+    const enrol = await page.request.post('/trpc/twoFactor.enrol', {
+      data: { password, code: totpCode(page, email) },
+    });
     expect(enrol.status()).toBe(200);
   } else if (twoFactor === 'verify') {
     await forgetSteps(page, email);
-    const verify = await page.request.post('/api/two-factor/verify', { data: { code: totpCode(page, email) } });
+    const verify = await page.request.post('/api/two-factor/verify', {
+      data: { code: totpCode(page, email) },
+    });
     expect(verify.status()).toBe(204);
   }
   if (twoFactor) await forgetSteps(page, email);
@@ -251,7 +266,10 @@ export async function signInByApi(page: Page, email: string, password: string): 
  * Creates a report through the REST facade with the page's session (same-origin, as the client does) and
  * returns its code. `overrides` replace the defaults (partner IVY, subject Corruption, telephone, 10/03/2025).
  */
-export async function createReportByApi(page: Page, overrides: Record<string, unknown> = {}): Promise<string> {
+export async function createReportByApi(
+  page: Page,
+  overrides: Record<string, unknown> = {},
+): Promise<string> {
   const res = await page.request.post('/api/signalements', {
     headers: { 'sec-fetch-site': 'same-origin' },
     data: {

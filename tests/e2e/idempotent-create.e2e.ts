@@ -47,7 +47,11 @@ describe('a creation sent again after its answer was lost', () => {
 
     await dialog.getByRole('button', { name: 'Initialiser' }).click();
     await expect.poll(() => dropped).toBe(true);
-    await page.getByTestId('toast').filter({ hasText: 'Échec de la création du signalement.' }).first().waitFor();
+    await page
+      .getByTestId('toast')
+      .filter({ hasText: 'Échec de la création du signalement.' })
+      .first()
+      .waitFor();
     expect(await reportTotal(page)).toBe(before + 1);
 
     await dialog.getByRole('button', { name: 'Initialiser' }).click();

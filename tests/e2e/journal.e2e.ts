@@ -64,7 +64,9 @@ describe("the access log ('Journal des accès') and the dashboard alerts, in a r
     await alerts.first().waitFor();
     expect(await alerts.count()).toBe(1);
     const alert = alerts.first();
-    expect(await alert.getByTestId('access-alert-kind').textContent()).toBe('Lecture inhabituelle de personnes');
+    expect(await alert.getByTestId('access-alert-kind').textContent()).toBe(
+      'Lecture inhabituelle de personnes',
+    );
     const message = await alert.getByTestId('access-alert-message').textContent();
     expect(message).toContain(READER.nomPrenom);
     expect(message).toContain(READER.email);
@@ -73,24 +75,33 @@ describe("the access log ('Journal des accès') and the dashboard alerts, in a r
     await alert.getByRole('link', { name: 'Voir le journal' }).click();
     await page.waitForURL(/\/admin\/journal-acces\?utilisateur=[^&]+$/);
     await expect.poll(() => page.getByRole('heading', { name: 'Journal des accès' }).isVisible()).toBe(true);
-    await expect.poll(() => page.getByTestId('journal-filter-utilisateur').textContent()).toContain(READER.nomPrenom);
+    await expect
+      .poll(() => page.getByTestId('journal-filter-utilisateur').textContent())
+      .toContain(READER.nomPrenom);
     const rows = page.getByTestId('journal-row');
     await rows.first().waitFor();
     expect(await rows.count()).toBe(JOURNAL_PAGE_SIZE);
-    for (const user of await page.getByTestId('journal-row-user').allTextContents()) expect(user).toContain(READER.email);
-    const total = Number(/^(\d+) entrée\(s\) au total$/.exec((await page.getByTestId('journal-total').textContent()) ?? '')?.[1]);
+    for (const user of await page.getByTestId('journal-row-user').allTextContents())
+      expect(user).toContain(READER.email);
+    const total = Number(
+      /^(\d+) entrée\(s\) au total$/.exec((await page.getByTestId('journal-total').textContent()) ?? '')?.[1],
+    );
     expect(total).toBeGreaterThan(JOURNAL_PAGE_SIZE);
     const reads = page.locator('[data-testid="journal-row"][data-kind="lecture_personnes"]');
     expect(await reads.first().getByTestId('journal-row-kind').textContent()).toBe('Lecture des personnes');
     const link = reads.first().getByTestId('journal-row-signalement').getByRole('link');
     expect(reports).toContain(await link.textContent());
     expect(await link.getAttribute('href')).toBe(`/admin/signalement/detail/${await link.textContent()}`);
-    expect(await reads.first().getByTestId('journal-row-at').textContent()).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}$/);
+    expect(await reads.first().getByTestId('journal-row-at').textContent()).toMatch(
+      /^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}$/,
+    );
 
     // The second page, kept in the address bar.
     await page.getByRole('button', { name: 'Page 2', exact: true }).click();
     await page.waitForURL(/[?&]page=2/);
-    await expect.poll(() => page.getByTestId('pagination-page').textContent()).toBe(`Page 2 sur ${Math.ceil(total / JOURNAL_PAGE_SIZE)}`);
+    await expect
+      .poll(() => page.getByTestId('pagination-page').textContent())
+      .toBe(`Page 2 sur ${Math.ceil(total / JOURNAL_PAGE_SIZE)}`);
     await expect.poll(() => rows.count()).toBe(total - JOURNAL_PAGE_SIZE);
 
     // A period ending before it starts is refused with the shared schema's message.
@@ -98,7 +109,9 @@ describe("the access log ('Journal des accès') and the dashboard alerts, in a r
     await page.getByLabel('Au', { exact: true }).fill('01/03/2025');
     await page.getByRole('button', { name: 'Filtrer', exact: true }).click();
     await expect
-      .poll(() => page.getByText('La date de fin doit être postérieure ou égale à la date de début.').isVisible())
+      .poll(() =>
+        page.getByText('La date de fin doit être postérieure ou égale à la date de début.').isVisible(),
+      )
       .toBe(true);
     expect(new URL(page.url()).searchParams.get('du')).toBeNull();
     await page.getByLabel('Du', { exact: true }).fill('');
@@ -107,7 +120,9 @@ describe("the access log ('Journal des accès') and the dashboard alerts, in a r
     // By kind: the reader's log-in only, back on page 1.
     await page.getByLabel("Type d'accès").selectOption({ label: 'Connexion' });
     await page.getByRole('button', { name: 'Filtrer', exact: true }).click();
-    await page.waitForURL((url) => url.searchParams.get('kind') === 'connexion' && !url.searchParams.has('page'));
+    await page.waitForURL(
+      (url) => url.searchParams.get('kind') === 'connexion' && !url.searchParams.has('page'),
+    );
     await expect.poll(() => page.getByTestId('journal-total').textContent()).toBe('1 entrée(s) au total');
     expect(await rows.count()).toBe(1);
     expect(await rows.first().getByTestId('journal-row-kind').textContent()).toBe('Connexion');
@@ -118,7 +133,11 @@ describe("the access log ('Journal des accès') and the dashboard alerts, in a r
     const file = await download;
     expect(file.suggestedFilename()).toMatch(/\.xlsx$/);
     // An xlsx is a zip archive.
-    expect(readFileSync((await file.path())!).subarray(0, 2).toString('latin1')).toBe('PK');
+    expect(
+      readFileSync((await file.path())!)
+        .subarray(0, 2)
+        .toString('latin1'),
+    ).toBe('PK');
     await toast(page, 'Export réussi ! 1 entrée(s) exportée(s)').waitFor();
 
     // A filter that matches nothing says so.

@@ -30,13 +30,17 @@ describe('report list beyond the counting cap in a real browser', () => {
 
     await page.goto('/admin/signalement/list?q=sig');
     const pages = LIST_COUNT_CAP / PAGE_SIZE_SIGNALEMENTS;
-    await expect.poll(() => text(page, 'pagination-total')).toBe(`Total: plus de ${fr(LIST_COUNT_CAP)} élément(s)`);
+    await expect
+      .poll(() => text(page, 'pagination-total'))
+      .toBe(`Total: plus de ${fr(LIST_COUNT_CAP)} élément(s)`);
     expect(await text(page, 'pagination-page')).toBe(`Page 1 sur plus de ${fr(pages)}`);
     expect(await page.getByRole('button', { name: `Page ${pages}`, exact: true }).isVisible()).toBe(true);
 
     await page.getByRole('button', { name: `Page ${pages}`, exact: true }).click();
     // The pager now reaches a few pages further: still more, or the exact total once it is within reach.
-    await expect.poll(() => text(page, 'pagination-page')).toMatch(new RegExp(`^Page ${pages} sur (plus de )?\\d+$`));
+    await expect
+      .poll(() => text(page, 'pagination-page'))
+      .toMatch(new RegExp(`^Page ${pages} sur (plus de )?\\d+$`));
     expect(await page.getByRole('button', { name: 'Page suivante' }).isDisabled()).toBe(false);
     await page.getByRole('button', { name: 'Page suivante' }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('page')).toBe(String(pages + 1));

@@ -30,7 +30,9 @@ describe('phone layout', () => {
 
   it('fits a report with a long partner name, and opens its dialogs whole', async () => {
     await page.goto(`/admin/signalement/detail/${code}`);
-    await expect.poll(() => page.getByText('Service de Renseignements Financiers (SAMIFIN)').count()).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.getByText('Service de Renseignements Financiers (SAMIFIN)').count())
+      .toBeGreaterThan(0);
     expect(await noSidewaysScroll(page)).toBe(true);
 
     await page.getByRole('button', { name: /Autres actions/ }).click();
@@ -53,7 +55,9 @@ describe('phone layout', () => {
     const row = rows.filter({ has: page.getByTestId('user-status-switch') }).first();
     expect(await inViewport(row.getByTestId('user-status-switch'))).toBe(true);
     for (const button of await row.getByRole('button').all()) expect(await inViewport(button)).toBe(true);
-    expect(await row.getByTestId('user-row-last-connection').textContent()).toMatch(/^Dernière connexion|Jamais|\d/);
+    expect(await row.getByTestId('user-row-last-connection').textContent()).toMatch(
+      /^Dernière connexion|Jamais|\d/,
+    );
   });
 
   it('shows the partners’ actions without sideways scrolling', async () => {
@@ -82,7 +86,8 @@ describe('phone layout', () => {
     for (let i = 0; i < boxes.length; i++) {
       for (let j = i + 1; j < boxes.length; j++) {
         const [a, b] = [boxes[i]!, boxes[j]!];
-        const overlap = a.x < b.x + b.w - 1 && b.x < a.x + a.w - 1 && a.y < b.y + b.h - 1 && b.y < a.y + a.h - 1;
+        const overlap =
+          a.x < b.x + b.w - 1 && b.x < a.x + a.w - 1 && a.y < b.y + b.h - 1 && b.y < a.y + a.h - 1;
         expect(overlap, `labels ${i} and ${j} overlap`).toBe(false);
       }
     }

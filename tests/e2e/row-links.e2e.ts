@@ -113,7 +113,9 @@ describe('links, log-in return and list details', () => {
     await other.goto('/admin/signalement/list?q=fraude&page=2');
     await other.waitForURL('**/admin/login?retour=*');
     await logIn(other, 'agent@example.mg');
-    await other.waitForURL((url) => url.pathname === '/admin/signalement/list' && url.search === '?q=fraude&page=2');
+    await other.waitForURL(
+      (url) => url.pathname === '/admin/signalement/list' && url.search === '?q=fraude&page=2',
+    );
 
     // The list's first page was asked for before the log-in (and refused): after it the rows come, not
     // that old refusal.
@@ -122,7 +124,10 @@ describe('links, log-in return and list details', () => {
     await third.waitForURL('**/admin/login?retour=*');
     await logIn(third, 'agent@example.mg');
     await third.waitForURL('**/admin/signalement/list');
-    await third.getByRole('link', { name: new RegExp(code) }).first().waitFor();
+    await third
+      .getByRole('link', { name: new RegExp(code) })
+      .first()
+      .waitFor();
     expect(await third.getByRole('button', { name: 'Réessayer' }).count()).toBe(0);
   });
 
@@ -145,7 +150,9 @@ describe('links, log-in return and list details', () => {
     await page.getByLabel(/e-?mail/i).fill('agent@example.mg');
     await page.getByLabel(/mot de passe/i).fill('mauvais-mot-de-passe');
     await page.getByRole('button', { name: /se connecter/i }).click();
-    await expect.poll(() => page.getByTestId('login-error').textContent()).toContain('Email ou mot de passe incorrect.');
+    await expect
+      .poll(() => page.getByTestId('login-error').textContent())
+      .toContain('Email ou mot de passe incorrect.');
     await page.getByLabel(/mot de passe/i).fill('');
     await page.getByRole('button', { name: /se connecter/i }).click();
     await expect.poll(() => page.locator('#login-password-error').count()).toBe(1);
@@ -175,7 +182,9 @@ describe('links, log-in return and list details', () => {
     await dialog.getByRole('button', { name: 'Initialiser' }).click();
     await page.waitForURL('**/admin/signalement/detail/**');
     const created = new URL(page.url()).pathname.split('/').pop()!;
-    const report = (await (await page.request.get(`/api/signalements/${created}`)).json()) as { signalementAt: string };
+    const report = (await (await page.request.get(`/api/signalements/${created}`)).json()) as {
+      signalementAt: string;
+    };
     expect(businessDay(new Date(report.signalementAt))).toBe('2024-03-05');
   });
 

@@ -51,8 +51,16 @@ describe('the built server (npm start)', () => {
       .poll(async () => (await fetch(`${base}/api/health`).catch(() => null))?.status, { timeout: 60_000 })
       .toBe(200);
     // The details with the metrics token only (anyone else gets { status }).
-    const details = await fetch(`${base}/api/health`, { headers: { authorization: 'Bearer jeton-de-mesure-0123456789' } });
-    expect(await details.json()).toMatchObject({ status: 'ok', database: 'ok', writes: 'ok', key: 'ok', mail: { failed: 0 } });
+    const details = await fetch(`${base}/api/health`, {
+      headers: { authorization: 'Bearer jeton-de-mesure-0123456789' },
+    });
+    expect(await details.json()).toMatchObject({
+      status: 'ok',
+      database: 'ok',
+      writes: 'ok',
+      key: 'ok',
+      mail: { failed: 0 },
+    });
     expect(output).toContain('Premier administrateur créé');
     // The data key of the sources is generated beside the database, owner-only, and announced.
     expect(statSync(join(dir, 'data.key')).mode & 0o777).toBe(0o600);

@@ -69,7 +69,9 @@ describe('app shell in a real browser', () => {
     expect(await admin.getByRole('link', { name: 'Partenaires' }).isVisible()).toBe(true);
     await admin.getByRole('link', { name: 'Utilisateurs' }).click();
     await page.waitForURL('**/admin/users');
-    await expect.poll(() => page.getByRole('heading', { name: 'Gestion des Utilisateurs' }).isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Gestion des Utilisateurs' }).isVisible())
+      .toBe(true);
   });
 
   it('hides the Administration group from a ROLE_USER and sends them back to the dashboard from admin routes', async () => {

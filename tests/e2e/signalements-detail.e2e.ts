@@ -281,7 +281,12 @@ describe('report detail in a real browser', () => {
     expect(saved).not.toBe(chosenCommune);
     await admin.reload();
     await expect
-      .poll(() => admin.getByTestId('location-card').getByRole('button', { name: /^Commune/ }).textContent())
+      .poll(() =>
+        admin
+          .getByTestId('location-card')
+          .getByRole('button', { name: /^Commune/ })
+          .textContent(),
+      )
       .toBe(saved);
   });
 

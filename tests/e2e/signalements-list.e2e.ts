@@ -146,10 +146,17 @@ describe('report list in a real browser', () => {
     const all = (await api(page, 'itemsPerPage=45')).member;
     // A part of a partner's designation, inside one of its words: 'INISTER' for 'Ministère'.
     const word = all
-      .flatMap((m) => m.partenaire.designation.normalize('NFD').replace(/\p{M}/gu, '').split(/[^A-Za-z]+/))
+      .flatMap((m) =>
+        m.partenaire.designation
+          .normalize('NFD')
+          .replace(/\p{M}/gu, '')
+          .split(/[^A-Za-z]+/),
+      )
       .find((w) => w.length >= 7)!;
     const part = word.slice(1, -1).toUpperCase();
-    const holders = all.filter((m) => m.partenaire.designation.normalize('NFD').replace(/\p{M}/gu, '').toUpperCase().includes(part));
+    const holders = all.filter((m) =>
+      m.partenaire.designation.normalize('NFD').replace(/\p{M}/gu, '').toUpperCase().includes(part),
+    );
     expect(holders.length).toBeGreaterThan(0);
 
     await page.goto('/admin/signalement/list');
@@ -265,10 +272,15 @@ describe('report list in a real browser', () => {
     const { signalements: s } = e.running.db.t;
     const code = (await api(page, 'itemsPerPage=1')).member[0]!.code;
     const formula = '=HYPERLINK("http://evil.example","clic")';
-    await e.running.db.transaction((tx) => tx.update(s).set({ description: formula }).where(eq(s.code, code)));
+    await e.running.db.transaction((tx) =>
+      tx.update(s).set({ description: formula }).where(eq(s.code, code)),
+    );
     await page.goto(`/admin/signalement/list?q=${encodeURIComponent(code)}`);
     await expect.poll(() => totalText(page)).toBe('Total: 1 élément(s)');
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-button').click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('export-button').click(),
+    ]);
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.readFile(await download.path());
     const sheet = workbook.getWorksheet('Signalements')!;
@@ -281,7 +293,9 @@ describe('report list in a real browser', () => {
 
   it('says the list could not be loaded, with a retry, instead of the empty state and a total of 0', async () => {
     // tRPC batches queries in one request (/trpc/a,b?batch=1): fail every request that carries the list.
-    const carriesList = (url: URL) => url.pathname.startsWith('/trpc/') && url.pathname.split(',').some((p) => p.endsWith('signalements.list'));
+    const carriesList = (url: URL) =>
+      url.pathname.startsWith('/trpc/') &&
+      url.pathname.split(',').some((p) => p.endsWith('signalements.list'));
     // Loaded first: the first load asks for the session and the list together (web/preload.ts), and a failed
     // session check is another screen. A later load of the list fails alone.
     await page.goto('/admin/signalement/list');

@@ -27,7 +27,9 @@ describe('two-factor log-in (TOTP), in a real browser', () => {
     await submitPassword(page, ADMIN.email, ADMIN.password);
     // An administrator without a second factor is sent to enrolment, and the guard keeps them there.
     await page.waitForURL('**/admin/double-authentification/activation');
-    await expect.poll(() => page.getByText('La double authentification est obligatoire pour votre compte.').isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByText('La double authentification est obligatoire pour votre compte.').isVisible())
+      .toBe(true);
     await expect.poll(() => page.getByTestId('two-factor-qr').locator('path').count()).toBe(1);
     await page.goto('/admin/users');
     await page.waitForURL((url) => url.pathname === '/admin/double-authentification/activation');
@@ -41,7 +43,9 @@ describe('two-factor log-in (TOTP), in a real browser', () => {
     await page.getByLabel('Mot de passe actuel').fill('pas-le-mot-de-passe');
     await page.getByLabel('Code de vérification').fill('123456');
     await page.getByRole('button', { name: 'Activer', exact: true }).click();
-    await expect.poll(() => page.getByTestId('two-factor-error').textContent()).toBe('Mot de passe incorrect.');
+    await expect
+      .poll(() => page.getByTestId('two-factor-error').textContent())
+      .toBe('Mot de passe incorrect.');
     const secret = (await page.getByTestId('two-factor-secret').textContent())!;
     expect(secret.replace(/\s+/g, '')).toMatch(/^[A-Z2-7]{32}$/);
 
@@ -58,7 +62,9 @@ describe('two-factor log-in (TOTP), in a real browser', () => {
     await page.goto('/admin/dashboard');
     await page.waitForURL('**/admin/double-authentification');
     const code = totpCode(page, ADMIN.email);
-    await page.getByLabel('Code de vérification').fill(String((Number(code) + 1) % 1_000_000).padStart(6, '0'));
+    await page
+      .getByLabel('Code de vérification')
+      .fill(String((Number(code) + 1) % 1_000_000).padStart(6, '0'));
     await page.getByRole('button', { name: 'Vérifier' }).click();
     await expect.poll(() => page.getByTestId('two-factor-error').textContent()).toMatch(/^Code incorrect/);
     await page.getByLabel('Code de vérification').fill(totpCode(page, ADMIN.email));
@@ -73,7 +79,9 @@ describe('two-factor log-in (TOTP), in a real browser', () => {
     await page.getByLabel('Code de secours', { exact: true }).fill(codes[0]!);
     await page.getByRole('button', { name: 'Vérifier' }).click();
     await page.waitForURL('**/admin/dashboard');
-    await expect.poll(() => page.getByTestId('toast').filter({ hasText: 'Il vous en reste 9.' }).isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByTestId('toast').filter({ hasText: 'Il vous en reste 9.' }).isVisible())
+      .toBe(true);
   });
 
   it("lets an administrator reset another user's second factor from the users screen, with a confirmation and a toast", async () => {
@@ -84,11 +92,18 @@ describe('two-factor log-in (TOTP), in a real browser', () => {
     await loginAs(page, ADMIN.email, ADMIN.password);
     await page.getByTestId('admin-group').getByRole('link', { name: 'Utilisateurs' }).click();
     await page.getByTestId('users-table').waitFor();
-    await page.getByRole('button', { name: 'Réinitialiser la double authentification de Rabe Adjoint' }).click();
+    await page
+      .getByRole('button', { name: 'Réinitialiser la double authentification de Rabe Adjoint' })
+      .click();
     const dialog = page.getByTestId('user-two-factor-reset-dialog');
     await dialog.getByRole('button', { name: 'Réinitialiser' }).click();
     await expect
-      .poll(() => page.getByTestId('toast').filter({ hasText: 'Double authentification réinitialisée avec succès !' }).isVisible())
+      .poll(() =>
+        page
+          .getByTestId('toast')
+          .filter({ hasText: 'Double authentification réinitialisée avec succès !' })
+          .isVisible(),
+      )
       .toBe(true);
 
     // The adjoint's session has ended; the next log-in starts a new enrolment.

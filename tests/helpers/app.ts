@@ -56,7 +56,9 @@ export async function createTestApp(
   const tdb = await createTestDatabase(engine);
   await seed(tdb.db);
   // As the server's first start leaves it: a verifier of the key in use (the health check reads it).
-  await tdb.db.transaction((tx) => tx.insert(tdb.db.t.dataKeyCheck).values({ verifier: verifierOf(cipherOf(tdb.db)) }));
+  await tdb.db.transaction((tx) =>
+    tx.insert(tdb.db.t.dataKeyCheck).values({ verifier: verifierOf(cipherOf(tdb.db)) }),
+  );
   const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: tdb.url, TRUST_PROXY: 'true', ...env });
   const app = await buildApp({ config, db: tdb.db, webRoot: env.WEB_ROOT });
   await options.beforeReady?.(app);
@@ -74,7 +76,9 @@ export async function createTestApp(
     handedSteps.delete(email.toLowerCase());
     const { twoFactorKeys: k, utilisateurs: u } = tdb.db.t;
     const users = tdb.db.read.select({ id: u.id }).from(u).where(eq(u.email, email.toLowerCase()));
-    await tdb.db.transaction((tx) => tx.update(k).set({ lastUsedStep: null }).where(inArray(k.userId, users)));
+    await tdb.db.transaction((tx) =>
+      tx.update(k).set({ lastUsedStep: null }).where(inArray(k.userId, users)),
+    );
   };
   const spareCodes = new Map<string, string[]>();
   const trpcCall = async (path: string, cookie: string, payload: object = {}) => {
@@ -114,7 +118,10 @@ export async function createTestApp(
     async enrolTwoFactor(email, cookie, password = TEST_PASSWORD) {
       const { secret } = await trpcCall('twoFactor.setup', cookie);
       const bytes = decodeBase32IgnorePadding(secret);
-      const { recoveryCodes } = await trpcCall('twoFactor.enrol', cookie, { password, code: generateTOTP(bytes, 30, 6) });
+      const { recoveryCodes } = await trpcCall('twoFactor.enrol', cookie, {
+        password,
+        code: generateTOTP(bytes, 30, 6),
+      });
       keys.set(email.toLowerCase(), bytes);
       spareCodes.set(email.toLowerCase(), [...recoveryCodes]);
       await forgetSteps(email);
@@ -124,7 +131,8 @@ export async function createTestApp(
       const key = keys.get(email.toLowerCase());
       if (!key) throw new Error(`no TOTP key for ${email}`);
       const step = Math.max(stepNow(), (handedSteps.get(email.toLowerCase()) ?? -Infinity) + 1);
-      if (step > stepNow() + 1) throw new Error(`no unused TOTP code left for ${email} in this 30-second step`);
+      if (step > stepNow() + 1)
+        throw new Error(`no unused TOTP code left for ${email} in this 30-second step`);
       handedSteps.set(email.toLowerCase(), step);
       return generateHOTP(key, BigInt(step), 6);
     },

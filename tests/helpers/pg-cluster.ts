@@ -15,8 +15,11 @@ export const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
 /** Whether a cluster can be made here; under CI their absence fails the run, elsewhere a visible warning. */
 export function clusterBinariesAvailable(): boolean {
   if (existsSync(join(PG_BIN, 'initdb')) && existsSync(join(PG_BIN, 'pg_ctl'))) return true;
-  if (process.env.CI) throw new Error(`Binaires PostgreSQL introuvables sous CI (${PG_BIN}, variable PG_BIN).`);
-  console.warn(`\n⚠️  Binaires PostgreSQL introuvables (${PG_BIN}, variable PG_BIN) : test de redémarrage ignoré.\n`);
+  if (process.env.CI)
+    throw new Error(`Binaires PostgreSQL introuvables sous CI (${PG_BIN}, variable PG_BIN).`);
+  console.warn(
+    `\n⚠️  Binaires PostgreSQL introuvables (${PG_BIN}, variable PG_BIN) : test de redémarrage ignoré.\n`,
+  );
   return false;
 }
 
@@ -39,7 +42,17 @@ export async function createCluster(): Promise<PgCluster> {
   if (process.getuid?.() === 0) await run('chown', ['postgres:', dir]);
   const data = join(dir, 'data');
   const port = await freePort();
-  await asPostgres(join(PG_BIN, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8']);
+  await asPostgres(join(PG_BIN, 'initdb'), [
+    '-D',
+    data,
+    '-U',
+    'postgres',
+    '-A',
+    'trust',
+    '--no-sync',
+    '-E',
+    'UTF8',
+  ]);
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`;
   const ctl = (args: string[]) => asPostgres(join(PG_BIN, 'pg_ctl'), ['-D', data, ...args]);
   let running = false;

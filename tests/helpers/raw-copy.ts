@@ -13,5 +13,8 @@ export async function rawCopy(t: TestApp): Promise<string> {
     const parts = [path, `${path}-wal`].filter(existsSync).map((p) => readFileSync(p).toString('latin1'));
     return parts.join('\n');
   }
-  return execFileSync('/usr/bin/pg_dump', ['--no-owner', t.config.DATABASE_URL], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  return execFileSync('/usr/bin/pg_dump', ['--no-owner', t.config.DATABASE_URL], {
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
 }

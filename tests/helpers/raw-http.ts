@@ -73,7 +73,9 @@ export function rawExchange(port: number, bytes: string): Promise<RawResponse> {
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     // The server may close as soon as it has answered, while this side is still writing.
-    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error)));
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error),
+    );
     socket.on('close', () => {
       const text = Buffer.concat(chunks).toString('utf8');
       const end = text.indexOf('\r\n\r\n');

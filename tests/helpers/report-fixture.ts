@@ -81,7 +81,12 @@ export async function insertAlert(t: TestApp): Promise<number> {
   const [row] = await t.db.transaction((tx) =>
     tx
       .insert(a)
-      .values({ kind: 'lecture_massive', userId: user!.id, details: { signalements: 20, fenetreMinutes: 10, seuil: 20 }, createdAt: new Date() })
+      .values({
+        kind: 'lecture_massive',
+        userId: user!.id,
+        details: { signalements: 20, fenetreMinutes: 10, seuil: 20 },
+        createdAt: new Date(),
+      })
       .returning({ id: a.id }),
   );
   return Number(row!.id);

@@ -27,7 +27,14 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
   const base = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
     cwd: root,
-    env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: base, LOG_LEVEL: 'warn', ...env },
+    env: {
+      PATH: process.env.PATH,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: base,
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -40,7 +47,8 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
 export async function waitHealthy(server: ServerProcess, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while ((await fetch(`${server.base}/api/health`).catch(() => null))?.status !== 200) {
-    if (Date.now() > deadline || server.child.exitCode !== null) throw new Error(`serveur non démarré :\n${server.output()}`);
+    if (Date.now() > deadline || server.child.exitCode !== null)
+      throw new Error(`serveur non démarré :\n${server.output()}`);
     await new Promise((done) => setTimeout(done, 250));
   }
 }

@@ -47,7 +47,6 @@ export function keepAliveClient(port: number, pauseMs = 0) {
   return { state, closed };
 }
 
-
 export interface Download {
   status: number;
   headers: IncomingHttpHeaders;
@@ -72,7 +71,9 @@ export function download(port: number, path: string, headers: Record<string, str
       let error: string | undefined;
       const finished = new Promise<{ body: Buffer; complete: boolean; error?: string }>((done) => {
         res.on('error', (e: NodeJS.ErrnoException) => (error = e.code ?? e.message));
-        res.on('close', () => done({ body: Buffer.concat(chunks), complete: res.complete, ...(error ? { error } : {}) }));
+        res.on('close', () =>
+          done({ body: Buffer.concat(chunks), complete: res.complete, ...(error ? { error } : {}) }),
+        );
       });
       // Paused first: a 'data' listener added to a paused stream leaves it paused.
       res.pause();
@@ -80,7 +81,13 @@ export function download(port: number, path: string, headers: Record<string, str
         chunks.push(chunk);
         size += chunk.length;
       });
-      resolve({ status: res.statusCode ?? 0, headers: res.headers, received: () => size, resume: () => res.resume(), finished });
+      resolve({
+        status: res.statusCode ?? 0,
+        headers: res.headers,
+        received: () => size,
+        resume: () => res.resume(),
+        finished,
+      });
     });
     req.on('error', reject);
     req.end();

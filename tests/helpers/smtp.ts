@@ -54,7 +54,10 @@ function createServer(onMail: (mail: ReceivedMail) => void, refusal: () => TestS
           .then((parsed) => {
             onMail({
               messageId: parsed.messageId ?? '',
-              to: [parsed.to].flat().map((a) => a?.text ?? '').join(', '),
+              to: [parsed.to]
+                .flat()
+                .map((a) => a?.text ?? '')
+                .join(', '),
               from: parsed.from?.text ?? '',
               subject: parsed.subject ?? '',
               text: parsed.text ?? '',
@@ -179,7 +182,11 @@ export async function outbox(db: Database) {
 }
 
 /** Polls `check` until it returns true (or throws after timeoutMs). */
-export async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 10_000, what = 'condition') {
+export async function eventually(
+  check: () => Promise<boolean> | boolean,
+  timeoutMs = 10_000,
+  what = 'condition',
+) {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     if (await check()) return;

@@ -7,15 +7,17 @@ import { idempotencyLink, newIdempotencyKey } from './idempotency-link';
 /** A client whose transport records each operation's key and fails the calls it is told to. */
 function client(outcomes: Array<'fail' | 'ok'>) {
   const keys: string[] = [];
-  const transport: TRPCLink<AppRouter> = () => ({ op }) =>
-    observable((observer) => {
-      keys.push(String(op.context.idempotencyKey));
-      if (outcomes.shift() === 'fail') observer.error(TRPCClientError.from(new Error('connexion coupée')));
-      else {
-        observer.next({ result: { type: 'data', data: { code: 'PRJ-1' } } });
-        observer.complete();
-      }
-    });
+  const transport: TRPCLink<AppRouter> =
+    () =>
+    ({ op }) =>
+      observable((observer) => {
+        keys.push(String(op.context.idempotencyKey));
+        if (outcomes.shift() === 'fail') observer.error(TRPCClientError.from(new Error('connexion coupée')));
+        else {
+          observer.next({ result: { type: 'data', data: { code: 'PRJ-1' } } });
+          observer.complete();
+        }
+      });
   return { keys, trpc: createTRPCClient<AppRouter>({ links: [idempotencyLink, transport] }) };
 }
 

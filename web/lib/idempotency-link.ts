@@ -31,19 +31,21 @@ function forget(path: string, input: unknown): void {
 }
 
 /** Puts the submission's key in the operation's context, for the link that sends it as a header. */
-export const idempotencyLink: TRPCLink<AppRouter> = () => ({ op, next }) =>
-  observable((observer) => {
-    const idempotencyKey = idempotencyKeyFor(op.path, op.input);
-    return next({ ...op, context: { ...op.context, idempotencyKey } }).subscribe({
-      next(value) {
-        forget(op.path, op.input);
-        observer.next(value);
-      },
-      error(error) {
-        observer.error(error);
-      },
-      complete() {
-        observer.complete();
-      },
+export const idempotencyLink: TRPCLink<AppRouter> =
+  () =>
+  ({ op, next }) =>
+    observable((observer) => {
+      const idempotencyKey = idempotencyKeyFor(op.path, op.input);
+      return next({ ...op, context: { ...op.context, idempotencyKey } }).subscribe({
+        next(value) {
+          forget(op.path, op.input);
+          observer.next(value);
+        },
+        error(error) {
+          observer.error(error);
+        },
+        complete() {
+          observer.complete();
+        },
+      });
     });
-  });

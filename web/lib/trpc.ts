@@ -23,7 +23,8 @@ function shouldRetry(failureCount: number, error: unknown): boolean {
 }
 
 // The session lives in an httpOnly cookie.
-const withCookie = (url: URL | RequestInfo, options?: RequestInit) => fetch(url, { ...options, credentials: 'include' });
+const withCookie = (url: URL | RequestInfo, options?: RequestInit) =>
+  fetch(url, { ...options, credentials: 'include' });
 const idempotent = new Set(IDEMPOTENT_CREATES);
 
 export const trpcClient = createTRPCClient<AppRouter>({

@@ -284,7 +284,11 @@ async function writeReports(db: Database, tx: Orm, drafts: ReportDraft[]) {
     },
   );
 
-  await recordSearchTerms(db, tx, drafts.map((d) => d.row.searchText));
+  await recordSearchTerms(
+    db,
+    tx,
+    drafts.map((d) => d.row.searchText),
+  );
 
   const subjectLinks: Array<typeof t.signalementSubjects.$inferInsert> = [];
   const projectLinks: Array<typeof t.signalementProjects.$inferInsert> = [];

@@ -36,7 +36,11 @@ describe.each(await testEngines())('authentication on %s', (engine) => {
       email: 'agent@example.mg',
       nomPrenom: 'Rabe Hery',
       isCurrentUser: true,
-      utilisateurRole: { code: 'ROLE_USER', designation: 'Utilisateur', '@id': '/api/utilisateur_roles/ROLE_USER' },
+      utilisateurRole: {
+        code: 'ROLE_USER',
+        designation: 'Utilisateur',
+        '@id': '/api/utilisateur_roles/ROLE_USER',
+      },
     });
     const cookie = res.cookies.find((c) => c.name === 'session')!;
     expect(cookie.httpOnly).toBe(true);
@@ -121,7 +125,9 @@ describe.each(await testEngines())('authentication on %s', (engine) => {
     }
     const blocked = await loginRes('cible@example.mg', TEST_PASSWORD, '10.1.0.1');
     expect(blocked.statusCode).toBe(429);
-    expect(blocked.json().message).toMatch(/^Trop de tentatives de connexion\. Réessayez dans \d+ minute\(s\)\.$/);
+    expect(blocked.json().message).toMatch(
+      /^Trop de tentatives de connexion\. Réessayez dans \d+ minute\(s\)\.$/,
+    );
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
     // The owner, from another address, is not locked out by someone else's guesses.
     expect((await loginRes('cible@example.mg', TEST_PASSWORD, '10.2.0.1')).statusCode).toBe(200);
@@ -130,7 +136,9 @@ describe.each(await testEngines())('authentication on %s', (engine) => {
   it('stops guessing on one account from many addresses with a slower per-account limit', async () => {
     await t.user('distribuee@example.mg');
     for (let i = 0; i < MAX_ATTEMPTS_PER_ACCOUNT; i++) {
-      expect((await loginRes('distribuee@example.mg', 'mauvais', `10.3.${i >> 8}.${i & 255}`)).statusCode).toBe(401);
+      expect(
+        (await loginRes('distribuee@example.mg', 'mauvais', `10.3.${i >> 8}.${i & 255}`)).statusCode,
+      ).toBe(401);
     }
     const blocked = await loginRes('distribuee@example.mg', TEST_PASSWORD, '10.4.0.1');
     expect(blocked.statusCode).toBe(429);
@@ -156,8 +164,12 @@ describe.each(await testEngines())('authentication on %s', (engine) => {
       Array.from({ length: 100 }, () => loginRes('concurrente@example.mg', 'mauvais', '10.5.0.1')),
     );
     expect(hashGate.started - before).toBeLessThanOrEqual(MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS);
-    expect(results.filter((r) => r.statusCode === 401).length).toBeLessThanOrEqual(MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS);
-    expect(results.filter((r) => r.statusCode === 429).length).toBeGreaterThanOrEqual(100 - MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS);
+    expect(results.filter((r) => r.statusCode === 401).length).toBeLessThanOrEqual(
+      MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS,
+    );
+    expect(results.filter((r) => r.statusCode === 429).length).toBeGreaterThanOrEqual(
+      100 - MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS,
+    );
   });
 
   it('refuses a log-in inside a tRPC batch without checking any password', async () => {
@@ -177,13 +189,17 @@ describe.each(await testEngines())('authentication on %s', (engine) => {
     expect(res.cookies.find((c) => c.name === 'session')).toBeUndefined();
     const body = res.json() as Array<{ error?: { message: string } }>;
     expect(body).toHaveLength(3);
-    for (const item of body) expect(item.error?.message).toBe("Cette opération ne peut pas être groupée avec d'autres.");
+    for (const item of body)
+      expect(item.error?.message).toBe("Cette opération ne peut pas être groupée avec d'autres.");
   });
 
   it('refuses a tRPC batch of more than TRPC_MAX_BATCH calls, in French', async () => {
     const cookie = await t.login('agent@example.mg');
     const paths = Array.from({ length: TRPC_MAX_BATCH + 1 }, () => 'auth.whoAmI');
-    const res = await t.app.inject({ url: `/trpc/${paths.join(',')}?batch=1&input=%7B%7D`, headers: { cookie } });
+    const res = await t.app.inject({
+      url: `/trpc/${paths.join(',')}?batch=1&input=%7B%7D`,
+      headers: { cookie },
+    });
     expect(res.statusCode).toBe(400);
     expect(JSON.stringify(res.json())).toContain('Requête invalide.');
     const ok = await t.app.inject({
@@ -202,7 +218,9 @@ describe.each(await testEngines())('authentication on %s', (engine) => {
     const other = loginRes('admin@example.mg', TEST_PASSWORD, '10.8.0.1');
     const [floodResults, otherResult] = await Promise.all([Promise.all(flood), other]);
     expect(otherResult.statusCode).toBe(200);
-    expect(floodResults.filter((r) => r.statusCode === 429).length).toBeGreaterThanOrEqual(450 - MAX_ATTEMPTS_PER_ADDRESS);
+    expect(floodResults.filter((r) => r.statusCode === 429).length).toBeGreaterThanOrEqual(
+      450 - MAX_ATTEMPTS_PER_ADDRESS,
+    );
     expect(hashGate.started - before).toBeLessThanOrEqual(MAX_ATTEMPTS_PER_ADDRESS + 1);
   });
 
@@ -218,20 +236,29 @@ describe.each(await testEngines())('authentication on %s', (engine) => {
     return { started, open };
   }
   const ipCount = async (ip: string) =>
-    (await t.db.read.select().from(t.db.t.loginThrottle).where(eq(t.db.t.loginThrottle.key, `ip:${ip}`)))[0]
-      ?.failures ?? 0;
+    (
+      await t.db.read
+        .select()
+        .from(t.db.t.loginThrottle)
+        .where(eq(t.db.t.loginThrottle.key, `ip:${ip}`))
+    )[0]?.failures ?? 0;
 
   it("refuses an address's log-in beyond its share at once, before counting or hashing it", async () => {
     const ip = '10.10.0.1';
     const hold = holdHashesOf(ip);
     try {
-      const first = [loginRes('agent@example.mg', 'mauvais', ip), loginRes('admin@example.mg', 'mauvais', ip)];
+      const first = [
+        loginRes('agent@example.mg', 'mauvais', ip),
+        loginRes('admin@example.mg', 'mauvais', ip),
+      ];
       await vi.waitFor(() => expect(hashGate.placesOf(ip)).toBe(hashGate.perKey));
       await vi.waitFor(async () => expect(await ipCount(ip)).toBe(2));
       const hashed = hashGate.started;
       const refused = await loginRes('agent@example.mg', TEST_PASSWORD, ip);
       expect(refused.statusCode).toBe(429);
-      expect(refused.json().message).toBe('Trop de tentatives de connexion simultanées. Réessayez dans un instant.');
+      expect(refused.json().message).toBe(
+        'Trop de tentatives de connexion simultanées. Réessayez dans un instant.',
+      );
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       // Neither counted nor hashed.
       expect(await ipCount(ip)).toBe(2);
@@ -248,7 +275,10 @@ describe.each(await testEngines())('authentication on %s', (engine) => {
 
   it('counts the log-ins of many addresses of one IPv6 /64 as one client, and IPv4 addresses apart', async () => {
     for (let i = 0; i < MAX_ATTEMPTS_PER_ADDRESS; i++) {
-      expect((await loginRes(`tournant${i}@example.mg`, 'mauvais', `2001:db8:5:6::${(i + 1).toString(16)}`)).statusCode).toBe(401);
+      expect(
+        (await loginRes(`tournant${i}@example.mg`, 'mauvais', `2001:db8:5:6::${(i + 1).toString(16)}`))
+          .statusCode,
+      ).toBe(401);
     }
     expect((await loginRes('agent@example.mg', TEST_PASSWORD, '2001:db8:5:6:aaaa::1')).statusCode).toBe(429);
     expect(await ipCount('2001:db8:5:6::/64')).toBe(MAX_ATTEMPTS_PER_ADDRESS);
@@ -274,7 +304,9 @@ describe.each(await testEngines())('authentication on %s', (engine) => {
       await vi.waitFor(() => expect(hashGate.placesOf(network)).toBe(hashGate.perKey));
       const refused = await loginRes('agent@example.mg', TEST_PASSWORD, '2001:db8:9:9::3');
       expect(refused.statusCode).toBe(429);
-      expect(refused.json().message).toBe('Trop de tentatives de connexion simultanées. Réessayez dans un instant.');
+      expect(refused.json().message).toBe(
+        'Trop de tentatives de connexion simultanées. Réessayez dans un instant.',
+      );
       hold.open();
       expect((await Promise.all(first)).map((r) => r.statusCode)).toEqual([401, 401]);
     } finally {
@@ -345,7 +377,12 @@ describe.each(await testEngines())('authentication on %s', (engine) => {
     });
     expect(bad.statusCode).toBe(401);
     expect(bad.json().error.message).toBe('Email ou mot de passe incorrect.');
-    const out = await t.app.inject({ method: 'POST', url: '/trpc/auth.logout', headers: { cookie }, payload: {} });
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/trpc/auth.logout',
+      headers: { cookie },
+      payload: {},
+    });
     expect(out.statusCode).toBe(200);
     const after = await t.app.inject({ url: '/trpc/auth.whoAmI', headers: { cookie } });
     expect(after.statusCode).toBe(401);
@@ -369,12 +406,13 @@ describe.each(await testEngines())('authentication on %s', (engine) => {
       .from(t.db.t.utilisateurs)
       .where(eq(t.db.t.utilisateurs.email, 'change@example.mg'));
     await setPassword(t.db, user!.id, 'un-nouveau-mot-de-passe');
-    expect((await t.app.inject({ url: '/api/utilisateur/who-am-i', headers: { cookie: first } })).statusCode).toBe(
-      401,
-    );
-    expect((await t.app.inject({ url: '/api/utilisateur/who-am-i', headers: { cookie: 'session=inconnu' } })).statusCode).toBe(
-      401,
-    );
+    expect(
+      (await t.app.inject({ url: '/api/utilisateur/who-am-i', headers: { cookie: first } })).statusCode,
+    ).toBe(401);
+    expect(
+      (await t.app.inject({ url: '/api/utilisateur/who-am-i', headers: { cookie: 'session=inconnu' } }))
+        .statusCode,
+    ).toBe(401);
     await t.login('change@example.mg', 'un-nouveau-mot-de-passe');
   });
 
@@ -392,9 +430,14 @@ describe.each(await testEngines())('authentication on %s', (engine) => {
     expect(res.cookies.find((c) => c.name === 'session')?.expires?.getTime()).toBeGreaterThan(soon.getTime());
 
     await t.db.transaction((tx) =>
-      tx.update(t.db.t.sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(t.db.t.sessions.id, id)),
+      tx
+        .update(t.db.t.sessions)
+        .set({ expiresAt: new Date(Date.now() - 1000) })
+        .where(eq(t.db.t.sessions.id, id)),
     );
-    expect((await t.app.inject({ url: '/api/utilisateur/who-am-i', headers: { cookie } })).statusCode).toBe(401);
+    expect((await t.app.inject({ url: '/api/utilisateur/who-am-i', headers: { cookie } })).statusCode).toBe(
+      401,
+    );
   });
 });
 

@@ -21,7 +21,9 @@ describe.each(await testEngines())('password set-up links on %s', (engine) => {
   afterAll(async () => t?.close());
 
   /** Creates an account as the admin would and returns the token of its set-up e-mail. */
-  async function invite(email = `invite${++n}@example.mg`): Promise<{ email: string; token: string; code: string }> {
+  async function invite(
+    email = `invite${++n}@example.mg`,
+  ): Promise<{ email: string; token: string; code: string }> {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/utilisateur/create-user',
@@ -42,7 +44,12 @@ describe.each(await testEngines())('password set-up links on %s', (engine) => {
     const { email, token } = await invite();
     const res = await inspect(token);
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ status: 'valid', purpose: 'setup', email, nomPrenom: 'Rakoto Invité' });
+    expect(res.json()).toMatchObject({
+      status: 'valid',
+      purpose: 'setup',
+      email,
+      nomPrenom: 'Rakoto Invité',
+    });
     const input = encodeURIComponent(JSON.stringify({ token }));
     const viaTrpc = await t.app.inject({ url: `/trpc/passwordTokens.inspect?input=${input}` });
     expect(viaTrpc.json().result.data).toEqual(res.json());
@@ -62,14 +69,21 @@ describe.each(await testEngines())('password set-up links on %s', (engine) => {
 
   it('sets the password through tRPC too', async () => {
     const { email, token } = await invite();
-    const res = await t.app.inject({ method: 'POST', url: '/trpc/passwordTokens.define', payload: { token, password: NEW_PASSWORD } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/trpc/passwordTokens.define',
+      payload: { token, password: NEW_PASSWORD },
+    });
     expect(res.statusCode).toBe(200);
     expect((await login(email)).statusCode).toBe(200);
   });
 
   it('accepts a link only once when it is submitted twice at the same moment', async () => {
     const { token } = await invite();
-    const results = await Promise.all([define(token, 'premier-mot-de-passe'), define(token, 'second-mot-de-passe')]);
+    const results = await Promise.all([
+      define(token, 'premier-mot-de-passe'),
+      define(token, 'second-mot-de-passe'),
+    ]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([204, 409]);
   });
 
@@ -78,7 +92,11 @@ describe.each(await testEngines())('password set-up links on %s', (engine) => {
     const res = await define(token, 'court');
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('Le mot de passe doit contenir au moins 12 caractères.');
-    const viaTrpc = await t.app.inject({ method: 'POST', url: '/trpc/passwordTokens.define', payload: { token, password: '12345678901' } });
+    const viaTrpc = await t.app.inject({
+      method: 'POST',
+      url: '/trpc/passwordTokens.define',
+      payload: { token, password: '12345678901' },
+    });
     expect(viaTrpc.statusCode).toBe(400);
     expect(viaTrpc.json().error.message).toBe('Le mot de passe doit contenir au moins 12 caractères.');
     expect((await inspect(token)).json().status).toBe('valid');
@@ -86,20 +104,28 @@ describe.each(await testEngines())('password set-up links on %s', (engine) => {
 
   it('refuses a common password with the French message on REST and tRPC; the password and the link stay as they were', async () => {
     const { email, token } = await invite();
-    const before = (await t.db.read.select().from(t.db.t.utilisateurs).where(eq(t.db.t.utilisateurs.email, email)))[0]!;
+    const before = (
+      await t.db.read.select().from(t.db.t.utilisateurs).where(eq(t.db.t.utilisateurs.email, email))
+    )[0]!;
     for (const password of ['azertyuiop12', 'motdepasse123']) {
       const res = await define(token, password);
       expect(res.statusCode).toBe(400);
       expect(res.json().message).toBe(PASSWORD_STRENGTH_MESSAGES.weak);
     }
-    const viaTrpc = await t.app.inject({ method: 'POST', url: '/trpc/passwordTokens.define', payload: { token, password: 'password1234' } });
+    const viaTrpc = await t.app.inject({
+      method: 'POST',
+      url: '/trpc/passwordTokens.define',
+      payload: { token, password: 'password1234' },
+    });
     expect(viaTrpc.statusCode).toBe(400);
     expect(viaTrpc.json().error.message).toBe(PASSWORD_STRENGTH_MESSAGES.weak);
     const personal = await define(token, `${email}-2025`);
     expect(personal.statusCode).toBe(400);
     expect(personal.json().message).toBe(PASSWORD_STRENGTH_MESSAGES.personal);
 
-    const after = (await t.db.read.select().from(t.db.t.utilisateurs).where(eq(t.db.t.utilisateurs.email, email)))[0]!;
+    const after = (
+      await t.db.read.select().from(t.db.t.utilisateurs).where(eq(t.db.t.utilisateurs.email, email))
+    )[0]!;
     expect(after.passwordHash).toBe(before.passwordHash);
     expect((await login(email, 'azertyuiop12')).statusCode).toBe(401);
     expect((await inspect(token)).json().status).toBe('valid');
@@ -114,7 +140,10 @@ describe.each(await testEngines())('password set-up links on %s', (engine) => {
         .set({ expiresAt: new Date(Date.now() - 1000) })
         .where(eq(t.db.t.passwordTokens.tokenHash, hashPasswordToken(token))),
     );
-    expect((await inspect(token)).json()).toEqual({ status: 'expired', message: 'Ce lien a expiré. Demandez un nouveau lien à un administrateur.' });
+    expect((await inspect(token)).json()).toEqual({
+      status: 'expired',
+      message: 'Ce lien a expiré. Demandez un nouveau lien à un administrateur.',
+    });
     const res = await define(token);
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toBe(TOKEN_MESSAGES.expired);
@@ -124,20 +153,33 @@ describe.each(await testEngines())('password set-up links on %s', (engine) => {
     expect((await inspect('inconnu')).json()).toEqual({ status: 'invalid', message: TOKEN_MESSAGES.invalid });
     expect((await define('inconnu')).statusCode).toBe(404);
     const { token, code } = await invite();
-    await t.app.inject({ method: 'PATCH', url: `/api/utilisateurs/${code}`, headers: { cookie: admin }, payload: { isEnabled: false } });
-    expect((await inspect(token)).json()).toEqual({ status: 'disabled', message: 'Ce compte est désactivé. Contactez un administrateur.' });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/api/utilisateurs/${code}`,
+      headers: { cookie: admin },
+      payload: { isEnabled: false },
+    });
+    expect((await inspect(token)).json()).toEqual({
+      status: 'disabled',
+      message: 'Ce compte est désactivé. Contactez un administrateur.',
+    });
     expect((await define(token)).statusCode).toBe(403);
   });
 
-  it("ends every open session of the user when the password is set from a reset link", async () => {
+  it('ends every open session of the user when the password is set from a reset link', async () => {
     const code = await t.user('reset@example.mg');
     const cookie = await t.login('reset@example.mg');
-    await t.app.inject({ url: `/api/utilisateur/reset-password/${code}`, headers: { cookie: admin, 'x-requested-with': 'fetch' } });
+    await t.app.inject({
+      url: `/api/utilisateur/reset-password/${code}`,
+      headers: { cookie: admin, 'x-requested-with': 'fetch' },
+    });
     const mail = (await outbox(t.db)).filter((m) => m.to === 'reset@example.mg').pop()!;
     const token = passwordLinkIn(mail).split('/').pop()!;
     expect((await inspect(token)).json()).toMatchObject({ status: 'valid', purpose: 'reset' });
     expect((await define(token)).statusCode).toBe(204);
-    expect((await t.app.inject({ url: '/api/utilisateur/who-am-i', headers: { cookie } })).statusCode).toBe(401);
+    expect((await t.app.inject({ url: '/api/utilisateur/who-am-i', headers: { cookie } })).statusCode).toBe(
+      401,
+    );
     expect((await login('reset@example.mg')).statusCode).toBe(200);
   });
 

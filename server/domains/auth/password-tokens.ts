@@ -37,7 +37,10 @@ export async function issuePasswordToken(
   const now = new Date();
   const expiresAt = new Date(now.getTime() + PASSWORD_TOKEN_TTL_MS);
   await db.transaction(async (tx) => {
-    await tx.update(pt).set({ usedAt: now }).where(and(eq(pt.userId, userId), isNull(pt.usedAt)));
+    await tx
+      .update(pt)
+      .set({ usedAt: now })
+      .where(and(eq(pt.userId, userId), isNull(pt.usedAt)));
     await tx.insert(pt).values({ tokenHash: hashPasswordToken(token), userId, purpose, expiresAt });
   });
   return { token, expiresAt };

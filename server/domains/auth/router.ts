@@ -19,16 +19,19 @@ function currentUser(auth: Auth, config: Config) {
 }
 
 export const authRouter = router({
-  login: publicProcedure.meta({ solo: true }).input(loginInputSchema).mutation(async ({ ctx, input }) => {
-    const result = await login(ctx.db, input, ctx.req.ip);
-    setSessionCookie(ctx.res, ctx.config, result.token, result.session);
-    return {
-      ...result.user,
-      twoFactor: twoFactorStep(result.auth, ctx.config),
-      twoFactorEnrolled: result.auth.user.twoFactorEnrolled,
-      timeZone: businessTimeZone(),
-    };
-  }),
+  login: publicProcedure
+    .meta({ solo: true })
+    .input(loginInputSchema)
+    .mutation(async ({ ctx, input }) => {
+      const result = await login(ctx.db, input, ctx.req.ip);
+      setSessionCookie(ctx.res, ctx.config, result.token, result.session);
+      return {
+        ...result.user,
+        twoFactor: twoFactorStep(result.auth, ctx.config),
+        twoFactorEnrolled: result.auth.user.twoFactorEnrolled,
+        timeZone: businessTimeZone(),
+      };
+    }),
   logout: authedProcedure.meta({ twoFactorStep: true }).mutation(async ({ ctx }) => {
     await logout(ctx.db, ctx.auth.session.id);
     clearSessionCookie(ctx.res, ctx.config);

@@ -52,7 +52,12 @@ async function checkAndOpen(
     if (error instanceof DomainError && error.kind === 'too_many_requests') {
       // Logged without checking anything: the account is looked up only to name it in the log.
       const known = await findUserByEmail(db, input.email);
-      await recordLoginFailure(db, { userId: known?.id ?? null, email: input.email, address: ip, motif: 'trop_de_tentatives' });
+      await recordLoginFailure(db, {
+        userId: known?.id ?? null,
+        email: input.email,
+        address: ip,
+        motif: 'trop_de_tentatives',
+      });
     }
     throw error;
   }

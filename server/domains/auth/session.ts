@@ -128,5 +128,7 @@ export async function invalidateUserSessions(db: Database, userId: number, keep?
 /** Marks a session as having passed its second factor. */
 export async function setSessionTwoFactorVerified(db: Database, sessionId: string): Promise<void> {
   const { sessions } = db.t;
-  await db.transaction((tx) => tx.update(sessions).set({ twoFactorVerified: true }).where(eq(sessions.id, sessionId)));
+  await db.transaction((tx) =>
+    tx.update(sessions).set({ twoFactorVerified: true }).where(eq(sessions.id, sessionId)),
+  );
 }

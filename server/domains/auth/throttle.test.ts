@@ -18,7 +18,8 @@ describe.each(await testEngines())('log-in attempt reservation on %s', (engine) 
   const settle = (tries: Array<Promise<unknown>>) =>
     Promise.allSettled(tries).then((all) => ({
       granted: all.filter((r) => r.status === 'fulfilled').length,
-      refused: all.filter((r) => r.status === 'rejected' && /Trop de tentatives/.test(String(r.reason))).length,
+      refused: all.filter((r) => r.status === 'rejected' && /Trop de tentatives/.test(String(r.reason)))
+        .length,
     }));
 
   it('grants exactly the limit out of 100 simultaneous reservations, however they interleave', async () => {
@@ -30,7 +31,8 @@ describe.each(await testEngines())('log-in attempt reservation on %s', (engine) 
   });
 
   it('counts nothing for a refused reservation, so guesses blocked on one address do not lock the account', async () => {
-    for (let i = 0; i < 50; i++) await reserveAttempt(tdb.db, 'cible@example.mg', '10.0.0.1').catch(() => undefined);
+    for (let i = 0; i < 50; i++)
+      await reserveAttempt(tdb.db, 'cible@example.mg', '10.0.0.1').catch(() => undefined);
     // Only the 5 granted above count for the account: the owner, elsewhere, still has room.
     const { granted } = await settle(
       Array.from({ length: MAX_ATTEMPTS_PER_ACCOUNT - MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS }, (_, i) =>
@@ -38,7 +40,9 @@ describe.each(await testEngines())('log-in attempt reservation on %s', (engine) 
       ),
     );
     expect(granted).toBe(MAX_ATTEMPTS_PER_ACCOUNT - MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS);
-    await expect(reserveAttempt(tdb.db, 'cible@example.mg', '10.2.0.1')).rejects.toThrow('Trop de tentatives');
+    await expect(reserveAttempt(tdb.db, 'cible@example.mg', '10.2.0.1')).rejects.toThrow(
+      'Trop de tentatives',
+    );
   });
 
   it('holds the per-address limit across accounts under concurrency', async () => {
@@ -49,12 +53,14 @@ describe.each(await testEngines())('log-in attempt reservation on %s', (engine) 
   });
 
   it('gives back a successful attempt and forgets that account-address pair; an unchecked one only gives back', async () => {
-    for (let i = 0; i < MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS; i++) await reserveAttempt(tdb.db, 'a@example.mg', '10.4.0.1');
+    for (let i = 0; i < MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS; i++)
+      await reserveAttempt(tdb.db, 'a@example.mg', '10.4.0.1');
     await expect(reserveAttempt(tdb.db, 'a@example.mg', '10.4.0.1')).rejects.toThrow();
     await releaseAttempt(tdb.db, 'a@example.mg', '10.4.0.1', 'unchecked');
     await reserveAttempt(tdb.db, 'a@example.mg', '10.4.0.1');
     await expect(reserveAttempt(tdb.db, 'a@example.mg', '10.4.0.1')).rejects.toThrow();
     await releaseAttempt(tdb.db, 'a@example.mg', '10.4.0.1', 'success');
-    for (let i = 0; i < MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS; i++) await reserveAttempt(tdb.db, 'a@example.mg', '10.4.0.1');
+    for (let i = 0; i < MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS; i++)
+      await reserveAttempt(tdb.db, 'a@example.mg', '10.4.0.1');
   });
 });

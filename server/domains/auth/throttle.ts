@@ -107,7 +107,8 @@ export async function reserveAttempt(
     const counts = new Map<ThrottleRule['kind'], number>();
     for (const { kind, key, max, windowMs } of throttleKeys(email, ip, scope)) {
       const row = await increment(db, tx, key, windowMs, now);
-      if (row.attempts > max) throw tooManyAttempts(new Date(row.windowStartedAt.getTime() + windowMs), now.getTime());
+      if (row.attempts > max)
+        throw tooManyAttempts(new Date(row.windowStartedAt.getTime() + windowMs), now.getTime());
       counts.set(kind, row.attempts);
     }
     return counts;

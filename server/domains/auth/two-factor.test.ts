@@ -7,7 +7,11 @@ import { testEngines } from '../../../tests/helpers/db';
 import { appRouter } from '../../trpc/router';
 import { sessionIdFromToken } from './session';
 import { purgeRateWindows } from '../../http/public-limit';
-import { GUESSES_MAIL_INTERVAL_MS, GUESSES_MAIL_KEY_PREFIX, MAX_WRONG_CODES_PER_SESSION } from './two-factor-guesses';
+import {
+  GUESSES_MAIL_INTERVAL_MS,
+  GUESSES_MAIL_KEY_PREFIX,
+  MAX_WRONG_CODES_PER_SESSION,
+} from './two-factor-guesses';
 
 const SAME_ORIGIN = { 'sec-fetch-site': 'same-origin' };
 const STEP_REQUIRED = 'Double authentification requise. Saisissez votre code pour continuer.';
@@ -133,24 +137,40 @@ describe.each(await testEngines())('two-factor log-in on %s', (engine) => {
     expect(uri).toContain('period=30');
     expect(uri).toContain('digits=6');
     const bytes = decodeBase32IgnorePadding(secret);
-    const session = (await t.db.read.select().from(t.db.t.sessions).where(eq(t.db.t.sessions.id, sessionIdFromToken(cookie.slice(8)))))[0]!;
+    const session = (
+      await t.db.read
+        .select()
+        .from(t.db.t.sessions)
+        .where(eq(t.db.t.sessions.id, sessionIdFromToken(cookie.slice(8))))
+    )[0]!;
     expect(session.twoFactorPendingKey).not.toBeNull();
     expect(session.twoFactorPendingKey).not.toContain(secret);
 
     const noPassword = await trpc('twoFactor.enrol', cookie, { code: generateTOTP(bytes, 30, 6) });
     expect(noPassword.statusCode).toBe(400);
     expect(noPassword.json().error.message).toBe('Le mot de passe est requis.');
-    const badPassword = await trpc('twoFactor.enrol', cookie, { password: 'pas-le-bon', code: generateTOTP(bytes, 30, 6) }, '10.1.5.1');
+    const badPassword = await trpc(
+      'twoFactor.enrol',
+      cookie,
+      { password: 'pas-le-bon', code: generateTOTP(bytes, 30, 6) },
+      '10.1.5.1',
+    );
     expect(badPassword.statusCode).toBe(400);
     expect(badPassword.json().error.message).toBe('Mot de passe incorrect.');
     expect(await whoAmI(cookie)).toMatchObject({ twoFactor: 'enrol' });
 
-    const refused = await trpc('twoFactor.enrol', cookie, { password: TEST_PASSWORD, code: wrong(generateTOTP(bytes, 30, 6)) });
+    const refused = await trpc('twoFactor.enrol', cookie, {
+      password: TEST_PASSWORD,
+      code: wrong(generateTOTP(bytes, 30, 6)),
+    });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().error.message).toMatch(/^Code incorrect/);
     expect(await whoAmI(cookie)).toMatchObject({ twoFactor: 'enrol' });
 
-    const enrolled = await trpc('twoFactor.enrol', cookie, { password: TEST_PASSWORD, code: generateTOTP(bytes, 30, 6) });
+    const enrolled = await trpc('twoFactor.enrol', cookie, {
+      password: TEST_PASSWORD,
+      code: generateTOTP(bytes, 30, 6),
+    });
     expect(enrolled.statusCode).toBe(200);
     const { recoveryCodes } = enrolled.json().result.data as { recoveryCodes: string[] };
     expect(recoveryCodes).toHaveLength(10);
@@ -166,9 +186,14 @@ describe.each(await testEngines())('two-factor log-in on %s', (engine) => {
     for (const code of recoveryCodes) expect(dump).not.toContain(code.replaceAll('-', ''));
     expect(stored.every((row) => /^[0-9a-f]{64}$/.test(row.codeHash))).toBe(true);
     // The confirming code's step is spent; the session no longer holds a pending key.
-    const [key] = await t.db.read.select().from(t.db.t.twoFactorKeys).where(eq(t.db.t.twoFactorKeys.userId, id));
+    const [key] = await t.db.read
+      .select()
+      .from(t.db.t.twoFactorKeys)
+      .where(eq(t.db.t.twoFactorKeys.userId, id));
     expect(key!.lastUsedStep).toBeGreaterThan(0);
-    const after = (await t.db.read.select().from(t.db.t.sessions).where(eq(t.db.t.sessions.id, session.id)))[0]!;
+    const after = (
+      await t.db.read.select().from(t.db.t.sessions).where(eq(t.db.t.sessions.id, session.id))
+    )[0]!;
     expect(after.twoFactorPendingKey).toBeNull();
 
     // The session that enrolled is verified; the key is never sent back.
@@ -196,7 +221,9 @@ describe.each(await testEngines())('two-factor log-in on %s', (engine) => {
     expect(afterSetup.statusCode).toBe(400);
     expect(afterSetup.json().error.message).toMatch(/^Code incorrect/);
     const id = await userId('zero@example.mg');
-    expect(await t.db.read.select().from(t.db.t.twoFactorKeys).where(eq(t.db.t.twoFactorKeys.userId, id))).toEqual([]);
+    expect(
+      await t.db.read.select().from(t.db.t.twoFactorKeys).where(eq(t.db.t.twoFactorKeys.userId, id)),
+    ).toEqual([]);
     expect(await whoAmI(cookie)).toMatchObject({ twoFactor: 'enrol', twoFactorEnrolled: false });
   });
 
@@ -234,16 +261,24 @@ describe.each(await testEngines())('two-factor log-in on %s', (engine) => {
     await t.login('unique@example.mg');
     const [previous, current, next] = [-1, 0, 1].map((s) => t.totpAtStep('unique@example.mg', s));
     const first = await t.loginPasswordOnly('unique@example.mg');
-    expect((await rest('/api/two-factor/verify', first.cookie, { code: current! }, '10.6.0.1')).statusCode).toBe(204);
+    expect(
+      (await rest('/api/two-factor/verify', first.cookie, { code: current! }, '10.6.0.1')).statusCode,
+    ).toBe(204);
 
     const second = await t.loginPasswordOnly('unique@example.mg');
     const replay = await rest('/api/two-factor/verify', second.cookie, { code: current! }, '10.6.0.2');
     expect(replay.statusCode).toBe(400);
-    expect(replay.json().message).toBe('Ce code a déjà été utilisé. Attendez le code suivant de votre application.');
-    expect((await trpc('twoFactor.verify', second.cookie, { code: previous! }, '10.6.0.2')).statusCode).toBe(400);
+    expect(replay.json().message).toBe(
+      'Ce code a déjà été utilisé. Attendez le code suivant de votre application.',
+    );
+    expect((await trpc('twoFactor.verify', second.cookie, { code: previous! }, '10.6.0.2')).statusCode).toBe(
+      400,
+    );
     expect(await whoAmI(second.cookie)).toMatchObject({ twoFactor: 'verify' });
     // The next step's code is new.
-    expect((await rest('/api/two-factor/verify', second.cookie, { code: next! }, '10.6.0.2')).statusCode).toBe(204);
+    expect(
+      (await rest('/api/two-factor/verify', second.cookie, { code: next! }, '10.6.0.2')).statusCode,
+    ).toBe(204);
     expect(await whoAmI(second.cookie)).toMatchObject({ twoFactor: null });
   });
 
@@ -252,7 +287,12 @@ describe.each(await testEngines())('two-factor log-in on %s', (engine) => {
     await t.user(email, 'ROLE_ADMIN', 'Rasoa Devine');
     await t.login(email);
     const attackerLogin = async (ip: string) => {
-      const res = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email, password: TEST_PASSWORD }, headers: { 'x-forwarded-for': ip } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload: { email, password: TEST_PASSWORD },
+        headers: { 'x-forwarded-for': ip },
+      });
       expect(res.statusCode).toBe(200);
       return sessionCookie(res);
     };
@@ -263,14 +303,23 @@ describe.each(await testEngines())('two-factor log-in on %s', (engine) => {
       const ip = `10.7.${n}.1`;
       const cookie = await attackerLogin(ip);
       for (let i = 1; i < MAX_WRONG_CODES_PER_SESSION; i++) {
-        expect((await rest('/api/two-factor/verify', cookie, { code: wrong(t.totpAtStep(email, 0)) }, ip)).statusCode).toBe(400);
+        expect(
+          (await rest('/api/two-factor/verify', cookie, { code: wrong(t.totpAtStep(email, 0)) }, ip))
+            .statusCode,
+        ).toBe(400);
       }
       const last = await rest('/api/two-factor/verify', cookie, { code: wrong(t.totpAtStep(email, 0)) }, ip);
       expect(last.statusCode).toBe(401);
-      expect(last.json().message).toBe('Trop de codes incorrects : la session a été fermée. Reconnectez-vous avec votre mot de passe.');
-      expect((await t.app.inject({ url: '/api/utilisateur/who-am-i', headers: { cookie } })).statusCode).toBe(401);
+      expect(last.json().message).toBe(
+        'Trop de codes incorrects : la session a été fermée. Reconnectez-vous avec votre mot de passe.',
+      );
+      expect((await t.app.inject({ url: '/api/utilisateur/who-am-i', headers: { cookie } })).statusCode).toBe(
+        401,
+      );
       // Even the right code no longer opens that session.
-      expect((await rest('/api/two-factor/verify', cookie, { code: t.totpAtStep(email, 0) }, ip)).statusCode).toBe(401);
+      expect(
+        (await rest('/api/two-factor/verify', cookie, { code: t.totpAtStep(email, 0) }, ip)).statusCode,
+      ).toBe(401);
       if (n === 1) {
         // That address is held back: a new session from it does not get a code checked, not even the right one.
         const again = await attackerLogin(ip);
@@ -279,7 +328,9 @@ describe.each(await testEngines())('two-factor log-in on %s', (engine) => {
         expect(held.json().message).toMatch(/^Trop de tentatives de connexion/);
         const [mail] = await mails();
         expect(mail).toMatchObject({ kind: 'two-factor-guesses', status: 'pending' });
-        expect(mail!.subject).toBe('Signalements : codes de double authentification incorrects sur votre compte');
+        expect(mail!.subject).toBe(
+          'Signalements : codes de double authentification incorrects sur votre compte',
+        );
         expect(mail!.text).toContain('Bonjour Rasoa Devine,');
         expect(mail!.text).toContain(`depuis l'adresse ${ip}`);
         expect(mail!.text).toMatch(/le \d{2}\/\d{2}\/\d{4} à \d{2}:\d{2} \(heure de Madagascar\)/);
@@ -293,24 +344,53 @@ describe.each(await testEngines())('two-factor log-in on %s', (engine) => {
     const w = t.db.t.rateWindows;
     const windowKey = `${GUESSES_MAIL_KEY_PREFIX}${await userId(email)}`;
     const moveWindow = (ms: number) =>
-      t.db.transaction((tx) => tx.update(w).set({ startedAt: new Date(Date.now() - ms) }).where(eq(w.key, windowKey)));
+      t.db.transaction((tx) =>
+        tx
+          .update(w)
+          .set({ startedAt: new Date(Date.now() - ms) })
+          .where(eq(w.key, windowKey)),
+      );
     await moveWindow(10 * 60_000);
     await purgeRateWindows(t.db);
     expect(await t.db.read.select().from(w).where(eq(w.key, windowKey))).toHaveLength(1);
     await moveWindow(GUESSES_MAIL_INTERVAL_MS);
     const ip = '10.7.9.1';
     const cookie = await attackerLogin(ip);
-    for (let i = 1; i <= MAX_WRONG_CODES_PER_SESSION; i++) await rest('/api/two-factor/verify', cookie, { code: wrong(t.totpAtStep(email, 0)) }, ip);
-    expect((await t.app.inject({ url: '/api/utilisateur/who-am-i', headers: { cookie } })).statusCode).toBe(401);
+    for (let i = 1; i <= MAX_WRONG_CODES_PER_SESSION; i++)
+      await rest('/api/two-factor/verify', cookie, { code: wrong(t.totpAtStep(email, 0)) }, ip);
+    expect((await t.app.inject({ url: '/api/utilisateur/who-am-i', headers: { cookie } })).statusCode).toBe(
+      401,
+    );
     expect((await mails()).filter((m) => m.kind === 'two-factor-guesses')).toHaveLength(2);
 
     // The owner, from their own address, with the password and a code or a recovery code.
-    const owner = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email, password: TEST_PASSWORD }, headers: { 'x-forwarded-for': '10.8.0.1' } });
+    const owner = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email, password: TEST_PASSWORD },
+      headers: { 'x-forwarded-for': '10.8.0.1' },
+    });
     expect(owner.statusCode).toBe(200);
     const ownerCookie = sessionCookie(owner);
-    expect((await rest('/api/two-factor/verify', ownerCookie, { code: t.totp(email) }, '10.8.0.1')).statusCode).toBe(204);
-    const other = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email, password: TEST_PASSWORD }, headers: { 'x-forwarded-for': '10.8.0.2' } });
-    expect((await rest('/api/two-factor/recovery', sessionCookie(other), { code: t.recoveryCode(email) }, '10.8.0.2')).statusCode).toBe(200);
+    expect(
+      (await rest('/api/two-factor/verify', ownerCookie, { code: t.totp(email) }, '10.8.0.1')).statusCode,
+    ).toBe(204);
+    const other = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email, password: TEST_PASSWORD },
+      headers: { 'x-forwarded-for': '10.8.0.2' },
+    });
+    expect(
+      (
+        await rest(
+          '/api/two-factor/recovery',
+          sessionCookie(other),
+          { code: t.recoveryCode(email) },
+          '10.8.0.2',
+        )
+      ).statusCode,
+    ).toBe(200);
   });
 
   it('counts wrong codes from one address across sessions: four per session and a new log-in do not escape the limit', async () => {
@@ -319,13 +399,20 @@ describe.each(await testEngines())('two-factor log-in on %s', (engine) => {
     await t.login(email);
     const ip = '10.9.0.1';
     const session = async () => {
-      const res = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email, password: TEST_PASSWORD }, headers: { 'x-forwarded-for': ip } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload: { email, password: TEST_PASSWORD },
+        headers: { 'x-forwarded-for': ip },
+      });
       expect(res.statusCode).toBe(200);
       return sessionCookie(res);
     };
     const first = await session();
     for (let i = 1; i < MAX_WRONG_CODES_PER_SESSION; i++) {
-      expect((await rest('/api/two-factor/verify', first, { code: wrong(t.totpAtStep(email, 0)) }, ip)).statusCode).toBe(400);
+      expect(
+        (await rest('/api/two-factor/verify', first, { code: wrong(t.totpAtStep(email, 0)) }, ip)).statusCode,
+      ).toBe(400);
     }
     const second = await session();
     const fifth = await rest('/api/two-factor/verify', second, { code: wrong(t.totpAtStep(email, 0)) }, ip);
@@ -341,12 +428,22 @@ describe.each(await testEngines())('two-factor log-in on %s', (engine) => {
     await t.login('horloge@example.mg'); // enrols through the helper, which keeps the key
     for (const steps of [-3, 3]) {
       const { cookie } = await t.loginPasswordOnly('horloge@example.mg');
-      const far = await rest('/api/two-factor/verify', cookie, { code: t.totpAtStep('horloge@example.mg', steps) }, '10.3.0.1');
+      const far = await rest(
+        '/api/two-factor/verify',
+        cookie,
+        { code: t.totpAtStep('horloge@example.mg', steps) },
+        '10.3.0.1',
+      );
       expect(far.statusCode).toBe(400);
     }
     for (const steps of [-1, 1]) {
       const { cookie } = await t.loginPasswordOnly('horloge@example.mg');
-      const near = await rest('/api/two-factor/verify', cookie, { code: t.totpAtStep('horloge@example.mg', steps) }, '10.3.0.2');
+      const near = await rest(
+        '/api/two-factor/verify',
+        cookie,
+        { code: t.totpAtStep('horloge@example.mg', steps) },
+        '10.3.0.2',
+      );
       expect(near.statusCode, near.body).toBe(204);
       expect(await whoAmI(cookie)).toMatchObject({ twoFactor: null });
     }
@@ -401,12 +498,17 @@ describe.each(await testEngines())('two-factor log-in on %s', (engine) => {
     ).toBe(401);
     expect((await t.loginPasswordOnly('limite@example.mg')).twoFactor).toBe('enrol');
     // The user is told, in French, by whom and when.
-    const mails = await t.db.read.select().from(t.db.t.mailOutbox).where(eq(t.db.t.mailOutbox.to, 'limite@example.mg'));
+    const mails = await t.db.read
+      .select()
+      .from(t.db.t.mailOutbox)
+      .where(eq(t.db.t.mailOutbox.to, 'limite@example.mg'));
     expect(mails.map((m) => [m.kind, m.subject])).toEqual([
       ['two-factor-reset', 'Signalements : votre double authentification a été réinitialisée'],
     ]);
     expect(mails[0]!.text).toContain('Bonjour Randria Limite,');
-    expect(mails[0]!.text).toContain('Ravelo Secours, administrateur, a réinitialisé la double authentification');
+    expect(mails[0]!.text).toContain(
+      'Ravelo Secours, administrateur, a réinitialisé la double authentification',
+    );
     expect(mails[0]!.text).toMatch(/le \d{2}\/\d{2}\/\d{4} à \d{2}:\d{2} \(heure de Madagascar\)/);
 
     const viaTrpc = await trpc('utilisateurs.resetTwoFactor', admin, { code: 'USR-INCONNU' });

@@ -100,13 +100,15 @@ export async function counted(
   check: () => Promise<CodeCheck>,
   session?: Auth,
 ) {
-  const failed = (motif: LoginFailure) => recordLoginFailure(db, { userId: user.id, email: user.email, address: ip, motif });
+  const failed = (motif: LoginFailure) =>
+    recordLoginFailure(db, { userId: user.id, email: user.email, address: ip, motif });
   let fromAddress: number;
   try {
     const counts = await reserveAttempt(db, user.email, ip, 'code');
     fromAddress = counts.get('code-ip') ?? 0;
   } catch (error) {
-    if (error instanceof DomainError && error.kind === 'too_many_requests') await failed('trop_de_tentatives');
+    if (error instanceof DomainError && error.kind === 'too_many_requests')
+      await failed('trop_de_tentatives');
     throw error;
   }
   const result = await check();
@@ -164,7 +166,11 @@ export async function useRecoveryCode(
           .update(codes)
           .set({ usedAt: new Date() })
           .where(
-            and(eq(codes.userId, auth.user.id), eq(codes.codeHash, hashRecoveryCode(code)), isNull(codes.usedAt)),
+            and(
+              eq(codes.userId, auth.user.id),
+              eq(codes.codeHash, hashRecoveryCode(code)),
+              isNull(codes.usedAt),
+            ),
           )
           .returning({ id: codes.id }),
       );

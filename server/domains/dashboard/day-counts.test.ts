@@ -48,8 +48,13 @@ async function liveCounts(db: Database): Promise<Record<string, number>> {
 async function storedCounts(db: Database): Promise<Record<string, number>> {
   const c = db.t.signalementDayCounts;
   const rows = await db.read.select().from(c);
-  expect(rows.every((r) => r.n >= 0), 'no count below zero').toBe(true);
-  return Object.fromEntries(rows.filter((r) => r.n !== 0).map((r) => [`${r.dimension}:${r.refId}:${r.day}`, r.n]));
+  expect(
+    rows.every((r) => r.n >= 0),
+    'no count below zero',
+  ).toBe(true);
+  return Object.fromEntries(
+    rows.filter((r) => r.n !== 0).map((r) => [`${r.dimension}:${r.refId}:${r.day}`, r.n]),
+  );
 }
 
 const expectInStep = async (db: Database) => expect(await storedCounts(db)).toEqual(await liveCounts(db));
@@ -64,7 +69,10 @@ describe.each(await testEngines())('dashboard day counts on %s', (engine) => {
     cookie = await t.login('agent@example.mg');
     codes = [
       await createReport(t, cookie, { signalementAt: '2025-03-10' }),
-      await createReport(t, cookie, { signalementAt: '2025-03-10', subjects: ['/api/subjects/CORRUPTION', '/api/subjects/FRAUDE'] }),
+      await createReport(t, cookie, {
+        signalementAt: '2025-03-10',
+        subjects: ['/api/subjects/CORRUPTION', '/api/subjects/FRAUDE'],
+      }),
       await createReport(t, cookie, { signalementAt: '2025-03-11', canalPrincipal: '/api/canals/EMAIL' }),
     ];
   });
@@ -94,28 +102,46 @@ describe.each(await testEngines())('dashboard day counts on %s', (engine) => {
     const located = await mergePatch(t, cookie, `${url}/localisation`, { region: '/api/regions/MG11' });
     expect(located.statusCode, located.body).toBe(200);
     await expectInStep(t.db);
-    expect((await mergePatch(t, cookie, url, { niveau: null, canalPrincipal: '/api/canals/EMAIL' })).statusCode).toBe(200);
+    expect(
+      (await mergePatch(t, cookie, url, { niveau: null, canalPrincipal: '/api/canals/EMAIL' })).statusCode,
+    ).toBe(200);
     await expectInStep(t.db);
   });
 
   it('follows writes made in SQL: dates changed, inserts before 1970, links changed in place, deletions', async () => {
     const { t: tables } = t.db;
-    const [creator] = await t.db.read.select({ id: tables.utilisateurs.id }).from(tables.utilisateurs).limit(1);
+    const [creator] = await t.db.read
+      .select({ id: tables.utilisateurs.id })
+      .from(tables.utilisateurs)
+      .limit(1);
     const [partner] = await t.db.read.select({ id: tables.partenaires.id }).from(tables.partenaires).limit(1);
-    const subjects = await t.db.read.select({ id: tables.subjects.id }).from(tables.subjects).orderBy(tables.subjects.id);
+    const subjects = await t.db.read
+      .select({ id: tables.subjects.id })
+      .from(tables.subjects)
+      .orderBy(tables.subjects.id);
     // The service never changes signalementAt; a correction in SQL moves every count of the report,
     // its subjects included.
     const first = await idOf(codes[0]!);
     await t.db.transaction(async (tx) => {
-      await tx.update(tables.signalements).set({ signalementAt: new Date('2025-04-20T10:00:00Z') }).where(eq(tables.signalements.id, first));
+      await tx
+        .update(tables.signalements)
+        .set({ signalementAt: new Date('2025-04-20T10:00:00Z') })
+        .where(eq(tables.signalements.id, first));
     });
     await expectInStep(t.db);
     await t.db.transaction(async (tx) => {
       const [old] = await tx
         .insert(tables.signalements)
-        .values({ code: 'SIG-OLD0-0001', signalementAt: new Date('1969-12-31T20:30:00Z'), createdById: creator!.id, partenaireId: partner!.id })
+        .values({
+          code: 'SIG-OLD0-0001',
+          signalementAt: new Date('1969-12-31T20:30:00Z'),
+          createdById: creator!.id,
+          partenaireId: partner!.id,
+        })
         .returning({ id: tables.signalements.id });
-      await tx.insert(tables.signalementSubjects).values({ signalementId: old!.id, subjectId: subjects[0]!.id });
+      await tx
+        .insert(tables.signalementSubjects)
+        .values({ signalementId: old!.id, subjectId: subjects[0]!.id });
     });
     expect((await storedCounts(t.db))['total:0:-1']).toBe(1);
     await expectInStep(t.db);
@@ -123,13 +149,24 @@ describe.each(await testEngines())('dashboard day counts on %s', (engine) => {
     const [otherPartner] = await t.db.transaction((tx) =>
       tx
         .insert(tables.partenaires)
-        .values({ code: 'AUTRE_PARTENAIRE', designation: 'Autre partenaire', initial: 'AP', color: '#123456' })
+        .values({
+          code: 'AUTRE_PARTENAIRE',
+          designation: 'Autre partenaire',
+          initial: 'AP',
+          color: '#123456',
+        })
         .returning({ id: tables.partenaires.id }),
     );
     const otherCode = await t.user('autre.createur@example.mg');
-    const [otherCreator] = await t.db.read.select({ id: tables.utilisateurs.id }).from(tables.utilisateurs).where(eq(tables.utilisateurs.code, otherCode));
+    const [otherCreator] = await t.db.read
+      .select({ id: tables.utilisateurs.id })
+      .from(tables.utilisateurs)
+      .where(eq(tables.utilisateurs.code, otherCode));
     await t.db.transaction(async (tx) => {
-      await tx.update(tables.signalements).set({ partenaireId: otherPartner!.id, createdById: otherCreator!.id }).where(eq(tables.signalements.id, first));
+      await tx
+        .update(tables.signalements)
+        .set({ partenaireId: otherPartner!.id, createdById: otherCreator!.id })
+        .where(eq(tables.signalements.id, first));
     });
     await expectInStep(t.db);
 

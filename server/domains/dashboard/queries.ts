@@ -23,7 +23,12 @@ function dayRange(db: Database, range: InstantRange): SQL {
 }
 
 /** The reports of the range with `refId` in `dimension` (a correlated sum, 0 when none). */
-function counted(db: Database, dimension: DayCountDimension, refId: AnyColumn | SQL, range: InstantRange): SQL {
+function counted(
+  db: Database,
+  dimension: DayCountDimension,
+  refId: AnyColumn | SQL,
+  range: InstantRange,
+): SQL {
   const c = db.t.signalementDayCounts;
   return sql`(select coalesce(sum(${c.n}), 0) from ${c} where ${c.dimension} = ${dimension} and ${c.refId} = ${refId}${dayRange(db, range)})`;
 }

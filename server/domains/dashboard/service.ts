@@ -134,7 +134,6 @@ async function reportBounds(db: Database): Promise<{ first: Date | null; last: D
   return { first: toDate(row?.first), last: toDate(row?.last) };
 }
 
-
 /**
  * The business days of the daily chart (calendar dates at UTC midnight, inclusive). An absent start is the first report's day
  * (today when there is none) and an absent end is today, or the last report's day when that is later;

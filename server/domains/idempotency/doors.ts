@@ -37,7 +37,12 @@ export async function trpcIdempotent<T>(
 ): Promise<T> {
   const key = ctx.req.headers[IDEMPOTENCY_HEADER];
   if (key !== undefined && ctx.batchSize > 1) throw new DomainError('invalid', IDEMPOTENCY_MESSAGES.batched);
-  const { result, replayed } = await idempotent(ctx.db, { key, user: ctx.auth.user, scope: `trpc ${procedure}`, input }, create, reread);
+  const { result, replayed } = await idempotent(
+    ctx.db,
+    { key, user: ctx.auth.user, scope: `trpc ${procedure}`, input },
+    create,
+    reread,
+  );
   if (replayed) ctx.res.header(REPLAYED_HEADER, 'true');
   return result;
 }

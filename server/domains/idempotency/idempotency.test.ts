@@ -21,14 +21,19 @@ describe.each(await testEngines())('idempotent creates on %s', (engine) => {
   const failing = new Set<string>();
 
   beforeAll(async () => {
-    t = await createTestApp(engine, {}, {
-      beforeReady(app) {
-        app.addHook('onSend', async (request) => {
-          const key = request.headers['idempotency-key'];
-          if (typeof key === 'string' && failing.delete(key)) throw new Error('réponse perdue après validation');
-        });
+    t = await createTestApp(
+      engine,
+      {},
+      {
+        beforeReady(app) {
+          app.addHook('onSend', async (request) => {
+            const key = request.headers['idempotency-key'];
+            if (typeof key === 'string' && failing.delete(key))
+              throw new Error('réponse perdue après validation');
+          });
+        },
       },
-    });
+    );
     await t.user('admin@example.mg', 'ROLE_ADMIN');
     await t.user('agent@example.mg', 'ROLE_GESTIONNAIRE');
     await t.user('autre@example.mg', 'ROLE_GESTIONNAIRE');
@@ -67,22 +72,56 @@ describe.each(await testEngines())('idempotent creates on %s', (engine) => {
 
   const cases = () =>
     [
-      { url: '/api/signalements', cookie: agent, table: 'signalements', payload: reportPayload('Un signalement envoyé deux fois.') },
-      { url: '/api/presume_auteurs', cookie: agent, table: 'presumeAuteurs', payload: { signalement: `/api/signalements/${report}`, nomPrenom: PEOPLE.auteur } },
+      {
+        url: '/api/signalements',
+        cookie: agent,
+        table: 'signalements',
+        payload: reportPayload('Un signalement envoyé deux fois.'),
+      },
+      {
+        url: '/api/presume_auteurs',
+        cookie: agent,
+        table: 'presumeAuteurs',
+        payload: { signalement: `/api/signalements/${report}`, nomPrenom: PEOPLE.auteur },
+      },
       {
         url: '/api/sources',
         cookie: agent,
         table: 'sources',
-        payload: { signalement: `/api/signalements/${report}`, nomPrenom: PEOPLE.source, contact: PEOPLE.sourceContact, canaux: ['/api/canals/TELEPHONE'] },
+        payload: {
+          signalement: `/api/signalements/${report}`,
+          nomPrenom: PEOPLE.source,
+          contact: PEOPLE.sourceContact,
+          canaux: ['/api/canals/TELEPHONE'],
+        },
       },
-      { url: '/api/victimes', cookie: agent, table: 'victimes', payload: { signalement: `/api/signalements/${report}`, nomPrenom: PEOPLE.victime } },
-      { url: '/api/partenaires', cookie: admin, table: 'partenaires', payload: { designation: 'Partenaire Idempotent', email: 'idem@partenaire.example.mg' } },
-      { url: '/api/projects', cookie: agent, table: 'projects', payload: { sigle: 'IDEM', designation: 'Projet idempotent', owner: '/api/partenaires/IVY' } },
+      {
+        url: '/api/victimes',
+        cookie: agent,
+        table: 'victimes',
+        payload: { signalement: `/api/signalements/${report}`, nomPrenom: PEOPLE.victime },
+      },
+      {
+        url: '/api/partenaires',
+        cookie: admin,
+        table: 'partenaires',
+        payload: { designation: 'Partenaire Idempotent', email: 'idem@partenaire.example.mg' },
+      },
+      {
+        url: '/api/projects',
+        cookie: agent,
+        table: 'projects',
+        payload: { sigle: 'IDEM', designation: 'Projet idempotent', owner: '/api/partenaires/IVY' },
+      },
       {
         url: '/api/utilisateur/create-user',
         cookie: admin,
         table: 'utilisateurs',
-        payload: { email: `idem-${engine}@example.mg`, nomPrenom: 'Rabe Idempotent', utilisateurRole: '/api/utilisateur_roles/ROLE_USER' },
+        payload: {
+          email: `idem-${engine}@example.mg`,
+          nomPrenom: 'Rabe Idempotent',
+          utilisateurRole: '/api/utilisateur_roles/ROLE_USER',
+        },
       },
     ] as const;
 
@@ -103,13 +142,46 @@ describe.each(await testEngines())('idempotent creates on %s', (engine) => {
 
   it('tRPC: every create the client sends with a key (IDEMPOTENT_CREATES) answers a repeat with the first answer', async () => {
     const inputs: Record<string, { cookie: () => string; table: keyof TestApp['db']['t']; input: object }> = {
-      'signalements.create': { cookie: () => agent, table: 'signalements', input: { partenaire: 'IVY', subjects: ['CORRUPTION'], canalPrincipal: 'TELEPHONE', signalementAt: '2025-03-11' } },
-      'auteurs.create': { cookie: () => agent, table: 'presumeAuteurs', input: { signalement: report, nomPrenom: 'Auteur tRPC' } },
-      'sources.create': { cookie: () => agent, table: 'sources', input: { signalement: report, nomPrenom: 'Source tRPC', canaux: ['TELEPHONE'] } },
-      'victimes.create': { cookie: () => agent, table: 'victimes', input: { signalement: report, nomPrenom: 'Victime tRPC' } },
-      'partenaires.create': { cookie: () => admin, table: 'partenaires', input: { designation: 'Partenaire tRPC', email: 'trpc@partenaire.example.mg' } },
-      'projects.create': { cookie: () => agent, table: 'projects', input: { sigle: 'TRPC', designation: 'Projet tRPC', owner: 'IVY' } },
-      'utilisateurs.create': { cookie: () => admin, table: 'utilisateurs', input: { email: `trpc-${engine}@example.mg`, nomPrenom: 'Rabe tRPC', utilisateurRole: 'ROLE_USER' } },
+      'signalements.create': {
+        cookie: () => agent,
+        table: 'signalements',
+        input: {
+          partenaire: 'IVY',
+          subjects: ['CORRUPTION'],
+          canalPrincipal: 'TELEPHONE',
+          signalementAt: '2025-03-11',
+        },
+      },
+      'auteurs.create': {
+        cookie: () => agent,
+        table: 'presumeAuteurs',
+        input: { signalement: report, nomPrenom: 'Auteur tRPC' },
+      },
+      'sources.create': {
+        cookie: () => agent,
+        table: 'sources',
+        input: { signalement: report, nomPrenom: 'Source tRPC', canaux: ['TELEPHONE'] },
+      },
+      'victimes.create': {
+        cookie: () => agent,
+        table: 'victimes',
+        input: { signalement: report, nomPrenom: 'Victime tRPC' },
+      },
+      'partenaires.create': {
+        cookie: () => admin,
+        table: 'partenaires',
+        input: { designation: 'Partenaire tRPC', email: 'trpc@partenaire.example.mg' },
+      },
+      'projects.create': {
+        cookie: () => agent,
+        table: 'projects',
+        input: { sigle: 'TRPC', designation: 'Projet tRPC', owner: 'IVY' },
+      },
+      'utilisateurs.create': {
+        cookie: () => admin,
+        table: 'utilisateurs',
+        input: { email: `trpc-${engine}@example.mg`, nomPrenom: 'Rabe tRPC', utilisateurRole: 'ROLE_USER' },
+      },
     };
     expect(Object.keys(inputs).sort()).toEqual([...IDEMPOTENT_CREATES].sort());
     for (const [path, c] of Object.entries(inputs)) {
@@ -145,7 +217,9 @@ describe.each(await testEngines())('idempotent creates on %s', (engine) => {
     expect(retry.statusCode).toBe(201);
     expect(retry.headers['idempotent-replayed']).toBe('true');
     expect(await rows('signalements')).toBe(before + 1);
-    const [last] = await t.db.rows<{ code: string }>(sql`select code from signalements order by id desc limit 1`);
+    const [last] = await t.db.rows<{ code: string }>(
+      sql`select code from signalements order by id desc limit 1`,
+    );
     expect(retry.json().code).toBe(last!.code);
   });
 
@@ -167,7 +241,9 @@ describe.each(await testEngines())('idempotent creates on %s', (engine) => {
     const key = newKey();
     const before = await rows('signalements');
     const answers = await Promise.all(
-      Array.from({ length: 6 }, () => post('/api/signalements', agent, reportPayload('Six fois en même temps.'), key)),
+      Array.from({ length: 6 }, () =>
+        post('/api/signalements', agent, reportPayload('Six fois en même temps.'), key),
+      ),
     );
     expect(answers.map((a) => a.statusCode)).toEqual(Array(6).fill(201));
     expect(new Set(answers.map((a) => a.json().code)).size).toBe(1);
@@ -181,7 +257,12 @@ describe.each(await testEngines())('idempotent creates on %s', (engine) => {
     const other = await post('/api/signalements', agent, reportPayload('Autre contenu.'), key);
     expect(other.statusCode).toBe(409);
     expect(other.json().message).toBe(IDEMPOTENCY_MESSAGES.reused);
-    const elsewhere = await post('/api/presume_auteurs', agent, { signalement: `/api/signalements/${report}`, nomPrenom: 'X Y' }, key);
+    const elsewhere = await post(
+      '/api/presume_auteurs',
+      agent,
+      { signalement: `/api/signalements/${report}`, nomPrenom: 'X Y' },
+      key,
+    );
     expect(elsewhere.statusCode).toBe(409);
     for (const bad of ['court', 'a'.repeat(129), 'clé avec espaces', 'cle/avec/barres']) {
       const res = await post('/api/signalements', agent, reportPayload('Clé invalide.'), bad);
@@ -200,7 +281,10 @@ describe.each(await testEngines())('idempotent creates on %s', (engine) => {
       },
     });
     const results = batch.json() as Array<{ error?: { message: string } }>;
-    expect(results.map((r) => r.error?.message)).toEqual([IDEMPOTENCY_MESSAGES.batched, IDEMPOTENCY_MESSAGES.batched]);
+    expect(results.map((r) => r.error?.message)).toEqual([
+      IDEMPOTENCY_MESSAGES.batched,
+      IDEMPOTENCY_MESSAGES.batched,
+    ]);
   });
 
   it('keys belong to their user: the same key from another user is another request', async () => {
@@ -216,7 +300,8 @@ describe.each(await testEngines())('idempotent creates on %s', (engine) => {
     const stored = await t.db.rows<{ response: string }>(sql`select response from idempotency_keys`);
     expect(stored.length).toBeGreaterThan(0);
     for (const { response } of stored) {
-      for (const name of [PEOPLE.source, PEOPLE.sourceContact, PEOPLE.victime, PEOPLE.auteur]) expect(response).not.toContain(name);
+      for (const name of [PEOPLE.source, PEOPLE.sourceContact, PEOPLE.victime, PEOPLE.auteur])
+        expect(response).not.toContain(name);
     }
   });
 
@@ -224,7 +309,9 @@ describe.each(await testEngines())('idempotent creates on %s', (engine) => {
     const key = newKey();
     const first = await post('/api/signalements', agent, reportPayload('Un jour après.'), key);
     expect(first.statusCode).toBe(201);
-    await t.db.execute(sql`update idempotency_keys set created_at = ${engine === 'sqlite' ? Date.now() - 25 * 3600_000 : new Date(Date.now() - 25 * 3600_000)} where key = ${key}`);
+    await t.db.execute(
+      sql`update idempotency_keys set created_at = ${engine === 'sqlite' ? Date.now() - 25 * 3600_000 : new Date(Date.now() - 25 * 3600_000)} where key = ${key}`,
+    );
     const later = await post('/api/signalements', agent, reportPayload('Un jour après.'), key);
     expect(later.statusCode).toBe(201);
     expect(later.json().code).not.toBe(first.json().code);

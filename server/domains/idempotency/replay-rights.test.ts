@@ -27,14 +27,26 @@ describe.each(await testEngines())('idempotent replays under today’s rights on
     promoted = await t.login('promu@example.mg');
     agent = await t.login('agent@example.mg');
     report = await createReport(t, agent);
-    expect((await mergePatch(t, agent, `/api/signalements/${report}`, { isAnonyme: true })).statusCode).toBe(200);
+    expect((await mergePatch(t, agent, `/api/signalements/${report}`, { isAnonyme: true })).statusCode).toBe(
+      200,
+    );
   });
   afterAll(async () => t?.close());
 
   const rest = (url: string, cookie: string, payload: object, key: string) =>
-    t.app.inject({ method: 'POST', url, headers: { cookie, ...SAME_ORIGIN, 'idempotency-key': key }, payload });
+    t.app.inject({
+      method: 'POST',
+      url,
+      headers: { cookie, ...SAME_ORIGIN, 'idempotency-key': key },
+      payload,
+    });
   const trpc = (path: string, cookie: string, payload: object, key: string) =>
-    t.app.inject({ method: 'POST', url: `/trpc/${path}`, headers: { cookie, ...SAME_ORIGIN, 'idempotency-key': key }, payload });
+    t.app.inject({
+      method: 'POST',
+      url: `/trpc/${path}`,
+      headers: { cookie, ...SAME_ORIGIN, 'idempotency-key': key },
+      payload,
+    });
   const restSource = (nomPrenom: string) => ({
     signalement: `/api/signalements/${report}`,
     nomPrenom,
@@ -50,8 +62,17 @@ describe.each(await testEngines())('idempotent replays under today’s rights on
     const userKey = newKey();
     const restName = `${PEOPLE.source} REST`;
     const trpcName = `${PEOPLE.source} tRPC`;
-    const trpcInput = { signalement: report, nomPrenom: trpcName, contact: PEOPLE.sourceContact, canaux: ['TELEPHONE'] };
-    const invitation = { email: `invite-${engine}@example.mg`, nomPrenom: 'Rabe Invité', utilisateurRole: '/api/utilisateur_roles/ROLE_USER' };
+    const trpcInput = {
+      signalement: report,
+      nomPrenom: trpcName,
+      contact: PEOPLE.sourceContact,
+      canaux: ['TELEPHONE'],
+    };
+    const invitation = {
+      email: `invite-${engine}@example.mg`,
+      nomPrenom: 'Rabe Invité',
+      utilisateurRole: '/api/utilisateur_roles/ROLE_USER',
+    };
 
     const first = await rest('/api/sources', promoted, restSource(restName), restKey);
     expect(first.statusCode, first.body).toBe(201);
@@ -60,7 +81,12 @@ describe.each(await testEngines())('idempotent replays under today’s rights on
     expect(firstTrpc.statusCode, firstTrpc.body).toBe(200);
     expect((await rest('/api/utilisateur/create-user', promoted, invitation, userKey)).statusCode).toBe(201);
 
-    const demote = await trpc('utilisateurs.update', admin, { code: promotedCode, utilisateurRole: 'ROLE_GESTIONNAIRE' }, newKey());
+    const demote = await trpc(
+      'utilisateurs.update',
+      admin,
+      { code: promotedCode, utilisateurRole: 'ROLE_GESTIONNAIRE' },
+      newKey(),
+    );
     expect(demote.statusCode, demote.body).toBe(200);
 
     const before = await lastLogId();
@@ -76,8 +102,18 @@ describe.each(await testEngines())('idempotent replays under today’s rights on
 
     const logged = await logSince(before);
     expect(logged.map((r) => [r.kind, r.userEmail, r.signalementCode, r.details])).toEqual([
-      ['lecture_personnes', 'promu@example.mg', report, { personnes: 'sources', protegees: true, masquees: 1 }],
-      ['lecture_personnes', 'promu@example.mg', report, { personnes: 'sources', protegees: true, masquees: 1 }],
+      [
+        'lecture_personnes',
+        'promu@example.mg',
+        report,
+        { personnes: 'sources', protegees: true, masquees: 1 },
+      ],
+      [
+        'lecture_personnes',
+        'promu@example.mg',
+        report,
+        { personnes: 'sources', protegees: true, masquees: 1 },
+      ],
     ]);
 
     // Accounts are read by administrators only: the invitation's replay is refused now.
@@ -113,7 +149,11 @@ describe.each(await testEngines())('idempotent replays under today’s rights on
     const name = `${PEOPLE.source} supprimée`;
     const first = await rest('/api/sources', agent, restSource(name), key);
     expect(first.statusCode).toBe(201);
-    const removed = await t.app.inject({ method: 'DELETE', url: `/api/sources/${first.json().code}`, headers: { cookie: agent, ...SAME_ORIGIN } });
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/sources/${first.json().code}`,
+      headers: { cookie: agent, ...SAME_ORIGIN },
+    });
     expect(removed.statusCode).toBe(204);
     const again = await rest('/api/sources', agent, restSource(name), key);
     expect(again.statusCode).toBe(404);

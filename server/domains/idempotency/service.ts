@@ -19,8 +19,10 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const idempotencyKeySchema = z.string().regex(/^[A-Za-z0-9_.:-]{8,128}$/);
 
 export const IDEMPOTENCY_MESSAGES = {
-  invalidKey: 'En-tête Idempotency-Key invalide : 8 à 128 caractères parmi les lettres, les chiffres et « - _ . : ».',
-  reused: 'Cette clé Idempotency-Key a déjà servi pour une autre requête : envoyez une nouvelle clé pour une nouvelle saisie.',
+  invalidKey:
+    'En-tête Idempotency-Key invalide : 8 à 128 caractères parmi les lettres, les chiffres et « - _ . : ».',
+  reused:
+    'Cette clé Idempotency-Key a déjà servi pour une autre requête : envoyez une nouvelle clé pour une nouvelle saisie.',
   batched: 'Une requête avec Idempotency-Key ne peut contenir qu’une seule opération.',
 } as const;
 
@@ -109,14 +111,23 @@ export async function idempotent<T>(
   return outcome.replayed ? { result: await reread(outcome.result), replayed: true } : outcome;
 }
 
-async function runOnce<T>(db: Database, call: IdempotentCall, key: string, create: () => Promise<T>): Promise<IdempotentResult<T>> {
+async function runOnce<T>(
+  db: Database,
+  call: IdempotentCall,
+  key: string,
+  create: () => Promise<T>,
+): Promise<IdempotentResult<T>> {
   const requestHash = hashOf(call.scope, call.input);
   const t = db.t.idempotencyKeys;
   const cipher = cipherOf(db);
   const where = and(eq(t.userId, call.user.id), eq(t.key, key));
-  const fresh = (row: StoredAnswer | undefined) => row && row.createdAt.getTime() > Date.now() - IDEMPOTENCY_TTL_MS;
+  const fresh = (row: StoredAnswer | undefined) =>
+    row && row.createdAt.getTime() > Date.now() - IDEMPOTENCY_TTL_MS;
   const replay = (row: StoredAnswer): IdempotentResult<T> => {
-    const sealed = row.scope === call.scope ? (JSON.parse(cipher.decrypt(row.response, 'idempotency_keys.response')) as Sealed) : null;
+    const sealed =
+      row.scope === call.scope
+        ? (JSON.parse(cipher.decrypt(row.response, 'idempotency_keys.response')) as Sealed)
+        : null;
     if (!sealed || sealed.h !== requestHash) throw new DomainError('conflict', IDEMPOTENCY_MESSAGES.reused);
     return { result: sealed.r as T, replayed: true };
   };

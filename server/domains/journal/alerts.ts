@@ -43,7 +43,12 @@ async function reportsRead(db: Database, tx: Orm, userId: number, since: Date): 
 const today = (now: Date) => businessDayStart(businessDay(now));
 
 /** After a read of a report's people or history (its entry already written in `tx`). */
-export async function checkMassiveReading(db: Database, tx: Orm, userId: number, now = new Date()): Promise<void> {
+export async function checkMassiveReading(
+  db: Database,
+  tx: Orm,
+  userId: number,
+  now = new Date(),
+): Promise<void> {
   const settings = journalSettings(db);
   const dayStart = today(now);
   // Two reads of the same user at once must not both raise the alert (SQLite serialises already).
@@ -58,8 +63,15 @@ export async function checkMassiveReading(db: Database, tx: Orm, userId: number,
     });
   }
   const inDay = await reportsRead(db, tx, userId, dayStart);
-  if (inDay >= settings.dailyReads && !(await alertedSince(db, tx, userId, 'lecture_quotidienne', dayStart))) {
-    await raiseAlert(db, tx, userId, 'lecture_quotidienne', { signalements: inDay, jour: businessDay(now), seuil: settings.dailyReads });
+  if (
+    inDay >= settings.dailyReads &&
+    !(await alertedSince(db, tx, userId, 'lecture_quotidienne', dayStart))
+  ) {
+    await raiseAlert(db, tx, userId, 'lecture_quotidienne', {
+      signalements: inDay,
+      jour: businessDay(now),
+      seuil: settings.dailyReads,
+    });
   }
 }
 
@@ -67,7 +79,12 @@ export async function checkMassiveReading(db: Database, tx: Orm, userId: number,
  * Rows of the reports list the user exported since `since`. Summed here rather than in SQL (the count is
  * in the entries' JSON, read differently by each engine): a user's exports of one day are few.
  */
-async function rowsExported(db: Database, tx: Orm, userId: number, since: Date): Promise<{ lignes: number; exports: number }> {
+async function rowsExported(
+  db: Database,
+  tx: Orm,
+  userId: number,
+  since: Date,
+): Promise<{ lignes: number; exports: number }> {
   const l = db.t.accessLog;
   const rows = await tx
     .select({ details: l.details })
@@ -79,7 +96,13 @@ async function rowsExported(db: Database, tx: Orm, userId: number, since: Date):
 }
 
 /** After an export of the reports list (its entry already written in `tx`). */
-export async function checkMassiveExport(db: Database, tx: Orm, userId: number, format: string, now = new Date()): Promise<void> {
+export async function checkMassiveExport(
+  db: Database,
+  tx: Orm,
+  userId: number,
+  format: string,
+  now = new Date(),
+): Promise<void> {
   const settings = journalSettings(db);
   const dayStart = today(now);
   await lockFor(db, tx, LOCK_SPACE.accessAlerts, userId);
@@ -101,13 +124,27 @@ export async function checkMassiveExport(db: Database, tx: Orm, userId: number, 
       });
     }
   }
-  if (lignes >= settings.dailyExportRows && !(await alertedSince(db, tx, userId, 'export_quotidien', dayStart))) {
-    await raiseAlert(db, tx, userId, 'export_quotidien', { lignes, exports, jour, seuil: settings.dailyExportRows });
+  if (
+    lignes >= settings.dailyExportRows &&
+    !(await alertedSince(db, tx, userId, 'export_quotidien', dayStart))
+  ) {
+    await raiseAlert(db, tx, userId, 'export_quotidien', {
+      lignes,
+      exports,
+      jour,
+      seuil: settings.dailyExportRows,
+    });
   }
 }
 
 /** Inserts the alert and queues one e-mail per enabled administrator, in the caller's transaction. */
-async function raiseAlert(db: Database, tx: Orm, userId: number, kind: AccessAlertKind, details: Record<string, unknown>) {
+async function raiseAlert(
+  db: Database,
+  tx: Orm,
+  userId: number,
+  kind: AccessAlertKind,
+  details: Record<string, unknown>,
+) {
   const { accessAlerts, utilisateurs: u, utilisateurRoles: r } = db.t;
   await tx.insert(accessAlerts).values({ kind, userId, details, createdAt: new Date() });
   const [user] = await tx
@@ -126,7 +163,13 @@ async function raiseAlert(db: Database, tx: Orm, userId: number, kind: AccessAle
   for (const admin of admins) {
     await enqueueMail(
       db,
-      accessAlertMail({ to: admin.email, nomPrenom: admin.nomPrenom, user, message, link: journalLink(publicUrl, user.code) }),
+      accessAlertMail({
+        to: admin.email,
+        nomPrenom: admin.nomPrenom,
+        user,
+        message,
+        link: journalLink(publicUrl, user.code),
+      }),
     );
   }
 }

@@ -17,7 +17,12 @@ export interface AccessEntry {
 }
 
 /** Appends one entry, joining the caller's transaction when there is one. */
-export async function recordAccess(db: Database, entry: AccessEntry, tx?: Orm, at = new Date()): Promise<void> {
+export async function recordAccess(
+  db: Database,
+  entry: AccessEntry,
+  tx?: Orm,
+  at = new Date(),
+): Promise<void> {
   const values = {
     at,
     kind: entry.kind,

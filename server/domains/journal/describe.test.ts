@@ -12,30 +12,56 @@ describe('French descriptions of the access log', () => {
     expect(describeEntry('lecture_historique', { entrees: 5, personnes: 3, masquees: 1 })).toBe(
       'Historique : 5 entrées, dont 3 sur des personnes, 1 masquée',
     );
-    expect(describeEntry('export', { format: 'xlsx', filtres: {}, lignes: 120 })).toBe('Export xlsx : 120 lignes');
-    expect(describeEntry('export', { objet: 'journal', format: 'xlsx', lignes: 1 })).toBe('Export du journal des accès xlsx : 1 ligne');
-    expect(describeEntry('droits', { action: 'modification', utilisateur: 'USR1', role: { avant: 'Utilisateur', apres: 'Administrateur' } })).toBe(
-      'Rôle : Utilisateur → Administrateur (USR1)',
+    expect(describeEntry('export', { format: 'xlsx', filtres: {}, lignes: 120 })).toBe(
+      'Export xlsx : 120 lignes',
     );
-    expect(describeEntry('droits', { action: 'modification', utilisateur: 'USR1', compte: { avant: 'actif', apres: 'désactivé' } })).toBe(
-      'Compte : actif → désactivé (USR1)',
+    expect(describeEntry('export', { objet: 'journal', format: 'xlsx', lignes: 1 })).toBe(
+      'Export du journal des accès xlsx : 1 ligne',
     );
-    expect(describeEntry('droits', { action: 'creation', utilisateur: 'USR2', role: 'Utilisateur' })).toBe('Création du compte (USR2) : rôle Utilisateur');
+    expect(
+      describeEntry('droits', {
+        action: 'modification',
+        utilisateur: 'USR1',
+        role: { avant: 'Utilisateur', apres: 'Administrateur' },
+      }),
+    ).toBe('Rôle : Utilisateur → Administrateur (USR1)');
+    expect(
+      describeEntry('droits', {
+        action: 'modification',
+        utilisateur: 'USR1',
+        compte: { avant: 'actif', apres: 'désactivé' },
+      }),
+    ).toBe('Compte : actif → désactivé (USR1)');
+    expect(describeEntry('droits', { action: 'creation', utilisateur: 'USR2', role: 'Utilisateur' })).toBe(
+      'Création du compte (USR2) : rôle Utilisateur',
+    );
     expect(describeEntry('droits', { action: 'reinitialisation_2fa', utilisateur: 'USR3' })).toBe(
       'Réinitialisation de la double authentification (USR3)',
     );
     expect(describeEntry('connexion', { etape: 'mot_de_passe' })).toBe('Connexion (mot de passe)');
-    expect(describeEntry('echec_connexion', { motif: 'mot_de_passe_incorrect' })).toBe('Mot de passe incorrect');
+    expect(describeEntry('echec_connexion', { motif: 'mot_de_passe_incorrect' })).toBe(
+      'Mot de passe incorrect',
+    );
   });
 
   it('says what was searched without the text, the refusals counted, and what the purge removed (issue #21)', () => {
     const search = { type: 'texte', longueur: 12, mots: 2, empreinte: 'abc' };
-    expect(describeEntry('export', { format: 'json', lignes: 3, filtres: { recherche: search } })).toBe('Export json : 3 lignes, recherche (12 caractères)');
-    expect(describeEntry('export', { format: 'xlsx', lignes: 1, filtres: { recherche: { type: 'code', code: 'SIG-AAAA-BBBB' } } })).toBe(
-      'Export xlsx : 1 ligne, recherche du signalement SIG-AAAA-BBBB',
+    expect(describeEntry('export', { format: 'json', lignes: 3, filtres: { recherche: search } })).toBe(
+      'Export json : 3 lignes, recherche (12 caractères)',
     );
-    expect(describeEntry('echec_connexion', { motif: 'compte_inconnu', empreinte: 'k3Yx' })).toBe('Compte inconnu (e-mail saisi, empreinte k3Yx)');
-    expect(describeEntry('echec_connexion', { motif: 'trop_de_tentatives', refus: 994, fenetreMinutes: 15 })).toBe(
+    expect(
+      describeEntry('export', {
+        format: 'xlsx',
+        lignes: 1,
+        filtres: { recherche: { type: 'code', code: 'SIG-AAAA-BBBB' } },
+      }),
+    ).toBe('Export xlsx : 1 ligne, recherche du signalement SIG-AAAA-BBBB');
+    expect(describeEntry('echec_connexion', { motif: 'compte_inconnu', empreinte: 'k3Yx' })).toBe(
+      'Compte inconnu (e-mail saisi, empreinte k3Yx)',
+    );
+    expect(
+      describeEntry('echec_connexion', { motif: 'trop_de_tentatives', refus: 994, fenetreMinutes: 15 }),
+    ).toBe(
       'Trop de tentatives (connexion refusée sans vérification) : 994 autres connexions refusées en 15 minutes',
     );
     expect(describeEntry('purge', { supprimees: 1, avant: '2025-11-25', conservationJours: 365 })).toBe(
@@ -55,9 +81,9 @@ describe('French descriptions of the access log', () => {
     expect(describeAlert('export_massif', { format: 'xlsx', lignes: 150, total: 200, part: 0.75 })).toBe(
       'a exporté 150 signalements sur 200 (75 %) en xlsx',
     );
-    expect(describeAlert('export_massif', { format: 'xlsx', lignes: 150, total: 200, part: 0.75, exports: 3 })).toBe(
-      'a exporté 150 signalements sur 200 (75 %) en 3 exports dans la journée',
-    );
+    expect(
+      describeAlert('export_massif', { format: 'xlsx', lignes: 150, total: 200, part: 0.75, exports: 3 }),
+    ).toBe('a exporté 150 signalements sur 200 (75 %) en 3 exports dans la journée');
     expect(describeAlert('export_quotidien', { lignes: 1200, exports: 4, seuil: 1000 })).toBe(
       'a exporté 1200 lignes de signalements en 4 exports dans la journée (seuil : 1000)',
     );

@@ -10,7 +10,11 @@ const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 const plural = (n: number, one: string, many: string) => `${n} ${n > 1 ? many : one}`;
 
-const PEOPLE_LABELS: Record<string, string> = { auteurs: 'Auteurs présumés', sources: 'Sources', victimes: 'Victimes' };
+const PEOPLE_LABELS: Record<string, string> = {
+  auteurs: 'Auteurs présumés',
+  sources: 'Sources',
+  victimes: 'Victimes',
+};
 
 /** Why a log-in failed, as stored in `details.motif`. */
 export const LOGIN_FAILURES = {
@@ -47,7 +51,9 @@ function describeRights(d: Details): string {
     case 'reinitialisation_2fa':
       return `Réinitialisation de la double authentification${suffix}`;
     default: {
-      const parts = [beforeAfter('Rôle', d.role), beforeAfter('Compte', d.compte)].filter((p): p is string => p !== null);
+      const parts = [beforeAfter('Rôle', d.role), beforeAfter('Compte', d.compte)].filter(
+        (p): p is string => p !== null,
+      );
       return `${parts.length > 0 ? parts.join(' ; ') : 'Modification des droits'}${suffix}`;
     }
   }
@@ -85,7 +91,8 @@ export function describeEntry(kind: AccessLogKind, d: Details): string {
   switch (kind) {
     case 'lecture_personnes': {
       const label = PEOPLE_LABELS[str(d.personnes)] ?? 'Personnes';
-      if (d.protegees === true) return `${label} protégées : ${plural(num(d.masquees), 'masquée', 'masquées')} (besoin d'en connaître)`;
+      if (d.protegees === true)
+        return `${label} protégées : ${plural(num(d.masquees), 'masquée', 'masquées')} (besoin d'en connaître)`;
       return `${label} (${num(d.nombre)})`;
     }
     case 'lecture_historique': {

@@ -25,7 +25,13 @@ describe.each(await testEngines())('journal des accès on %s', (engine) => {
     admin = await t.login('admin@example.mg');
     user = await t.login('agent@example.mg');
     const agent = await userId(t, userCode);
-    const entry = (at: string, kind: AccessLogKind, signalement: string | null, details: Record<string, unknown>, who: number | null = agent) => ({
+    const entry = (
+      at: string,
+      kind: AccessLogKind,
+      signalement: string | null,
+      details: Record<string, unknown>,
+      who: number | null = agent,
+    ) => ({
       at: new Date(at),
       kind,
       userId: who,
@@ -42,7 +48,10 @@ describe.each(await testEngines())('journal des accès on %s', (engine) => {
         entry('2026-03-10T20:59:59.999Z', 'export', null, { format: 'xlsx', filtres: {}, lignes: 120 }),
         entry('2026-03-10T21:00:00.000Z', 'echec_connexion', null, { motif: 'compte_inconnu' }, null),
         // A typed e-mail that a spreadsheet would run as a formula.
-        { ...entry('2026-03-11T05:00:00.000Z', 'echec_connexion', null, { motif: 'compte_inconnu' }, null), userEmail: '=HYPERLINK("http://x")' },
+        {
+          ...entry('2026-03-11T05:00:00.000Z', 'echec_connexion', null, { motif: 'compte_inconnu' }, null),
+          userEmail: '=HYPERLINK("http://x")',
+        },
       ]),
     );
   });
@@ -78,7 +87,11 @@ describe.each(await testEngines())('journal des accès on %s', (engine) => {
       description: 'Sources (3)',
     });
     expect(items[2]!.description).toBe('Export xlsx : 120 lignes');
-    expect(items[1]).toMatchObject({ utilisateur: null, email: 'inconnu@example.mg', description: 'Compte inconnu' });
+    expect(items[1]).toMatchObject({
+      utilisateur: null,
+      email: 'inconnu@example.mg',
+      description: 'Compte inconnu',
+    });
   });
 
   it('filters by Madagascar day: du and au are whole days in UTC+3', async () => {
@@ -92,12 +105,18 @@ describe.each(await testEngines())('journal des accès on %s', (engine) => {
     const mine = await page({ utilisateur: userCode, au: '2026-03-11' });
     expect(mine.total).toBe(3);
     expect((await page({ utilisateur: 'USR-INCONNU' })).total).toBe(0);
-    expect((await page({ signalement: 'SIG-B' })).items.map((i) => i.description)).toEqual(['Auteurs présumés (2)']);
+    expect((await page({ signalement: 'SIG-B' })).items.map((i) => i.description)).toEqual([
+      'Auteurs présumés (2)',
+    ]);
     expect((await page({ kind: 'echec_connexion', au: '2026-03-11' })).total).toBe(2);
-    expect((await page({ kind: 'export', utilisateur: '', signalement: '', au: '2026-03-11' })).total).toBe(1);
+    expect((await page({ kind: 'export', utilisateur: '', signalement: '', au: '2026-03-11' })).total).toBe(
+      1,
+    );
     const inverted = await list({ du: '2026-03-11', au: '2026-03-10' });
     expect(inverted.statusCode).toBe(400);
-    expect(inverted.json().error.message).toBe('La date de fin doit être postérieure ou égale à la date de début.');
+    expect(inverted.json().error.message).toBe(
+      'La date de fin doit être postérieure ou égale à la date de début.',
+    );
   });
 
   it('paginates 50 at a time with the exact total', async () => {
@@ -128,7 +147,9 @@ describe.each(await testEngines())('journal des accès on %s', (engine) => {
 
   it('refuses the log, its alerts, marking an alert and the export to a user who is not an administrator', async () => {
     expect((await list({}, 1, user)).statusCode).toBe(403);
-    expect((await t.app.inject({ url: '/trpc/journal.alerts', headers: { cookie: user } })).statusCode).toBe(403);
+    expect((await t.app.inject({ url: '/trpc/journal.alerts', headers: { cookie: user } })).statusCode).toBe(
+      403,
+    );
     const mark = await t.app.inject({
       method: 'POST',
       url: '/trpc/journal.markAlertSeen',
@@ -136,7 +157,9 @@ describe.each(await testEngines())('journal des accès on %s', (engine) => {
       payload: { id: 1 },
     });
     expect(mark.statusCode).toBe(403);
-    expect((await t.app.inject({ url: '/api/journal-acces/export/xlsx', headers: { cookie: user } })).statusCode).toBe(403);
+    expect(
+      (await t.app.inject({ url: '/api/journal-acces/export/xlsx', headers: { cookie: user } })).statusCode,
+    ).toBe(403);
   });
 
   it('exports the filtered log as xlsx in Madagascar time, guards formulas, and logs the export itself', async () => {
@@ -147,11 +170,21 @@ describe.each(await testEngines())('journal des accès on %s', (engine) => {
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['x-total-count']).toBe('5');
-    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="journal-des-acces-\d{4}-\d{2}-\d{2}\.xlsx"$/);
+    expect(res.headers['content-disposition']).toMatch(
+      /^attachment; filename="journal-des-acces-\d{4}-\d{2}-\d{2}\.xlsx"$/,
+    );
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
     const sheet = workbook.getWorksheet('Journal des accès')!;
-    expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual(['Date', 'Utilisateur', 'Email', 'Adresse', 'Type', 'Signalement', 'Détail']);
+    expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual([
+      'Date',
+      'Utilisateur',
+      'Email',
+      'Adresse',
+      'Type',
+      'Signalement',
+      'Détail',
+    ]);
     expect(sheet.actualRowCount).toBe(6);
     // Newest first; the last row is 2026-03-09 23:59:59 in Madagascar.
     const last = sheet.getRow(6);
@@ -168,12 +201,24 @@ describe.each(await testEngines())('journal des accès on %s', (engine) => {
     expect(sheet.getRow(2).getCell(3).value).toBe('=HYPERLINK("http://x")');
     expect(sheet.getRow(2).getCell(3).type).toBe(ExcelJS.ValueType.String);
     const info = workbook.getWorksheet('Informations')!;
-    expect(info.getColumn(1).values).toEqual(expect.arrayContaining(['Du : 09/03/2026', 'Au : 11/03/2026', '5 entrée(s) exportée(s) sur 5']));
+    expect(info.getColumn(1).values).toEqual(
+      expect.arrayContaining(['Du : 09/03/2026', 'Au : 11/03/2026', '5 entrée(s) exportée(s) sur 5']),
+    );
 
     const rows = await accessLogRows(t);
     expect(rows).toHaveLength(before + 1);
-    expect(rows.at(-1)).toMatchObject({ kind: 'export', userEmail: 'admin@example.mg', address: '41.188.40.4', signalementCode: null });
-    expect(rows.at(-1)!.details).toEqual({ objet: 'journal', format: 'xlsx', filtres: { du: '2026-03-09', au: '2026-03-11' }, lignes: 5 });
+    expect(rows.at(-1)).toMatchObject({
+      kind: 'export',
+      userEmail: 'admin@example.mg',
+      address: '41.188.40.4',
+      signalementCode: null,
+    });
+    expect(rows.at(-1)!.details).toEqual({
+      objet: 'journal',
+      format: 'xlsx',
+      filtres: { du: '2026-03-09', au: '2026-03-11' },
+      lignes: 5,
+    });
   });
 
   it('caps the xlsx export at its limit, keeps the newest entries and says so in the file', async () => {
@@ -196,20 +241,31 @@ describe.each(await testEngines())('journal des accès on %s', (engine) => {
     const sheet = workbook.getWorksheet('Journal des accès')!;
     expect(sheet.actualRowCount).toBe(5);
     expect(sheet.getRow(4).getCell(7).value).toBe('Export xlsx : 120 lignes');
-    const note = 'Export limité aux 3 entrées les plus récentes sur 5 : précisez les filtres pour obtenir le reste.';
+    const note =
+      'Export limité aux 3 entrées les plus récentes sur 5 : précisez les filtres pour obtenir le reste.';
     expect(sheet.getRow(5).getCell(1).value).toBe(note);
     expect(workbook.getWorksheet('Informations')!.getColumn(1).values).toContain(note);
-    expect((await accessLogRows(t, 'export')).at(-1)!.details).toMatchObject({ objet: 'journal', lignes: 3, tronque: true, total: 5 });
+    expect((await accessLogRows(t, 'export')).at(-1)!.details).toMatchObject({
+      objet: 'journal',
+      lignes: 3,
+      tronque: true,
+      total: 5,
+    });
   });
 
   it('refuses to change or delete an entry by raw SQL (and to truncate the table on PostgreSQL)', async () => {
     const before = await accessLogRows(t);
     // Drizzle wraps the driver's error: the trigger's message is in its cause.
     const refusal = async (statement: ReturnType<typeof sql>) => {
-      const error = await t.db.execute(statement).then(() => null, (e: Error) => e);
+      const error = await t.db.execute(statement).then(
+        () => null,
+        (e: Error) => e,
+      );
       return `${error?.message} ${(error?.cause as Error | undefined)?.message}`;
     };
-    expect(await refusal(sql`update access_log set kind = 'connexion', address = null`)).toMatch(/append-only/);
+    expect(await refusal(sql`update access_log set kind = 'connexion', address = null`)).toMatch(
+      /append-only/,
+    );
     expect(await refusal(sql`delete from access_log`)).toMatch(/append-only/);
     if (engine === 'postgres') expect(await refusal(sql`truncate access_log`)).toMatch(/append-only/);
     expect(await accessLogRows(t)).toEqual(before);

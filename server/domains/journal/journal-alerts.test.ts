@@ -73,8 +73,14 @@ describe.each(await testEngines())('alerts on unusual reading on %s', (engine) =
     expect(mails.map((m) => m.to).sort()).toEqual(['admin2@example.mg', 'admin@example.mg']);
     for (const mail of mails) {
       expect(mail.subject).toBe("Signalements : alerte d'accès inhabituel (Rakoto Rafale)");
-      expect(mail.text).toContain('Rakoto Rafale (rafale@example.mg, ' + burstCode + ') a consulté les personnes de 5 signalements en 10 minutes');
-      expect(mail.text).toContain(`https://signalements.example.mg/admin/journal-acces?utilisateur=${burstCode}`);
+      expect(mail.text).toContain(
+        'Rakoto Rafale (rafale@example.mg, ' +
+          burstCode +
+          ') a consulté les personnes de 5 signalements en 10 minutes',
+      );
+      expect(mail.text).toContain(
+        `https://signalements.example.mg/admin/journal-acces?utilisateur=${burstCode}`,
+      );
     }
 
     // A sixth report within the window: still one alert, no new e-mail.
@@ -86,7 +92,12 @@ describe.each(await testEngines())('alerts on unusual reading on %s', (engine) =
   it('keeps an alert on the dashboard until an administrator marks it seen; an unknown alert is 404', async () => {
     const [alert] = await alerts();
     const mark = (id: number) =>
-      t.app.inject({ method: 'POST', url: '/trpc/journal.markAlertSeen', headers: { cookie: admin, ...SAME_ORIGIN }, payload: { id } });
+      t.app.inject({
+        method: 'POST',
+        url: '/trpc/journal.markAlertSeen',
+        headers: { cookie: admin, ...SAME_ORIGIN },
+        payload: { id },
+      });
     expect((await mark(alert!.id)).statusCode).toBe(200);
     expect(await alerts()).toEqual([]);
     const a = t.db.t.accessAlerts;
@@ -102,7 +113,10 @@ describe.each(await testEngines())('alerts on unusual reading on %s', (engine) =
     await t.user('exporte@example.mg', 'ROLE_USER', 'Randria Exporte');
     await t.user('petit@example.mg', 'ROLE_USER', 'Rabary Petit');
     const small = await t.login('petit@example.mg');
-    const res = await t.app.inject({ url: `/api/signalements/export/list?search=${reports[0]}`, headers: { cookie: small } });
+    const res = await t.app.inject({
+      url: `/api/signalements/export/list?search=${reports[0]}`,
+      headers: { cookie: small },
+    });
     expect(res.statusCode).toBe(200);
     expect(Number(res.headers['x-total-count'])).toBeLessThan(4);
     expect((await alerts()).filter((a) => a.kind === 'export_massif')).toEqual([]);
@@ -197,14 +211,20 @@ describe.each(await testEngines())('alerts that slow reading does not evade on %
       at(minutes);
       for (const report of reports.slice(0, 5)) await readAuthors(reader, report);
     }
-    expect((await alertsAbout('lent@example.mg')).map((a) => a.kind).sort()).toEqual(['lecture_massive', 'lecture_quotidienne']);
+    expect((await alertsAbout('lent@example.mg')).map((a) => a.kind).sort()).toEqual([
+      'lecture_massive',
+      'lecture_quotidienne',
+    ]);
   });
 
   it('adds up the exports of the day: 5 one-report exports reach the share rule, 6 the daily rows', async () => {
     const exporter = await t.login('morceaux@example.mg');
     const exportOne = async (i: number) => {
       at(i * 3);
-      const res = await t.app.inject({ url: `/api/signalements/export/list?search=${reports[i]}`, headers: { cookie: exporter } });
+      const res = await t.app.inject({
+        url: `/api/signalements/export/list?search=${reports[i]}`,
+        headers: { cookie: exporter },
+      });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.headers['x-total-count']).toBe('1');
     };
@@ -230,14 +250,26 @@ describe.each(await testEngines())('alerts that slow reading does not evade on %
     const [row] = await t.db.transaction((tx) =>
       tx
         .insert(a)
-        .values({ kind: 'lecture_massive', userId: me!.id, details: { signalements: 5, fenetreMinutes: 10, seuil: 5 }, createdAt: new Date() })
+        .values({
+          kind: 'lecture_massive',
+          userId: me!.id,
+          details: { signalements: 5, fenetreMinutes: 10, seuil: 5 },
+          createdAt: new Date(),
+        })
         .returning({ id: a.id }),
     );
     const mark = (cookie: string) =>
-      t.app.inject({ method: 'POST', url: '/trpc/journal.markAlertSeen', headers: { cookie, ...SAME_ORIGIN }, payload: { id: row!.id } });
+      t.app.inject({
+        method: 'POST',
+        url: '/trpc/journal.markAlertSeen',
+        headers: { cookie, ...SAME_ORIGIN },
+        payload: { id: row!.id },
+      });
     const own = await mark(admin);
     expect(own.statusCode).toBe(403);
-    expect(own.json().error.message).toBe('Une alerte qui vous concerne doit être marquée vue par un autre administrateur.');
+    expect(own.json().error.message).toBe(
+      'Une alerte qui vous concerne doit être marquée vue par un autre administrateur.',
+    );
     expect((await alertsAbout('admin@example.mg')).map((x) => x.id)).toContain(row!.id);
     expect((await mark(otherAdmin)).statusCode).toBe(200);
     expect((await alertsAbout('admin@example.mg')).map((x) => x.id)).not.toContain(row!.id);

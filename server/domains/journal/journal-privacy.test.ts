@@ -29,7 +29,10 @@ describe.each(await testEngines())('no free text in the access log on %s', (engi
 
   const lastId = async () => (await accessLogRows(t)).at(-1)?.id ?? 0;
   const exportList = (search: string) =>
-    t.app.inject({ url: `/api/signalements/export/list?search=${encodeURIComponent(search)}`, headers: { cookie: admin } });
+    t.app.inject({
+      url: `/api/signalements/export/list?search=${encodeURIComponent(search)}`,
+      headers: { cookie: admin },
+    });
 
   it("logs an export searching a source's exact name as its length and a keyed hash, never the name", async () => {
     const before = await lastId();
@@ -39,14 +42,22 @@ describe.each(await testEngines())('no free text in the access log on %s', (engi
     expect((await exportList(PEOPLE.source.toUpperCase())).statusCode).toBe(200);
     const rows = (await accessLogRows(t, 'export')).filter((r) => r.id > before);
     expect(rows).toHaveLength(2);
-    const searches = rows.map((r) => (r.details.filtres as Record<string, unknown>).recherche as Record<string, unknown>);
-    expect(searches[0]).toEqual({ type: 'texte', longueur: [...PEOPLE.source].length, mots: 2, empreinte: expect.any(String) });
+    const searches = rows.map(
+      (r) => (r.details.filtres as Record<string, unknown>).recherche as Record<string, unknown>,
+    );
+    expect(searches[0]).toEqual({
+      type: 'texte',
+      longueur: [...PEOPLE.source].length,
+      mots: 2,
+      empreinte: expect.any(String),
+    });
     // The same name typed otherwise is the same search; the hash is not the source's blind index.
     expect(searches[1]!.empreinte).toBe(searches[0]!.empreinte);
     const [source] = await t.db.read.select({ index: t.db.t.sources.nomIndex }).from(t.db.t.sources);
     expect(source!.index).not.toContain(String(searches[0]!.empreinte));
     const stored = JSON.stringify(await accessLogRows(t));
-    for (const part of ['Rasoanirina', 'rasoanirina', 'Source-Protégée', 'source-protegee']) expect(stored).not.toContain(part);
+    for (const part of ['Rasoanirina', 'rasoanirina', 'Source-Protégée', 'source-protegee'])
+      expect(stored).not.toContain(part);
   });
 
   it('shows the search on the Journal des accès screen in French, without the text', async () => {
@@ -56,14 +67,19 @@ describe.each(await testEngines())('no free text in the access log on %s', (engi
     });
     expect(res.statusCode, res.body).toBe(200);
     const [entry] = res.json().result.data.items;
-    expect(entry.description).toBe(`Export json : 1 ligne, recherche (${[...PEOPLE.source].length} caractères)`);
+    expect(entry.description).toBe(
+      `Export json : 1 ligne, recherche (${[...PEOPLE.source].length} caractères)`,
+    );
   });
 
   it("logs a search for a report's code as that code", async () => {
     const before = await lastId();
     expect((await exportList(report.toLowerCase())).statusCode).toBe(200);
     const [row] = (await accessLogRows(t, 'export')).filter((r) => r.id > before);
-    expect((row!.details.filtres as Record<string, unknown>).recherche).toEqual({ type: 'code', code: report });
+    expect((row!.details.filtres as Record<string, unknown>).recherche).toEqual({
+      type: 'code',
+      code: report,
+    });
   });
 
   it("keeps text typed in the journal's own filters out of the journal's export entry", async () => {
@@ -84,8 +100,18 @@ describe.each(await testEngines())('no free text in the access log on %s', (engi
   it('names the account of a failed log-in, or keeps only a keyed hash of an unknown e-mail typed', async () => {
     const before = await lastId();
     const login = (email: string) =>
-      t.app.inject({ method: 'POST', url: '/api/login', headers: { 'x-forwarded-for': '41.188.60.6' }, payload: { email, password: 'pas-le-bon-mot' } });
-    for (const email of ['Rasoanirina.Source@example.mg', ' rasoanirina.source@example.mg', 'autre@example.mg', 'ADMIN@example.mg']) {
+      t.app.inject({
+        method: 'POST',
+        url: '/api/login',
+        headers: { 'x-forwarded-for': '41.188.60.6' },
+        payload: { email, password: 'pas-le-bon-mot' },
+      });
+    for (const email of [
+      'Rasoanirina.Source@example.mg',
+      ' rasoanirina.source@example.mg',
+      'autre@example.mg',
+      'ADMIN@example.mg',
+    ]) {
       expect((await login(email)).statusCode).toBe(401);
     }
     const rows = (await accessLogRows(t, 'echec_connexion')).filter((r) => r.id > before);
@@ -108,10 +134,28 @@ describe.each(await testEngines())('no free text in the access log on %s', (engi
 
   it("rewrites the earlier entries' search texts and unknown e-mails (the migration's own statements)", async () => {
     // Entries as written before the fix: the update trigger is lifted as the migration does.
-    await t.db.execute(sql.raw(engine === 'postgres' ? 'DROP TRIGGER access_log_no_change ON access_log' : 'DROP TRIGGER access_log_no_update'));
+    await t.db.execute(
+      sql.raw(
+        engine === 'postgres'
+          ? 'DROP TRIGGER access_log_no_change ON access_log'
+          : 'DROP TRIGGER access_log_no_update',
+      ),
+    );
     const before = await lastId();
-    await recordAccess(t.db, { kind: 'export', userId: null, email: 'admin@example.mg', address: null, details: { format: 'json', lignes: 1, filtres: { search: PEOPLE.source, 'region.code': 'R01' } } });
-    await recordAccess(t.db, { kind: 'echec_connexion', userId: null, email: 'rasoanirina@example.mg', address: null, details: { motif: 'compte_inconnu' } });
+    await recordAccess(t.db, {
+      kind: 'export',
+      userId: null,
+      email: 'admin@example.mg',
+      address: null,
+      details: { format: 'json', lignes: 1, filtres: { search: PEOPLE.source, 'region.code': 'R01' } },
+    });
+    await recordAccess(t.db, {
+      kind: 'echec_connexion',
+      userId: null,
+      email: 'rasoanirina@example.mg',
+      address: null,
+      details: { motif: 'compte_inconnu' },
+    });
     const file = engine === 'postgres' ? '0013_access_log_retention.sql' : '0015_access_log_retention.sql';
     const statements = readFileSync(join(PATHS.migrations[engine], file), 'utf8')
       .split('--> statement-breakpoint')

@@ -34,7 +34,18 @@ describe.each(await testEngines())('access log flood and retention on %s', (engi
     expect(cause).toMatch(/append-only|access_log_purge/);
   };
   const entry = (at: Date, marque: string) =>
-    recordAccess(t.db, { kind: 'connexion', userId: null, email: null, address: null, details: { etape: 'mot_de_passe', marque } }, undefined, at);
+    recordAccess(
+      t.db,
+      {
+        kind: 'connexion',
+        userId: null,
+        email: null,
+        address: null,
+        details: { etape: 'mot_de_passe', marque },
+      },
+      undefined,
+      at,
+    );
 
   it('writes a bounded number of rows for 1,000 refused log-ins from one address, then one summary row', async () => {
     const address = '41.188.70.7';
@@ -51,10 +62,14 @@ describe.each(await testEngines())('access log flood and retention on %s', (engi
       statuses.set(statusCode, (statuses.get(statusCode) ?? 0) + 1);
     }
     expect(Object.fromEntries(statuses)).toEqual({ 401: 5, 429: 995 });
-    const fromAddress = async () => (await accessLogRows(t, 'echec_connexion')).filter((r) => r.address === address);
+    const fromAddress = async () =>
+      (await accessLogRows(t, 'echec_connexion')).filter((r) => r.address === address);
     const rows = await fromAddress();
     // Five wrong passwords, then the first refusal of the window; the 994 others are only counted.
-    expect(rows.map((r) => r.details.motif)).toEqual([...Array(5).fill('mot_de_passe_incorrect'), 'trop_de_tentatives']);
+    expect(rows.map((r) => r.details.motif)).toEqual([
+      ...Array(5).fill('mot_de_passe_incorrect'),
+      'trop_de_tentatives',
+    ]);
 
     // Once the window is over (the hourly maintenance, or the server's stop), one summary row.
     expect(await flushLoginRefusals(t.db, Date.now() + REFUSAL_WINDOW_MS)).toBe(1);
@@ -70,7 +85,8 @@ describe.each(await testEngines())('access log flood and retention on %s', (engi
     await refused("UPDATE access_log SET address = 'x'");
     if (engine === 'postgres') await refused('TRUNCATE access_log');
     // Even the purge's own marker cannot be set to spare nothing but the last days.
-    const recent = engine === 'postgres' ? "now() - interval '1 day'" : 'cast(unixepoch() * 1000 as integer) - 86400000';
+    const recent =
+      engine === 'postgres' ? "now() - interval '1 day'" : 'cast(unixepoch() * 1000 as integer) - 86400000';
     await refused(`UPDATE access_log_purge SET cutoff = ${recent}`);
     await refused('DELETE FROM access_log_purge');
     expect((await accessLogRows(t)).some((r) => r.details.marque === 'ancienne')).toBe(true);
@@ -108,6 +124,8 @@ describe.each(await testEngines())('access log flood and retention on %s', (engi
     const res = await t.app.inject({ url: `/trpc/journal.list?input=${input}`, headers: { cookie: admin } });
     expect(res.statusCode, res.body).toBe(200);
     const day = addDays(businessDay(new Date()), -365).split('-').reverse().join('/');
-    expect(res.json().result.data.items[0].description).toBe(`Purge des entrées antérieures au ${day} (conservation 365 jours) : 2 entrées supprimées`);
+    expect(res.json().result.data.items[0].description).toBe(
+      `Purge des entrées antérieures au ${day} (conservation 365 jours) : 2 entrées supprimées`,
+    );
   });
 });

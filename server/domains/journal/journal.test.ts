@@ -51,7 +51,12 @@ describe.each(await testEngines())('access log on %s', (engine) => {
     ]);
     const id = await userId(t, readerCode);
     for (const row of rows) {
-      expect(row).toMatchObject({ userId: id, userEmail: 'lecteur@example.mg', address: '41.188.10.7', signalementCode: report });
+      expect(row).toMatchObject({
+        userId: id,
+        userEmail: 'lecteur@example.mg',
+        address: '41.188.10.7',
+        signalementCode: report,
+      });
     }
     expect(rows[0]!.details).toEqual({ personnes: 'auteurs', nombre: 1 });
     // The history holds the creation and the three additions of people.
@@ -67,7 +72,12 @@ describe.each(await testEngines())('access log on %s', (engine) => {
     const history = await trpcQuery(reader, 'signalements.historique', { code: report }, '41.188.10.8');
     expect(history.statusCode, history.body).toBe(200);
     const rows = await newEntries(before);
-    expect(rows.map((r) => r.kind)).toEqual(['lecture_personnes', 'lecture_personnes', 'lecture_personnes', 'lecture_historique']);
+    expect(rows.map((r) => r.kind)).toEqual([
+      'lecture_personnes',
+      'lecture_personnes',
+      'lecture_personnes',
+      'lecture_historique',
+    ]);
     expect(new Set(rows.map((r) => `${r.userEmail} ${r.address} ${r.signalementCode}`))).toEqual(
       new Set([`lecteur@example.mg 41.188.10.8 ${report}`]),
     );
@@ -99,16 +109,28 @@ describe.each(await testEngines())('access log on %s', (engine) => {
 
   it('logs each export once, with its format, filters and row count, and no report code', async () => {
     const before = await lastId();
-    const xlsx = await get(reader, '/api/signalements/export/xlsx?signalementAt[after]=2025-01-01', '41.188.10.7');
+    const xlsx = await get(
+      reader,
+      '/api/signalements/export/xlsx?signalementAt[after]=2025-01-01',
+      '41.188.10.7',
+    );
     expect(xlsx.statusCode, xlsx.body).toBe(200);
     const json = await get(reader, '/api/signalements/export/list', '41.188.10.7');
     expect(json.statusCode).toBe(200);
     const rows = await newEntries(before);
     expect(rows.map((r) => r.kind)).toEqual(['export', 'export']);
-    expect(rows[0]).toMatchObject({ userEmail: 'lecteur@example.mg', address: '41.188.10.7', signalementCode: null });
+    expect(rows[0]).toMatchObject({
+      userEmail: 'lecteur@example.mg',
+      address: '41.188.10.7',
+      signalementCode: null,
+    });
     expect(rows[0]!.details).toMatchObject({ format: 'xlsx', lignes: Number(xlsx.headers['x-total-count']) });
     expect(rows[0]!.details.filtres).toMatchObject({ signalementAt: { after: '2024-12-31T21:00:00.000Z' } });
-    expect(rows[1]!.details).toMatchObject({ format: 'json', lignes: Number(json.headers['x-total-count']), filtres: {} });
+    expect(rows[1]!.details).toMatchObject({
+      format: 'json',
+      lignes: Number(json.headers['x-total-count']),
+      filtres: {},
+    });
   });
 
   it('logs the changes of role and of the enabled state, with before → after, and a second-factor reset', async () => {
@@ -118,7 +140,11 @@ describe.each(await testEngines())('access log on %s', (engine) => {
       t.app.inject({
         method: 'PATCH',
         url: `/api/utilisateurs/${code}`,
-        headers: { cookie: admin, 'content-type': 'application/merge-patch+json', 'x-forwarded-for': '41.188.20.1' },
+        headers: {
+          cookie: admin,
+          'content-type': 'application/merge-patch+json',
+          'x-forwarded-for': '41.188.20.1',
+        },
         payload: JSON.stringify(payload),
       });
     expect((await patch({ utilisateurRole: '/api/utilisateur_roles/ROLE_ADMIN' })).statusCode).toBe(200);
@@ -135,9 +161,21 @@ describe.each(await testEngines())('access log on %s', (engine) => {
     // Renaming changes no right: nothing logged for it.
     expect(rows.map((r) => r.kind)).toEqual(['droits', 'droits', 'droits']);
     expect(rows.every((r) => r.userEmail === 'admin@example.mg' && r.address === '41.188.20.1')).toBe(true);
-    expect(rows[0]!.details).toEqual({ action: 'modification', utilisateur: code, role: { avant: 'Utilisateur', apres: 'Administrateur' } });
-    expect(rows[1]!.details).toEqual({ action: 'modification', utilisateur: code, compte: { avant: 'actif', apres: 'désactivé' } });
-    expect(rows[2]!.details).toEqual({ action: 'reinitialisation_2fa', utilisateur: code, avaitDeuxiemeFacteur: false });
+    expect(rows[0]!.details).toEqual({
+      action: 'modification',
+      utilisateur: code,
+      role: { avant: 'Utilisateur', apres: 'Administrateur' },
+    });
+    expect(rows[1]!.details).toEqual({
+      action: 'modification',
+      utilisateur: code,
+      compte: { avant: 'actif', apres: 'désactivé' },
+    });
+    expect(rows[2]!.details).toEqual({
+      action: 'reinitialisation_2fa',
+      utilisateur: code,
+      avaitDeuxiemeFacteur: false,
+    });
   });
 
   it('logs an invitation with the role given', async () => {
@@ -146,7 +184,11 @@ describe.each(await testEngines())('access log on %s', (engine) => {
       method: 'POST',
       url: '/api/utilisateur/create-user',
       headers: { cookie: admin, ...SAME_ORIGIN },
-      payload: { email: 'invite@example.mg', nomPrenom: 'Rasoa Invitée', utilisateurRole: '/api/utilisateur_roles/ROLE_USER' },
+      payload: {
+        email: 'invite@example.mg',
+        nomPrenom: 'Rasoa Invitée',
+        utilisateurRole: '/api/utilisateur_roles/ROLE_USER',
+      },
     });
     expect(res.statusCode, res.body).toBe(201);
     const [row] = await newEntries(before);
@@ -157,7 +199,12 @@ describe.each(await testEngines())('access log on %s', (engine) => {
   it('logs log-ins and failed log-ins with the account (or a hash of an unknown e-mail) and a reason, never the password', async () => {
     const before = await lastId();
     const login = (email: string, password: string) =>
-      t.app.inject({ method: 'POST', url: '/api/login', headers: { 'x-forwarded-for': '41.188.30.3' }, payload: { email, password } });
+      t.app.inject({
+        method: 'POST',
+        url: '/api/login',
+        headers: { 'x-forwarded-for': '41.188.30.3' },
+        payload: { email, password },
+      });
     expect((await login('inconnu@example.mg', 'un-secret-tres-particulier')).statusCode).toBe(401);
     expect((await login('lecteur@example.mg', 'un-autre-secret-particulier')).statusCode).toBe(401);
     expect((await login('lecteur@example.mg', TEST_PASSWORD)).statusCode).toBe(200);
@@ -170,14 +217,25 @@ describe.each(await testEngines())('access log on %s', (engine) => {
     expect(rows[0]!.userId).toBeNull();
     expect(rows[1]!.userId).toBe(await userId(t, readerCode));
     const stored = JSON.stringify(await accessLogRows(t));
-    for (const secret of ['un-secret-tres-particulier', 'un-autre-secret-particulier', TEST_PASSWORD, 'inconnu@']) expect(stored).not.toContain(secret);
+    for (const secret of [
+      'un-secret-tres-particulier',
+      'un-autre-secret-particulier',
+      TEST_PASSWORD,
+      'inconnu@',
+    ])
+      expect(stored).not.toContain(secret);
   });
 
   it('logs the second factor: a wrong code as a failure without the code, a right one as a log-in', async () => {
     const { cookie } = await t.loginPasswordOnly('admin@example.mg');
     const before = await lastId();
     const verify = (code: string) =>
-      t.app.inject({ method: 'POST', url: '/api/two-factor/verify', headers: { cookie, ...SAME_ORIGIN }, payload: { code } });
+      t.app.inject({
+        method: 'POST',
+        url: '/api/two-factor/verify',
+        headers: { cookie, ...SAME_ORIGIN },
+        payload: { code },
+      });
     const right = t.totp('admin@example.mg');
     const wrong = right === '000000' ? '111111' : '000000';
     expect((await verify(wrong)).statusCode).toBe(400);
@@ -193,7 +251,12 @@ describe.each(await testEngines())('access log on %s', (engine) => {
   it('logs an attempt refused by the log-in limiter, after counting it, without checking the password', async () => {
     const address = '41.188.50.5';
     const login = (password: string) =>
-      t.app.inject({ method: 'POST', url: '/api/login', headers: { 'x-forwarded-for': address }, payload: { email: 'createur@example.mg', password } });
+      t.app.inject({
+        method: 'POST',
+        url: '/api/login',
+        headers: { 'x-forwarded-for': address },
+        payload: { email: 'createur@example.mg', password },
+      });
     for (let i = 0; i < 5; i++) expect((await login(`mauvais-${i}-mot-de-passe`)).statusCode).toBe(401);
     const before = await lastId();
     expect((await login(TEST_PASSWORD)).statusCode).toBe(429);
@@ -208,7 +271,12 @@ describe.each(await testEngines())('access log on %s', (engine) => {
     const { cookie } = await t.loginPasswordOnly('admin@example.mg');
     const before = await lastId();
     const recover = (code: string) =>
-      t.app.inject({ method: 'POST', url: '/api/two-factor/recovery', headers: { cookie, ...SAME_ORIGIN }, payload: { code } });
+      t.app.inject({
+        method: 'POST',
+        url: '/api/two-factor/recovery',
+        headers: { cookie, ...SAME_ORIGIN },
+        payload: { code },
+      });
     expect((await recover('ZZZZ-ZZZZ-ZZZZ-ZZZZ')).statusCode).toBe(400);
     const code = t.recoveryCode('admin@example.mg');
     expect((await recover(code)).statusCode).toBe(200);

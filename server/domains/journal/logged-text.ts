@@ -23,8 +23,7 @@ export function textDigest(db: Database, purpose: string, text: string): string 
 }
 
 export type LoggedSearch =
-  | { type: 'code'; code: string }
-  | { type: 'texte'; longueur: number; mots: number; empreinte?: string };
+  { type: 'code'; code: string } | { type: 'texte'; longueur: number; mots: number; empreinte?: string };
 
 /** A search as logged: a report's code as such (not a name), any other text as its length and hash. */
 export function describeSearch(db: Database, search: string): LoggedSearch {

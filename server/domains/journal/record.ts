@@ -26,7 +26,12 @@ export type PeopleRead =
   | { personnes: 'sources'; protegees: true; masquees: number };
 
 /** A read of a report's authors, sources or victims; may raise a `lecture_massive` alert. */
-export async function recordPeopleRead(db: Database, actor: Actor, signalement: string, read: PeopleRead): Promise<void> {
+export async function recordPeopleRead(
+  db: Database,
+  actor: Actor,
+  signalement: string,
+  read: PeopleRead,
+): Promise<void> {
   await recordRead(db, actor, 'lecture_personnes', signalement, { ...read });
 }
 
@@ -78,13 +83,29 @@ export async function recordExport(db: Database, actor: Actor, record: ExportRec
 }
 
 /** A change of rights or role made by an administrator (details: what changed, before → after). */
-export async function recordRightsChange(db: Database, actor: Actor, details: Record<string, unknown>, tx?: Orm) {
+export async function recordRightsChange(
+  db: Database,
+  actor: Actor,
+  details: Record<string, unknown>,
+  tx?: Orm,
+) {
   await recordAccess(db, { kind: 'droits', ...byActor(actor), details }, tx);
 }
 
 /** A successful log-in step (password, then second factor when owed). */
-export async function recordLogin(db: Database, user: Pick<SessionUser, 'id' | 'email'>, address: string, etape: LoginStep) {
-  await recordAccess(db, { kind: 'connexion', userId: user.id, email: user.email, address, details: { etape } });
+export async function recordLogin(
+  db: Database,
+  user: Pick<SessionUser, 'id' | 'email'>,
+  address: string,
+  etape: LoginStep,
+) {
+  await recordAccess(db, {
+    kind: 'connexion',
+    userId: user.id,
+    email: user.email,
+    address,
+    details: { etape },
+  });
 }
 
 /**
@@ -101,8 +122,16 @@ export async function recordLoginFailure(
     const { userId, address, motif } = failure;
     const account = userId === null ? null : await accountEmail(db, userId);
     const details =
-      account === null ? { motif, empreinte: textDigest(db, 'email', failure.email.trim().toLowerCase()) } : { motif };
-    await recordAccess(db, { kind: 'echec_connexion', userId: account === null ? null : userId, email: account, address, details });
+      account === null
+        ? { motif, empreinte: textDigest(db, 'email', failure.email.trim().toLowerCase()) }
+        : { motif };
+    await recordAccess(db, {
+      kind: 'echec_connexion',
+      userId: account === null ? null : userId,
+      email: account,
+      address,
+      details,
+    });
   };
   if (failure.motif === 'trop_de_tentatives') await countRefusal(db, failure.address, write);
   else await write();

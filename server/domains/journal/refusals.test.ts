@@ -5,7 +5,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/helpers/app';
 import { testEngines } from '../../../tests/helpers/db';
 import { accessLogRows } from '../../../tests/helpers/journal';
-import { backgroundRefusalFlush, countRefusal, flushLoginRefusals, REFUSAL_LIMITS, REFUSAL_WINDOW_MS } from './refusals';
+import {
+  backgroundRefusalFlush,
+  countRefusal,
+  flushLoginRefusals,
+  REFUSAL_LIMITS,
+  REFUSAL_WINDOW_MS,
+} from './refusals';
 
 describe.each(await testEngines())('log-in refusal summaries on %s', (engine) => {
   let t: TestApp;

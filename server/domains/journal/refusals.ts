@@ -57,7 +57,12 @@ async function writeSummary(db: Database, address: string, w: RefusalWindow) {
  * One refusal by the limiter. `first` writes the row of the first refusal of a window; it is called
  * only then. Returns whether a row was written now.
  */
-export async function countRefusal(db: Database, address: string, first: () => Promise<void>, now = Date.now()): Promise<boolean> {
+export async function countRefusal(
+  db: Database,
+  address: string,
+  first: () => Promise<void>,
+  now = Date.now(),
+): Promise<boolean> {
   const windows = windowsOf(db);
   let key = address;
   if (!windows.has(key) && windows.size >= REFUSAL_LIMITS.addressesKept) {
@@ -116,5 +121,8 @@ function flushInBackground(db: Database, now: number): void {
     // No detail: the driver's error quotes the row, and so the address.
     () => console.warn('journal des accès : résumé des connexions refusées non écrit (table pleine)'),
   );
-  backgroundFlushes.set(db, running.finally(() => backgroundFlushes.delete(db)));
+  backgroundFlushes.set(
+    db,
+    running.finally(() => backgroundFlushes.delete(db)),
+  );
 }

@@ -19,9 +19,14 @@ export interface LogPurged {
 }
 
 /** The first business day kept, 'yyyy-MM-dd'. */
-export const firstDayKept = (now: Date, retentionDays: number): string => addDays(businessDay(now), -retentionDays);
+export const firstDayKept = (now: Date, retentionDays: number): string =>
+  addDays(businessDay(now), -retentionDays);
 
-export async function purgeAccessLog(db: Database, now = new Date(), retentionDays = journalSettings(db).retentionDays): Promise<LogPurged> {
+export async function purgeAccessLog(
+  db: Database,
+  now = new Date(),
+  retentionDays = journalSettings(db).retentionDays,
+): Promise<LogPurged> {
   const refusals = await flushLoginRefusals(db, now.getTime());
   const day = firstDayKept(now, retentionDays);
   const cutoff = businessDayStart(day);
@@ -33,7 +38,13 @@ export async function purgeAccessLog(db: Database, now = new Date(), retentionDa
     const deleted = await tx.delete(l).where(lt(l.at, cutoff)).returning({ id: l.id });
     await recordAccess(
       db,
-      { kind: 'purge', userId: null, email: null, address: null, details: { supprimees: deleted.length, avant: day, conservationJours: retentionDays } },
+      {
+        kind: 'purge',
+        userId: null,
+        email: null,
+        address: null,
+        details: { supprimees: deleted.length, avant: day, conservationJours: retentionDays },
+      },
       tx,
       now,
     );

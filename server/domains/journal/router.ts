@@ -4,7 +4,9 @@ import { listAlerts, listJournal, markAlertSeen } from './service';
 
 /** The access log and its alerts: administrators only (the service checks again). */
 export const journalRouter = router({
-  list: adminProcedure.input(journalListInputSchema).query(({ ctx, input }) => listJournal(ctx.db, ctx.auth.user, input)),
+  list: adminProcedure
+    .input(journalListInputSchema)
+    .query(({ ctx, input }) => listJournal(ctx.db, ctx.auth.user, input)),
   alerts: adminProcedure.query(({ ctx }) => listAlerts(ctx.db, ctx.auth.user)),
   markAlertSeen: adminProcedure.input(alertIdSchema).mutation(async ({ ctx, input }) => {
     await markAlertSeen(ctx.db, ctx.auth.user, input.id);

@@ -4,7 +4,13 @@
 import { PassThrough } from 'node:stream';
 import { and, count, desc, eq, gte, inArray, isNull, lt, lte, max, type SQL } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
-import { addDays, businessDay, businessDayStart, businessZoneLabel, wallClock } from '../../../shared/calendar';
+import {
+  addDays,
+  businessDay,
+  businessDayStart,
+  businessZoneLabel,
+  wallClock,
+} from '../../../shared/calendar';
 import type { AccessLogKind } from '../../../shared/constants';
 import {
   ACCESS_LOG_KIND_LABELS,
@@ -13,7 +19,11 @@ import {
   type AccessLogPageDto,
   type JournalUserDto,
 } from '../../../shared/dto/journal';
-import { JOURNAL_PAGE_SIZE, type JournalFilters, type JournalListInput } from '../../../shared/schemas/journal';
+import {
+  JOURNAL_PAGE_SIZE,
+  type JournalFilters,
+  type JournalListInput,
+} from '../../../shared/schemas/journal';
 import type { Database } from '../../db/client';
 import { forbidden, notFound } from '../../errors';
 import { requireAdmin } from '../auth/guards';
@@ -28,7 +38,7 @@ const SIGNALEMENT_CODE = /^SIG-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/;
 
 export const JOURNAL_TEXT = {
   alertNotFound: 'Alerte introuvable.',
-  ownAlert: "Une alerte qui vous concerne doit être marquée vue par un autre administrateur.",
+  ownAlert: 'Une alerte qui vous concerne doit être marquée vue par un autre administrateur.',
   capped: (max: number, total: number) =>
     `Export limité aux ${max.toLocaleString('fr-FR')} entrées les plus récentes sur ${total.toLocaleString('fr-FR')} : précisez les filtres pour obtenir le reste.`,
 } as const;
@@ -46,7 +56,8 @@ export function businessDateTime(at: Date): string {
 function conditions(db: Database, f: JournalFilters): SQL | undefined {
   const { accessLog: l, utilisateurs: u } = db.t;
   const c: SQL[] = [];
-  if (f.utilisateur) c.push(inArray(l.userId, db.read.select({ id: u.id }).from(u).where(eq(u.code, f.utilisateur))));
+  if (f.utilisateur)
+    c.push(inArray(l.userId, db.read.select({ id: u.id }).from(u).where(eq(u.code, f.utilisateur))));
   if (f.signalement) c.push(eq(l.signalementCode, f.signalement));
   if (f.kind) c.push(eq(l.kind, f.kind));
   if (f.du) c.push(gte(l.at, businessDayStart(f.du)));
@@ -75,8 +86,12 @@ function entriesQuery(db: Database, where: SQL | undefined) {
 
 type EntryRow = Awaited<ReturnType<typeof entriesQuery>>[number];
 
-const userDto = (user: { code: string | null; nomPrenom: string | null; email: string | null } | null): JournalUserDto | null =>
-  user && user.code !== null ? { code: user.code, nomPrenom: user.nomPrenom ?? '', email: user.email ?? '' } : null;
+const userDto = (
+  user: { code: string | null; nomPrenom: string | null; email: string | null } | null,
+): JournalUserDto | null =>
+  user && user.code !== null
+    ? { code: user.code, nomPrenom: user.nomPrenom ?? '', email: user.email ?? '' }
+    : null;
 
 function entryDto(r: EntryRow): AccessLogEntryDto {
   const details = r.details ?? {};
@@ -99,7 +114,11 @@ async function countEntries(db: Database, where: SQL | undefined): Promise<numbe
 }
 
 /** One page of the log, newest first, with the exact number of matching entries. */
-export async function listJournal(db: Database, actor: SessionUser, input: JournalListInput): Promise<AccessLogPageDto> {
+export async function listJournal(
+  db: Database,
+  actor: SessionUser,
+  input: JournalListInput,
+): Promise<AccessLogPageDto> {
   requireAdmin(actor);
   const where = conditions(db, input.filters);
   const [total, rows] = await Promise.all([
@@ -145,20 +164,34 @@ export async function markAlertSeen(db: Database, actor: SessionUser, id: number
   requireAdmin(actor);
   const a = db.t.accessAlerts;
   await db.transaction(async (tx) => {
-    const [row] = await tx.select({ id: a.id, seenAt: a.seenAt, userId: a.userId }).from(a).where(eq(a.id, id)).limit(1);
+    const [row] = await tx
+      .select({ id: a.id, seenAt: a.seenAt, userId: a.userId })
+      .from(a)
+      .where(eq(a.id, id))
+      .limit(1);
     if (!row) throw notFound(JOURNAL_TEXT.alertNotFound);
     // An administrator does not close the alert raised on their own reading (issue #21).
     if (row.userId === actor.id) throw forbidden(JOURNAL_TEXT.ownAlert);
     // Seen twice (two administrators at once): the first one's name and time are kept.
-    if (row.seenAt === null) await tx.update(a).set({ seenAt: new Date(), seenBy: actor.id }).where(eq(a.id, id));
+    if (row.seenAt === null)
+      await tx.update(a).set({ seenAt: new Date(), seenBy: actor.id }).where(eq(a.id, id));
   });
 }
 
 // ---------------------------------------------------------------- xlsx
-const COLUMNS: Array<{ header: string; width: number; value: (r: AccessLogEntryDto) => string | Date | null; date?: boolean }> = [
+const COLUMNS: Array<{
+  header: string;
+  width: number;
+  value: (r: AccessLogEntryDto) => string | Date | null;
+  date?: boolean;
+}> = [
   // A date cell has no time zone: it holds the business calendar's wall-clock time.
   { header: 'Date', width: 20, date: true, value: (r) => wallClock(new Date(r.at)) },
-  { header: 'Utilisateur', width: 28, value: (r) => (r.utilisateur ? `${r.utilisateur.nomPrenom} (${r.utilisateur.code})` : null) },
+  {
+    header: 'Utilisateur',
+    width: 28,
+    value: (r) => (r.utilisateur ? `${r.utilisateur.nomPrenom} (${r.utilisateur.code})` : null),
+  },
   { header: 'Email', width: 30, value: (r) => r.email },
   { header: 'Adresse', width: 18, value: (r) => r.address },
   { header: 'Type', width: 24, value: (r) => ACCESS_LOG_KIND_LABELS[r.kind as AccessLogKind] ?? r.kind },
@@ -204,14 +237,24 @@ export async function exportJournalXlsx(
     out.on('end', resolve);
     out.on('error', reject);
   });
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: out,
+    useStyles: true,
+    useSharedStrings: false,
+  });
   workbook.creator = 'Signalements';
   const sheet = workbook.addWorksheet('Journal des accès', { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = COLUMNS.map((c) => ({ header: c.header, width: c.width, style: c.date ? { numFmt: 'dd/mm/yyyy hh:mm:ss' } : {} }));
+  sheet.columns = COLUMNS.map((c) => ({
+    header: c.header,
+    width: c.width,
+    style: c.date ? { numFmt: 'dd/mm/yyyy hh:mm:ss' } : {},
+  }));
   sheet.getRow(1).font = { bold: true };
   sheet.getRow(1).commit();
   for (let offset = 0; offset < rows; offset += EXPORT_BATCH) {
-    const batch = await entriesQuery(db, where).limit(Math.min(EXPORT_BATCH, rows - offset)).offset(offset);
+    const batch = await entriesQuery(db, where)
+      .limit(Math.min(EXPORT_BATCH, rows - offset))
+      .offset(offset);
     for (const entry of batch.map(entryDto)) {
       const row = sheet.addRow(COLUMNS.map(() => null));
       COLUMNS.forEach((column, i) => {
@@ -244,16 +287,26 @@ export async function exportJournalXlsx(
   await workbook.commit();
   await ended;
 
-  const filtres: Record<string, unknown> = Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== undefined && v !== ''));
+  const filtres: Record<string, unknown> = Object.fromEntries(
+    Object.entries(filters).filter(([, v]) => v !== undefined && v !== ''),
+  );
   // The two text fields of the screen are meant for codes; anything else typed there is not logged as text.
-  if (typeof filtres.utilisateur === 'string') filtres.utilisateur = loggedCode(db, filtres.utilisateur, USER_CODE);
-  if (typeof filtres.signalement === 'string') filtres.signalement = loggedCode(db, filtres.signalement.toUpperCase(), SIGNALEMENT_CODE);
+  if (typeof filtres.utilisateur === 'string')
+    filtres.utilisateur = loggedCode(db, filtres.utilisateur, USER_CODE);
+  if (typeof filtres.signalement === 'string')
+    filtres.signalement = loggedCode(db, filtres.signalement.toUpperCase(), SIGNALEMENT_CODE);
   await recordAccess(db, {
     kind: 'export',
     userId: actor.id,
     email: actor.email,
     address: actor.address ?? null,
-    details: { objet: 'journal', format: 'xlsx', filtres, lignes: rows, ...(capped ? { tronque: true, total } : {}) },
+    details: {
+      objet: 'journal',
+      format: 'xlsx',
+      filtres,
+      lignes: rows,
+      ...(capped ? { tronque: true, total } : {}),
+    },
   });
   return { buffer: Buffer.concat(chunks), rows };
 }

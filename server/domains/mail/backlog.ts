@@ -15,9 +15,15 @@ export async function mailBacklog(db: Database, now = new Date()): Promise<MailB
   // One statement: the health check runs it on every call.
   const [row] = await db.read
     .select({
-      pending: sql<number>`coalesce(sum(case when ${o.status} = 'pending' then 1 else 0 end), 0)`.mapWith(Number),
-      failed: sql<number>`coalesce(sum(case when ${o.status} = 'failed' then 1 else 0 end), 0)`.mapWith(Number),
-      oldest: sql<Date | null>`min(case when ${o.status} = 'pending' then ${o.createdAt} end)`.mapWith(o.createdAt),
+      pending: sql<number>`coalesce(sum(case when ${o.status} = 'pending' then 1 else 0 end), 0)`.mapWith(
+        Number,
+      ),
+      failed: sql<number>`coalesce(sum(case when ${o.status} = 'failed' then 1 else 0 end), 0)`.mapWith(
+        Number,
+      ),
+      oldest: sql<Date | null>`min(case when ${o.status} = 'pending' then ${o.createdAt} end)`.mapWith(
+        o.createdAt,
+      ),
     })
     .from(o)
     .where(inArray(o.status, ['pending', 'failed']));

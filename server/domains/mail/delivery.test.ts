@@ -2,7 +2,14 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/helpers/app';
 import { testEngines } from '../../../tests/helpers/db';
-import { eventually, outbox, passwordLinkIn, startTestSmtp, startTestWorker, type TestSmtp } from '../../../tests/helpers/smtp';
+import {
+  eventually,
+  outbox,
+  passwordLinkIn,
+  startTestSmtp,
+  startTestWorker,
+  type TestSmtp,
+} from '../../../tests/helpers/smtp';
 import { enqueueMail } from './outbox';
 import { retryDelayMs } from './delivery';
 import { messageIdOf } from './transport';
@@ -85,7 +92,14 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
     const code = (await t.app.inject({ url: '/api/utilisateurs?nomPrenom=', headers: { cookie: admin } }))
       .json()
       .member.find((u: { email: string }) => u.email === 'agent@example.mg').code;
-    expect((await t.app.inject({ url: `/api/utilisateur/reset-password/${code}`, headers: { cookie: admin, 'x-requested-with': 'fetch' } })).statusCode).toBe(200);
+    expect(
+      (
+        await t.app.inject({
+          url: `/api/utilisateur/reset-password/${code}`,
+          headers: { cookie: admin, 'x-requested-with': 'fetch' },
+        })
+      ).statusCode,
+    ).toBe(200);
     // Several failed attempts each, none marked sent, the connection error recorded.
     await eventually(async () => (await outbox(t.db)).every((r) => r.attempts >= 3), 10_000, 'trois essais');
     for (const row of await outbox(t.db)) {
@@ -95,7 +109,11 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
     expect(smtp.received.length).toBe(before);
 
     await smtp.start();
-    await eventually(async () => (await outbox(t.db)).every((r) => r.status === 'sent'), 10_000, 'tout envoyé');
+    await eventually(
+      async () => (await outbox(t.db)).every((r) => r.status === 'sent'),
+      10_000,
+      'tout envoyé',
+    );
     // A few more polling rounds: nothing is sent a second time.
     await new Promise((resolve) => setTimeout(resolve, 300));
     for (const email of [...emails, 'agent@example.mg']) expect(received(email)).toHaveLength(1);
@@ -139,9 +157,17 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
     expect(row!.lastError).toContain('550');
 
     const user = await t.login('agent@example.mg');
-    expect((await t.app.inject({ url: '/api/mail_outbox/failed', headers: { cookie: user } })).statusCode).toBe(403);
-    expect((await t.app.inject({ url: '/trpc/mail.failed', headers: { cookie: user } })).statusCode).toBe(403);
-    const retryAsUser = await t.app.inject({ method: 'POST', url: `/api/mail_outbox/${row!.id}/retry`, headers: { cookie: user } });
+    expect(
+      (await t.app.inject({ url: '/api/mail_outbox/failed', headers: { cookie: user } })).statusCode,
+    ).toBe(403);
+    expect((await t.app.inject({ url: '/trpc/mail.failed', headers: { cookie: user } })).statusCode).toBe(
+      403,
+    );
+    const retryAsUser = await t.app.inject({
+      method: 'POST',
+      url: `/api/mail_outbox/${row!.id}/retry`,
+      headers: { cookie: user },
+    });
     expect(retryAsUser.statusCode).toBe(403);
 
     const list = await t.app.inject({ url: '/api/mail_outbox/failed', headers: { cookie: admin } });
@@ -159,7 +185,11 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
     expect(viaTrpc.json().result.data).toEqual(list.json().member);
 
     smtp.refuseWith = null;
-    const retry = await t.app.inject({ method: 'POST', url: `/api/mail_outbox/${row!.id}/retry`, headers: { cookie: admin } });
+    const retry = await t.app.inject({
+      method: 'POST',
+      url: `/api/mail_outbox/${row!.id}/retry`,
+      headers: { cookie: admin },
+    });
     expect(retry.statusCode).toBe(200);
     await smtp.waitFor((m) => m.to === 'inconnu@example.mg');
     await eventually(async () => (await outbox(t.db))[0]!.status === 'sent', 5000, 'statut sent');
@@ -171,19 +201,31 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
     });
     expect(again.statusCode).toBe(404);
     expect(again.json().error.message).toBe('Email introuvable ou déjà remis en file d’envoi.');
-    expect((await t.app.inject({ method: 'POST', url: '/api/mail_outbox/abc/retry', headers: { cookie: admin } })).statusCode).toBe(400);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/mail_outbox/abc/retry', headers: { cookie: admin } }))
+        .statusCode,
+    ).toBe(400);
   });
 
   it('never sends a message twice when two workers (two server processes) share the outbox', async () => {
     const tag = `double-${engine}`;
     await t.db.transaction(async () => {
       for (let i = 0; i < 12; i++) {
-        await enqueueMail(t.db, { kind: 'partner-notification', to: `${tag}-${i}@example.mg`, subject: `n°${i}`, text: 'Bonjour' });
+        await enqueueMail(t.db, {
+          kind: 'partner-notification',
+          to: `${tag}-${i}@example.mg`,
+          subject: `n°${i}`,
+          text: 'Bonjour',
+        });
       }
     });
     worker();
     worker();
-    await eventually(async () => (await outbox(t.db)).every((r) => r.status === 'sent'), 10_000, 'tout envoyé');
+    await eventually(
+      async () => (await outbox(t.db)).every((r) => r.status === 'sent'),
+      10_000,
+      'tout envoyé',
+    );
     await new Promise((resolve) => setTimeout(resolve, 200));
     const mine = smtp.received.filter((m) => m.to.startsWith(tag));
     expect(mine).toHaveLength(12);
@@ -227,6 +269,8 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
 describe('retry back-off', () => {
   it('doubles after each failed attempt up to the cap', () => {
     const policy = { retryBaseMs: 60_000, retryMaxMs: 3_600_000 };
-    expect([1, 2, 3, 4, 5, 6, 7, 8].map((n) => retryDelayMs(n, policy) / 60_000)).toEqual([1, 2, 4, 8, 16, 32, 60, 60]);
+    expect([1, 2, 3, 4, 5, 6, 7, 8].map((n) => retryDelayMs(n, policy) / 60_000)).toEqual([
+      1, 2, 4, 8, 16, 32, 60, 60,
+    ]);
   });
 });

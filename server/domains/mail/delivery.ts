@@ -33,7 +33,10 @@ interface Logger {
 }
 
 /** Delay before attempt n+1 after n failed attempts: base, 2×base, 4×base… capped. */
-export function retryDelayMs(failedAttempts: number, policy: Pick<DeliveryPolicy, 'retryBaseMs' | 'retryMaxMs'>) {
+export function retryDelayMs(
+  failedAttempts: number,
+  policy: Pick<DeliveryPolicy, 'retryBaseMs' | 'retryMaxMs'>,
+) {
   return Math.min(policy.retryBaseMs * 2 ** Math.max(0, failedAttempts - 1), policy.retryMaxMs);
 }
 
@@ -110,7 +113,10 @@ async function deliver(
   const o = db.t.mailOutbox;
   // The outcome is written only while this worker still holds the message (a worker taken for dead may
   // have lost it to another): the other's outcome is not overwritten.
-  const held = policy.workerId === undefined ? eq(o.id, mail.id) : and(eq(o.id, mail.id), eq(o.claimedBy, policy.workerId))!;
+  const held =
+    policy.workerId === undefined
+      ? eq(o.id, mail.id)
+      : and(eq(o.id, mail.id), eq(o.claimedBy, policy.workerId))!;
   try {
     await transport.send(mail, signal);
   } catch (error) {
@@ -118,14 +124,21 @@ async function deliver(
     // nodemailer marks 5xx answers as permanent: retrying the same message cannot succeed.
     const permanent = (error as { permanent?: unknown }).permanent === true;
     if (permanent || mail.attempts >= policy.maxAttempts) {
-      await db.transaction((tx) => tx.update(o).set({ status: 'failed', lastError, claimedBy: null }).where(held));
+      await db.transaction((tx) =>
+        tx.update(o).set({ status: 'failed', lastError, claimedBy: null }).where(held),
+      );
       log.warn({ mailId: mail.id, attempts: mail.attempts, err: lastError }, 'e-mail en échec définitif');
     } else {
       // Interrupted by a shutdown: due again at once, for the next process to start.
       const delay = signal.aborted ? 0 : retryDelayMs(mail.attempts, policy);
       const nextAttemptAt = new Date(Date.now() + delay);
-      await db.transaction((tx) => tx.update(o).set({ lastError, nextAttemptAt, claimedBy: null }).where(held));
-      log.warn({ mailId: mail.id, attempts: mail.attempts, nextAttemptAt, err: lastError }, 'e-mail non envoyé, nouvel essai prévu');
+      await db.transaction((tx) =>
+        tx.update(o).set({ lastError, nextAttemptAt, claimedBy: null }).where(held),
+      );
+      log.warn(
+        { mailId: mail.id, attempts: mail.attempts, nextAttemptAt, err: lastError },
+        'e-mail non envoyé, nouvel essai prévu',
+      );
     }
     return;
   }

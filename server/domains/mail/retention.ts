@@ -26,7 +26,11 @@ export interface Purged {
   accessLog: LogPurged;
 }
 
-export async function purgeExpired(db: Database, retentionMs = DEFAULT_RETENTION_MS, now = new Date()): Promise<Purged> {
+export async function purgeExpired(
+  db: Database,
+  retentionMs = DEFAULT_RETENTION_MS,
+  now = new Date(),
+): Promise<Purged> {
   const cutoff = new Date(now.getTime() - retentionMs);
   const o = db.t.mailOutbox;
   const p = db.t.passwordTokens;
@@ -42,7 +46,14 @@ export async function purgeExpired(db: Database, retentionMs = DEFAULT_RETENTION
     }
   };
   const mails = await inBatches(
-    async () => (await db.read.select({ id: o.id }).from(o).where(and(eq(o.status, 'sent'), lt(o.sentAt, cutoff))).limit(BATCH)).map((r) => r.id),
+    async () =>
+      (
+        await db.read
+          .select({ id: o.id })
+          .from(o)
+          .where(and(eq(o.status, 'sent'), lt(o.sentAt, cutoff)))
+          .limit(BATCH)
+      ).map((r) => r.id),
     (ids) => db.transaction((tx) => tx.delete(o).where(and(inArray(o.id, ids), eq(o.status, 'sent')))),
   );
   const links = await inBatches(
@@ -56,12 +67,14 @@ export async function purgeExpired(db: Database, retentionMs = DEFAULT_RETENTION
       ).map((r) => r.id),
     (ids) => db.transaction((tx) => tx.delete(p).where(inArray(p.id, ids))),
   );
-  const [gone] = await db.transaction((tx) =>
-    tx
-      .delete(w)
-      .where(lt(w.beatAt, new Date(now.getTime() - 24 * 60 * 60_000)))
-      .returning({ id: w.id }),
-  ).then((rows) => [rows.length]);
+  const [gone] = await db
+    .transaction((tx) =>
+      tx
+        .delete(w)
+        .where(lt(w.beatAt, new Date(now.getTime() - 24 * 60 * 60_000)))
+        .returning({ id: w.id }),
+    )
+    .then((rows) => [rows.length]);
   const k = db.t.idempotencyKeys;
   const answers = await db
     .transaction((tx) =>

@@ -25,7 +25,12 @@ export interface FailedMailDto {
 /** Claimed by a worker that no longer beats, its lease not yet over (a live worker will also take it). */
 function stuck(db: Database, now: Date): SQL {
   const o = db.t.mailOutbox;
-  return and(eq(o.status, 'pending'), isNotNull(o.claimedBy), gt(o.nextAttemptAt, now), notInArray(o.claimedBy, liveWorkers(db, now)))!;
+  return and(
+    eq(o.status, 'pending'),
+    isNotNull(o.claimedBy),
+    gt(o.nextAttemptAt, now),
+    notInArray(o.claimedBy, liveWorkers(db, now)),
+  )!;
 }
 
 const FAILED_LIST_LIMIT = 200;

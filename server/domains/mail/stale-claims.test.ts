@@ -62,18 +62,27 @@ describe.each(await testEngines())('stale claims and retention on %s', (engine) 
   };
   const workerRow = (id: string, beatAgoMs: number) =>
     t.db.transaction((tx) =>
-      tx.insert(t.db.t.mailWorkers).values({ id, beatAt: new Date(Date.now() - beatAgoMs), startedAt: new Date(Date.now() - DAY) }),
+      tx
+        .insert(t.db.t.mailWorkers)
+        .values({ id, beatAt: new Date(Date.now() - beatAgoMs), startedAt: new Date(Date.now() - DAY) }),
     );
-  const failedList = async () => (await t.app.inject({ url: '/api/mail_outbox/failed', headers: { cookie: admin } })).json().member;
+  const failedList = async () =>
+    (await t.app.inject({ url: '/api/mail_outbox/failed', headers: { cookie: admin } })).json().member;
 
   it('shows a message held by a dead process to administrators, and a live worker sends it at once', async () => {
     await workerRow('mort:1', STALE_MS + 5000);
     const id = await claimedBy('mort:1', 'bloque@example.mg');
     expect(await failedList()).toMatchObject([{ id, to: 'bloque@example.mg', state: 'stuck' }]);
 
-    workers.push(startTestWorker(t.db, { SMTP_URL: smtp.url, MAIL_FROM: t.config.MAIL_FROM, PUBLIC_URL: 'http://x' }));
+    workers.push(
+      startTestWorker(t.db, { SMTP_URL: smtp.url, MAIL_FROM: t.config.MAIL_FROM, PUBLIC_URL: 'http://x' }),
+    );
     await smtp.waitFor((m) => m.to === 'bloque@example.mg', 15_000);
-    await eventually(async () => (await t.db.read.select().from(o()).where(eq(o().id, id)))[0]?.status === 'sent', 10_000, 'envoyé');
+    await eventually(
+      async () => (await t.db.read.select().from(o()).where(eq(o().id, id)))[0]?.status === 'sent',
+      10_000,
+      'envoyé',
+    );
     expect(await failedList()).toEqual([]);
   });
 
@@ -81,23 +90,40 @@ describe.each(await testEngines())('stale claims and retention on %s', (engine) 
     await workerRow('vivant:1', 1000);
     await workerRow('autre', 0);
     const id = await claimedBy('vivant:1', 'occupe@example.mg');
-    const claimed = await deliverDueMail(t.db, { description: 'test', send: async () => ({}), close: () => undefined }, { ...DEFAULT_POLICY, workerId: 'autre' }, {
-      signal: new AbortController().signal,
-      log: silentLog,
-      shouldStop: () => false,
-    });
+    const claimed = await deliverDueMail(
+      t.db,
+      { description: 'test', send: async () => ({}), close: () => undefined },
+      { ...DEFAULT_POLICY, workerId: 'autre' },
+      {
+        signal: new AbortController().signal,
+        log: silentLog,
+        shouldStop: () => false,
+      },
+    );
     expect(claimed).toBe(0);
     expect(await failedList()).toEqual([]);
-    expect((await t.db.read.select().from(o()).where(eq(o().id, id)))[0]).toMatchObject({ status: 'pending', claimedBy: 'vivant:1' });
+    expect((await t.db.read.select().from(o()).where(eq(o().id, id)))[0]).toMatchObject({
+      status: 'pending',
+      claimedBy: 'vivant:1',
+    });
   });
 
   it('claims nothing for a worker whose own heartbeat is missing or stale, and writes no outcome over a claim it lost', async () => {
     await workerRow('mort:3', STALE_MS + 5000);
     const due = await claimedBy('mort:3', 'du@example.mg');
     const sent: string[] = [];
-    const transport = { description: 'test', send: async (mail: { to: string }) => (sent.push(mail.to), {}), close: () => undefined };
+    const transport = {
+      description: 'test',
+      send: async (mail: { to: string }) => (sent.push(mail.to), {}),
+      close: () => undefined,
+    };
     const pass = (workerId: string) =>
-      deliverDueMail(t.db, transport, { ...DEFAULT_POLICY, workerId }, { signal: new AbortController().signal, log: silentLog, shouldStop: () => false });
+      deliverDueMail(
+        t.db,
+        transport,
+        { ...DEFAULT_POLICY, workerId },
+        { signal: new AbortController().signal, log: silentLog, shouldStop: () => false },
+      );
     // Never registered, then registered but silent for longer than STALE_MS: the others would take it for dead.
     expect(await pass('jamais-inscrit')).toBe(0);
     await workerRow('muet', STALE_MS + 1000);
@@ -116,10 +142,18 @@ describe.each(await testEngines())('stale claims and retention on %s', (engine) 
       },
     };
     expect(
-      await deliverDueMail(t.db, slow, { ...DEFAULT_POLICY, workerId: 'lent' }, { signal: new AbortController().signal, log: silentLog, shouldStop: () => false }),
+      await deliverDueMail(
+        t.db,
+        slow,
+        { ...DEFAULT_POLICY, workerId: 'lent' },
+        { signal: new AbortController().signal, log: silentLog, shouldStop: () => false },
+      ),
     ).toBe(1);
     expect(sent).toEqual(['du@example.mg']);
-    expect((await t.db.read.select().from(o()).where(eq(o().id, due)))[0]).toMatchObject({ status: 'pending', claimedBy: 'repreneur' });
+    expect((await t.db.read.select().from(o()).where(eq(o().id, due)))[0]).toMatchObject({
+      status: 'pending',
+      claimedBy: 'repreneur',
+    });
   });
 
   it('lets an administrator send a held message again at once (REST and tRPC), and nobody else', async () => {
@@ -128,11 +162,28 @@ describe.each(await testEngines())('stale claims and retention on %s', (engine) 
     const second = await claimedBy('mort:2', 'b@example.mg');
     await t.user('agent@example.mg', 'ROLE_USER');
     const agent = await t.login('agent@example.mg');
-    expect((await t.app.inject({ method: 'POST', url: `/api/mail_outbox/${first}/retry`, headers: { cookie: agent, ...SAME_ORIGIN } })).statusCode).toBe(403);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/mail_outbox/${first}/retry`,
+          headers: { cookie: agent, ...SAME_ORIGIN },
+        })
+      ).statusCode,
+    ).toBe(403);
 
-    const rest = await t.app.inject({ method: 'POST', url: `/api/mail_outbox/${first}/retry`, headers: { cookie: admin, ...SAME_ORIGIN } });
+    const rest = await t.app.inject({
+      method: 'POST',
+      url: `/api/mail_outbox/${first}/retry`,
+      headers: { cookie: admin, ...SAME_ORIGIN },
+    });
     expect(rest.statusCode).toBe(200);
-    const trpc = await t.app.inject({ method: 'POST', url: '/trpc/mail.retry', headers: { cookie: admin, ...SAME_ORIGIN }, payload: { id: second } });
+    const trpc = await t.app.inject({
+      method: 'POST',
+      url: '/trpc/mail.retry',
+      headers: { cookie: admin, ...SAME_ORIGIN },
+      payload: { id: second },
+    });
     expect(trpc.statusCode).toBe(200);
     for (const id of [first, second]) {
       const [row] = await t.db.read.select().from(o()).where(eq(o().id, id));
@@ -142,16 +193,33 @@ describe.each(await testEngines())('stale claims and retention on %s', (engine) 
   });
 
   it('registers each worker while it runs and removes it at a clean stop', async () => {
-    const worker = startTestWorker(t.db, { SMTP_URL: smtp.url, MAIL_FROM: t.config.MAIL_FROM, PUBLIC_URL: 'http://x' });
-    await eventually(async () => (await t.db.read.select().from(t.db.t.mailWorkers).where(eq(t.db.t.mailWorkers.id, worker.id))).length === 1, 5000, 'inscrit');
+    const worker = startTestWorker(t.db, {
+      SMTP_URL: smtp.url,
+      MAIL_FROM: t.config.MAIL_FROM,
+      PUBLIC_URL: 'http://x',
+    });
+    await eventually(
+      async () =>
+        (await t.db.read.select().from(t.db.t.mailWorkers).where(eq(t.db.t.mailWorkers.id, worker.id)))
+          .length === 1,
+      5000,
+      'inscrit',
+    );
     await worker.stop();
-    expect(await t.db.read.select().from(t.db.t.mailWorkers).where(eq(t.db.t.mailWorkers.id, worker.id))).toEqual([]);
+    expect(
+      await t.db.read.select().from(t.db.t.mailWorkers).where(eq(t.db.t.mailWorkers.id, worker.id)),
+    ).toEqual([]);
   });
 
   it('purges sent messages and used or expired links older than the retention, and keeps the rest', async () => {
     const now = new Date();
     const ago = (ms: number) => new Date(now.getTime() - ms);
-    const mail = (status: 'sent' | 'failed' | 'pending', to: string, sentAgo: number | null, createdAgo: number) => ({
+    const mail = (
+      status: 'sent' | 'failed' | 'pending',
+      to: string,
+      sentAgo: number | null,
+      createdAgo: number,
+    ) => ({
       kind: 'password-reset',
       to,
       subject: 'S',
@@ -162,12 +230,14 @@ describe.each(await testEngines())('stale claims and retention on %s', (engine) 
       createdAt: ago(createdAgo),
     });
     await t.db.transaction((tx) =>
-      tx.insert(o()).values([
-        mail('sent', 'vieux@example.mg', 40 * DAY, 40 * DAY),
-        mail('sent', 'recent@example.mg', 10 * DAY, 10 * DAY),
-        mail('failed', 'echec@example.mg', null, 90 * DAY),
-        mail('pending', 'attente@example.mg', null, 90 * DAY),
-      ]),
+      tx
+        .insert(o())
+        .values([
+          mail('sent', 'vieux@example.mg', 40 * DAY, 40 * DAY),
+          mail('sent', 'recent@example.mg', 10 * DAY, 10 * DAY),
+          mail('failed', 'echec@example.mg', null, 90 * DAY),
+          mail('pending', 'attente@example.mg', null, 90 * DAY),
+        ]),
     );
     const [user] = await t.db.read.select({ id: t.db.t.utilisateurs.id }).from(t.db.t.utilisateurs).limit(1);
     const p = t.db.t.passwordTokens;
@@ -179,12 +249,14 @@ describe.each(await testEngines())('stale claims and retention on %s', (engine) 
       usedAt: usedAgo === null ? null : ago(usedAgo),
     });
     await t.db.transaction((tx) =>
-      tx.insert(p).values([
-        link('utilise-vieux', 39 * DAY, 40 * DAY),
-        link('expire-vieux', 40 * DAY, null),
-        link('utilise-recent', -DAY, 2 * DAY),
-        link('valide', -DAY, null),
-      ]),
+      tx
+        .insert(p)
+        .values([
+          link('utilise-vieux', 39 * DAY, 40 * DAY),
+          link('expire-vieux', 40 * DAY, null),
+          link('utilise-recent', -DAY, 2 * DAY),
+          link('valide', -DAY, null),
+        ]),
     );
     const purged = await purgeExpired(t.db, 30 * DAY, now);
     expect(purged).toMatchObject({ mails: 1, links: 2 });

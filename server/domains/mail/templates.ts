@@ -104,7 +104,9 @@ export function accessAlertMail({ to, nomPrenom, user, message, link }: AccessAl
     `Une alerte d'accès inhabituel a été levée : ${user.nomPrenom} (${user.email}, ${user.code}) ${message}.`,
     'Vérifiez si ces accès sont justifiés en consultant le journal des accès de cet utilisateur.',
   ];
-  const after = ["L'alerte reste affichée sur le tableau de bord des administrateurs jusqu'à ce que l'un d'eux la marque comme vue."];
+  const after = [
+    "L'alerte reste affichée sur le tableau de bord des administrateurs jusqu'à ce que l'un d'eux la marque comme vue.",
+  ];
   return {
     kind: 'access-alert',
     to,

@@ -7,7 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/helpers/app';
 import { testEngines } from '../../../tests/helpers/db';
 import { eventually, memoryLogger, outbox, startTestWorker } from '../../../tests/helpers/smtp';
-import { accountSetupMail, escapeHtml, passwordLink, passwordResetMail, redactPasswordLinks } from './templates';
+import {
+  accountSetupMail,
+  escapeHtml,
+  passwordLink,
+  passwordResetMail,
+  redactPasswordLinks,
+} from './templates';
 import { createMailTransport } from './transport';
 
 describe.each(await testEngines())('mail without SMTP_URL on %s', (engine) => {
@@ -25,10 +31,14 @@ describe.each(await testEngines())('mail without SMTP_URL on %s', (engine) => {
 
   it('writes each message as an .eml file under the mail folder, logs its path and marks it sent', async () => {
     const log = memoryLogger();
-    const worker = startTestWorker(t.db, { MAIL_FROM: t.config.MAIL_FROM, PUBLIC_URL: t.config.PUBLIC_URL }, {
-      mailDir: dir,
-      log,
-    });
+    const worker = startTestWorker(
+      t.db,
+      { MAIL_FROM: t.config.MAIL_FROM, PUBLIC_URL: t.config.PUBLIC_URL },
+      {
+        mailDir: dir,
+        log,
+      },
+    );
     try {
       const cookie = await t.login('admin@example.mg');
       const res = await t.app.inject({
@@ -58,7 +68,14 @@ describe.each(await testEngines())('mail without SMTP_URL on %s', (engine) => {
 describe('mail files without SMTP_URL', () => {
   const root = mkdtempSync(join(tmpdir(), 'signalements-mail-modes-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));
-  const mail = (id: number) => ({ id, to: 'a@b.mg', subject: 'Objet', text: 'Texte', html: null, createdAt: new Date() });
+  const mail = (id: number) => ({
+    id,
+    to: 'a@b.mg',
+    subject: 'Objet',
+    text: 'Texte',
+    html: null,
+    createdAt: new Date(),
+  });
   const send = (mailDir: string, id: number) =>
     createMailTransport(
       { MAIL_FROM: 'Signalements <no-reply@signalements.local>', PUBLIC_URL: 'http://localhost:3000' },
@@ -92,7 +109,11 @@ describe('mail templates', () => {
 
   it('writes the set-up and reset messages in French, in plain text and HTML, with the link in both', () => {
     const setup = accountSetupMail({ to: 'a@b.mg', nomPrenom: 'Rabe <Hery>', link });
-    expect(setup).toMatchObject({ kind: 'account-setup', to: 'a@b.mg', subject: 'Signalements : activez votre compte' });
+    expect(setup).toMatchObject({
+      kind: 'account-setup',
+      to: 'a@b.mg',
+      subject: 'Signalements : activez votre compte',
+    });
     expect(setup.text).toContain('Bonjour Rabe <Hery>,');
     expect(setup.text).toContain(link);
     expect(setup.html).toContain('Bonjour Rabe &lt;Hery&gt;,');

@@ -93,8 +93,10 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
         if (Date.now() - purgedAt >= purgeEveryMs) {
           purgedAt = Date.now();
           const purged = await purgeExpired(db, retentionMs);
-          if (purged.mails + purged.links > 0) log.info(purged, 'rétention : anciens e-mails envoyés et liens de mot de passe supprimés');
-          if (purged.accessLog.entries > 0) log.info(purged.accessLog, 'rétention : entrées anciennes du journal des accès supprimées');
+          if (purged.mails + purged.links > 0)
+            log.info(purged, 'rétention : anciens e-mails envoyés et liens de mot de passe supprimés');
+          if (purged.accessLog.entries > 0)
+            log.info(purged.accessLog, 'rétention : entrées anciennes du journal des accès supprimées');
         }
         const claimed = await deliverDueMail(db, transport, policy, {
           signal: abort.signal,
@@ -138,7 +140,9 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
   // Alive as long as it beats; the first beat comes before the first claim.
   const beating = (async () => beat(db, id))().catch(() => undefined);
   const heartbeat = setInterval(() => {
-    beat(db, id).catch((error: unknown) => log.warn({ err: error }, "file d'envoi des e-mails : battement non enregistré"));
+    beat(db, id).catch((error: unknown) =>
+      log.warn({ err: error }, "file d'envoi des e-mails : battement non enregistré"),
+    );
   }, HEARTBEAT_MS);
   heartbeat.unref();
   const running = beating.then(loop);

@@ -17,7 +17,10 @@ export function newWorkerId(): string {
 export async function beat(db: Database, id: string, now = new Date()): Promise<void> {
   const w = db.t.mailWorkers;
   await db.transaction((tx) =>
-    tx.insert(w).values({ id, beatAt: now, startedAt: now }).onConflictDoUpdate({ target: w.id, set: { beatAt: now } }),
+    tx
+      .insert(w)
+      .values({ id, beatAt: now, startedAt: now })
+      .onConflictDoUpdate({ target: w.id, set: { beatAt: now } }),
   );
 }
 
@@ -29,5 +32,8 @@ export async function unregister(db: Database, id: string): Promise<void> {
 /** The ids of the workers alive at `now`, as a sub-select. */
 export function liveWorkers(db: Database, now = new Date()) {
   const w = db.t.mailWorkers;
-  return db.read.select({ id: w.id }).from(w).where(gt(w.beatAt, new Date(now.getTime() - STALE_MS)));
+  return db.read
+    .select({ id: w.id })
+    .from(w)
+    .where(gt(w.beatAt, new Date(now.getTime() - STALE_MS)));
 }

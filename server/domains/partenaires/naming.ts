@@ -3,8 +3,28 @@
 
 /** Short words that say nothing about the partner. */
 const STOP_WORDS = new Set([
-  'A', 'AU', 'AUX', 'D', 'DE', 'DES', 'DU', 'EN', 'ET', 'L', 'LA', 'LE', 'LES', 'PAR', 'POUR', 'SUR', 'UN', 'UNE',
-  'AND', 'FOR', 'OF', 'THE',
+  'A',
+  'AU',
+  'AUX',
+  'D',
+  'DE',
+  'DES',
+  'DU',
+  'EN',
+  'ET',
+  'L',
+  'LA',
+  'LE',
+  'LES',
+  'PAR',
+  'POUR',
+  'SUR',
+  'UN',
+  'UNE',
+  'AND',
+  'FOR',
+  'OF',
+  'THE',
 ]);
 
 const MAX_WORDS = 4;

@@ -6,7 +6,13 @@ import {
 } from '../../../shared/schemas/partenaires';
 import type { Database } from '../../db/client';
 import { collection, parseQuery } from '../../http/jsonld';
-import { createPartenaire, deletePartenaire, getPartenaire, listPartenaires, updatePartenaire } from './service';
+import {
+  createPartenaire,
+  deletePartenaire,
+  getPartenaire,
+  listPartenaires,
+  updatePartenaire,
+} from './service';
 import { restIdempotent } from '../idempotency/doors';
 import { storedAnswer } from '../idempotency/service';
 
@@ -26,7 +32,18 @@ export function partenairesRoutes(app: FastifyInstance, db: Database) {
 
   app.post('/api/partenaires', async (request, reply) => {
     const input = partenaireInputSchema.parse(request.body ?? {});
-    return reply.code(201).send(await restIdempotent(db, request, reply, input, () => createPartenaire(db, request.auth!.user, input), storedAnswer));
+    return reply
+      .code(201)
+      .send(
+        await restIdempotent(
+          db,
+          request,
+          reply,
+          input,
+          () => createPartenaire(db, request.auth!.user, input),
+          storedAnswer,
+        ),
+      );
   });
 
   app.put<ByCode>('/api/partenaires/:code', async (request) => {

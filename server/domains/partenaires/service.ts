@@ -31,9 +31,10 @@ function columns(db: Database) {
     initial: p.initial,
     color: p.color,
     // Correlated counts use the owner and partner indexes; PostgreSQL's count is a bigint, hence Number.
-    projectsCount: sql<number>`(select count(*) from ${projects} where ${projects.ownerId} = ${partnerId})`.mapWith(
-      Number,
-    ),
+    projectsCount:
+      sql<number>`(select count(*) from ${projects} where ${projects.ownerId} = ${partnerId})`.mapWith(
+        Number,
+      ),
     signalementsCount:
       sql<number>`(select count(*) from ${signalements} where ${signalements.partenaireId} = ${partnerId})`.mapWith(
         Number,
@@ -45,8 +46,13 @@ function columns(db: Database) {
 async function searchCondition(db: Database, search: string | undefined) {
   if (!search?.trim()) return undefined;
   const { partenaires: p } = db.t;
-  const rows = await db.read.select({ id: p.id, designation: p.designation, code: p.code, email: p.email }).from(p);
-  return idIn(p.id, foldedMatch(rows, (r) => [r.designation, r.code, r.email], search));
+  const rows = await db.read
+    .select({ id: p.id, designation: p.designation, code: p.code, email: p.email })
+    .from(p);
+  return idIn(
+    p.id,
+    foldedMatch(rows, (r) => [r.designation, r.code, r.email], search),
+  );
 }
 
 export async function listPartenaires(

@@ -46,7 +46,14 @@ describe.each(await testEngines())('need to know for sources on %s', (engine) =>
       headers: {
         cookie: cookie[caller],
         ...SAME_ORIGIN,
-        ...(body === undefined ? {} : { 'content-type': method === 'PATCH' && url.startsWith('/api/') ? 'application/merge-patch+json' : 'application/json' }),
+        ...(body === undefined
+          ? {}
+          : {
+              'content-type':
+                method === 'PATCH' && url.startsWith('/api/')
+                  ? 'application/merge-patch+json'
+                  : 'application/json',
+            }),
       },
       ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
     });
@@ -73,19 +80,32 @@ describe.each(await testEngines())('need to know for sources on %s', (engine) =>
   });
   const sourcesOf = (body: string, door: 'rest' | 'trpc') => {
     const json = JSON.parse(body) as { result?: { data: unknown } };
-    return (door === 'rest' ? json : json.result!.data) as { sources: Array<{ nomPrenom: string }>; isAnonyme: boolean; sourcesProtegees: number };
+    return (door === 'rest' ? json : json.result!.data) as {
+      sources: Array<{ nomPrenom: string }>;
+      isAnonyme: boolean;
+      sourcesProtegees: number;
+    };
   };
   /** Sources' names are encrypted: only the exact name finds them (blind index, docs/decisions/0017). */
   const searchHits = async (caller: Caller, door: 'rest' | 'trpc', search: string = PEOPLE.source) => {
-    if (door === 'rest') return (await send(caller, 'GET', `/api/signalements?search=${encodeURIComponent(search)}`)).json().totalItems as number;
+    if (door === 'rest')
+      return (await send(caller, 'GET', `/api/signalements?search=${encodeURIComponent(search)}`)).json()
+        .totalItems as number;
     return (await trpcQuery(caller, 'signalements.list', { search })).json().result.data.total as number;
   };
 
   it('shows the sources of a report that is not anonymous to every user (the baseline the other tests break)', async () => {
-    for (const [door, read] of [['rest', reads()['REST source']], ['trpc', reads()['tRPC sources.list']]] as const) {
+    for (const [door, read] of [
+      ['rest', reads()['REST source']],
+      ['trpc', reads()['tRPC sources.list']],
+    ] as const) {
       const res = await read('other');
       expect(res.statusCode).toBe(200);
-      expect(sourcesOf(res.body, door)).toMatchObject({ isAnonyme: false, sourcesProtegees: 0, sources: [{ nomPrenom: PEOPLE.source }] });
+      expect(sourcesOf(res.body, door)).toMatchObject({
+        isAnonyme: false,
+        sourcesProtegees: 0,
+        sources: [{ nomPrenom: PEOPLE.source }],
+      });
     }
     expect((await reads()['REST historique']('other')).body).toContain(PEOPLE.sourceContact);
     expect(await searchHits('other', 'rest')).toBe(1);
@@ -98,14 +118,25 @@ describe.each(await testEngines())('need to know for sources on %s', (engine) =>
       expect(res.statusCode, `${name}: ${res.body}`).toBe(200);
       for (const secret of SECRETS) expect(res.body, name).not.toContain(secret);
     }
-    for (const [door, read] of [['rest', reads()['REST source']], ['trpc', reads()['tRPC sources.list']]] as const) {
-      expect(sourcesOf((await read('other')).body, door)).toEqual({ sources: [], isAnonyme: true, sourcesProtegees: 1 });
+    for (const [door, read] of [
+      ['rest', reads()['REST source']],
+      ['trpc', reads()['tRPC sources.list']],
+    ] as const) {
+      expect(sourcesOf((await read('other')).body, door)).toEqual({
+        sources: [],
+        isAnonyme: true,
+        sourcesProtegees: 1,
+      });
     }
   });
 
   it('masks the history entries about the sources for a non-creator, keeping what happened and when', async () => {
     const res = await reads()['REST historique']('other');
-    const entries = res.json().member as Array<{ action: string; masque?: boolean; changes: Record<string, { from: unknown; to: unknown }> }>;
+    const entries = res.json().member as Array<{
+      action: string;
+      masque?: boolean;
+      changes: Record<string, { from: unknown; to: unknown }>;
+    }>;
     const about = entries.filter((e) => e.action.startsWith('source.'));
     expect(about.map((e) => e.action)).toEqual(['source.modification', 'source.ajout']);
     for (const e of about) {
@@ -121,9 +152,16 @@ describe.each(await testEngines())('need to know for sources on %s', (engine) =>
 
   it('still gives the creator and an administrator the sources and their history, by both doors', async () => {
     for (const caller of ['creator', 'admin'] as const) {
-      for (const [door, read] of [['rest', reads()['REST source']], ['trpc', reads()['tRPC sources.list']]] as const) {
+      for (const [door, read] of [
+        ['rest', reads()['REST source']],
+        ['trpc', reads()['tRPC sources.list']],
+      ] as const) {
         const list = sourcesOf((await read(caller)).body, door);
-        expect(list).toMatchObject({ isAnonyme: true, sourcesProtegees: 0, sources: [{ nomPrenom: PEOPLE.source }] });
+        expect(list).toMatchObject({
+          isAnonyme: true,
+          sourcesProtegees: 0,
+          sources: [{ nomPrenom: PEOPLE.source }],
+        });
       }
       for (const read of [reads()['REST historique'], reads()['tRPC signalements.historique']]) {
         const body = (await read(caller)).body;

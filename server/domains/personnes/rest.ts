@@ -26,24 +26,56 @@ export function personnesRoutes(app: FastifyInstance, db: Database) {
     input: I,
     create: (input: I) => Promise<T>,
     reread: (actor: SessionUser, stored: T) => Promise<T>,
-  ) => restIdempotent(db, request, reply, input, () => create(input), (stored) => reread(user(request), stored));
+  ) =>
+    restIdempotent(
+      db,
+      request,
+      reply,
+      input,
+      () => create(input),
+      (stored) => reread(user(request), stored),
+    );
 
   app.post('/api/presume_auteurs', async (request, reply) =>
-    reply.code(201).send(await createdBy(request, reply, auteurCreateSchema.parse(request.body ?? {}), (input) => service.createAuteur(db, user(request), input), (actor, stored) => service.rereadAuteur(db, actor, stored))),
+    reply.code(201).send(
+      await createdBy(
+        request,
+        reply,
+        auteurCreateSchema.parse(request.body ?? {}),
+        (input) => service.createAuteur(db, user(request), input),
+        (actor, stored) => service.rereadAuteur(db, actor, stored),
+      ),
+    ),
   );
   app.patch('/api/presume_auteurs/:code', async (request) =>
     service.updateAuteur(db, user(request), code(request), auteurSchema.parse(request.body ?? {})),
   );
 
   app.post('/api/sources', async (request, reply) =>
-    reply.code(201).send(await createdBy(request, reply, sourceCreateSchema.parse(request.body ?? {}), (input) => service.createSource(db, user(request), input), (actor, stored) => service.rereadSource(db, actor, stored))),
+    reply.code(201).send(
+      await createdBy(
+        request,
+        reply,
+        sourceCreateSchema.parse(request.body ?? {}),
+        (input) => service.createSource(db, user(request), input),
+        (actor, stored) => service.rereadSource(db, actor, stored),
+      ),
+    ),
   );
   app.patch('/api/sources/:code', async (request) =>
     service.updateSource(db, user(request), code(request), sourceSchema.parse(request.body ?? {})),
   );
 
   app.post('/api/victimes', async (request, reply) =>
-    reply.code(201).send(await createdBy(request, reply, victimeCreateSchema.parse(request.body ?? {}), (input) => service.createVictime(db, user(request), input), (actor, stored) => service.rereadVictime(db, actor, stored))),
+    reply.code(201).send(
+      await createdBy(
+        request,
+        reply,
+        victimeCreateSchema.parse(request.body ?? {}),
+        (input) => service.createVictime(db, user(request), input),
+        (actor, stored) => service.rereadVictime(db, actor, stored),
+      ),
+    ),
   );
   app.patch('/api/victimes/:code', async (request) =>
     service.updateVictime(db, user(request), code(request), victimeSchema.parse(request.body ?? {})),

@@ -16,10 +16,18 @@ const bySignalement = z.object({ signalement: code });
 const byCode = z.object({ code });
 
 export const auteursRouter = router({
-  list: authedProcedure.input(bySignalement).query(({ ctx, input }) => service.listAuteurs(ctx.db, ctx.auth.user, input.signalement)),
-  create: authedProcedure
-    .input(auteurCreateSchema)
-    .mutation(({ ctx, input }) => trpcIdempotent(ctx, 'auteurs.create', input, () => service.createAuteur(ctx.db, ctx.auth.user, input), (stored) => service.rereadAuteur(ctx.db, ctx.auth.user, stored))),
+  list: authedProcedure
+    .input(bySignalement)
+    .query(({ ctx, input }) => service.listAuteurs(ctx.db, ctx.auth.user, input.signalement)),
+  create: authedProcedure.input(auteurCreateSchema).mutation(({ ctx, input }) =>
+    trpcIdempotent(
+      ctx,
+      'auteurs.create',
+      input,
+      () => service.createAuteur(ctx.db, ctx.auth.user, input),
+      (stored) => service.rereadAuteur(ctx.db, ctx.auth.user, stored),
+    ),
+  ),
   update: authedProcedure
     .input(byCode.extend({ data: auteurSchema }))
     .mutation(({ ctx, input }) => service.updateAuteur(ctx.db, ctx.auth.user, input.code, input.data)),
@@ -30,10 +38,18 @@ export const auteursRouter = router({
 });
 
 export const sourcesRouter = router({
-  list: authedProcedure.input(bySignalement).query(({ ctx, input }) => service.listSources(ctx.db, ctx.auth.user, input.signalement)),
-  create: authedProcedure
-    .input(sourceCreateSchema)
-    .mutation(({ ctx, input }) => trpcIdempotent(ctx, 'sources.create', input, () => service.createSource(ctx.db, ctx.auth.user, input), (stored) => service.rereadSource(ctx.db, ctx.auth.user, stored))),
+  list: authedProcedure
+    .input(bySignalement)
+    .query(({ ctx, input }) => service.listSources(ctx.db, ctx.auth.user, input.signalement)),
+  create: authedProcedure.input(sourceCreateSchema).mutation(({ ctx, input }) =>
+    trpcIdempotent(
+      ctx,
+      'sources.create',
+      input,
+      () => service.createSource(ctx.db, ctx.auth.user, input),
+      (stored) => service.rereadSource(ctx.db, ctx.auth.user, stored),
+    ),
+  ),
   update: authedProcedure
     .input(byCode.extend({ data: sourceSchema }))
     .mutation(({ ctx, input }) => service.updateSource(ctx.db, ctx.auth.user, input.code, input.data)),
@@ -44,10 +60,18 @@ export const sourcesRouter = router({
 });
 
 export const victimesRouter = router({
-  list: authedProcedure.input(bySignalement).query(({ ctx, input }) => service.listVictimes(ctx.db, ctx.auth.user, input.signalement)),
-  create: authedProcedure
-    .input(victimeCreateSchema)
-    .mutation(({ ctx, input }) => trpcIdempotent(ctx, 'victimes.create', input, () => service.createVictime(ctx.db, ctx.auth.user, input), (stored) => service.rereadVictime(ctx.db, ctx.auth.user, stored))),
+  list: authedProcedure
+    .input(bySignalement)
+    .query(({ ctx, input }) => service.listVictimes(ctx.db, ctx.auth.user, input.signalement)),
+  create: authedProcedure.input(victimeCreateSchema).mutation(({ ctx, input }) =>
+    trpcIdempotent(
+      ctx,
+      'victimes.create',
+      input,
+      () => service.createVictime(ctx.db, ctx.auth.user, input),
+      (stored) => service.rereadVictime(ctx.db, ctx.auth.user, stored),
+    ),
+  ),
   update: authedProcedure
     .input(byCode.extend({ data: victimeSchema }))
     .mutation(({ ctx, input }) => service.updateVictime(ctx.db, ctx.auth.user, input.code, input.data)),

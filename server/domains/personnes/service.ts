@@ -51,7 +51,10 @@ async function findPerson(db: Database, tx: Orm, actor: SessionUser, kind: Kind,
 }
 
 /** Inserts with a fresh code, retrying on the (very unlikely) collision. */
-async function insertWithCode<T>(insert: (code: string) => Promise<T | undefined>, prefix: string): Promise<T> {
+async function insertWithCode<T>(
+  insert: (code: string) => Promise<T | undefined>,
+  prefix: string,
+): Promise<T> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const row = await insert(generateCode(prefix));
     if (row) return row;
@@ -61,10 +64,18 @@ async function insertWithCode<T>(insert: (code: string) => Promise<T | undefined
 
 // ---------------------------------------------------------------- authors
 /** The report's presumed authors; the read is written in the access log before they are returned. */
-export async function listAuteurs(db: Database, actor: SessionUser, signalement: string): Promise<AuteurDto[]> {
+export async function listAuteurs(
+  db: Database,
+  actor: SessionUser,
+  signalement: string,
+): Promise<AuteurDto[]> {
   const report = await findSignalement(db, signalement);
   const t = db.t.presumeAuteurs;
-  const rows = await db.read.select().from(t).where(eq(t.signalementId, report.id)).orderBy(asc(t.createdAt), asc(t.id));
+  const rows = await db.read
+    .select()
+    .from(t)
+    .where(eq(t.signalementId, report.id))
+    .orderBy(asc(t.createdAt), asc(t.id));
   await recordPeopleRead(db, actor, report.code, { personnes: 'auteurs', nombre: rows.length });
   return rows.map((r) => auteurDto(r, report.code));
 }
@@ -82,14 +93,24 @@ const auteurDto = (
   signalement: iri('signalements', reportCode),
 });
 
-export async function createAuteur(db: Database, actor: SessionUser, input: z.output<typeof auteurCreateSchema>) {
+export async function createAuteur(
+  db: Database,
+  actor: SessionUser,
+  input: z.output<typeof auteurCreateSchema>,
+) {
   const t = db.t.presumeAuteurs;
   return db.transaction(async (tx) => {
     const report = await findEditable(db, actor, input.signalement, tx);
     const values = { nomPrenom: input.nomPrenom, fonction: input.fonction, description: input.description };
     const row = await insertWithCode(
       async (code) =>
-        (await tx.insert(t).values({ code, signalementId: report.id, ...values }).onConflictDoNothing({ target: t.code }).returning())[0],
+        (
+          await tx
+            .insert(t)
+            .values({ code, signalementId: report.id, ...values })
+            .onConflictDoNothing({ target: t.code })
+            .returning()
+        )[0],
       PREFIX.auteur,
     );
     await afterChange(db, tx, report.id, actor, 'auteur.ajout', diff({}, { code: row.code, ...values }));
@@ -97,14 +118,23 @@ export async function createAuteur(db: Database, actor: SessionUser, input: z.ou
   });
 }
 
-export async function updateAuteur(db: Database, actor: SessionUser, code: string, input: z.output<typeof auteurSchema>) {
+export async function updateAuteur(
+  db: Database,
+  actor: SessionUser,
+  code: string,
+  input: z.output<typeof auteurSchema>,
+) {
   const t = db.t.presumeAuteurs;
   return db.transaction(async (tx) => {
     const { id, report } = await findPerson(db, tx, actor, 'auteur', code);
     const [before] = await tx.select().from(t).where(eq(t.id, id));
     const [row] = await tx.update(t).set(input).where(eq(t.id, id)).returning();
     const changes = diff(pick(before!, input), input);
-    if (Object.keys(changes).length > 0) await afterChange(db, tx, report.id, actor, 'auteur.modification', { code: { from: code, to: code }, ...changes });
+    if (Object.keys(changes).length > 0)
+      await afterChange(db, tx, report.id, actor, 'auteur.modification', {
+        code: { from: code, to: code },
+        ...changes,
+      });
     return auteurDto(row!, report.code);
   });
 }
@@ -121,7 +151,10 @@ async function sourceCanaux(db: Database, tx: Orm, ids: number[]) {
     .orderBy(asc(canals.position));
   const map = new Map<number, SourceDto['canaux']>();
   for (const r of rows) {
-    map.set(r.sourceId, [...(map.get(r.sourceId) ?? []), { '@id': iri('canals', r.code), code: r.code, designation: r.designation }]);
+    map.set(r.sourceId, [
+      ...(map.get(r.sourceId) ?? []),
+      { '@id': iri('canals', r.code), code: r.code, designation: r.designation },
+    ]);
   }
   return map;
 }
@@ -151,20 +184,39 @@ const sourceDto = (r: SourceRow, canaux: SourceDto['canaux'], reportCode: string
  * The report's sources, or only their number for a caller who may not know them (need to know). The
  * read is written in the access log (what the caller got) before the answer is returned.
  */
-export async function listSources(db: Database, actor: SessionUser, signalement: string): Promise<SourcesListDto> {
+export async function listSources(
+  db: Database,
+  actor: SessionUser,
+  signalement: string,
+): Promise<SourcesListDto> {
   const report = await findSignalement(db, signalement);
   const t = db.t;
   if (!canSeeSources(actor, report)) {
-    const [row] = await db.read.select({ n: count() }).from(t.sources).where(eq(t.sources.signalementId, report.id));
+    const [row] = await db.read
+      .select({ n: count() })
+      .from(t.sources)
+      .where(eq(t.sources.signalementId, report.id));
     const masquees = Number(row?.n ?? 0);
     await recordPeopleRead(db, actor, report.code, { personnes: 'sources', protegees: true, masquees });
     return { sources: [], isAnonyme: true, sourcesProtegees: masquees };
   }
-  const rows = await db.read.select().from(t.sources).where(eq(t.sources.signalementId, report.id)).orderBy(asc(t.sources.createdAt), asc(t.sources.id));
-  const canaux = await sourceCanaux(db, db.read, rows.map((r) => r.id));
+  const rows = await db.read
+    .select()
+    .from(t.sources)
+    .where(eq(t.sources.signalementId, report.id))
+    .orderBy(asc(t.sources.createdAt), asc(t.sources.id));
+  const canaux = await sourceCanaux(
+    db,
+    db.read,
+    rows.map((r) => r.id),
+  );
   await recordPeopleRead(db, actor, report.code, { personnes: 'sources', nombre: rows.length });
   const cipher = cipherOf(db);
-  return { sources: rows.map((r) => sourceDto(openSource(cipher, r), canaux.get(r.id) ?? [], report.code)), isAnonyme: report.isAnonyme, sourcesProtegees: 0 };
+  return {
+    sources: rows.map((r) => sourceDto(openSource(cipher, r), canaux.get(r.id) ?? [], report.code)),
+    isAnonyme: report.isAnonyme,
+    sourcesProtegees: 0,
+  };
 }
 
 async function setSourceCanaux(db: Database, tx: Orm, sourceId: number, codes: string[]) {
@@ -183,24 +235,46 @@ function sourceValues(input: z.output<typeof sourceSchema>) {
   };
 }
 
-export async function createSource(db: Database, actor: SessionUser, input: z.output<typeof sourceCreateSchema>) {
+export async function createSource(
+  db: Database,
+  actor: SessionUser,
+  input: z.output<typeof sourceCreateSchema>,
+) {
   const t = db.t.sources;
   return db.transaction(async (tx) => {
     const report = await findEditable(db, actor, input.signalement, tx);
     const values = sourceValues(input);
     const row = await insertWithCode(
       async (code) =>
-        (await tx.insert(t).values({ code, signalementId: report.id, ...sealSource(cipherOf(db), values) }).onConflictDoNothing({ target: t.code }).returning())[0],
+        (
+          await tx
+            .insert(t)
+            .values({ code, signalementId: report.id, ...sealSource(cipherOf(db), values) })
+            .onConflictDoNothing({ target: t.code })
+            .returning()
+        )[0],
       PREFIX.source,
     );
     await setSourceCanaux(db, tx, row.id, input.canaux);
     const canaux = (await sourceCanaux(db, tx, [row.id])).get(row.id) ?? [];
-    await afterChange(db, tx, report.id, actor, 'source.ajout', diff({}, { code: row.code, ...values, canaux: canaux.map((c) => c.designation) }));
+    await afterChange(
+      db,
+      tx,
+      report.id,
+      actor,
+      'source.ajout',
+      diff({}, { code: row.code, ...values, canaux: canaux.map((c) => c.designation) }),
+    );
     return sourceDto({ ...row, ...values }, canaux, report.code);
   });
 }
 
-export async function updateSource(db: Database, actor: SessionUser, code: string, input: z.output<typeof sourceSchema>) {
+export async function updateSource(
+  db: Database,
+  actor: SessionUser,
+  code: string,
+  input: z.output<typeof sourceSchema>,
+) {
   const t = db.t.sources;
   return db.transaction(async (tx) => {
     const { id, report } = await findPerson(db, tx, actor, 'source', code);
@@ -212,8 +286,15 @@ export async function updateSource(db: Database, actor: SessionUser, code: strin
     const [row] = await tx.update(t).set(sealSource(cipher, values)).where(eq(t.id, id)).returning();
     await setSourceCanaux(db, tx, id, input.canaux);
     const canaux = (await sourceCanaux(db, tx, [id])).get(id) ?? [];
-    const changes = diff({ ...pick(before, values), canaux: canauxBefore }, { ...values, canaux: canaux.map((c) => c.designation) });
-    if (Object.keys(changes).length > 0) await afterChange(db, tx, report.id, actor, 'source.modification', { code: { from: code, to: code }, ...changes });
+    const changes = diff(
+      { ...pick(before, values), canaux: canauxBefore },
+      { ...values, canaux: canaux.map((c) => c.designation) },
+    );
+    if (Object.keys(changes).length > 0)
+      await afterChange(db, tx, report.id, actor, 'source.modification', {
+        code: { from: code, to: code },
+        ...changes,
+      });
     return sourceDto({ ...row!, ...values }, canaux, report.code);
   });
 }
@@ -233,22 +314,40 @@ const victimeDto = (
 });
 
 /** The report's victims; the read is written in the access log before they are returned. */
-export async function listVictimes(db: Database, actor: SessionUser, signalement: string): Promise<VictimeDto[]> {
+export async function listVictimes(
+  db: Database,
+  actor: SessionUser,
+  signalement: string,
+): Promise<VictimeDto[]> {
   const report = await findSignalement(db, signalement);
   const t = db.t.victimes;
-  const rows = await db.read.select().from(t).where(eq(t.signalementId, report.id)).orderBy(asc(t.createdAt), asc(t.id));
+  const rows = await db.read
+    .select()
+    .from(t)
+    .where(eq(t.signalementId, report.id))
+    .orderBy(asc(t.createdAt), asc(t.id));
   await recordPeopleRead(db, actor, report.code, { personnes: 'victimes', nombre: rows.length });
   return rows.map((r) => victimeDto(r, report.code));
 }
 
-export async function createVictime(db: Database, actor: SessionUser, input: z.output<typeof victimeCreateSchema>) {
+export async function createVictime(
+  db: Database,
+  actor: SessionUser,
+  input: z.output<typeof victimeCreateSchema>,
+) {
   const t = db.t.victimes;
   return db.transaction(async (tx) => {
     const report = await findEditable(db, actor, input.signalement, tx);
     const values = { nomPrenom: input.nomPrenom, fonction: input.fonction, contact: input.contact };
     const row = await insertWithCode(
       async (code) =>
-        (await tx.insert(t).values({ code, signalementId: report.id, ...values }).onConflictDoNothing({ target: t.code }).returning())[0],
+        (
+          await tx
+            .insert(t)
+            .values({ code, signalementId: report.id, ...values })
+            .onConflictDoNothing({ target: t.code })
+            .returning()
+        )[0],
       PREFIX.victime,
     );
     await afterChange(db, tx, report.id, actor, 'victime.ajout', diff({}, { code: row.code, ...values }));
@@ -256,14 +355,23 @@ export async function createVictime(db: Database, actor: SessionUser, input: z.o
   });
 }
 
-export async function updateVictime(db: Database, actor: SessionUser, code: string, input: z.output<typeof victimeSchema>) {
+export async function updateVictime(
+  db: Database,
+  actor: SessionUser,
+  code: string,
+  input: z.output<typeof victimeSchema>,
+) {
   const t = db.t.victimes;
   return db.transaction(async (tx) => {
     const { id, report } = await findPerson(db, tx, actor, 'victime', code);
     const [before] = await tx.select().from(t).where(eq(t.id, id));
     const [row] = await tx.update(t).set(input).where(eq(t.id, id)).returning();
     const changes = diff(pick(before!, input), input);
-    if (Object.keys(changes).length > 0) await afterChange(db, tx, report.id, actor, 'victime.modification', { code: { from: code, to: code }, ...changes });
+    if (Object.keys(changes).length > 0)
+      await afterChange(db, tx, report.id, actor, 'victime.modification', {
+        code: { from: code, to: code },
+        ...changes,
+      });
     return victimeDto(row!, report.code);
   });
 }
@@ -292,7 +400,11 @@ export async function rereadAuteur(db: Database, actor: SessionUser, stored: Aut
   return auteurDto(person as typeof db.t.presumeAuteurs.$inferSelect, report.code);
 }
 
-export async function rereadVictime(db: Database, actor: SessionUser, stored: VictimeDto): Promise<VictimeDto> {
+export async function rereadVictime(
+  db: Database,
+  actor: SessionUser,
+  stored: VictimeDto,
+): Promise<VictimeDto> {
   const { person, report } = await personForRead(db, 'victime', stored.code);
   await recordPeopleRead(db, actor, report.code, { personnes: 'victimes', nombre: 1 });
   return victimeDto(person as typeof db.t.victimes.$inferSelect, report.code);
@@ -308,7 +420,11 @@ export async function rereadSource(db: Database, actor: SessionUser, stored: Sou
   const row = person as typeof db.t.sources.$inferSelect;
   if (!canSeeSources(actor, report)) {
     await recordPeopleRead(db, actor, report.code, { personnes: 'sources', protegees: true, masquees: 1 });
-    return sourceDto({ id: row.id, code: row.code, nomPrenom: null, contact: null, description: null, autreCanal: null }, [], report.code);
+    return sourceDto(
+      { id: row.id, code: row.code, nomPrenom: null, contact: null, description: null, autreCanal: null },
+      [],
+      report.code,
+    );
   }
   const canaux = (await sourceCanaux(db, db.read, [row.id])).get(row.id) ?? [];
   await recordPeopleRead(db, actor, report.code, { personnes: 'sources', nombre: 1 });
@@ -316,23 +432,44 @@ export async function rereadSource(db: Database, actor: SessionUser, stored: Sou
 }
 
 // ---------------------------------------------------------------- shared
-export async function deletePerson(db: Database, actor: SessionUser, kind: Kind, code: string): Promise<void> {
+export async function deletePerson(
+  db: Database,
+  actor: SessionUser,
+  kind: Kind,
+  code: string,
+): Promise<void> {
   const table = tableOf(db, kind);
   await db.transaction(async (tx) => {
     const { id, report } = await findPerson(db, tx, actor, kind, code);
     const [before] = await tx.select({ nomPrenom: table.nomPrenom }).from(table).where(eq(table.id, id));
     // A source's name is stored encrypted; the history entry re-encrypts it (history.ts).
-    const nomPrenom = kind === 'source' ? cipherOf(db).decryptNullable(before!.nomPrenom, SOURCE_FIELDS.nomPrenom) : before!.nomPrenom;
+    const nomPrenom =
+      kind === 'source'
+        ? cipherOf(db).decryptNullable(before!.nomPrenom, SOURCE_FIELDS.nomPrenom)
+        : before!.nomPrenom;
     await tx.delete(table).where(eq(table.id, id));
-    await afterChange(db, tx, report.id, actor, `${kind}.suppression`, { code: { from: code, to: null }, nomPrenom: { from: nomPrenom, to: null } });
+    await afterChange(db, tx, report.id, actor, `${kind}.suppression`, {
+      code: { from: code, to: null },
+      nomPrenom: { from: nomPrenom, to: null },
+    });
   });
 }
 
-async function afterChange(db: Database, tx: Orm, reportId: number, actor: SessionUser, action: string, changes: Record<string, { from: unknown; to: unknown }>) {
+async function afterChange(
+  db: Database,
+  tx: Orm,
+  reportId: number,
+  actor: SessionUser,
+  action: string,
+  changes: Record<string, { from: unknown; to: unknown }>,
+) {
   await refreshSearchText(db, tx, reportId);
   await recordChange(db, tx, reportId, actor, action, changes);
 }
 
-function pick<T extends Record<string, unknown>>(row: Record<string, unknown>, like: T): Record<string, unknown> {
+function pick<T extends Record<string, unknown>>(
+  row: Record<string, unknown>,
+  like: T,
+): Record<string, unknown> {
   return Object.fromEntries(Object.keys(like).map((k) => [k, row[k] ?? null]));
 }

@@ -17,7 +17,10 @@ const filters = z.object({
 export function projectsRoutes(app: FastifyInstance, db: Database) {
   app.get('/api/projects', async (request) => {
     const q = filters.parse(parseQuery(request.query as Record<string, unknown>));
-    const items = await listProjects(db, { partenaire: q['partenaire.code'] ?? q.partenaire?.code, search: q.search });
+    const items = await listProjects(db, {
+      partenaire: q['partenaire.code'] ?? q.partenaire?.code,
+      search: q.search,
+    });
     return collection('Project', request.url, items, items.length);
   });
   app.get('/api/projects/:code', async (request) => {
@@ -28,6 +31,17 @@ export function projectsRoutes(app: FastifyInstance, db: Database) {
   });
   app.post('/api/projects', async (request, reply) => {
     const input = projectCreateSchema.parse(request.body ?? {});
-    return reply.code(201).send(await restIdempotent(db, request, reply, input, () => createProject(db, request.auth!.user, input), storedAnswer));
+    return reply
+      .code(201)
+      .send(
+        await restIdempotent(
+          db,
+          request,
+          reply,
+          input,
+          () => createProject(db, request.auth!.user, input),
+          storedAnswer,
+        ),
+      );
   });
 }

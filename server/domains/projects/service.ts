@@ -11,7 +11,10 @@ import { idOf } from '../signalements/access';
 import { generateCode } from '../signalements/code';
 import { normalizeSearch } from '../signalements/search-text';
 
-export async function listProjects(db: Database, filters: { partenaire?: string; search?: string }): Promise<ProjectDto[]> {
+export async function listProjects(
+  db: Database,
+  filters: { partenaire?: string; search?: string },
+): Promise<ProjectDto[]> {
   const { projects: p, partenaires: o } = db.t;
   const term = filters.search ? normalizeSearch(filters.search) : '';
   const rows = await db.read
@@ -24,7 +27,9 @@ export async function listProjects(db: Database, filters: { partenaire?: string;
     .where(
       and(
         filters.partenaire ? eq(o.code, filters.partenaire) : undefined,
-        term ? or(like(sql`lower(${p.sigle})`, `%${term}%`), like(sql`lower(${p.designation})`, `%${term}%`)) : undefined,
+        term
+          ? or(like(sql`lower(${p.sigle})`, `%${term}%`), like(sql`lower(${p.designation})`, `%${term}%`))
+          : undefined,
       ),
     )
     .orderBy(asc(p.sigle), asc(p.id))
@@ -33,7 +38,11 @@ export async function listProjects(db: Database, filters: { partenaire?: string;
 }
 
 /** `tx`: inside a transaction, to see a project it has just created (the read connection would not). */
-export async function getProject(db: Database, code: string, tx: Orm = db.read): Promise<ProjectDto | undefined> {
+export async function getProject(
+  db: Database,
+  code: string,
+  tx: Orm = db.read,
+): Promise<ProjectDto | undefined> {
   const { projects: p, partenaires: o } = db.t;
   const [row] = await tx
     .select({
@@ -63,7 +72,13 @@ async function assertMayCreateProjectFor(db: Database, tx: Orm, actor: SessionUs
     .where(
       and(
         eq(s.partenaireId, ownerId),
-        inArray(s.createdById, tx.select({ id: u.id }).from(u).where(sql`lower(${u.email}) = ${actor.email.toLowerCase()}`)),
+        inArray(
+          s.createdById,
+          tx
+            .select({ id: u.id })
+            .from(u)
+            .where(sql`lower(${u.email}) = ${actor.email.toLowerCase()}`),
+        ),
       ),
     )
     .limit(1);
@@ -84,11 +99,18 @@ export async function createProject(
     // folds every letter, and the same sigle must be refused on both engines.
     const sigle = input.sigle.toLowerCase();
     const siblings = await tx.select({ sigle: p.sigle }).from(p).where(eq(p.ownerId, ownerId));
-    if (siblings.some((row) => row.sigle.toLowerCase() === sigle)) throw conflict(`Ce partenaire a déjà un projet « ${input.sigle} ».`);
+    if (siblings.some((row) => row.sigle.toLowerCase() === sigle))
+      throw conflict(`Ce partenaire a déjà un projet « ${input.sigle} ».`);
     for (let attempt = 0; attempt < 5; attempt++) {
       const [row] = await tx
         .insert(p)
-        .values({ code: generateCode('PRJ'), sigle: input.sigle, designation: input.designation, description: input.description, ownerId })
+        .values({
+          code: generateCode('PRJ'),
+          sigle: input.sigle,
+          designation: input.designation,
+          description: input.description,
+          ownerId,
+        })
         .onConflictDoNothing({ target: p.code })
         .returning({ code: p.code });
       if (row) return (await getProject(db, row.code, tx))!;

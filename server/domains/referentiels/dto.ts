@@ -20,13 +20,19 @@ export const refDto = (collection: string, row: Coded): RefDto => ({
   designation: row.designation,
 });
 
-export const canalDto = (row: Coded & { icon: string }): CanalDto => ({ ...refDto('canals', row), icon: row.icon });
+export const canalDto = (row: Coded & { icon: string }): CanalDto => ({
+  ...refDto('canals', row),
+  icon: row.icon,
+});
 export const niveauDto = (row: Coded & { color: string; rank: number }): NiveauDto => ({
   ...refDto('niveaux', row),
   color: row.color,
   rank: row.rank,
 });
-export const statutDto = (row: Coded & { kind: StatutKind }): StatutDto => ({ ...refDto('statuts', row), kind: row.kind });
+export const statutDto = (row: Coded & { kind: StatutKind }): StatutDto => ({
+  ...refDto('statuts', row),
+  kind: row.kind,
+});
 export const partenaireRefDto = (row: Coded & { initial: string; color: string }): PartenaireRefDto => ({
   ...refDto('partenaires', row),
   initial: row.initial,

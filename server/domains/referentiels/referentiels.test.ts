@@ -20,7 +20,11 @@ describe.each(await testEngines())('reference lists on %s', (engine) => {
 
   it('lists subjects and channels with OTHERS last, and the five results', async () => {
     const subjects = await members('/api/subjects');
-    expect(subjects.at(-1)).toMatchObject({ '@id': '/api/subjects/OTHERS', code: 'OTHERS', designation: 'Autre (à préciser)' });
+    expect(subjects.at(-1)).toMatchObject({
+      '@id': '/api/subjects/OTHERS',
+      code: 'OTHERS',
+      designation: 'Autre (à préciser)',
+    });
     const canals = await members('/api/canals');
     expect(canals.at(-1)).toMatchObject({ code: 'OTHERS', designation: 'Autre (à préciser)' });
     expect(canals.every((c) => typeof c.icon === 'string')).toBe(true);
@@ -31,8 +35,12 @@ describe.each(await testEngines())('reference lists on %s', (engine) => {
       'RESULTAT_NON_DETERMINE',
       'RESULTAT_FAUX_SIGNALEMENT',
     ]);
-    expect((await members('/api/statuts')).every((s) => ['open', 'treated', 'closed'].includes(s.kind as string))).toBe(true);
-    expect((await members('/api/niveaux')).every((n) => /^#[0-9a-f]{6}$/i.test(n.color as string))).toBe(true);
+    expect(
+      (await members('/api/statuts')).every((s) => ['open', 'treated', 'closed'].includes(s.kind as string)),
+    ).toBe(true);
+    expect((await members('/api/niveaux')).every((n) => /^#[0-9a-f]{6}$/i.test(n.color as string))).toBe(
+      true,
+    );
   });
 
   it('lists the 24 regions and cascades districts and communes by code', async () => {
@@ -42,7 +50,10 @@ describe.each(await testEngines())('reference lists on %s', (engine) => {
     const communes = await members('/api/communes?district.code=MG23212');
     expect(communes.length).toBeGreaterThan(0);
     expect(communes.every((c) => String(c.code).startsWith('MG23212'))).toBe(true);
-    const trpc = await t.app.inject({ url: `/trpc/referentiels.districts?input=${encodeURIComponent('{"region":"MG35"}')}`, headers: { cookie } });
+    const trpc = await t.app.inject({
+      url: `/trpc/referentiels.districts?input=${encodeURIComponent('{"region":"MG35"}')}`,
+      headers: { cookie },
+    });
     expect(trpc.json().result.data).toHaveLength(3);
   });
 });

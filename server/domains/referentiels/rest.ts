@@ -4,7 +4,8 @@ import { collection, parseQuery } from '../../http/jsonld';
 import * as service from './service';
 
 type Query = Record<string, unknown>;
-const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+const text = (value: unknown) =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 
 /** §7 reference lists. They are small (at most 1,579 communes), so they are returned whole. */
 export function referentielsRoutes(app: FastifyInstance, db: Database) {
@@ -21,7 +22,8 @@ export function referentielsRoutes(app: FastifyInstance, db: Database) {
     },
     communes: {
       type: 'Commune',
-      load: (q) => service.listCommunes(db, text((q.district as Query | undefined)?.code ?? q['district.code'])),
+      load: (q) =>
+        service.listCommunes(db, text((q.district as Query | undefined)?.code ?? q['district.code'])),
     },
   };
   for (const [name, { type, load }] of Object.entries(lists)) {

@@ -4,13 +4,18 @@ import { canalDto, niveauDto, placeColumns, placeDto, refDto, statutDto } from '
 
 export async function listSubjects(db: Database) {
   const { subjects } = db.t;
-  const rows = await db.read.select().from(subjects).orderBy(asc(subjects.position), asc(subjects.designation));
+  const rows = await db.read
+    .select()
+    .from(subjects)
+    .orderBy(asc(subjects.position), asc(subjects.designation));
   return rows.map((r) => refDto('subjects', r));
 }
 
 export async function listCanals(db: Database) {
   const { canals } = db.t;
-  return (await db.read.select().from(canals).orderBy(asc(canals.position), asc(canals.designation))).map(canalDto);
+  return (await db.read.select().from(canals).orderBy(asc(canals.position), asc(canals.designation))).map(
+    canalDto,
+  );
 }
 
 export async function listNiveaux(db: Database) {
@@ -31,7 +36,9 @@ export async function listResultats(db: Database) {
 
 export async function listRegions(db: Database) {
   const { regions } = db.t;
-  return (await db.read.select().from(regions).orderBy(asc(regions.designation))).map((r) => placeDto('regions', r));
+  return (await db.read.select().from(regions).orderBy(asc(regions.designation))).map((r) =>
+    placeDto('regions', r),
+  );
 }
 
 /** Districts of a region (by code), or all districts when no region is given. */

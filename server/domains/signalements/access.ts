@@ -10,14 +10,18 @@ export const READ_ONLY_MESSAGE = 'Lecture seule - Vous ne pouvez pas modifier ce
 
 /** Its creator (matched by e-mail, case-insensitively) or an administrator. */
 export function canEditAs(actor: SessionUser) {
-  return (createdByEmail: string) => isAdmin(actor) || createdByEmail.toLowerCase() === actor.email.toLowerCase();
+  return (createdByEmail: string) =>
+    isAdmin(actor) || createdByEmail.toLowerCase() === actor.email.toLowerCase();
 }
 
 /**
  * Need to know (docs/decisions/0015): the sources of an anonymous report are shown only to those who
  * may edit it, its creator and administrators. Everyone else learns how many there are, nothing more.
  */
-export function canSeeSources(actor: SessionUser, report: { createdByEmail: string; isAnonyme: boolean }): boolean {
+export function canSeeSources(
+  actor: SessionUser,
+  report: { createdByEmail: string; isAnonyme: boolean },
+): boolean {
   return !report.isAnonyme || canEditAs(actor)(report.createdByEmail);
 }
 
@@ -29,10 +33,20 @@ export interface SignalementRow {
   isAnonyme: boolean;
 }
 
-export async function findSignalement(db: Database, code: string, tx: Orm = db.read): Promise<SignalementRow> {
+export async function findSignalement(
+  db: Database,
+  code: string,
+  tx: Orm = db.read,
+): Promise<SignalementRow> {
   const { signalements: s, utilisateurs: u } = db.t;
   const [row] = await tx
-    .select({ id: s.id, code: s.code, partenaireId: s.partenaireId, createdByEmail: u.email, isAnonyme: s.isAnonyme })
+    .select({
+      id: s.id,
+      code: s.code,
+      partenaireId: s.partenaireId,
+      createdByEmail: u.email,
+      isAnonyme: s.isAnonyme,
+    })
     .from(s)
     .innerJoin(u, eq(u.id, s.createdById))
     .where(eq(s.code, code))
@@ -42,7 +56,12 @@ export async function findSignalement(db: Database, code: string, tx: Orm = db.r
 }
 
 /** Loads the report for a write and checks the actor's right; 404 before 403. */
-export async function findEditable(db: Database, actor: SessionUser, code: string, tx: Orm): Promise<SignalementRow> {
+export async function findEditable(
+  db: Database,
+  actor: SessionUser,
+  code: string,
+  tx: Orm,
+): Promise<SignalementRow> {
   const row = await findSignalement(db, code, tx);
   if (!canEditAs(actor)(row.createdByEmail)) throw forbidden(READ_ONLY_MESSAGE);
   return row;
@@ -71,7 +90,10 @@ export async function idOf(tx: Orm, table: CodedTable, code: string, label: stri
 export async function idsOf(tx: Orm, table: CodedTable, codes: string[], label: string): Promise<number[]> {
   const unique = [...new Set(codes)];
   if (unique.length === 0) return [];
-  const rows = await tx.select({ id: table.id, code: table.code }).from(table).where(inArray(table.code, unique));
+  const rows = await tx
+    .select({ id: table.id, code: table.code })
+    .from(table)
+    .where(inArray(table.code, unique));
   const missing = unique.find((c) => !rows.some((r) => r.code === c));
   if (missing) throw invalid(`${label} introuvable : ${missing}.`);
   return unique.map((c) => rows.find((r) => r.code === c)!.id);

@@ -12,7 +12,9 @@ import { countFromDayCounts, countSignalements, filterConditions, type ListFilte
 
 const HOUR = 3_600_000;
 /** Around midnight in Madagascar (UTC+3): 21:00 UTC is 00:00 local. */
-const MIDNIGHTS = ['2025-11-19T21:00:00Z', '2025-11-20T21:00:00Z', '2025-11-21T21:00:00Z'].map((d) => Date.parse(d));
+const MIDNIGHTS = ['2025-11-19T21:00:00Z', '2025-11-20T21:00:00Z', '2025-11-21T21:00:00Z'].map((d) =>
+  Date.parse(d),
+);
 const OFFSETS = [-2.5, -0.5, 0.5, 1.5].map((h) => h * HOUR);
 
 describe.each(await testEngines())('list totals from the day counts on %s', (engine) => {
@@ -25,16 +27,49 @@ describe.each(await testEngines())('list totals from the day counts on %s', (eng
     t = await createTestApp(engine);
     await t.user('a@example.mg', 'ROLE_USER', 'Agent A');
     await t.user('b@example.mg', 'ROLE_USER', 'Agent B');
-    const { regions, districts, communes, signalements: s, utilisateurs, partenaires, subjects, signalementSubjects } = t.db.t;
-    await t.db.transaction((tx) => tx.insert(partenaires).values({ code: 'PART_B', designation: 'Partenaire B', initial: 'PB', color: '#224466' }));
-    const users = await t.db.read.select({ id: utilisateurs.id, code: utilisateurs.code }).from(utilisateurs).orderBy(utilisateurs.id).limit(2);
-    const partners = await t.db.read.select({ id: partenaires.id, code: partenaires.code }).from(partenaires).orderBy(partenaires.id).limit(2);
-    const subjectRows = await t.db.read.select({ id: subjects.id, code: subjects.code }).from(subjects).orderBy(subjects.id).limit(2);
-    refs = { partner: partners.map((p) => p.code), creator: users.map((u) => u.code), subject: subjectRows.map((r) => r.code) };
+    const {
+      regions,
+      districts,
+      communes,
+      signalements: s,
+      utilisateurs,
+      partenaires,
+      subjects,
+      signalementSubjects,
+    } = t.db.t;
+    await t.db.transaction((tx) =>
+      tx
+        .insert(partenaires)
+        .values({ code: 'PART_B', designation: 'Partenaire B', initial: 'PB', color: '#224466' }),
+    );
+    const users = await t.db.read
+      .select({ id: utilisateurs.id, code: utilisateurs.code })
+      .from(utilisateurs)
+      .orderBy(utilisateurs.id)
+      .limit(2);
+    const partners = await t.db.read
+      .select({ id: partenaires.id, code: partenaires.code })
+      .from(partenaires)
+      .orderBy(partenaires.id)
+      .limit(2);
+    const subjectRows = await t.db.read
+      .select({ id: subjects.id, code: subjects.code })
+      .from(subjects)
+      .orderBy(subjects.id)
+      .limit(2);
+    refs = {
+      partner: partners.map((p) => p.code),
+      creator: users.map((u) => u.code),
+      subject: subjectRows.map((r) => r.code),
+    };
     const rs = await t.db.read.select({ id: regions.id, code: regions.code }).from(regions).limit(2);
     const ds = await t.db.read.select({ id: districts.id, code: districts.code }).from(districts).limit(2);
     const cs = await t.db.read.select({ id: communes.id, code: communes.code }).from(communes).limit(2);
-    places = { region: rs.map((r) => r.code), district: ds.map((d) => d.code), commune: cs.map((c) => c.code) };
+    places = {
+      region: rs.map((r) => r.code),
+      district: ds.map((d) => d.code),
+      commune: cs.map((c) => c.code),
+    };
     let n = 0;
     const rows = MIDNIGHTS.flatMap((midnight) =>
       OFFSETS.map((offset) => {
@@ -45,13 +80,19 @@ describe.each(await testEngines())('list totals from the day counts on %s', (eng
           createdById: users[n % 2]!.id,
           partenaireId: partners[Math.floor(n / 2) % 2]!.id,
           // Some reports without a place, the others spread over two of each level.
-          ...(n % 4 === 0 ? {} : { regionId: rs[n % 2]!.id, districtId: ds[n % 2]!.id, communeId: cs[(n + 1) % 2]!.id }),
+          ...(n % 4 === 0
+            ? {}
+            : { regionId: rs[n % 2]!.id, districtId: ds[n % 2]!.id, communeId: cs[(n + 1) % 2]!.id }),
         };
       }),
     );
-    ids = (await t.db.transaction((tx) => tx.insert(s).values(rows).returning({ id: s.id }))).map((r) => r.id);
+    ids = (await t.db.transaction((tx) => tx.insert(s).values(rows).returning({ id: s.id }))).map(
+      (r) => r.id,
+    );
     // One subject, two subjects or none.
-    const links = ids.flatMap((id, i) => subjectRows.slice(0, i % 3).map((subject) => ({ signalementId: id, subjectId: subject.id })));
+    const links = ids.flatMap((id, i) =>
+      subjectRows.slice(0, i % 3).map((subject) => ({ signalementId: id, subjectId: subject.id })),
+    );
     await t.db.transaction((tx) => tx.insert(signalementSubjects).values(links));
   });
   afterAll(async () => t?.close());
@@ -59,7 +100,10 @@ describe.each(await testEngines())('list totals from the day counts on %s', (eng
   /** COUNT(*) over the same filters, through the conditions the list applies to its rows. */
   const counted = async (f: ListFilters) => {
     const s = t.db.t.signalements;
-    const [row] = await t.db.read.select({ n: count() }).from(s).where(await filterConditions(t.db, f, { mode: 'set' }));
+    const [row] = await t.db.read
+      .select({ n: count() })
+      .from(s)
+      .where(await filterConditions(t.db, f, { mode: 'set' }));
     return Number(row!.n);
   };
   const day = (iso: string) => businessDayStart(iso);
@@ -87,7 +131,9 @@ describe.each(await testEngines())('list totals from the day counts on %s', (eng
       { 'subjects.code': [refs.subject[1]!, refs.subject[1]!] },
       { 'partenaire.code': ['INCONNU'] },
     ];
-    return where.flatMap((w) => ranges.map((signalementAt) => ({ ...w, ...(signalementAt ? { signalementAt } : {}) })));
+    return where.flatMap((w) =>
+      ranges.map((signalementAt) => ({ ...w, ...(signalementAt ? { signalementAt } : {}) })),
+    );
   };
 
   const expectExact = async () => {
@@ -101,13 +147,20 @@ describe.each(await testEngines())('list totals from the day counts on %s', (eng
 
   it('equals COUNT(*) for no filter, one place, partners, creators or one subject and whole days, at 23:30 and 00:30 local', async () => {
     // The day of 20 November holds its 00:30 and 01:30 reports, and the 21:30 and 23:30 ones of that evening.
-    expect(await countFromDayCounts(t.db, { signalementAt: { after: day('2025-11-20'), before: day('2025-11-20') } })).toBe(4);
+    expect(
+      await countFromDayCounts(t.db, {
+        signalementAt: { after: day('2025-11-20'), before: day('2025-11-20') },
+      }),
+    ).toBe(4);
     await expectExact();
   });
 
   it('stays exact after a report moves across midnight and to another place, and after deletes', async () => {
     const s = t.db.t.signalements;
-    const [other] = await t.db.read.select({ id: t.db.t.regions.id }).from(t.db.t.regions).where(eq(t.db.t.regions.code, places.region[1]!));
+    const [other] = await t.db.read
+      .select({ id: t.db.t.regions.id })
+      .from(t.db.t.regions)
+      .where(eq(t.db.t.regions.code, places.region[1]!));
     await t.db.transaction((tx) =>
       tx
         .update(s)

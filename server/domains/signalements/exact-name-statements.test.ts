@@ -45,10 +45,17 @@ describe.each(await testEngines())('the exact-name search issues the same statem
       method: 'POST',
       url: '/api/sources',
       headers: { cookie: creator, ...SAME_ORIGIN },
-      payload: { signalement: `/api/signalements/${report}`, nomPrenom: PEOPLE.source, contact: PEOPLE.sourceContact, canaux: ['/api/canals/TELEPHONE'] },
+      payload: {
+        signalement: `/api/signalements/${report}`,
+        nomPrenom: PEOPLE.source,
+        contact: PEOPLE.sourceContact,
+        canaux: ['/api/canals/TELEPHONE'],
+      },
     });
     expect(source.statusCode, source.body).toBe(201);
-    expect((await mergePatch(t, creator, `/api/signalements/${report}`, { isAnonyme: true })).statusCode).toBe(200);
+    expect(
+      (await mergePatch(t, creator, `/api/signalements/${report}`, { isAnonyme: true })).statusCode,
+    ).toBe(200);
   });
   afterAll(async () => {
     vi.restoreAllMocks();
@@ -57,10 +64,13 @@ describe.each(await testEngines())('the exact-name search issues the same statem
 
   /** The statements one list search sends to the database, in a stable order, and its total. */
   const search = async (viewer: SessionUser, text: string) => {
-    const spy = engine === 'sqlite' ? vi.spyOn(ReadPool.prototype, 'run') : vi.spyOn(pg.Client.prototype, 'query');
+    const spy =
+      engine === 'sqlite' ? vi.spyOn(ReadPool.prototype, 'run') : vi.spyOn(pg.Client.prototype, 'query');
     try {
       const { total } = await listPage(t.db, viewer, { search: text, page: 1, itemsPerPage: 20 });
-      const statements = spy.mock.calls.map(([query]) => (typeof query === 'string' ? query : (query as { text: string }).text));
+      const statements = spy.mock.calls.map(([query]) =>
+        typeof query === 'string' ? query : (query as { text: string }).text,
+      );
       return { total: total.n, statements: statements.sort() };
     } finally {
       spy.mockRestore();

@@ -64,6 +64,8 @@ describe.each(await testEngines())('xlsx export workers on %s', (engine) => {
     for (const stream of streams) stream.destroy();
     await expect.poll(exportWorkers).toBe(0);
     // The slots are free again.
-    expect((await collect(xlsxInWorker({ databaseUrl: t.db.url, actor, ids }))).subarray(0, 2).toString()).toBe('PK');
+    expect(
+      (await collect(xlsxInWorker({ databaseUrl: t.db.url, actor, ids }))).subarray(0, 2).toString(),
+    ).toBe('PK');
   });
 });

@@ -14,7 +14,8 @@ export interface ExportJob {
   actor: SessionUser;
   ids: number[];
 }
-export type ExportMessage = { type: 'data'; chunk: Uint8Array } | { type: 'end' } | { type: 'error'; message: string };
+export type ExportMessage =
+  { type: 'data'; chunk: Uint8Array } | { type: 'end' } | { type: 'error'; message: string };
 export type ExportControl = 'pause' | 'resume';
 
 const port = parentPort!;

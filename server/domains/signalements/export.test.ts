@@ -7,9 +7,12 @@ import { createReport, mergePatch } from '../../../tests/helpers/signalements';
 import { safeCell } from './export';
 
 describe('formula-injection guard', () => {
-  it.each(['=HYPERLINK("http://x")', '+33', '-2+3', '@SUM(A1)', '\tcmd', '\rcmd'])('writes %j as text, unchanged', (value) => {
-    expect(safeCell(value)).toEqual({ value, text: true });
-  });
+  it.each(['=HYPERLINK("http://x")', '+33', '-2+3', '@SUM(A1)', '\tcmd', '\rcmd'])(
+    'writes %j as text, unchanged',
+    (value) => {
+      expect(safeCell(value)).toEqual({ value, text: true });
+    },
+  );
   it('leaves ordinary values alone', () => {
     expect(safeCell('Détournement')).toEqual({ value: 'Détournement', text: false });
     expect(safeCell(-3)).toEqual({ value: -3, text: false });
@@ -25,7 +28,10 @@ describe.each(await testEngines())('report export on %s', (engine) => {
     t = await createTestApp(engine);
     await t.user('agent@example.mg', 'ROLE_USER', 'Agent Export');
     cookie = await t.login('agent@example.mg');
-    first = await createReport(t, cookie, { signalementAt: '2025-01-10', subjects: ['/api/subjects/CORRUPTION', '/api/subjects/FRAUDE'] });
+    first = await createReport(t, cookie, {
+      signalementAt: '2025-01-10',
+      subjects: ['/api/subjects/CORRUPTION', '/api/subjects/FRAUDE'],
+    });
     second = await createReport(t, cookie, { signalementAt: '2025-02-20' });
     await mergePatch(t, cookie, `/api/signalements/${first}`, {
       description: '=HYPERLINK("http://evil.example","clic")',
@@ -57,7 +63,18 @@ describe.each(await testEngines())('report export on %s', (engine) => {
     expect(res.headers['content-disposition']).toBe(`attachment; filename="signalements_${today}.xlsx"`);
     expect(res.headers['x-total-count']).toBe('2');
     const headers = (sheet.getRow(1).values as unknown[]).slice(1);
-    expect(headers).toEqual(expect.arrayContaining(['Code', 'Date du signalement', 'Partenaire', 'Objets', 'Région', 'Auteurs présumés', 'Sources', 'Victimes']));
+    expect(headers).toEqual(
+      expect.arrayContaining([
+        'Code',
+        'Date du signalement',
+        'Partenaire',
+        'Objets',
+        'Région',
+        'Auteurs présumés',
+        'Sources',
+        'Victimes',
+      ]),
+    );
     expect(sheet.actualRowCount).toBe(3);
     const col = (name: string) => headers.indexOf(name) + 1;
     const row = sheet.getRow(3);
@@ -90,7 +107,10 @@ describe.each(await testEngines())('report export on %s', (engine) => {
   });
 
   it('exports the JSON list without pagination', async () => {
-    const res = await t.app.inject({ url: '/api/signalements/export/list?itemsPerPage=1', headers: { cookie } });
+    const res = await t.app.inject({
+      url: '/api/signalements/export/list?itemsPerPage=1',
+      headers: { cookie },
+    });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.totalItems).toBe(2);

@@ -20,7 +20,11 @@ const BATCH = 200;
 export async function exportIds(db: Database, filters: ListFilters, viewer?: SessionUser): Promise<number[]> {
   const s = db.t.signalements;
   const where = await filterConditions(db, filters, { mode: 'set', viewer });
-  const rows = await db.read.select({ id: s.id }).from(s).where(where).orderBy(...orderBy(db, filters.order));
+  const rows = await db.read
+    .select({ id: s.id })
+    .from(s)
+    .where(where)
+    .orderBy(...orderBy(db, filters.order));
   return rows.map((r) => r.id);
 }
 
@@ -29,7 +33,12 @@ export async function exportIds(db: Database, filters: ListFilters, viewer?: Ses
  * written in the access log with its filters and row count (docs/decisions/0015). Nothing is sent
  * when the log cannot be written.
  */
-export async function startExport(db: Database, actor: SessionUser, filters: ListFilters, format: 'xlsx' | 'json'): Promise<number[]> {
+export async function startExport(
+  db: Database,
+  actor: SessionUser,
+  filters: ListFilters,
+  format: 'xlsx' | 'json',
+): Promise<number[]> {
   const ids = await exportIds(db, filters, actor);
   await recordExport(db, actor, { format, filtres: { ...filters }, lignes: ids.length });
   return ids;
@@ -41,17 +50,27 @@ export async function* exportBatches(db: Database, actor: SessionUser, ids: numb
     const slice = ids.slice(i, i + BATCH);
     const items = await loadSignalements(db, slice, canEditAs(actor));
     const counts = await peopleCounts(db, slice);
-    yield items.map((item) => ({ item, counts: counts.get(item.code) ?? { auteurs: 0, sources: 0, victimes: 0 } }));
+    yield items.map((item) => ({
+      item,
+      counts: counts.get(item.code) ?? { auteurs: 0, sources: 0, victimes: 0 },
+    }));
   }
 }
 
 async function peopleCounts(db: Database, ids: number[]) {
   const t = db.t;
   const out = new Map<string, { auteurs: number; sources: number; victimes: number }>();
-  const codes = await db.read.select({ id: t.signalements.id, code: t.signalements.code }).from(t.signalements).where(inArray(t.signalements.id, ids));
+  const codes = await db.read
+    .select({ id: t.signalements.id, code: t.signalements.code })
+    .from(t.signalements)
+    .where(inArray(t.signalements.id, ids));
   const codeOf = new Map(codes.map((r) => [r.id, r.code]));
   for (const c of codes) out.set(c.code, { auteurs: 0, sources: 0, victimes: 0 });
-  for (const [key, table] of [['auteurs', t.presumeAuteurs], ['sources', t.sources], ['victimes', t.victimes]] as const) {
+  for (const [key, table] of [
+    ['auteurs', t.presumeAuteurs],
+    ['sources', t.sources],
+    ['victimes', t.victimes],
+  ] as const) {
     const rows = await db.read
       .select({ id: table.signalementId, n: count() })
       .from(table)
@@ -70,7 +89,12 @@ const yesNo = (b: boolean) => (b ? 'Oui' : 'Non');
 
 type Row = { item: SignalementDto; counts: { auteurs: number; sources: number; victimes: number } };
 
-export const COLUMNS: Array<{ header: string; width: number; value: (r: Row) => string | number | Date | null; date?: boolean }> = [
+export const COLUMNS: Array<{
+  header: string;
+  width: number;
+  value: (r: Row) => string | number | Date | null;
+  date?: boolean;
+}> = [
   { header: 'Code', width: 16, value: (r) => r.item.code },
   { header: 'Date du signalement', width: 14, date: true, value: (r) => date(r.item.signalementAt) },
   { header: 'Date de création', width: 14, date: true, value: (r) => date(r.item.createdAt) },
@@ -81,7 +105,11 @@ export const COLUMNS: Array<{ header: string; width: number; value: (r: Row) => 
   { header: 'Autre canal', width: 20, value: (r) => r.item.autreCanalPrincipal },
   { header: 'Objets', width: 32, value: (r) => r.item.subjects.map((s) => s.designation).join(', ') },
   { header: 'Autre objet', width: 24, value: (r) => r.item.autreObject },
-  { header: 'Projets', width: 24, value: (r) => r.item.projects.map((p) => `${p.sigle} - ${p.designation}`).join(', ') },
+  {
+    header: 'Projets',
+    width: 24,
+    value: (r) => r.item.projects.map((p) => `${p.sigle} - ${p.designation}`).join(', '),
+  },
   { header: 'Région', width: 18, value: (r) => r.item.region?.designation ?? null },
   { header: 'District', width: 18, value: (r) => r.item.district?.designation ?? null },
   { header: 'Commune', width: 18, value: (r) => r.item.commune?.designation ?? null },
@@ -111,7 +139,10 @@ export const COLUMNS: Array<{ header: string; width: number; value: (r: Row) => 
  * it text when someone edits the cell and presses Enter.
  */
 export const FORMULA_START = /^[=+\-@\t\r]/;
-export function safeCell(value: string | number | Date | null): { value: string | number | Date | null; text: boolean } {
+export function safeCell(value: string | number | Date | null): {
+  value: string | number | Date | null;
+  text: boolean;
+} {
   return { value, text: typeof value === 'string' && FORMULA_START.test(value) };
 }
 
@@ -138,10 +169,18 @@ export function exportFileName(now = new Date()): string {
 }
 
 export async function writeXlsx(out: PassThrough, batches: AsyncIterable<Row[]>): Promise<number> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: out,
+    useStyles: true,
+    useSharedStrings: false,
+  });
   workbook.creator = 'Signalements';
   const sheet = workbook.addWorksheet('Signalements', { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = COLUMNS.map((c) => ({ header: c.header, width: c.width, style: c.date ? { numFmt: 'dd/mm/yyyy' } : {} }));
+  sheet.columns = COLUMNS.map((c) => ({
+    header: c.header,
+    width: c.width,
+    style: c.date ? { numFmt: 'dd/mm/yyyy' } : {},
+  }));
   sheet.getRow(1).font = { bold: true };
   sheet.getRow(1).commit();
   let written = 0;

@@ -39,7 +39,9 @@ export async function recordChange(
   const at = new Date();
   // A source's name and contact stay encrypted in its history too (docs/decisions/0017).
   const stored = isSourceAction(action) ? sealSourceChanges(cipherOf(db), changes) : changes;
-  await tx.insert(db.t.signalementHistorique).values({ signalementId, userId: actor.id, at, action, changes: stored });
+  await tx
+    .insert(db.t.signalementHistorique)
+    .values({ signalementId, userId: actor.id, at, action, changes: stored });
   const lastActionAt = options.lastActionAt === undefined ? at : options.lastActionAt;
   await tx.update(db.t.signalements).set({ lastActionAt }).where(eq(db.t.signalements.id, signalementId));
 }
@@ -52,7 +54,11 @@ export async function recordChange(
  * entries about the report's people is a read of its people: it is written in the access log before it
  * is returned (one without such entries names nobody and is not logged).
  */
-export async function listHistorique(db: Database, actor: SessionUser, code: string): Promise<HistoriqueEntryDto[]> {
+export async function listHistorique(
+  db: Database,
+  actor: SessionUser,
+  code: string,
+): Promise<HistoriqueEntryDto[]> {
   const { signalementHistorique: h, utilisateurs: u } = db.t;
   const report = await findSignalement(db, code);
   const hideSources = !canSeeSources(actor, report);
@@ -78,7 +84,9 @@ export async function listHistorique(db: Database, actor: SessionUser, code: str
       changes: r.changes,
     };
     if (hideSources && isSourceAction(r.action)) {
-      entry.changes = Object.fromEntries(Object.keys(r.changes).map((field) => [field, { from: null, to: null }]));
+      entry.changes = Object.fromEntries(
+        Object.keys(r.changes).map((field) => [field, { from: null, to: null }]),
+      );
       entry.masque = true;
     } else if (cipher && isSourceAction(r.action)) {
       entry.changes = openSourceChanges(cipher, r.changes as Changes);

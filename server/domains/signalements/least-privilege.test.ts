@@ -9,7 +9,11 @@ import { createReport } from '../../../tests/helpers/signalements';
 import { PROJECT_FORBIDDEN_MESSAGE } from '../projects/service';
 import { PARTNER_MAIL_FORBIDDEN_MESSAGE } from './partner-mail';
 
-const EMAIL = { creator: 'createur@example.mg', other: 'autre@example.mg', admin: 'admin@example.mg' } as const;
+const EMAIL = {
+  creator: 'createur@example.mg',
+  other: 'autre@example.mg',
+  admin: 'admin@example.mg',
+} as const;
 const PARTNER_EMAIL = 'Contact@Partenaire-A.example.mg';
 const CONTENT = 'Bonjour, un signalement vous concerne. Merci de nous répondre.';
 
@@ -27,14 +31,25 @@ describe.each(await testEngines())('least privilege on %s', (engine) => {
     return t.app.inject({
       method,
       url,
-      headers: { cookie: cookie[caller], ...SAME_ORIGIN, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        cookie: cookie[caller],
+        ...SAME_ORIGIN,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
     });
   }
   const trpcQuery = (caller: Caller, path: string, input?: unknown) =>
-    send(caller, 'GET', `/trpc/${path}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`);
+    send(
+      caller,
+      'GET',
+      `/trpc/${path}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`,
+    );
   async function newPartner(email: string): Promise<string> {
-    const res = await send('admin', 'POST', '/api/partenaires', { designation: `Partenaire ${serial++}`, email });
+    const res = await send('admin', 'POST', '/api/partenaires', {
+      designation: `Partenaire ${serial++}`,
+      email,
+    });
     expect(res.statusCode, res.body).toBe(201);
     return res.json().code;
   }
@@ -54,9 +69,17 @@ describe.each(await testEngines())('least privilege on %s', (engine) => {
 
   describe('creating a project', () => {
     const rest = (caller: Caller, owner: string) =>
-      send(caller, 'POST', '/api/projects', { sigle: `P${serial++}`, designation: 'Projet de test', owner: `/api/partenaires/${owner}` });
+      send(caller, 'POST', '/api/projects', {
+        sigle: `P${serial++}`,
+        designation: 'Projet de test',
+        owner: `/api/partenaires/${owner}`,
+      });
     const trpc = (caller: Caller, owner: string) =>
-      send(caller, 'POST', '/trpc/projects.create', { sigle: `P${serial++}`, designation: 'Projet de test', owner });
+      send(caller, 'POST', '/trpc/projects.create', {
+        sigle: `P${serial++}`,
+        designation: 'Projet de test',
+        owner,
+      });
 
     it("lets a report's creator create one for that report's partner, by both doors", async () => {
       expect((await rest('creator', partnerA)).statusCode).toBe(201);
@@ -75,7 +98,10 @@ describe.each(await testEngines())('least privilege on %s', (engine) => {
       // The other user sees the creator's report but may not edit it: no project for its partner either.
       expect((await rest('other', partnerA)).statusCode).toBe(403);
       const p = t.db.t.projects;
-      const [owner] = await t.db.read.select({ id: t.db.t.partenaires.id }).from(t.db.t.partenaires).where(eq(t.db.t.partenaires.code, partnerB));
+      const [owner] = await t.db.read
+        .select({ id: t.db.t.partenaires.id })
+        .from(t.db.t.partenaires)
+        .where(eq(t.db.t.partenaires.code, partnerB));
       expect(await t.db.read.select().from(p).where(eq(p.ownerId, owner!.id))).toEqual([]);
     });
 
@@ -132,12 +158,16 @@ describe.each(await testEngines())('least privilege on %s', (engine) => {
       expect(all.body).not.toContain(EMAIL.creator);
       expect(all.body).not.toContain(EMAIL.admin);
       // Probing by e-mail finds nobody.
-      expect((await trpcQuery('other', 'utilisateurs.options', { search: 'createur@' })).json().result.data).toEqual([]);
+      expect(
+        (await trpcQuery('other', 'utilisateurs.options', { search: 'createur@' })).json().result.data,
+      ).toEqual([]);
     });
 
     it('gives an administrator the e-mails in the picker', async () => {
       const res = await trpcQuery('admin', 'utilisateurs.options', { search: 'createur@' });
-      expect(res.json().result.data).toEqual([{ code: expect.any(String), nomPrenom: 'Rabe Createur', email: EMAIL.creator }]);
+      expect(res.json().result.data).toEqual([
+        { code: expect.any(String), nomPrenom: 'Rabe Createur', email: EMAIL.creator },
+      ]);
     });
 
     it("names the history's authors without their e-mail, by both doors", async () => {

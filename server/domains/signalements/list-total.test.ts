@@ -47,14 +47,22 @@ describe.each(await testEngines())('list totals, exact or bounded, on %s', (engi
       .innerJoin(u, eq(u.id, s.createdById))
       .innerJoin(r, eq(r.id, s.regionId))
       .limit(1);
-    refs = { partner: row!.partner, creator: row!.creator, region: row!.region, subjects: ['CORRUPTION', 'FRAUDE'] };
+    refs = {
+      partner: row!.partner,
+      creator: row!.creator,
+      region: row!.region,
+      subjects: ['CORRUPTION', 'FRAUDE'],
+    };
   });
   afterAll(async () => t?.close());
 
   /** COUNT(*) over the same filters, through the conditions the list applies to its rows. */
   const counted = async (f: ListFilters) => {
     const s = t.db.t.signalements;
-    const [row] = await t.db.read.select({ n: count() }).from(s).where(await filterConditions(t.db, f, { mode: 'set', viewer }));
+    const [row] = await t.db.read
+      .select({ n: count() })
+      .from(s)
+      .where(await filterConditions(t.db, f, { mode: 'set', viewer }));
     return Number(row!.n);
   };
 
@@ -81,7 +89,12 @@ describe.each(await testEngines())('list totals, exact or bounded, on %s', (engi
   });
 
   it('is always exact for what the counters hold, whatever the cap', async () => {
-    for (const f of [{}, { 'partenaire.code': [refs.partner] }, { 'region.code': refs.region }, { 'subjects.code': [refs.subjects[1]!] }] satisfies ListFilters[]) {
+    for (const f of [
+      {},
+      { 'partenaire.code': [refs.partner] },
+      { 'region.code': refs.region },
+      { 'subjects.code': [refs.subjects[1]!] },
+    ] satisfies ListFilters[]) {
       expect(await listTotal(t.db, f, viewer, 1)).toEqual({ n: await counted(f), exact: true });
     }
     expect(await listTotal(t.db, {}, viewer, 1)).toEqual({ n: REPORTS, exact: true });
@@ -90,7 +103,12 @@ describe.each(await testEngines())('list totals, exact or bounded, on %s', (engi
   const rest = async (query: string) => {
     const res = await t.app.inject({ url: `/api/signalements?${query}`, headers: { cookie } });
     expect(res.statusCode, res.body).toBe(200);
-    return res.json() as { totalItems: number; totalItemsExact: boolean; member: unknown[]; view: Record<string, string> };
+    return res.json() as {
+      totalItems: number;
+      totalItemsExact: boolean;
+      member: unknown[];
+      view: Record<string, string>;
+    };
   };
 
   it('says « more than LIST_COUNT_CAP » over REST and tRPC, with a next page and no last page', async () => {
@@ -117,7 +135,10 @@ describe.each(await testEngines())('list totals, exact or bounded, on %s', (engi
   });
 
   it('answers a page number at the edge of the safe integers without an error', async () => {
-    const res = await t.app.inject({ url: `/api/signalements?page=${Number.MAX_SAFE_INTEGER}&itemsPerPage=100&search=sig`, headers: { cookie } });
+    const res = await t.app.inject({
+      url: `/api/signalements?page=${Number.MAX_SAFE_INTEGER}&itemsPerPage=100&search=sig`,
+      headers: { cookie },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ member: [], totalItemsExact: true });
   });

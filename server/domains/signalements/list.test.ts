@@ -17,13 +17,26 @@ describe.each(await testEngines())('report list, filters and search on %s', (eng
     a = await t.login('a@example.mg');
     b = await t.login('b@example.mg');
     await t.db.transaction((tx) =>
-      tx.insert(t.db.t.partenaires).values({ code: 'MINSAN', designation: 'Ministère de la Santé', initial: 'MS', color: '#10b981' }),
+      tx
+        .insert(t.db.t.partenaires)
+        .values({ code: 'MINSAN', designation: 'Ministère de la Santé', initial: 'MS', color: '#10b981' }),
     );
-    codes.old = await createReport(t, a, { signalementAt: '2024-01-15', subjects: ['/api/subjects/DETOURNEMENT'] });
+    codes.old = await createReport(t, a, {
+      signalementAt: '2024-01-15',
+      subjects: ['/api/subjects/DETOURNEMENT'],
+    });
     // 23:30 on 30 June in Madagascar (UTC+3): the last half-hour of the day the 'before' bound includes.
-    codes.mid = await createReport(t, a, { signalementAt: '2024-06-30T20:30:00Z', partenaire: '/api/partenaires/MINSAN' });
-    codes.recent = await createReport(t, b, { signalementAt: '2025-02-01', subjects: ['/api/subjects/FRAUDE', '/api/subjects/CORRUPTION'] });
-    await mergePatch(t, a, `/api/signalements/${codes.old}`, { description: 'Détournement de la caisse à Toliara' });
+    codes.mid = await createReport(t, a, {
+      signalementAt: '2024-06-30T20:30:00Z',
+      partenaire: '/api/partenaires/MINSAN',
+    });
+    codes.recent = await createReport(t, b, {
+      signalementAt: '2025-02-01',
+      subjects: ['/api/subjects/FRAUDE', '/api/subjects/CORRUPTION'],
+    });
+    await mergePatch(t, a, `/api/signalements/${codes.old}`, {
+      description: 'Détournement de la caisse à Toliara',
+    });
     await mergePatch(t, a, `/api/signalements/${codes.mid}/localisation`, { region: '/api/regions/MG11' });
     const auteur = await t.app.inject({
       method: 'POST',
@@ -38,13 +51,21 @@ describe.each(await testEngines())('report list, filters and search on %s', (eng
   const list = async (query = '') => {
     const res = await t.app.inject({ url: `/api/signalements${query}`, headers: { cookie: a } });
     expect(res.statusCode, res.body).toBe(200);
-    return res.json() as { member: Array<{ code: string }>; totalItems: number; view?: Record<string, string> };
+    return res.json() as {
+      member: Array<{ code: string }>;
+      totalItems: number;
+      view?: Record<string, string>;
+    };
   };
   const codesOf = async (query: string) => (await list(query)).member.map((m) => m.code);
 
   it('lists newest first by default as a JSON-LD collection', async () => {
     const body = await list();
-    expect(body).toMatchObject({ '@context': '/api/contexts/Signalement', '@type': 'Collection', totalItems: 3 });
+    expect(body).toMatchObject({
+      '@context': '/api/contexts/Signalement',
+      '@type': 'Collection',
+      totalItems: 3,
+    });
     expect(body.member.map((m) => m.code)).toEqual([codes.recent, codes.mid, codes.old]);
   });
 
@@ -68,10 +89,15 @@ describe.each(await testEngines())('report list, filters and search on %s', (eng
 
   it('filters by partner, subjects, creator, region and dates (before includes its whole day)', async () => {
     expect(await codesOf('?partenaire.code[]=MINSAN')).toEqual([codes.mid]);
-    expect(await codesOf('?subjects.code[]=FRAUDE&subjects.code[]=DETOURNEMENT')).toEqual([codes.recent, codes.old]);
+    expect(await codesOf('?subjects.code[]=FRAUDE&subjects.code[]=DETOURNEMENT')).toEqual([
+      codes.recent,
+      codes.old,
+    ]);
     expect(await codesOf(`?createdBy.code[]=${userB}`)).toEqual([codes.recent]);
     expect(await codesOf('?region.code=MG11')).toEqual([codes.mid]);
-    expect(await codesOf('?signalementAt[after]=2024-06-01&signalementAt[before]=2024-06-30')).toEqual([codes.mid]);
+    expect(await codesOf('?signalementAt[after]=2024-06-01&signalementAt[before]=2024-06-30')).toEqual([
+      codes.mid,
+    ]);
     expect(await codesOf('?signalementAt[before]=2024-06-29')).toEqual([codes.old]);
     expect(await codesOf('?signalementAt[after]=2024-07-01')).toEqual([codes.recent]);
     expect(await codesOf('?district.code=MG11101')).toEqual([]);
@@ -94,37 +120,75 @@ describe.each(await testEngines())('report list, filters and search on %s', (eng
   it('finds the same reports whichever search plan the list picks (index or scan, set or page)', async () => {
     const s = t.db.t.signalements;
     const ids = async (search: string, plan: FilterPlan) =>
-      (await t.db.read.select({ id: s.id }).from(s).where(await filterConditions(t.db, { search }, plan))).map((r) => r.id).sort();
-    for (const term of ['detournement', 'TOLIARA', 'eloi', 'ra', 'fraude randrianarisoa', 'sante', 'introuvable']) {
+      (
+        await t.db.read
+          .select({ id: s.id })
+          .from(s)
+          .where(await filterConditions(t.db, { search }, plan))
+      )
+        .map((r) => r.id)
+        .sort();
+    for (const term of [
+      'detournement',
+      'TOLIARA',
+      'eloi',
+      'ra',
+      'fraude randrianarisoa',
+      'sante',
+      'introuvable',
+    ]) {
       const reference = await ids(term, { mode: 'set' });
       expect(await ids(term, { mode: 'page', searchStrategy: 'scan' }), term).toEqual(reference);
       expect(await ids(term, { mode: 'page', searchStrategy: 'index' }), term).toEqual(reference);
       // The count (on SQLite straight from the FTS index when the search is the only filter) agrees.
       expect(await countSignalements(t.db, { search: term }), term).toBe(reference.length);
-      expect(await countSignalements(t.db, { search: term, page: 2, itemsPerPage: 20 } as never), term).toBe(reference.length);
+      expect(await countSignalements(t.db, { search: term, page: 2, itemsPerPage: 20 } as never), term).toBe(
+        reference.length,
+      );
     }
     const bySubject = async (plan: FilterPlan) =>
-      (await t.db.read.select({ id: s.id }).from(s).where(await filterConditions(t.db, { 'subjects.code': ['FRAUDE', 'DETOURNEMENT'] }, plan))).length;
+      (
+        await t.db.read
+          .select({ id: s.id })
+          .from(s)
+          .where(await filterConditions(t.db, { 'subjects.code': ['FRAUDE', 'DETOURNEMENT'] }, plan))
+      ).length;
     expect(await bySubject({ mode: 'page' })).toBe(2);
     expect(await bySubject({ mode: 'set' })).toBe(2);
-    expect(await countSignalements(t.db, { 'subjects.code': ['FRAUDE', 'CORRUPTION', 'DETOURNEMENT'] })).toBe(3);
-    expect(await countSignalements(t.db, { 'subjects.code': ['FRAUDE'], 'partenaire.code': ['MINSAN'] })).toBe(0);
+    expect(await countSignalements(t.db, { 'subjects.code': ['FRAUDE', 'CORRUPTION', 'DETOURNEMENT'] })).toBe(
+      3,
+    );
+    expect(
+      await countSignalements(t.db, { 'subjects.code': ['FRAUDE'], 'partenaire.code': ['MINSAN'] }),
+    ).toBe(0);
     // As the list calls it, with paging and sort in the query.
-    const listed = { 'subjects.code': ['FRAUDE'], page: 1, itemsPerPage: 20, order: { code: 'desc' as const } };
+    const listed = {
+      'subjects.code': ['FRAUDE'],
+      page: 1,
+      itemsPerPage: 20,
+      order: { code: 'desc' as const },
+    };
     expect(await countSignalements(t.db, listed)).toBe(1);
   });
 
   it('updates the search after a person is removed', async () => {
-    const auteurs = (await t.app.inject({ url: `/api/signalements/${codes.recent}/auteurs`, headers: { cookie: b } })).json();
+    const auteurs = (
+      await t.app.inject({ url: `/api/signalements/${codes.recent}/auteurs`, headers: { cookie: b } })
+    ).json();
     await t.app.inject({ method: 'DELETE', url: auteurs.presumeAuteurs[0]['@id'], headers: { cookie: b } });
     expect(await codesOf('?search=eloi')).toEqual([]);
   });
 
   it('answers bad filters with a 400, not a 500', async () => {
-    const res = await t.app.inject({ url: '/api/signalements?signalementAt[after]=hier', headers: { cookie: a } });
+    const res = await t.app.inject({
+      url: '/api/signalements?signalementAt[after]=hier',
+      headers: { cookie: a },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('Date invalide.');
-    expect((await t.app.inject({ url: '/api/signalements?page=0', headers: { cookie: a } })).statusCode).toBe(400);
+    expect((await t.app.inject({ url: '/api/signalements?page=0', headers: { cookie: a } })).statusCode).toBe(
+      400,
+    );
   });
 
   it('offers the same list through tRPC', async () => {

@@ -49,13 +49,27 @@ function loaderStatements(db: Database, orm: Orm, ids: (column: AnyColumn) => SQ
             actionProvisoires: s.actionProvisoires,
             preuves: s.preuves,
           },
-          createdBy: { code: t.utilisateurs.code, email: t.utilisateurs.email, nomPrenom: t.utilisateurs.nomPrenom },
-          partenaire: { code: t.partenaires.code, designation: t.partenaires.designation, initial: t.partenaires.initial, color: t.partenaires.color },
+          createdBy: {
+            code: t.utilisateurs.code,
+            email: t.utilisateurs.email,
+            nomPrenom: t.utilisateurs.nomPrenom,
+          },
+          partenaire: {
+            code: t.partenaires.code,
+            designation: t.partenaires.designation,
+            initial: t.partenaires.initial,
+            color: t.partenaires.color,
+          },
           canal: { code: t.canals.code, designation: t.canals.designation, icon: t.canals.icon },
           region: placeColumns(t.regions),
           district: placeColumns(t.districts),
           commune: placeColumns(t.communes),
-          niveau: { code: t.niveaux.code, designation: t.niveaux.designation, color: t.niveaux.color, rank: t.niveaux.rank },
+          niveau: {
+            code: t.niveaux.code,
+            designation: t.niveaux.designation,
+            color: t.niveaux.color,
+            rank: t.niveaux.rank,
+          },
           statut: { code: t.statuts.code, designation: t.statuts.designation, kind: t.statuts.kind },
           resultat: { code: t.resultats.code, designation: t.resultats.designation },
         })
@@ -72,7 +86,11 @@ function loaderStatements(db: Database, orm: Orm, ids: (column: AnyColumn) => SQ
         .where(ids(s.id)),
     subjects: () =>
       orm
-        .select({ id: t.signalementSubjects.signalementId, code: t.subjects.code, designation: t.subjects.designation })
+        .select({
+          id: t.signalementSubjects.signalementId,
+          code: t.subjects.code,
+          designation: t.subjects.designation,
+        })
         .from(t.signalementSubjects)
         .innerJoin(t.subjects, eq(t.subjects.id, t.signalementSubjects.subjectId))
         .where(ids(t.signalementSubjects.signalementId))
@@ -81,8 +99,18 @@ function loaderStatements(db: Database, orm: Orm, ids: (column: AnyColumn) => SQ
       orm
         .select({
           id: t.signalementProjects.signalementId,
-          project: { code: t.projects.code, designation: t.projects.designation, sigle: t.projects.sigle, description: t.projects.description },
-          owner: { code: owner.code, designation: owner.designation, initial: owner.initial, color: owner.color },
+          project: {
+            code: t.projects.code,
+            designation: t.projects.designation,
+            sigle: t.projects.sigle,
+            description: t.projects.description,
+          },
+          owner: {
+            code: owner.code,
+            designation: owner.designation,
+            initial: owner.initial,
+            color: owner.color,
+          },
         })
         .from(t.signalementProjects)
         .innerJoin(t.projects, eq(t.projects.id, t.signalementProjects.projectId))

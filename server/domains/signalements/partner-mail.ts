@@ -12,7 +12,8 @@ import { canEditAs, findEditable, findSignalement } from './access';
 import { recordChange } from './history';
 import { loadSignalements } from './loader';
 
-const frDate = (iso: string) => new Intl.DateTimeFormat('fr-FR', { timeZone: businessTimeZone() }).format(new Date(iso));
+const frDate = (iso: string) =>
+  new Intl.DateTimeFormat('fr-FR', { timeZone: businessTimeZone() }).format(new Date(iso));
 
 /**
  * The default message to a report's partner: what was reported and where it stands, with the link
@@ -32,7 +33,9 @@ export async function defaultMailContent(db: Database, config: Config, actor: Se
     `Niveau : ${s!.niveau?.designation ?? 'Non renseigné'}`,
     `État : ${s!.isTreated ? 'Traité' : 'En cours de traitement'}`,
   ];
-  const place = [s!.region?.designation, s!.district?.designation, s!.commune?.designation].filter(Boolean).join(' / ');
+  const place = [s!.region?.designation, s!.district?.designation, s!.commune?.designation]
+    .filter(Boolean)
+    .join(' / ');
   if (place) lines.push(`Localisation : ${place}`);
   lines.push(
     '',
@@ -45,7 +48,7 @@ export async function defaultMailContent(db: Database, config: Config, actor: Se
 }
 
 export const PARTNER_MAIL_FORBIDDEN_MESSAGE =
-  "Seul un administrateur peut envoyer ce message à une autre adresse que celle du partenaire.";
+  'Seul un administrateur peut envoyer ce message à une autre adresse que celle du partenaire.';
 
 /**
  * Queues the e-mail in the outbox with its history entry, in one transaction. Creator or admin only;

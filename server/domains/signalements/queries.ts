@@ -1,12 +1,33 @@
 // Read queries of the report domain: the list filters of §7, the totals and the page of ids (the DTOs of
 // a page: loader.ts).
-import { and, asc, countDistinct, desc, eq, exists, gte, inArray, lt, lte, or, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  countDistinct,
+  desc,
+  eq,
+  exists,
+  gte,
+  inArray,
+  lt,
+  lte,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import { addDays, businessDay, businessDayNumber, businessDayStart } from '../../../shared/calendar';
 import { LIST_COUNT_CAP, MAX_PAGE_LINKS } from '../../../shared/constants';
 import type { SignalementListQuery } from '../../../shared/schemas/signalements';
 import { cipherOf } from '../../crypto/registry';
 import type { Database, Schema } from '../../db/client';
-import { countSearchInIndex, inIdList, isDenseSearch, planSearch, signalementSearchCondition, type WordMatch } from '../../db/search';
+import {
+  countSearchInIndex,
+  inIdList,
+  isDenseSearch,
+  planSearch,
+  signalementSearchCondition,
+  type WordMatch,
+} from '../../db/search';
 import { isAdmin } from '../auth/guards';
 import type { SessionUser } from '../auth/session';
 
@@ -72,7 +93,11 @@ export interface ResolvedFilters {
 }
 
 /** With a viewer, a search also matches the exact name of a source the viewer may know. */
-export async function resolveFilters(db: Database, f: ListFilters, viewer?: SessionUser): Promise<ResolvedFilters> {
+export async function resolveFilters(
+  db: Database,
+  f: ListFilters,
+  viewer?: SessionUser,
+): Promise<ResolvedFilters> {
   const named: Array<[CodedFilter, string[]]> = [];
   for (const key of Object.keys(CODED_FILTERS) as CodedFilter[]) {
     const value = f[key];
@@ -103,7 +128,11 @@ export async function resolveFilters(db: Database, f: ListFilters, viewer?: Sess
  * ids as values SQLite plans the report scan well (a sub-select inside a correlated EXISTS is rebuilt for
  * every report it probes: 25 ms instead of 0.1 ms for one page).
  */
-export function filterWhere(db: Database, r: ResolvedFilters, plan: FilterPlan = { mode: 'set' }): SQL | undefined {
+export function filterWhere(
+  db: Database,
+  r: ResolvedFilters,
+  plan: FilterPlan = { mode: 'set' },
+): SQL | undefined {
   const { signalements: s, signalementSubjects: ss } = db.t;
   const { f, ids } = r;
   const conditions: Array<SQL | undefined> = [];
@@ -113,7 +142,8 @@ export function filterWhere(db: Database, r: ResolvedFilters, plan: FilterPlan =
   if (subjectIds) {
     // Another filter narrows the set: each of its reports is probed through the links' index (a
     // subject's links alone can be 150,000 rows at a million reports, each a random read of the report).
-    const narrowed = Object.keys(ids).length > 1 || Boolean(f.signalementAt?.after || f.signalementAt?.before || f.search);
+    const narrowed =
+      Object.keys(ids).length > 1 || Boolean(f.signalementAt?.after || f.signalementAt?.before || f.search);
     conditions.push(
       plan.mode === 'page' || narrowed
         ? // Read in date order, each report is probed through the links' primary key, and the scan
@@ -125,7 +155,10 @@ export function filterWhere(db: Database, r: ResolvedFilters, plan: FilterPlan =
               .where(and(eq(ss.signalementId, s.id), inArray(ss.subjectId, subjectIds))),
           )
         : // The whole set comes straight from the (subject_id, signalement_id) index.
-          inArray(s.id, db.read.select({ id: ss.signalementId }).from(ss).where(inArray(ss.subjectId, subjectIds))),
+          inArray(
+            s.id,
+            db.read.select({ id: ss.signalementId }).from(ss).where(inArray(ss.subjectId, subjectIds)),
+          ),
     );
   }
   if (ids['region.code']) conditions.push(inArray(s.regionId, ids['region.code']));
@@ -149,7 +182,11 @@ export function filterWhere(db: Database, r: ResolvedFilters, plan: FilterPlan =
 }
 
 /** filterWhere after resolveFilters, for callers that run the filters once (export, counts, tests). */
-export async function filterConditions(db: Database, f: ListFilters, plan: FilterPlan = { mode: 'set' }): Promise<SQL | undefined> {
+export async function filterConditions(
+  db: Database,
+  f: ListFilters,
+  plan: FilterPlan = { mode: 'set' },
+): Promise<SQL | undefined> {
   return filterWhere(db, await resolveFilters(db, f, plan.viewer), plan);
 }
 
@@ -158,7 +195,11 @@ export async function filterConditions(db: Database, f: ListFilters, plan: Filte
  * exact name (those whose text does not hold the words), or null when the indexes cannot count. Both
  * statements run whether or not a source bears the name.
  */
-async function countSearchOnly(db: Database, search: NonNullable<ResolvedFilters['search']>, limit?: number): Promise<number | null> {
+async function countSearchOnly(
+  db: Database,
+  search: NonNullable<ResolvedFilters['search']>,
+  limit?: number,
+): Promise<number | null> {
   const n = await countSearchInIndex(db, search.plan, limit);
   if (n === null || !search.named) return n;
   const s = db.t.signalements;
@@ -172,7 +213,10 @@ async function countSearchOnly(db: Database, search: NonNullable<ResolvedFilters
 }
 
 /** Whether `key` is the only filter set (sorting and paging do not narrow the set). */
-function onlyFilter(f: ListFilters & { page?: number; itemsPerPage?: number }, key: keyof ListFilters): boolean {
+function onlyFilter(
+  f: ListFilters & { page?: number; itemsPerPage?: number },
+  key: keyof ListFilters,
+): boolean {
   const { order: _order, page: _page, itemsPerPage: _size, ...rest } = f;
   return Object.entries(rest).every(
     ([name, value]) => name === key || value === undefined || (Array.isArray(value) && value.length === 0),
@@ -201,8 +245,15 @@ type CountedFilter = keyof typeof COUNTED_FILTERS;
  * instead of 15–70 ms). Null when the filters need the reports themselves.
  */
 export async function countFromDayCounts(db: Database, f: ListFilters): Promise<number | null> {
-  const { order: _order, page: _page, itemsPerPage: _size, signalementAt, ...rest } = f as ListFilters & { page?: number; itemsPerPage?: number };
-  const unset = (value: unknown) => value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
+  const {
+    order: _order,
+    page: _page,
+    itemsPerPage: _size,
+    signalementAt,
+    ...rest
+  } = f as ListFilters & { page?: number; itemsPerPage?: number };
+  const unset = (value: unknown) =>
+    value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
   const set = Object.entries(rest).filter(([, value]) => !unset(value));
   if (set.length > 1 || set.some(([name]) => !(name in COUNTED_FILTERS))) return null;
   const after = signalementAt?.after;
@@ -217,7 +268,10 @@ export async function countFromDayCounts(db: Database, f: ListFilters): Promise<
     const codes = [...new Set(Array.isArray(filter[1]) ? (filter[1] as string[]) : [String(filter[1])])];
     if (codes.length > 1 && !several) return null;
     const table = db.t[name];
-    conditions.push(eq(c.dimension, dimension), inArray(c.refId, db.read.select({ id: table.id }).from(table).where(inArray(table.code, codes))));
+    conditions.push(
+      eq(c.dimension, dimension),
+      inArray(c.refId, db.read.select({ id: table.id }).from(table).where(inArray(table.code, codes))),
+    );
   } else {
     conditions.push(eq(c.dimension, 'total'), eq(c.refId, 0));
   }
@@ -236,14 +290,19 @@ export async function cheapExactCount(db: Database, f: ListFilters): Promise<num
   const counted = await countFromDayCounts(db, f);
   if (counted !== null) return counted;
   const subjectCodes = f['subjects.code'];
-  if (db.engine !== 'sqlite' || !subjectCodes || subjectCodes.length === 0 || !onlyFilter(f, 'subjects.code')) return null;
+  if (db.engine !== 'sqlite' || !subjectCodes || subjectCodes.length === 0 || !onlyFilter(f, 'subjects.code'))
+    return null;
   // The subject ids are resolved first: the count below takes them as values.
   const { subjects } = db.t;
-  const ids = (await db.read.select({ id: subjects.id }).from(subjects).where(inArray(subjects.code, subjectCodes))).map((r) => r.id);
+  const ids = (
+    await db.read.select({ id: subjects.id }).from(subjects).where(inArray(subjects.code, subjectCodes))
+  ).map((r) => r.id);
   if (ids.length === 0) return 0;
   // Migration 0006: a report counts once, in the row of its set of subjects.
   const holds = ids.map((id) => sql`(',' || subjects || ',') like ${`%,${id},%`}`);
-  const [row] = await db.rows<{ n: number }>(sql`select coalesce(sum(n), 0) as n from signalement_subject_sets where ${sql.join(holds, sql` or `)}`);
+  const [row] = await db.rows<{ n: number }>(
+    sql`select coalesce(sum(n), 0) as n from signalement_subject_sets where ${sql.join(holds, sql` or `)}`,
+  );
   return Number(row?.n ?? 0);
 }
 
@@ -254,9 +313,14 @@ export async function countSignalements(db: Database, f: ListFilters, viewer?: S
   const { signalementSubjects: ss, subjects } = db.t;
   const subjectCodes = f['subjects.code'];
   if (subjectCodes && subjectCodes.length > 0 && onlyFilter(f, 'subjects.code')) {
-    const ids = (await db.read.select({ id: subjects.id }).from(subjects).where(inArray(subjects.code, subjectCodes))).map((r) => r.id);
+    const ids = (
+      await db.read.select({ id: subjects.id }).from(subjects).where(inArray(subjects.code, subjectCodes))
+    ).map((r) => r.id);
     if (ids.length === 0) return 0;
-    const [row] = await db.read.select({ n: countDistinct(ss.signalementId) }).from(ss).where(inArray(ss.subjectId, ids));
+    const [row] = await db.read
+      .select({ n: countDistinct(ss.signalementId) })
+      .from(ss)
+      .where(inArray(ss.subjectId, ids));
     return row?.n ?? 0;
   }
   const r = await resolveFilters(db, f, viewer);
@@ -265,7 +329,10 @@ export async function countSignalements(db: Database, f: ListFilters, viewer?: S
     if (n !== null) return n;
   }
   const s = db.t.signalements;
-  const [row] = await db.read.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(s).where(filterWhere(db, r, { mode: 'set', viewer }));
+  const [row] = await db.read
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(s)
+    .where(filterWhere(db, r, { mode: 'set', viewer }));
   return row?.n ?? 0;
 }
 
@@ -281,13 +348,25 @@ export interface ListTotal {
   exact: boolean;
 }
 
-export async function listTotal(db: Database, f: ListFilters, viewer: SessionUser, cap: number): Promise<ListTotal> {
+export async function listTotal(
+  db: Database,
+  f: ListFilters,
+  viewer: SessionUser,
+  cap: number,
+): Promise<ListTotal> {
   const cheap = await cheapExactCount(db, f);
-  return cheap !== null ? { n: cheap, exact: true } : boundedTotal(db, await resolveFilters(db, f, viewer), viewer, cap);
+  return cheap !== null
+    ? { n: cheap, exact: true }
+    : boundedTotal(db, await resolveFilters(db, f, viewer), viewer, cap);
 }
 
 /** The second half of listTotal: the matches counted one by one, up to `cap + 1`. */
-export async function boundedTotal(db: Database, r: ResolvedFilters, viewer: SessionUser, cap: number): Promise<ListTotal> {
+export async function boundedTotal(
+  db: Database,
+  r: ResolvedFilters,
+  viewer: SessionUser,
+  cap: number,
+): Promise<ListTotal> {
   const bounded = (n: number): ListTotal => (n > cap ? { n: cap, exact: false } : { n, exact: true });
   if (r.search && onlyFilter(r.f, 'search')) {
     // One count in the index answers both the total and how the page reads the words (searchStrategy).
@@ -303,10 +382,21 @@ export async function boundedTotal(db: Database, r: ResolvedFilters, viewer: Ses
 }
 
 /** The statement of boundedTotal: the matches up to `cap + 1`, counted. */
-export function boundedCountQuery(db: Database, r: ResolvedFilters, viewer: SessionUser, cap: number, strategy: 'index' | 'sequential') {
+export function boundedCountQuery(
+  db: Database,
+  r: ResolvedFilters,
+  viewer: SessionUser,
+  cap: number,
+  strategy: 'index' | 'sequential',
+) {
   const s = db.t.signalements;
   const where = filterWhere(db, r, { mode: 'page', searchStrategy: strategy, viewer });
-  const matches = db.read.select({ one: sql`1` }).from(s).where(where).limit(cap + 1).as('matches');
+  const matches = db.read
+    .select({ one: sql`1` })
+    .from(s)
+    .where(where)
+    .limit(cap + 1)
+    .as('matches');
   return db.read.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(matches);
 }
 
@@ -340,7 +430,9 @@ export function pageQuery(
 export async function searchStrategy(db: Database, r: ResolvedFilters): Promise<'index' | 'scan'> {
   if (!r.search) return 'index';
   // Asked by the bounded count and the page of one request: looked up once.
-  r.search.strategy ??= isDenseSearch(db, r.search.plan, DENSE_SEARCH).then((dense) => (dense ? 'scan' : 'index'));
+  r.search.strategy ??= isDenseSearch(db, r.search.plan, DENSE_SEARCH).then((dense) =>
+    dense ? 'scan' : 'index',
+  );
   return r.search.strategy;
 }
 
@@ -353,14 +445,22 @@ export const DENSE_SEARCH = 2000;
 /** ORDER BY for the list: one field of §7, ties broken by id so pages never overlap. */
 export function orderBy(db: Database, order: ListFilters['order']) {
   const { signalements: s, partenaires } = db.t;
-  const [field, direction] = (Object.entries(order ?? {})[0] ?? ['signalementAt', 'desc']) as [string, 'asc' | 'desc'];
+  const [field, direction] = (Object.entries(order ?? {})[0] ?? ['signalementAt', 'desc']) as [
+    string,
+    'asc' | 'desc',
+  ];
   const dir = direction === 'asc' ? asc : desc;
   switch (field) {
     case 'code':
       return [dir(s.code)];
     case 'partenaire.designation':
       return [
-        dir(db.read.select({ d: partenaires.designation }).from(partenaires).where(eq(partenaires.id, s.partenaireId))),
+        dir(
+          db.read
+            .select({ d: partenaires.designation })
+            .from(partenaires)
+            .where(eq(partenaires.id, s.partenaireId)),
+        ),
         dir(s.signalementAt),
         dir(s.id),
       ];
@@ -379,7 +479,10 @@ export async function listPage(
   viewer: SessionUser,
   q: ListFilters & { page: number; itemsPerPage: number },
 ): Promise<{ ids: number[]; total: ListTotal }> {
-  const cap = Math.min(Number.MAX_SAFE_INTEGER - 1, Math.max(LIST_COUNT_CAP, (q.page + MAX_PAGE_LINKS) * q.itemsPerPage));
+  const cap = Math.min(
+    Number.MAX_SAFE_INTEGER - 1,
+    Math.max(LIST_COUNT_CAP, (q.page + MAX_PAGE_LINKS) * q.itemsPerPage),
+  );
   // Side by side: each step waits for a database round trip (a reader thread, a pooled connection).
   const [resolved, counted] = await Promise.all([resolveFilters(db, q, viewer), cheapExactCount(db, q)]);
   const totalOf = (): Promise<ListTotal> =>
@@ -388,7 +491,11 @@ export async function listPage(
   // A search reads its page by the index or by a scan depending on how many match; nothing else depends on the total.
   const [total, page] = q.search
     ? await totalOf().then(async (t) => {
-        const strategy = !t.exact ? await searchStrategy(db, resolved) : t.n <= DENSE_SEARCH ? 'index' : 'scan';
+        const strategy = !t.exact
+          ? await searchStrategy(db, resolved)
+          : t.n <= DENSE_SEARCH
+            ? 'index'
+            : 'scan';
         return [t, await pageOf(strategy)] as const;
       })
     : await Promise.all([totalOf(), pageOf('index')]);

@@ -35,13 +35,23 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
   // The list and a report: built and serialised on a thread of their own when the server has some.
   app.get('/api/signalements', async (request, reply) => {
     const input = signalementListSchema.parse(query(request));
-    const body = await runReadTask(db, 'signalements.list.jsonld', user(request), { query: input, url: request.url });
+    const body = await runReadTask(db, 'signalements.list.jsonld', user(request), {
+      query: input,
+      url: request.url,
+    });
     return reply.type(JSON_UTF8).send(body);
   });
 
   app.post('/api/signalements', async (request, reply) => {
     const input = signalementCreateSchema.parse(request.body ?? {});
-    const created = await restIdempotent(db, request, reply, input, () => service.createSignalement(db, user(request), input), storedAnswer);
+    const created = await restIdempotent(
+      db,
+      request,
+      reply,
+      input,
+      () => service.createSignalement(db, user(request), input),
+      storedAnswer,
+    );
     // The report itself is read afresh, under today's rights, on a first answer and on a replay.
     const dto = await service.getSignalement(db, user(request), created.code);
     return reply.code(201).header('location', dto['@id']).send(dto);
@@ -52,9 +62,13 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
     const filters = signalementExportSchema.parse(query(request));
     const ids = await startExport(db, user(request), filters, 'json');
     const out = new PassThrough();
-    reply.header('content-type', 'application/ld+json; charset=utf-8').header('x-total-count', String(ids.length));
+    reply
+      .header('content-type', 'application/ld+json; charset=utf-8')
+      .header('x-total-count', String(ids.length));
     void (async () => {
-      out.write(`{"@context":"/api/contexts/Signalement","@id":"/api/signalements/export/list","@type":"Collection","totalItems":${ids.length},"member":[`);
+      out.write(
+        `{"@context":"/api/contexts/Signalement","@id":"/api/signalements/export/list","@type":"Collection","totalItems":${ids.length},"member":[`,
+      );
       let first = true;
       for await (const rows of exportBatches(db, user(request), ids)) {
         for (const { item } of rows) {
@@ -102,7 +116,12 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
   for (const method of ['patch', 'put'] as const) {
     app[method]('/api/signalements/:code/localisation', async (request) => {
       const { code } = params.parse(request.params);
-      return service.updateLocalisation(db, user(request), code, localisationSchema.parse(request.body ?? {}));
+      return service.updateLocalisation(
+        db,
+        user(request),
+        code,
+        localisationSchema.parse(request.body ?? {}),
+      );
     });
   }
 

@@ -4,7 +4,13 @@ import { createTestApp, type TestApp } from '../../../tests/helpers/app';
 import { createTestDatabase, testEngines, type TestDatabase } from '../../../tests/helpers/db';
 import { openDatabase } from '../../db/client';
 import { createReport, mergePatch } from '../../../tests/helpers/signalements';
-import { networkOf, PUBLIC_LOOKUPS_PER_ADDRESS, PUBLIC_LOOKUPS_PER_NETWORK, PublicLookupLimiter, purgeRateWindows } from '../../http/public-limit';
+import {
+  networkOf,
+  PUBLIC_LOOKUPS_PER_ADDRESS,
+  PUBLIC_LOOKUPS_PER_NETWORK,
+  PublicLookupLimiter,
+  purgeRateWindows,
+} from '../../http/public-limit';
 import { createCipher } from '../../crypto/cipher';
 import { attachCipher } from '../../crypto/registry';
 
@@ -13,14 +19,25 @@ describe.each(await testEngines())('public summary and partner e-mail on %s', (e
   let creator: string;
   let other: string;
   let code: string;
-  const SECRETS = ['Rakotobe Secret', 'Auteur-Fonction-Secrète', 'source-contact@secret.mg', 'Victime Cachée', 'Description confidentielle', 'createur@example.mg', 'Créateur Nom'];
+  const SECRETS = [
+    'Rakotobe Secret',
+    'Auteur-Fonction-Secrète',
+    'source-contact@secret.mg',
+    'Victime Cachée',
+    'Description confidentielle',
+    'createur@example.mg',
+    'Créateur Nom',
+  ];
   beforeAll(async () => {
     t = await createTestApp(engine);
     await t.user('createur@example.mg', 'ROLE_USER', 'Créateur Nom');
     await t.user('autre@example.mg');
     creator = await t.login('createur@example.mg');
     other = await t.login('autre@example.mg');
-    code = await createReport(t, creator, { subjects: ['/api/subjects/OTHERS'], autreObject: 'Trafic de bois de rose' });
+    code = await createReport(t, creator, {
+      subjects: ['/api/subjects/OTHERS'],
+      autreObject: 'Trafic de bois de rose',
+    });
     await mergePatch(t, creator, `/api/signalements/${code}`, {
       description: 'Description confidentielle',
       statut: '/api/statuts/TRAITE',
@@ -29,10 +46,22 @@ describe.each(await testEngines())('public summary and partner e-mail on %s', (e
       actionProvisoires: ['Saisie conservatoire'],
       preuves: [],
     });
-    await mergePatch(t, creator, `/api/signalements/${code}/localisation`, { region: '/api/regions/MG11', fokontany: 'Isotry' });
-    const post = (url: string, payload: object) => t.app.inject({ method: 'POST', url, headers: { cookie: creator }, payload });
-    await post('/api/presume_auteurs', { nomPrenom: 'Rakotobe Secret', fonction: 'Auteur-Fonction-Secrète', signalement: code });
-    await post('/api/sources', { nomPrenom: 'Source Anonyme', contact: 'source-contact@secret.mg', signalement: code });
+    await mergePatch(t, creator, `/api/signalements/${code}/localisation`, {
+      region: '/api/regions/MG11',
+      fokontany: 'Isotry',
+    });
+    const post = (url: string, payload: object) =>
+      t.app.inject({ method: 'POST', url, headers: { cookie: creator }, payload });
+    await post('/api/presume_auteurs', {
+      nomPrenom: 'Rakotobe Secret',
+      fonction: 'Auteur-Fonction-Secrète',
+      signalement: code,
+    });
+    await post('/api/sources', {
+      nomPrenom: 'Source Anonyme',
+      contact: 'source-contact@secret.mg',
+      signalement: code,
+    });
     await post('/api/victimes', { nomPrenom: 'Victime Cachée', signalement: code });
   });
   afterAll(async () => t?.close());
@@ -58,7 +87,9 @@ describe.each(await testEngines())('public summary and partner e-mail on %s', (e
     const text = res.body;
     for (const secret of [...SECRETS, 'Source Anonyme']) expect(text).not.toContain(secret);
     expect(Object.keys(body)).not.toEqual(expect.arrayContaining(['description', 'createdBy']));
-    const trpc = await t.app.inject({ url: `/trpc/signalements.resume?input=${encodeURIComponent(JSON.stringify({ code }))}` });
+    const trpc = await t.app.inject({
+      url: `/trpc/signalements.resume?input=${encodeURIComponent(JSON.stringify({ code }))}`,
+    });
     expect(trpc.statusCode).toBe(200);
     expect(trpc.json().result.data).toEqual(body);
   });
@@ -71,11 +102,13 @@ describe.each(await testEngines())('public summary and partner e-mail on %s', (e
 
   it('limits the calls per address on REST and tRPC alike, under any spelling and inside batches', async () => {
     const from = (ip: string) => ({ 'x-forwarded-for': ip });
-    const rest = (ip: string, c = code) => t.app.inject({ url: `/api/resume/signalements-details/${c}`, headers: from(ip) });
+    const rest = (ip: string, c = code) =>
+      t.app.inject({ url: `/api/resume/signalements-details/${c}`, headers: from(ip) });
     const trpcInput = (c: string) => encodeURIComponent(JSON.stringify({ code: c }));
     // REST: the limit is taken on the matched route, whatever the spelling.
     for (let i = 0; i < PUBLIC_LOOKUPS_PER_ADDRESS; i++) {
-      const url = i % 2 ? `/%61pi/resume/signalements-details/${code}` : `/api/resume/signalements-details/${code}`;
+      const url =
+        i % 2 ? `/%61pi/resume/signalements-details/${code}` : `/api/resume/signalements-details/${code}`;
       expect((await t.app.inject({ url, headers: from('10.7.7.7') })).statusCode).toBe(200);
     }
     const refused = await rest('10.7.7.7');
@@ -83,31 +116,54 @@ describe.each(await testEngines())('public summary and partner e-mail on %s', (e
     expect(refused.json().message).toBe('Trop de requêtes. Veuillez patienter avant de réessayer.');
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     // tRPC, spelled otherwise, counts against the same address.
-    const spelled = await t.app.inject({ url: `/%74rpc/signalements%2Eresume?input=${trpcInput(code)}`, headers: from('10.7.7.7') });
+    const spelled = await t.app.inject({
+      url: `/%74rpc/signalements%2Eresume?input=${trpcInput(code)}`,
+      headers: from('10.7.7.7'),
+    });
     expect(spelled.statusCode).toBe(429);
     // Every call of a batch counts: a batch of 10 from a fresh address uses 10 of its look-ups.
     const batch = Array.from({ length: 10 }, () => 'signalements.resume').join(',');
-    const input = encodeURIComponent(JSON.stringify(Object.fromEntries(Array.from({ length: 10 }, (_, i) => [i, { code }]))));
+    const input = encodeURIComponent(
+      JSON.stringify(Object.fromEntries(Array.from({ length: 10 }, (_, i) => [i, { code }]))),
+    );
     for (let round = 0; round < 3; round++) {
-      const res = await t.app.inject({ url: `/trpc/${batch}?batch=1&input=${input}`, headers: from('10.7.7.9') });
+      const res = await t.app.inject({
+        url: `/trpc/${batch}?batch=1&input=${input}`,
+        headers: from('10.7.7.9'),
+      });
       expect(res.statusCode, `round ${round}`).toBe(200);
     }
-    const fourth = await t.app.inject({ url: `/trpc/${batch}?batch=1&input=${input}`, headers: from('10.7.7.9') });
-    expect((fourth.json() as Array<{ error?: { data: { code: string } } }>).every((r) => r.error?.data.code === 'TOO_MANY_REQUESTS')).toBe(true);
+    const fourth = await t.app.inject({
+      url: `/trpc/${batch}?batch=1&input=${input}`,
+      headers: from('10.7.7.9'),
+    });
+    expect(
+      (fourth.json() as Array<{ error?: { data: { code: string } } }>).every(
+        (r) => r.error?.data.code === 'TOO_MANY_REQUESTS',
+      ),
+    ).toBe(true);
     expect((await rest('10.7.7.9')).statusCode).toBe(429);
     // Another address is not affected.
     expect((await rest('10.7.7.8')).statusCode).toBe(200);
   });
 
   it('writes a default French message for the partner, with the public link and no names', async () => {
-    const res = await t.app.inject({ url: `/api/signalement/${code}/default-mail-content`, headers: { cookie: other } });
+    const res = await t.app.inject({
+      url: `/api/signalement/${code}/default-mail-content`,
+      headers: { cookie: other },
+    });
     expect(res.statusCode).toBe(200);
     const { status, content } = res.json();
     expect(status).toBe('success');
     expect(content).toContain('Bonjour Ivorary,');
     expect(content).toContain(code);
     expect(content).toContain(`/admin/resume/${code}`);
-    for (const secret of ['Rakotobe Secret', 'Victime Cachée', 'Source Anonyme', 'Description confidentielle']) {
+    for (const secret of [
+      'Rakotobe Secret',
+      'Victime Cachée',
+      'Source Anonyme',
+      'Description confidentielle',
+    ]) {
       expect(content).not.toContain(secret);
     }
   });
@@ -117,21 +173,48 @@ describe.each(await testEngines())('public summary and partner e-mail on %s', (e
     // A non-admin writes only to the partner's own address (docs/decisions/0015): give IVY one.
     const p = t.db.t.partenaires;
     await t.db.transaction((tx) => tx.update(p).set({ email: 'p@partenaire.mg' }).where(eq(p.code, 'IVY')));
-    const bad = await t.app.inject({ method: 'POST', url, headers: { cookie: creator }, payload: { email: 'pas-un-email', content: 'court' } });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: { cookie: creator },
+      payload: { email: 'pas-un-email', content: 'court' },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().violations.map((v: { message: string }) => v.message)).toEqual([
       'Veuillez saisir une adresse email valide.',
       'Le contenu du message doit contenir au moins 10 caractères.',
     ]);
-    const refused = await t.app.inject({ method: 'POST', url, headers: { cookie: other }, payload: { email: 'p@partenaire.mg', content: 'Un message assez long.' } });
+    const refused = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: { cookie: other },
+      payload: { email: 'p@partenaire.mg', content: 'Un message assez long.' },
+    });
     expect(refused.statusCode).toBe(403);
-    const ok = await t.app.inject({ method: 'POST', url, headers: { cookie: creator }, payload: { email: 'p@partenaire.mg', content: 'Un message assez long.' } });
+    const ok = await t.app.inject({
+      method: 'POST',
+      url,
+      headers: { cookie: creator },
+      payload: { email: 'p@partenaire.mg', content: 'Un message assez long.' },
+    });
     expect(ok.statusCode).toBe(200);
-    const queued = await t.db.read.select().from(t.db.t.mailOutbox).where(eq(t.db.t.mailOutbox.to, 'p@partenaire.mg'));
+    const queued = await t.db.read
+      .select()
+      .from(t.db.t.mailOutbox)
+      .where(eq(t.db.t.mailOutbox.to, 'p@partenaire.mg'));
     expect(queued).toHaveLength(1);
-    expect(queued[0]).toMatchObject({ kind: 'partner-notification', subject: `Signalement ${code}`, text: 'Un message assez long.' });
-    const history = (await t.app.inject({ url: `/api/signalements/${code}/historique`, headers: { cookie: creator } })).json().member;
-    expect(history[0]).toMatchObject({ action: 'notification', changes: { email: { from: null, to: 'p@partenaire.mg' } } });
+    expect(queued[0]).toMatchObject({
+      kind: 'partner-notification',
+      subject: `Signalement ${code}`,
+      text: 'Un message assez long.',
+    });
+    const history = (
+      await t.app.inject({ url: `/api/signalements/${code}/historique`, headers: { cookie: creator } })
+    ).json().member;
+    expect(history[0]).toMatchObject({
+      action: 'notification',
+      changes: { email: { from: null, to: 'p@partenaire.mg' } },
+    });
   });
 });
 
@@ -172,7 +255,9 @@ describe.each(await testEngines())('public look-up limiter on %s', (engine) => {
   it('holds under concurrency: of 40 simultaneous look-ups from one address, exactly the limit passes', async () => {
     const limiter = new PublicLookupLimiter(tdb.db, 10, 1000);
     const now = 5_000_000;
-    const outcomes = await Promise.allSettled(Array.from({ length: 40 }, () => limiter.take('concurrent', now)));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 40 }, () => limiter.take('concurrent', now)),
+    );
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(10);
   });
 
@@ -206,10 +291,12 @@ describe.each(await testEngines())('public look-up limiter on %s', (engine) => {
     const counted = async () => (await tdb.db.read.select().from(w)).reduce((sum, r) => sum + r.count, 0);
     const before = await counted();
     // Refused by this process until the window ends: nothing more is written.
-    for (let i = 0; i < 20; i++) await expect(limiter.take(ip, now + 1000)).rejects.toThrow('Trop de requêtes');
+    for (let i = 0; i < 20; i++)
+      await expect(limiter.take(ip, now + 1000)).rejects.toThrow('Trop de requêtes');
     expect(await counted()).toBe(before);
     // The windows of that minute are gone after the purge that follows it, not before.
-    const ofThisMinute = async () => (await tdb.db.read.select().from(w)).filter((r) => r.startedAt.getTime() === now);
+    const ofThisMinute = async () =>
+      (await tdb.db.read.select().from(w)).filter((r) => r.startedAt.getTime() === now);
     // The address, its network and the ceiling of the networks' first look-ups.
     await purgeRateWindows(tdb.db, now + 30_000);
     expect(await ofThisMinute()).toHaveLength(3);
@@ -222,7 +309,9 @@ describe.each(await testEngines())('public look-up limiter on %s', (engine) => {
   // everyone for the rest of the minute. Production limits, concurrent look-ups, a window of its own each (later than the
   // other tests' windows, which share this database).
   const flood = async (limiter: PublicLookupLimiter, addresses: string[], each: number, now: number) => {
-    const outcomes = await Promise.allSettled(addresses.flatMap((ip) => Array.from({ length: each }, () => limiter.take(ip, now))));
+    const outcomes = await Promise.allSettled(
+      addresses.flatMap((ip) => Array.from({ length: each }, () => limiter.take(ip, now))),
+    );
     return outcomes.filter((o) => o.status === 'fulfilled').length;
   };
 

@@ -53,7 +53,8 @@ export async function getResume(db: Database, code: string): Promise<Signalement
     .innerJoin(t.projects, eq(t.projects.id, t.signalementProjects.projectId))
     .where(eq(t.signalementProjects.signalementId, row.id))
     .orderBy(asc(t.projects.sigle));
-  const present = <T extends { code: string | null }>(v: T | null) => (v && v.code !== null ? (v as T & { code: string }) : null);
+  const present = <T extends { code: string | null }>(v: T | null) =>
+    v && v.code !== null ? (v as T & { code: string }) : null;
   return {
     code: row.code,
     signalementAt: row.signalementAt.toISOString(),

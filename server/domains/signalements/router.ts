@@ -19,24 +19,43 @@ const byCode = z.object({ code: z.string().trim().min(1).max(64) });
 
 export const signalementsRouter = router({
   // Built on a thread of their own when the server has some (server/workers/read-tasks.ts).
-  list: authedProcedure.input(signalementListSchema).query(({ ctx, input }) => runReadTask(ctx.db, 'signalements.list', ctx.auth.user, input)),
-  get: authedProcedure.input(byCode).query(({ ctx, input }) => runReadTask(ctx.db, 'signalements.get', ctx.auth.user, input.code)),
+  list: authedProcedure
+    .input(signalementListSchema)
+    .query(({ ctx, input }) => runReadTask(ctx.db, 'signalements.list', ctx.auth.user, input)),
+  get: authedProcedure
+    .input(byCode)
+    .query(({ ctx, input }) => runReadTask(ctx.db, 'signalements.get', ctx.auth.user, input.code)),
   create: authedProcedure
     .input(signalementCreateSchema)
-    .mutation(({ ctx, input }) => trpcIdempotent(ctx, 'signalements.create', input, () => service.createSignalement(ctx.db, ctx.auth.user, input), storedAnswer)),
+    .mutation(({ ctx, input }) =>
+      trpcIdempotent(
+        ctx,
+        'signalements.create',
+        input,
+        () => service.createSignalement(ctx.db, ctx.auth.user, input),
+        storedAnswer,
+      ),
+    ),
   update: authedProcedure
     .input(byCode.extend({ patch: signalementPatchSchema }))
     .mutation(({ ctx, input }) => service.patchSignalement(ctx.db, ctx.auth.user, input.code, input.patch)),
-  localisation: authedProcedure.input(byCode).query(({ ctx, input }) => service.getLocalisation(ctx.db, input.code)),
+  localisation: authedProcedure
+    .input(byCode)
+    .query(({ ctx, input }) => service.getLocalisation(ctx.db, input.code)),
   updateLocalisation: authedProcedure
     .input(localisationSchema.extend(byCode.shape))
     .mutation(({ ctx, input }) => service.updateLocalisation(ctx.db, ctx.auth.user, input.code, input)),
-  historique: authedProcedure.input(byCode).query(({ ctx, input }) => listHistorique(ctx.db, ctx.auth.user, input.code)),
+  historique: authedProcedure
+    .input(byCode)
+    .query(({ ctx, input }) => listHistorique(ctx.db, ctx.auth.user, input.code)),
   defaultMailContent: authedProcedure
     .input(byCode)
     .query(({ ctx, input }) => defaultMailContent(ctx.db, ctx.config, ctx.auth.user, input.code)),
   notifyPartner: authedProcedure
     .input(notifyPartnerSchema.extend(byCode.shape))
     .mutation(({ ctx, input }) => notifyPartner(ctx.db, ctx.auth.user, input.code, input)),
-  resume: publicProcedure.meta({ publicLookup: true }).input(byCode).query(({ ctx, input }) => getResume(ctx.db, input.code)),
+  resume: publicProcedure
+    .meta({ publicLookup: true })
+    .input(byCode)
+    .query(({ ctx, input }) => getResume(ctx.db, input.code)),
 });

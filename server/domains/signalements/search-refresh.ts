@@ -38,7 +38,9 @@ export async function refreshSearchText(db: Database, tx: Orm, signalementId: nu
     .innerJoin(t.subjects, eq(t.subjects.id, t.signalementSubjects.subjectId))
     .where(eq(t.signalementSubjects.signalementId, signalementId));
   const names = async (table: typeof t.presumeAuteurs | typeof t.victimes) =>
-    (await tx.select({ n: table.nomPrenom }).from(table).where(eq(table.signalementId, signalementId))).map((r) => r.n);
+    (await tx.select({ n: table.nomPrenom }).from(table).where(eq(table.signalementId, signalementId))).map(
+      (r) => r.n,
+    );
   const searchText = buildSearchText([
     row.code,
     row.description,

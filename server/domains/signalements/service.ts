@@ -33,7 +33,11 @@ export async function listSignalements(db: Database, actor: SessionUser, q: List
   return { items, total: total.n, totalExact: total.exact };
 }
 
-export async function getSignalement(db: Database, actor: SessionUser, code: string): Promise<SignalementDto> {
+export async function getSignalement(
+  db: Database,
+  actor: SessionUser,
+  code: string,
+): Promise<SignalementDto> {
   const row = await findSignalement(db, code);
   const [dto] = await loadSignalements(db, [row.id], canEditAs(actor));
   return dto!;
@@ -44,7 +48,11 @@ function assertOthers(value: Parameters<typeof othersIssues>[0]) {
   if (issue) throw invalid(issue.message, { propertyPath: issue.path });
 }
 
-export async function createSignalement(db: Database, actor: SessionUser, input: CreateInput): Promise<{ code: string }> {
+export async function createSignalement(
+  db: Database,
+  actor: SessionUser,
+  input: CreateInput,
+): Promise<{ code: string }> {
   const t = db.t;
   return db.transaction(async (tx) => {
     const partenaireId = await idOf(tx, t.partenaires, input.partenaire, 'Partenaire');
@@ -69,7 +77,9 @@ export async function createSignalement(db: Database, actor: SessionUser, input:
         .onConflictDoNothing({ target: t.signalements.code })
         .returning({ id: t.signalements.id });
       if (!row) continue;
-      await tx.insert(t.signalementSubjects).values(subjectIds.map((subjectId) => ({ signalementId: row.id, subjectId })));
+      await tx
+        .insert(t.signalementSubjects)
+        .values(subjectIds.map((subjectId) => ({ signalementId: row.id, subjectId })));
       await refreshSearchText(db, tx, row.id);
       const created = await snapshot(db, tx, row.id);
       await recordChange(db, tx, row.id, actor, 'creation', diff({}, created.fields), { lastActionAt: now });
@@ -102,7 +112,13 @@ export async function patchSignalement(
     assertOthers(merged);
 
     const set: Partial<typeof s.$inferInsert> = {};
-    for (const key of ['description', 'isConfict', 'isRecurrent', 'isInternalResponsability', 'isAnonyme'] as const) {
+    for (const key of [
+      'description',
+      'isConfict',
+      'isRecurrent',
+      'isInternalResponsability',
+      'isAnonyme',
+    ] as const) {
       if (patch[key] !== undefined) Object.assign(set, { [key]: patch[key] });
     }
     set.autreObject = merged.subjects.includes('OTHERS') ? merged.autreObject : null;
@@ -120,21 +136,28 @@ export async function patchSignalement(
     if (patch.statut !== undefined) {
       const statut = patch.statut === null ? null : await statutOf(db, tx, patch.statut);
       set.statutId = statut?.id ?? null;
-      Object.assign(set, applyStatutKind(statut?.kind ?? null, { isTreated: current.isTreated, closeAt: current.closeAt }));
+      Object.assign(
+        set,
+        applyStatutKind(statut?.kind ?? null, { isTreated: current.isTreated, closeAt: current.closeAt }),
+      );
     }
     if (Object.keys(set).length > 0) await tx.update(s).set(set).where(eq(s.id, report.id));
 
     if (patch.subjects !== undefined) {
       const subjectIds = await idsOf(tx, t.subjects, patch.subjects, 'Objet');
       await tx.delete(t.signalementSubjects).where(eq(t.signalementSubjects.signalementId, report.id));
-      await tx.insert(t.signalementSubjects).values(subjectIds.map((subjectId) => ({ signalementId: report.id, subjectId })));
+      await tx
+        .insert(t.signalementSubjects)
+        .values(subjectIds.map((subjectId) => ({ signalementId: report.id, subjectId })));
     }
     if (patch.projects !== undefined) await replaceProjects(db, tx, report, patch.projects);
 
     await refreshSearchText(db, tx, report.id);
     const changes = diff(before.fields, (await snapshot(db, tx, report.id)).fields);
     if (Object.keys(changes).length > 0 || patch.lastActionAt !== undefined) {
-      await recordChange(db, tx, report.id, actor, 'modification', changes, { lastActionAt: patch.lastActionAt });
+      await recordChange(db, tx, report.id, actor, 'modification', changes, {
+        lastActionAt: patch.lastActionAt,
+      });
     }
     return report.id;
   });
@@ -144,23 +167,36 @@ export async function patchSignalement(
 
 async function statutOf(db: Database, tx: Orm, code: string) {
   const { statuts } = db.t;
-  const [row] = await tx.select({ id: statuts.id, kind: statuts.kind }).from(statuts).where(eq(statuts.code, code));
+  const [row] = await tx
+    .select({ id: statuts.id, kind: statuts.kind })
+    .from(statuts)
+    .where(eq(statuts.code, code));
   if (!row) throw invalid(`Statut introuvable : ${code}.`);
   return row;
 }
 
-async function replaceProjects(db: Database, tx: Orm, report: { id: number; partenaireId: number }, codes: string[]) {
+async function replaceProjects(
+  db: Database,
+  tx: Orm,
+  report: { id: number; partenaireId: number },
+  codes: string[],
+) {
   const { projects, signalementProjects } = db.t;
   const ids = await idsOf(tx, projects, codes, 'Projet');
   for (const projectId of ids) {
-    const [p] = await tx.select({ ownerId: projects.ownerId, code: projects.code }).from(projects).where(eq(projects.id, projectId));
+    const [p] = await tx
+      .select({ ownerId: projects.ownerId, code: projects.code })
+      .from(projects)
+      .where(eq(projects.id, projectId));
     if (p!.ownerId !== report.partenaireId) {
       throw invalid(`Le projet ${p!.code} n'appartient pas au partenaire du signalement.`);
     }
   }
   await tx.delete(signalementProjects).where(eq(signalementProjects.signalementId, report.id));
   if (ids.length > 0) {
-    await tx.insert(signalementProjects).values(ids.map((projectId) => ({ signalementId: report.id, projectId })));
+    await tx
+      .insert(signalementProjects)
+      .values(ids.map((projectId) => ({ signalementId: report.id, projectId })));
   }
 }
 
@@ -215,11 +251,17 @@ export async function updateLocalisation(
     }
     await tx
       .update(t.signalements)
-      .set({ regionId: region?.id ?? null, districtId: district?.id ?? null, communeId: commune?.id ?? null, fokontany: input.fokontany ?? null })
+      .set({
+        regionId: region?.id ?? null,
+        districtId: district?.id ?? null,
+        communeId: commune?.id ?? null,
+        fokontany: input.fokontany ?? null,
+      })
       .where(eq(t.signalements.id, report.id));
     await refreshSearchText(db, tx, report.id);
     const changes = diff(before.fields, (await snapshot(db, tx, report.id)).fields);
-    if (Object.keys(changes).length > 0) await recordChange(db, tx, report.id, actor, 'localisation', changes);
+    if (Object.keys(changes).length > 0)
+      await recordChange(db, tx, report.id, actor, 'localisation', changes);
   });
   return getLocalisation(db, code);
 }

@@ -21,9 +21,15 @@ describe.each(await testEngines())('reports on %s', (engine) => {
   });
   afterAll(async () => t?.close());
 
-  const get = (code: string, cookie = creator) => t.app.inject({ url: `/api/signalements/${code}`, headers: { cookie } });
+  const get = (code: string, cookie = creator) =>
+    t.app.inject({ url: `/api/signalements/${code}`, headers: { cookie } });
   const post = (payload: unknown, cookie = creator) =>
-    t.app.inject({ method: 'POST', url: '/api/signalements', headers: { cookie }, payload: payload as object });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/signalements',
+      headers: { cookie },
+      payload: payload as object,
+    });
 
   describe('creation', () => {
     it('creates a report with a random SIG- code, the session user as creator, and returns it', async () => {
@@ -56,7 +62,12 @@ describe.each(await testEngines())('reports on %s', (engine) => {
         method: 'POST',
         url: '/trpc/signalements.create',
         headers: { cookie: creator },
-        payload: { partenaire: 'IVY', subjects: ['NEGLIGENCE'], canalPrincipal: 'EMAIL', signalementAt: '2025-01-05' },
+        payload: {
+          partenaire: 'IVY',
+          subjects: ['NEGLIGENCE'],
+          canalPrincipal: 'EMAIL',
+          signalementAt: '2025-01-05',
+        },
       });
       expect(res.statusCode).toBe(200);
       expect(isSignalementCode(res.json().result.data.code)).toBe(true);
@@ -67,10 +78,22 @@ describe.each(await testEngines())('reports on %s', (engine) => {
       [{ subjects: [] }, 'subjects', 'Au moins un objet de plainte est obligatoire.'],
       [{ canalPrincipal: '' }, 'canalPrincipal', 'Le canal de réception principal est obligatoire.'],
       [{ signalementAt: '' }, 'signalementAt', 'La date de signalement est obligatoire.'],
-      [{ subjects: ['/api/subjects/OTHERS'], autreObject: '   ' }, 'autreObject', "La description pour 'Autre' est obligatoire."],
-      [{ canalPrincipal: '/api/canals/OTHERS' }, 'autreCanalPrincipal', "La description pour 'Autre Canal' est obligatoire."],
+      [
+        { subjects: ['/api/subjects/OTHERS'], autreObject: '   ' },
+        'autreObject',
+        "La description pour 'Autre' est obligatoire.",
+      ],
+      [
+        { canalPrincipal: '/api/canals/OTHERS' },
+        'autreCanalPrincipal',
+        "La description pour 'Autre Canal' est obligatoire.",
+      ],
       [{ signalementAt: '2999-01-01' }, 'signalementAt', 'La date ne peut pas être dans le futur.'],
-      [{ signalementAt: '1899-12-31' }, 'signalementAt', 'La date ne peut pas être antérieure au 01/01/1900.'],
+      [
+        { signalementAt: '1899-12-31' },
+        'signalementAt',
+        'La date ne peut pas être antérieure au 01/01/1900.',
+      ],
     ])('refuses %j with the §5 message on %s', async (override, path, message) => {
       const base = {
         partenaire: '/api/partenaires/IVY',
@@ -131,7 +154,9 @@ describe.each(await testEngines())('reports on %s', (engine) => {
       });
       expect(trpc.statusCode).toBe(403);
 
-      const byAdmin = await mergePatch(t, admin, `/api/signalements/${code}`, { description: 'vu par admin' });
+      const byAdmin = await mergePatch(t, admin, `/api/signalements/${code}`, {
+        description: 'vu par admin',
+      });
       expect(byAdmin.statusCode).toBe(200);
       expect(byAdmin.json().description).toBe('vu par admin');
     });
@@ -139,9 +164,14 @@ describe.each(await testEngines())('reports on %s', (engine) => {
     it('matches the creator by e-mail whatever its case', async () => {
       const code = await createReport(t, creator);
       await t.db.transaction((tx) =>
-        tx.update(t.db.t.utilisateurs).set({ email: 'createur@example.mg' }).where(eq(t.db.t.utilisateurs.email, 'createur@example.mg')),
+        tx
+          .update(t.db.t.utilisateurs)
+          .set({ email: 'createur@example.mg' })
+          .where(eq(t.db.t.utilisateurs.email, 'createur@example.mg')),
       );
-      expect((await mergePatch(t, creator, `/api/signalements/${code}`, { isRecurrent: true })).statusCode).toBe(200);
+      expect(
+        (await mergePatch(t, creator, `/api/signalements/${code}`, { isRecurrent: true })).statusCode,
+      ).toBe(200);
     });
 
     it('answers 404 with the French message for an unknown code', async () => {
@@ -174,7 +204,11 @@ describe.each(await testEngines())('reports on %s', (engine) => {
         preuves: ['Reçu n°12'],
       });
       const cleared = await mergePatch(t, creator, url, { niveau: null, description: null });
-      expect(cleared.json()).toMatchObject({ niveau: null, description: null, resultat: { code: 'RESULTAT_AVERE' } });
+      expect(cleared.json()).toMatchObject({
+        niveau: null,
+        description: null,
+        resultat: { code: 'RESULTAT_AVERE' },
+      });
 
       const noSubject = await mergePatch(t, creator, url, { subjects: [] });
       expect(noSubject.statusCode).toBe(400);
@@ -195,7 +229,11 @@ describe.each(await testEngines())('reports on %s', (engine) => {
       const code = await createReport(t, creator);
       const url = `/api/signalements/${code}`;
       const treated = (await mergePatch(t, creator, url, { statut: '/api/statuts/TRAITE' })).json();
-      expect(treated).toMatchObject({ isTreated: true, closeAt: null, statut: { code: 'TRAITE', kind: 'treated' } });
+      expect(treated).toMatchObject({
+        isTreated: true,
+        closeAt: null,
+        statut: { code: 'TRAITE', kind: 'treated' },
+      });
       const closed = (await mergePatch(t, creator, url, { statut: '/api/statuts/CLOTURE' })).json();
       expect(closed.isTreated).toBe(true);
       expect(closed.closeAt).not.toBeNull();
@@ -213,16 +251,27 @@ describe.each(await testEngines())('reports on %s', (engine) => {
       });
       expect(project.statusCode).toBe(201);
       const projectCode = project.json().code;
-      const res = await mergePatch(t, creator, `/api/signalements/${code}`, { projects: [`/api/projects/${projectCode}`] });
-      expect(res.json().projects).toMatchObject([{ code: projectCode, sigle: 'PAGI', owner: { code: 'IVY' } }]);
+      const res = await mergePatch(t, creator, `/api/signalements/${code}`, {
+        projects: [`/api/projects/${projectCode}`],
+      });
+      expect(res.json().projects).toMatchObject([
+        { code: projectCode, sigle: 'PAGI', owner: { code: 'IVY' } },
+      ]);
       const [other] = await t.db.transaction((tx) =>
-        tx.insert(t.db.t.partenaires).values({ code: 'AUTRE', designation: 'Autre partenaire', initial: 'AP', color: '#000000' }).returning(),
+        tx
+          .insert(t.db.t.partenaires)
+          .values({ code: 'AUTRE', designation: 'Autre partenaire', initial: 'AP', color: '#000000' })
+          .returning(),
       );
       // The creator may not create a project for a partner of none of their reports (0015): inserted here.
       await t.db.transaction((tx) =>
-        tx.insert(t.db.t.projects).values({ code: 'PRJ-ETRANGER', sigle: 'X', designation: 'Projet étranger', ownerId: other!.id }),
+        tx
+          .insert(t.db.t.projects)
+          .values({ code: 'PRJ-ETRANGER', sigle: 'X', designation: 'Projet étranger', ownerId: other!.id }),
       );
-      const refused = await mergePatch(t, creator, `/api/signalements/${code}`, { projects: ['/api/projects/PRJ-ETRANGER'] });
+      const refused = await mergePatch(t, creator, `/api/signalements/${code}`, {
+        projects: ['/api/projects/PRJ-ETRANGER'],
+      });
       expect(refused.statusCode).toBe(400);
       expect(refused.json().message).toContain("n'appartient pas au partenaire du signalement");
     });
@@ -231,8 +280,14 @@ describe.each(await testEngines())('reports on %s', (engine) => {
   describe('history and lastActionAt', () => {
     it('records who changed which fields, old and new values, newest first', async () => {
       const code = await createReport(t, creator);
-      await mergePatch(t, creator, `/api/signalements/${code}`, { statut: '/api/statuts/TRAITE', isRecurrent: true });
-      const res = await t.app.inject({ url: `/api/signalements/${code}/historique`, headers: { cookie: other } });
+      await mergePatch(t, creator, `/api/signalements/${code}`, {
+        statut: '/api/statuts/TRAITE',
+        isRecurrent: true,
+      });
+      const res = await t.app.inject({
+        url: `/api/signalements/${code}/historique`,
+        headers: { cookie: other },
+      });
       const [latest, first] = res.json().member;
       expect(first.action).toBe('creation');
       expect(latest.action).toBe('modification');
@@ -249,16 +304,23 @@ describe.each(await testEngines())('reports on %s', (engine) => {
       const code = await createReport(t, creator);
       await mergePatch(t, creator, `/api/signalements/${code}`, { isRecurrent: false });
       await mergePatch(t, other, `/api/signalements/${code}`, { isRecurrent: true });
-      const res = await t.app.inject({ url: `/api/signalements/${code}/historique`, headers: { cookie: creator } });
+      const res = await t.app.inject({
+        url: `/api/signalements/${code}/historique`,
+        headers: { cookie: creator },
+      });
       expect(res.json().member).toHaveLength(1);
     });
 
     it('moves lastActionAt on each change unless the patch gives it', async () => {
       const code = await createReport(t, creator);
       const given = '2025-04-01T10:00:00.000Z';
-      const explicit = (await mergePatch(t, creator, `/api/signalements/${code}`, { lastActionAt: given })).json();
+      const explicit = (
+        await mergePatch(t, creator, `/api/signalements/${code}`, { lastActionAt: given })
+      ).json();
       expect(explicit.lastActionAt).toBe(given);
-      const moved = (await mergePatch(t, creator, `/api/signalements/${code}`, { description: 'suite' })).json();
+      const moved = (
+        await mergePatch(t, creator, `/api/signalements/${code}`, { description: 'suite' })
+      ).json();
       expect(new Date(moved.lastActionAt).getTime()).toBeGreaterThan(new Date(given).getTime());
     });
   });
@@ -267,9 +329,13 @@ describe.each(await testEngines())('reports on %s', (engine) => {
     it('sets region, district, commune and fokontany, refusing an inconsistent hierarchy', async () => {
       const code = await createReport(t, creator);
       const url = `/api/signalements/${code}/localisation`;
-      const districts = (await t.app.inject({ url: '/api/districts?region.code=MG11', headers: { cookie: creator } })).json().member;
+      const districts = (
+        await t.app.inject({ url: '/api/districts?region.code=MG11', headers: { cookie: creator } })
+      ).json().member;
       const district = districts[0].code as string;
-      const communes = (await t.app.inject({ url: `/api/communes?district.code=${district}`, headers: { cookie: creator } })).json().member;
+      const communes = (
+        await t.app.inject({ url: `/api/communes?district.code=${district}`, headers: { cookie: creator } })
+      ).json().member;
       const ok = await mergePatch(t, creator, url, {
         region: '/api/regions/MG11',
         district: `/api/districts/${district}`,
@@ -277,12 +343,22 @@ describe.each(await testEngines())('reports on %s', (engine) => {
         fokontany: 'Ambohijatovo',
       });
       expect(ok.statusCode).toBe(200);
-      expect(ok.json()).toMatchObject({ region: { code: 'MG11' }, district: { code: district }, fokontany: 'Ambohijatovo' });
+      expect(ok.json()).toMatchObject({
+        region: { code: 'MG11' },
+        district: { code: district },
+        fokontany: 'Ambohijatovo',
+      });
 
-      const wrong = await mergePatch(t, creator, url, { region: '/api/regions/MG23', district: `/api/districts/${district}` });
+      const wrong = await mergePatch(t, creator, url, {
+        region: '/api/regions/MG23',
+        district: `/api/districts/${district}`,
+      });
       expect(wrong.statusCode).toBe(400);
       expect(wrong.json().message).toBe('Le district ne fait pas partie de la région choisie.');
-      const orphan = await mergePatch(t, creator, url, { region: '/api/regions/MG11', commune: `/api/communes/${communes[0].code}` });
+      const orphan = await mergePatch(t, creator, url, {
+        region: '/api/regions/MG11',
+        commune: `/api/communes/${communes[0].code}`,
+      });
       expect(orphan.json().message).toBe('La commune ne fait pas partie du district choisi.');
       expect((await t.app.inject({ url, headers: { cookie: other } })).json().district.code).toBe(district);
 

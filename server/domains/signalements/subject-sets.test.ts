@@ -21,9 +21,15 @@ describe.each(await testEngines())('subject-set counts on %s', (engine) => {
     t = await createTestApp(engine);
     await t.user('a@example.mg', 'ROLE_USER', 'Agent A');
     cookie = await t.login('a@example.mg');
-    subjectIds = Object.fromEntries((await t.db.read.select().from(t.db.t.subjects)).map((s) => [s.code, s.id]));
-    codes.push(await createReport(t, cookie, { subjects: ['/api/subjects/FRAUDE', '/api/subjects/CORRUPTION'] }));
-    codes.push(await createReport(t, cookie, { subjects: ['/api/subjects/CORRUPTION', '/api/subjects/FRAUDE'] }));
+    subjectIds = Object.fromEntries(
+      (await t.db.read.select().from(t.db.t.subjects)).map((s) => [s.code, s.id]),
+    );
+    codes.push(
+      await createReport(t, cookie, { subjects: ['/api/subjects/FRAUDE', '/api/subjects/CORRUPTION'] }),
+    );
+    codes.push(
+      await createReport(t, cookie, { subjects: ['/api/subjects/CORRUPTION', '/api/subjects/FRAUDE'] }),
+    );
     codes.push(await createReport(t, cookie, { subjects: ['/api/subjects/DETOURNEMENT'] }));
     codes.push(await createReport(t, cookie, { subjects: ['/api/subjects/FRAUDE'] }));
   });
@@ -31,13 +37,21 @@ describe.each(await testEngines())('subject-set counts on %s', (engine) => {
 
   const ss = () => t.db.t.signalementSubjects;
   const idOf = async (code: string) =>
-    (await t.db.read.select({ id: t.db.t.signalements.id }).from(t.db.t.signalements).where(eq(t.db.t.signalements.code, code)))[0]!.id;
+    (
+      await t.db.read
+        .select({ id: t.db.t.signalements.id })
+        .from(t.db.t.signalements)
+        .where(eq(t.db.t.signalements.code, code))
+    )[0]!.id;
 
   /** The sets recomputed from the links, `ids` → reports. */
   const liveSets = async () => {
     const bySignalement = new Map<number, number[]>();
     for (const link of await t.db.read.select().from(ss())) {
-      bySignalement.set(link.signalementId, [...(bySignalement.get(link.signalementId) ?? []), link.subjectId]);
+      bySignalement.set(link.signalementId, [
+        ...(bySignalement.get(link.signalementId) ?? []),
+        link.subjectId,
+      ]);
     }
     const out: Record<string, number> = {};
     for (const ids of bySignalement.values()) {
@@ -48,10 +62,11 @@ describe.each(await testEngines())('subject-set counts on %s', (engine) => {
   };
   const storedSets = async () =>
     Object.fromEntries(
-      (await t.db.rows<{ subjects: string; n: number }>(sql`select subjects, n from signalement_subject_sets where n <> 0`)).map((r) => [
-        r.subjects,
-        Number(r.n),
-      ]),
+      (
+        await t.db.rows<{ subjects: string; n: number }>(
+          sql`select subjects, n from signalement_subject_sets where n <> 0`,
+        )
+      ).map((r) => [r.subjects, Number(r.n)]),
     );
 
   /** Every combination of the subjects in use: the count equals the reports holding one of them. */
@@ -71,7 +86,9 @@ describe.each(await testEngines())('subject-set counts on %s', (engine) => {
   it('counts the reports created and patched through the services', async () => {
     await expectCountsExact();
     expect(await countSignalements(t.db, { 'subjects.code': ['FRAUDE', 'CORRUPTION'] })).toBe(3);
-    const res = await mergePatch(t, cookie, `/api/signalements/${codes[0]}`, { subjects: ['/api/subjects/DETOURNEMENT'] });
+    const res = await mergePatch(t, cookie, `/api/signalements/${codes[0]}`, {
+      subjects: ['/api/subjects/DETOURNEMENT'],
+    });
     expect(res.statusCode, res.body).toBe(200);
     await expectCountsExact();
     expect(await countSignalements(t.db, { 'subjects.code': ['FRAUDE', 'CORRUPTION'] })).toBe(2);
@@ -91,15 +108,25 @@ describe.each(await testEngines())('subject-set counts on %s', (engine) => {
     await expectCountsExact();
     // In place, within one report, then moved to another report.
     await t.db.transaction((tx) =>
-      tx.update(ss()).set({ subjectId: CORRUPTION! }).where(and(eq(ss().signalementId, r3!), eq(ss().subjectId, FRAUDE!))),
+      tx
+        .update(ss())
+        .set({ subjectId: CORRUPTION! })
+        .where(and(eq(ss().signalementId, r3!), eq(ss().subjectId, FRAUDE!))),
     );
     await expectCountsExact();
     await t.db.transaction((tx) =>
-      tx.update(ss()).set({ signalementId: r0! }).where(and(eq(ss().signalementId, r3!), eq(ss().subjectId, CORRUPTION!))),
+      tx
+        .update(ss())
+        .set({ signalementId: r0! })
+        .where(and(eq(ss().signalementId, r3!), eq(ss().subjectId, CORRUPTION!))),
     );
     await expectCountsExact();
-    await t.db.transaction((tx) => tx.delete(ss()).where(and(eq(ss().signalementId, r1!), eq(ss().subjectId, DETOURNEMENT!))));
-    await t.db.transaction((tx) => tx.delete(ss()).where(and(eq(ss().signalementId, r1!), eq(ss().subjectId, FRAUDE!))));
+    await t.db.transaction((tx) =>
+      tx.delete(ss()).where(and(eq(ss().signalementId, r1!), eq(ss().subjectId, DETOURNEMENT!))),
+    );
+    await t.db.transaction((tx) =>
+      tx.delete(ss()).where(and(eq(ss().signalementId, r1!), eq(ss().subjectId, FRAUDE!))),
+    );
     await expectCountsExact();
     // A report deleted takes its links, and its set with them.
     await t.db.transaction((tx) => tx.delete(t.db.t.signalements).where(eq(t.db.t.signalements.id, r2!)));
@@ -107,7 +134,9 @@ describe.each(await testEngines())('subject-set counts on %s', (engine) => {
   });
 
   it.runIf(engine === 'sqlite')('is rebuilt exactly by the migration’s backfill', async () => {
-    const statements = readFileSync(join(PATHS.migrations.sqlite, '0006_subject_sets.sql'), 'utf8').split('--> statement-breakpoint');
+    const statements = readFileSync(join(PATHS.migrations.sqlite, '0006_subject_sets.sql'), 'utf8').split(
+      '--> statement-breakpoint',
+    );
     const backfill = statements[1]!.trim();
     expect(backfill).toMatch(/^INSERT INTO `signalement_subject_sets`/);
     const before = await storedSets();

@@ -75,7 +75,12 @@ export async function inviteUser(
       roleCode: input.utilisateurRole,
     });
     const user = (await findUser(db, tx, { id }))!;
-    await recordRightsChange(db, actor, { action: 'creation', utilisateur: user.code, role: user.role.designation }, tx);
+    await recordRightsChange(
+      db,
+      actor,
+      { action: 'creation', utilisateur: user.code, role: user.role.designation },
+      tx,
+    );
     const { token } = await issuePasswordToken(db, id, 'setup');
     await enqueueMail(
       db,
@@ -105,14 +110,17 @@ export async function updateUser(
     const wasActiveAdmin = target.isEnabled && target.role.code === ROLE_ADMIN;
     const disabling = patch.isEnabled === false && target.isEnabled;
     const demoting =
-      patch.utilisateurRole !== undefined && patch.utilisateurRole !== ROLE_ADMIN && target.role.code === ROLE_ADMIN;
+      patch.utilisateurRole !== undefined &&
+      patch.utilisateurRole !== ROLE_ADMIN &&
+      target.role.code === ROLE_ADMIN;
     if (target.id === actor.id) {
       if (patch.isEnabled === false) throw forbidden(USER_RULES.selfDisable);
       if (demoting) throw forbidden(USER_RULES.selfDemote);
     }
     if (wasActiveAdmin && (disabling || demoting)) {
       const others = (await lockEnabledAdmins(db, tx)).filter((id) => id !== target.id);
-      if (others.length === 0) throw conflict(disabling ? USER_RULES.lastAdminDisable : USER_RULES.lastAdminDemote);
+      if (others.length === 0)
+        throw conflict(disabling ? USER_RULES.lastAdminDisable : USER_RULES.lastAdminDemote);
     }
     const { utilisateurs: u } = db.t;
     await tx
@@ -127,7 +135,13 @@ export async function updateUser(
     if (disabling) await invalidateUserSessions(db, target.id);
     const after = (await findUser(db, tx, { id: target.id }))!;
     const rights = rightsChanges(target, after);
-    if (rights) await recordRightsChange(db, actor, { action: 'modification', utilisateur: target.code, ...rights }, tx);
+    if (rights)
+      await recordRightsChange(
+        db,
+        actor,
+        { action: 'modification', utilisateur: target.code, ...rights },
+        tx,
+      );
     return utilisateurDto(after, actor.code);
   });
 }
@@ -138,8 +152,10 @@ const accountState = (enabled: boolean) => (enabled ? 'actif' : 'désactivé');
 /** The role and enabled changes between two states of an account (for the access log), or null. */
 function rightsChanges(before: Rights, after: Rights) {
   const changes: Record<string, { avant: string; apres: string }> = {};
-  if (before.role.code !== after.role.code) changes.role = { avant: before.role.designation, apres: after.role.designation };
-  if (before.isEnabled !== after.isEnabled) changes.compte = { avant: accountState(before.isEnabled), apres: accountState(after.isEnabled) };
+  if (before.role.code !== after.role.code)
+    changes.role = { avant: before.role.designation, apres: after.role.designation };
+  if (before.isEnabled !== after.isEnabled)
+    changes.compte = { avant: accountState(before.isEnabled), apres: accountState(after.isEnabled) };
   return Object.keys(changes).length > 0 ? changes : null;
 }
 
@@ -157,7 +173,11 @@ export async function sendPasswordReset(
     const { token } = await issuePasswordToken(db, target.id, 'reset');
     await enqueueMail(
       db,
-      passwordResetMail({ to: target.email, nomPrenom: target.nomPrenom, link: passwordLink(publicUrl, token) }),
+      passwordResetMail({
+        to: target.email,
+        nomPrenom: target.nomPrenom,
+        link: passwordLink(publicUrl, token),
+      }),
     );
   });
   return { message: USER_RULES.resetSent };

@@ -22,7 +22,11 @@ const MERGE_PATCH = 'application/merge-patch+json';
  */
 function acceptMergePatch(scope: FastifyInstance) {
   if (!scope.hasContentTypeParser(MERGE_PATCH)) {
-    scope.addContentTypeParser(MERGE_PATCH, { parseAs: 'string' }, scope.getDefaultJsonParser('error', 'error'));
+    scope.addContentTypeParser(
+      MERGE_PATCH,
+      { parseAs: 'string' },
+      scope.getDefaultJsonParser('error', 'error'),
+    );
   }
 }
 
@@ -40,8 +44,13 @@ export function utilisateursRoutes(app: FastifyInstance, db: Database, config: C
 
   app.post('/api/utilisateur/create-user', async (request, reply) => {
     const input = createUtilisateurInputSchema.parse(request.body ?? {});
-    const user = await restIdempotent(db, request, reply, input, () => inviteUser(db, request.auth!.user, input, config.PUBLIC_URL), (stored) =>
-      rereadInvitedUser(request.auth!.user, stored),
+    const user = await restIdempotent(
+      db,
+      request,
+      reply,
+      input,
+      () => inviteUser(db, request.auth!.user, input, config.PUBLIC_URL),
+      (stored) => rereadInvitedUser(request.auth!.user, stored),
     );
     return reply.code(201).send(user);
   });
@@ -65,9 +74,12 @@ export function utilisateursRoutes(app: FastifyInstance, db: Database, config: C
     },
   );
 
-  app.post<{ Params: { code: string } }>('/api/utilisateur/reset-two-factor/:code', async (request, reply) => {
-    const code = utilisateurCodeSchema.parse(request.params.code);
-    await resetTwoFactor(db, request.auth!.user, code, request.log);
-    return reply.code(204).send();
-  });
+  app.post<{ Params: { code: string } }>(
+    '/api/utilisateur/reset-two-factor/:code',
+    async (request, reply) => {
+      const code = utilisateurCodeSchema.parse(request.params.code);
+      await resetTwoFactor(db, request.auth!.user, code, request.log);
+      return reply.code(204).send();
+    },
+  );
 }

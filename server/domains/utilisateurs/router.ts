@@ -21,17 +21,27 @@ export const utilisateursRouter = router({
   options: authedProcedure
     .input(utilisateurOptionsInputSchema)
     .query(({ ctx, input }) => listUserOptions(ctx.db, ctx.auth.user, input?.search)),
-  create: adminProcedure
-    .input(createUtilisateurInputSchema)
-    .mutation(({ ctx, input }) => trpcIdempotent(ctx, 'utilisateurs.create', input, () => inviteUser(ctx.db, ctx.auth.user, input, ctx.config.PUBLIC_URL), (stored) => rereadInvitedUser(ctx.auth.user, stored))),
+  create: adminProcedure.input(createUtilisateurInputSchema).mutation(({ ctx, input }) =>
+    trpcIdempotent(
+      ctx,
+      'utilisateurs.create',
+      input,
+      () => inviteUser(ctx.db, ctx.auth.user, input, ctx.config.PUBLIC_URL),
+      (stored) => rereadInvitedUser(ctx.auth.user, stored),
+    ),
+  ),
   update: adminProcedure
     .input(updateUtilisateurTrpcInputSchema)
     .mutation(({ ctx, input: { code, ...patch } }) => updateUser(ctx.db, ctx.auth.user, code, patch)),
   resetPassword: adminProcedure
     .input(z.object({ code: utilisateurCodeSchema }))
-    .mutation(({ ctx, input }) => sendPasswordReset(ctx.db, ctx.auth.user, input.code, ctx.config.PUBLIC_URL)),
-  resetTwoFactor: adminProcedure.input(z.object({ code: utilisateurCodeSchema })).mutation(async ({ ctx, input }) => {
-    await resetTwoFactor(ctx.db, ctx.auth.user, input.code, ctx.req.log);
-    return { success: true };
-  }),
+    .mutation(({ ctx, input }) =>
+      sendPasswordReset(ctx.db, ctx.auth.user, input.code, ctx.config.PUBLIC_URL),
+    ),
+  resetTwoFactor: adminProcedure
+    .input(z.object({ code: utilisateurCodeSchema }))
+    .mutation(async ({ ctx, input }) => {
+      await resetTwoFactor(ctx.db, ctx.auth.user, input.code, ctx.req.log);
+      return { success: true };
+    }),
 });

@@ -57,7 +57,10 @@ export interface CreateUserInput {
   password?: string;
 }
 
-export async function createUser(db: Database, input: CreateUserInput): Promise<{ id: number; code: string }> {
+export async function createUser(
+  db: Database,
+  input: CreateUserInput,
+): Promise<{ id: number; code: string }> {
   if (input.password) await assertStrongPassword(input.password, [input.email, input.nomPrenom]);
   return insertUser(db, input, input.password ? await hashPassword(input.password) : null);
 }
@@ -104,7 +107,12 @@ export async function setPassword(db: Database, userId: number, password: string
 }
 
 /** Stores an argon2 hash computed by the caller and ends every session of the user but `keepSession`. */
-export async function storePasswordHash(db: Database, userId: number, passwordHash: string, keepSession?: string) {
+export async function storePasswordHash(
+  db: Database,
+  userId: number,
+  passwordHash: string,
+  keepSession?: string,
+) {
   await db.transaction(async (tx) => {
     await tx.update(db.t.utilisateurs).set({ passwordHash }).where(eq(db.t.utilisateurs.id, userId));
     await invalidateUserSessions(db, userId, keepSession);
@@ -152,7 +160,10 @@ async function userSearchCondition(db: Database, search: string | undefined, nam
   if (!search?.trim()) return undefined;
   const { utilisateurs: u } = db.t;
   const rows = await db.read.select({ id: u.id, nomPrenom: u.nomPrenom, email: u.email }).from(u);
-  return idIn(u.id, foldedMatch(rows, (r) => (namesOnly ? [r.nomPrenom] : [r.nomPrenom, r.email]), search));
+  return idIn(
+    u.id,
+    foldedMatch(rows, (r) => (namesOnly ? [r.nomPrenom] : [r.nomPrenom, r.email]), search),
+  );
 }
 
 export interface ListUsersInput {
@@ -208,12 +219,21 @@ export interface UtilisateurOption {
  * non-admin gets codes and names and searches names only, so the picker cannot list or probe e-mails;
  * an administrator also gets and searches the e-mails.
  */
-export async function listUserOptions(db: Database, actor: SessionUser, search: string | undefined): Promise<UtilisateurOption[]> {
+export async function listUserOptions(
+  db: Database,
+  actor: SessionUser,
+  search: string | undefined,
+): Promise<UtilisateurOption[]> {
   const { utilisateurs } = db.t;
   const admin = isAdmin(actor);
   const where = await userSearchCondition(db, search, !admin);
   const query = admin
-    ? db.read.select({ code: utilisateurs.code, nomPrenom: utilisateurs.nomPrenom, email: utilisateurs.email }).from(utilisateurs)
+    ? db.read
+        .select({ code: utilisateurs.code, nomPrenom: utilisateurs.nomPrenom, email: utilisateurs.email })
+        .from(utilisateurs)
     : db.read.select({ code: utilisateurs.code, nomPrenom: utilisateurs.nomPrenom }).from(utilisateurs);
-  return query.where(where).orderBy(asc(utilisateurs.nomPrenom), asc(utilisateurs.id)).limit(UTILISATEUR_OPTIONS_LIMIT);
+  return query
+    .where(where)
+    .orderBy(asc(utilisateurs.nomPrenom), asc(utilisateurs.id))
+    .limit(UTILISATEUR_OPTIONS_LIMIT);
 }

@@ -24,8 +24,14 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
 
   // As the application's own pages send them (fetch metadata), so the CSRF check lets them through.
   const inject = (method: 'GET' | 'POST' | 'PATCH', url: string, cookie: string, payload?: object) =>
-    t.app.inject({ method, url, headers: { cookie, 'sec-fetch-site': 'same-origin' }, ...(payload ? { payload } : {}) });
-  const createRest = (payload: object, cookie = admin) => inject('POST', '/api/utilisateur/create-user', cookie, payload);
+    t.app.inject({
+      method,
+      url,
+      headers: { cookie, 'sec-fetch-site': 'same-origin' },
+      ...(payload ? { payload } : {}),
+    });
+  const createRest = (payload: object, cookie = admin) =>
+    inject('POST', '/api/utilisateur/create-user', cookie, payload);
   const trpc = (path: string, cookie: string, payload: object) =>
     t.app.inject({ method: 'POST', url: `/trpc/${path}`, headers: { cookie }, payload });
   const userRow = async (email: string) =>
@@ -34,7 +40,11 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
 
   it('creates a user through REST, sends a set-up e-mail with a single-use 48 h link, and stores only its hash', async () => {
     const before = Date.now();
-    const res = await createRest({ email: 'Nouveau@Example.mg', nomPrenom: 'Rakoto Nouveau', utilisateurRole: 'ROLE_USER' });
+    const res = await createRest({
+      email: 'Nouveau@Example.mg',
+      nomPrenom: 'Rakoto Nouveau',
+      utilisateurRole: 'ROLE_USER',
+    });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({
       '@id': expect.stringMatching(/^\/api\/utilisateurs\/USR-/),
@@ -44,16 +54,27 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
       isEnabled: true,
       isCurrentUser: false,
       lastConnectionAt: null,
-      utilisateurRole: { code: 'ROLE_USER', designation: 'Utilisateur', '@id': '/api/utilisateur_roles/ROLE_USER' },
+      utilisateurRole: {
+        code: 'ROLE_USER',
+        designation: 'Utilisateur',
+        '@id': '/api/utilisateur_roles/ROLE_USER',
+      },
     });
     const [mail] = await mailsTo('nouveau@example.mg');
-    expect(mail).toMatchObject({ kind: 'account-setup', status: 'pending', subject: 'Signalements : activez votre compte' });
+    expect(mail).toMatchObject({
+      kind: 'account-setup',
+      status: 'pending',
+      subject: 'Signalements : activez votre compte',
+    });
     const link = passwordLinkIn(mail!);
     expect(link.startsWith(`${PUBLIC_URL}/admin/definir-mot-de-passe/`)).toBe(true);
     const token = link.split('/').pop()!;
     const user = await userRow('nouveau@example.mg');
     expect(user.passwordHash).toBeNull();
-    const tokens = await t.db.read.select().from(t.db.t.passwordTokens).where(eq(t.db.t.passwordTokens.userId, user.id));
+    const tokens = await t.db.read
+      .select()
+      .from(t.db.t.passwordTokens)
+      .where(eq(t.db.t.passwordTokens.userId, user.id));
     expect(tokens).toHaveLength(1);
     expect(tokens[0]).toMatchObject({ purpose: 'setup', usedAt: null, tokenHash: hashPasswordToken(token) });
     expect(tokens[0]!.tokenHash).not.toContain(token);
@@ -75,10 +96,18 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
 
   it('refuses a duplicate e-mail whatever its case with a French 409, and queues no e-mail', async () => {
     const count = (await outbox(t.db)).length;
-    const res = await createRest({ email: 'AGENT@example.MG', nomPrenom: 'Doublon', utilisateurRole: 'ROLE_USER' });
+    const res = await createRest({
+      email: 'AGENT@example.MG',
+      nomPrenom: 'Doublon',
+      utilisateurRole: 'ROLE_USER',
+    });
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toBe('Un utilisateur avec cet email existe déjà.');
-    const viaTrpc = await trpc('utilisateurs.create', admin, { email: 'agent@example.mg', nomPrenom: 'Doublon', utilisateurRole: 'ROLE_USER' });
+    const viaTrpc = await trpc('utilisateurs.create', admin, {
+      email: 'agent@example.mg',
+      nomPrenom: 'Doublon',
+      utilisateurRole: 'ROLE_USER',
+    });
     expect(viaTrpc.statusCode).toBe(409);
     expect(viaTrpc.json().error.message).toBe('Un utilisateur avec cet email existe déjà.');
     expect((await outbox(t.db)).length).toBe(count);
@@ -95,25 +124,43 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
     const cases: Array<[object, string]> = [
       [{ nomPrenom: 'Rakoto', utilisateurRole: 'ROLE_USER' }, "L'email est requis."],
       [{ email: '  ', nomPrenom: 'Rakoto', utilisateurRole: 'ROLE_USER' }, "L'email est requis."],
-      [{ email: 'pas-un-email', nomPrenom: 'Rakoto', utilisateurRole: 'ROLE_USER' }, "Format d'email invalide."],
-      [{ email: 'a@b.mg', nomPrenom: ' R ', utilisateurRole: 'ROLE_USER' }, 'Le nom et prénom doivent contenir au moins 2 caractères.'],
+      [
+        { email: 'pas-un-email', nomPrenom: 'Rakoto', utilisateurRole: 'ROLE_USER' },
+        "Format d'email invalide.",
+      ],
+      [
+        { email: 'a@b.mg', nomPrenom: ' R ', utilisateurRole: 'ROLE_USER' },
+        'Le nom et prénom doivent contenir au moins 2 caractères.',
+      ],
       [{ email: 'a@b.mg', nomPrenom: 'Rakoto' }, 'Veuillez sélectionner un rôle.'],
-      [{ email: 'a@b.mg', nomPrenom: 'Rakoto', utilisateurRole: 'ROLE_INCONNU' }, 'Rôle sélectionné introuvable'],
+      [
+        { email: 'a@b.mg', nomPrenom: 'Rakoto', utilisateurRole: 'ROLE_INCONNU' },
+        'Rôle sélectionné introuvable',
+      ],
     ];
     for (const [payload, message] of cases) {
       const res = await createRest(payload);
       expect(res.statusCode, message).toBe(400);
       expect(res.json().message).toBe(message);
     }
-    const viaTrpc = await trpc('utilisateurs.create', admin, { email: 'x', nomPrenom: 'Rakoto', utilisateurRole: 'ROLE_USER' });
+    const viaTrpc = await trpc('utilisateurs.create', admin, {
+      email: 'x',
+      nomPrenom: 'Rakoto',
+      utilisateurRole: 'ROLE_USER',
+    });
     expect(viaTrpc.statusCode).toBe(400);
     expect(viaTrpc.json().error.message).toBe("Format d'email invalide.");
   });
 
   it('keeps every account action for administrators, on both doors', async () => {
     const code = (await userRow('agent@example.mg')).code;
-    expect((await createRest({ email: 'x@y.mg', nomPrenom: 'Xy', utilisateurRole: 'ROLE_USER' }, agent)).statusCode).toBe(403);
-    expect((await inject('PATCH', `/api/utilisateurs/${code}`, agent, { nomPrenom: 'Pirate' })).statusCode).toBe(403);
+    expect(
+      (await createRest({ email: 'x@y.mg', nomPrenom: 'Xy', utilisateurRole: 'ROLE_USER' }, agent))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (await inject('PATCH', `/api/utilisateurs/${code}`, agent, { nomPrenom: 'Pirate' })).statusCode,
+    ).toBe(403);
     expect((await inject('GET', `/api/utilisateur/reset-password/${code}`, agent)).statusCode).toBe(403);
     for (const [path, payload] of [
       ['utilisateurs.create', { email: 'x@y.mg', nomPrenom: 'Xy', utilisateurRole: 'ROLE_USER' }],
@@ -137,18 +184,28 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
       url: `/trpc/utilisateurs.options?input=${encodeURIComponent(JSON.stringify({ search: 'HELENE' }))}`,
       headers: { cookie: agent },
     });
-    expect(options.json().result.data.map((u: { nomPrenom: string }) => u.nomPrenom)).toEqual(['Hélène Intégrité']);
+    expect(options.json().result.data.map((u: { nomPrenom: string }) => u.nomPrenom)).toEqual([
+      'Hélène Intégrité',
+    ]);
   });
 
   it('lists users 20 per page ordered by name, filtered by name, with lastConnectionAt set at login', async () => {
-    for (let i = 0; i < 22; i++) await t.user(`liste${String(i).padStart(2, '0')}@example.mg`, 'ROLE_USER', `Zz Liste ${String(i).padStart(2, '0')}`);
+    for (let i = 0; i < 22; i++)
+      await t.user(
+        `liste${String(i).padStart(2, '0')}@example.mg`,
+        'ROLE_USER',
+        `Zz Liste ${String(i).padStart(2, '0')}`,
+      );
     const page1 = (await inject('GET', '/api/utilisateurs', admin)).json();
     expect(page1.member).toHaveLength(20);
     const names = page1.member.map((u: { nomPrenom: string }) => u.nomPrenom);
     expect(names).toEqual([...names].sort());
     const filtered = (await inject('GET', '/api/utilisateurs?nomPrenom=zz%20liste&page=2', admin)).json();
     expect(filtered.totalItems).toBe(22);
-    expect(filtered.member.map((u: { nomPrenom: string }) => u.nomPrenom)).toEqual(['Zz Liste 20', 'Zz Liste 21']);
+    expect(filtered.member.map((u: { nomPrenom: string }) => u.nomPrenom)).toEqual([
+      'Zz Liste 20',
+      'Zz Liste 21',
+    ]);
     const viaTrpc = await t.app.inject({
       url: `/trpc/utilisateurs.list?input=${encodeURIComponent(JSON.stringify({ nomPrenom: 'Liste 21' }))}`,
       headers: { cookie: admin },
@@ -166,17 +223,36 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
       method: 'PATCH',
       url: `/api/utilisateurs/${code}`,
       headers: { cookie: admin, 'content-type': 'application/merge-patch+json' },
-      payload: JSON.stringify({ nomPrenom: 'Après Edition', utilisateurRole: '/api/utilisateur_roles/ROLE_GESTIONNAIRE', email: 'autre@example.mg' }),
+      payload: JSON.stringify({
+        nomPrenom: 'Après Edition',
+        utilisateurRole: '/api/utilisateur_roles/ROLE_GESTIONNAIRE',
+        email: 'autre@example.mg',
+      }),
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ nomPrenom: 'Après Edition', email: 'edition@example.mg', utilisateurRole: { code: 'ROLE_GESTIONNAIRE' } });
-    const viaTrpc = await trpc('utilisateurs.update', admin, { code, nomPrenom: 'Par Trpc', utilisateurRole: 'ROLE_USER' });
-    expect(viaTrpc.json().result.data).toMatchObject({ nomPrenom: 'Par Trpc', utilisateurRole: { code: 'ROLE_USER' } });
+    expect(res.json()).toMatchObject({
+      nomPrenom: 'Après Edition',
+      email: 'edition@example.mg',
+      utilisateurRole: { code: 'ROLE_GESTIONNAIRE' },
+    });
+    const viaTrpc = await trpc('utilisateurs.update', admin, {
+      code,
+      nomPrenom: 'Par Trpc',
+      utilisateurRole: 'ROLE_USER',
+    });
+    expect(viaTrpc.json().result.data).toMatchObject({
+      nomPrenom: 'Par Trpc',
+      utilisateurRole: { code: 'ROLE_USER' },
+    });
     const bad = await inject('PATCH', `/api/utilisateurs/${code}`, admin, { nomPrenom: 'A' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe('Le nom et prénom doivent contenir au moins 2 caractères.');
-    expect((await inject('PATCH', `/api/utilisateurs/${code}`, admin, {})).json().message).toBe('Aucune modification demandée.');
-    expect((await inject('PATCH', '/api/utilisateurs/USR-INCONNU', admin, { nomPrenom: 'Personne' })).statusCode).toBe(404);
+    expect((await inject('PATCH', `/api/utilisateurs/${code}`, admin, {})).json().message).toBe(
+      'Aucune modification demandée.',
+    );
+    expect(
+      (await inject('PATCH', '/api/utilisateurs/USR-INCONNU', admin, { nomPrenom: 'Personne' })).statusCode,
+    ).toBe(404);
   });
 
   it('ends the sessions of a disabled user at once and lets them back in once enabled again', async () => {
@@ -186,11 +262,19 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
     const res = await inject('PATCH', `/api/utilisateurs/${code}`, admin, { isEnabled: false });
     expect(res.statusCode).toBe(200);
     expect(res.json().isEnabled).toBe(false);
-    expect(await t.db.read.select().from(t.db.t.sessions).where(eq(t.db.t.sessions.userId, userId))).toHaveLength(0);
+    expect(
+      await t.db.read.select().from(t.db.t.sessions).where(eq(t.db.t.sessions.userId, userId)),
+    ).toHaveLength(0);
     expect((await inject('GET', '/api/utilisateur/who-am-i', cookie)).statusCode).toBe(401);
-    const login = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: 'bientot-off@example.mg', password: TEST_PASSWORD } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: 'bientot-off@example.mg', password: TEST_PASSWORD },
+    });
     expect(login.statusCode).toBe(401);
-    expect((await trpc('utilisateurs.update', admin, { code, isEnabled: true })).json().result.data.isEnabled).toBe(true);
+    expect(
+      (await trpc('utilisateurs.update', admin, { code, isEnabled: true })).json().result.data.isEnabled,
+    ).toBe(true);
     await t.login('bientot-off@example.mg');
   });
 
@@ -201,9 +285,18 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
     expect(off.json().message).toBe('Vous ne pouvez pas désactiver votre propre compte.');
     const demote = await trpc('utilisateurs.update', admin, { code, utilisateurRole: 'ROLE_USER' });
     expect(demote.statusCode).toBe(403);
-    expect(demote.json().error.message).toBe("Vous ne pouvez pas retirer votre propre rôle d'administrateur.");
+    expect(demote.json().error.message).toBe(
+      "Vous ne pouvez pas retirer votre propre rôle d'administrateur.",
+    );
     // Renaming oneself, keeping the admin role, is fine.
-    expect((await inject('PATCH', `/api/utilisateurs/${code}`, admin, { nomPrenom: 'Rasoa Admin', utilisateurRole: 'ROLE_ADMIN' })).statusCode).toBe(200);
+    expect(
+      (
+        await inject('PATCH', `/api/utilisateurs/${code}`, admin, {
+          nomPrenom: 'Rasoa Admin',
+          utilisateurRole: 'ROLE_ADMIN',
+        })
+      ).statusCode,
+    ).toBe(200);
     const row = await userRow('admin@example.mg');
     expect(row.isEnabled).toBe(true);
   });
@@ -215,7 +308,9 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
     const b = await t.login('chef-b@example.mg');
     // The first administrator steps aside, so A and B are the only enabled administrators.
     const first = (await userRow('admin@example.mg')).code;
-    expect((await inject('PATCH', `/api/utilisateurs/${first}`, a, { isEnabled: false })).statusCode).toBe(200);
+    expect((await inject('PATCH', `/api/utilisateurs/${first}`, a, { isEnabled: false })).statusCode).toBe(
+      200,
+    );
     const [ab, ba] = await Promise.all([
       inject('PATCH', `/api/utilisateurs/${codeB}`, a, { isEnabled: false }),
       inject('PATCH', `/api/utilisateurs/${codeA}`, b, { isEnabled: false }),
@@ -225,26 +320,44 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
     expect(statuses[0]).toBe(200);
     expect([401, 409]).toContain(statuses[1]);
     if (statuses[1] === 409) {
-      expect([ab, ba].find((r) => r.statusCode === 409)!.json().message).toBe('Impossible de désactiver le dernier administrateur actif.');
+      expect([ab, ba].find((r) => r.statusCode === 409)!.json().message).toBe(
+        'Impossible de désactiver le dernier administrateur actif.',
+      );
     }
-    const admins = await t.db.read.select().from(t.db.t.utilisateurs).where(eq(t.db.t.utilisateurs.isEnabled, true));
+    const admins = await t.db.read
+      .select()
+      .from(t.db.t.utilisateurs)
+      .where(eq(t.db.t.utilisateurs.isEnabled, true));
     const enabledAdmins = [];
-    for (const u of admins) if (['chef-a@example.mg', 'chef-b@example.mg'].includes(u.email)) enabledAdmins.push(u.email);
+    for (const u of admins)
+      if (['chef-a@example.mg', 'chef-b@example.mg'].includes(u.email)) enabledAdmins.push(u.email);
     expect(enabledAdmins).toHaveLength(1);
     // Put the first administrator back for the other tests.
     const survivor = enabledAdmins[0] === 'chef-a@example.mg' ? a : b;
-    expect((await inject('PATCH', `/api/utilisateurs/${first}`, survivor, { isEnabled: true })).statusCode).toBe(200);
+    expect(
+      (await inject('PATCH', `/api/utilisateurs/${first}`, survivor, { isEnabled: true })).statusCode,
+    ).toBe(200);
     admin = await t.login('admin@example.mg');
   });
 
   it('refuses to disable or demote the last enabled administrator, even for a session that is no longer current', async () => {
     const { updateUser } = await import('./manage');
     const lone = await userRow('admin@example.mg');
-    const stale = await userRow('chef-a@example.mg').then(async (row) => (row.isEnabled ? row : userRow('chef-b@example.mg')));
+    const stale = await userRow('chef-a@example.mg').then(async (row) =>
+      row.isEnabled ? row : userRow('chef-b@example.mg'),
+    );
     // The only other enabled administrator loses its rights, but its session object is still in hand.
-    await t.db.transaction((tx) => tx.update(t.db.t.utilisateurs).set({ isEnabled: false }).where(eq(t.db.t.utilisateurs.id, stale.id)));
-    const actor = { ...stale, role: { code: 'ROLE_ADMIN', designation: 'Administrateur' }, twoFactorEnrolled: false };
-    await expect(updateUser(t.db, actor, lone.code, { isEnabled: false })).rejects.toThrow('Impossible de désactiver le dernier administrateur actif.');
+    await t.db.transaction((tx) =>
+      tx.update(t.db.t.utilisateurs).set({ isEnabled: false }).where(eq(t.db.t.utilisateurs.id, stale.id)),
+    );
+    const actor = {
+      ...stale,
+      role: { code: 'ROLE_ADMIN', designation: 'Administrateur' },
+      twoFactorEnrolled: false,
+    };
+    await expect(updateUser(t.db, actor, lone.code, { isEnabled: false })).rejects.toThrow(
+      'Impossible de désactiver le dernier administrateur actif.',
+    );
     await expect(updateUser(t.db, actor, lone.code, { utilisateurRole: 'ROLE_USER' })).rejects.toThrow(
       'Impossible de retirer le rôle du dernier administrateur actif.',
     );
@@ -262,7 +375,8 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
     expect(mails.map((m) => m.kind)).toEqual(['password-reset', 'password-reset']);
     expect(mails[0]!.subject).toBe('Signalements : réinitialisation de votre mot de passe');
     const [oldToken, newToken] = mails.map((m) => passwordLinkIn(m).split('/').pop()!);
-    const inspect = async (token: string) => (await t.app.inject({ url: `/api/definir-mot-de-passe/${token}` })).json().status;
+    const inspect = async (token: string) =>
+      (await t.app.inject({ url: `/api/definir-mot-de-passe/${token}` })).json().status;
     expect(await inspect(oldToken!)).toBe('used');
     expect(await inspect(newToken!)).toBe('valid');
     expect((await inject('GET', '/api/utilisateur/reset-password/USR-INCONNU', admin)).statusCode).toBe(404);
@@ -273,21 +387,33 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
     await inject('PATCH', `/api/utilisateurs/${code}`, admin, { isEnabled: false });
     const res = await inject('GET', `/api/utilisateur/reset-password/${code}`, admin);
     expect(res.statusCode).toBe(409);
-    expect(res.json().message).toBe("Impossible d'envoyer un email de réinitialisation à un utilisateur désactivé.");
+    expect(res.json().message).toBe(
+      "Impossible d'envoyer un email de réinitialisation à un utilisateur désactivé.",
+    );
     expect(await mailsTo('off-reset@example.mg')).toHaveLength(0);
   });
 
   it('refuses a weak password when a user is created with one or when a password is set, and changes nothing', async () => {
     await expect(
-      createUser(t.db, { email: 'faible@example.mg', nomPrenom: 'Rabe Faible', roleCode: 'ROLE_USER', password: 'azertyuiop12' }),
+      createUser(t.db, {
+        email: 'faible@example.mg',
+        nomPrenom: 'Rabe Faible',
+        roleCode: 'ROLE_USER',
+        password: 'azertyuiop12',
+      }),
     ).rejects.toMatchObject({ kind: 'invalid', message: PASSWORD_STRENGTH_MESSAGES.weak });
     expect(
-      await t.db.read.select().from(t.db.t.utilisateurs).where(eq(t.db.t.utilisateurs.email, 'faible@example.mg')),
+      await t.db.read
+        .select()
+        .from(t.db.t.utilisateurs)
+        .where(eq(t.db.t.utilisateurs.email, 'faible@example.mg')),
     ).toHaveLength(0);
 
     await t.user('change-faible@example.mg', 'ROLE_USER', 'Randria Tsiky');
     const { id, passwordHash } = await userRow('change-faible@example.mg');
-    await expect(setPassword(t.db, id, 'motdepasse123')).rejects.toMatchObject({ message: PASSWORD_STRENGTH_MESSAGES.weak });
+    await expect(setPassword(t.db, id, 'motdepasse123')).rejects.toMatchObject({
+      message: PASSWORD_STRENGTH_MESSAGES.weak,
+    });
     await expect(setPassword(t.db, id, 'Randria-Tsiky-2025')).rejects.toMatchObject({
       message: PASSWORD_STRENGTH_MESSAGES.personal,
     });
@@ -300,14 +426,25 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
     expect((await inject('GET', '/api/utilisateurs', agent)).statusCode).toBe(403);
     for (let i = 0; i < 3; i++) await t.user(`picker${i}@example.mg`, 'ROLE_USER', `Picker ${i}`);
     const input = encodeURIComponent(JSON.stringify({ search: 'picker' }));
-    const res = await t.app.inject({ url: `/trpc/utilisateurs.options?input=${input}`, headers: { cookie: agent } });
+    const res = await t.app.inject({
+      url: `/trpc/utilisateurs.options?input=${input}`,
+      headers: { cookie: agent },
+    });
     expect(res.statusCode).toBe(200);
     const options = res.json().result.data;
-    expect(options.map((o: { nomPrenom: string }) => o.nomPrenom)).toEqual(['Picker 0', 'Picker 1', 'Picker 2']);
+    expect(options.map((o: { nomPrenom: string }) => o.nomPrenom)).toEqual([
+      'Picker 0',
+      'Picker 1',
+      'Picker 2',
+    ]);
     expect(Object.keys(options[0]).sort()).toEqual(['code', 'nomPrenom']);
-    const all = (await t.app.inject({ url: '/trpc/utilisateurs.options', headers: { cookie: agent } })).json().result.data;
+    const all = (await t.app.inject({ url: '/trpc/utilisateurs.options', headers: { cookie: agent } })).json()
+      .result.data;
     expect(all.length).toBeGreaterThan(30);
-    const [role] = await t.db.read.select().from(t.db.t.utilisateurRoles).where(eq(t.db.t.utilisateurRoles.code, 'ROLE_USER'));
+    const [role] = await t.db.read
+      .select()
+      .from(t.db.t.utilisateurRoles)
+      .where(eq(t.db.t.utilisateurRoles.code, 'ROLE_USER'));
     const bulk = Array.from({ length: 305 - all.length }, (_, i) => ({
       code: `USR-MASSE${i}`,
       email: `masse${i}@example.mg`,
@@ -315,7 +452,9 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
       roleId: role!.id,
     }));
     await t.db.transaction((tx) => tx.insert(t.db.t.utilisateurs).values(bulk));
-    const capped = (await t.app.inject({ url: '/trpc/utilisateurs.options', headers: { cookie: agent } })).json().result.data;
+    const capped = (
+      await t.app.inject({ url: '/trpc/utilisateurs.options', headers: { cookie: agent } })
+    ).json().result.data;
     expect(capped).toHaveLength(300);
     expect((await t.app.inject({ url: '/trpc/utilisateurs.options' })).statusCode).toBe(401);
   });

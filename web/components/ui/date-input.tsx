@@ -21,7 +21,10 @@ export function typedDay(text: string): string | null {
   return parseDay(iso) ? iso : null;
 }
 
-export interface DateInputProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'type' | 'value' | 'onChange'> {
+export interface DateInputProps extends Omit<
+  InputHTMLAttributes<HTMLInputElement>,
+  'type' | 'value' | 'onChange'
+> {
   /** 'yyyy-MM-dd', '' for none, or the text of an unfinished or impossible date (kept so a schema can refuse it). */
   value: string | null | undefined;
   /** A whole day as 'yyyy-MM-dd', '' when emptied, or the typed text while it is not a real day. */
@@ -76,7 +79,15 @@ export const DateInput = forwardRef<HTMLInputElement, DateInputProps>(function D
         disabled={disabled}
         onClick={() => picker.current?.showPicker?.()}
       >
-        <svg aria-hidden="true" viewBox="0 0 24 24" width="16" height="16" fill="none" stroke="currentColor" strokeWidth="2">
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 24 24"
+          width="16"
+          height="16"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+        >
           <rect x="3" y="4" width="18" height="18" rx="2" />
           <path d="M16 2v4M8 2v4M3 10h18" />
         </svg>

@@ -4,7 +4,17 @@ import { serverMessage } from '../../lib/errors';
  * A list that could not be loaded says so and offers to try again: an empty state or a total of 0
  * would read as "nothing matched". The server's French message, if any, is shown under the title.
  */
-export function LoadError({ title, error, onRetry, testId }: { title: string; error: unknown; onRetry: () => void; testId: string }) {
+export function LoadError({
+  title,
+  error,
+  onRetry,
+  testId,
+}: {
+  title: string;
+  error: unknown;
+  onRetry: () => void;
+  testId: string;
+}) {
   const detail = serverMessage(error, '');
   return (
     <div role="alert" className="alert alert-error alert-soft" data-testid={testId}>

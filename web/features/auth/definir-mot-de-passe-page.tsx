@@ -102,7 +102,11 @@ function PasswordForm({ token, email }: { token: string; email: string }) {
       onError(error) {
         // The server refuses a password the form cannot judge (too common, the user's name…): say why under the field.
         if (refusesPassword(error)) {
-          form.setError('password', { type: 'server', message: serverMessage(error, TEXT.saveFailed) }, { shouldFocus: true });
+          form.setError(
+            'password',
+            { type: 'server', message: serverMessage(error, TEXT.saveFailed) },
+            { shouldFocus: true },
+          );
         }
       },
     }),
@@ -134,7 +138,11 @@ function PasswordForm({ token, email }: { token: string; email: string }) {
           {...form.register('password')}
         />
       </Field>
-      <Field htmlFor="definir-confirmation" label="Confirmer le mot de passe" error={errors.confirmation?.message}>
+      <Field
+        htmlFor="definir-confirmation"
+        label="Confirmer le mot de passe"
+        error={errors.confirmation?.message}
+      >
         <input
           id="definir-confirmation"
           type="password"

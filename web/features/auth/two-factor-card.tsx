@@ -2,7 +2,15 @@ import type { ReactNode } from 'react';
 import { ShieldAlertIcon } from '../../components/icons';
 
 /** The centred card of the log-in screens, shared by the second-factor pages. */
-export function TwoFactorCard({ title, intro, children }: { title: string; intro?: ReactNode; children: ReactNode }) {
+export function TwoFactorCard({
+  title,
+  intro,
+  children,
+}: {
+  title: string;
+  intro?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <main className="flex min-h-screen items-center justify-center bg-base-200 p-4">
       <div className="card w-full max-w-md bg-base-100 shadow-xl">

@@ -54,7 +54,9 @@ function useVerified() {
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
   return () => {
-    queryClient.setQueryData(trpc.auth.session.queryKey(), (old) => (old ? { ...old, twoFactor: null } : old));
+    queryClient.setQueryData(trpc.auth.session.queryKey(), (old) =>
+      old ? { ...old, twoFactor: null } : old,
+    );
     void queryClient.invalidateQueries();
     navigate(returnPathFrom(window.location.search), { replace: true });
   };

@@ -19,6 +19,7 @@ export function useWhoAmI() {
     ...query,
     user: query.data ?? undefined,
     isUnauthenticated:
-      (query.isSuccess && query.data === null) || (query.isError && errorCode(query.error) === 'UNAUTHORIZED'),
+      (query.isSuccess && query.data === null) ||
+      (query.isError && errorCode(query.error) === 'UNAUTHORIZED'),
   };
 }

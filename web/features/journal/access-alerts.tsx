@@ -35,7 +35,11 @@ function AccessAlertList({ selfCode }: { selfCode: string | undefined }) {
   const items = alerts.data ?? [];
   if (items.length === 0) return null;
   return (
-    <section aria-labelledby="access-alerts-title" className="flex flex-col gap-3" data-testid="access-alerts">
+    <section
+      aria-labelledby="access-alerts-title"
+      className="flex flex-col gap-3"
+      data-testid="access-alerts"
+    >
       <div>
         <h2 id="access-alerts-title" className="text-lg font-semibold">
           {ALERTS_TEXT.title}
@@ -83,7 +87,9 @@ function AccessAlertItem({ alert, own }: { alert: AccessAlertDto; own: boolean }
           <span className="font-medium">{utilisateur.nomPrenom}</span> ({utilisateur.email}) {alert.message}
         </p>
         <p className="text-sm">
-          <time dateTime={alert.createdAt}>{ALERTS_TEXT.raisedAt(formatDateTimeSeconds(alert.createdAt))}</time>
+          <time dateTime={alert.createdAt}>
+            {ALERTS_TEXT.raisedAt(formatDateTimeSeconds(alert.createdAt))}
+          </time>
         </p>
       </div>
       <div className="flex shrink-0 flex-wrap gap-2">

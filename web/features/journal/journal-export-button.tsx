@@ -31,7 +31,11 @@ export function JournalExportButton({ filters }: { filters: JournalFilters }) {
       data-testid="journal-export"
       onClick={() => void run()}
     >
-      {pending ? <span className="loading loading-spinner loading-sm" aria-hidden="true" /> : <DownloadIcon />}
+      {pending ? (
+        <span className="loading loading-spinner loading-sm" aria-hidden="true" />
+      ) : (
+        <DownloadIcon />
+      )}
       {pending ? JOURNAL_TEXT.exporting : JOURNAL_TEXT.export}
     </button>
   );

@@ -10,7 +10,13 @@ export const JOURNAL_EXPORT_URL = '/api/journal-acces/export/xlsx';
 async function failureMessage(response: Response): Promise<string> {
   try {
     const body: unknown = await response.json();
-    if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string' && body.message) {
+    if (
+      body &&
+      typeof body === 'object' &&
+      'message' in body &&
+      typeof body.message === 'string' &&
+      body.message
+    ) {
       return body.message;
     }
   } catch {
@@ -22,13 +28,16 @@ async function failureMessage(response: Response): Promise<string> {
 /** Downloads the xlsx of the filtered log (the server logs the export itself). Resolves with its row count. */
 export async function downloadJournalExport(filters: JournalFilters): Promise<number> {
   const query = filtersQuery(filters);
-  const response = await fetch(`${JOURNAL_EXPORT_URL}${query ? `?${query}` : ''}`, { credentials: 'include' });
+  const response = await fetch(`${JOURNAL_EXPORT_URL}${query ? `?${query}` : ''}`, {
+    credentials: 'include',
+  });
   if (!response.ok) throw new Error(await failureMessage(response));
   const header = response.headers.get('X-Total-Count');
   const rows = header !== null && Number.isFinite(Number(header)) ? Number(header) : 0;
   const blob = await response.blob();
   const fileName =
-    dispositionFileName(response.headers.get('Content-Disposition')) ?? `journal-des-acces-${businessToday()}.xlsx`;
+    dispositionFileName(response.headers.get('Content-Disposition')) ??
+    `journal-des-acces-${businessToday()}.xlsx`;
   saveBlob(blob, fileName);
   return rows;
 }

@@ -59,7 +59,11 @@ export function JournalFiltersBar({ filters, onApply }: JournalFiltersBarProps) 
           )}
         />
       </Field>
-      <Field htmlFor="journal-signalement" label={JOURNAL_TEXT.signalementLabel} error={errors.signalement?.message}>
+      <Field
+        htmlFor="journal-signalement"
+        label={JOURNAL_TEXT.signalementLabel}
+        error={errors.signalement?.message}
+      >
         <input
           id="journal-signalement"
           type="search"

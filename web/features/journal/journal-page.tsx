@@ -66,7 +66,12 @@ export default function JournalPage() {
                 <JournalTable entries={items} />
               )}
               {total > 0 && (
-                <Pagination page={page} totalItems={total} pageSize={JOURNAL_PAGE_SIZE} onPageChange={setPage} />
+                <Pagination
+                  page={page}
+                  totalItems={total}
+                  pageSize={JOURNAL_PAGE_SIZE}
+                  onPageChange={setPage}
+                />
               )}
             </>
           )}

@@ -50,7 +50,9 @@ function JournalRow({ entry }: { entry: AccessLogEntryDto }) {
       </td>
       <td data-testid="journal-row-user">
         <div className="font-medium">{entry.utilisateur?.nomPrenom ?? JOURNAL_TEXT.unknownUser}</div>
-        <div className="text-sm text-base-content/70">{entry.utilisateur?.email ?? entry.email ?? JOURNAL_TEXT.none}</div>
+        <div className="text-sm text-base-content/70">
+          {entry.utilisateur?.email ?? entry.email ?? JOURNAL_TEXT.none}
+        </div>
       </td>
       <td className="whitespace-nowrap">{entry.address ?? JOURNAL_TEXT.none}</td>
       <td>
@@ -60,7 +62,10 @@ function JournalRow({ entry }: { entry: AccessLogEntryDto }) {
       </td>
       <td className="whitespace-nowrap" data-testid="journal-row-signalement">
         {entry.signalement ? (
-          <Link href={`/signalement/detail/${encodeURIComponent(entry.signalement)}`} className="link link-primary">
+          <Link
+            href={`/signalement/detail/${encodeURIComponent(entry.signalement)}`}
+            className="link link-primary"
+          >
             {entry.signalement}
           </Link>
         ) : (

@@ -2,7 +2,8 @@
 
 export const JOURNAL_TEXT = {
   title: 'Journal des accès',
-  subtitle: 'Qui a consulté les personnes des signalements, exporté des données, changé des droits ou tenté de se connecter.',
+  subtitle:
+    'Qui a consulté les personnes des signalements, exporté des données, changé des droits ou tenté de se connecter.',
   total: (n: number) => `${n} entrée(s) au total`,
   empty: 'Aucune entrée trouvée.',
   loadFailed: 'Impossible de charger le journal des accès',
@@ -42,7 +43,9 @@ export const JOURNAL_TEXT = {
 export const ALERTS_TEXT = {
   title: "Alertes d'accès",
   intro: (n: number) =>
-    n === 1 ? 'Une lecture inhabituelle demande votre attention.' : `${n} lectures inhabituelles demandent votre attention.`,
+    n === 1
+      ? 'Une lecture inhabituelle demande votre attention.'
+      : `${n} lectures inhabituelles demandent votre attention.`,
   raisedAt: (date: string) => `le ${date}`,
   viewLog: 'Voir le journal',
   markSeen: 'Marquer comme vue',

@@ -12,9 +12,17 @@ import {
 describe('parseJournalSearch', () => {
   it('reads the filters and the page of the alert link and of a filtered list', () => {
     expect(parseJournalSearch('?utilisateur=USR7')).toEqual({ page: 1, filters: { utilisateur: 'USR7' } });
-    expect(parseJournalSearch('utilisateur=USR7&kind=export&du=2025-03-01&au=2025-03-31&signalement=SIG-1&page=3')).toEqual({
+    expect(
+      parseJournalSearch('utilisateur=USR7&kind=export&du=2025-03-01&au=2025-03-31&signalement=SIG-1&page=3'),
+    ).toEqual({
       page: 3,
-      filters: { utilisateur: 'USR7', kind: 'export', du: '2025-03-01', au: '2025-03-31', signalement: 'SIG-1' },
+      filters: {
+        utilisateur: 'USR7',
+        kind: 'export',
+        du: '2025-03-01',
+        au: '2025-03-31',
+        signalement: 'SIG-1',
+      },
     });
   });
 
@@ -44,7 +52,10 @@ describe('query strings', () => {
   });
 
   it('round-trips through the address bar', () => {
-    const state = { page: 4, filters: { utilisateur: 'USR1', signalement: 'A B&C', kind: 'droits' as const } };
+    const state = {
+      page: 4,
+      filters: { utilisateur: 'USR1', signalement: 'A B&C', kind: 'droits' as const },
+    };
     expect(parseJournalSearch(journalSearchString(state))).toEqual(state);
   });
 
@@ -59,7 +70,10 @@ describe('journalFormSchema', () => {
 
   it('turns cleared fields into no filter', () => {
     expect(journalFormSchema.parse({ ...empty, signalement: '  ' })).toEqual({});
-    expect(journalFormSchema.parse({ ...empty, kind: 'export', du: '2025-03-01' })).toEqual({ kind: 'export', du: '2025-03-01' });
+    expect(journalFormSchema.parse({ ...empty, kind: 'export', du: '2025-03-01' })).toEqual({
+      kind: 'export',
+      du: '2025-03-01',
+    });
   });
 
   it("refuses an end before the start with the shared schema's French message, under 'Au'", () => {

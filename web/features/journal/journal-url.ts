@@ -34,7 +34,9 @@ function compact(values: Partial<Record<FilterKey, string | undefined>>): Record
  */
 export function parseJournalSearch(search: string): JournalState {
   const params = new URLSearchParams(search);
-  const raw: Record<string, string> = compact(Object.fromEntries(FILTER_KEYS.map((k) => [k, params.get(k) ?? undefined])));
+  const raw: Record<string, string> = compact(
+    Object.fromEntries(FILTER_KEYS.map((k) => [k, params.get(k) ?? undefined])),
+  );
   let filters: JournalFilters = {};
   for (let attempt = 0; attempt <= FILTER_KEYS.length; attempt++) {
     const parsed = journalFiltersSchema.safeParse(raw);

@@ -19,7 +19,13 @@ import { PARTENAIRES_TEXT, type PartenaireRow } from './partenaires-text';
 export type PartenaireDialogState = { mode: 'create' } | { mode: 'edit'; partenaire: PartenaireRow } | null;
 
 /** 'Nouveau Partenaire' and 'Modifier le partenaire'; the form is mounted afresh at each opening. */
-export function PartenaireFormDialog({ state, onClose }: { state: PartenaireDialogState; onClose: () => void }) {
+export function PartenaireFormDialog({
+  state,
+  onClose,
+}: {
+  state: PartenaireDialogState;
+  onClose: () => void;
+}) {
   return (
     <Dialog
       open={state !== null}
@@ -64,7 +70,12 @@ function PartenaireForm({ partenaire, onClose }: { partenaire: PartenaireRow | n
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3" aria-label={PARTENAIRES_TEXT.newPartner}>
+    <form
+      onSubmit={onSubmit}
+      noValidate
+      className="flex flex-col gap-3"
+      aria-label={PARTENAIRES_TEXT.newPartner}
+    >
       <Field htmlFor="partenaire-designation" label="Désignation" error={errors.designation?.message}>
         <input
           id="partenaire-designation"
@@ -93,7 +104,10 @@ function PartenaireForm({ partenaire, onClose }: { partenaire: PartenaireRow | n
           name="phoneNumber"
           render={({ field }) => (
             <div className="join w-full">
-              <span className="join-item flex items-center border border-base-300 bg-base-200 px-3 text-sm" aria-hidden="true">
+              <span
+                className="join-item flex items-center border border-base-300 bg-base-200 px-3 text-sm"
+                aria-hidden="true"
+              >
                 {PHONE_PREFIX}
               </span>
               <input

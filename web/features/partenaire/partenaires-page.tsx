@@ -32,7 +32,9 @@ export default function PartenairesPage() {
   }
 
   const input = { page, itemsPerPage: PAGE_SIZE_PARTENAIRES, ...(search ? { search } : {}) };
-  const partenaires = useQuery(trpc.partenaires.list.queryOptions(input, { placeholderData: keepPreviousData }));
+  const partenaires = useQuery(
+    trpc.partenaires.list.queryOptions(input, { placeholderData: keepPreviousData }),
+  );
   useEffect(() => {
     if (partenaires.isError) toast.error(PARTENAIRES_TEXT.loadFailed);
   }, [partenaires.isError, toast]);
@@ -97,7 +99,12 @@ export default function PartenairesPage() {
             />
           )}
           {total > 0 && (
-            <Pagination page={page} totalItems={total} pageSize={PAGE_SIZE_PARTENAIRES} onPageChange={setPage} />
+            <Pagination
+              page={page}
+              totalItems={total}
+              pageSize={PAGE_SIZE_PARTENAIRES}
+              onPageChange={setPage}
+            />
           )}
         </div>
       </div>

@@ -35,7 +35,12 @@ export function PartenairesTable({ partenaires, onEdit, onDelete }: PartenairesT
           {partenaires.map((p) => {
             const blocker = deleteBlocker(p);
             return (
-              <tr key={p.code} data-testid="partenaire-row" data-code={p.code} className="hover:bg-base-200/50">
+              <tr
+                key={p.code}
+                data-testid="partenaire-row"
+                data-code={p.code}
+                className="hover:bg-base-200/50"
+              >
                 <td className="md:min-w-48">
                   <PartnerBadge partner={p} />
                 </td>
@@ -43,10 +48,18 @@ export function PartenairesTable({ partenaires, onEdit, onDelete }: PartenairesT
                 <td className="whitespace-nowrap" data-testid="partenaire-phone">
                   {p.phoneNumber ? formatPhone(p.phoneNumber) : '-'}
                 </td>
-                <td className="text-right tabular-nums" data-testid="partenaire-projects" data-label="Projets">
+                <td
+                  className="text-right tabular-nums"
+                  data-testid="partenaire-projects"
+                  data-label="Projets"
+                >
                   {p.projectsCount}
                 </td>
-                <td className="text-right tabular-nums" data-testid="partenaire-signalements" data-label="Signalements">
+                <td
+                  className="text-right tabular-nums"
+                  data-testid="partenaire-signalements"
+                  data-label="Signalements"
+                >
                   {p.signalementsCount}
                 </td>
                 <td>

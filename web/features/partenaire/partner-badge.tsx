@@ -12,7 +12,10 @@ export function PartnerAvatar({ partner, size = 'md' }: { partner: PartnerLike; 
   const box = size === 'sm' ? 'w-7 text-xs' : 'w-9 text-sm';
   return (
     <div className="avatar avatar-placeholder" aria-hidden="true">
-      <div className={`${box} rounded-full font-semibold text-white`} style={{ backgroundColor: `color-mix(in oklab, ${partner.color} 65%, black)` }}>
+      <div
+        className={`${box} rounded-full font-semibold text-white`}
+        style={{ backgroundColor: `color-mix(in oklab, ${partner.color} 65%, black)` }}
+      >
         <span>{partner.initial}</span>
       </div>
     </div>

@@ -14,7 +14,8 @@ const TEXT = {
   description:
     "Ces messages ont été refusés par le serveur de messagerie, n'ont pas pu lui être remis après plusieurs essais, ou attendent encore un processus d'envoi qui s'est arrêté.",
   stuckBadge: 'Bloqué',
-  stuck: "En attente : le processus d'envoi s'est arrêté pendant l'envoi. Réessayer le renvoie tout de suite.",
+  stuck:
+    "En attente : le processus d'envoi s'est arrêté pendant l'envoi. Réessayer le renvoie tout de suite.",
   retry: 'Réessayer',
   retried: "Email remis en file d'envoi.",
   retryFailed: "Échec de la remise en file d'envoi.",

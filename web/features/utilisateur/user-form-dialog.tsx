@@ -2,7 +2,10 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm, type UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
-import { createUtilisateurInputSchema, editUtilisateurFormSchema } from '../../../shared/schemas/utilisateurs';
+import {
+  createUtilisateurInputSchema,
+  editUtilisateurFormSchema,
+} from '../../../shared/schemas/utilisateurs';
 import { Dialog } from '../../components/ui/dialog';
 import { errorProps, Field } from '../../components/ui/field';
 import { useToast } from '../../components/ui/toast';
@@ -73,7 +76,8 @@ function CreateUserForm({ roles, onClose }: { roles: Role[]; onClose: () => void
     }),
   );
   const onSubmit = form.handleSubmit((values) => {
-    if (!roles.some((role) => role.code === values.utilisateurRole)) return toast.error(USERS_TEXT.roleNotFound);
+    if (!roles.some((role) => role.code === values.utilisateurRole))
+      return toast.error(USERS_TEXT.roleNotFound);
     create.mutate(values);
   });
 
@@ -118,7 +122,8 @@ function EditUserForm({ user, roles, onClose }: { user: UserRow; roles: Role[]; 
     }),
   );
   const onSubmit = form.handleSubmit((values) => {
-    if (!roles.some((role) => role.code === values.utilisateurRole)) return toast.error(USERS_TEXT.roleNotFound);
+    if (!roles.some((role) => role.code === values.utilisateurRole))
+      return toast.error(USERS_TEXT.roleNotFound);
     update.mutate({ code: user.code, ...values });
   });
 
@@ -127,7 +132,11 @@ function EditUserForm({ user, roles, onClose }: { user: UserRow; roles: Role[]; 
       <Field htmlFor="user-email" label="Email" hint="L'email n'est pas modifiable.">
         <input id="user-email" type="email" className="input w-full" value={user.email} disabled readOnly />
       </Field>
-      <NameAndRole form={form} roles={roles} lockedRole={user.isCurrentUser ? user.utilisateurRole.code : undefined} />
+      <NameAndRole
+        form={form}
+        roles={roles}
+        lockedRole={user.isCurrentUser ? user.utilisateurRole.code : undefined}
+      />
       <FormActions pending={update.isPending} submitLabel="Enregistrer" onCancel={onClose} />
     </form>
   );
@@ -136,7 +145,15 @@ function EditUserForm({ user, roles, onClose }: { user: UserRow; roles: Role[]; 
 type NameRoleForm = UseFormReturn<EditValues, unknown, z.output<typeof editUtilisateurFormSchema>>;
 
 /** Name and role, common to both forms (the create form passes itself narrowed to these two fields). */
-function NameAndRole({ form, roles, lockedRole }: { form: NameRoleForm; roles: Role[]; lockedRole?: string }) {
+function NameAndRole({
+  form,
+  roles,
+  lockedRole,
+}: {
+  form: NameRoleForm;
+  roles: Role[];
+  lockedRole?: string;
+}) {
   const { errors } = form.formState;
   return (
     <>
@@ -185,7 +202,15 @@ function NameAndRole({ form, roles, lockedRole }: { form: NameRoleForm; roles: R
   );
 }
 
-function FormActions({ pending, submitLabel, onCancel }: { pending: boolean; submitLabel: string; onCancel: () => void }) {
+function FormActions({
+  pending,
+  submitLabel,
+  onCancel,
+}: {
+  pending: boolean;
+  submitLabel: string;
+  onCancel: () => void;
+}) {
   return (
     <div className="modal-action">
       <button type="button" className="btn btn-ghost" onClick={onCancel} disabled={pending}>

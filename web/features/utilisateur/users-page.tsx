@@ -31,7 +31,8 @@ export default function UsersPage() {
   const roles = useQuery(trpc.utilisateurs.roles.queryOptions());
 
   useEffect(() => {
-    if (users.isError) toast.error(USERS_TEXT.loadFailed, { description: serverMessage(users.error, '') || undefined });
+    if (users.isError)
+      toast.error(USERS_TEXT.loadFailed, { description: serverMessage(users.error, '') || undefined });
   }, [users.isError, users.error, toast]);
   useEffect(() => {
     if (roles.isError) toast.error(USERS_TEXT.rolesFailed);
@@ -139,7 +140,12 @@ export default function UsersPage() {
             />
           )}
           {total > 0 && (
-            <Pagination page={page} totalItems={total} pageSize={PAGE_SIZE_UTILISATEURS} onPageChange={setPage} />
+            <Pagination
+              page={page}
+              totalItems={total}
+              pageSize={PAGE_SIZE_UTILISATEURS}
+              onPageChange={setPage}
+            />
           )}
         </div>
       </div>
@@ -169,7 +175,9 @@ export default function UsersPage() {
       <ConfirmDialog
         open={resettingTwoFactor !== null}
         title={USERS_TEXT.twoFactorResetTitle}
-        description={resettingTwoFactor ? USERS_TEXT.twoFactorResetDescription(resettingTwoFactor.nomPrenom) : undefined}
+        description={
+          resettingTwoFactor ? USERS_TEXT.twoFactorResetDescription(resettingTwoFactor.nomPrenom) : undefined
+        }
         confirmLabel="Réinitialiser"
         tone="danger"
         pending={resetTwoFactor.isPending}

@@ -82,7 +82,11 @@ function UserTableRow({
           />
         )}
       </td>
-      <td className="whitespace-nowrap" data-testid="user-row-last-connection" data-label="Dernière connexion">
+      <td
+        className="whitespace-nowrap"
+        data-testid="user-row-last-connection"
+        data-label="Dernière connexion"
+      >
         {user.lastConnectionAt ? (
           formatDateTime(user.lastConnectionAt)
         ) : (
@@ -106,7 +110,10 @@ function UserTableRow({
               <PencilIcon />
             </button>
           </div>
-          <div className="tooltip tooltip-left" data-tip={user.isEnabled ? USERS_TEXT.resetAction : USERS_TEXT.resetUnavailable}>
+          <div
+            className="tooltip tooltip-left"
+            data-tip={user.isEnabled ? USERS_TEXT.resetAction : USERS_TEXT.resetUnavailable}
+          >
             <button
               type="button"
               className="btn btn-ghost btn-sm btn-square"

@@ -54,8 +54,13 @@ export function LocationCard({ editor, canEdit }: { editor: LocationEditor; canE
  * The saved place is known before its list loads (the commune list waits for the district's): keep
  * it among the options so the picker shows its name, never its code, meanwhile.
  */
-function withSaved(options: Option[], saved: { code: string; designation: string } | null | undefined): Option[] {
-  return saved && !options.some((o) => o.value === saved.code) ? [{ value: saved.code, label: saved.designation }, ...options] : options;
+function withSaved(
+  options: Option[],
+  saved: { code: string; designation: string } | null | undefined,
+): Option[] {
+  return saved && !options.some((o) => o.value === saved.code)
+    ? [{ value: saved.code, label: saved.designation }, ...options]
+    : options;
 }
 
 function LocationEditorFields({ editor }: { editor: LocationEditor }) {
