@@ -102,9 +102,10 @@ const WRITTEN_WHEN_REFUSED = new Set(['login_throttle']);
 const REFUSALS_LOGGED = sql`kind <> 'echec_connexion'`;
 /**
  * The one refusal meant to write: the fifth wrong second-factor code ends the session that sent it and
- * e-mails the owner (docs/decisions/0016-two-factor.md, « Limits »).
+ * e-mails the owner, that e-mail counted in rate_windows so there is at most one an hour per account
+ * (docs/decisions/0016-two-factor.md, « Limits »).
  */
-const WRITTEN_WHEN_SESSION_ENDED = new Set(['sessions', 'mail_outbox']);
+const WRITTEN_WHEN_SESSION_ENDED = new Set(['sessions', 'mail_outbox', 'rate_windows']);
 /** Tables compared by row count only: large referentials, and sessions (their expiry is renewed on use). */
 const COUNT_ONLY = new Set(['sessions', 'communes', 'districts']);
 
