@@ -1,11 +1,17 @@
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+import local from './scripts/eslint-rules.js';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'data/**', 'node_modules/**', 'drizzle/migrations/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  {
+    // Every linted file (TS, TSX, JS, MJS), tests included: comments cite decisions, not issue numbers.
+    plugins: { local },
+    rules: { 'local/comments-cite-decisions': 'error' },
+  },
   {
     files: ['**/*.{ts,tsx}'],
     rules: {

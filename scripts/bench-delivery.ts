@@ -1,5 +1,5 @@
-// Load benchmark (issue #12; not a test): the built client in Chromium on a Fast-3G-like link (150 ms
-// latency, 1.6 Mb/s down, 750 kb/s up, cache disabled). Prints first contentful paint, largest
+// Load benchmark (not a test; README « Benchmarks »): the built client in Chromium on a Fast-3G-like link
+// (150 ms latency, 1.6 Mb/s down, 750 kb/s up, cache disabled). Prints first contentful paint, largest
 // contentful paint, and the time until list rows or dashboard cards are visible, for log-in, list, a
 // detail and the dashboard. Builds nothing: run `npm run build` first, then `npm run bench:delivery`.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';

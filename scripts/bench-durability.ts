@@ -1,4 +1,4 @@
-// Durability benchmark (issue #13; not a test): the cost of synchronous = FULL against NORMAL on SQLite,
+// Durability benchmark (not a test; decision 0019): the cost of synchronous = FULL against NORMAL on SQLite,
 // measured on this machine's disk. Creates reports through the REST facade, one after another (latency of
 // an acknowledged create) and 8 at a time (throughput), with each setting on a fresh database in the
 // system's temporary folder. Prints medians, p95 and creates per second; docs/decisions/0019 holds the

@@ -1,9 +1,11 @@
 // npm run bench:exact-name [-- --reports 500 --runs 2000 --no-pg | --no-sqlite]
-// Issue #21: does the time of a list search tell whether a (protected) source bears the searched name?
+// Does the time of a list search tell whether a (protected) source bears the searched name? (Decision
+// 0015, "Timing of the exact-name search".)
 // Times the list page (listPage, as the endpoint runs it) searched by a user who may not know the source,
 // alternately by the exact name of a protected source and by a name no source has, and prints both
-// medians and how well the best single threshold tells them apart (50 % = not at all; the issue measured
-// 71 % before the fix). Temporary databases (the test fixtures'), dropped at the end. Not part of `npm test`.
+// medians and how well the best single threshold tells them apart (50 % = not at all; 71 % was
+// measured before the fix). Temporary databases (the test fixtures'), dropped at the end. Not part of
+// `npm test`.
 import { performance } from 'node:perf_hooks';
 import { createTestApp } from '../tests/helpers/app';
 import { postgresAvailable } from '../tests/helpers/db';

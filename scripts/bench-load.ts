@@ -1,4 +1,4 @@
-// Load benchmark (issue #13; not a test): the built server in its own process, on loopback, under
+// Load benchmark (not a test; README « Benchmarks »): the built server in its own process, on loopback, under
 // autocannon with 50 connections of mixed traffic — 80 % list with filters, 15 % detail, 5 % create — on
 // N demo reports (1,000,000 by default; generated once and kept), for SQLite and PostgreSQL. Prints
 // requests per second and p50/p95/p99 latencies, and the same for an authenticated no-op route

@@ -1,5 +1,5 @@
-// Log-in flood benchmark (issue #21; not a test): how long another person's log-in takes while one
-// address sends N simultaneous log-ins, on SQLite, in process (Fastify's inject). Prints the other
+// Log-in flood benchmark (not a test; decision 0015, "Log-in limits"): how long another person's log-in takes
+// while one address sends N simultaneous log-ins, on SQLite, in process (Fastify's inject). Prints the other
 // person's log-in time alone and under the flood (median and worst of the rounds) and what the flood
 // got (refused at once, refused by the limiter, checked). docs/decisions/0015 holds the figures.
 // Usage: npm run bench:login-flood [-- --flood N --rounds R]

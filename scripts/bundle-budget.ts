@@ -1,5 +1,5 @@
-// Bundle budget (issue #12, run by `npm test` after the build): the JavaScript a screen downloads on its
-// first load, brotli-compressed as the server sends it. A screen loads index.html's entry, the lazy
+// Bundle budget (README « Delivery », run by `npm test` after the build): the JavaScript a screen downloads
+// on its first load, brotli-compressed as the server sends it. A screen loads index.html's entry, the lazy
 // chunk of its page (web/routes.tsx) and every chunk those import statically. Log-in and list must stay
 // under 170 KB; the dashboard's first load must not carry the charts or the map, which it imports lazily
 // after its figures. Reads Vite's manifest (dist/web/.vite/manifest.json): run `npm run build` first.
@@ -16,7 +16,7 @@ interface Chunk {
 }
 type Manifest = Record<string, Chunk>;
 
-/** 170 KB, the issue's budget for the log-in and list screens. */
+/** 170 KB, the budget for the log-in and list screens (README « Delivery »). */
 export const BUDGET_BYTES = 170 * 1000;
 /** Manifest keys of the lazily loaded heavy parts the dashboard must not load with its figures. */
 const HEAVY = /apexcharts|maplibre-gl|react-map-gl|features\/dashboard\/(apex-chart|geo-map)/;

@@ -1,6 +1,6 @@
 // Every script answers --help with its French usage (exit 0) and an unknown option with one French line
 // and the usage (exit 1), never a stack trace; seed:demo before the first start creates the first
-// administrator from ADMIN_EMAIL/ADMIN_PASSWORD; settings the server cannot apply are reported (issue #13).
+// administrator from ADMIN_EMAIL/ADMIN_PASSWORD; settings the server cannot apply are reported.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,6 @@
-// The command-line options of every script (issue #13): `--help` (or `-h`) prints the usage in French and
-// exits 0; an unknown or malformed option prints one French line and the usage, and exits 1 — never a
-// stack trace.
+// The command-line options of every script (README « Other commands »): `--help` (or `-h`) prints the usage
+// in French and exits 0; an unknown or malformed option prints one French line and the usage, and exits 1 —
+// never a stack trace.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../server/config';
 import { explainStartupFailure, startupSettings } from '../server/startup-errors';

@@ -1,4 +1,4 @@
-// Issue #12, defect 1: one business calendar. A report made at 23:30 and one at 00:30 in Madagascar
+// One business calendar (decision 0018). A report made at 23:30 and one at 00:30 in Madagascar
 // (20:30 and 21:30 UTC, the same UTC day) fall on two different days everywhere: list filters, export
 // cells, dashboard counts and per-day series, period analysis, the public summary, the partner e-mail;
 // the per-day counters of an older database are rebuilt by the migration; another APP_TIMEZONE rebuilds them.

@@ -82,8 +82,8 @@ export const configSchema = z.object({
     .gt(0, { message: 'doit être supérieur à 0' })
     .max(1, { message: 'au plus 1' })
     .default(0.5),
-  // Daily totals per user (issue #21), on top of the sliding window, so slow reading does not evade the
-  // alerts: distinct reports whose people one user opened, and rows exported, per business day.
+  // Daily totals per user (decision 0015, "Alerts"), on top of the sliding window, so slow reading does not
+  // evade the alerts: distinct reports whose people one user opened, and rows exported, per business day.
   ACCESS_ALERT_DAILY_READS: wholeNumber(2, 1_000_000).default(60),
   ACCESS_ALERT_DAILY_EXPORT_ROWS: wholeNumber(1, 100_000_000).default(1000),
   // Entries of the access log older than this many business days are deleted by the hourly purge, which

@@ -1,4 +1,4 @@
-// kill -9 during writes (issue #13, « Done when »): the real server process is killed with SIGKILL while
+// kill -9 during writes (decisions 0019 and 0020): the real server process is killed with SIGKILL while
 // several clients create reports (each with a source, encrypted at rest) as fast as it answers; a new
 // process on the same database starts without help, and every report whose creation was acknowledged
 // (201) is there, with its source readable. Both engines.

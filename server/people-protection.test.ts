@@ -1,4 +1,4 @@
-// Issue #11, "Done when", in one suite on both engines: a non-creator never receives a protected
+// Decisions 0015, 0016 and 0017 in one suite on both engines: a non-creator never receives a protected
 // source's identity by any path; every people read and export lands in the access log with the right
 // user and report; a burst raises an alert and an e-mail; the raw database holds no source name;
 // log-in with TOTP works and without it fails for an administrator. Each rule has its detailed suite

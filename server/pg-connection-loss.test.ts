@@ -1,4 +1,4 @@
-// A lost PostgreSQL connection never kills the process (issue #21, docs/decisions/0019-durability.md). The
+// A lost PostgreSQL connection never kills the process (docs/decisions/0019-durability.md). The
 // real server runs in a child process while clients create reports, each with its Idempotency-Key:
 // - the app's backends are terminated mid-request (pg_terminate_backend from another connection);
 // - a PostgreSQL cluster of the test's own is stopped (a restart: sessions terminated) and started again.

@@ -1,7 +1,8 @@
-// Several servers, one PostgreSQL (issue #13): two server processes started at the same moment on one
-// empty database take turns to migrate and create the first administrator once; a session opened on one
-// works on the other; the log-in limits and the public summary's limit count the requests of both; the
-// outbox's messages go out exactly once although both deliver; an export from either sees every report.
+// Several servers, one PostgreSQL (README « Several servers behind a reverse proxy »): two server processes
+// started at the same moment on one empty database take turns to migrate and create the first administrator
+// once; a session opened on one works on the other; the log-in limits and the public summary's limit count
+// the requests of both; the outbox's messages go out exactly once although both deliver; an export from
+// either sees every report.
 import { decodeBase32IgnorePadding } from '@oslojs/encoding';
 import { generateTOTP } from '@oslojs/otp';
 import { randomBytes } from 'node:crypto';

@@ -1,8 +1,8 @@
-// SIGTERM (issues #13, #21): the server stops accepting connections, answers the requests already on a
-// connection and those sent on its idle keep-alive connections during a grace, closes each connection
-// between two requests only, gives answers in progress (a long export) the budget, cuts what is left just
-// before SHUTDOWN_TIMEOUT_SECONDS runs out, and exits with code 0. The real entry point runs in a child
-// process, as `npm start` does (docs/decisions/0019-durability.md).
+// SIGTERM (decision 0019, "A rolling restart loses no answer"): the server stops accepting connections,
+// answers the requests already on a connection and those sent on its idle keep-alive connections during a
+// grace, closes each connection between two requests only, gives answers in progress (a long export) the
+// budget, cuts what is left just before SHUTDOWN_TIMEOUT_SECONDS runs out, and exits with code 0. The real
+// entry point runs in a child process, as `npm start` does (docs/decisions/0019-durability.md).
 import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -114,7 +114,7 @@ describe('SIGTERM', () => {
     await expect.poll(() => server.output()).toContain('arrêt en cours');
 
     // A request sent on the connection that was idle when the signal came is answered, and the answer
-    // says the connection closes (issue #21: it was reset); then the server closes it.
+    // says the connection closes (it used to be reset); then the server closes it.
     const before = idle.received().length;
     idle.socket.write('GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n');
     await idle.closed;
@@ -197,7 +197,7 @@ describe('SIGTERM', () => {
   });
 });
 
-// Long downloads across a restart (issue #21): an export in progress at SIGTERM gets the whole budget but
+// Long downloads across a restart (decision 0019): an export in progress at SIGTERM gets the whole budget but
 // the closing reserve (it was cut at 60 % of it); one that cannot finish by then is cut so the client can
 // tell (a chunked body without its last chunk), never ended as if it were whole.
 describe.each(await testEngines())('SIGTERM during xlsx exports on %s', (engine) => {

@@ -121,7 +121,7 @@ export async function start(env: Record<string, string | undefined> = process.en
     async close() {
       // Answers in progress (a long export) get the budget but the time needed to close the threads and
       // the database (http/drain.ts); connections still open then are cut, so a client that never finishes
-      // its request cannot hold the process (issue #13). A cut answer stays detectably incomplete: it is
+      // its request cannot hold the process. A cut answer stays detectably incomplete: it is
       // chunked, and its last chunk is never sent (docs/decisions/0019-durability.md).
       const cut = setTimeout(() => {
         app.log.warn('arrêt : connexions encore ouvertes coupées (SHUTDOWN_TIMEOUT_SECONDS)');

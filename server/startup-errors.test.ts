@@ -1,4 +1,4 @@
-// Start-up failures (issue #13): each prints one French line naming the setting and the cause on standard
+// Start-up failures: each prints one French line naming the setting and the cause on standard
 // error, nothing else, and exits with code 1 — the real entry point, in a child process.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// What a start-up failure prints (issue #13): one French line naming the setting at fault and the cause
+// What a start-up failure prints: one French line naming the setting at fault and the cause
 // (unreachable, unknown database, authentication, read-only path, disk full…), instead of a driver's stack
 // whose cause sits ten lines down. The database address is shown without its password.
 import { resolve } from 'node:path';

@@ -66,7 +66,7 @@ export const MAP_DEFAULT_ZOOM = 6;
 
 export const MIN_SIGNALEMENT_DATE = '1900-01-01';
 
-/** Lifetime of an account set-up or password reset link (spec issue 4: 48 h). */
+/** Lifetime of an account set-up or password reset link (decision 0005: 48 h). */
 export const PASSWORD_TOKEN_TTL_HOURS = 48;
 
 /** Rows per page of the table beside the dashboard map (spec §2). */
@@ -76,7 +76,7 @@ export const MAP_TABLE_PAGE_SIZE = 8;
 export const TRPC_MAX_BATCH = 10;
 
 /**
- * The tRPC creates that accept an Idempotency-Key (issue #13): the client sends one per submission of a
+ * The tRPC creates that accept an Idempotency-Key (decision 0020): the client sends one per submission of a
  * form, alone in its request, and the same key when it sends the same submission again.
  */
 export const IDEMPOTENT_CREATES: readonly string[] = [
@@ -89,7 +89,7 @@ export const IDEMPOTENT_CREATES: readonly string[] = [
   'utilisateurs.create',
 ];
 
-/** Kinds of access-log entries (issue #11): reads of a report's people, exports, rights, log-ins. */
+/** Kinds of access-log entries (decision 0015): reads of a report's people, exports, rights, log-ins. */
 export const ACCESS_LOG_KINDS = [
   'lecture_personnes',
   'lecture_historique',

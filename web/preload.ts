@@ -1,8 +1,8 @@
-// Started before React renders (issue #12, delivery): on a slow link each request costs a round trip, and
-// the page's code, the session check and the list's data used to wait for one another. Here the session
-// and, on the list, its first page leave in one batched request (httpBatchLink), while the page's chunk
-// downloads beside them. Without a session the list's part of the batch is refused (the batch answers 207,
-// nothing is logged) and the guard sends the visitor to the log-in as before.
+// Started before React renders (README « Benchmarks », bench:delivery): on a slow link each request costs a
+// round trip, and the page's code, the session check and the list's data used to wait for one another. Here
+// the session and, on the list, its first page leave in one batched request (httpBatchLink), while the page's
+// chunk downloads beside them. Without a session the list's part of the batch is refused (the batch answers
+// 207, nothing is logged) and the guard sends the visitor to the log-in as before.
 import { BASE_PATH } from '../shared/constants';
 import { parseListSearch, toListInput } from './features/signalement/list/list-url';
 import { queryClient, trpc } from './lib/trpc';

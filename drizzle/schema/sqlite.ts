@@ -137,9 +137,9 @@ export const mailOutbox = table(
 );
 
 /**
- * The delivery workers alive (issue #13): each beats every few seconds. A message claimed by a worker
- * that stopped beating (its process died) is taken again at once and shown to administrators, instead of
- * waiting for the end of its 10-minute lease.
+ * The delivery workers alive (docs/decisions/0004-mail-outbox.md): each beats every few seconds. A message
+ * claimed by a worker that stopped beating (its process died) is taken again at once and shown to
+ * administrators, instead of waiting for the end of its 10-minute lease.
  */
 export const mailWorkers = table('mail_workers', {
   id: text('id').primaryKey(),
@@ -472,9 +472,10 @@ export const signalementHistorique = table(
 
 // ---------------------------------------------------------------- access log and alerts
 /**
- * Append-only trace of who read or exported what (issue #11): reads of a report's people and history,
- * exports, changes of rights or role, log-ins and failed log-ins. Triggers refuse UPDATE, and DELETE but
- * for the retention purge's (access_log_purge; migrations sqlite/0015 and pg/0013); nothing else removes an entry.
+ * Append-only trace of who read or exported what (decision 0015, "Access log"): reads of a report's people
+ * and history, exports, changes of rights or role, log-ins and failed log-ins. Triggers refuse UPDATE, and
+ * DELETE but for the retention purge's (access_log_purge; migrations sqlite/0015 and pg/0013); nothing else
+ * removes an entry.
  */
 export const accessLog = table(
   'access_log',
@@ -540,7 +541,7 @@ export const dataKeyCheck = table('data_key_check', {
 });
 
 /**
- * Idempotent creates (issue #13): the first answer to a POST carrying an Idempotency-Key, per user, kept
+ * Idempotent creates (decision 0020): the first answer to a POST carrying an Idempotency-Key, per user, kept
  * for a day. The answer may name people: it is stored encrypted with the data key (docs/decisions/0017).
  * It is written in the same transaction as what the POST created, so a retry after a crash between the
  * commit and the reply finds it.
@@ -562,7 +563,7 @@ export const idempotencyKeys = table(
 /**
  * Counting windows of the public summary's limit (server/http/public-limit.ts): one row per client address
  * ('ip:…') and one for all addresses ('global'). In the database so that every server process on it
- * counts the same requests (issue #13).
+ * counts the same requests (decision 0015, "The public summary").
  */
 export const rateWindows = table(
   'rate_windows',

@@ -1,6 +1,6 @@
-// Files of the data for this user alone (issue #21): the SQLite database, its WAL and SHM files 0600 in a
-// 0700 folder, from the first byte (created so, not tightened after data was written), and those of an
-// older start tightened; a data key file that the group or others may read stops the start with a
+// Files of the data for this user alone (decision 0015, "Data files"): the SQLite database, its WAL and SHM
+// files 0600 in a 0700 folder, from the first byte (created so, not tightened after data was written), and
+// those of an older start tightened; a data key file that the group or others may read stops the start with a
 // French line naming the file and the fix. The real modes, read with fs.stat.
 import { chmodSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,6 @@
 // Statements built once per database and run many times with new values (the session check on every
 // request, the loader of report DTOs): Drizzle builds their SQL text and row mapping on the first run
-// only, instead of on every request (about a millisecond per list request, issues #13 and #14). The
+// only, instead of on every request (about a millisecond per list request, decision 0023). The
 // engines differ in how a prepared query is made (PostgreSQL names it, per connection) and in how a list
 // of ids travels as one parameter (SQLite: a JSON array read by json_each; PostgreSQL: an integer array).
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';

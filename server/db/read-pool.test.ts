@@ -1,4 +1,4 @@
-// Reads on reader threads (issue #13): a long read leaves the event loop free, rows come back as the
+// Reads on reader threads (decision 0021): a long read leaves the event loop free, rows come back as the
 // in-thread reader gives them, errors keep the engine's code, and a closed database refuses reads.
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// A few reader threads for SQLite (issue #13, docs/decisions/0021-read-workers.md): every read outside a
+// A few reader threads for SQLite (docs/decisions/0021-read-workers.md): every read outside a
 // transaction runs on one of them (read-worker.mjs), each with its own connection, so a slow read holds a
 // worker, not the event loop. Jobs wait in one FIFO queue and go to the first free worker
 // (server/workers/thread-pool.ts).

@@ -1,11 +1,11 @@
-// The list's search on PostgreSQL (issue #14): the plans it reaches are read from EXPLAIN, not timed. On
+// The list's search on PostgreSQL (decision 0023): the plans it reaches are read from EXPLAIN, not timed. On
 // 120,000 reports whose search texts hold a common word (7 %) and a rare one (0.01 %), after ANALYZE:
 // - a rare word is read through the trigram index (pg_trgm), for the page and for the bounded count;
 // - a common word's page is read in date order through signalements_signalement_at_idx and stops after a
 //   page (no sort of every match); its bounded count is a scan that stops at the cap, without the
 //   trigram bitmap (which would first collect every match);
 // - the density check tells the two apart;
-// - all of this with the exact-source-name condition, which every search by a user carries (issue #21).
+// - all of this with the exact-source-name condition, which every search by a user carries (decision 0015).
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIST_COUNT_CAP } from '../../shared/constants';

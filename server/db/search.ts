@@ -92,7 +92,7 @@ const byRoute = (plan: WordMatch[]) => ({
 /**
  * `column IN ids` with the list as one parameter, whatever its length (none included): the statement's
  * text, and so its plan, are the same whether the list is empty or not (the exact-source-name search,
- * issue #21: a different statement for a name that exists was measurable). PostgreSQL reads it as
+ * decision 0015: a different statement for a name that exists was measurable). PostgreSQL reads it as
  * `= ANY` on the column's index (a BitmapOr beside the trigram index), SQLite as a rowid list.
  */
 export function inIdList(db: Database, column: SQL | AnyColumn, ids: readonly number[]): SQL {

@@ -1,5 +1,5 @@
-// Failing writes for the health check (issue #21): which errors mean « no write can succeed », and when a
-// probe may clear the state (never while the application's writes keep failing).
+// Failing writes for the health check (README « Health and metrics »): which errors mean « no write can
+// succeed », and when a probe may clear the state (never while the application's writes keep failing).
 import { describe, expect, it } from 'vitest';
 import { FAILURE_HOLD_MS, PROBE_EVERY_MS, WriteHealth, writeFailureOf } from './write-health';
 

@@ -1,6 +1,6 @@
-// Whether writes succeed, for the health check (issue #21): a full disk, an I/O error or a read-only
-// database makes every write fail while reads still answer, so a read alone would report « ok ». Every
-// transaction (and maintenance statement) that fails tells this object why; a failure for one of those
+// Whether writes succeed, for the health check (README « Health and metrics »): a full disk, an I/O error or
+// a read-only database makes every write fail while reads still answer, so a read alone would report « ok ».
+// Every transaction (and maintenance statement) that fails tells this object why; a failure for one of those
 // causes marks the writes as failing. Other failures (a constraint, a domain refusal, a dropped
 // connection) say nothing about the disk and change nothing.
 /** Error codes that mean « no write can succeed here now », SQLite's and PostgreSQL's SQLSTATE. */

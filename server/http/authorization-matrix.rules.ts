@@ -91,7 +91,8 @@ export const MATRIX: Record<string, Row> = {
   // ------------------------------------------------ tRPC: session, accounts
   'auth.logout':                                           [401,   200,   200,   200],
   'auth.whoAmI':                                           [401,   200,   200,   200],
-  // null for an anonymous caller, the caller's own user otherwise: never 401 (issue #12).
+  // null for an anonymous caller, the caller's own user otherwise: never 401 (a visit without a session logs
+  // no failed request).
   'auth.session':                                          [200,   200,   200,   200],
   // The enrolment cell sends a wrong code: users reach the check (400), the enrolled admin is refused (409).
   'twoFactor.setup':                                       [401,   200,   200,   409],

@@ -1,7 +1,7 @@
-// Behind a proxy, the client does not choose its address (issue #21). The proxy appends the address it
-// saw to X-Forwarded-For; anything to its left was written by the client. Rotating that left-most value
-// must not get a client past the per-address log-in limit, nor write its text as its address in the
-// access log. `app.inject` connects from 127.0.0.1, the proxy of these tests.
+// Behind a proxy, the client does not choose its address (decision 0015, "Client address"). The proxy appends
+// the address it saw to X-Forwarded-For; anything to its left was written by the client. Rotating that
+// left-most value must not get a client past the per-address log-in limit, nor write its text as its address
+// in the access log. `app.inject` connects from 127.0.0.1, the proxy of these tests.
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../../tests/helpers/app';

@@ -1,4 +1,4 @@
-// Delivery of the built client (issue #12): the .br/.gz copies written at build time are chosen by
+// Delivery of the built client (README « Delivery »): the .br/.gz copies written at build time are chosen by
 // Accept-Encoding, hashed assets are cached for a year and index.html is revalidated. Build-independent:
 // a temporary web root holds a fake hashed asset and its compressed copies.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Every door, anonymously, under hostile spellings (issue #10: `curl --path-as-is /%61pi/…/source` read
+// Every door, anonymously, under hostile spellings (decision 0015: `curl --path-as-is /%61pi/…/source` read
 // sources' names without a session because a hook tested the raw URL's prefix). The routes come from
 // Fastify's own list and the procedures from the router, so a new door is covered without editing this
 // file; a new *public* door fails it until it is added to the lists below on purpose.
@@ -35,7 +35,7 @@ const PUBLIC_ROUTES = [
 /** The only procedures reachable without a session. */
 const PUBLIC_PROCEDURES = [
   'auth.login',
-  // The session's user or null: an anonymous caller learns only that it has no session (issue #12).
+  // The session's user or null: an anonymous caller learns only that it has no session.
   'auth.session',
   'passwordTokens.inspect',
   'passwordTokens.define',

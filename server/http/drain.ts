@@ -1,4 +1,4 @@
-// Shutdown without dropping a request (issue #21): on SIGTERM the listener stops accepting, every answer
+// Shutdown without dropping a request (decision 0019): on SIGTERM the listener stops accepting, every answer
 // not yet begun says `Connection: close` (Node closes the connection after it), and a keep-alive
 // connection is closed only once it has stayed idle for a grace period. Node's own `server.close()`
 // destroys idle keep-alive connections at once, and an idle connection is exactly where a client may be

@@ -1,4 +1,4 @@
-// The answers no route writes (issue #21): Node's HTTP parser refusing a request (a malformed request
+// The answers no route writes (decision 0015): Node's HTTP parser refusing a request (a malformed request
 // line or header: 400; headers over the size limit: 431) and Fastify's router refusing a path (a bad
 // escape: 400; a parameter over maxParamLength: 414). Each carries the security headers of every other
 // answer and a French body, never the English default. Sent over a real socket, byte for byte: no HTTP

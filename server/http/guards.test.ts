@@ -11,7 +11,7 @@ const PUBLIC_API = [
 ];
 const PUBLIC_TRPC = [
   'auth.login',
-  // The session's user, or null without one (issue #12).
+  // The session's user, or null without one.
   'auth.session',
   'passwordTokens.inspect',
   'passwordTokens.define',

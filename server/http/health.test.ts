@@ -1,7 +1,7 @@
-// /api/health tells the truth (issue #21): up or down only without METRICS_TOKEN, the details with it;
-// « error » (503) while writes fail on a full disk, while the database lost its data key verifier or holds
-// another key's, and while every reader thread is stuck (then lists and reports answer a French 503 at
-// their deadline instead of hanging), « degraded » while a stuck thread's replacement serves.
+// /api/health tells the truth (README « Health and metrics »): up or down only without METRICS_TOKEN, the
+// details with it; « error » (503) while writes fail on a full disk, while the database lost its data key
+// verifier or holds another key's, and while every reader thread is stuck (then lists and reports answer a
+// French 503 at their deadline instead of hanging), « degraded » while a stuck thread's replacement serves.
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';

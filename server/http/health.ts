@@ -9,7 +9,7 @@ import type { ThreadPoolHealth } from '../workers/thread-pool';
 import { holdsMetricsToken } from './metrics';
 
 /**
- * Health check (issues #13, #21; README « Santé et métriques »). « error » (503) when the database does
+ * Health check (README « Health and metrics »). « error » (503) when the database does
  * not answer, when writes fail for a cause every write would meet (full disk, I/O error, read-only
  * database), when the database lost its data key verifier or holds another key's, or when every thread of
  * a pool is stuck; « degraded » (200) while a thread stopped at its deadline is still running (its

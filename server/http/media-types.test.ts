@@ -1,4 +1,4 @@
-// The REST doors keep the API Platform contract for request bodies (issue #21): a POST or PUT in
+// The REST doors keep the API Platform contract for request bodies (decision 0015, "CSRF"): a POST or PUT in
 // application/json or application/ld+json (what a Hydra client sends), a PATCH in
 // application/merge-patch+json, each with or without a charset. The routes come from Fastify's own list,
 // so a new REST write is covered without editing this file. tRPC stays application/json only, and a

@@ -1,6 +1,6 @@
-// /api/health and /metrics (issue #13): the outbox's backlog and the age of its oldest message in both;
-// Prometheus text with request counts and durations by route pattern or procedure, the outbox and the
-// database connections, readable with METRICS_TOKEN only.
+// /api/health and /metrics (README « Health and metrics »): the outbox's backlog and the age of its oldest
+// message in both; Prometheus text with request counts and durations by route pattern or procedure, the
+// outbox and the database connections, readable with METRICS_TOKEN only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../tests/helpers/app';
 import { testEngines } from '../../tests/helpers/db';

@@ -1,6 +1,6 @@
-// Operations (issue #13): /metrics in Prometheus' text format, for a scraper holding METRICS_TOKEN
-// (`Authorization: Bearer …`); without that setting the route answers 404. No session opens it and no
-// session is needed. Labels are route patterns and tRPC procedure names, never a URL with its ids or
+// Operations (README « Health and metrics »): /metrics in Prometheus' text format, for a scraper holding
+// METRICS_TOKEN (`Authorization: Bearer …`); without that setting the route answers 404. No session opens it
+// and no session is needed. Labels are route patterns and tRPC procedure names, never a URL with its ids or
 // search terms. One registry per application (tests build many).
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';

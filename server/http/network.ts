@@ -1,4 +1,4 @@
-// What a client address stands for in the limits (issue #21). One IPv6 subscriber commonly holds a
+// What a client address stands for in the limits (decision 0015). One IPv6 subscriber commonly holds a
 // whole /64 and can rotate through it at will, so per-address limits key IPv6 on its /64; an IPv4
 // address is kept exact for log-ins (a NAT'd office shares one), and the public look-up also counts
 // the /24 (public-limit.ts).

@@ -1,16 +1,16 @@
 // The public look-up (a report's summary by its code) is the one door that reads data without a
 // session. Each call is counted before the look-up, per client address, per network and over all
 // addresses. The counters live in the database (table rate_windows), so that several server processes on
-// one PostgreSQL share them (issue #13): each count is one atomic upsert that returns the new count, so
+// one PostgreSQL share them: each count is one atomic upsert that returns the new count, so
 // batches and concurrent requests, on one process or several, cannot slip past. See
 // docs/decisions/0015-security-model.md.
 //
-// A distributed flood (issue #21): 20 addresses at their 30 a minute used to fill the 600 shared by all
-// and close the page to everyone. The ceiling over all addresses is now two: the first look-ups of each
-// network (/24 in IPv4, /64 in IPv6) in a minute count against one, the rest against the other. Flooders
-// fill the second; a well-behaved address, whose network has asked little, is served from the first,
-// which a flood fills only with FIRST_PER_NETWORK look-ups per network it holds. A network also has its
-// own share, so one /24 full of addresses cannot take the whole second ceiling either.
+// A distributed flood (decision 0015, "The public summary"): 20 addresses at their 30 a minute used to fill
+// the 600 shared by all and close the page to everyone. The ceiling over all addresses is now two: the first
+// look-ups of each network (/24 in IPv4, /64 in IPv6) in a minute count against one, the rest against the
+// other. Flooders fill the second; a well-behaved address, whose network has asked little, is served from the
+// first, which a flood fills only with FIRST_PER_NETWORK look-ups per network it holds. A network also has
+// its own share, so one /24 full of addresses cannot take the whole second ceiling either.
 //
 // Addresses and networks are stored as a keyed hash (the data key's blind index), not in clear: the table
 // is personal data of whoever looked a summary up, and it goes into backups. Old windows are deleted by
@@ -40,7 +40,7 @@ const MAIL_WINDOWS = `${GUESSES_MAIL_KEY_PREFIX}%`;
 /** Entries of the in-process refusals kept at most (expired ones go first). */
 const REFUSALS_KEPT = 10_000;
 
-/** The two ceilings over all addresses (keys of rate_windows; 'global' kept from before issue #21). */
+/** The two ceilings over all addresses (keys of rate_windows; 'global' kept from when there was one). */
 const CEILING = { first: 'global:premiers', others: 'global' } as const;
 
 export class PublicLookupLimiter {

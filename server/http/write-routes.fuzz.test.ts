@@ -1,5 +1,5 @@
-// Property-based fuzzing of every write the server accepts (security issue #10): whatever bytes a user
-// sends to a REST write route or a tRPC mutation, the answer is a 2xx, or a 4xx with a French message —
+// Property-based fuzzing of every write the server accepts (decision 0015, "Hostile input"): whatever bytes a
+// user sends to a REST write route or a tRPC mutation, the answer is a 2xx, or a 4xx with a French message —
 // never a 5xx — the same on SQLite and PostgreSQL, and a refused request leaves the database untouched.
 //
 // Routes are enumerated, not listed: REST writes from `app.routeList`, mutations from the tRPC router, so

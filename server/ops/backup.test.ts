@@ -1,7 +1,7 @@
-// Backups under write load and their restore (issues #13, #21), on both engines: every report acknowledged
-// before the backup started is in the restored copy, whose sources read with the key sealed in it; the
-// backup folder alone opens nothing; a running instance, a damaged file and a backup of the other engine
-// are refused; the last N are kept. Refusals of damaged or mismatched backups: restore.test.ts.
+// Backups under write load and their restore (decision 0017, "Backups"), on both engines: every report
+// acknowledged before the backup started is in the restored copy, whose sources read with the key sealed in
+// it; the backup folder alone opens nothing; a running instance, a damaged file and a backup of the other
+// engine are refused; the last N are kept. Refusals of damaged or mismatched backups: restore.test.ts.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {

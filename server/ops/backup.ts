@@ -1,4 +1,4 @@
-// Backups (issue #13, README « Sauvegarde et restauration », docs/decisions/0017 "Backups"). A backup is a
+// Backups (README « Sauvegarde et restauration », docs/decisions/0017 "Backups"). A backup is a
 // consistent online copy taken while the server runs — SQLite's backup API, or pg_dump (custom format) of
 // an exported snapshot for PostgreSQL — sealed in one file with the data key and the row counts of the
 // same snapshot (seal.ts), for a passphrase or a public key that do not open it on the server. Named by

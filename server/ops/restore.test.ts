@@ -1,7 +1,7 @@
-// What a restore refuses (issue #21), on both engines, each time with the live database, its reports and
-// its key file left exactly as they were and no temporary database left behind: a wrong passphrase, one
-// changed byte, a cut file, a database cut inside an intact seal, a key that does not open the database,
-// a schema without one of its triggers. And what a backup refuses: no sealing key, no data key.
+// What a restore refuses (decision 0017, "Backups"), on both engines, each time with the live database, its
+// reports and its key file left exactly as they were and no temporary database left behind: a wrong
+// passphrase, one changed byte, a cut file, a database cut inside an intact seal, a key that does not open
+// the database, a schema without one of its triggers. And what a backup refuses: no sealing key, no data key.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

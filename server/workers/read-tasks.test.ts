@@ -1,4 +1,4 @@
-// The report list and a report built on threads of their own (issue #13, decision 0024): the same
+// The report list and a report built on threads of their own (decision 0024): the same
 // answers, byte for byte, as when they are built on the main thread — REST and tRPC, filters, a search by a
 // source's name (the data key in the thread), errors with their status and French message — and a thread
 // that dies is replaced. The main thread's task functions are not called while the threads serve.

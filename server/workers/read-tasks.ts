@@ -1,4 +1,4 @@
-// Answers built on threads of their own (issue #13, docs/decisions/0024-answers-off-the-main-thread.md).
+// Answers built on threads of their own (docs/decisions/0024-answers-off-the-main-thread.md).
 // On SQLite every read runs in this process: the statements on reader threads, but building the answer
 // (the statements' own building, mapping the rows, the DTOs, their JSON) on the thread that serves every
 // request. The heaviest answers that only read — the report list and a report — run on a few threads of

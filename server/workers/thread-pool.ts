@@ -1,13 +1,14 @@
-// A few worker threads that take jobs from one FIFO queue, the first free thread first (issue #13): the
-// SQLite readers (server/db/read-pool.ts) and the threads that build read answers (read-tasks.ts). A
-// thread answers each job with { id, result } or { id, error }; one that dies fails only the job it held
+// A few worker threads that take jobs from one FIFO queue, the first free thread first (decisions 0021,
+// 0024): the SQLite readers (server/db/read-pool.ts) and the threads that build read answers (read-tasks.ts).
+// A thread answers each job with { id, result } or { id, error }; one that dies fails only the job it held
 // and is replaced. Threads start at the first job and keep the process alive only while they work.
 //
-// Each job has a deadline (issue #21, READ_JOB_TIMEOUT_SECONDS): past it, its caller gets `timeoutError()`
-// (a French 503) whether the job was still waiting or running, and the thread that held it is stopped and
-// replaced, so one thread that loops cannot hang requests for ever. A thread caught inside a SQLite
-// statement cannot be stopped before that statement returns (better-sqlite3 has no interrupt; Node stops a
-// thread only where JavaScript runs): it is left to finish, counted as stuck, and no longer served jobs.
+// Each job has a deadline (decision 0024, READ_JOB_TIMEOUT_SECONDS): past it, its caller gets
+// `timeoutError()` (a French 503) whether the job was still waiting or running, and the thread that held it
+// is stopped and replaced, so one thread that loops cannot hang requests for ever. A thread caught inside a
+// SQLite statement cannot be stopped before that statement returns (better-sqlite3 has no interrupt; Node
+// stops a thread only where JavaScript runs): it is left to finish, counted as stuck, and no longer served
+// jobs.
 import { Worker } from 'node:worker_threads';
 
 interface Job {

@@ -1,4 +1,4 @@
-// What the server returns for the access log and its alerts (issue #11). Dates are ISO strings.
+// What the server returns for the access log and its alerts (decision 0015). Dates are ISO strings.
 import type { AccessAlertKind, AccessLogKind } from '../constants';
 
 /** French label of each kind of entry, for the screen, its filter and the xlsx export. */

@@ -1,4 +1,4 @@
-// The access log ('Journal des accès', issue #11): filters shared by the administrator screen, the
+// The access log ('Journal des accès', decision 0015): filters shared by the administrator screen, the
 // tRPC list, and the xlsx export's query string.
 import { z } from 'zod';
 import { ACCESS_LOG_KINDS, PAGE_SIZE_ACCESS_LOG } from '../constants';

@@ -22,7 +22,7 @@ const VIEWPORTS = [
 ] as const;
 
 /**
- * Issue #12: axe-core finds no serious or critical violation on any screen or main dialog, on a desktop
+ * axe-core finds no serious or critical violation on any screen or main dialog, on a desktop
  * and on a phone, for an administrator and for a plain user.
  */
 describe.each(VIEWPORTS)('accessibility ($name)', (viewport) => {

@@ -1,6 +1,6 @@
-// axe-core in the page under test (issue #12: no serious or critical accessibility violation). The engine is
-// evaluated as a script through the DevTools protocol, which the page's Content-Security-Policy does not
-// govern, then run on the document as it is.
+// axe-core in the page under test (no serious or critical accessibility violation, README « Test »). The
+// engine is evaluated as a script through the DevTools protocol, which the page's Content-Security-Policy
+// does not govern, then run on the document as it is.
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';

@@ -11,7 +11,7 @@ async function signIn(page: Page, email: string): Promise<void> {
 }
 
 /**
- * Issue #12, defect 1: the screens, the list filters and the public summary use the same Madagascar
+ * Decision 0018: the screens, the list filters and the public summary use the same Madagascar
  * days, whatever the browser's own time zone (here New York, where both reports fall on the 20th).
  */
 describe('one business calendar in the browser', () => {

@@ -14,7 +14,7 @@ const monthName = (year: number, month: number) => {
 const total = (page: Page) => page.getByTestId('metric-total').getByTestId('metric-value').textContent();
 const pressed = (page: Page) => page.getByTestId('map-block').locator('[aria-pressed="true"]').textContent();
 
-/** Issue #12: the dashboard's date range and map level live in the address bar, like the list's filters. */
+/** The dashboard's date range and map level live in the address bar, like the list's filters. */
 describe('dashboard state in the URL', () => {
   let e: E2E;
   let page: Page;

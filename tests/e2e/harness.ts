@@ -78,7 +78,7 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
       const page = await context.newPage();
       page.on('console', (msg) => {
         // Without a session the client asks auth.session, which answers null: a 401 is an error like any
-        // other (issue #12: no console error on a visit).
+        // other (no console error on a visit, README « Test »).
         const text = msg.text();
         if (msg.type() === 'error' && !allowed.some((re) => re.test(text))) {
           errors.push(text);

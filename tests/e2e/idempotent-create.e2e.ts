@@ -1,4 +1,4 @@
-// Issue #13: a creation whose answer is lost (the server committed, the connection dropped before the
+// Decision 0020: a creation whose answer is lost (the server committed, the connection dropped before the
 // reply) is sent again by the user's second click with the same Idempotency-Key, and the server answers
 // with the report it created: one report, never two.
 import type { Page } from 'playwright-core';

@@ -33,8 +33,8 @@ async function readSources(page: Page, code: string): Promise<void> {
 }
 
 /**
- * Issue #11: a plain user reading the people of many reports raises an alert; the administrator sees
- * it on the dashboard, follows it to the user's entries in 'Journal des accès', narrows and exports
+ * Decision 0015, "Alerts": a plain user reading the people of many reports raises an alert; the administrator
+ * sees it on the dashboard, follows it to the user's entries in 'Journal des accès', narrows and exports
  * them, then marks the alert seen. The log and its entry stay out of a plain user's reach.
  */
 describe("the access log ('Journal des accès') and the dashboard alerts, in a real browser", () => {

@@ -13,7 +13,7 @@ async function inViewport(locator: Locator) {
   return box.x >= 0 && box.x + box.width <= PHONE.width;
 }
 
-/** Issue #12, defect 5: on a phone (390 px) nothing needs sideways scrolling, nothing is cut off. */
+/** On a phone (390 px) nothing needs sideways scrolling, nothing is cut off. */
 describe('phone layout', () => {
   let e: E2E;
   let page: Page;

@@ -13,8 +13,8 @@ async function logIn(page: Page, email: string) {
 }
 
 /**
- * Issue #12: rows are links (defect 8), a deep link survives the log-in (defect 8), and the smaller
- * defects of 11: a stale log-in error, French grouping of the list total, the role badge's name, the
+ * Rows are links, a deep link survives the log-in, and smaller
+ * details: a stale log-in error, French grouping of the list total, the role badge's name, the
  * sidebar's panel on a long page.
  */
 describe('links, log-in return and list details', () => {

@@ -5,9 +5,9 @@ import { ADMIN, createReportByApi, startE2E, signInByApi, type E2E } from './har
 const DRAFT = 'Brouillon à ne pas perdre';
 
 /**
- * Issue #12: every way out of a report's detail with unsaved edits asks first (defect 2); Escape in a
- * dropdown of a dialog closes only the dropdown (defect 4); the success toast leaves « Sauvegarder »
- * visible and the leave dialog keeps its buttons on one line on a desktop (defect 11).
+ * Every way out of a report's detail with unsaved edits asks first; Escape in a
+ * dropdown of a dialog closes only the dropdown; the success toast leaves « Sauvegarder »
+ * visible and the leave dialog keeps its buttons on one line on a desktop.
  */
 describe('leaving a report with unsaved changes, and dialogs with dropdowns', () => {
   let e: E2E;
@@ -100,7 +100,7 @@ describe('leaving a report with unsaved changes, and dialogs with dropdowns', ()
     await page.getByTestId('save-button').click();
     await expect.poll(() => page.getByTestId('unsaved-banner').count()).toBe(0);
     // Once the saved report is shown again (its refetch answered): Back pressed while it is still in
-    // flight may take two presses (noted in the closing note of issue #13).
+    // flight may take two presses.
     await page.waitForLoadState('networkidle');
     await page.goBack();
     await page.waitForURL('**/admin/signalement/list');

@@ -1,4 +1,4 @@
-// Idempotent creates (issue #13): each submission of a creation form carries an Idempotency-Key, and a
+// Idempotent creates (decision 0020): each submission of a creation form carries an Idempotency-Key, and a
 // submission sent again unchanged (after a failure: no answer, a cut connection, a 500) carries the same
 // key, so the server answers with what it created the first time instead of creating it twice. The key
 // is forgotten once the server has answered with success: the same form filled the same way later is a

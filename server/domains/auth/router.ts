@@ -38,7 +38,7 @@ export const authRouter = router({
     return { success: true };
   }),
   whoAmI: authedProcedure.meta({ twoFactorStep: true }).query(({ ctx }) => currentUser(ctx.auth, ctx.config)),
-  // The client's first question (issue #12, defect 11): the session's user, or null without a session.
+  // The client's first question: the session's user, or null without a session.
   // Answered 200 either way, so that a visit without a session logs no failed request in the browser;
   // an anonymous caller learns only that it has no session (docs/decisions/0015-security-model.md).
   session: publicProcedure.query(({ ctx }) => (ctx.auth ? currentUser(ctx.auth, ctx.config) : null)),

@@ -1,6 +1,6 @@
-// Wrong second-factor codes sent by a session that owes its code (issue #21). Whoever sends them knows
-// the password; they are stopped per session (ended after MAX_WRONG_CODES_PER_SESSION) and per address
-// (throttle.ts), never per account, so the owner with the password and a right code is never refused
+// Wrong second-factor codes sent by a session that owes its code (decision 0016, "Limits"). Whoever sends
+// them knows the password; they are stopped per session (ended after MAX_WRONG_CODES_PER_SESSION) and per
+// address (throttle.ts), never per account, so the owner with the password and a right code is never refused
 // because of someone else's guesses. The owner is told by e-mail, with the address and time, at most once
 // an hour per account (a window in rate_windows): whoever has the password and many addresses would
 // otherwise fill the owner's inbox, one e-mail per session ended.

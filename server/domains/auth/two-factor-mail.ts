@@ -1,4 +1,4 @@
-// French e-mails about a user's own second factor (issue #21): wrong codes that ended a session, and a
+// French e-mails about a user's own second factor (decision 0016): wrong codes that ended a session, and a
 // reset by an administrator. Sent through the outbox, in the transaction of the event they describe.
 import { businessZoneLabel, wallClock } from '../../../shared/calendar';
 import { escapeHtml } from '../mail/templates';

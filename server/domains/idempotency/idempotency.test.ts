@@ -1,4 +1,4 @@
-// Idempotent creates (issue #13): a POST repeated with the same Idempotency-Key by the same user returns
+// Idempotent creates (decision 0020): a POST repeated with the same Idempotency-Key by the same user returns
 // the first answer and never makes a second row, through REST and tRPC, on both engines, concurrently, and
 // after a failure between the commit and the reply.
 import { count, sql } from 'drizzle-orm';

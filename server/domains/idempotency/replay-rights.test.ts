@@ -1,6 +1,7 @@
 // A create repeated with its Idempotency-Key answers under today's rights, and is logged like a read
-// (issue #21, decision 0020): a user demoted after adding a source to an anonymous report does not get the
-// source's name and contact back by replaying the key, through REST or tRPC, on both engines.
+// (decision 0020, "A replay answers under today's rights"): a user demoted after adding a source to an
+// anonymous report does not get the source's name and contact back by replaying the key, through REST or
+// tRPC, on both engines.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/helpers/app';
 import { testEngines } from '../../../tests/helpers/db';

@@ -1,4 +1,4 @@
-// Idempotent creates (issue #13, docs/decisions/0020-idempotent-creates.md). A POST that creates a report,
+// Idempotent creates (docs/decisions/0020-idempotent-creates.md). A POST that creates a report,
 // a person, a partner, a project or a user may carry an `Idempotency-Key` header, one per form submission,
 // reused when the client retries it. The first answer is stored with the created row, in the same
 // transaction; a repeat of the same request by the same user returns that answer and creates nothing. A
@@ -37,7 +37,7 @@ export interface IdempotentCall {
 }
 
 /**
- * What a replay answers, decided today (issue #21): the stored answer was right for the caller's rights
+ * What a replay answers, decided today (decision 0020): the stored answer was right for the caller's rights
  * at the create; since then the caller may have been demoted, or the report made anonymous. Each create
  * says how its answer is read again: through the same rules and the same access-log entry as a fresh read
  * of what it holds (a person), or the stored answer itself when it holds nothing a right protects.

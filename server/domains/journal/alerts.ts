@@ -1,4 +1,4 @@
-// The alerts on unusual reading (issue #11, hardened in #21), checked in the transaction of the entry
+// The alerts on unusual reading (decision 0015, "Alerts"), checked in the transaction of the entry
 // that may raise them. Four rules, each raising at most one alert per user and business day (Madagascar
 // time, shared/calendar.ts), so a user who keeps reading does not flood the administrators' mailboxes:
 // - lecture_massive: people of ACCESS_ALERT_READS distinct reports within the sliding window;

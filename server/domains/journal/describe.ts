@@ -72,7 +72,7 @@ function describeExport(d: Details): string {
     return `Export du journal des accès ${str(d.format)} : ${plural(num(d.lignes), 'ligne', 'lignes')}${d.tronque === true ? ' (limité)' : ''}`;
   }
   const filtres = d.filtres && typeof d.filtres === 'object' ? (d.filtres as Details) : {};
-  // Entries written before issue #21 held the search text; it is never shown (the migration removed it).
+  // Older entries held the search text; it is never shown (the migration removed it).
   const search = describeSearch(filtres.recherche);
   return `Export ${str(d.format)} : ${plural(num(d.lignes), 'ligne', 'lignes')}${search ? `, ${search}` : ''}`;
 }

@@ -1,6 +1,7 @@
-// The administrators' side of the access log (issue #11): list with filters (user, report, kind,
-// Madagascar days), pagination and exact total; administrators only; the xlsx export and its own
-// entry; and the table itself refuses UPDATE, DELETE (and TRUNCATE on PostgreSQL) whatever the caller.
+// The administrators' side of the access log (decision 0015, "Access log and alerts"): list with filters
+// (user, report, kind, Madagascar days), pagination and exact total; administrators only; the xlsx export and
+// its own entry; and the table itself refuses UPDATE, DELETE (and TRUNCATE on PostgreSQL) whatever the
+// caller.
 import { eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

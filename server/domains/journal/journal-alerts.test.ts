@@ -1,5 +1,5 @@
-// Alerts on unusual reading (issue #11), driven by a scripted burst: a user who opens the people of
-// ACCESS_ALERT_READS reports within the window raises one alert, seen by administrators in
+// Alerts on unusual reading (decision 0015, "Alerts"), driven by a scripted burst: a user who opens the
+// people of ACCESS_ALERT_READS reports within the window raises one alert, seen by administrators in
 // journal.alerts and sent to every enabled administrator through the outbox; a large export raises
 // an `export_massif` alert.
 import { eq } from 'drizzle-orm';
@@ -134,9 +134,9 @@ describe.each(await testEngines())('alerts on unusual reading on %s', (engine) =
   });
 });
 
-// Issue #21: daily totals on top of the sliding window, so that reading slowly or exporting in chunks
-// does not evade the alerts; one alert per user, rule and business day; no administrator closes an alert
-// about themselves. The clock (Date only) is set, so minutes pass without waiting and the business day
+// Decision 0015, "Alerts": daily totals on top of the sliding window, so that reading slowly or exporting in
+// chunks does not evade the alerts; one alert per user, rule and business day; no administrator closes an
+// alert about themselves. The clock (Date only) is set, so minutes pass without waiting and the business day
 // (Madagascar time) is known.
 describe.each(await testEngines())('alerts that slow reading does not evade on %s', (engine) => {
   let t: TestApp;

@@ -1,6 +1,7 @@
-// No name in the access log (issue #21): a search for a source's exact name, or a name typed in the
-// journal's own filters, is logged as its kind, length and a keyed hash, never as text; the hash is not the
-// source's blind index (the log cannot be joined to the sources); the screen still says what was searched.
+// No name in the access log (decision 0015, "No free text"): a search for a source's exact name, or a name
+// typed in the journal's own filters, is logged as its kind, length and a keyed hash, never as text; the hash
+// is not the source's blind index (the log cannot be joined to the sources); the screen still says what was
+// searched.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';

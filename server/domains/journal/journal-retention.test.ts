@@ -1,7 +1,7 @@
-// The access log cannot be flooded and has a retention (issue #21): log-ins refused by the limiter are
-// counted per address (one row for the first refusal of a window, one summary row for the rest); the
-// hourly purge deletes entries older than ACCESS_LOG_RETENTION_DAYS business days and logs what it removed;
-// no other DELETE gets through the triggers, on either engine.
+// The access log cannot be flooded and has a retention (decision 0015, "Flooding", "Retention"): log-ins
+// refused by the limiter are counted per address (one row for the first refusal of a window, one summary row
+// for the rest); the hourly purge deletes entries older than ACCESS_LOG_RETENTION_DAYS business days and logs
+// what it removed; no other DELETE gets through the triggers, on either engine.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, businessDay, businessDayStart } from '../../../shared/calendar';

@@ -1,6 +1,7 @@
-// The access log's write path (issue #11): every read of a report's people, every export, every change
-// of rights and every log-in step lands in access_log with the right user, report and address, through
-// both doors (REST and tRPC), on both engines; and no password or code is ever written there.
+// The access log's write path (decision 0015, "What is logged"): every read of a report's people, every
+// export, every change of rights and every log-in step lands in access_log with the right user, report and
+// address, through both doors (REST and tRPC), on both engines; and no password or code is ever written
+// there.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_PASSWORD, type TestApp } from '../../../tests/helpers/app';
 import { testEngines } from '../../../tests/helpers/db';

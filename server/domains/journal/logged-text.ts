@@ -1,10 +1,10 @@
-// Free text never reaches the access log in clear (issue #21): the exact name of a source was stored
-// wherever someone searched for it, in an append-only table that goes into every dump and backup. Text a
-// person typed is logged as its kind and length, with a keyed hash: HMAC with the data key's blind-index
-// key (server/crypto/cipher.ts), under a label of its own, so it never equals a source's `nom_index` (the
-// log cannot be joined to the sources) and can only be compared with another hash of the same log. Two
-// entries with the same hash were the same text (repeated tries, the same search); nothing else is
-// readable from it. A key rotation changes the hashes of later entries.
+// Free text never reaches the access log in clear (decision 0015, "No free text"): the exact name of a source
+// was stored wherever someone searched for it, in an append-only table that goes into every dump and backup.
+// Text a person typed is logged as its kind and length, with a keyed hash: HMAC with the data key's
+// blind-index key (server/crypto/cipher.ts), under a label of its own, so it never equals a source's
+// `nom_index` (the log cannot be joined to the sources) and can only be compared with another hash of the
+// same log. Two entries with the same hash were the same text (repeated tries, the same search); nothing else
+// is readable from it. A key rotation changes the hashes of later entries.
 import { cipherOf } from '../../crypto/registry';
 import type { Database } from '../../db/client';
 import { isSignalementCode } from '../signalements/code';

@@ -1,10 +1,11 @@
-// The write path of the access log (issue #11), called by the services of the other domains so both
-// doors (tRPC and REST) are logged by the same rule. Entries are only ever inserted (append.ts): triggers
-// refuse UPDATE, and DELETE but for the retention purge's (retention.ts). A read logs before it returns
-// its data, in the same transaction as the alert it may raise: when the log cannot be written, the read fails.
-// Details never hold a password, a code, a token, a person's identity or free text someone typed (issue
-// #21): counts, codes and labels; a search is logged as its kind and length with a keyed hash
-// (logged-text.ts), a failed log-in names the account, or the keyed hash of the e-mail typed.
+// The write path of the access log (decision 0015, "What is logged"), called by the services of the other
+// domains so both doors (tRPC and REST) are logged by the same rule. Entries are only ever inserted
+// (append.ts): triggers refuse UPDATE, and DELETE but for the retention purge's (retention.ts). A read logs
+// before it returns its data, in the same transaction as the alert it may raise: when the log cannot be
+// written, the read fails. Details never hold a password, a code, a token, a person's identity or free text
+// someone typed (decision 0015, "No free text"): counts, codes and labels; a search is logged as its kind and
+// length with a keyed hash (logged-text.ts), a failed log-in names the account, or the keyed hash of the
+// e-mail typed.
 import { eq } from 'drizzle-orm';
 import type { Database, Orm } from '../../db/client';
 import type { SessionUser } from '../auth/session';

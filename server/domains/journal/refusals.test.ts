@@ -1,6 +1,6 @@
 // Counted log-in refusals become one summary row per window (refusals.ts): two flushes at once (a full
 // map, the hourly purge, the stop) must not write a window twice, and the refusal that finds the map full
-// must not wait for thousands of rows (issue #21, review).
+// must not wait for thousands of rows.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/helpers/app';
 import { testEngines } from '../../../tests/helpers/db';

@@ -1,7 +1,7 @@
-// Log-ins refused by the limiter are counted, not logged one row each (issue #21): one anonymous address
-// wrote about 320 rows a second into the access log. Per server process and per address, the first
-// refusal of a window writes its row at once (with the account or the keyed hash of the e-mail typed, as
-// any failed log-in); the later ones of the window only increment a counter here, which becomes one
+// Log-ins refused by the limiter are counted, not logged one row each (decision 0015, "Flooding"): one
+// anonymous address wrote about 320 rows a second into the access log. Per server process and per address,
+// the first refusal of a window writes its row at once (with the account or the keyed hash of the e-mail
+// typed, as any failed log-in); the later ones of the window only increment a counter here, which becomes one
 // summary row when the window is over: at the next refusal from that address, at the hourly maintenance
 // (mail/retention.ts), or when the server stops. So an address writes at most two rows per window and
 // process, whatever its rate. Counters lost in a crash are lost (the first row of the window stays).

@@ -1,4 +1,4 @@
-// Retention of the access log (issue #21, docs/decisions/0015 "Retention"): the only path that deletes
+// Retention of the access log (docs/decisions/0015 "Retention"): the only path that deletes
 // entries, run with the hourly maintenance (mail/retention.ts). Entries dated before the first business
 // day kept (today, Madagascar time, minus ACCESS_LOG_RETENTION_DAYS) are deleted in one transaction that
 // sets the purge's marker (access_log_purge.cutoff, the only thing the DELETE trigger lets through), deletes,

@@ -1,6 +1,7 @@
-// The access log (issue #11): an append-only trace of who read a report's people, who exported what,
-// who changed rights, who logged in or failed to; and the alerts raised on unusual reading.
-// This file is the administrators' side (list, alerts, export); record.ts is the write path.
+// The access log (docs/decisions/0015-security-model.md, "Access log and alerts"): an append-only trace of
+// who read a report's people, who exported what, who changed rights, who logged in or failed to; and the
+// alerts raised on unusual reading. This file is the administrators' side (list, alerts, export); record.ts
+// is the write path.
 import { PassThrough } from 'node:stream';
 import { and, count, desc, eq, gte, inArray, isNull, lt, lte, max, type SQL } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
@@ -170,7 +171,7 @@ export async function markAlertSeen(db: Database, actor: SessionUser, id: number
       .where(eq(a.id, id))
       .limit(1);
     if (!row) throw notFound(JOURNAL_TEXT.alertNotFound);
-    // An administrator does not close the alert raised on their own reading (issue #21).
+    // An administrator does not close the alert raised on their own reading (decision 0015, "Alerts").
     if (row.userId === actor.id) throw forbidden(JOURNAL_TEXT.ownAlert);
     // Seen twice (two administrators at once): the first one's name and time are kept.
     if (row.seenAt === null)

@@ -1,5 +1,5 @@
-// How far behind the outbox is (health check and metrics, issue #13): messages waiting to be sent, failed
-// ones waiting for an administrator, and the age of the oldest waiting one.
+// How far behind the outbox is (health check and metrics, README « Health and metrics »): messages waiting to
+// be sent, failed ones waiting for an administrator, and the age of the oldest waiting one.
 import { inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 

@@ -4,7 +4,7 @@ import { collection } from '../../http/jsonld';
 import { mailIdSchema } from './router';
 import { listFailedMails, retryMail } from './service';
 
-/** Admin-only view of undelivered e-mails (spec issue 4): list them, put one back in the queue. */
+/** Admin-only view of undelivered e-mails (decision 0004): list them, put one back in the queue. */
 export function mailRoutes(app: FastifyInstance, db: Database) {
   app.get('/api/mail_outbox/failed', async (request) => {
     const items = await listFailedMails(db, request.auth!.user);

@@ -1,6 +1,6 @@
-// Retention (issue #13), run by the mail worker at start and every hour, the one periodic job of a server:
-// sent messages and password links used or expired are deleted after MAIL_RETENTION_DAYS; so are the rows
-// of workers long gone, the idempotency answers past their day and the public-summary limit's windows
+// Retention (decision 0004), run by the mail worker at start and every hour, the one periodic job of a
+// server: sent messages and password links used or expired are deleted after MAIL_RETENTION_DAYS; so are the
+// rows of workers long gone, the idempotency answers past their day and the public-summary limit's windows
 // past their minute; so is the access log past its retention (journal/retention.ts). Messages and links, which can be many, go in batches of 500 so that no transaction
 // holds the database long; the other tables hold a day's rows at most.
 // Messages not sent (pending, or failed and waiting for an administrator) are kept.

@@ -1,5 +1,5 @@
 // What an administrator can do with the outbox: see the messages that could not be delivered — refused,
-// or held by a delivery worker whose process died (issue #13) — and put one back in the queue at once.
+// or held by a delivery worker whose process died (decision 0004) — and put one back in the queue at once.
 import { and, desc, eq, gt, isNotNull, notInArray, or, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { notFound } from '../../errors';

@@ -1,4 +1,4 @@
-// Issue #13: a message claimed by a delivery process that died is taken again at once by a live worker
+// Decision 0004: a message claimed by a delivery process that died is taken again at once by a live worker
 // (not after its 10-minute lease), shown to administrators meanwhile, and can be sent again at once; old
 // sent messages and used or expired password links are purged after MAIL_RETENTION_DAYS.
 import { eq } from 'drizzle-orm';

@@ -97,7 +97,7 @@ export interface AccessAlertMailInput {
   link: string;
 }
 
-/** Tells an administrator that a user read or exported unusually much (issue #11). */
+/** Tells an administrator that a user read or exported unusually much (decision 0015, "Alerts"). */
 export function accessAlertMail({ to, nomPrenom, user, message, link }: AccessAlertMailInput): OutgoingMail {
   const intro = [
     `Bonjour ${nomPrenom},`,

@@ -1,4 +1,4 @@
-// The delivery workers alive (issue #13, docs/decisions/0004-mail-outbox.md): each registers under an id
+// The delivery workers alive (docs/decisions/0004-mail-outbox.md): each registers under an id
 // of its own and beats every HEARTBEAT_MS. A worker that has not beaten for STALE_MS is dead (its process
 // was killed): the messages it claimed are taken again by a live worker, and shown to administrators.
 import { randomBytes } from 'node:crypto';

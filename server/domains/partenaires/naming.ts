@@ -1,4 +1,4 @@
-// How a new partner gets its code, initial and colour from its designation (issue 4): uppercase ASCII,
+// How a new partner gets its code, initial and colour from its designation (decision 0006): uppercase ASCII,
 // e.g. 'Ministère de la Justice' → code MINJUS (then MINJUS2, MINJUS3… when taken), initial MJ.
 
 /** Short words that say nothing about the partner. */

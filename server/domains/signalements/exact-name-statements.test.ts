@@ -1,4 +1,4 @@
-// Timing does not tell whether a source bears a name (issue #21, decision 0015): the list searched by the
+// Timing does not tell whether a source bears a name (decision 0015): the list searched by the
 // exact name of a protected source issues the same statements, word for word, as a search by a name no
 // source has. Statements are captured where they leave for the database (SQLite's reader threads,
 // PostgreSQL's clients, pooled or not), not timed: the same statement text is the same plan and the same work.

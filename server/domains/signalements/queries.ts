@@ -54,7 +54,7 @@ export interface FilterPlan {
  * report for an administrator. Names are encrypted: only the keyed HMAC of the whole name is compared.
  * Looked up for every search, and the list's statements take the answer as one parameter (inIdList), so
  * a name that exists and one that does not issue the same statements with the same plans: the time of a
- * search does not tell whether a protected source bears a name (issue #21, decision 0015).
+ * search does not tell whether a protected source bears a name (decision 0015).
  */
 async function reportsNamed(db: Database, search: string, viewer: SessionUser): Promise<number[]> {
   // A keyed hash that no source has when the search is blank: the same statement runs.

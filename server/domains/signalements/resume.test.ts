@@ -305,9 +305,9 @@ describe.each(await testEngines())('public look-up limiter on %s', (engine) => {
     expect(await ofThisMinute()).toEqual([]);
   });
 
-  // Issue #21: a distributed flood used to fill the ceiling shared by all addresses and close the page to
-  // everyone for the rest of the minute. Production limits, concurrent look-ups, a window of its own each (later than the
-  // other tests' windows, which share this database).
+  // A distributed flood (decision 0015, "The public summary") used to fill the ceiling shared by all
+  // addresses and close the page to everyone for the rest of the minute. Production limits, concurrent
+  // look-ups, a window of its own each (later than the other tests' windows, which share this database).
   const flood = async (limiter: PublicLookupLimiter, addresses: string[], each: number, now: number) => {
     const outcomes = await Promise.allSettled(
       addresses.flatMap((ip) => Array.from({ length: each }, () => limiter.take(ip, now))),

@@ -1,4 +1,4 @@
-// The first administrator (spec §2, issue #13): the first start of a database without users creates one
+// The first administrator (spec §2): the first start of a database without users creates one
 // and prints its credentials once, on standard output only (never in the structured logs). seed:demo
 // does the same before it adds its demo users, so a demo database also has its administrator. When the
 // database already has users, ADMIN_EMAIL/ADMIN_PASSWORD would silently do nothing: that is said, with

@@ -35,7 +35,7 @@ export interface DateInputProps extends Omit<
 
 /**
  * A day typed as dd/MM/yyyy whatever the browser's language (spec §9; a native date input shows mm/dd/yyyy
- * in an English browser, issue #12), with a calendar button that opens the browser's picker. The value
+ * in an English browser), with a calendar button that opens the browser's picker. The value
  * is 'yyyy-MM-dd'; a text that is not a real day is passed on as typed, so the form's French message says so.
  */
 export const DateInput = forwardRef<HTMLInputElement, DateInputProps>(function DateInput(

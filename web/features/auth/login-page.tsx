@@ -70,7 +70,7 @@ function LoginForm() {
     }),
   );
 
-  // A new attempt with field errors drops the answer of the previous one (issue #12, defect 11).
+  // A new attempt with field errors drops the answer of the previous one.
   const onSubmit = form.handleSubmit(
     (values) => login.mutate(values),
     () => login.reset(),

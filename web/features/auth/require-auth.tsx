@@ -23,7 +23,7 @@ export function RequireAuth({ role, children }: RequireAuthProps) {
   const [location] = useLocation();
   const search = useSearch();
 
-  // The page asked for comes back after the log-in (issue #12, defect 8).
+  // The page asked for comes back after the log-in.
   if (isUnauthenticated) return <Redirect to={loginPathFor(location, search)} replace />;
   if (isPending) return <Loading fullScreen />;
   if (!user) return <SessionCheckFailed onRetry={() => void refetch()} retrying={isRefetching} />;

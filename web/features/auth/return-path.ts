@@ -1,4 +1,4 @@
-// Where to go after logging in (issue #12, defect 8): the page a person asked for before they had a
+// Where to go after logging in: the page a person asked for before they had a
 // session, carried in the log-in URL as ?retour=. Only a path of this application is ever followed: no
 // other origin, no protocol-relative or backslash trick, no log-in or second-factor page (no loop).
 import { FALLBACK_PATH } from '../../../shared/constants';

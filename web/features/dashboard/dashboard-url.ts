@@ -1,4 +1,4 @@
-// The dashboard's range and map level in the address bar (issue #12), like the list's filters: a reload,
+// The dashboard's range and map level in the address bar, like the list's filters: a reload,
 // a shared link or Back/Forward shows the same figures. Unknown or broken values are ignored.
 import { parseDay } from '../../../shared/calendar';
 import type { IsoRange } from './calendar';

@@ -20,7 +20,7 @@ import {
 export const RANGE_PLACEHOLDER = 'Choisir une plage de dates';
 
 /**
- * The left of the two months shown (issue #12): the chosen range's last month, or the current month
+ * The left of the two months shown: the chosen range's last month, or the current month
  * (business calendar), shows on the right, so the picker never opens on a month to come.
  */
 export function firstShownMonth(value: IsoRange | null, today = businessToday()): Date {

@@ -99,7 +99,7 @@ export function SubjectBlock({ range }: { range: DateRange | undefined }) {
             colors: ['#6366f1'],
             xaxis: {
               categories: rows.map((s) => s.sujet.designation),
-              // Four steps at most: on a phone, six tick labels ran into each other (issue #12, defect 5).
+              // Four steps at most: on a phone, six tick labels ran into each other.
               tickAmount: 4,
               labels: { formatter: (v: string) => formatNumber(Number(v)), hideOverlappingLabels: true },
             },

@@ -1,4 +1,4 @@
-// What the access-log screen and the dashboard alerts say, in one place (issue #11).
+// What the access-log screen and the dashboard alerts say, in one place (decision 0015, "Alerts").
 
 export const JOURNAL_TEXT = {
   title: 'Journal des accès',

@@ -28,7 +28,7 @@ export default function SignalementListPage() {
   );
 
   useEffect(() => {
-    // Logged for the support team; the screen shows the error state below (issue #12, defect 7).
+    // Logged for the support team; the screen shows the error state below.
     if (list.isError) console.error('Chargement des signalements impossible', list.error);
   }, [list.isError, list.error]);
 

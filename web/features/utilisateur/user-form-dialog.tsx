@@ -69,7 +69,7 @@ function CreateUserForm({ roles, onClose }: { roles: Role[]; onClose: () => void
       },
       onError(error) {
         const message = serverMessage(error, USERS_TEXT.createFailed);
-        // A taken e-mail belongs under its field (issue 4); other refusals only in the toast.
+        // A taken e-mail belongs under its field; other refusals only in the toast.
         if (errorCode(error) === 'CONFLICT') form.setError('email', { message });
         toast.error(USERS_TEXT.createFailed, { description: message });
       },

@@ -30,7 +30,7 @@ export function HistoriquePanel({ code }: { code: string }) {
       ) : history.data.length === 0 ? (
         <p className="text-sm text-base-content/70">Aucune modification enregistrée.</p>
       ) : (
-        // Focusable, so the keyboard can scroll a long history (issue #12, accessibility).
+        // Focusable, so the keyboard can scroll a long history (accessibility).
         <ol
           className="flex max-h-[32rem] flex-col gap-3 overflow-y-auto rounded-field pr-1 focus-visible:outline-2 focus-visible:outline-primary"
           aria-label="Historique des modifications"

@@ -16,7 +16,7 @@ const pathOf = (url: string | URL | null | undefined): string => {
 };
 
 /**
- * Unsaved changes (§2, issue #12 defect 2): every way out of the detail screen asks through the
+ * Unsaved changes (spec §2): every way out of the detail screen asks through the
  * 'Quitter sans sauvegarder' dialog while the form is dirty.
  * - Links (sidebar, header, breadcrumb) and programmatic navigation (log-out) all go through wouter's
  *   navigate, i.e. history.pushState/replaceState: while dirty, a change of page is held and the dialog opens.

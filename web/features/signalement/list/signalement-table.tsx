@@ -24,7 +24,7 @@ const place = (s: SignalementDto) =>
 
 /**
  * The reports of one page: a table on wide screens, stacked cards on phones. A row is a real link to the
- * detail (issue #12, defect 8): the code's link covers the whole row, so a click, Ctrl-click, middle-click
+ * detail: the code's link covers the whole row, so a click, Ctrl-click, middle-click
  * or « Ouvrir dans un nouvel onglet » anywhere on it behaves as on a link.
  */
 export function SignalementTable({ items }: { items: SignalementDto[] }) {
