@@ -44,7 +44,7 @@ describe('French descriptions of the access log', () => {
     );
   });
 
-  it('says what was searched without the text, the refusals counted, and what the purge removed (issue #21)', () => {
+  it('says what was searched without the text, the refusals counted, and what the purge removed', () => {
     const search = { type: 'texte', longueur: 12, mots: 2, empreinte: 'abc' };
     expect(describeEntry('export', { format: 'json', lignes: 3, filtres: { recherche: search } })).toBe(
       'Export json : 3 lignes, recherche (12 caractères)',
