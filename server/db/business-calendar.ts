@@ -2,9 +2,9 @@
 // APP_TIMEZONE in business_calendar_offsets, which the day-count triggers read, and
 // signalement_day_counts keyed by business day. At start the table is compared with the zone's offsets;
 // when they differ (another zone, newer time-zone data), both are rewritten in one transaction.
-import { asc, sql, type SQL } from 'drizzle-orm';
+import { asc, sql } from 'drizzle-orm';
 import { offsetChanges, type OffsetChange } from '../../shared/calendar';
-import type { Database, Orm } from './client';
+import type { Database } from './client';
 import { dayCountsBackfill } from './day-counts';
 
 export interface CalendarSync {
@@ -35,18 +35,13 @@ export async function syncBusinessCalendar(db: Database, zone: string): Promise<
   const o = db.t.businessCalendarOffsets;
   await db.transaction(async (tx) => {
     // Rebuilding every day count may outlast the serving pool's statement limit (a million reports).
-    if (db.engine === 'postgres') await run(db, tx, sql`SET LOCAL statement_timeout = 0`);
+    if (db.engine === 'postgres') await db.execute(sql`SET LOCAL statement_timeout = 0`);
     await tx.delete(o);
     await tx
       .insert(o)
       .values(wanted.map((c) => ({ startsAt: new Date(c.startsAt), offsetMs: c.offsetMs, zone })));
     await tx.delete(db.t.signalementDayCounts);
-    for (const statement of dayCountsBackfill(db.engine)) await run(db, tx, sql.raw(statement));
+    for (const statement of dayCountsBackfill(db.engine)) await db.execute(sql.raw(statement));
   });
   return { zone, previousZone: stored.zone, rebuilt: true };
-}
-
-async function run(db: Database, tx: Orm, query: SQL): Promise<void> {
-  if (db.engine === 'sqlite') tx.run(query);
-  else await (tx as unknown as { execute(q: SQL): Promise<unknown> }).execute(query);
 }

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { closeSync, openSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
@@ -15,6 +14,7 @@ import pg from 'pg';
 import * as pgSchema from '../../drizzle/schema/pg';
 import * as sqliteSchema from '../../drizzle/schema/sqlite';
 import { Mutex } from './mutex';
+import { TransactionScope } from './transaction-scope';
 import { READ_MMAP_SIZE, ReadPool } from './read-pool';
 import { WriteHealth } from './write-health';
 import type { ThreadPoolHealth } from '../workers/thread-pool';
@@ -41,24 +41,37 @@ export interface Database {
    * The answers built from reads may run on as many threads of their own (server/workers/read-tasks.ts).
    */
   readonly readThreads: number;
-  /** Reads outside a transaction (on SQLite a separate connection that never sees uncommitted data). */
+  /**
+   * The one way to read: inside transaction() the transaction itself (it sees its own writes), outside it
+   * the readers (on SQLite reader threads or a read-only connection, which never see uncommitted data; on
+   * PostgreSQL the pool). Read it when the query runs: it changes with the transaction the code runs in.
+   */
   readonly read: Orm;
   /** Runs fn in one transaction; nested calls join the outer one. All writes go through here. */
   transaction<T>(fn: (tx: Orm) => Promise<T>): Promise<T>;
+  /** Whether this code runs inside transaction() (a transaction not yet committed or rolled back). */
+  inTransaction(): boolean;
+  /**
+   * Inside transaction(): `work` runs once, after the outermost transaction has committed, never after a
+   * rollback (nested transactions join the outer one, so a nested call's work waits for the outer COMMIT).
+   * Outside a transaction it runs at once. `work` is synchronous; an error it throws is logged, the
+   * transaction stays committed.
+   */
+  afterCommit(work: () => void): void;
   /** Raw SQL returning rows, for the few queries the builder cannot express. */
   rows<T = Record<string, unknown>>(query: SQL, tx?: Orm): Promise<T[]>;
   /**
    * A read run on every request (the session check, the report loader): `build(orm)` is prepared on
    * first use and kept under `name` (one name, one statement), then run with `values` for its placeholders
-   * (server/db/prepared.ts). Outside transactions, like db.read; on SQLite, on this thread: only for
-   * reads bounded by a key.
+   * (server/db/prepared.ts). Outside transactions; on SQLite, on this thread: only for reads bounded by a
+   * key. Inside transaction(), like db.read, `build` runs on the transaction (not kept).
    */
   prepared<R>(
     name: string,
     build: (orm: Orm) => Preparable<R>,
     values: Record<string, unknown>,
   ): Promise<Awaited<R>>;
-  /** Raw SQL that returns no rows (maintenance statements such as ANALYZE). */
+  /** Raw SQL that returns no rows (maintenance statements such as ANALYZE); joins the current transaction. */
   execute(query: SQL): Promise<void>;
   migrate(): Promise<void>;
   /**
@@ -128,6 +141,19 @@ function trackWrites(db: Omit<Database, 'writes'>): Database {
     transaction: <T>(fn: (tx: Orm) => Promise<T>) => writes.track(() => transaction(fn)),
     execute: (query: SQL) => writes.track(() => execute(query)),
   });
+}
+
+/** Database.prepared: inside a transaction the statement is built on it and run once, not kept. */
+function joiningTransaction(scope: TransactionScope, prepared: Database['prepared']): Database['prepared'] {
+  return async function <R>(
+    name: string,
+    build: (orm: Orm) => Preparable<R>,
+    values: Record<string, unknown>,
+  ): Promise<Awaited<R>> {
+    const tx = scope.current();
+    if (!tx) return prepared(name, build, values);
+    return (await build(tx).prepare().execute(values)) as Awaited<R>;
+  };
 }
 
 function sqlitePath(url: string): string {
@@ -216,43 +242,55 @@ function openSqlite(url: string, readWorkers: number, readJobTimeoutMs?: number)
       ) as unknown as Orm)
     : local;
   const mutex = new Mutex();
-  const current = new AsyncLocalStorage<Orm>();
+  const scope = new TransactionScope();
 
   return {
     engine: 'sqlite',
     url,
     readThreads: pool ? readWorkers : 0,
     t: sqliteSchema,
-    read: reader,
-    async transaction(fn) {
-      const outer = current.getStore();
-      if (outer) return fn(outer);
-      return mutex.run(async () => {
-        // better-sqlite3 cannot run an async callback in its own transaction helper, so the writer
-        // connection is held by the mutex from BEGIN IMMEDIATE to COMMIT/ROLLBACK.
-        writerConn.exec('BEGIN IMMEDIATE');
-        try {
-          const result = await current.run(writer, () => fn(writer));
-          writerConn.exec('COMMIT');
-          return result;
-        } catch (error) {
-          if (writerConn.inTransaction) writerConn.exec('ROLLBACK');
-          throw error;
-        }
-      });
+    get read() {
+      return scope.current() ?? reader;
     },
-    prepared: preparedRunner(local),
+    async transaction(fn) {
+      const outer = scope.current();
+      if (outer) return fn(outer);
+      return scope.outermost(
+        (body) =>
+          mutex.run(async () => {
+            // better-sqlite3 cannot run an async callback in its own transaction helper, so the writer
+            // connection is held by the mutex from BEGIN IMMEDIATE to COMMIT/ROLLBACK.
+            writerConn.exec('BEGIN IMMEDIATE');
+            try {
+              const result = await body(writer);
+              writerConn.exec('COMMIT');
+              return result;
+            } catch (error) {
+              if (writerConn.inTransaction) writerConn.exec('ROLLBACK');
+              throw error;
+            }
+          }),
+        fn,
+      );
+    },
+    inTransaction: () => scope.current() !== undefined,
+    afterCommit: (work) => scope.afterCommit(work),
+    prepared: joiningTransaction(scope, preparedRunner(local)),
     async rows<T>(query: SQL, tx?: Orm) {
-      const inTransaction = tx ?? current.getStore();
+      const inTransaction = tx ?? scope.current();
       if (inTransaction) return inTransaction.all(query) as T[];
       if (!pool) return reader.all(query) as T[];
       const { sql: text, params } = dialect.sqlToQuery(query);
       return (await pool.run(text, params, 'objects')) as T[];
     },
     async execute(query: SQL) {
-      await mutex.run(async () => {
-        writer.run(query);
-      });
+      // Inside a transaction the writer is already held by it: run there rather than wait for the mutex.
+      const tx = scope.current();
+      if (tx) tx.run(query);
+      else
+        await mutex.run(async () => {
+          writer.run(query);
+        });
     },
     async migrate() {
       await mutex.run(async () => migrateSqliteKeepingCause(writerConn, MIGRATIONS.sqlite));
@@ -322,30 +360,32 @@ function openPostgres(url: string, options: DatabaseOptions): Omit<Database, 'wr
   };
   const orm = drizzlePg(pool, { schema: pgSchema });
   const read = orm as unknown as Orm;
-  const current = new AsyncLocalStorage<Orm>();
+  const scope = new TransactionScope();
 
   return {
     engine: 'postgres',
     readThreads: 0,
     url,
     t: pgSchema as unknown as Schema,
-    read,
-    async transaction(fn) {
-      const outer = current.getStore();
-      if (outer) return fn(outer);
-      return orm.transaction(async (tx) => {
-        const typed = tx as unknown as Orm;
-        return current.run(typed, () => fn(typed));
-      });
+    get read() {
+      return scope.current() ?? read;
     },
-    prepared: preparedRunner(read),
+    async transaction(fn) {
+      const outer = scope.current();
+      if (outer) return fn(outer);
+      return scope.outermost((body) => orm.transaction((tx) => body(tx as unknown as Orm)), fn);
+    },
+    inTransaction: () => scope.current() !== undefined,
+    afterCommit: (work) => scope.afterCommit(work),
+    prepared: joiningTransaction(scope, preparedRunner(read)),
     async rows<T>(query: SQL, tx?: Orm) {
-      const runner = (tx ?? current.getStore() ?? read) as unknown as typeof orm;
+      const runner = (tx ?? scope.current() ?? read) as unknown as typeof orm;
       const result = await runner.execute(query);
       return result.rows as T[];
     },
     async execute(query: SQL) {
-      await orm.execute(query);
+      // Inside a transaction, on its connection.
+      await ((scope.current() ?? read) as unknown as typeof orm).execute(query);
     },
     async migrate() {
       // On a connection of its own, without the serving pool's statement limit: a migration may rewrite

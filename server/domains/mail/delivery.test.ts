@@ -243,6 +243,24 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
+  it('wakes up once the enqueuing transaction has committed, however long it runs after the enqueue', async () => {
+    // A look at the outbox before the COMMIT would find nothing, and the next one would be a minute away.
+    worker({ pollMs: 60_000, maxIdleMs: 60_000 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = Date.now();
+    await t.db.transaction(async () => {
+      await enqueueMail(t.db, {
+        kind: 'partner-notification',
+        to: 'apres-validation@example.mg',
+        subject: 'Après validation',
+        text: 'Bonjour',
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    });
+    await smtp.waitFor((m) => m.to === 'apres-validation@example.mg', 5000);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
   it('stops promptly, aborting a send stuck on an unresponsive server, and never marks it sent', async () => {
     const sockets: Socket[] = [];
     const silent: Server = createServer((socket) => void sockets.push(socket));

@@ -45,7 +45,7 @@ export async function enqueueMail(db: Database, mail: OutgoingMail): Promise<voi
       html: mail.html ?? null,
       nextAttemptAt: new Date(),
     });
+    // The workers look once the message is committed (the surrounding transaction's COMMIT), never before.
+    db.afterCommit(() => notifyMailQueued(db));
   });
-  // The surrounding transaction may not be committed yet: the worker waits a moment before looking.
-  notifyMailQueued(db);
 }

@@ -1,5 +1,6 @@
 // The background worker of the server process that empties the outbox. It polls every second while
-// there is work and backs off to maxIdleMs otherwise; enqueueMail() wakes it. Its timers are unref'd
+// there is work and backs off to maxIdleMs otherwise; enqueueMail() wakes it once the message is committed
+// (db.afterCommit), the polling stays as the fallback. Its timers are unref'd
 // and stop() ends it cleanly, so it never keeps a process (or a test) alive.
 import type { Database } from '../../db/client';
 import { DEFAULT_POLICY, deliverDueMail, msUntilNextDue, type DeliveryPolicy } from './delivery';
@@ -38,13 +39,11 @@ export interface MailWorker {
   readonly transport: MailTransport;
   /** This worker's id in mail_workers (written on the messages it claims). */
   readonly id: string;
-  /** Looks at the outbox shortly (after the enqueuing transaction has had time to commit). */
+  /** Looks at the outbox now (a message has been committed to it). */
   kick(): void;
   /** Stops polling, lets a running send finish (or aborts it after stopGraceMs), then resolves. */
   stop(): Promise<void>;
 }
-
-const KICK_DELAY_MS = 50;
 
 export function startMailWorker(options: MailWorkerOptions): MailWorker {
   const { db, log } = options;
@@ -65,7 +64,6 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
   const abort = new AbortController();
   interface Sleep {
     timer: NodeJS.Timeout;
-    until: number;
     wake: () => void;
   }
   let sleeping: Sleep | null = null;
@@ -74,7 +72,6 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
     new Promise<void>((resolve) => {
       const entry: Sleep = {
         timer: setTimeout(() => entry.wake(), ms),
-        until: Date.now() + ms,
         wake: () => {
           clearTimeout(entry.timer);
           if (sleeping === entry) sleeping = null;
@@ -116,7 +113,8 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
         delay = idleMs;
         idleMs = Math.min(idleMs * 2, maxIdleMs);
       }
-      if (kicked) delay = Math.min(delay, KICK_DELAY_MS);
+      // Kicked while busy: look again at once.
+      if (kicked) delay = 0;
       if (!stopped) await sleep(delay);
     }
   }
@@ -125,13 +123,7 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
     if (stopped) return;
     idleMs = pollMs;
     kicked = true;
-    const current = sleeping;
-    if (current && current.until - Date.now() > KICK_DELAY_MS) {
-      clearTimeout(current.timer);
-      current.timer = setTimeout(() => current.wake(), KICK_DELAY_MS);
-      current.timer.unref();
-      current.until = Date.now() + KICK_DELAY_MS;
-    }
+    sleeping?.wake();
   };
 
   const unsubscribe = onMailQueued((queuedOn) => {

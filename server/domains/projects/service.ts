@@ -37,14 +37,10 @@ export async function listProjects(
   return rows.map((r) => projectDto(r.project, r.owner));
 }
 
-/** `tx`: inside a transaction, to see a project it has just created (the read connection would not). */
-export async function getProject(
-  db: Database,
-  code: string,
-  tx: Orm = db.read,
-): Promise<ProjectDto | undefined> {
+/** Inside a transaction, db.read is the transaction: it sees a project the transaction has just created. */
+export async function getProject(db: Database, code: string): Promise<ProjectDto | undefined> {
   const { projects: p, partenaires: o } = db.t;
-  const [row] = await tx
+  const [row] = await db.read
     .select({
       project: { code: p.code, sigle: p.sigle, designation: p.designation, description: p.description },
       owner: { code: o.code, designation: o.designation, initial: o.initial, color: o.color },
@@ -113,7 +109,7 @@ export async function createProject(
         })
         .onConflictDoNothing({ target: p.code })
         .returning({ code: p.code });
-      if (row) return (await getProject(db, row.code, tx))!;
+      if (row) return (await getProject(db, row.code))!;
     }
     throw new Error('no free project code after 5 attempts');
   });

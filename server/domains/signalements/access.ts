@@ -33,13 +33,10 @@ export interface SignalementRow {
   isAnonyme: boolean;
 }
 
-export async function findSignalement(
-  db: Database,
-  code: string,
-  tx: Orm = db.read,
-): Promise<SignalementRow> {
+/** Inside a transaction it reads through it (db.read); `tx`, when given, is that transaction. */
+export async function findSignalement(db: Database, code: string, tx?: Orm): Promise<SignalementRow> {
   const { signalements: s, utilisateurs: u } = db.t;
-  const [row] = await tx
+  const [row] = await (tx ?? db.read)
     .select({
       id: s.id,
       code: s.code,

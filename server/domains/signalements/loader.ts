@@ -122,13 +122,13 @@ function loaderStatements(db: Database, orm: Orm, ids: (column: AnyColumn) => SQ
 
 /**
  * The loader's rows: for a page (at most 100 ids, the largest itemsPerPage), prepared statements run by
- * db.prepared (on SQLite on the main thread: bounded by the ids); for more (the export's batches) or in
- * a transaction, statements built for db.read (on SQLite a reader thread) or the transaction.
+ * db.prepared (on SQLite on the main thread: bounded by the ids); for more (the export's batches),
+ * statements built for db.read (on SQLite a reader thread). Inside a transaction both run on it.
  */
 const PREPARED_LOADER_IDS = 100;
-async function loaderRows(db: Database, ids: number[], tx: Orm) {
-  if (tx !== db.read || ids.length > PREPARED_LOADER_IDS) {
-    const q = loaderStatements(db, tx, (column) => inArray(column, ids));
+async function loaderRows(db: Database, ids: number[]) {
+  if (ids.length > PREPARED_LOADER_IDS) {
+    const q = loaderStatements(db, db.read, (column) => inArray(column, ids));
     return Promise.all([q.reports(), q.subjects(), q.projects()]);
   }
   const q = (orm: Orm) => loaderStatements(db, orm, (column) => inIdList(db, column, 'ids'));
@@ -140,15 +140,14 @@ async function loaderRows(db: Database, ids: number[], tx: Orm) {
   ]);
 }
 
-/** Full DTOs for the given report ids, in the given order. */
+/** Full DTOs for the given report ids, in the given order (inside a transaction, as it sees them). */
 export async function loadSignalements(
   db: Database,
   ids: number[],
   canEdit: (createdByEmail: string) => boolean,
-  tx: Orm = db.read,
 ): Promise<SignalementDto[]> {
   if (ids.length === 0) return [];
-  const [rows, subjectRows, projectRows] = await loaderRows(db, ids, tx);
+  const [rows, subjectRows, projectRows] = await loaderRows(db, ids);
 
   const group = <R extends { id: number }, V>(list: R[], map: (r: R) => V) => {
     const out = new Map<number, V[]>();
