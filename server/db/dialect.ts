@@ -32,6 +32,10 @@ export interface Dialect {
    * text, and so its plan, are the same whether the list is empty or not.
    */
   idList(column: SQL | AnyColumn, ids: readonly number[]): SQL;
+  /** The same with the list as the placeholder `name` of a prepared statement (server/db/prepared.ts). */
+  idListPlaceholder(column: SQL | AnyColumn, name: string): SQL;
+  /** The value of an idListPlaceholder: a JSON array read by json_each (SQLite), an integer array (PostgreSQL). */
+  idListValue(ids: readonly number[]): unknown;
 
   // Locks.
 

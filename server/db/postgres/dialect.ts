@@ -18,6 +18,8 @@ export const postgresDialect: Dialect = {
   dayKey: (day) => sql`to_char(date '1970-01-01' + ${day}, 'YYYY-MM-DD')`,
   // Read as `= ANY` on the column's index (a BitmapOr beside the trigram index).
   idList: (column, ids) => sql`${column} = any(${`{${ids.join(',')}}`}::integer[])`,
+  idListPlaceholder: (column, name) => sql`${column} = any(${sql.placeholder(name)}::integer[])`,
+  idListValue: (ids) => ids,
 
   lockingRows: (select) => sql`${select} for update`,
   // Blocks no row; released at COMMIT or ROLLBACK.

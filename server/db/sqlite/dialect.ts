@@ -16,6 +16,9 @@ export const sqliteDialect: Dialect = {
     sql`(with recursive g(day) as (select ${first} union all select day + 1 from g where day < ${last}) select day from g)`,
   dayKey: (day) => sql`date(${day} * 86400, 'unixepoch')`,
   idList: (column, ids) => sql`${column} in (select value from json_each(${JSON.stringify(ids)}))`,
+  idListPlaceholder: (column, name) =>
+    sql`${column} in (select value from json_each(${sql.placeholder(name)}))`,
+  idListValue: (ids) => JSON.stringify(ids),
 
   lockingRows: (select) => select,
   transactionLock: () => null,
