@@ -29,14 +29,14 @@ function columns(db: Database) {
     phoneNumber: p.phoneNumber,
     initial: p.initial,
     color: p.color,
-    // Correlated counts use the owner and partner indexes; PostgreSQL's count is a bigint, hence Number.
+    // Correlated counts use the owner and partner indexes; the dialect decodes them (a bigint on PostgreSQL).
     projectsCount:
       sql<number>`(select count(*) from ${projects} where ${projects.ownerId} = ${partnerId})`.mapWith(
-        Number,
+        db.dialect.count,
       ),
     signalementsCount:
       sql<number>`(select count(*) from ${signalements} where ${signalements.partenaireId} = ${partnerId})`.mapWith(
-        Number,
+        db.dialect.count,
       ),
   };
 }
