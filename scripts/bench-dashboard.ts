@@ -28,7 +28,6 @@ import {
   perNiveau,
   perResultat,
   perSubject,
-  toDate,
 } from '../server/domains/dashboard/service';
 import { createUser } from '../server/domains/utilisateurs/service';
 import { copyToPostgres } from './bench-dashboard-copy';
@@ -143,7 +142,7 @@ async function lastFullMonth(db: Database): Promise<Input> {
   const [row] = await db.rows<{ last: unknown }>(
     sql`select max(${db.t.signalements.signalementAt}) as last from ${db.t.signalements}`,
   );
-  const last = toDate(row?.last) ?? new Date();
+  const last = db.dialect.date(row?.last) ?? new Date();
   const start = new Date(Date.UTC(last.getUTCFullYear(), last.getUTCMonth() - 1, 1));
   const end = new Date(Date.UTC(last.getUTCFullYear(), last.getUTCMonth(), 0));
   return { dateStart: start.toISOString().slice(0, 10), dateEnd: end.toISOString().slice(0, 10) };

@@ -10,7 +10,6 @@ import { seed } from './db/seed/index';
 import { startMailWorker, type MailWorker } from './domains/mail/worker';
 import { ensureFirstAdmin } from './domains/utilisateurs/first-admin';
 import { drainConnections, shutdownSchedule } from './http/drain';
-import { claimPidFile, releasePidFile } from './ops/backup';
 import { ReadTaskPool } from './workers/read-task-pool';
 import { attachReadTasks, closeReadTasks } from './workers/read-tasks';
 
@@ -55,13 +54,11 @@ export async function start(env: Record<string, string | undefined> = process.en
   }
   const { createdKeyFile, encrypted, calendar } = prepared;
   // SQLite: the database is marked as served by this process (db:restore refuses to replace it meanwhile).
-  if (db.engine === 'sqlite') {
-    try {
-      claimPidFile(config.DATABASE_URL);
-    } catch (error) {
-      await db.close();
-      throw error;
-    }
+  try {
+    db.dialect.claimServer(config.DATABASE_URL);
+  } catch (error) {
+    await db.close();
+    throw error;
   }
   // SQLite: the report list and a report are built on threads of their own, as many as the reader threads.
   if (db.readThreads > 0) {
@@ -99,7 +96,7 @@ export async function start(env: Record<string, string | undefined> = process.en
     await app.close();
     await closeReadTasks(db);
     await db.close();
-    if (db.engine === 'sqlite') releasePidFile(config.DATABASE_URL);
+    db.dialect.releaseServer(config.DATABASE_URL);
     throw error;
   }
   const port = new URL(address).port;
@@ -135,7 +132,7 @@ export async function start(env: Record<string, string | undefined> = process.en
       }
       await closeReadTasks(db);
       await db.close();
-      if (db.engine === 'sqlite') releasePidFile(config.DATABASE_URL);
+      db.dialect.releaseServer(config.DATABASE_URL);
     },
   };
 }

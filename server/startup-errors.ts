@@ -1,8 +1,7 @@
 // What a start-up failure prints: one French line naming the setting at fault and the cause
 // (unreachable, unknown database, authentication, read-only path, disk full…), instead of a driver's stack
 // whose cause sits ten lines down. The database address is shown without its password.
-import { resolve } from 'node:path';
-import { isPostgresUrl } from './db/client';
+import { dialectFor } from './db/dialect';
 
 export interface StartupSettings {
   DATABASE_URL?: string;
@@ -34,16 +33,9 @@ function chain(error: unknown): ErrorLike[] {
   return out;
 }
 
-/** postgres://user:secret@host:port/db → « db » sur host:port (never the password). */
+/** The SQLite file, or postgres://user:secret@host:port/db → « db » sur host:port (never the password). */
 export function describeDatabase(url: string): string {
-  if (!isPostgresUrl(url)) return `le fichier SQLite ${resolve(url.replace(/^file:/, ''))}`;
-  try {
-    const parsed = new URL(url);
-    const db = decodeURIComponent(parsed.pathname.replace(/^\//, '')) || parsed.username || 'postgres';
-    return `la base PostgreSQL « ${db} » sur ${parsed.hostname || 'localhost'}:${parsed.port || '5432'}`;
-  } catch {
-    return 'la base PostgreSQL';
-  }
+  return dialectFor(url).describeTarget(url);
 }
 
 function pgUser(url: string): string {

@@ -3,11 +3,12 @@
 // folder with PostgreSQL). The row of data_key_check proves which key encrypts this database: a start with another
 // key, or without a key once data is encrypted, stops with a French message instead of reading garbage.
 import { closeSync, fstatSync, fsyncSync, openSync, readFileSync, writeSync, chmodSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { asc } from 'drizzle-orm';
 import { ConfigError, type Config } from '../config';
-import { isPostgresUrl, type Database } from '../db/client';
-import { ensurePrivateDir, PROJECT_ROOT } from '../paths';
+import type { Database } from '../db/client';
+import { dialectFor } from '../db/dialect';
+import { ensurePrivateDir } from '../paths';
 import {
   createCipher,
   DecryptError,
@@ -27,10 +28,9 @@ export const KEY_FORMAT_HINT = '32 octets en base64 ou 64 caractères hexadécim
 /** The key file this configuration uses (whether or not it exists). */
 export function dataKeyPath(config: Pick<Config, 'DATABASE_URL' | 'DATA_KEY_FILE'>): string {
   if (config.DATA_KEY_FILE) return resolve(config.DATA_KEY_FILE);
-  // From the project's folder, not the current one: the server and every command (a backup run by cron
-  // from elsewhere) find the same file.
-  if (isPostgresUrl(config.DATABASE_URL)) return join(PROJECT_ROOT, 'data', 'data.key');
-  return join(dirname(resolve(config.DATABASE_URL.replace(/^file:/, ''))), 'data.key');
+  // Beside the SQLite file, or from the project's folder (not the current one) with PostgreSQL: the server
+  // and every command (a backup run by cron from elsewhere) find the same file.
+  return dialectFor(config.DATABASE_URL).defaultKeyFile(config.DATABASE_URL);
 }
 
 export interface LoadedKey {

@@ -100,24 +100,6 @@ async function migrateTotpKeys(db: Database, tx: Orm, cipher: DataCipher): Promi
   return rows.length;
 }
 
-/**
- * SQLite keeps every token ever indexed in search_terms, and the FTS5 indexes keep deleted entries
- * in old segments until merged: both are rebuilt from the search texts as they are now, so no token of
- * a source's name remains (secure_delete, set on the writer connection, zeroes the freed pages).
- */
-async function rebuildSqliteSearchIndexes(db: Database, tx: Orm): Promise<void> {
-  // SQLite only: these statements return no rows, so they run on the writer connection directly.
-  for (const statement of [
-    sql`delete from search_terms`,
-    sql`insert into signalements_fts(signalements_fts) values ('rebuild')`,
-    sql`insert into signalements_words(signalements_words) values ('rebuild')`,
-    sql`insert into search_terms(term) select term from signalements_words_vocab`,
-    sql`insert into search_terms_fts(search_terms_fts) values ('rebuild')`,
-  ]) {
-    tx.run(statement);
-  }
-}
-
 /** Encrypts what an older version left in clear; returns what it changed (nothing on later starts). */
 export async function encryptPlaintext(db: Database): Promise<PlaintextMigration> {
   const cipher = cipherOf(db);
@@ -129,12 +111,11 @@ export async function encryptPlaintext(db: Database): Promise<PlaintextMigration
     // Older versions put the names of the sources of non-anonymous reports in the search text.
     for (const id of reports) await refreshSearchText(db, tx, id);
     const migration = { sources, history, reports: reports.size, totpKeys };
-    if (db.engine === 'sqlite' && reports.size > 0) await rebuildSqliteSearchIndexes(db, tx);
+    // No token of a source's name may remain in the search indexes (SQLite's keep deleted words).
+    if (reports.size > 0) await db.dialect.purgeSearchIndexes(tx);
     return migration;
   });
-  if (db.engine === 'sqlite' && changedAnything(result)) {
-    // The clear values may still sit in the WAL: copy it into the (securely rewritten) file, empty it.
-    await db.execute(sql`PRAGMA wal_checkpoint(TRUNCATE)`);
-  }
+  // The clear values may still sit in SQLite's write-ahead log.
+  if (changedAnything(result)) await db.dialect.purgeLog(db);
   return result;
 }

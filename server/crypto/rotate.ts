@@ -6,10 +6,8 @@ import { renameSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { and, asc, eq, gt } from 'drizzle-orm';
 import type { Config } from '../config';
-import { sql } from 'drizzle-orm';
-import { openDatabase, STARTUP_LOCK, type Database, type Orm } from '../db/client';
+import { openDatabase, type Database, type Orm } from '../db/client';
 import { liveWorkers, STALE_MS } from '../domains/mail/workers';
-import { claimPidFile, releasePidFile, runningServerPid, sqliteFile } from '../ops/backup';
 import { rowsById, sourceHistoryRows } from './batches';
 import { createCipher, generateDataKey, sameKey, type DataCipher } from './cipher';
 import { DataKeyError, openDataKey, readDataKey, syncDirectory, verifierOf, writeKeyFile } from './data-key';
@@ -106,25 +104,17 @@ const STOP_FIRST = 'arrêtez le serveur avant de changer la clé de chiffrement 
  * then checks its key against the new verifier).
  */
 async function refuseLiveInstance(db: Database): Promise<void> {
-  if (db.engine === 'sqlite') {
-    const pid = runningServerPid(db.url);
-    if (pid !== null)
-      throw new DataKeyError(
-        `Le serveur semble en marche sur ${sqliteFile(db.url)} (processus ${pid}) : ${STOP_FIRST}`,
-      );
-    return;
-  }
-  const [row] = await db.rows<{ name: string; n: number; beats: boolean }>(sql`
-    select current_database() as name, count(*)::int as n, to_regclass('mail_workers') is not null as beats
-    from pg_stat_activity a
-    where a.datname = current_database() and a.pid <> pg_backend_pid() and a.backend_type = 'client backend'
-      and not exists (select 1 from pg_locks l where l.pid = a.pid and l.locktype = 'advisory' and l.granted
-        and l.classid = ${STARTUP_LOCK[0]} and l.objid = ${STARTUP_LOCK[1]} and l.objsubid = 2)`);
-  // A server beats every 5 s (its mail worker), even when its pool holds no connection at this instant.
-  const beating = row?.beats ? (await liveWorkers(db)).length : 0;
-  if (row && (row.n > 0 || beating > 0)) {
+  const use = await db.dialect.liveUse(db);
+  if (!use) return;
+  if (use.kind === 'process')
     throw new DataKeyError(
-      `La base « ${row.name} » est en cours d'utilisation (${row.n} connexion(s), ${beating} serveur(s) actif(s) depuis moins de ${STALE_MS / 1000} s) : ${STOP_FIRST}`,
+      `Le serveur semble en marche sur ${use.file} (processus ${use.pid}) : ${STOP_FIRST}`,
+    );
+  // A server beats every 5 s (its mail worker), even when its pool holds no connection at this instant.
+  const beating = use.heartbeats ? (await liveWorkers(db)).length : 0;
+  if (use.connections > 0 || beating > 0) {
+    throw new DataKeyError(
+      `La base « ${use.database} » est en cours d'utilisation (${use.connections} connexion(s), ${beating} serveur(s) actif(s) depuis moins de ${STALE_MS / 1000} s) : ${STOP_FIRST}`,
     );
   }
 }
@@ -150,12 +140,11 @@ export async function rotateDataKey(
     // refuse), then meet the new verifier.
     return await db.exclusively(async () => {
       if (!options.sameProcess) await refuseLiveInstance(db);
-      if (db.engine !== 'sqlite') return rotate(db, config, newKey, now);
-      claimPidFile(db.url);
+      db.dialect.claimServer(db.url);
       try {
         return await rotate(db, config, newKey, now);
       } finally {
-        releasePidFile(db.url);
+        db.dialect.releaseServer(db.url);
       }
     });
   } finally {

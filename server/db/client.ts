@@ -15,6 +15,9 @@ import * as pgSchema from '../../drizzle/schema/pg';
 import * as sqliteSchema from '../../drizzle/schema/sqlite';
 import { Mutex } from './mutex';
 import { TransactionScope } from './transaction-scope';
+import type { Dialect } from './dialect';
+import { postgresDialect } from './postgres/dialect';
+import { sqliteDialect } from './sqlite/dialect';
 import { READ_MMAP_SIZE, ReadPool } from './read-pool';
 import { WriteHealth } from './write-health';
 import type { ThreadPoolHealth } from '../workers/thread-pool';
@@ -31,6 +34,8 @@ export type Engine = 'sqlite' | 'postgres';
 
 export interface Database {
   readonly engine: Engine;
+  /** Every engine difference needed outside server/db (server/db/dialect.ts, docs/decisions/0025-dialects.md). */
+  readonly dialect: Dialect;
   /** The DATABASE_URL it was opened with (a worker thread opens its own connection from it). */
   readonly url: string;
   /** Tables of the active engine. */
@@ -246,6 +251,7 @@ function openSqlite(url: string, readWorkers: number, readJobTimeoutMs?: number)
 
   return {
     engine: 'sqlite',
+    dialect: sqliteDialect,
     url,
     readThreads: pool ? readWorkers : 0,
     t: sqliteSchema,
@@ -364,6 +370,7 @@ function openPostgres(url: string, options: DatabaseOptions): Omit<Database, 'wr
 
   return {
     engine: 'postgres',
+    dialect: postgresDialect,
     readThreads: 0,
     url,
     t: pgSchema as unknown as Schema,

@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import type { Database, Orm } from './client';
 
 /** Namespaces of the transaction-scoped advisory locks (first key of pg_advisory_xact_lock). */
@@ -10,6 +9,6 @@ export const LOCK_SPACE = { accessAlerts: 8111 } as const;
  * row and is released at COMMIT or ROLLBACK.
  */
 export async function lockFor(db: Database, tx: Orm, space: number, id: number): Promise<void> {
-  if (db.engine === 'postgres')
-    await db.rows(sql`select pg_advisory_xact_lock(${space}::int, ${id}::int)`, tx);
+  const lock = db.dialect.transactionLock(space, id);
+  if (lock) await db.rows(lock, tx);
 }

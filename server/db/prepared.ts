@@ -2,8 +2,8 @@
 // request, the loader of report DTOs): Drizzle builds their SQL text and row mapping on the first run
 // only, instead of on every request (about a millisecond per list request, decision 0023). The
 // engines differ in how a prepared query is made (PostgreSQL names it, per connection) and in how a list
-// of ids travels as one parameter (SQLite: a JSON array read by json_each; PostgreSQL: an integer array).
-import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
+// of ids travels as one parameter (the dialect's idListPlaceholder and idListValue, server/db/dialect.ts).
+import type { AnyColumn, SQL } from 'drizzle-orm';
 import type { Database, Orm } from './client';
 
 export interface Preparable<R> {
@@ -32,12 +32,10 @@ export function preparedRunner(orm: Orm) {
 
 /** `column` is one of the ids given as the placeholder `name` (its value made by idList). */
 export function inIdList(db: Database, column: AnyColumn, name: string): SQL {
-  return db.engine === 'sqlite'
-    ? sql`${column} in (select value from json_each(${sql.placeholder(name)}))`
-    : sql`${column} = any(${sql.placeholder(name)}::integer[])`;
+  return db.dialect.idListPlaceholder(column, name);
 }
 
 /** The value of an inIdList placeholder. */
 export function idList(db: Database, ids: readonly number[]): unknown {
-  return db.engine === 'sqlite' ? JSON.stringify(ids) : ids;
+  return db.dialect.idListValue(ids);
 }

@@ -51,7 +51,7 @@ export type WordMatch = { word: string } & (
 export async function planSearch(db: Database, query: string): Promise<WordMatch[]> {
   const plan: WordMatch[] = [];
   for (const word of searchWords(query)) {
-    if (db.engine !== 'sqlite' || word.length < 3) {
+    if (!db.dialect.searchIndexes || word.length < 3) {
       plan.push({ word, via: 'like' });
       continue;
     }
@@ -96,9 +96,7 @@ const byRoute = (plan: WordMatch[]) => ({
  * `= ANY` on the column's index (a BitmapOr beside the trigram index), SQLite as a rowid list.
  */
 export function inIdList(db: Database, column: SQL | AnyColumn, ids: readonly number[]): SQL {
-  return db.engine === 'postgres'
-    ? sql`${column} = any(${`{${ids.join(',')}}`}::integer[])`
-    : sql`${column} in (select value from json_each(${JSON.stringify(ids)}))`;
+  return db.dialect.idList(column, ids);
 }
 
 /**
@@ -123,9 +121,7 @@ export function signalementSearchCondition(
   const like = (w: WordMatch) => sql`${s.searchText} like ${`%${w.word}%`}`;
   if (strategy !== 'index') {
     const scanned =
-      strategy === 'sequential' && db.engine === 'postgres'
-        ? sql`${s.searchText} collate "C"`
-        : sql`${s.searchText}`;
+      strategy === 'sequential' ? db.dialect.sequentialText(s.searchText) : sql`${s.searchText}`;
     return sql.join(
       plan.map((w) => sql`${scanned} like ${`%${w.word}%`}`),
       sql` and `,
@@ -158,7 +154,7 @@ export async function countSearchInIndex(
   plan: WordMatch[],
   limit?: number,
 ): Promise<number | null> {
-  if (db.engine !== 'sqlite' || plan.length === 0) return null;
+  if (!db.dialect.searchIndexes || plan.length === 0) return null;
   const { like, trigram, terms } = byRoute(plan);
   if (like.length > 0) return null;
   if (terms.some((w) => w.terms.length === 0)) return 0;
@@ -209,7 +205,7 @@ export async function isDenseSearch(db: Database, plan: WordMatch[], threshold: 
  * signalements.search_text calls it (refreshSearchText, the demo generator).
  */
 export async function recordSearchTerms(db: Database, tx: Orm, texts: Iterable<string>): Promise<void> {
-  if (db.engine !== 'sqlite') return;
+  if (!db.dialect.searchIndexes) return;
   const tokens = new Set<string>();
   for (const text of texts) for (const token of searchTokens(text)) tokens.add(token);
   const all = [...tokens];

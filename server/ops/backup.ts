@@ -11,20 +11,19 @@ import {
   existsSync,
   mkdirSync,
   readdirSync,
-  readFileSync,
   renameSync,
   rmSync,
   unlinkSync,
-  writeFileSync,
 } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import Sqlite from 'better-sqlite3';
 import pg from 'pg';
-import { ConfigError, type Config } from '../config';
+import type { Config } from '../config';
 import { formatDataKey } from '../crypto/cipher';
 import { dataKeyPath, readDataKey, syncDirectory } from '../crypto/data-key';
 import { isPostgresUrl } from '../db/client';
+import { sqliteFile } from '../db/sqlite/pid-file';
 import { keyOpens, pgCounts, pgVerifier, sqliteCounts, sqliteVerifier, type Counts } from './restore-checks';
 import { sealTo, SealError } from './seal';
 
@@ -42,6 +41,9 @@ export type BackupSettings = Pick<
   | 'BACKUP_RECIPIENT'
 >;
 
+// The pid file moved to server/db/sqlite/pid-file.ts (the SQLite dialect claims it); same exports here.
+export { claimPidFile, pidFile, releasePidFile, runningServerPid, sqliteFile } from '../db/sqlite/pid-file';
+
 /** Sealed backups, and the unsealed .db/.dump of earlier versions (pruned with their .key in clear). */
 const NAME =
   /^signalements-(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z)\.(sqlite\.sauvegarde|postgres\.sauvegarde|db|dump)$/;
@@ -53,59 +55,6 @@ export function backupStamp(now: Date): string {
     .toISOString()
     .replace(/\.\d{3}Z$/, 'Z')
     .replace(/:/g, '-');
-}
-
-export function sqliteFile(url: string): string {
-  return resolve(url.replace(/^file:/, ''));
-}
-
-/** The server's pid file beside a SQLite database (written at start, removed at a clean stop). */
-export function pidFile(url: string): string {
-  return `${sqliteFile(url)}.pid`;
-}
-
-/** Whether the process named in the pid file runs (a file left by a crash names a dead process). */
-export function runningServerPid(url: string): number | null {
-  let text: string;
-  try {
-    text = readFileSync(pidFile(url), 'utf8');
-  } catch {
-    return null;
-  }
-  const pid = Number(text.trim());
-  if (!Number.isInteger(pid) || pid <= 0) return null;
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return null;
-  }
-  // After a reboot the number may belong to an unrelated program: only a Node.js process counts (where
-  // the system tells, as Linux does in /proc; elsewhere any live process counts).
-  try {
-    const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    if (!/node/i.test(command)) return null;
-  } catch {
-    // No /proc, or not readable: keep the cautious answer.
-  }
-  return pid;
-}
-
-/**
- * Marks the SQLite database as served by this process (restore refuses to replace it meanwhile). A live
- * server of another process on the same file stops this start: SQLite is served by one process.
- */
-export function claimPidFile(url: string): void {
-  const other = runningServerPid(url);
-  if (other !== null && other !== process.pid) {
-    throw new ConfigError(
-      `Démarrage impossible (DATABASE_URL) : un autre serveur (processus ${other}) utilise déjà ${sqliteFile(url)}.`,
-    );
-  }
-  writeFileSync(pidFile(url), `${process.pid}\n`, { mode: 0o600 });
-}
-
-export function releasePidFile(url: string): void {
-  if (runningServerPid(url) === process.pid) rmSync(pidFile(url), { force: true });
 }
 
 /** postgres://user:secret@host/db → the URL without its password, and the password for PGPASSWORD. */

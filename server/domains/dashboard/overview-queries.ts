@@ -3,14 +3,14 @@
 // (x_id, signalement_at) indexes) rather than the per-day counts of queries.ts.
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client';
-import { daysBetween, listedBuckets, timestampParam, type Bucket } from '../../db/dates';
+import type { Bucket } from '../../db/dates';
 import type { InstantRange } from './schema';
 
 /** ` and col >= start and col < end`, for the bounds that are set. */
 function rangeCondition(db: Database, column: AnyColumn | SQL, range: InstantRange): SQL {
   const parts: SQL[] = [];
-  if (range.start) parts.push(sql` and ${column} >= ${timestampParam(db.engine, range.start)}`);
-  if (range.end) parts.push(sql` and ${column} < ${timestampParam(db.engine, range.end)}`);
+  if (range.start) parts.push(sql` and ${column} >= ${db.dialect.timestamp(range.start)}`);
+  if (range.end) parts.push(sql` and ${column} < ${db.dialect.timestamp(range.end)}`);
   return sql.join(parts);
 }
 
@@ -20,8 +20,8 @@ function rangeCondition(db: Database, column: AnyColumn | SQL, range: InstantRan
  */
 function rangeWhere(db: Database, column: AnyColumn | SQL, range: InstantRange): SQL {
   const parts: SQL[] = [];
-  if (range.start) parts.push(sql`${column} >= ${timestampParam(db.engine, range.start)}`);
-  if (range.end) parts.push(sql`${column} < ${timestampParam(db.engine, range.end)}`);
+  if (range.start) parts.push(sql`${column} >= ${db.dialect.timestamp(range.start)}`);
+  if (range.end) parts.push(sql`${column} < ${db.dialect.timestamp(range.end)}`);
   return parts.length ? sql` where ${sql.join(parts, sql` and `)}` : sql``;
 }
 
@@ -42,7 +42,7 @@ export function windowSummarySql(db: Database, range: InstantRange): SQL {
     (select count(*) from ${s} where ${s.statutId} is null${r}) as waiting,
     coalesce(sum(case when c.kind in ('treated', 'closed') then c.n end), 0) as treated,
     coalesce(sum(case when c.kind = 'closed' then c.n end), 0) as closed,
-    (select avg(${daysBetween(db.engine, s.signalementAt, s.closeAt)}) from ${s} where ${s.closeAt} is not null${r}) as avg_days
+    (select avg(${db.dialect.daysBetween(s.signalementAt, s.closeAt)}) from ${s} where ${s.closeAt} is not null${r}) as avg_days
   from (select ${st.kind} as kind, (select count(*) from ${s} where ${s.statutId} = ${st.id}${r}) as n
         from ${st} where ${st.kind} <> 'open') as c`;
 }
@@ -59,7 +59,7 @@ export function seriesSql(db: Database, buckets: readonly Bucket[]): SQL {
   return sql`select b.day as day,
       (select count(*) from ${s} where ${inBucket}) as received,
       (select count(*) from ${s} where ${s.statutId} in (select ${st.id} from ${st} where ${st.kind} <> 'open') and ${inBucket}) as resolved
-    from ${listedBuckets(db.engine, buckets)} as b order by b.day`;
+    from ${db.dialect.listedBuckets(buckets)} as b order by b.day`;
 }
 
 export type CountedDimension = 'region' | 'district' | 'commune' | 'canal';
@@ -118,7 +118,7 @@ export function topPartnersSql(db: Database, range: InstantRange): SQL {
   const r = rangeCondition(db, s.signalementAt, range);
   // The mean is computed for the TOP rows only: the inner LIMIT keeps the subquery from being flattened.
   return sql`select y.code, y.designation, y.color, y.n,
-      (select avg(${daysBetween(db.engine, s.signalementAt, s.closeAt)}) from ${s}
+      (select avg(${db.dialect.daysBetween(s.signalementAt, s.closeAt)}) from ${s}
         where ${s.partenaireId} = y.id and ${s.closeAt} is not null${r}) as avg_days
     from (select * from (
         select ${p.id} as id, ${p.code} as code, ${p.designation} as designation, ${p.color} as color,
@@ -132,7 +132,7 @@ export function topPartnersSql(db: Database, range: InstantRange): SQL {
 export function alertsSql(db: Database, overdueBefore: Date): SQL {
   const { signalements: s, niveaux: n } = db.t;
   const open = sql`(${s.statutId} is null or ${s.statutId} in ${openStatutIds(db)})`;
-  const before = timestampParam(db.engine, overdueBefore);
+  const before = db.dialect.timestamp(overdueBefore);
   const topRank = sql`(select max(${n.rank}) from ${n})`;
   return sql`select
     (select ${n.designation} from ${n} where ${n.rank} = ${topRank} order by ${n.designation} limit 1) as top_niveau,

@@ -19,9 +19,9 @@ import { countsPerDay, type PerDay } from './service';
 export const OVERDUE_AFTER_DAYS = 30;
 const DAY_MS = 86_400_000;
 
-const num = (value: unknown): number => (value === null || value === undefined ? 0 : Number(value));
-const maybe = (value: unknown): number | null =>
-  value === null || value === undefined ? null : Math.round(Number(value) * 10) / 10;
+/** A number of days to one decimal, or null. */
+const oneDecimal = (value: number | null): number | null =>
+  value === null ? null : Math.round(value * 10) / 10;
 
 export interface Compared {
   value: number | null;
@@ -53,16 +53,16 @@ export interface OverviewSummary {
 
 async function windowSummary(db: Database, window: Window) {
   const [row] = await db.rows(windowSummarySql(db, window));
-  const total = num(row?.total);
-  const waiting = num(row?.waiting);
-  const treated = num(row?.treated);
+  const total = db.dialect.count(row?.total);
+  const waiting = db.dialect.count(row?.waiting);
+  const treated = db.dialect.count(row?.treated);
   return {
     total,
     waiting,
     treated,
     inProgress: total - treated,
-    closed: num(row?.closed),
-    avgDays: maybe(row?.avg_days),
+    closed: db.dialect.count(row?.closed),
+    avgDays: oneDecimal(db.dialect.number(row?.avg_days)),
   };
 }
 
@@ -71,9 +71,9 @@ const fr = new Intl.NumberFormat('fr-FR');
 
 async function alerts(db: Database, now: Date): Promise<Alert[]> {
   const [row] = await db.rows(alertsSql(db, new Date(now.getTime() - OVERDUE_AFTER_DAYS * DAY_MS)));
-  const urgent = num(row?.urgent);
-  const overdue = num(row?.overdue);
-  const untriaged = num(row?.untriaged);
+  const urgent = db.dialect.count(row?.urgent);
+  const overdue = db.dialect.count(row?.overdue);
+  const untriaged = db.dialect.count(row?.untriaged);
   const niveau = row?.top_niveau ? String(row.top_niveau) : 'le plus élevé';
   return [
     {
@@ -137,7 +137,11 @@ export interface SeriesPoint {
 
 export async function overviewSeries(db: Database, period: Period, now = new Date()): Promise<SeriesPoint[]> {
   const rows = await db.rows(seriesSql(db, periodWindows(period, now).series));
-  return rows.map((r) => ({ date: String(r.day), complaints: num(r.received), resolved: num(r.resolved) }));
+  return rows.map((r) => ({
+    date: String(r.day),
+    complaints: db.dialect.count(r.received),
+    resolved: db.dialect.count(r.resolved),
+  }));
 }
 
 export interface Distribution {
@@ -160,8 +164,12 @@ export async function overviewDistribution(
   const rows = await db.rows(query);
   const [received] = await db.rows(receivedSql(db, window));
   return {
-    total: num(received?.n),
-    items: rows.map((r) => ({ code: String(r.code), designation: String(r.designation), count: num(r.n) })),
+    total: db.dialect.count(received?.n),
+    items: rows.map((r) => ({
+      code: String(r.code),
+      designation: String(r.designation),
+      count: db.dialect.count(r.n),
+    })),
   };
 }
 
@@ -185,14 +193,14 @@ export async function overviewTop(db: Database, period: Period, now = new Date()
       name: String(u.name),
       email: String(u.email),
       role: String(u.role),
-      complaintsHandled: num(u.n),
+      complaintsHandled: db.dialect.count(u.n),
     })),
     partners: partners.map((p) => ({
       code: String(p.code),
       designation: String(p.designation),
       color: String(p.color),
-      complaintsReceived: num(p.n),
-      avgResolutionTime: maybe(p.avg_days),
+      complaintsReceived: db.dialect.count(p.n),
+      avgResolutionTime: oneDecimal(db.dialect.number(p.avg_days)),
     })),
   };
 }

@@ -92,16 +92,8 @@ export function perDaySql(db: Database, first: Date, last: Date): SQL {
   const c = db.t.signalementDayCounts;
   const from = epochDay(first);
   const to = epochDay(last);
-  const [days, key] =
-    db.engine === 'sqlite'
-      ? [
-          sql`(with recursive g(day) as (select ${from} union all select day + 1 from g where day < ${to}) select day from g)`,
-          sql`date(d.day * 86400, 'unixepoch')`,
-        ]
-      : [
-          sql`(select cast(g as integer) as day from generate_series(cast(${from} as integer), cast(${to} as integer)) as g)`,
-          sql`to_char(date '1970-01-01' + d.day, 'YYYY-MM-DD')`,
-        ];
+  const days = db.dialect.dayRange(from, to);
+  const key = db.dialect.dayKey(sql`d.day`);
   return sql`select ${key} as day, coalesce(${c.n}, 0) as n
     from ${days} as d left join ${c} on ${c.dimension} = 'total' and ${c.refId} = 0 and ${c.day} = d.day
     order by d.day`;

@@ -59,26 +59,14 @@ export interface ResultatCount {
 }
 export type PerDay = Record<string, number>;
 
-/** PostgreSQL returns count(*) and sum() as strings (bigint, numeric). */
-const num = (value: unknown): number => (value === null || value === undefined ? 0 : Number(value));
-const float = (value: unknown): number | null =>
-  value === null || value === undefined ? null : Number(value);
-
-/** A timestamp as the engine returns it from raw SQL: milliseconds (SQLite) or a Date (PostgreSQL). */
-export function toDate(value: unknown): Date | null {
-  if (value === null || value === undefined) return null;
-  const date = value instanceof Date ? value : new Date(typeof value === 'string' ? value : Number(value));
-  return Number.isNaN(date.getTime()) ? null : date;
-}
-
 /** The business day containing `at`, as the UTC midnight of its calendar date (how days are held here). */
 const dayOf = (at: Date) => parseIsoDay(businessDay(at))!;
 
 export async function keyMetrics(db: Database, input?: DateRangeInput): Promise<KeyMetrics> {
   const [row] = await db.rows(keyMetricsSql(db, toInstantRange(input)));
-  const total = num(row?.total);
-  const treated = num(row?.treated);
-  return { total, treated, inProgress: total - treated, closed: num(row?.closed) };
+  const total = db.dialect.count(row?.total);
+  const treated = db.dialect.count(row?.treated);
+  return { total, treated, inProgress: total - treated, closed: db.dialect.count(row?.closed) };
 }
 
 export async function perLocalisation(
@@ -90,9 +78,9 @@ export async function perLocalisation(
   return rows.map((r) => ({
     id: String(r.id),
     designation: String(r.designation),
-    latitude: float(r.latitude),
-    longitude: float(r.longitude),
-    signalementCount: num(r.n),
+    latitude: db.dialect.number(r.latitude),
+    longitude: db.dialect.number(r.longitude),
+    signalementCount: db.dialect.count(r.n),
   }));
 }
 
@@ -101,7 +89,7 @@ export async function perCanal(db: Database, input?: DateRangeInput): Promise<Ca
   return rows.map((r) => ({
     id: String(r.id),
     designation: String(r.designation),
-    signalementCount: num(r.n),
+    signalementCount: db.dialect.count(r.n),
   }));
 }
 
@@ -109,7 +97,7 @@ export async function perSubject(db: Database, input?: DateRangeInput): Promise<
   const rows = await db.rows(perSubjectSql(db, toInstantRange(input)));
   return rows.map((r) => ({
     sujet: { code: String(r.code), designation: String(r.designation) },
-    count: num(r.n),
+    count: db.dialect.count(r.n),
   }));
 }
 
@@ -117,7 +105,7 @@ export async function perNiveau(db: Database, input?: DateRangeInput): Promise<N
   const rows = await db.rows(perNiveauSql(db, toInstantRange(input)));
   return rows.map((r) => ({
     niv: { code: String(r.code), designation: String(r.designation), color: String(r.color) },
-    count: num(r.n),
+    count: db.dialect.count(r.n),
   }));
 }
 
@@ -125,13 +113,13 @@ export async function perResultat(db: Database, input?: DateRangeInput): Promise
   const rows = await db.rows(perResultatSql(db, toInstantRange(input)));
   return rows.map((r) => ({
     result: { code: String(r.code), designation: String(r.designation) },
-    count: num(r.n),
+    count: db.dialect.count(r.n),
   }));
 }
 
 async function reportBounds(db: Database): Promise<{ first: Date | null; last: Date | null }> {
   const [row] = await db.rows(reportBoundsSql(db));
-  return { first: toDate(row?.first), last: toDate(row?.last) };
+  return { first: db.dialect.date(row?.first), last: db.dialect.date(row?.last) };
 }
 
 /**
@@ -180,6 +168,6 @@ export async function perDay(db: Database, input?: DateRangeInput, now = new Dat
 export async function countsPerDay(db: Database, first: Date, last: Date): Promise<PerDay> {
   const rows = await db.rows(perDaySql(db, first, last));
   const result: PerDay = {};
-  for (const row of rows) result[String(row.day)] = num(row.n);
+  for (const row of rows) result[String(row.day)] = db.dialect.count(row.n);
   return result;
 }

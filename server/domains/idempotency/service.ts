@@ -10,7 +10,6 @@ import type { Database } from '../../db/client';
 import { cipherOf } from '../../crypto/registry';
 import { DomainError } from '../../errors';
 import type { SessionUser } from '../auth/session';
-import { isUniqueViolation } from '../utilisateurs/constraint-errors';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 /** How long a key is remembered; a retry comes within minutes, a day is generous. */
@@ -152,7 +151,7 @@ async function runOnce<T>(
         return { result, replayed: false };
       });
     } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
+      if (!db.dialect.isUniqueViolation(error)) throw error;
       const [winner] = await db.read.select(columns).from(t).where(where);
       if (winner) return replay(winner);
       // Another unique value taken meanwhile (a partner's code): on PostgreSQL the create's own retry

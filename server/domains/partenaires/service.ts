@@ -8,7 +8,6 @@ import { foldedMatch, idIn } from '../../db/folded-search';
 import { conflict, notFound } from '../../errors';
 import { requireAdmin } from '../auth/guards';
 import type { SessionUser } from '../auth/session';
-import { isForeignKeyViolation, isUniqueViolation } from '../utilisateurs/constraint-errors';
 import { partenaireDto, type PartenaireDto } from './dto';
 import { firstFreeCode, leastUsedColor, partnerCodeBase, partnerInitial } from './naming';
 
@@ -30,14 +29,14 @@ function columns(db: Database) {
     phoneNumber: p.phoneNumber,
     initial: p.initial,
     color: p.color,
-    // Correlated counts use the owner and partner indexes; PostgreSQL's count is a bigint, hence Number.
+    // Correlated counts use the owner and partner indexes; the dialect decodes them (a bigint on PostgreSQL).
     projectsCount:
       sql<number>`(select count(*) from ${projects} where ${projects.ownerId} = ${partnerId})`.mapWith(
-        Number,
+        db.dialect.count,
       ),
     signalementsCount:
       sql<number>`(select count(*) from ${signalements} where ${signalements.partenaireId} = ${partnerId})`.mapWith(
-        Number,
+        db.dialect.count,
       ),
   };
 }
@@ -120,7 +119,7 @@ export async function createPartenaire(
       });
     } catch (error) {
       // Another process took the same code between our read and our insert (PostgreSQL): try the next one.
-      if (attempt < CODE_ATTEMPTS && isUniqueViolation(error)) continue;
+      if (attempt < CODE_ATTEMPTS && db.dialect.isUniqueViolation(error)) continue;
       throw error;
     }
   }
@@ -158,7 +157,7 @@ export async function deletePartenaire(db: Database, actor: SessionUser, code: s
     });
   } catch (error) {
     // A report or project added for this partner while we were deleting it: the foreign key refuses.
-    if (isForeignKeyViolation(error)) throw conflict(PARTENAIRE_RULES.linked);
+    if (db.dialect.isForeignKeyViolation(error)) throw conflict(PARTENAIRE_RULES.linked);
     throw error;
   }
 }

@@ -290,7 +290,8 @@ export async function cheapExactCount(db: Database, f: ListFilters): Promise<num
   const counted = await countFromDayCounts(db, f);
   if (counted !== null) return counted;
   const subjectCodes = f['subjects.code'];
-  if (db.engine !== 'sqlite' || !subjectCodes || subjectCodes.length === 0 || !onlyFilter(f, 'subjects.code'))
+  const subjectSetCount = db.dialect.subjectSetCount;
+  if (!subjectSetCount || !subjectCodes || subjectCodes.length === 0 || !onlyFilter(f, 'subjects.code'))
     return null;
   // The subject ids are resolved first: the count below takes them as values.
   const { subjects } = db.t;
@@ -298,12 +299,8 @@ export async function cheapExactCount(db: Database, f: ListFilters): Promise<num
     await db.read.select({ id: subjects.id }).from(subjects).where(inArray(subjects.code, subjectCodes))
   ).map((r) => r.id);
   if (ids.length === 0) return 0;
-  // Migration 0006: a report counts once, in the row of its set of subjects.
-  const holds = ids.map((id) => sql`(',' || subjects || ',') like ${`%,${id},%`}`);
-  const [row] = await db.rows<{ n: number }>(
-    sql`select coalesce(sum(n), 0) as n from signalement_subject_sets where ${sql.join(holds, sql` or `)}`,
-  );
-  return Number(row?.n ?? 0);
+  const [row] = await db.rows<{ n: unknown }>(subjectSetCount(ids));
+  return db.dialect.count(row?.n);
 }
 
 /** How many reports match the filters, exactly (tests, benchmarks; the list uses listTotal). */

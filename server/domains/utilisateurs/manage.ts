@@ -53,9 +53,7 @@ async function lockEnabledAdmins(db: Database, tx: Orm): Promise<number[]> {
   const adminRoleId = await roleIdOf(db, ROLE_ADMIN);
   const condition = and(eq(u.roleId, adminRoleId), eq(u.isEnabled, true));
   const rows = await db.rows<{ id: number | string }>(
-    db.engine === 'postgres'
-      ? sql`select ${u.id} as id from ${u} where ${condition} for update`
-      : sql`select ${u.id} as id from ${u} where ${condition}`,
+    db.dialect.lockingRows(sql`select ${u.id} as id from ${u} where ${condition}`),
     tx,
   );
   return rows.map((row) => Number(row.id));

@@ -5,7 +5,6 @@ import { UTILISATEUR_OPTIONS_LIMIT } from '../../../shared/schemas/utilisateurs'
 import type { Database } from '../../db/client';
 import { foldedMatch, idIn } from '../../db/folded-search';
 import { conflict, invalid, notFound } from '../../errors';
-import { isUniqueViolation } from './constraint-errors';
 import { generatePassword, hashPassword } from '../auth/password';
 import { assertStrongPassword } from '../auth/password-strength';
 import { isAdmin, requireAdmin } from '../auth/guards';
@@ -89,7 +88,7 @@ async function insertUser(
     });
   } catch (error) {
     // Two creations of the same address at once on PostgreSQL: the unique index decides.
-    if (isUniqueViolation(error)) throw conflict(DUPLICATE_EMAIL);
+    if (db.dialect.isUniqueViolation(error)) throw conflict(DUPLICATE_EMAIL);
     throw error;
   }
 }

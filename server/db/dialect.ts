@@ -1,0 +1,119 @@
+import type { AnyColumn, SQL } from 'drizzle-orm';
+import { isPostgresUrl, type Database, type Engine, type Orm } from './client';
+import type { Bucket } from './dates';
+import { postgresDialect } from './postgres/dialect';
+import { sqliteDialect } from './sqlite/dialect';
+
+/**
+ * Everything that differs between SQLite and PostgreSQL and is needed outside server/db
+ * (docs/decisions/0025-dialects.md). Domains, crypto/, start.ts and startup-errors.ts ask `db.dialect`
+ * (or `dialectFor(url)` before a database is open) and never test the engine themselves. Each engine has
+ * one implementation: server/db/sqlite/dialect.ts and server/db/postgres/dialect.ts.
+ */
+export interface Dialect {
+  readonly engine: Engine;
+
+  // Timestamps and days. SQLite stores timestamps as integer milliseconds since the epoch, PostgreSQL as
+  // timestamptz; calendar days are held as epoch-day numbers (days since 1970-01-01).
+
+  /** A timestamp parameter in the engine's storage type, comparable with a timestamp column. */
+  timestamp(at: Date): SQL;
+  /** Days (fractional) from one timestamp to another. */
+  daysBetween(from: AnyColumn | SQL, to: AnyColumn | SQL): SQL<number>;
+  /** A derived table `(day, lo, hi)` of a few irregular buckets (weeks, months, years) given by the caller. */
+  listedBuckets(buckets: readonly Bucket[]): SQL;
+  /** A derived table of one column `day`: every epoch day from `first` to `last`, inclusive. */
+  dayRange(first: number, last: number): SQL;
+  /** An epoch-day number as its calendar date, 'yyyy-MM-dd'. */
+  dayKey(day: SQL | AnyColumn): SQL;
+
+  /**
+   * `column IN ids` with the list as one parameter, whatever its length (none included): the statement's
+   * text, and so its plan, are the same whether the list is empty or not.
+   */
+  idList(column: SQL | AnyColumn, ids: readonly number[]): SQL;
+  /** The same with the list as the placeholder `name` of a prepared statement (server/db/prepared.ts). */
+  idListPlaceholder(column: SQL | AnyColumn, name: string): SQL;
+  /** The value of an idListPlaceholder: a JSON array read by json_each (SQLite), an integer array (PostgreSQL). */
+  idListValue(ids: readonly number[]): unknown;
+
+  // Locks.
+
+  /**
+   * A select whose rows stay locked until the transaction ends (PostgreSQL `for update`); unchanged on
+   * SQLite, whose writing transactions already run one at a time.
+   */
+  lockingRows(select: SQL): SQL;
+  /**
+   * The statement that takes a transaction-scoped advisory lock on (space, id), or null where writing
+   * transactions are serialised already (SQLite). Used through server/db/locks.ts.
+   */
+  transactionLock(space: number, id: number): SQL | null;
+
+  // Constraint violations: the rare race a service's own check cannot see (two transactions inserting the
+  // same e-mail or code at once on PostgreSQL). Drizzle wraps the driver's error; the code is down `cause`.
+
+  isUniqueViolation(error: unknown): boolean;
+  isForeignKeyViolation(error: unknown): boolean;
+
+  // The report search (server/db/search.ts).
+
+  /**
+   * Whether the report search goes through the FTS5 indexes (the word index with its search_terms list,
+   * the trigram index) that planSearch and countSearchInIndex read: SQLite. PostgreSQL matches every word
+   * with LIKE, served by pg_trgm.
+   */
+  readonly searchIndexes: boolean;
+  /** The search text as a sequential scan should read it: PostgreSQL keeps the trigram index out with `COLLATE "C"`. */
+  sequentialText(column: SQL | AnyColumn): SQL;
+  /**
+   * The count of reports holding any of these subjects from the table of subject sets (migration 0006,
+   * SQLite only; a report counts once, in the row of its set), or null where that table does not exist.
+   */
+  readonly subjectSetCount: ((subjectIds: readonly number[]) => SQL) | null;
+  /**
+   * After text was removed (sources encrypted in place): rebuilds what still holds deleted words, in the
+   * transaction that removed them. SQLite: search_terms and the FTS5 indexes; PostgreSQL: nothing.
+   */
+  purgeSearchIndexes(tx: Orm): Promise<void>;
+  /** After that transaction: empties the write-ahead log of the old values (SQLite checkpoint); PostgreSQL: nothing. */
+  purgeLog(db: Database): Promise<void>;
+
+  // Decoding raw rows (db.rows): the engines return counts and timestamps in different forms.
+
+  /** A count or sum (PostgreSQL returns bigint and numeric as strings); null and undefined are 0. */
+  count(value: unknown): number;
+  /** A number that may be missing (an average, a coordinate): null stays null. */
+  number(value: unknown): number | null;
+  /** A timestamp as the engine returns it from raw SQL: milliseconds (SQLite) or a Date (PostgreSQL). */
+  date(value: unknown): Date | null;
+
+  // The process and the files around the database.
+
+  /** The data key file when DATA_KEY_FILE is unset: beside the SQLite file, or data/data.key in the project. */
+  defaultKeyFile(url: string): string;
+  /** How a start-up error names the database: its file, or « base » sur host:port without the password. */
+  describeTarget(url: string): string;
+  /**
+   * Marks the database as served by this process (SQLite's pid file: db:restore and db:rotate-key refuse
+   * meanwhile, another server refuses to start); nothing on PostgreSQL, served by many processes.
+   */
+  claimServer(url: string): void;
+  /** Undoes claimServer (only this process's own claim). */
+  releaseServer(url: string): void;
+  /**
+   * Who else uses the database, as far as the engine can tell: SQLite, the live server named in the pid
+   * file; PostgreSQL, the other client connections (save holders of the start-up lock's second key) and
+   * whether the heartbeat table exists. null: nobody.
+   */
+  liveUse(db: Database): Promise<LiveUse | null>;
+}
+
+export type LiveUse =
+  | { kind: 'process'; pid: number; file: string }
+  | { kind: 'connections'; database: string; connections: number; heartbeats: boolean };
+
+/** The dialect of a DATABASE_URL, for callers that have no open database (start-up errors, the key file). */
+export function dialectFor(url: string): Dialect {
+  return isPostgresUrl(url) ? postgresDialect : sqliteDialect;
+}
