@@ -3,9 +3,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createTestApp, type TestApp } from '../../../tests/helpers/app';
 import { testEngines } from '../../../tests/helpers/db';
 import {
-  eventually,
   outbox,
   passwordLinkIn,
+  settle,
   startTestSmtp,
   startTestWorker,
   type TestSmtp,
@@ -71,7 +71,7 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
     expect(link.startsWith(`${PUBLIC_URL}/admin/definir-mot-de-passe/`)).toBe(true);
     expect(mail.html).toContain(`href="${link}"`);
     expect(mail.html).toContain('Choisir mon mot de passe');
-    await eventually(async () => (await outbox(t.db))[0]?.status === 'sent', 5000, 'statut sent');
+    await expect.poll(async () => (await outbox(t.db))[0]?.status, { timeout: 5000 }).toBe('sent');
     const [row] = await outbox(t.db);
     expect(row).toMatchObject({ status: 'sent', attempts: 1, lastError: null, kind: 'account-setup' });
     expect(row!.sentAt).toBeInstanceOf(Date);
@@ -101,7 +101,9 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
       ).statusCode,
     ).toBe(200);
     // Several failed attempts each, none marked sent, the connection error recorded.
-    await eventually(async () => (await outbox(t.db)).every((r) => r.attempts >= 3), 10_000, 'trois essais');
+    await expect
+      .poll(async () => Math.min(...(await outbox(t.db)).map((r) => r.attempts)), { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(3);
     for (const row of await outbox(t.db)) {
       expect(row.status).toBe('pending');
       expect(row.lastError).toMatch(/ECONNREFUSED|connect/i);
@@ -109,15 +111,13 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
     expect(smtp.received.length).toBe(before);
 
     await smtp.start();
-    await eventually(
-      async () => (await outbox(t.db)).every((r) => r.status === 'sent'),
-      10_000,
-      'tout envoyé',
-    );
-    // A few more polling rounds: nothing is sent a second time.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await expect
+      .poll(async () => (await outbox(t.db)).filter((r) => r.status !== 'sent'), { timeout: 10_000 })
+      .toEqual([]);
+    // One more pass over the outbox and no send left in progress: nothing was sent a second time.
+    await settle(t.db, smtp, workers);
     for (const email of [...emails, 'agent@example.mg']) expect(received(email)).toHaveLength(1);
-    expect(smtp.received.length).toBe(before + 4);
+    expect(smtp.received.length).toBe(before + 4 + 1);
     expect(new Set(smtp.received.map((m) => m.messageId)).size).toBe(smtp.received.length);
   });
 
@@ -125,15 +125,17 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
     smtp.refuseWith = { code: 451, message: 'Boîte temporairement indisponible' };
     worker();
     expect((await createUser('refus@example.mg')).statusCode).toBe(201);
-    await eventually(async () => (await outbox(t.db))[0]!.attempts >= 3, 10_000, 'trois essais');
+    await expect
+      .poll(async () => (await outbox(t.db))[0]?.attempts, { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(3);
     const [pending] = await outbox(t.db);
     expect(pending).toMatchObject({ status: 'pending', sentAt: null });
     expect(pending!.lastError).toContain('451');
     expect(received('refus@example.mg')).toHaveLength(0);
     smtp.refuseWith = null;
     await smtp.waitFor((m) => m.to === 'refus@example.mg');
-    await eventually(async () => (await outbox(t.db))[0]!.status === 'sent', 5000, 'statut sent');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await expect.poll(async () => (await outbox(t.db))[0]?.status, { timeout: 5000 }).toBe('sent');
+    await settle(t.db, smtp, workers);
     expect(received('refus@example.mg')).toHaveLength(1);
   });
 
@@ -141,7 +143,7 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
     smtp.refuseWith = { code: 451, message: 'Toujours indisponible' };
     worker({ policy: { maxAttempts: 3 } });
     expect((await createUser('trois@example.mg')).statusCode).toBe(201);
-    await eventually(async () => (await outbox(t.db))[0]!.status === 'failed', 10_000, 'statut failed');
+    await expect.poll(async () => (await outbox(t.db))[0]?.status, { timeout: 10_000 }).toBe('failed');
     const [row] = await outbox(t.db);
     expect(row!.attempts).toBe(3);
     expect(row!.lastError).toContain('Toujours indisponible');
@@ -151,7 +153,7 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
     smtp.refuseWith = { code: 550, message: 'Destinataire inconnu' };
     worker();
     expect((await createUser('inconnu@example.mg')).statusCode).toBe(201);
-    await eventually(async () => (await outbox(t.db))[0]!.status === 'failed', 10_000, 'statut failed');
+    await expect.poll(async () => (await outbox(t.db))[0]?.status, { timeout: 10_000 }).toBe('failed');
     const [row] = await outbox(t.db);
     expect(row!.attempts).toBe(1);
     expect(row!.lastError).toContain('550');
@@ -192,7 +194,7 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
     });
     expect(retry.statusCode).toBe(200);
     await smtp.waitFor((m) => m.to === 'inconnu@example.mg');
-    await eventually(async () => (await outbox(t.db))[0]!.status === 'sent', 5000, 'statut sent');
+    await expect.poll(async () => (await outbox(t.db))[0]?.status, { timeout: 5000 }).toBe('sent');
     const again = await t.app.inject({
       method: 'POST',
       url: '/trpc/mail.retry',
@@ -221,12 +223,10 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
     });
     worker();
     worker();
-    await eventually(
-      async () => (await outbox(t.db)).every((r) => r.status === 'sent'),
-      10_000,
-      'tout envoyé',
-    );
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await expect
+      .poll(async () => (await outbox(t.db)).filter((r) => r.status !== 'sent'), { timeout: 10_000 })
+      .toEqual([]);
+    await settle(t.db, smtp, workers);
     const mine = smtp.received.filter((m) => m.to.startsWith(tag));
     expect(mine).toHaveLength(12);
     expect(new Set(mine.map((m) => m.to)).size).toBe(12);
@@ -254,7 +254,7 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
       { stopGraceMs: 200 },
     );
     expect((await createUser('muet@example.mg')).statusCode).toBe(201);
-    await eventually(() => sockets.length > 0, 5000, 'connexion SMTP');
+    await expect.poll(() => sockets.length, { timeout: 5000 }).toBeGreaterThan(0);
     const started = Date.now();
     await w.stop();
     expect(Date.now() - started).toBeLessThan(2000);
