@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { insertFixture } from '../../server/domains/dashboard/test-fixture';
 import { createUser } from '../../server/domains/utilisateurs/service';
-import { ADMIN, loginAs, PASSWORD, startE2E, type E2E } from './harness';
+import { ADMIN, loginAs, PASSWORD, toast, useE2E } from './harness';
 
 // The hand-built data set of the server tests: five reports, four in March 2025 (see test-fixture.ts).
 const fr = new Intl.NumberFormat('fr-FR');
@@ -31,9 +31,8 @@ async function openOnMarch2025(page: Page) {
 }
 
 describe('live dashboard in a real browser', () => {
-  let e: E2E;
+  const e = useE2E();
   beforeAll(async () => {
-    e = await startE2E();
     const u1 = (
       await createUser(e.running.db, {
         email: 'agent@example.mg',
@@ -52,8 +51,6 @@ describe('live dashboard in a real browser', () => {
     ).code;
     await insertFixture(e.running.db, { u1, u2 });
   });
-  afterEach(() => e.assertNoConsoleErrors());
-  afterAll(async () => e?.close());
 
   it('renders every block with the figures of the data set', async () => {
     const page = await e.newPage();
@@ -250,7 +247,7 @@ describe('live dashboard in a real browser', () => {
       expect(await canal.getByTestId('block-error').textContent()).toBe(
         'Impossible de charger les données de canal',
       );
-      await page.getByTestId('toast').filter({ hasText: 'Erreur lors du chargement des canaux' }).waitFor();
+      await toast(page, 'Erreur lors du chargement des canaux').waitFor();
       const subject = page.locator('[data-testid="subject-block"][data-state="error"]');
       await subject.waitFor({ timeout: 20_000 });
       expect(await subject.getByTestId('block-error').textContent()).toBe(

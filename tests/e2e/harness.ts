@@ -7,7 +7,7 @@ import { decodeBase32IgnorePadding } from '@oslojs/encoding';
 import { generateHOTP } from '@oslojs/otp';
 import { eq, inArray } from 'drizzle-orm';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Database } from '../../server/db/client';
 import { createUser } from '../../server/domains/utilisateurs/service';
 import { start, type Running } from '../../server/start';
@@ -48,6 +48,31 @@ export interface E2E {
   assertNoConsoleErrors(): void;
   close(): Promise<void>;
 }
+
+/**
+ * The browser fixture of a test file: call it in the describe block. Its server and browser start
+ * before the file's own beforeAll hooks (which may use the returned object) and close after every other
+ * afterAll hook; each test fails when a page it opened with newPage() showed a console error or an
+ * uncaught exception. `env` is read when the server starts, so it may name what an earlier beforeAll
+ * started (e.g. SMTP_URL of a test SMTP server).
+ */
+export function useE2E(env: Record<string, string> | (() => Record<string, string>) = {}): E2E {
+  const e = {} as E2E;
+  beforeAll(async () => {
+    Object.assign(e, await startE2E(typeof env === 'function' ? env() : env));
+  });
+  afterEach(() => {
+    if (e.assertNoConsoleErrors) e.assertNoConsoleErrors();
+  });
+  afterAll(async () => {
+    if (e.close) await e.close();
+  });
+  return e;
+}
+
+/** The toasts of the page showing this text. */
+export const toast = (page: Page, text: string | RegExp) =>
+  page.getByTestId('toast').filter({ hasText: text });
 
 /** `env` adds to or overrides the server's environment (e.g. SMTP_URL of a test SMTP server). */
 export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
