@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../tests/helpers/app';
 import { testEngines } from '../../../tests/helpers/db';
+import { serverSuite } from '../../../tests/helpers/suite';
 import {
   outbox,
   passwordLinkIn,
@@ -18,9 +18,8 @@ import type { MailWorker } from './worker';
 const PUBLIC_URL = 'http://signalements.test:8080';
 
 describe.each(await testEngines())('mail delivery on %s', (engine) => {
-  let t: TestApp;
+  const { app: t, admin } = serverSuite(engine, { env: { PUBLIC_URL } });
   let smtp: TestSmtp;
-  let admin: string;
   const workers: MailWorker[] = [];
   const config = () => ({ SMTP_URL: smtp.url, MAIL_FROM: t.config.MAIL_FROM, PUBLIC_URL });
   const worker = (options: Parameters<typeof startTestWorker>[2] = {}) => {
@@ -33,16 +32,12 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
     t.app.inject({
       method: 'POST',
       url: '/api/utilisateur/create-user',
-      headers: { cookie: admin },
+      headers: { cookie: admin.cookie },
       payload: { email, nomPrenom: `Rakoto ${n}`, utilisateurRole: 'ROLE_USER' },
     });
   const received = (to: string) => smtp.received.filter((m) => m.to === to);
 
   beforeAll(async () => {
-    t = await createTestApp(engine, { PUBLIC_URL });
-    await t.user('admin@example.mg', 'ROLE_ADMIN', 'Rasoa Admin');
-    await t.user('agent@example.mg', 'ROLE_USER');
-    admin = await t.login('admin@example.mg');
     smtp = await startTestSmtp();
   });
   beforeEach(async () => {
@@ -56,7 +51,6 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
   });
   afterAll(async () => {
     await smtp?.close();
-    await t?.close();
   });
 
   it('sends the set-up e-mail over SMTP in French, text and HTML, with a link built from PUBLIC_URL', async () => {
@@ -89,14 +83,16 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
     const before = smtp.received.length;
     const emails = ['panne1@example.mg', 'panne2@example.mg', 'panne3@example.mg'];
     for (const email of emails) expect((await createUser(email)).statusCode).toBe(201);
-    const code = (await t.app.inject({ url: '/api/utilisateurs?nomPrenom=', headers: { cookie: admin } }))
+    const code = (
+      await t.app.inject({ url: '/api/utilisateurs?nomPrenom=', headers: { cookie: admin.cookie } })
+    )
       .json()
       .member.find((u: { email: string }) => u.email === 'agent@example.mg').code;
     expect(
       (
         await t.app.inject({
           url: `/api/utilisateur/reset-password/${code}`,
-          headers: { cookie: admin, 'x-requested-with': 'fetch' },
+          headers: { cookie: admin.cookie, 'x-requested-with': 'fetch' },
         })
       ).statusCode,
     ).toBe(200);
@@ -172,7 +168,7 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
     });
     expect(retryAsUser.statusCode).toBe(403);
 
-    const list = await t.app.inject({ url: '/api/mail_outbox/failed', headers: { cookie: admin } });
+    const list = await t.app.inject({ url: '/api/mail_outbox/failed', headers: { cookie: admin.cookie } });
     expect(list.statusCode).toBe(200);
     expect(list.json()).toMatchObject({ '@type': 'Collection', totalItems: 1 });
     expect(list.json().member[0]).toMatchObject({
@@ -183,14 +179,14 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
       subject: 'Signalements : activez votre compte',
       attempts: 1,
     });
-    const viaTrpc = await t.app.inject({ url: '/trpc/mail.failed', headers: { cookie: admin } });
+    const viaTrpc = await t.app.inject({ url: '/trpc/mail.failed', headers: { cookie: admin.cookie } });
     expect(viaTrpc.json().result.data).toEqual(list.json().member);
 
     smtp.refuseWith = null;
     const retry = await t.app.inject({
       method: 'POST',
       url: `/api/mail_outbox/${row!.id}/retry`,
-      headers: { cookie: admin },
+      headers: { cookie: admin.cookie },
     });
     expect(retry.statusCode).toBe(200);
     await smtp.waitFor((m) => m.to === 'inconnu@example.mg');
@@ -198,14 +194,19 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
     const again = await t.app.inject({
       method: 'POST',
       url: '/trpc/mail.retry',
-      headers: { cookie: admin },
+      headers: { cookie: admin.cookie },
       payload: { id: row!.id },
     });
     expect(again.statusCode).toBe(404);
     expect(again.json().error.message).toBe('Email introuvable ou déjà remis en file d’envoi.');
     expect(
-      (await t.app.inject({ method: 'POST', url: '/api/mail_outbox/abc/retry', headers: { cookie: admin } }))
-        .statusCode,
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/mail_outbox/abc/retry',
+          headers: { cookie: admin.cookie },
+        })
+      ).statusCode,
     ).toBe(400);
   });
 
