@@ -3,10 +3,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { businessDay } from '../../shared/calendar';
 import { ADMIN, signInByApi, useE2E } from './harness';
 
-/**
- * Opens a session through the REST login (the page's cookie jar): the login form would land on the
- * dashboard, whose charts and map are not what these tests look at.
- */
 /** A report with a bit of everything, made through the REST facade as the admin. */
 async function makeReport(page: Page): Promise<string> {
   const created = await page.request.post('/api/signalements', {
@@ -44,6 +40,8 @@ describe('public summary page in a real browser', () => {
   let code: string;
   beforeAll(async () => {
     const admin = await e.newPage();
+    // Through the REST log-in: the login form would land on the dashboard, whose charts and map are not
+    // what these tests look at.
     await signInByApi(admin, ADMIN.email, ADMIN.password);
     code = await makeReport(admin);
   });

@@ -3,11 +3,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { businessDay } from '../../shared/calendar';
 import { ADMIN, PASSWORD, signInByApi, toast, useE2E } from './harness';
 
-/**
- * Opens a session through the REST login (the page's cookie jar): the login form would land on the
- * dashboard, whose charts and map are not what these tests look at.
- */
-
 /** Creates a report through the creation dialog and returns its code, read from the detail URL. */
 async function createThroughDialog(page: Page): Promise<string> {
   await page.goto('/admin/signalement/list');
@@ -73,6 +68,8 @@ describe('report detail in a real browser', () => {
   beforeAll(async () => {
     await e.user('agent@example.mg', 'ROLE_USER', 'Rabe Hery');
     admin = await e.newPage();
+    // Through the REST log-in: the login form would land on the dashboard, whose charts and map are not
+    // what these tests look at.
     await signInByApi(admin, ADMIN.email, ADMIN.password);
   });
 

@@ -5,10 +5,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../server/db/seed/demo';
 import { ADMIN, signInByApi, toast, useE2E } from './harness';
 
-/**
- * Opens a session through the REST login (the page's cookie jar): the login form would land on the
- * dashboard, whose charts and map are not what these tests look at.
- */
 interface Collection {
   totalItems: number;
   member: Array<{
@@ -38,6 +34,8 @@ describe('report list in a real browser', () => {
   beforeAll(async () => {
     await seedDemo(e.running.db, { reports: 45, seed: 11 });
     page = await e.newPage();
+    // Through the REST log-in: the login form would land on the dashboard, whose charts and map are not
+    // what these tests look at.
     await signInByApi(page, ADMIN.email, ADMIN.password);
   });
 
