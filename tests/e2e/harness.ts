@@ -42,8 +42,9 @@ export interface E2E {
   /**
    * Console errors matching `pattern` no longer fail the test, until the next assertNoConsoleErrors().
    * For an expected failed request (a 404 the page shows as 'non trouvé'), which the browser logs itself.
+   * Returns the console errors it let through, as they come (to check that the expected one came).
    */
-  allowConsoleErrors(pattern: RegExp): void;
+  allowConsoleErrors(pattern: RegExp): string[];
   /** Fails the test when the pages showed console errors or uncaught exceptions. */
   assertNoConsoleErrors(): void;
   close(): Promise<void>;
@@ -85,7 +86,7 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const contexts: BrowserContext[] = [];
   const errors: string[] = [];
-  const allowed: RegExp[] = [];
+  const allowed: Array<{ pattern: RegExp; seen: string[] }> = [];
   const failedResponses: string[] = [];
 
   return {
@@ -105,16 +106,17 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
         // Without a session the client asks auth.session, which answers null: a 401 is an error like any
         // other (issue #12: no console error on a visit).
         const text = msg.text();
-        if (msg.type() === 'error' && !allowed.some((re) => re.test(text))) {
-          errors.push(text);
-        }
+        if (msg.type() !== 'error') return;
+        const allowance = allowed.find(({ pattern }) => pattern.test(text));
+        if (allowance) allowance.seen.push(text);
+        else errors.push(text);
       });
       page.on('pageerror', (error) => errors.push(String(error)));
       // Chromium's 'Failed to load resource' message does not say which resource: record the
       // failing responses too, so a failure names its URL.
       page.on('response', (response) => {
         const status = response.status();
-        if (status >= 400 && !allowed.some((re) => re.test(`${status} ${response.url()}`))) {
+        if (status >= 400 && !allowed.some(({ pattern }) => pattern.test(`${status} ${response.url()}`))) {
           failedResponses.push(`${status} ${response.request().method()} ${response.url()}`);
         }
       });
@@ -124,7 +126,9 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
       await createUser(running.db, { email, roleCode, nomPrenom, password: PASSWORD });
     },
     allowConsoleErrors(pattern) {
-      allowed.push(pattern);
+      const seen: string[] = [];
+      allowed.push({ pattern, seen });
+      return seen;
     },
     assertNoConsoleErrors() {
       const seen = errors.splice(0);
