@@ -6,10 +6,10 @@
 // whole story a reviewer would check.
 import ExcelJS from 'exceljs';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { AccessAlertDto } from '../shared/dto/journal';
-import { createTestApp, type TestApp } from '../tests/helpers/app';
 import { testEngines } from '../tests/helpers/db';
+import { serverSuite } from '../tests/helpers/suite';
 import { accessLogRows, userId } from '../tests/helpers/journal';
 import { rawCopy } from '../tests/helpers/raw-copy';
 import { SAME_ORIGIN } from '../tests/helpers/report-fixture';
@@ -29,7 +29,12 @@ const secretsOf = (s: (typeof SOURCES)[number]) => [
 const SECRETS = SOURCES.flatMap(secretsOf);
 
 describe.each(await testEngines())('protection of the people in reports on %s', (engine) => {
-  let t: TestApp;
+  const suite = serverSuite(engine, {
+    env: { ACCESS_ALERT_READS: '3' },
+    admin: { email: 'chef@example.mg', nomPrenom: 'Rasoa Chef' },
+    user: { email: 'createur@example.mg', nomPrenom: 'Rabe Createur' },
+  });
+  const t = suite.app;
   const reports: string[] = [];
   const cookie = { creator: '', other: '', admin: '' };
   let otherCode: string;
@@ -58,13 +63,10 @@ describe.each(await testEngines())('protection of the people in reports on %s', 
       .totalItems as number;
 
   beforeAll(async () => {
-    t = await createTestApp(engine, { ACCESS_ALERT_READS: '3' });
-    await t.user('createur@example.mg', 'ROLE_USER', 'Rabe Createur');
     otherCode = await t.user('autre@example.mg', 'ROLE_USER', 'Rakoto Autre');
-    await t.user('chef@example.mg', 'ROLE_ADMIN', 'Rasoa Chef');
-    cookie.creator = await t.login('createur@example.mg');
+    cookie.creator = suite.user.cookie;
     cookie.other = await t.login('autre@example.mg');
-    cookie.admin = await t.login('chef@example.mg'); // enrols the administrator's second factor
+    cookie.admin = suite.admin.cookie; // its second factor enrolled by the fixture
     for (const source of SOURCES) {
       const report = await createReport(t, cookie.creator);
       const created = await send('creator', 'POST', '/api/sources', {
@@ -83,7 +85,6 @@ describe.each(await testEngines())('protection of the people in reports on %s', 
       reports.push(report);
     }
   });
-  afterAll(async () => t?.close());
 
   it('never gives a protected source to a user who is not the creator, by any path', async () => {
     const report = reports[0]!;

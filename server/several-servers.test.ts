@@ -33,6 +33,11 @@ describe.skipIf(!available)('two servers on one PostgreSQL', () => {
   let a: Server;
   let b: Server;
   let admin: string;
+  const databaseUrl = () => {
+    const url = new URL(PG_ADMIN_URL);
+    url.pathname = `/${name}`;
+    return url.toString();
+  };
 
   const call = (server: Server, path: string, init: RequestInit & { cookie?: string } = {}) =>
     fetch(`${server.base}${path}`, {
@@ -50,11 +55,9 @@ describe.skipIf(!available)('two servers on one PostgreSQL', () => {
     await client.connect();
     await client.query(`create database ${name}`);
     await client.end();
-    const url = new URL(PG_ADMIN_URL);
-    url.pathname = `/${name}`;
     smtp = await startTestSmtp();
     const env = {
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: databaseUrl(),
       // Servers sharing a database share its data key (README, PostgreSQL).
       DATA_KEY: formatDataKey(generateDataKey()),
       ADMIN_EMAIL: ADMIN.email,
@@ -153,8 +156,42 @@ describe.skipIf(!available)('two servers on one PostgreSQL', () => {
     await expect
       .poll(() => smtp.received.filter((m) => emails.includes(m.to)).length, { timeout: 30_000 })
       .toBe(emails.length);
-    // A little longer: a second copy would come now.
-    await new Promise((done) => setTimeout(done, 2500));
+    // Both workers finish what they started before the count: every message is marked sent (none can be
+    // taken again), then each worker sends one more; a worker sends one message at a time, so a second
+    // copy it had taken would have come before.
+    const db = new pg.Client({ connectionString: databaseUrl() });
+    await db.connect();
+    try {
+      const sent = async (to: string[]) =>
+        (
+          await db.query<{ to: string; claimed_by: string }>(
+            `select "to", claimed_by from mail_outbox where "to" = any($1) and status = 'sent'`,
+            [to],
+          )
+        ).rows;
+      await expect.poll(async () => (await sent(emails)).length, { timeout: 30_000 }).toBe(emails.length);
+      const workers = (await db.query<{ id: string }>('select id from mail_workers')).rows.map((r) => r.id);
+      expect(workers).toHaveLength(2);
+      const senders = new Set<string>();
+      for (let i = 0; senders.size < workers.length; i++) {
+        expect(i, 'chaque serveur a envoyé un dernier message').toBeLessThan(10);
+        const last = `dernier${i}@example.mg`;
+        const res = await call(i % 2 === 0 ? a : b, '/api/utilisateur/create-user', {
+          method: 'POST',
+          cookie: admin,
+          body: JSON.stringify({
+            email: last,
+            nomPrenom: `Dernier ${i}`,
+            utilisateurRole: '/api/utilisateur_roles/ROLE_USER',
+          }),
+        });
+        expect(res.status).toBe(201);
+        await expect.poll(async () => (await sent([last])).length, { timeout: 30_000 }).toBe(1);
+        senders.add((await sent([last]))[0]!.claimed_by);
+      }
+    } finally {
+      await db.end();
+    }
     const received = smtp.received.filter((m) => emails.includes(m.to)).map((m) => m.to);
     expect(received.sort()).toEqual([...emails].sort());
   });

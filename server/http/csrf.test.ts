@@ -1,24 +1,22 @@
 // Cross-site request forgery: writes and the reset GET must come from the application's own pages;
 // bodies are JSON only. A browser sends Sec-Fetch-Site (and Origin on writes); a page on another
 // site cannot forge them, nor send a JSON body without a CORS preflight this server never grants.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../tests/helpers/app';
+import { describe, expect, it } from 'vitest';
 import { testEngines } from '../../tests/helpers/db';
+import { serverSuite } from '../../tests/helpers/suite';
 import { outbox } from '../../tests/helpers/smtp';
 
 const CROSS_SITE = "Requête refusée : elle ne provient pas de l'application.";
 
 describe.each(await testEngines())('CSRF defences on %s', (engine) => {
-  let t: TestApp;
-  let admin: string;
-  let target: string;
-  beforeAll(async () => {
-    t = await createTestApp(engine, { PUBLIC_URL: 'https://signalements.example.mg' });
-    await t.user('admin@example.mg', 'ROLE_ADMIN');
-    target = await t.user('cible@example.mg');
-    admin = await t.login('admin@example.mg');
+  const {
+    app: t,
+    admin,
+    user: target,
+  } = serverSuite(engine, {
+    env: { PUBLIC_URL: 'https://signalements.example.mg' },
+    user: { email: 'cible@example.mg' },
   });
-  afterAll(async () => t?.close());
 
   const resetMails = async () => (await outbox(t.db)).filter((m) => m.to === 'cible@example.mg').length;
   const stillLoggedIn = async (cookie: string) =>
@@ -34,8 +32,8 @@ describe.each(await testEngines())('CSRF defences on %s', (engine) => {
       {}, // an old browser sends neither: a header a navigation cannot carry is then required
     ]) {
       const res = await t.app.inject({
-        url: `/api/utilisateur/reset-password/${target}`,
-        headers: { cookie: admin, ...headers },
+        url: `/api/utilisateur/reset-password/${target.code}`,
+        headers: { cookie: admin.cookie, ...headers },
       });
       expect(res.statusCode, JSON.stringify(headers)).toBe(403);
       expect(res.json().message).toBe(CROSS_SITE);
@@ -47,8 +45,8 @@ describe.each(await testEngines())('CSRF defences on %s', (engine) => {
       { 'x-requested-with': 'fetch' },
     ]) {
       const ok = await t.app.inject({
-        url: `/api/utilisateur/reset-password/${target}`,
-        headers: { cookie: admin, ...headers },
+        url: `/api/utilisateur/reset-password/${target.code}`,
+        headers: { cookie: admin.cookie, ...headers },
       });
       expect(ok.statusCode, JSON.stringify(headers)).toBe(200);
     }

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../tests/helpers/app';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '../../tests/helpers/db';
+import { serverSuite } from '../../tests/helpers/suite';
 
 const PUBLIC_API = [
   'POST /api/login',
@@ -20,18 +20,10 @@ const PUBLIC_TRPC = [
 ];
 
 describe.each(await testEngines())('server-side guards on %s', (engine) => {
-  let t: TestApp;
-  let userCookie: string;
-  let adminCookie: string;
+  const { app: t, admin, user } = serverSuite(engine);
   beforeAll(async () => {
-    t = await createTestApp(engine);
-    await t.user('agent@example.mg', 'ROLE_USER');
     await t.user('analyste@example.mg', 'ROLE_ANALYSTE');
-    await t.user('admin@example.mg', 'ROLE_ADMIN');
-    userCookie = await t.login('agent@example.mg');
-    adminCookie = await t.login('admin@example.mg');
   });
-  afterAll(async () => t?.close());
 
   const concrete = (url: string) => url.replace(/:[a-zA-Z]+/g, 'SIG-0000-0000');
 
@@ -72,7 +64,7 @@ describe.each(await testEngines())('server-side guards on %s', (engine) => {
   });
 
   it('gives an admin route 403 for a non-admin and 200 for an admin', async () => {
-    for (const cookie of [userCookie, await t.login('analyste@example.mg')]) {
+    for (const cookie of [user.cookie, await t.login('analyste@example.mg')]) {
       const rest = await t.app.inject({ url: '/api/utilisateurs', headers: { cookie } });
       expect(rest.statusCode).toBe(403);
       expect(rest.json().message).toBe("Vous n'avez pas les droits nécessaires pour cette action.");
@@ -81,7 +73,7 @@ describe.each(await testEngines())('server-side guards on %s', (engine) => {
     }
     const ok = await t.app.inject({
       url: '/api/utilisateurs?page=1&itemsPerPage=2',
-      headers: { cookie: adminCookie },
+      headers: { cookie: admin.cookie },
     });
     expect(ok.statusCode).toBe(200);
     const body = ok.json();
@@ -101,7 +93,7 @@ describe.each(await testEngines())('server-side guards on %s', (engine) => {
   });
 
   it('lists the roles to any logged-in user', async () => {
-    const res = await t.app.inject({ url: '/api/utilisateur_roles', headers: { cookie: userCookie } });
+    const res = await t.app.inject({ url: '/api/utilisateur_roles', headers: { cookie: user.cookie } });
     expect(res.statusCode).toBe(200);
     expect(res.json().member.map((r: { code: string }) => r.code)).toEqual(
       expect.arrayContaining([

@@ -3,9 +3,9 @@
 // application/merge-patch+json, each with or without a charset. The routes come from Fastify's own list,
 // so a new REST write is covered without editing this file. tRPC stays application/json only, and a
 // form, text/plain or a merge-patch POST is still refused (a cross-site page can send the first two).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../tests/helpers/app';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '../../tests/helpers/db';
+import { serverSuite } from '../../tests/helpers/suite';
 import { SAME_ORIGIN } from '../../tests/helpers/report-fixture';
 import { createReport } from '../../tests/helpers/signalements';
 
@@ -27,23 +27,18 @@ const REFUSED: Record<string, string[]> = {
 };
 
 describe.each(await testEngines())('request body media types of the REST doors on %s', (engine) => {
-  let t: TestApp;
-  let admin: string;
+  const { app: t, admin } = serverSuite(engine);
   let report: string;
 
   beforeAll(async () => {
-    t = await createTestApp(engine);
-    await t.user('admin@example.mg', 'ROLE_ADMIN', 'Rasoa Admin');
-    admin = await t.login('admin@example.mg');
-    report = await createReport(t, admin);
+    report = await createReport(t, admin.cookie);
   });
-  afterAll(async () => t?.close());
 
   const send = (method: string, url: string, type: string, body: unknown = {}) =>
     t.app.inject({
       method: method as 'POST',
       url,
-      headers: { cookie: admin, ...SAME_ORIGIN, 'content-type': type },
+      headers: { cookie: admin.cookie, ...SAME_ORIGIN, 'content-type': type },
       payload: JSON.stringify(body),
     });
 

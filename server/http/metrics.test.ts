@@ -1,23 +1,17 @@
 // /api/health and /metrics (README « Health and metrics »): the outbox's backlog and the age of its oldest
 // message in both; Prometheus text with request counts and durations by route pattern or procedure, the
 // outbox and the database connections, readable with METRICS_TOKEN only.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../tests/helpers/app';
+import { describe, expect, it } from 'vitest';
 import { testEngines } from '../../tests/helpers/db';
+import { createTestApp } from '../../tests/helpers/app';
+import { serverSuite } from '../../tests/helpers/suite';
 import { insertFailedMail, SAME_ORIGIN } from '../../tests/helpers/report-fixture';
 import { createReport } from '../../tests/helpers/signalements';
 
 const TOKEN = 'jeton-de-mesure-0123456789';
 
 describe.each(await testEngines())('health and metrics on %s', (engine) => {
-  let t: TestApp;
-  let admin: string;
-  beforeAll(async () => {
-    t = await createTestApp(engine, { METRICS_TOKEN: TOKEN });
-    await t.user('admin@example.mg', 'ROLE_ADMIN');
-    admin = await t.login('admin@example.mg');
-  });
-  afterAll(async () => t?.close());
+  const { app: t, admin } = serverSuite(engine, { env: { METRICS_TOKEN: TOKEN } });
 
   const metrics = (authorization?: string, cookie?: string) =>
     t.app.inject({
@@ -30,7 +24,7 @@ describe.each(await testEngines())('health and metrics on %s', (engine) => {
       await metrics(),
       await metrics(`Bearer ${TOKEN}x`),
       await metrics(`Basic ${TOKEN}`),
-      await metrics(undefined, admin),
+      await metrics(undefined, admin.cookie),
     ]) {
       expect(res.statusCode).toBe(401);
       expect(res.json().message).toBe('Authentification requise.');
@@ -40,18 +34,20 @@ describe.each(await testEngines())('health and metrics on %s', (engine) => {
   });
 
   it('counts requests by route pattern and tRPC procedure, never by a URL with its ids or search', async () => {
-    const code = await createReport(t, admin);
+    const code = await createReport(t, admin.cookie);
     expect(
-      (await t.app.inject({ url: `/api/signalements/${code}`, headers: { cookie: admin } })).statusCode,
+      (await t.app.inject({ url: `/api/signalements/${code}`, headers: { cookie: admin.cookie } }))
+        .statusCode,
     ).toBe(200);
     expect(
-      (await t.app.inject({ url: '/api/signalements?search=Rakoto', headers: { cookie: admin } })).statusCode,
+      (await t.app.inject({ url: '/api/signalements?search=Rakoto', headers: { cookie: admin.cookie } }))
+        .statusCode,
     ).toBe(200);
     expect(
       (
         await t.app.inject({
           url: `/trpc/signalements.get?input=${encodeURIComponent(JSON.stringify({ code }))}`,
-          headers: { cookie: admin, ...SAME_ORIGIN },
+          headers: { cookie: admin.cookie, ...SAME_ORIGIN },
         })
       ).statusCode,
     ).toBe(200);

@@ -1,16 +1,8 @@
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../server/db/seed/demo';
 import { describeViolations, seriousViolations } from './axe';
-import {
-  ADMIN,
-  createReportByApi,
-  enrolTwoFactor,
-  PASSWORD,
-  signInByApi,
-  startE2E,
-  type E2E,
-} from './harness';
+import { ADMIN, createReportByApi, enrolTwoFactor, PASSWORD, signInByApi, useE2E } from './harness';
 
 const SAME_ORIGIN = { 'sec-fetch-site': 'same-origin' };
 /** A row of the list as the viewport shows it: a table row on a desktop, a card on a phone. */
@@ -26,11 +18,10 @@ const VIEWPORTS = [
  * and on a phone, for an administrator and for a plain user.
  */
 describe.each(VIEWPORTS)('accessibility ($name)', (viewport) => {
-  let e: E2E;
+  const e = useE2E();
   let admin: Page;
   let code: string;
   beforeAll(async () => {
-    e = await startE2E();
     await e.user('agent@example.mg', 'ROLE_USER', 'Rabe Agent');
     await seedDemo(e.running.db, { reports: 120, seed: 9 });
     admin = await e.newPage(viewport);
@@ -57,8 +48,6 @@ describe.each(VIEWPORTS)('accessibility ($name)', (viewport) => {
       expect(res.status(), `${url} ${await res.text()}`).toBe(201);
     }
   });
-  afterEach(() => e.assertNoConsoleErrors());
-  afterAll(async () => e?.close());
 
   async function expectAccessible(page: Page, what: string) {
     // A dialog still fading in would be measured half transparent: wait for transitions to end.

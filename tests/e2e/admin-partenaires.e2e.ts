@@ -1,22 +1,18 @@
 import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, loginAs, startE2E, type E2E } from './harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, loginAs, toast, useE2E } from './harness';
 
 const LINKED = 'Ce partenaire ne peut pas être supprimé car il est lié à des projets ou des signalements.';
 
 describe('partner administration in a real browser', () => {
-  let e: E2E;
+  const e = useE2E();
   beforeAll(async () => {
-    e = await startE2E();
     await e.user('agent@example.mg', 'ROLE_USER', 'Rabe Hery');
   });
-  afterEach(() => e.assertNoConsoleErrors());
-  afterAll(async () => e?.close());
 
   const row = (page: Page, code: string) =>
     page.locator(`[data-testid="partenaire-row"][data-code="${code}"]`);
-  const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text });
   async function openPartners(page: Page) {
     await loginAs(page, ADMIN.email, ADMIN.password);
     await page.getByTestId('admin-group').getByRole('link', { name: 'Partenaires' }).click();

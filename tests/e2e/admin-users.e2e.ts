@@ -1,25 +1,23 @@
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passwordLinkIn, startTestSmtp, type TestSmtp } from '../helpers/smtp';
-import { ADMIN, loginAs, PASSWORD, startE2E, type E2E } from './harness';
+import { ADMIN, loginAs, PASSWORD, toast, useE2E } from './harness';
 
 describe('user administration and account set-up by e-mail, in a real browser', () => {
-  let e: E2E;
   let smtp: TestSmtp;
   beforeAll(async () => {
     smtp = await startTestSmtp();
-    e = await startE2E({ SMTP_URL: smtp.url });
+  });
+  afterAll(async () => {
+    await smtp?.close();
+  });
+  const e = useE2E(() => ({ SMTP_URL: smtp.url }));
+  beforeAll(async () => {
     await e.user('agent@example.mg', 'ROLE_USER', 'Rabe Hery');
     await e.user('vola@example.mg', 'ROLE_ANALYSTE', 'Rasoa Vola');
   });
-  afterEach(() => e.assertNoConsoleErrors());
-  afterAll(async () => {
-    await e?.close();
-    await smtp?.close();
-  });
 
   const row = (page: Page, email: string) => page.locator(`[data-testid="user-row"][data-email="${email}"]`);
-  const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text });
   async function openUsers(page: Page) {
     await loginAs(page, ADMIN.email, ADMIN.password);
     await page.getByTestId('admin-group').getByRole('link', { name: 'Utilisateurs' }).click();

@@ -1,34 +1,26 @@
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createReportByApi, PASSWORD, startE2E, type E2E } from './harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createReportByApi, PASSWORD, signInByApi, useE2E } from './harness';
 
 const LATE = '2025-11-20T20:30:00.000Z'; // 23:30 on 20 November in Madagascar
 const EARLY = '2025-11-20T21:30:00.000Z'; // 00:30 on 21 November in Madagascar
-
-async function signIn(page: Page, email: string): Promise<void> {
-  const res = await page.request.post('/api/login', { data: { email, password: PASSWORD } });
-  expect(res.status()).toBe(200);
-}
 
 /**
  * Decision 0018: the screens, the list filters and the public summary use the same Madagascar
  * days, whatever the browser's own time zone (here New York, where both reports fall on the 20th).
  */
 describe('one business calendar in the browser', () => {
-  let e: E2E;
+  const e = useE2E();
   let page: Page;
   let late: string;
   let early: string;
   beforeAll(async () => {
-    e = await startE2E();
     await e.user('agent@example.mg', 'ROLE_USER', 'Agent Calendrier');
     page = await e.newPage({ timezoneId: 'America/New_York' });
-    await signIn(page, 'agent@example.mg');
+    await signInByApi(page, 'agent@example.mg', PASSWORD);
     late = await createReportByApi(page, { signalementAt: LATE });
     early = await createReportByApi(page, { signalementAt: EARLY });
   });
-  afterEach(() => e.assertNoConsoleErrors());
-  afterAll(async () => e?.close());
 
   const rowOf = (code: string) => page.locator('table').getByRole('row').filter({ hasText: code });
 

@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../server/db/seed/demo';
 import { issuePasswordToken } from '../../server/domains/auth/password-tokens';
 import { findUserByEmail } from '../../server/domains/utilisateurs/service';
-import { ADMIN, loginAs, startE2E, type E2E } from './harness';
+import { ADMIN, loginAs, useE2E } from './harness';
 
 interface Violation {
   directive: string;
@@ -68,14 +68,11 @@ async function hoverChart(page: Page, blockTestId: string, target: string) {
 }
 
 describe('Content-Security-Policy in a real browser', () => {
-  let e: E2E;
+  const e = useE2E();
   beforeAll(async () => {
-    e = await startE2E();
     await seedDemo(e.running.db, { reports: 200, seed: 5 });
     await e.user('nouveau@example.mg', 'ROLE_USER', 'Randria Nouveau');
   });
-  afterEach(() => e.assertNoConsoleErrors());
-  afterAll(async () => e?.close());
 
   it('sends the policy with the page and reports what breaks it (the watch itself works)', async () => {
     const page = await e.newPage();

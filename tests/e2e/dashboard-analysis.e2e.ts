@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../server/db/seed/demo';
-import { ADMIN, loginAs, startE2E, type E2E } from './harness';
+import { ADMIN, loginAs, useE2E } from './harness';
 
 const fr = new Intl.NumberFormat('fr-FR');
 
@@ -17,13 +17,10 @@ async function summaryFromApi(page: Page, period: string) {
 }
 
 describe('period analysis in a real browser', () => {
-  let e: E2E;
+  const e = useE2E();
   beforeAll(async () => {
-    e = await startE2E();
     await seedDemo(e.running.db, { reports: 300, seed: 7 });
   });
-  afterEach(() => e.assertNoConsoleErrors());
-  afterAll(async () => e?.close());
 
   it('is reached from the dashboard and shows every block for the month', async () => {
     const page = await e.newPage();

@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BrowserContext } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../server/db/seed/demo';
-import { ADMIN, loginAs, startE2E, startServer, type E2E } from './harness';
+import { ADMIN, type E2E, loginAs, startServer, useE2E } from './harness';
 
 /** Records every request of the context and refuses those for another machine. */
 async function offMachine(context: BrowserContext): Promise<string[]> {
@@ -46,11 +46,10 @@ async function pageWithStyle(e: E2E, styleUrl: string) {
 }
 
 describe('dashboard map without network', () => {
-  let e: E2E;
+  const e = useE2E();
   let tiles: Server;
   let tilesUrl: string;
   beforeAll(async () => {
-    e = await startE2E();
     await seedDemo(e.running.db, { reports: 200, seed: 1 });
     // A style service on this machine, standing for the public tile service of production.
     tiles = createServer((req, res) => {
@@ -66,9 +65,7 @@ describe('dashboard map without network', () => {
     await new Promise<void>((resolve) => tiles.listen(0, '127.0.0.1', resolve));
     tilesUrl = `http://127.0.0.1:${(tiles.address() as AddressInfo).port}/style.json`;
   });
-  afterEach(() => e.assertNoConsoleErrors());
   afterAll(async () => {
-    await e?.close();
     await new Promise((resolve) => tiles?.close(resolve));
   });
 

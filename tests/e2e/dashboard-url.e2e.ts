@@ -1,10 +1,10 @@
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { businessDay } from '../../shared/calendar';
 import { MONTHS_FR } from '../../web/features/dashboard/calendar';
 import { insertFixture } from '../../server/domains/dashboard/test-fixture';
 import { createUser } from '../../server/domains/utilisateurs/service';
-import { PASSWORD, signInByApi, startE2E, type E2E } from './harness';
+import { PASSWORD, signInByApi, useE2E } from './harness';
 
 const monthName = (year: number, month: number) => {
   const at = new Date(Date.UTC(year, month, 1));
@@ -16,10 +16,9 @@ const pressed = (page: Page) => page.getByTestId('map-block').locator('[aria-pre
 
 /** The dashboard's date range and map level live in the address bar, like the list's filters. */
 describe('dashboard state in the URL', () => {
-  let e: E2E;
+  const e = useE2E();
   let page: Page;
   beforeAll(async () => {
-    e = await startE2E();
     const u1 = (
       await createUser(e.running.db, {
         email: 'agent@example.mg',
@@ -40,8 +39,6 @@ describe('dashboard state in the URL', () => {
     page = await e.newPage();
     await signInByApi(page, 'agent@example.mg', PASSWORD);
   });
-  afterEach(() => e.assertNoConsoleErrors());
-  afterAll(async () => e?.close());
 
   it('opens the picker on the previous and the current month, never on a month to come', async () => {
     await page.goto('/admin/dashboard');

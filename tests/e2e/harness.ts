@@ -7,7 +7,7 @@ import { decodeBase32IgnorePadding } from '@oslojs/encoding';
 import { generateHOTP } from '@oslojs/otp';
 import { eq, inArray } from 'drizzle-orm';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Database } from '../../server/db/client';
 import { createUser } from '../../server/domains/utilisateurs/service';
 import { start, type Running } from '../../server/start';
@@ -42,12 +42,38 @@ export interface E2E {
   /**
    * Console errors matching `pattern` no longer fail the test, until the next assertNoConsoleErrors().
    * For an expected failed request (a 404 the page shows as 'non trouvé'), which the browser logs itself.
+   * Returns the console errors it let through, as they come (to check that the expected one came).
    */
-  allowConsoleErrors(pattern: RegExp): void;
+  allowConsoleErrors(pattern: RegExp): string[];
   /** Fails the test when the pages showed console errors or uncaught exceptions. */
   assertNoConsoleErrors(): void;
   close(): Promise<void>;
 }
+
+/**
+ * The browser fixture of a test file: call it in the describe block. Its server and browser start
+ * before the file's own beforeAll hooks (which may use the returned object) and close after every other
+ * afterAll hook; each test fails when a page it opened with newPage() showed a console error or an
+ * uncaught exception. `env` is read when the server starts, so it may name what an earlier beforeAll
+ * started (e.g. SMTP_URL of a test SMTP server).
+ */
+export function useE2E(env: Record<string, string> | (() => Record<string, string>) = {}): E2E {
+  const e = {} as E2E;
+  beforeAll(async () => {
+    Object.assign(e, await startE2E(typeof env === 'function' ? env() : env));
+  });
+  afterEach(() => {
+    if (e.assertNoConsoleErrors) e.assertNoConsoleErrors();
+  });
+  afterAll(async () => {
+    if (e.close) await e.close();
+  });
+  return e;
+}
+
+/** The toasts of the page showing this text. */
+export const toast = (page: Page, text: string | RegExp) =>
+  page.getByTestId('toast').filter({ hasText: text });
 
 /** `env` adds to or overrides the server's environment (e.g. SMTP_URL of a test SMTP server). */
 export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
@@ -60,7 +86,7 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const contexts: BrowserContext[] = [];
   const errors: string[] = [];
-  const allowed: RegExp[] = [];
+  const allowed: Array<{ pattern: RegExp; seen: string[] }> = [];
   const failedResponses: string[] = [];
 
   return {
@@ -80,16 +106,17 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
         // Without a session the client asks auth.session, which answers null: a 401 is an error like any
         // other (no console error on a visit, README « Test »).
         const text = msg.text();
-        if (msg.type() === 'error' && !allowed.some((re) => re.test(text))) {
-          errors.push(text);
-        }
+        if (msg.type() !== 'error') return;
+        const allowance = allowed.find(({ pattern }) => pattern.test(text));
+        if (allowance) allowance.seen.push(text);
+        else errors.push(text);
       });
       page.on('pageerror', (error) => errors.push(String(error)));
       // Chromium's 'Failed to load resource' message does not say which resource: record the
       // failing responses too, so a failure names its URL.
       page.on('response', (response) => {
         const status = response.status();
-        if (status >= 400 && !allowed.some((re) => re.test(`${status} ${response.url()}`))) {
+        if (status >= 400 && !allowed.some(({ pattern }) => pattern.test(`${status} ${response.url()}`))) {
           failedResponses.push(`${status} ${response.request().method()} ${response.url()}`);
         }
       });
@@ -99,7 +126,9 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
       await createUser(running.db, { email, roleCode, nomPrenom, password: PASSWORD });
     },
     allowConsoleErrors(pattern) {
-      allowed.push(pattern);
+      const seen: string[] = [];
+      allowed.push({ pattern, seen });
+      return seen;
     },
     assertNoConsoleErrors() {
       const seen = errors.splice(0);

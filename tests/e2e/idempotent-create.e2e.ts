@@ -2,8 +2,8 @@
 // reply) is sent again by the user's second click with the same Idempotency-Key, and the server answers
 // with the report it created: one report, never two.
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD, signInByApi, startE2E, type E2E } from './harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PASSWORD, signInByApi, toast, useE2E } from './harness';
 
 async function reportTotal(page: Page): Promise<number> {
   const res = await page.request.get('/api/signalements?itemsPerPage=1');
@@ -11,12 +11,10 @@ async function reportTotal(page: Page): Promise<number> {
 }
 
 describe('a creation sent again after its answer was lost', () => {
-  let e: E2E;
+  const e = useE2E();
   beforeAll(async () => {
-    e = await startE2E();
     await e.user('agent@example.mg', 'ROLE_USER', 'Rabe Hery');
   });
-  afterAll(async () => e?.close());
 
   it('creates one report: the second click gets the first one', async () => {
     const page = await e.newPage();
@@ -47,11 +45,7 @@ describe('a creation sent again after its answer was lost', () => {
 
     await dialog.getByRole('button', { name: 'Initialiser' }).click();
     await expect.poll(() => dropped).toBe(true);
-    await page
-      .getByTestId('toast')
-      .filter({ hasText: 'Échec de la création du signalement.' })
-      .first()
-      .waitFor();
+    await toast(page, 'Échec de la création du signalement.').first().waitFor();
     expect(await reportTotal(page)).toBe(before + 1);
 
     await dialog.getByRole('button', { name: 'Initialiser' }).click();

@@ -1,15 +1,13 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { JOURNAL_PAGE_SIZE } from '../../shared/schemas/journal';
-import { ADMIN, loginAs, PASSWORD, signInByApi, startE2E, type E2E } from './harness';
+import { ADMIN, loginAs, PASSWORD, signInByApi, toast, useE2E } from './harness';
 
 const READER = { email: 'lecteur@example.mg', nomPrenom: 'Rakoto Lecteur' };
 const SAME_ORIGIN = { 'sec-fetch-site': 'same-origin' };
 /** Distinct reports whose people, read within the window, raise an alert (the server's ACCESS_ALERT_READS). */
 const ALERT_READS = 3;
-
-const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text });
 
 async function createReport(page: Page): Promise<string> {
   const created = await page.request.post('/api/signalements', {
@@ -38,10 +36,9 @@ async function readSources(page: Page, code: string): Promise<void> {
  * them, then marks the alert seen. The log and its entry stay out of a plain user's reach.
  */
 describe("the access log ('Journal des accès') and the dashboard alerts, in a real browser", () => {
-  let e: E2E;
+  const e = useE2E({ ACCESS_ALERT_READS: String(ALERT_READS) });
   const reports: string[] = [];
   beforeAll(async () => {
-    e = await startE2E({ ACCESS_ALERT_READS: String(ALERT_READS) });
     await e.user(READER.email, 'ROLE_USER', READER.nomPrenom);
     const reader = await e.newPage();
     await signInByApi(reader, READER.email, PASSWORD);
@@ -52,8 +49,6 @@ describe("the access log ('Journal des accès') and the dashboard alerts, in a r
       for (const code of reports) await readSources(reader, code);
     }
   });
-  afterEach(() => e.assertNoConsoleErrors());
-  afterAll(async () => e?.close());
 
   it('leads the administrator from the alert to the filtered log, its pages, its export, and marks the alert seen', async () => {
     const page = await e.newPage();

@@ -2,26 +2,23 @@
 // counting and says so (decision 0022): « Total: plus de 1 000 élément(s) », « Page 1 sur plus de 50 »,
 // the next button stays enabled, and deeper pages count further.
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { LIST_COUNT_CAP, MAX_PAGE_LINKS, PAGE_SIZE_SIGNALEMENTS } from '../../shared/constants';
 import { seedDemo } from '../../server/db/seed/demo';
-import { ADMIN, signInByApi, startE2E, type E2E } from './harness';
+import { ADMIN, signInByApi, useE2E } from './harness';
 
 const REPORTS = LIST_COUNT_CAP + 150;
 const fr = (n: number) => n.toLocaleString('fr-FR');
 const text = (page: Page, id: string) => page.getByTestId(id).textContent();
 
 describe('report list beyond the counting cap in a real browser', () => {
-  let e: E2E;
+  const e = useE2E();
   let page: Page;
   beforeAll(async () => {
-    e = await startE2E();
     await seedDemo(e.running.db, { reports: REPORTS, seed: 13 });
     page = await e.newPage();
     await signInByApi(page, ADMIN.email, ADMIN.password);
   });
-  afterEach(() => e.assertNoConsoleErrors());
-  afterAll(async () => e?.close());
 
   it('shows « plus de » on the total and the page count, and pages on past the last page known', async () => {
     const res = await page.request.get('/api/signalements?search=sig');

@@ -1,15 +1,10 @@
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD, startE2E, type E2E } from './harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PASSWORD, signInByApi, useE2E } from './harness';
 
 const SOURCE = 'Rasoanirina Source-Protégée';
 const CONTACT = 'source.protegee@example.mg';
 const SAME_ORIGIN = { 'sec-fetch-site': 'same-origin' };
-
-async function signIn(page: Page, email: string): Promise<void> {
-  const res = await page.request.post('/api/login', { data: { email, password: PASSWORD } });
-  expect(res.status()).toBe(200);
-}
 
 /**
  * Need to know (docs/decisions/0015): a user who did not create an anonymous report sees how many
@@ -17,15 +12,14 @@ async function signIn(page: Page, email: string): Promise<void> {
  * creator (not an admin) still creates its partner's projects, and writes only to the partner's address.
  */
 describe('need to know and least privilege on the detail screen, for non-admins', () => {
-  let e: E2E;
+  const e = useE2E();
   let creator: Page;
   let code: string;
   beforeAll(async () => {
-    e = await startE2E();
     await e.user('createur@example.mg', 'ROLE_USER', 'Rabe Createur');
     await e.user('autre@example.mg', 'ROLE_USER', 'Rakoto Autre');
     creator = await e.newPage();
-    await signIn(creator, 'createur@example.mg');
+    await signInByApi(creator, 'createur@example.mg', PASSWORD);
     const created = await creator.request.post('/api/signalements', {
       headers: SAME_ORIGIN,
       data: {
@@ -43,8 +37,6 @@ describe('need to know and least privilege on the detail screen, for non-admins'
     });
     expect(source.status()).toBe(201);
   });
-  afterEach(() => e.assertNoConsoleErrors());
-  afterAll(async () => e?.close());
 
   it('shows another user the number of protected sources, no name and no button, once the creator turns the report anonymous', async () => {
     // The creator turns it anonymous with the switch of the sources card.
@@ -53,7 +45,7 @@ describe('need to know and least privilege on the detail screen, for non-admins'
     await expect.poll(() => creator.getByTestId('anonymous-switch').isChecked()).toBe(true);
 
     const other = await e.newPage();
-    await signIn(other, 'autre@example.mg');
+    await signInByApi(other, 'autre@example.mg', PASSWORD);
     await other.goto(`/admin/signalement/detail/${code}`);
     const section = other.getByTestId('sources-section');
     await expect

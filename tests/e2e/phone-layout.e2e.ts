@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../server/db/seed/demo';
-import { ADMIN, createReportByApi, signInByApi, startE2E, type E2E } from './harness';
+import { ADMIN, createReportByApi, signInByApi, useE2E } from './harness';
 
 const PHONE = { width: 390, height: 844 };
 
@@ -15,18 +15,15 @@ async function inViewport(locator: Locator) {
 
 /** On a phone (390 px) nothing needs sideways scrolling, nothing is cut off. */
 describe('phone layout', () => {
-  let e: E2E;
+  const e = useE2E();
   let page: Page;
   let code: string;
   beforeAll(async () => {
-    e = await startE2E();
     await seedDemo(e.running.db, { reports: 150, seed: 4 });
     page = await e.newPage(PHONE);
     await signInByApi(page, ADMIN.email, ADMIN.password);
     code = await createReportByApi(page, { partenaire: '/api/partenaires/SAMIFIN' });
   });
-  afterEach(() => e.assertNoConsoleErrors());
-  afterAll(async () => e?.close());
 
   it('fits a report with a long partner name, and opens its dialogs whole', async () => {
     await page.goto(`/admin/signalement/detail/${code}`);

@@ -1,15 +1,7 @@
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { businessDay } from '../../shared/calendar';
-import { ADMIN, startE2E, type E2E, signInByApi } from './harness';
-
-/**
- * Opens a session through the REST login (the page's cookie jar): the login form would land on the
- * dashboard, whose charts and map are not what these tests look at.
- */
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await signInByApi(page, email, password);
-}
+import { ADMIN, signInByApi, useE2E } from './harness';
 
 /** A report with a bit of everything, made through the REST facade as the admin. */
 async function makeReport(page: Page): Promise<string> {
@@ -44,16 +36,15 @@ async function makeReport(page: Page): Promise<string> {
 }
 
 describe('public summary page in a real browser', () => {
-  let e: E2E;
+  const e = useE2E();
   let code: string;
   beforeAll(async () => {
-    e = await startE2E();
     const admin = await e.newPage();
-    await signIn(admin, ADMIN.email, ADMIN.password);
+    // Through the REST log-in: the login form would land on the dashboard, whose charts and map are not
+    // what these tests look at.
+    await signInByApi(admin, ADMIN.email, ADMIN.password);
     code = await makeReport(admin);
   });
-  afterEach(() => e.assertNoConsoleErrors());
-  afterAll(async () => e?.close());
 
   it('shows the summary of §2 without a session, outside the app shell, and nothing personal', async () => {
     const page = await e.newPage({ width: 375, height: 740 });

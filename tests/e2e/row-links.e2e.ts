@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { businessDay } from '../../shared/calendar';
 import { seedDemo } from '../../server/db/seed/demo';
-import { PASSWORD, signInByApi, startE2E, type E2E } from './harness';
+import { PASSWORD, signInByApi, useE2E } from './harness';
 
 const NNBSP = '\u202f';
 
@@ -18,10 +18,9 @@ async function logIn(page: Page, email: string) {
  * sidebar's panel on a long page.
  */
 describe('links, log-in return and list details', () => {
-  let e: E2E;
+  const e = useE2E();
   let code: string;
   beforeAll(async () => {
-    e = await startE2E();
     await e.user('agent@example.mg', 'ROLE_USER', 'Rabe Agent');
     await e.user('gestion@example.mg', 'ROLE_ANALYSTE', 'Rasoa Gestion');
     await seedDemo(e.running.db, { reports: 1_234, seed: 3 });
@@ -31,8 +30,6 @@ describe('links, log-in return and list details', () => {
     code = ((await list.json()) as { member: Array<{ code: string }> }).member[0]!.code;
     await page.context().close();
   });
-  afterEach(() => e.assertNoConsoleErrors());
-  afterAll(async () => e?.close());
 
   it('makes each row a link to its detail: Ctrl-click opens it in a new tab, a click in this one', async () => {
     const page = await e.newPage({ width: 1440, height: 900 });

@@ -1,15 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, loginAs, PASSWORD, startE2E, type E2E } from './harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, loginAs, PASSWORD, useE2E } from './harness';
 
 describe('app shell in a real browser', () => {
-  let e: E2E;
+  const e = useE2E();
   beforeAll(async () => {
-    e = await startE2E();
     await e.user('agent@example.mg', 'ROLE_USER', 'Rabe Hery');
     await e.user('analyste@example.mg', 'ROLE_ANALYSTE', 'Rasoa Vola Analyste');
   });
-  afterEach(() => e.assertNoConsoleErrors());
-  afterAll(async () => e?.close());
 
   it('redirects a visitor without session to the login page, and / to the dashboard after login', async () => {
     const page = await e.newPage();

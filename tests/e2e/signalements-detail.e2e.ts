@@ -1,17 +1,7 @@
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { businessDay } from '../../shared/calendar';
-import { ADMIN, PASSWORD, startE2E, type E2E, signInByApi } from './harness';
-
-/**
- * Opens a session through the REST login (the page's cookie jar): the login form would land on the
- * dashboard, whose charts and map are not what these tests look at.
- */
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await signInByApi(page, email, password);
-}
-
-const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text });
+import { ADMIN, PASSWORD, signInByApi, toast, useE2E } from './harness';
 
 /** Creates a report through the creation dialog and returns its code, read from the detail URL. */
 async function createThroughDialog(page: Page): Promise<string> {
@@ -72,17 +62,16 @@ async function createThroughDialog(page: Page): Promise<string> {
 }
 
 describe('report detail in a real browser', () => {
-  let e: E2E;
+  const e = useE2E();
   let admin: Page;
   let code: string;
   beforeAll(async () => {
-    e = await startE2E();
     await e.user('agent@example.mg', 'ROLE_USER', 'Rabe Hery');
     admin = await e.newPage();
-    await signIn(admin, ADMIN.email, ADMIN.password);
+    // Through the REST log-in: the login form would land on the dashboard, whose charts and map are not
+    // what these tests look at.
+    await signInByApi(admin, ADMIN.email, ADMIN.password);
   });
-  afterEach(() => e.assertNoConsoleErrors());
-  afterAll(async () => e?.close());
 
   it('creates a report through the dialog and opens its detail with every element of §2', async () => {
     code = await createThroughDialog(admin);
@@ -222,7 +211,7 @@ describe('report detail in a real browser', () => {
 
   it('shows a ROLE_USER who did not create the report the read-only views', async () => {
     const user = await e.newPage();
-    await signIn(user, 'agent@example.mg', PASSWORD);
+    await signInByApi(user, 'agent@example.mg', PASSWORD);
     await user.goto(`/admin/signalement/detail/${code}`);
     await user.getByTestId('read-only-note').waitFor();
     expect(await user.getByTestId('read-only-note').textContent()).toBe(

@@ -1,17 +1,9 @@
 import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../server/db/seed/demo';
-import { ADMIN, startE2E, type E2E, signInByApi } from './harness';
-
-/**
- * Opens a session through the REST login (the page's cookie jar): the login form would land on the
- * dashboard, whose charts and map are not what these tests look at.
- */
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await signInByApi(page, email, password);
-}
+import { ADMIN, signInByApi, toast, useE2E } from './harness';
 
 interface Collection {
   totalItems: number;
@@ -37,16 +29,15 @@ const rowCodes = (page: Page) =>
   page.getByTestId('signalement-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-code')));
 
 describe('report list in a real browser', () => {
-  let e: E2E;
+  const e = useE2E();
   let page: Page;
   beforeAll(async () => {
-    e = await startE2E();
     await seedDemo(e.running.db, { reports: 45, seed: 11 });
     page = await e.newPage();
-    await signIn(page, ADMIN.email, ADMIN.password);
+    // Through the REST log-in: the login form would land on the dashboard, whose charts and map are not
+    // what these tests look at.
+    await signInByApi(page, ADMIN.email, ADMIN.password);
   });
-  afterEach(() => e.assertNoConsoleErrors());
-  afterAll(async () => e?.close());
 
   it('shows the breadcrumb, 20 rows, the total and the page links of §2, and pages through the URL', async () => {
     await page.goto('/admin/signalement/list');
@@ -92,7 +83,7 @@ describe('report list in a real browser', () => {
 
     // The same URL in a new tab shows the same filtered list.
     const bookmarked = await e.newPage();
-    await signIn(bookmarked, ADMIN.email, ADMIN.password);
+    await signInByApi(bookmarked, ADMIN.email, ADMIN.password);
     await bookmarked.goto(page.url());
     await expect.poll(() => totalText(bookmarked)).toBe(`Total: ${expected.totalItems} élément(s)`);
 
@@ -247,9 +238,9 @@ describe('report list in a real browser', () => {
       page.getByTestId('export-button').click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^signalements_\d{4}-\d{2}-\d{2}\.xlsx$/);
-    const toast = page.getByTestId('toast').filter({ hasText: 'Export réussi' });
+    const exported = toast(page, 'Export réussi');
     await expect
-      .poll(() => toast.textContent())
+      .poll(() => exported.textContent())
       .toContain(`Export réussi ! ${expected.totalItems} signalement(s) exporté(s)`);
 
     const workbook = new ExcelJS.Workbook();
@@ -321,8 +312,8 @@ describe('report list in a real browser', () => {
     );
     e.allowConsoleErrors(/status of 503/);
     await page.getByTestId('export-button').click();
-    const toast = page.getByTestId('toast').filter({ hasText: "Erreur lors de l'export" });
-    await expect.poll(() => toast.textContent()).toContain("Erreur lors de l'export: Erreur HTTP: 503");
+    const failed = toast(page, "Erreur lors de l'export");
+    await expect.poll(() => failed.textContent()).toContain("Erreur lors de l'export: Erreur HTTP: 503");
     await page.unrouteAll({ behavior: 'ignoreErrors' });
   });
 });

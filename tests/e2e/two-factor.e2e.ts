@@ -1,15 +1,12 @@
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, enrolTwoFactor, loginAs, PASSWORD, startE2E, totpCode, type E2E } from './harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, enrolTwoFactor, loginAs, PASSWORD, toast, totpCode, useE2E } from './harness';
 
 describe('two-factor log-in (TOTP), in a real browser', () => {
-  let e: E2E;
+  const e = useE2E();
   beforeAll(async () => {
-    e = await startE2E();
     await e.user('adjoint@example.mg', 'ROLE_ADMIN', 'Rabe Adjoint');
   });
-  afterEach(() => e.assertNoConsoleErrors());
-  afterAll(async () => e?.close());
 
   async function submitPassword(page: Page, email: string, password: string) {
     await page.goto('/admin/login');
@@ -79,9 +76,7 @@ describe('two-factor log-in (TOTP), in a real browser', () => {
     await page.getByLabel('Code de secours', { exact: true }).fill(codes[0]!);
     await page.getByRole('button', { name: 'Vérifier' }).click();
     await page.waitForURL('**/admin/dashboard');
-    await expect
-      .poll(() => page.getByTestId('toast').filter({ hasText: 'Il vous en reste 9.' }).isVisible())
-      .toBe(true);
+    await expect.poll(() => toast(page, 'Il vous en reste 9.').isVisible()).toBe(true);
   });
 
   it("lets an administrator reset another user's second factor from the users screen, with a confirmation and a toast", async () => {
@@ -98,12 +93,7 @@ describe('two-factor log-in (TOTP), in a real browser', () => {
     const dialog = page.getByTestId('user-two-factor-reset-dialog');
     await dialog.getByRole('button', { name: 'Réinitialiser' }).click();
     await expect
-      .poll(() =>
-        page
-          .getByTestId('toast')
-          .filter({ hasText: 'Double authentification réinitialisée avec succès !' })
-          .isVisible(),
-      )
+      .poll(() => toast(page, 'Double authentification réinitialisée avec succès !').isVisible())
       .toBe(true);
 
     // The adjoint's session has ended; the next log-in starts a new enrolment.

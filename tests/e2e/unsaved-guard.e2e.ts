@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, createReportByApi, startE2E, signInByApi, type E2E } from './harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, createReportByApi, signInByApi, toast, useE2E } from './harness';
 
 const DRAFT = 'Brouillon à ne pas perdre';
 
@@ -10,17 +10,14 @@ const DRAFT = 'Brouillon à ne pas perdre';
  * visible and the leave dialog keeps its buttons on one line on a desktop.
  */
 describe('leaving a report with unsaved changes, and dialogs with dropdowns', () => {
-  let e: E2E;
+  const e = useE2E();
   let page: Page;
   let code: string;
   beforeAll(async () => {
-    e = await startE2E();
     page = await e.newPage({ width: 1440, height: 900 });
     await signInByApi(page, ADMIN.email, ADMIN.password);
     code = await createReportByApi(page);
   });
-  afterEach(() => e.assertNoConsoleErrors());
-  afterAll(async () => e?.close());
 
   const detailPath = () => `/admin/signalement/detail/${code}`;
   const leaveDialog = () => page.getByTestId('leave-dialog');
@@ -120,12 +117,12 @@ describe('leaving a report with unsaved changes, and dialogs with dropdowns', ()
 
     // Save once: the toast shows; then edit again while it is still there.
     await page.getByTestId('unsaved-save').click();
-    const toast = page.getByTestId('toast').filter({ hasText: 'Signalement mis à jour avec succès !' });
-    await expect.poll(() => toast.count()).toBe(1);
+    const saved = toast(page, 'Signalement mis à jour avec succès !');
+    await expect.poll(() => saved.count()).toBe(1);
     await description().fill(`${DRAFT} (3)`);
     const save = page.getByTestId('unsaved-save');
     await save.waitFor();
-    const [t, s] = [(await toast.boundingBox())!, (await save.boundingBox())!];
+    const [t, s] = [(await saved.boundingBox())!, (await save.boundingBox())!];
     const overlaps =
       t.x < s.x + s.width && s.x < t.x + t.width && t.y < s.y + s.height && s.y < t.y + t.height;
     expect(overlaps).toBe(false);

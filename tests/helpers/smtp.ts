@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { asc } from 'drizzle-orm';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer, type SMTPServerDataStream } from 'smtp-server';
+import { vi } from 'vitest';
 import type { Database } from '../../server/db/client';
+import { enqueueMail } from '../../server/domains/mail/outbox';
 import type { TransportConfig } from '../../server/domains/mail/transport';
 import { startMailWorker, type MailWorker, type MailWorkerOptions } from '../../server/domains/mail/worker';
 
@@ -181,16 +183,24 @@ export async function outbox(db: Database) {
   return db.read.select().from(db.t.mailOutbox).orderBy(asc(db.t.mailOutbox.id));
 }
 
-/** Polls `check` until it returns true (or throws after timeoutMs). */
-export async function eventually(
-  check: () => Promise<boolean> | boolean,
-  timeoutMs = 10_000,
-  what = 'condition',
-) {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`${what} non atteinte en ${timeoutMs} ms`);
+export const LAST_MAIL_TO = 'dernier@example.mg';
+
+/**
+ * Lets the workers finish what they started, for the "never sent twice" assertions, without guessing a
+ * delay: one more message is queued and waited for until it is marked sent (a worker went over the outbox
+ * once more after the others were done), then every worker stops, which waits for a send in progress.
+ * A second copy of a message has reached `smtp` by then. The last message goes to LAST_MAIL_TO.
+ */
+export async function settle(db: Database, smtp: TestSmtp, workers: MailWorker[]): Promise<void> {
+  await enqueueMail(db, { kind: 'partner-notification', to: LAST_MAIL_TO, subject: 'Dernier', text: 'Fin' });
+  await smtp.waitFor((m) => m.to === LAST_MAIL_TO);
+  await vi.waitFor(
+    async () => {
+      const last = (await outbox(db)).filter((r) => r.to === LAST_MAIL_TO);
+      if (last.length !== 1 || last[0]!.status !== 'sent')
+        throw new Error(`dernier message : ${JSON.stringify(last)}`);
+    },
+    { timeout: 10_000, interval: 20 },
+  );
+  await Promise.all(workers.map((w) => w.stop()));
 }

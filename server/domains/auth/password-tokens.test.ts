@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../tests/helpers/app';
+import { describe, expect, it } from 'vitest';
 import { testEngines } from '../../../tests/helpers/db';
+import { serverSuite } from '../../../tests/helpers/suite';
 import { outbox, passwordLinkIn } from '../../../tests/helpers/smtp';
 import { PASSWORD_STRENGTH_MESSAGES } from './password-strength';
 import { hashPasswordToken, TOKEN_MESSAGES } from './password-tokens';
@@ -9,16 +9,8 @@ import { hashPasswordToken, TOKEN_MESSAGES } from './password-tokens';
 const NEW_PASSWORD = 'un-mot-de-passe-solide';
 
 describe.each(await testEngines())('password set-up links on %s', (engine) => {
-  let t: TestApp;
-  let admin: string;
+  const { app: t, admin } = serverSuite(engine);
   let n = 0;
-
-  beforeAll(async () => {
-    t = await createTestApp(engine);
-    await t.user('admin@example.mg', 'ROLE_ADMIN');
-    admin = await t.login('admin@example.mg');
-  });
-  afterAll(async () => t?.close());
 
   /** Creates an account as the admin would and returns the token of its set-up e-mail. */
   async function invite(
@@ -27,7 +19,7 @@ describe.each(await testEngines())('password set-up links on %s', (engine) => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/utilisateur/create-user',
-      headers: { cookie: admin },
+      headers: { cookie: admin.cookie },
       payload: { email, nomPrenom: 'Rakoto Invité', utilisateurRole: 'ROLE_USER' },
     });
     expect(res.statusCode).toBe(201);
@@ -156,7 +148,7 @@ describe.each(await testEngines())('password set-up links on %s', (engine) => {
     await t.app.inject({
       method: 'PATCH',
       url: `/api/utilisateurs/${code}`,
-      headers: { cookie: admin },
+      headers: { cookie: admin.cookie },
       payload: { isEnabled: false },
     });
     expect((await inspect(token)).json()).toEqual({
@@ -171,7 +163,7 @@ describe.each(await testEngines())('password set-up links on %s', (engine) => {
     const cookie = await t.login('reset@example.mg');
     await t.app.inject({
       url: `/api/utilisateur/reset-password/${code}`,
-      headers: { cookie: admin, 'x-requested-with': 'fetch' },
+      headers: { cookie: admin.cookie, 'x-requested-with': 'fetch' },
     });
     const mail = (await outbox(t.db)).filter((m) => m.to === 'reset@example.mg').pop()!;
     const token = passwordLinkIn(mail).split('/').pop()!;

@@ -2,37 +2,29 @@
 // (decision 0020, "A replay answers under today's rights"): a user demoted after adding a source to an
 // anonymous report does not get the source's name and contact back by replaying the key, through REST or
 // tRPC, on both engines.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../tests/helpers/app';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '../../../tests/helpers/db';
+import { serverSuite } from '../../../tests/helpers/suite';
 import { accessLogRows } from '../../../tests/helpers/journal';
 import { PEOPLE, SAME_ORIGIN } from '../../../tests/helpers/report-fixture';
 import { createReport, mergePatch } from '../../../tests/helpers/signalements';
 
 describe.each(await testEngines())('idempotent replays under today’s rights on %s', (engine) => {
-  let t: TestApp;
-  let admin: string;
+  const { app: t, admin, user: agent } = serverSuite(engine, { user: { roleCode: 'ROLE_GESTIONNAIRE' } });
   let promoted: string;
   let promotedCode: string;
-  let agent: string;
   let report: string;
   let keyNumber = 0;
   const newKey = () => `rejeu-${engine}-${++keyNumber}-${Date.now()}`;
 
   beforeAll(async () => {
-    t = await createTestApp(engine);
-    await t.user('admin@example.mg', 'ROLE_ADMIN');
     promotedCode = await t.user('promu@example.mg', 'ROLE_ADMIN');
-    await t.user('agent@example.mg', 'ROLE_GESTIONNAIRE');
-    admin = await t.login('admin@example.mg');
     promoted = await t.login('promu@example.mg');
-    agent = await t.login('agent@example.mg');
-    report = await createReport(t, agent);
-    expect((await mergePatch(t, agent, `/api/signalements/${report}`, { isAnonyme: true })).statusCode).toBe(
-      200,
-    );
+    report = await createReport(t, agent.cookie);
+    expect(
+      (await mergePatch(t, agent.cookie, `/api/signalements/${report}`, { isAnonyme: true })).statusCode,
+    ).toBe(200);
   });
-  afterAll(async () => t?.close());
 
   const rest = (url: string, cookie: string, payload: object, key: string) =>
     t.app.inject({
@@ -84,7 +76,7 @@ describe.each(await testEngines())('idempotent replays under today’s rights on
 
     const demote = await trpc(
       'utilisateurs.update',
-      admin,
+      admin.cookie,
       { code: promotedCode, utilisateurRole: 'ROLE_GESTIONNAIRE' },
       newKey(),
     );
@@ -126,17 +118,17 @@ describe.each(await testEngines())('idempotent replays under today’s rights on
   it('a replay still allowed answers the person as stored today and is logged like a read', async () => {
     const key = newKey();
     const name = `${PEOPLE.source} créateur`;
-    const first = await rest('/api/sources', agent, restSource(name), key);
+    const first = await rest('/api/sources', agent.cookie, restSource(name), key);
     expect(first.statusCode, first.body).toBe(201);
     const auteurKey = newKey();
     const auteur = { signalement: report, nomPrenom: PEOPLE.auteur };
-    expect((await trpc('auteurs.create', agent, auteur, auteurKey)).statusCode).toBe(200);
+    expect((await trpc('auteurs.create', agent.cookie, auteur, auteurKey)).statusCode).toBe(200);
 
     const before = await lastLogId();
-    const again = await rest('/api/sources', agent, restSource(name), key);
+    const again = await rest('/api/sources', agent.cookie, restSource(name), key);
     expect(again.statusCode).toBe(201);
     expect(again.json()).toEqual(first.json());
-    const auteurAgain = await trpc('auteurs.create', agent, auteur, auteurKey);
+    const auteurAgain = await trpc('auteurs.create', agent.cookie, auteur, auteurKey);
     expect(auteurAgain.json().result.data.nomPrenom).toBe(PEOPLE.auteur);
     const logged = await logSince(before);
     expect(logged.map((r) => [r.kind, r.userEmail, r.signalementCode, r.details])).toEqual([
@@ -148,15 +140,15 @@ describe.each(await testEngines())('idempotent replays under today’s rights on
   it('a person deleted since the create is not found on replay (its name is not kept by the key)', async () => {
     const key = newKey();
     const name = `${PEOPLE.source} supprimée`;
-    const first = await rest('/api/sources', agent, restSource(name), key);
+    const first = await rest('/api/sources', agent.cookie, restSource(name), key);
     expect(first.statusCode).toBe(201);
     const removed = await t.app.inject({
       method: 'DELETE',
       url: `/api/sources/${first.json().code}`,
-      headers: { cookie: agent, ...SAME_ORIGIN },
+      headers: { cookie: agent.cookie, ...SAME_ORIGIN },
     });
     expect(removed.statusCode).toBe(204);
-    const again = await rest('/api/sources', agent, restSource(name), key);
+    const again = await rest('/api/sources', agent.cookie, restSource(name), key);
     expect(again.statusCode).toBe(404);
     expect(again.body).not.toContain(name);
   });

@@ -4,28 +4,20 @@
 // caller.
 import { eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { AccessLogKind } from '../../../shared/constants';
 import type { AccessLogPageDto } from '../../../shared/dto/journal';
-import { createTestApp, type TestApp } from '../../../tests/helpers/app';
 import { testEngines } from '../../../tests/helpers/db';
+import { serverSuite } from '../../../tests/helpers/suite';
 import { accessLogRows, userId } from '../../../tests/helpers/journal';
 import { SAME_ORIGIN } from '../../../tests/helpers/report-fixture';
 import { exportJournalXlsx } from './service';
 
 describe.each(await testEngines())('journal des accès on %s', (engine) => {
-  let t: TestApp;
-  let admin: string;
-  let user: string;
-  let userCode: string;
+  const { app: t, admin, user } = serverSuite(engine, { user: { nomPrenom: 'Rakoto Agent' } });
 
   beforeAll(async () => {
-    t = await createTestApp(engine);
-    userCode = await t.user('agent@example.mg', 'ROLE_USER', 'Rakoto Agent');
-    await t.user('admin@example.mg', 'ROLE_ADMIN', 'Rasoa Admin');
-    admin = await t.login('admin@example.mg');
-    user = await t.login('agent@example.mg');
-    const agent = await userId(t, userCode);
+    const agent = await userId(t, user.code);
     const entry = (
       at: string,
       kind: AccessLogKind,
@@ -56,9 +48,8 @@ describe.each(await testEngines())('journal des accès on %s', (engine) => {
       ]),
     );
   });
-  afterAll(async () => t?.close());
 
-  const list = async (filters: Record<string, string>, page = 1, cookie = admin) => {
+  const list = async (filters: Record<string, string>, page = 1, cookie = admin.cookie) => {
     const input = encodeURIComponent(JSON.stringify({ page, filters }));
     return t.app.inject({ url: `/trpc/journal.list?input=${input}`, headers: { cookie } });
   };
@@ -81,7 +72,7 @@ describe.each(await testEngines())('journal des accès on %s', (engine) => {
     ]);
     expect(items[4]).toMatchObject({
       kind: 'lecture_personnes',
-      utilisateur: { code: userCode, nomPrenom: 'Rakoto Agent', email: 'agent@example.mg' },
+      utilisateur: { code: user.code, nomPrenom: 'Rakoto Agent', email: 'agent@example.mg' },
       email: 'agent@example.mg',
       address: '41.188.10.7',
       signalement: 'SIG-A',
@@ -103,7 +94,7 @@ describe.each(await testEngines())('journal des accès on %s', (engine) => {
   });
 
   it('filters by user code, report code and kind; empty strings are no filter; an inverted period is refused', async () => {
-    const mine = await page({ utilisateur: userCode, au: '2026-03-11' });
+    const mine = await page({ utilisateur: user.code, au: '2026-03-11' });
     expect(mine.total).toBe(3);
     expect((await page({ utilisateur: 'USR-INCONNU' })).total).toBe(0);
     expect((await page({ signalement: 'SIG-B' })).items.map((i) => i.description)).toEqual([
@@ -121,7 +112,7 @@ describe.each(await testEngines())('journal des accès on %s', (engine) => {
   });
 
   it('paginates 50 at a time with the exact total', async () => {
-    const agent = await userId(t, userCode);
+    const agent = await userId(t, user.code);
     await t.db.transaction((tx) =>
       tx.insert(t.db.t.accessLog).values(
         Array.from({ length: 55 }, (_, i) => ({
@@ -147,19 +138,20 @@ describe.each(await testEngines())('journal des accès on %s', (engine) => {
   });
 
   it('refuses the log, its alerts, marking an alert and the export to a user who is not an administrator', async () => {
-    expect((await list({}, 1, user)).statusCode).toBe(403);
-    expect((await t.app.inject({ url: '/trpc/journal.alerts', headers: { cookie: user } })).statusCode).toBe(
-      403,
-    );
+    expect((await list({}, 1, user.cookie)).statusCode).toBe(403);
+    expect(
+      (await t.app.inject({ url: '/trpc/journal.alerts', headers: { cookie: user.cookie } })).statusCode,
+    ).toBe(403);
     const mark = await t.app.inject({
       method: 'POST',
       url: '/trpc/journal.markAlertSeen',
-      headers: { cookie: user, ...SAME_ORIGIN },
+      headers: { cookie: user.cookie, ...SAME_ORIGIN },
       payload: { id: 1 },
     });
     expect(mark.statusCode).toBe(403);
     expect(
-      (await t.app.inject({ url: '/api/journal-acces/export/xlsx', headers: { cookie: user } })).statusCode,
+      (await t.app.inject({ url: '/api/journal-acces/export/xlsx', headers: { cookie: user.cookie } }))
+        .statusCode,
     ).toBe(403);
   });
 
@@ -167,7 +159,7 @@ describe.each(await testEngines())('journal des accès on %s', (engine) => {
     const before = (await accessLogRows(t)).length;
     const res = await t.app.inject({
       url: '/api/journal-acces/export/xlsx?du=2026-03-09&au=2026-03-11',
-      headers: { cookie: admin, 'x-forwarded-for': '41.188.40.4' },
+      headers: { cookie: admin.cookie, 'x-forwarded-for': '41.188.40.4' },
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['x-total-count']).toBe('5');
@@ -192,7 +184,7 @@ describe.each(await testEngines())('journal des accès on %s', (engine) => {
     expect((last.getCell(1).value as Date).toISOString()).toBe('2026-03-09T23:59:59.000Z');
     expect(last.getCell(1).numFmt).toBe('dd/mm/yyyy hh:mm:ss');
     expect((last.values as unknown[]).slice(2)).toEqual([
-      `Rakoto Agent (${userCode})`,
+      `Rakoto Agent (${user.code})`,
       'agent@example.mg',
       '41.188.10.7',
       'Lecture des personnes',

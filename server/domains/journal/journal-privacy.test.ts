@@ -5,9 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../tests/helpers/app';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '../../../tests/helpers/db';
+import { serverSuite } from '../../../tests/helpers/suite';
 import { accessLogRows } from '../../../tests/helpers/journal';
 import { addPeople, PEOPLE } from '../../../tests/helpers/report-fixture';
 import { createReport } from '../../../tests/helpers/signalements';
@@ -15,24 +15,19 @@ import { PATHS } from '../../paths';
 import { recordAccess } from './append';
 
 describe.each(await testEngines())('no free text in the access log on %s', (engine) => {
-  let t: TestApp;
-  let admin: string;
+  const { app: t, admin } = serverSuite(engine);
   let report: string;
 
   beforeAll(async () => {
-    t = await createTestApp(engine);
-    await t.user('admin@example.mg', 'ROLE_ADMIN', 'Rasoa Admin');
-    admin = await t.login('admin@example.mg');
-    report = await createReport(t, admin);
-    await addPeople(t, admin, report);
+    report = await createReport(t, admin.cookie);
+    await addPeople(t, admin.cookie, report);
   });
-  afterAll(async () => t?.close());
 
   const lastId = async () => (await accessLogRows(t)).at(-1)?.id ?? 0;
   const exportList = (search: string) =>
     t.app.inject({
       url: `/api/signalements/export/list?search=${encodeURIComponent(search)}`,
-      headers: { cookie: admin },
+      headers: { cookie: admin.cookie },
     });
 
   it("logs an export searching a source's exact name as its length and a keyed hash, never the name", async () => {
@@ -64,7 +59,7 @@ describe.each(await testEngines())('no free text in the access log on %s', (engi
   it('shows the search on the Journal des accès screen in French, without the text', async () => {
     const res = await t.app.inject({
       url: `/trpc/journal.list?input=${encodeURIComponent(JSON.stringify({ page: 1, filters: { kind: 'export' } }))}`,
-      headers: { cookie: admin },
+      headers: { cookie: admin.cookie },
     });
     expect(res.statusCode, res.body).toBe(200);
     const [entry] = res.json().result.data.items;
@@ -87,7 +82,7 @@ describe.each(await testEngines())('no free text in the access log on %s', (engi
     const before = await lastId();
     const res = await t.app.inject({
       url: `/api/journal-acces/export/xlsx?signalement=${encodeURIComponent('Rasoanirina')}&utilisateur=${encodeURIComponent('Rabe')}`,
-      headers: { cookie: admin },
+      headers: { cookie: admin.cookie },
     });
     expect(res.statusCode, res.body).toBe(200);
     const [row] = (await accessLogRows(t, 'export')).filter((r) => r.id > before);

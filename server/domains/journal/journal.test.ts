@@ -2,33 +2,32 @@
 // export, every change of rights and every log-in step lands in access_log with the right user, report and
 // address, through both doors (REST and tRPC), on both engines; and no password or code is ever written
 // there.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, TEST_PASSWORD, type TestApp } from '../../../tests/helpers/app';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TEST_PASSWORD } from '../../../tests/helpers/app';
 import { testEngines } from '../../../tests/helpers/db';
+import { serverSuite } from '../../../tests/helpers/suite';
 import { accessLogRows, userId } from '../../../tests/helpers/journal';
 import { addPeople, SAME_ORIGIN } from '../../../tests/helpers/report-fixture';
 import { createReport } from '../../../tests/helpers/signalements';
 
 describe.each(await testEngines())('access log on %s', (engine) => {
-  let t: TestApp;
-  let creator: string;
+  const {
+    app: t,
+    admin,
+    user: creator,
+  } = serverSuite(engine, {
+    user: { email: 'createur@example.mg', nomPrenom: 'Rabe Createur' },
+  });
   let reader: string;
-  let admin: string;
   let readerCode: string;
   let report: string;
 
   beforeAll(async () => {
-    t = await createTestApp(engine);
-    await t.user('createur@example.mg', 'ROLE_USER', 'Rabe Createur');
     readerCode = await t.user('lecteur@example.mg', 'ROLE_USER', 'Rakoto Lecteur');
-    await t.user('admin@example.mg', 'ROLE_ADMIN', 'Rasoa Admin');
-    creator = await t.login('createur@example.mg');
     reader = await t.login('lecteur@example.mg');
-    admin = await t.login('admin@example.mg');
-    report = await createReport(t, creator);
-    await addPeople(t, creator, report);
+    report = await createReport(t, creator.cookie);
+    await addPeople(t, creator.cookie, report);
   });
-  afterAll(async () => t?.close());
 
   const get = (cookie: string, url: string, address: string) =>
     t.app.inject({ method: 'GET', url, headers: { cookie, 'x-forwarded-for': address } });
@@ -88,7 +87,7 @@ describe.each(await testEngines())('access log on %s', (engine) => {
     const patch = await t.app.inject({
       method: 'PATCH',
       url: `/api/signalements/${report}`,
-      headers: { cookie: creator, 'content-type': 'application/merge-patch+json' },
+      headers: { cookie: creator.cookie, 'content-type': 'application/merge-patch+json' },
       payload: JSON.stringify({ isAnonyme: true }),
     });
     expect(patch.statusCode, patch.body).toBe(200);
@@ -101,7 +100,7 @@ describe.each(await testEngines())('access log on %s', (engine) => {
   });
 
   it('does not log a history without entries about people, nor a read refused as not found', async () => {
-    const bare = await createReport(t, creator);
+    const bare = await createReport(t, creator.cookie);
     const before = await lastId();
     expect((await get(reader, `/api/signalements/${bare}/historique`, '41.188.10.7')).statusCode).toBe(200);
     expect((await get(reader, '/api/signalements/SIG-INCONNU/auteurs', '41.188.10.7')).statusCode).toBe(404);
@@ -142,7 +141,7 @@ describe.each(await testEngines())('access log on %s', (engine) => {
         method: 'PATCH',
         url: `/api/utilisateurs/${code}`,
         headers: {
-          cookie: admin,
+          cookie: admin.cookie,
           'content-type': 'application/merge-patch+json',
           'x-forwarded-for': '41.188.20.1',
         },
@@ -154,7 +153,7 @@ describe.each(await testEngines())('access log on %s', (engine) => {
     const reset = await t.app.inject({
       method: 'POST',
       url: `/trpc/utilisateurs.resetTwoFactor`,
-      headers: { cookie: admin, ...SAME_ORIGIN, 'x-forwarded-for': '41.188.20.1' },
+      headers: { cookie: admin.cookie, ...SAME_ORIGIN, 'x-forwarded-for': '41.188.20.1' },
       payload: { code },
     });
     expect(reset.statusCode, reset.body).toBe(200);
@@ -184,7 +183,7 @@ describe.each(await testEngines())('access log on %s', (engine) => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/utilisateur/create-user',
-      headers: { cookie: admin, ...SAME_ORIGIN },
+      headers: { cookie: admin.cookie, ...SAME_ORIGIN },
       payload: {
         email: 'invite@example.mg',
         nomPrenom: 'Rasoa Invitée',

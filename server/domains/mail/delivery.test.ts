@@ -1,11 +1,11 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../tests/helpers/app';
 import { testEngines } from '../../../tests/helpers/db';
+import { serverSuite } from '../../../tests/helpers/suite';
 import {
-  eventually,
   outbox,
   passwordLinkIn,
+  settle,
   startTestSmtp,
   startTestWorker,
   type TestSmtp,
@@ -18,9 +18,8 @@ import type { MailWorker } from './worker';
 const PUBLIC_URL = 'http://signalements.test:8080';
 
 describe.each(await testEngines())('mail delivery on %s', (engine) => {
-  let t: TestApp;
+  const { app: t, admin } = serverSuite(engine, { env: { PUBLIC_URL } });
   let smtp: TestSmtp;
-  let admin: string;
   const workers: MailWorker[] = [];
   const config = () => ({ SMTP_URL: smtp.url, MAIL_FROM: t.config.MAIL_FROM, PUBLIC_URL });
   const worker = (options: Parameters<typeof startTestWorker>[2] = {}) => {
@@ -33,16 +32,12 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
     t.app.inject({
       method: 'POST',
       url: '/api/utilisateur/create-user',
-      headers: { cookie: admin },
+      headers: { cookie: admin.cookie },
       payload: { email, nomPrenom: `Rakoto ${n}`, utilisateurRole: 'ROLE_USER' },
     });
   const received = (to: string) => smtp.received.filter((m) => m.to === to);
 
   beforeAll(async () => {
-    t = await createTestApp(engine, { PUBLIC_URL });
-    await t.user('admin@example.mg', 'ROLE_ADMIN', 'Rasoa Admin');
-    await t.user('agent@example.mg', 'ROLE_USER');
-    admin = await t.login('admin@example.mg');
     smtp = await startTestSmtp();
   });
   beforeEach(async () => {
@@ -56,7 +51,6 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
   });
   afterAll(async () => {
     await smtp?.close();
-    await t?.close();
   });
 
   it('sends the set-up e-mail over SMTP in French, text and HTML, with a link built from PUBLIC_URL', async () => {
@@ -71,7 +65,7 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
     expect(link.startsWith(`${PUBLIC_URL}/admin/definir-mot-de-passe/`)).toBe(true);
     expect(mail.html).toContain(`href="${link}"`);
     expect(mail.html).toContain('Choisir mon mot de passe');
-    await eventually(async () => (await outbox(t.db))[0]?.status === 'sent', 5000, 'statut sent');
+    await expect.poll(async () => (await outbox(t.db))[0]?.status, { timeout: 5000 }).toBe('sent');
     const [row] = await outbox(t.db);
     expect(row).toMatchObject({ status: 'sent', attempts: 1, lastError: null, kind: 'account-setup' });
     expect(row!.sentAt).toBeInstanceOf(Date);
@@ -89,19 +83,23 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
     const before = smtp.received.length;
     const emails = ['panne1@example.mg', 'panne2@example.mg', 'panne3@example.mg'];
     for (const email of emails) expect((await createUser(email)).statusCode).toBe(201);
-    const code = (await t.app.inject({ url: '/api/utilisateurs?nomPrenom=', headers: { cookie: admin } }))
+    const code = (
+      await t.app.inject({ url: '/api/utilisateurs?nomPrenom=', headers: { cookie: admin.cookie } })
+    )
       .json()
       .member.find((u: { email: string }) => u.email === 'agent@example.mg').code;
     expect(
       (
         await t.app.inject({
           url: `/api/utilisateur/reset-password/${code}`,
-          headers: { cookie: admin, 'x-requested-with': 'fetch' },
+          headers: { cookie: admin.cookie, 'x-requested-with': 'fetch' },
         })
       ).statusCode,
     ).toBe(200);
     // Several failed attempts each, none marked sent, the connection error recorded.
-    await eventually(async () => (await outbox(t.db)).every((r) => r.attempts >= 3), 10_000, 'trois essais');
+    await expect
+      .poll(async () => Math.min(...(await outbox(t.db)).map((r) => r.attempts)), { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(3);
     for (const row of await outbox(t.db)) {
       expect(row.status).toBe('pending');
       expect(row.lastError).toMatch(/ECONNREFUSED|connect/i);
@@ -109,15 +107,13 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
     expect(smtp.received.length).toBe(before);
 
     await smtp.start();
-    await eventually(
-      async () => (await outbox(t.db)).every((r) => r.status === 'sent'),
-      10_000,
-      'tout envoyé',
-    );
-    // A few more polling rounds: nothing is sent a second time.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await expect
+      .poll(async () => (await outbox(t.db)).filter((r) => r.status !== 'sent'), { timeout: 10_000 })
+      .toEqual([]);
+    // One more pass over the outbox and no send left in progress: nothing was sent a second time.
+    await settle(t.db, smtp, workers);
     for (const email of [...emails, 'agent@example.mg']) expect(received(email)).toHaveLength(1);
-    expect(smtp.received.length).toBe(before + 4);
+    expect(smtp.received.length).toBe(before + 4 + 1);
     expect(new Set(smtp.received.map((m) => m.messageId)).size).toBe(smtp.received.length);
   });
 
@@ -125,15 +121,17 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
     smtp.refuseWith = { code: 451, message: 'Boîte temporairement indisponible' };
     worker();
     expect((await createUser('refus@example.mg')).statusCode).toBe(201);
-    await eventually(async () => (await outbox(t.db))[0]!.attempts >= 3, 10_000, 'trois essais');
+    await expect
+      .poll(async () => (await outbox(t.db))[0]?.attempts, { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(3);
     const [pending] = await outbox(t.db);
     expect(pending).toMatchObject({ status: 'pending', sentAt: null });
     expect(pending!.lastError).toContain('451');
     expect(received('refus@example.mg')).toHaveLength(0);
     smtp.refuseWith = null;
     await smtp.waitFor((m) => m.to === 'refus@example.mg');
-    await eventually(async () => (await outbox(t.db))[0]!.status === 'sent', 5000, 'statut sent');
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await expect.poll(async () => (await outbox(t.db))[0]?.status, { timeout: 5000 }).toBe('sent');
+    await settle(t.db, smtp, workers);
     expect(received('refus@example.mg')).toHaveLength(1);
   });
 
@@ -141,7 +139,7 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
     smtp.refuseWith = { code: 451, message: 'Toujours indisponible' };
     worker({ policy: { maxAttempts: 3 } });
     expect((await createUser('trois@example.mg')).statusCode).toBe(201);
-    await eventually(async () => (await outbox(t.db))[0]!.status === 'failed', 10_000, 'statut failed');
+    await expect.poll(async () => (await outbox(t.db))[0]?.status, { timeout: 10_000 }).toBe('failed');
     const [row] = await outbox(t.db);
     expect(row!.attempts).toBe(3);
     expect(row!.lastError).toContain('Toujours indisponible');
@@ -151,7 +149,7 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
     smtp.refuseWith = { code: 550, message: 'Destinataire inconnu' };
     worker();
     expect((await createUser('inconnu@example.mg')).statusCode).toBe(201);
-    await eventually(async () => (await outbox(t.db))[0]!.status === 'failed', 10_000, 'statut failed');
+    await expect.poll(async () => (await outbox(t.db))[0]?.status, { timeout: 10_000 }).toBe('failed');
     const [row] = await outbox(t.db);
     expect(row!.attempts).toBe(1);
     expect(row!.lastError).toContain('550');
@@ -170,7 +168,7 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
     });
     expect(retryAsUser.statusCode).toBe(403);
 
-    const list = await t.app.inject({ url: '/api/mail_outbox/failed', headers: { cookie: admin } });
+    const list = await t.app.inject({ url: '/api/mail_outbox/failed', headers: { cookie: admin.cookie } });
     expect(list.statusCode).toBe(200);
     expect(list.json()).toMatchObject({ '@type': 'Collection', totalItems: 1 });
     expect(list.json().member[0]).toMatchObject({
@@ -181,29 +179,34 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
       subject: 'Signalements : activez votre compte',
       attempts: 1,
     });
-    const viaTrpc = await t.app.inject({ url: '/trpc/mail.failed', headers: { cookie: admin } });
+    const viaTrpc = await t.app.inject({ url: '/trpc/mail.failed', headers: { cookie: admin.cookie } });
     expect(viaTrpc.json().result.data).toEqual(list.json().member);
 
     smtp.refuseWith = null;
     const retry = await t.app.inject({
       method: 'POST',
       url: `/api/mail_outbox/${row!.id}/retry`,
-      headers: { cookie: admin },
+      headers: { cookie: admin.cookie },
     });
     expect(retry.statusCode).toBe(200);
     await smtp.waitFor((m) => m.to === 'inconnu@example.mg');
-    await eventually(async () => (await outbox(t.db))[0]!.status === 'sent', 5000, 'statut sent');
+    await expect.poll(async () => (await outbox(t.db))[0]?.status, { timeout: 5000 }).toBe('sent');
     const again = await t.app.inject({
       method: 'POST',
       url: '/trpc/mail.retry',
-      headers: { cookie: admin },
+      headers: { cookie: admin.cookie },
       payload: { id: row!.id },
     });
     expect(again.statusCode).toBe(404);
     expect(again.json().error.message).toBe('Email introuvable ou déjà remis en file d’envoi.');
     expect(
-      (await t.app.inject({ method: 'POST', url: '/api/mail_outbox/abc/retry', headers: { cookie: admin } }))
-        .statusCode,
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/mail_outbox/abc/retry',
+          headers: { cookie: admin.cookie },
+        })
+      ).statusCode,
     ).toBe(400);
   });
 
@@ -221,12 +224,10 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
     });
     worker();
     worker();
-    await eventually(
-      async () => (await outbox(t.db)).every((r) => r.status === 'sent'),
-      10_000,
-      'tout envoyé',
-    );
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await expect
+      .poll(async () => (await outbox(t.db)).filter((r) => r.status !== 'sent'), { timeout: 10_000 })
+      .toEqual([]);
+    await settle(t.db, smtp, workers);
     const mine = smtp.received.filter((m) => m.to.startsWith(tag));
     expect(mine).toHaveLength(12);
     expect(new Set(mine.map((m) => m.to)).size).toBe(12);
@@ -272,7 +273,7 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
       { stopGraceMs: 200 },
     );
     expect((await createUser('muet@example.mg')).statusCode).toBe(201);
-    await eventually(() => sockets.length > 0, 5000, 'connexion SMTP');
+    await expect.poll(() => sockets.length, { timeout: 5000 }).toBeGreaterThan(0);
     const started = Date.now();
     await w.stop();
     expect(Date.now() - started).toBeLessThan(2000);

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/helpers/app';
 import { testEngines } from '../../../tests/helpers/db';
 import { SAME_ORIGIN } from '../../../tests/helpers/report-fixture';
-import { eventually, startTestSmtp, startTestWorker, type TestSmtp } from '../../../tests/helpers/smtp';
+import { startTestSmtp, startTestWorker, type TestSmtp } from '../../../tests/helpers/smtp';
 import { DEFAULT_POLICY, deliverDueMail } from './delivery';
 import { purgeExpired } from './retention';
 import type { MailWorker } from './worker';
@@ -78,11 +78,11 @@ describe.each(await testEngines())('stale claims and retention on %s', (engine) 
       startTestWorker(t.db, { SMTP_URL: smtp.url, MAIL_FROM: t.config.MAIL_FROM, PUBLIC_URL: 'http://x' }),
     );
     await smtp.waitFor((m) => m.to === 'bloque@example.mg', 15_000);
-    await eventually(
-      async () => (await t.db.read.select().from(o()).where(eq(o().id, id)))[0]?.status === 'sent',
-      10_000,
-      'envoyé',
-    );
+    await expect
+      .poll(async () => (await t.db.read.select().from(o()).where(eq(o().id, id)))[0]?.status, {
+        timeout: 10_000,
+      })
+      .toBe('sent');
     expect(await failedList()).toEqual([]);
   });
 
@@ -198,13 +198,14 @@ describe.each(await testEngines())('stale claims and retention on %s', (engine) 
       MAIL_FROM: t.config.MAIL_FROM,
       PUBLIC_URL: 'http://x',
     });
-    await eventually(
-      async () =>
-        (await t.db.read.select().from(t.db.t.mailWorkers).where(eq(t.db.t.mailWorkers.id, worker.id)))
-          .length === 1,
-      5000,
-      'inscrit',
-    );
+    await expect
+      .poll(
+        async () =>
+          (await t.db.read.select().from(t.db.t.mailWorkers).where(eq(t.db.t.mailWorkers.id, worker.id)))
+            .length,
+        { timeout: 5000 },
+      )
+      .toBe(1);
     await worker.stop();
     expect(
       await t.db.read.select().from(t.db.t.mailWorkers).where(eq(t.db.t.mailWorkers.id, worker.id)),

@@ -6,7 +6,7 @@ import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/helpers/app';
 import { testEngines } from '../../../tests/helpers/db';
-import { eventually, memoryLogger, outbox, startTestWorker } from '../../../tests/helpers/smtp';
+import { memoryLogger, outbox, startTestWorker } from '../../../tests/helpers/smtp';
 import {
   accountSetupMail,
   escapeHtml,
@@ -48,7 +48,7 @@ describe.each(await testEngines())('mail without SMTP_URL on %s', (engine) => {
         payload: { email: 'fichier@example.mg', nomPrenom: 'Randria Fichier', utilisateurRole: 'ROLE_USER' },
       });
       expect(res.statusCode).toBe(201);
-      await eventually(async () => (await outbox(t.db))[0]?.status === 'sent', 5000, 'statut sent');
+      await expect.poll(async () => (await outbox(t.db))[0]?.status, { timeout: 5000 }).toBe('sent');
       const files = readdirSync(dir).filter((f) => f.endsWith('.eml'));
       expect(files).toHaveLength(1);
       const path = join(dir, files[0]!);

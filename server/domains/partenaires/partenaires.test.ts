@@ -1,21 +1,14 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../tests/helpers/app';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '../../../tests/helpers/db';
+import { serverSuite } from '../../../tests/helpers/suite';
 import { PARTNER_PALETTE } from './naming';
 
 describe.each(await testEngines())('partners on %s', (engine) => {
-  let t: TestApp;
-  let admin: string;
-  let agent: string;
+  const { app: t, admin, user: agent } = serverSuite(engine);
   let agentId: number;
 
   beforeAll(async () => {
-    t = await createTestApp(engine);
-    await t.user('admin@example.mg', 'ROLE_ADMIN');
-    await t.user('agent@example.mg', 'ROLE_USER');
-    admin = await t.login('admin@example.mg');
-    agent = await t.login('agent@example.mg');
     agentId = (
       await t.db.read
         .select()
@@ -23,14 +16,17 @@ describe.each(await testEngines())('partners on %s', (engine) => {
         .where(eq(t.db.t.utilisateurs.email, 'agent@example.mg'))
     )[0]!.id;
   });
-  afterAll(async () => t?.close());
 
-  const send = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, cookie = admin, payload?: object) =>
-    t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
+  const send = (
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    cookie = admin.cookie,
+    payload?: object,
+  ) => t.app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
   const trpc = (path: string, cookie: string, payload: object) =>
     t.app.inject({ method: 'POST', url: `/trpc/${path}`, headers: { cookie }, payload });
   const create = (designation: string, extra: object = {}) =>
-    send('POST', '/api/partenaires', admin, {
+    send('POST', '/api/partenaires', admin.cookie, {
       designation,
       email: 'contact@partenaire.mg',
       phoneNumber: '',
@@ -62,7 +58,7 @@ describe.each(await testEngines())('partners on %s', (engine) => {
 
   it('keeps codes unique (MINJUS2, MINJUS3) and spreads the colours over the palette', async () => {
     const second = await create('Ministère de la Justice');
-    const third = await trpc('partenaires.create', admin, {
+    const third = await trpc('partenaires.create', admin.cookie, {
       designation: 'Ministère  de  la Justice',
       email: 'a@b.mg',
       phoneNumber: '+261320000000',
@@ -121,11 +117,11 @@ describe.each(await testEngines())('partners on %s', (engine) => {
       ],
     ];
     for (const [payload, message] of cases) {
-      const res = await send('POST', '/api/partenaires', admin, payload);
+      const res = await send('POST', '/api/partenaires', admin.cookie, payload);
       expect(res.statusCode, message).toBe(400);
       expect(res.json().message).toBe(message);
     }
-    const viaTrpc = await trpc('partenaires.create', admin, {
+    const viaTrpc = await trpc('partenaires.create', admin.cookie, {
       designation: 'Bianco',
       email: 'a@b.mg',
       phoneNumber: '1',
@@ -137,7 +133,7 @@ describe.each(await testEngines())('partners on %s', (engine) => {
   it('searches partners ignoring accents and case, like the report search', async () => {
     await create('Comité Intégrité Œuvre', { email: 'integrite@comite.mg' });
     const found = async (search: string) =>
-      (await send('GET', `/api/partenaires?search=${encodeURIComponent(search)}`, agent))
+      (await send('GET', `/api/partenaires?search=${encodeURIComponent(search)}`, agent.cookie))
         .json()
         .member.map((p: { designation: string }) => p.designation);
     for (const search of ['integrite', 'intégrité', 'INTEGRITÉ', 'comite integ', 'oeuvre'])
@@ -148,28 +144,28 @@ describe.each(await testEngines())('partners on %s', (engine) => {
   it('lets any logged-in user read partners, 10 per page by default, searching name, code and e-mail', async () => {
     for (let i = 0; i < 12; i++)
       await create(`Zeta Partenaire ${String(i).padStart(2, '0')}`, { email: `zeta${i}@zeta.mg` });
-    const page = await send('GET', '/api/partenaires?search=zeta', agent);
+    const page = await send('GET', '/api/partenaires?search=zeta', agent.cookie);
     expect(page.statusCode).toBe(200);
     const body = page.json();
     expect(body).toMatchObject({ '@type': 'Collection', totalItems: 12 });
     expect(body.member).toHaveLength(10);
     expect(body.member[0].designation).toBe('Zeta Partenaire 00');
     expect(body.view.next).toBe('/api/partenaires?search=zeta&page=2');
-    expect((await send('GET', '/api/partenaires?search=ZETA11%40', agent)).json().totalItems).toBe(1);
+    expect((await send('GET', '/api/partenaires?search=ZETA11%40', agent.cookie)).json().totalItems).toBe(1);
     expect(
-      (await send('GET', '/api/partenaires?search=minjus3', agent))
+      (await send('GET', '/api/partenaires?search=minjus3', agent.cookie))
         .json()
         .member.map((p: { code: string }) => p.code),
     ).toEqual(['MINJUS3']);
-    expect((await send('GET', '/api/partenaires?search=100%25', agent)).json().totalItems).toBe(0);
-    const big = await send('GET', '/api/partenaires?itemsPerPage=500', agent);
+    expect((await send('GET', '/api/partenaires?search=100%25', agent.cookie)).json().totalItems).toBe(0);
+    const big = await send('GET', '/api/partenaires?itemsPerPage=500', agent.cookie);
     expect(big.json().member.length).toBe(big.json().totalItems);
     expect(big.json().member.some((p: { code: string }) => p.code === 'IVY')).toBe(true);
-    expect((await send('GET', '/api/partenaires?itemsPerPage=501', agent)).statusCode).toBe(400);
+    expect((await send('GET', '/api/partenaires?itemsPerPage=501', agent.cookie)).statusCode).toBe(400);
     const input = encodeURIComponent(JSON.stringify({ search: 'zeta', page: 2 }));
     const viaTrpc = await t.app.inject({
       url: `/trpc/partenaires.list?input=${input}`,
-      headers: { cookie: agent },
+      headers: { cookie: agent.cookie },
     });
     expect(viaTrpc.json().result.data.total).toBe(12);
     expect(viaTrpc.json().result.data.items.map((p: { designation: string }) => p.designation)).toEqual([
@@ -181,18 +177,20 @@ describe.each(await testEngines())('partners on %s', (engine) => {
 
   it('keeps creating, editing and deleting partners for administrators, on both doors', async () => {
     const payload = { designation: 'Pirate', email: 'a@b.mg' };
-    expect((await send('POST', '/api/partenaires', agent, payload)).statusCode).toBe(403);
-    expect((await send('PUT', '/api/partenaires/MINJUS', agent, payload)).statusCode).toBe(403);
-    expect((await send('DELETE', '/api/partenaires/MEDIATUR', agent)).statusCode).toBe(403);
-    expect((await trpc('partenaires.create', agent, payload)).statusCode).toBe(403);
-    expect((await trpc('partenaires.update', agent, { code: 'MINJUS', ...payload })).statusCode).toBe(403);
-    expect((await trpc('partenaires.delete', agent, { code: 'MEDIATUR' })).statusCode).toBe(403);
-    expect((await send('GET', '/api/partenaires/MEDIATUR', agent)).statusCode).toBe(200);
+    expect((await send('POST', '/api/partenaires', agent.cookie, payload)).statusCode).toBe(403);
+    expect((await send('PUT', '/api/partenaires/MINJUS', agent.cookie, payload)).statusCode).toBe(403);
+    expect((await send('DELETE', '/api/partenaires/MEDIATUR', agent.cookie)).statusCode).toBe(403);
+    expect((await trpc('partenaires.create', agent.cookie, payload)).statusCode).toBe(403);
+    expect((await trpc('partenaires.update', agent.cookie, { code: 'MINJUS', ...payload })).statusCode).toBe(
+      403,
+    );
+    expect((await trpc('partenaires.delete', agent.cookie, { code: 'MEDIATUR' })).statusCode).toBe(403);
+    expect((await send('GET', '/api/partenaires/MEDIATUR', agent.cookie)).statusCode).toBe(200);
   });
 
   it('edits designation, e-mail and phone by PUT; code, initial and colour stay', async () => {
     const before = (await send('GET', '/api/partenaires/MINJUS')).json();
-    const res = await send('PUT', '/api/partenaires/MINJUS', admin, {
+    const res = await send('PUT', '/api/partenaires/MINJUS', admin.cookie, {
       designation: 'Ministère de la Justice et des Libertés',
       email: 'dg@justice.mg',
       phoneNumber: '',
@@ -204,7 +202,7 @@ describe.each(await testEngines())('partners on %s', (engine) => {
       email: 'dg@justice.mg',
       phoneNumber: null,
     });
-    const viaTrpc = await trpc('partenaires.update', admin, {
+    const viaTrpc = await trpc('partenaires.update', admin.cookie, {
       code: 'MINJUS',
       designation: 'Ministère de la Justice',
       email: 'dg@justice.mg',
@@ -217,10 +215,13 @@ describe.each(await testEngines())('partners on %s', (engine) => {
       color: before.color,
     });
     expect(
-      (await send('PUT', '/api/partenaires/INCONNU', admin, { designation: 'Xx', email: 'a@b.mg' }))
+      (await send('PUT', '/api/partenaires/INCONNU', admin.cookie, { designation: 'Xx', email: 'a@b.mg' }))
         .statusCode,
     ).toBe(404);
-    const bad = await send('PUT', '/api/partenaires/MINJUS', admin, { designation: 'X', email: 'a@b.mg' });
+    const bad = await send('PUT', '/api/partenaires/MINJUS', admin.cookie, {
+      designation: 'X',
+      email: 'a@b.mg',
+    });
     expect(bad.json().message).toBe('La désignation doit contenir au moins 2 caractères.');
   });
 
@@ -258,7 +259,7 @@ describe.each(await testEngines())('partners on %s', (engine) => {
       expect(res.json().message).toBe(
         'Ce partenaire ne peut pas être supprimé car il est lié à des projets ou des signalements.',
       );
-      const viaTrpc = await trpc('partenaires.delete', admin, { code });
+      const viaTrpc = await trpc('partenaires.delete', admin.cookie, { code });
       expect(viaTrpc.statusCode).toBe(409);
     }
     expect((await send('GET', '/api/partenaires/MINJUS2')).statusCode).toBe(200);
@@ -280,7 +281,7 @@ describe.each(await testEngines())('partners on %s', (engine) => {
     expect((await send('DELETE', '/api/partenaires/MEDIATUR')).statusCode).toBe(204);
     expect((await send('GET', '/api/partenaires/MEDIATUR')).statusCode).toBe(404);
     expect((await send('DELETE', '/api/partenaires/MEDIATUR')).statusCode).toBe(404);
-    const viaTrpc = await trpc('partenaires.delete', admin, { code: 'MINJUS' });
+    const viaTrpc = await trpc('partenaires.delete', admin.cookie, { code: 'MINJUS' });
     expect(viaTrpc.json().result.data).toEqual({ success: true });
     const gone = await send('GET', '/api/partenaires/MINJUS');
     expect(gone.statusCode).toBe(404);

@@ -2,9 +2,9 @@
 // administrators, by every door. Raw bodies are searched for the source's name and contact, so a leak
 // through any field (history, exports, search) fails the test.
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../tests/helpers/app';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '../../../tests/helpers/db';
+import { serverSuite } from '../../../tests/helpers/suite';
 import { addPeople, PEOPLE, SAME_ORIGIN } from '../../../tests/helpers/report-fixture';
 import { createReport } from '../../../tests/helpers/signalements';
 
@@ -12,19 +12,17 @@ const DESCRIPTION = 'Témoin direct, habite près du bureau';
 const SECRETS = [PEOPLE.source, PEOPLE.sourceContact, DESCRIPTION];
 
 describe.each(await testEngines())('need to know for sources on %s', (engine) => {
-  let t: TestApp;
+  const suite = serverSuite(engine, { user: { email: 'createur@example.mg', nomPrenom: 'Rabe Createur' } });
+  const t = suite.app;
   const cookie: Record<'creator' | 'other' | 'admin', string> = { creator: '', other: '', admin: '' };
   let report: string;
   let source: string;
 
   beforeAll(async () => {
-    t = await createTestApp(engine);
-    await t.user('createur@example.mg', 'ROLE_USER', 'Rabe Createur');
     await t.user('autre@example.mg', 'ROLE_USER', 'Rakoto Autre');
-    await t.user('admin@example.mg', 'ROLE_ADMIN', 'Rasoa Admin');
-    cookie.creator = await t.login('createur@example.mg');
+    cookie.creator = suite.user.cookie;
     cookie.other = await t.login('autre@example.mg');
-    cookie.admin = await t.login('admin@example.mg');
+    cookie.admin = suite.admin.cookie;
     report = await createReport(t, cookie.creator);
     source = (await addPeople(t, cookie.creator, report)).source;
     // A modification, so the history holds old → new values of the source.
@@ -36,7 +34,6 @@ describe.each(await testEngines())('need to know for sources on %s', (engine) =>
     });
     expect(edited.statusCode, edited.body).toBe(200);
   });
-  afterAll(async () => t?.close());
 
   type Caller = keyof typeof cookie;
   function send(caller: Caller, method: 'GET' | 'POST' | 'PATCH', url: string, body?: unknown) {

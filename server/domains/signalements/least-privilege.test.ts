@@ -1,9 +1,9 @@
 // Least privilege (docs/decisions/0015): who may create a project and for which partner, to whom the
 // partner e-mail may go, and what a non-admin reads about other users. Each rule by both doors.
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../tests/helpers/app';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '../../../tests/helpers/db';
+import { serverSuite } from '../../../tests/helpers/suite';
 import { SAME_ORIGIN } from '../../../tests/helpers/report-fixture';
 import { createReport } from '../../../tests/helpers/signalements';
 import { PROJECT_FORBIDDEN_MESSAGE } from '../projects/service';
@@ -18,7 +18,8 @@ const PARTNER_EMAIL = 'Contact@Partenaire-A.example.mg';
 const CONTENT = 'Bonjour, un signalement vous concerne. Merci de nous répondre.';
 
 describe.each(await testEngines())('least privilege on %s', (engine) => {
-  let t: TestApp;
+  const suite = serverSuite(engine, { user: { email: EMAIL.creator, nomPrenom: 'Rabe Createur' } });
+  const t = suite.app;
   const cookie: Record<keyof typeof EMAIL, string> = { creator: '', other: '', admin: '' };
   let partnerA: string; // has an e-mail; the creator has a report with it
   let partnerB: string; // the creator has no report with it
@@ -55,17 +56,15 @@ describe.each(await testEngines())('least privilege on %s', (engine) => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp(engine);
-    await t.user(EMAIL.creator, 'ROLE_USER', 'Rabe Createur');
     await t.user(EMAIL.other, 'ROLE_USER', 'Rakoto Autre');
-    await t.user(EMAIL.admin, 'ROLE_ADMIN', 'Rasoa Admin');
-    for (const caller of Object.keys(EMAIL) as Caller[]) cookie[caller] = await t.login(EMAIL[caller]);
+    cookie.creator = suite.user.cookie;
+    cookie.other = await t.login(EMAIL.other);
+    cookie.admin = suite.admin.cookie;
     partnerA = await newPartner(PARTNER_EMAIL);
     partnerB = await newPartner('contact@partenaire-b.example.mg');
     reportA = await createReport(t, cookie.creator, { partenaire: `/api/partenaires/${partnerA}` });
     reportIvy = await createReport(t, cookie.creator);
   });
-  afterAll(async () => t?.close());
 
   describe('creating a project', () => {
     const rest = (caller: Caller, owner: string) =>

@@ -1,29 +1,27 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../tests/helpers/app';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '../../../tests/helpers/db';
+import { serverSuite } from '../../../tests/helpers/suite';
 import { createReport, mergePatch } from '../../../tests/helpers/signalements';
 import { isSignalementCode } from './code';
 
 describe.each(await testEngines())('reports on %s', (engine) => {
-  let t: TestApp;
-  let creator: string;
-  let other: string;
-  let admin: string;
-  beforeAll(async () => {
-    t = await createTestApp(engine);
-    await t.user('createur@example.mg', 'ROLE_GESTIONNAIRE', 'Rakoto Créateur');
-    await t.user('autre@example.mg', 'ROLE_USER', 'Rabe Autre');
-    await t.user('admin@example.mg', 'ROLE_ADMIN', 'Rasoa Admin');
-    creator = await t.login('createur@example.mg');
-    other = await t.login('autre@example.mg');
-    admin = await t.login('admin@example.mg');
+  const {
+    app: t,
+    admin,
+    user: creator,
+  } = serverSuite(engine, {
+    user: { email: 'createur@example.mg', roleCode: 'ROLE_GESTIONNAIRE', nomPrenom: 'Rakoto Créateur' },
   });
-  afterAll(async () => t?.close());
+  let other: string;
+  beforeAll(async () => {
+    await t.user('autre@example.mg', 'ROLE_USER', 'Rabe Autre');
+    other = await t.login('autre@example.mg');
+  });
 
-  const get = (code: string, cookie = creator) =>
+  const get = (code: string, cookie = creator.cookie) =>
     t.app.inject({ url: `/api/signalements/${code}`, headers: { cookie } });
-  const post = (payload: unknown, cookie = creator) =>
+  const post = (payload: unknown, cookie = creator.cookie) =>
     t.app.inject({
       method: 'POST',
       url: '/api/signalements',
@@ -61,7 +59,7 @@ describe.each(await testEngines())('reports on %s', (engine) => {
       const res = await t.app.inject({
         method: 'POST',
         url: '/trpc/signalements.create',
-        headers: { cookie: creator },
+        headers: { cookie: creator.cookie },
         payload: {
           partenaire: 'IVY',
           subjects: ['NEGLIGENCE'],
@@ -122,7 +120,7 @@ describe.each(await testEngines())('reports on %s', (engine) => {
     });
 
     it('keeps the OTHERS precisions only with OTHERS', async () => {
-      const code = await createReport(t, creator, {
+      const code = await createReport(t, creator.cookie, {
         subjects: ['/api/subjects/OTHERS'],
         autreObject: 'Vente de faux diplômes',
         canalPrincipal: '/api/canals/EMAIL',
@@ -136,11 +134,11 @@ describe.each(await testEngines())('reports on %s', (engine) => {
 
   describe('rights', () => {
     it('lets any logged-in user read, but only the creator or an admin patch', async () => {
-      const code = await createReport(t, creator);
+      const code = await createReport(t, creator.cookie);
       const read = await get(code, other);
       expect(read.statusCode).toBe(200);
       expect(read.json().canEdit).toBe(false);
-      expect((await get(code, admin)).json().canEdit).toBe(true);
+      expect((await get(code, admin.cookie)).json().canEdit).toBe(true);
 
       const refused = await mergePatch(t, other, `/api/signalements/${code}`, { description: 'piratage' });
       expect(refused.statusCode).toBe(403);
@@ -154,7 +152,7 @@ describe.each(await testEngines())('reports on %s', (engine) => {
       });
       expect(trpc.statusCode).toBe(403);
 
-      const byAdmin = await mergePatch(t, admin, `/api/signalements/${code}`, {
+      const byAdmin = await mergePatch(t, admin.cookie, `/api/signalements/${code}`, {
         description: 'vu par admin',
       });
       expect(byAdmin.statusCode).toBe(200);
@@ -162,7 +160,7 @@ describe.each(await testEngines())('reports on %s', (engine) => {
     });
 
     it('matches the creator by e-mail whatever its case', async () => {
-      const code = await createReport(t, creator);
+      const code = await createReport(t, creator.cookie);
       await t.db.transaction((tx) =>
         tx
           .update(t.db.t.utilisateurs)
@@ -170,7 +168,7 @@ describe.each(await testEngines())('reports on %s', (engine) => {
           .where(eq(t.db.t.utilisateurs.email, 'createur@example.mg')),
       );
       expect(
-        (await mergePatch(t, creator, `/api/signalements/${code}`, { isRecurrent: true })).statusCode,
+        (await mergePatch(t, creator.cookie, `/api/signalements/${code}`, { isRecurrent: true })).statusCode,
       ).toBe(200);
     });
 
@@ -183,9 +181,9 @@ describe.each(await testEngines())('reports on %s', (engine) => {
 
   describe('merge-patch', () => {
     it('changes only the given fields, clears with null, and validates subjects and OTHERS on the merged result', async () => {
-      const code = await createReport(t, creator);
+      const code = await createReport(t, creator.cookie);
       const url = `/api/signalements/${code}`;
-      const res = await mergePatch(t, creator, url, {
+      const res = await mergePatch(t, creator.cookie, url, {
         description: 'Des fonds ont disparu',
         isConfict: true,
         niveau: '/api/niveaux/ELEVE',
@@ -203,55 +201,55 @@ describe.each(await testEngines())('reports on %s', (engine) => {
         actionProvisoires: ['Audit', 'Suspension'],
         preuves: ['Reçu n°12'],
       });
-      const cleared = await mergePatch(t, creator, url, { niveau: null, description: null });
+      const cleared = await mergePatch(t, creator.cookie, url, { niveau: null, description: null });
       expect(cleared.json()).toMatchObject({
         niveau: null,
         description: null,
         resultat: { code: 'RESULTAT_AVERE' },
       });
 
-      const noSubject = await mergePatch(t, creator, url, { subjects: [] });
+      const noSubject = await mergePatch(t, creator.cookie, url, { subjects: [] });
       expect(noSubject.statusCode).toBe(400);
       expect(noSubject.json().message).toBe('Au moins un sujet est obligatoire.');
-      const others = await mergePatch(t, creator, url, { subjects: ['/api/subjects/OTHERS'] });
+      const others = await mergePatch(t, creator.cookie, url, { subjects: ['/api/subjects/OTHERS'] });
       expect(others.statusCode).toBe(400);
       expect(others.json().message).toBe("La description pour 'Autre' est obligatoire.");
-      const canal = await mergePatch(t, creator, url, { canalPrincipal: '/api/canals/OTHERS' });
+      const canal = await mergePatch(t, creator.cookie, url, { canalPrincipal: '/api/canals/OTHERS' });
       expect(canal.json().message).toBe("La description pour 'Autre Canal' est obligatoire.");
       expect((await get(code)).json().subjects.map((s: { code: string }) => s.code)).toEqual(['CORRUPTION']);
 
-      const unknown = await mergePatch(t, creator, url, { couleur: 'rouge' });
+      const unknown = await mergePatch(t, creator.cookie, url, { couleur: 'rouge' });
       expect(unknown.statusCode).toBe(400);
       expect(unknown.json().message).toBe('Champ inconnu : couleur.');
     });
 
     it('drives isTreated and closeAt through the statut kind', async () => {
-      const code = await createReport(t, creator);
+      const code = await createReport(t, creator.cookie);
       const url = `/api/signalements/${code}`;
-      const treated = (await mergePatch(t, creator, url, { statut: '/api/statuts/TRAITE' })).json();
+      const treated = (await mergePatch(t, creator.cookie, url, { statut: '/api/statuts/TRAITE' })).json();
       expect(treated).toMatchObject({
         isTreated: true,
         closeAt: null,
         statut: { code: 'TRAITE', kind: 'treated' },
       });
-      const closed = (await mergePatch(t, creator, url, { statut: '/api/statuts/CLOTURE' })).json();
+      const closed = (await mergePatch(t, creator.cookie, url, { statut: '/api/statuts/CLOTURE' })).json();
       expect(closed.isTreated).toBe(true);
       expect(closed.closeAt).not.toBeNull();
-      const reopened = (await mergePatch(t, creator, url, { statut: '/api/statuts/EN_COURS' })).json();
+      const reopened = (await mergePatch(t, creator.cookie, url, { statut: '/api/statuts/EN_COURS' })).json();
       expect(reopened).toMatchObject({ isTreated: false, closeAt: null });
     });
 
     it('links projects of the report partner only', async () => {
-      const code = await createReport(t, creator);
+      const code = await createReport(t, creator.cookie);
       const project = await t.app.inject({
         method: 'POST',
         url: '/api/projects',
-        headers: { cookie: creator },
+        headers: { cookie: creator.cookie },
         payload: { sigle: 'PAGI', designation: 'Programme de gouvernance', owner: '/api/partenaires/IVY' },
       });
       expect(project.statusCode).toBe(201);
       const projectCode = project.json().code;
-      const res = await mergePatch(t, creator, `/api/signalements/${code}`, {
+      const res = await mergePatch(t, creator.cookie, `/api/signalements/${code}`, {
         projects: [`/api/projects/${projectCode}`],
       });
       expect(res.json().projects).toMatchObject([
@@ -269,7 +267,7 @@ describe.each(await testEngines())('reports on %s', (engine) => {
           .insert(t.db.t.projects)
           .values({ code: 'PRJ-ETRANGER', sigle: 'X', designation: 'Projet étranger', ownerId: other!.id }),
       );
-      const refused = await mergePatch(t, creator, `/api/signalements/${code}`, {
+      const refused = await mergePatch(t, creator.cookie, `/api/signalements/${code}`, {
         projects: ['/api/projects/PRJ-ETRANGER'],
       });
       expect(refused.statusCode).toBe(400);
@@ -279,8 +277,8 @@ describe.each(await testEngines())('reports on %s', (engine) => {
 
   describe('history and lastActionAt', () => {
     it('records who changed which fields, old and new values, newest first', async () => {
-      const code = await createReport(t, creator);
-      await mergePatch(t, creator, `/api/signalements/${code}`, {
+      const code = await createReport(t, creator.cookie);
+      await mergePatch(t, creator.cookie, `/api/signalements/${code}`, {
         statut: '/api/statuts/TRAITE',
         isRecurrent: true,
       });
@@ -301,25 +299,25 @@ describe.each(await testEngines())('reports on %s', (engine) => {
     });
 
     it('writes nothing to the history when a patch changes nothing, and nothing at all when refused', async () => {
-      const code = await createReport(t, creator);
-      await mergePatch(t, creator, `/api/signalements/${code}`, { isRecurrent: false });
+      const code = await createReport(t, creator.cookie);
+      await mergePatch(t, creator.cookie, `/api/signalements/${code}`, { isRecurrent: false });
       await mergePatch(t, other, `/api/signalements/${code}`, { isRecurrent: true });
       const res = await t.app.inject({
         url: `/api/signalements/${code}/historique`,
-        headers: { cookie: creator },
+        headers: { cookie: creator.cookie },
       });
       expect(res.json().member).toHaveLength(1);
     });
 
     it('moves lastActionAt on each change unless the patch gives it', async () => {
-      const code = await createReport(t, creator);
+      const code = await createReport(t, creator.cookie);
       const given = '2025-04-01T10:00:00.000Z';
       const explicit = (
-        await mergePatch(t, creator, `/api/signalements/${code}`, { lastActionAt: given })
+        await mergePatch(t, creator.cookie, `/api/signalements/${code}`, { lastActionAt: given })
       ).json();
       expect(explicit.lastActionAt).toBe(given);
       const moved = (
-        await mergePatch(t, creator, `/api/signalements/${code}`, { description: 'suite' })
+        await mergePatch(t, creator.cookie, `/api/signalements/${code}`, { description: 'suite' })
       ).json();
       expect(new Date(moved.lastActionAt).getTime()).toBeGreaterThan(new Date(given).getTime());
     });
@@ -327,16 +325,19 @@ describe.each(await testEngines())('reports on %s', (engine) => {
 
   describe('location', () => {
     it('sets region, district, commune and fokontany, refusing an inconsistent hierarchy', async () => {
-      const code = await createReport(t, creator);
+      const code = await createReport(t, creator.cookie);
       const url = `/api/signalements/${code}/localisation`;
       const districts = (
-        await t.app.inject({ url: '/api/districts?region.code=MG11', headers: { cookie: creator } })
+        await t.app.inject({ url: '/api/districts?region.code=MG11', headers: { cookie: creator.cookie } })
       ).json().member;
       const district = districts[0].code as string;
       const communes = (
-        await t.app.inject({ url: `/api/communes?district.code=${district}`, headers: { cookie: creator } })
+        await t.app.inject({
+          url: `/api/communes?district.code=${district}`,
+          headers: { cookie: creator.cookie },
+        })
       ).json().member;
-      const ok = await mergePatch(t, creator, url, {
+      const ok = await mergePatch(t, creator.cookie, url, {
         region: '/api/regions/MG11',
         district: `/api/districts/${district}`,
         commune: `/api/communes/${communes[0].code}`,
@@ -349,13 +350,13 @@ describe.each(await testEngines())('reports on %s', (engine) => {
         fokontany: 'Ambohijatovo',
       });
 
-      const wrong = await mergePatch(t, creator, url, {
+      const wrong = await mergePatch(t, creator.cookie, url, {
         region: '/api/regions/MG23',
         district: `/api/districts/${district}`,
       });
       expect(wrong.statusCode).toBe(400);
       expect(wrong.json().message).toBe('Le district ne fait pas partie de la région choisie.');
-      const orphan = await mergePatch(t, creator, url, {
+      const orphan = await mergePatch(t, creator.cookie, url, {
         region: '/api/regions/MG11',
         commune: `/api/communes/${communes[0].code}`,
       });
@@ -363,7 +364,7 @@ describe.each(await testEngines())('reports on %s', (engine) => {
       expect((await t.app.inject({ url, headers: { cookie: other } })).json().district.code).toBe(district);
 
       expect((await mergePatch(t, other, url, { region: null })).statusCode).toBe(403);
-      const cleared = await mergePatch(t, creator, url, { region: null });
+      const cleared = await mergePatch(t, creator.cookie, url, { region: null });
       expect(cleared.json()).toEqual({ region: null, district: null, commune: null, fokontany: null });
     });
   });

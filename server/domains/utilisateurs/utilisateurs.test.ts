@@ -1,26 +1,16 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, TEST_PASSWORD, type TestApp } from '../../../tests/helpers/app';
+import { describe, expect, it } from 'vitest';
+import { TEST_PASSWORD } from '../../../tests/helpers/app';
 import { testEngines } from '../../../tests/helpers/db';
+import { serverSuite } from '../../../tests/helpers/suite';
 import { outbox, passwordLinkIn } from '../../../tests/helpers/smtp';
 import { PASSWORD_STRENGTH_MESSAGES } from '../auth/password-strength';
 import { hashPasswordToken, PASSWORD_TOKEN_TTL_MS } from '../auth/password-tokens';
 import { createUser, setPassword } from './service';
 
 describe.each(await testEngines())('user accounts on %s', (engine) => {
-  let t: TestApp;
-  let admin: string;
-  let agent: string;
   const PUBLIC_URL = 'http://signalements.test';
-
-  beforeAll(async () => {
-    t = await createTestApp(engine, { PUBLIC_URL });
-    await t.user('admin@example.mg', 'ROLE_ADMIN', 'Rasoa Admin');
-    await t.user('agent@example.mg', 'ROLE_USER', 'Rabe Hery');
-    admin = await t.login('admin@example.mg');
-    agent = await t.login('agent@example.mg');
-  });
-  afterAll(async () => t?.close());
+  const { app: t, admin, user: agent } = serverSuite(engine, { env: { PUBLIC_URL } });
 
   // As the application's own pages send them (fetch metadata), so the CSRF check lets them through.
   const inject = (method: 'GET' | 'POST' | 'PATCH', url: string, cookie: string, payload?: object) =>
@@ -30,7 +20,7 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
       headers: { cookie, 'sec-fetch-site': 'same-origin' },
       ...(payload ? { payload } : {}),
     });
-  const createRest = (payload: object, cookie = admin) =>
+  const createRest = (payload: object, cookie = admin.cookie) =>
     inject('POST', '/api/utilisateur/create-user', cookie, payload);
   const trpc = (path: string, cookie: string, payload: object) =>
     t.app.inject({ method: 'POST', url: `/trpc/${path}`, headers: { cookie }, payload });
@@ -84,7 +74,7 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
   });
 
   it('creates a user through tRPC with a role given as an IRI', async () => {
-    const res = await trpc('utilisateurs.create', admin, {
+    const res = await trpc('utilisateurs.create', admin.cookie, {
       email: 'trpc@example.mg',
       nomPrenom: 'Rasolo Trpc',
       utilisateurRole: '/api/utilisateur_roles/ROLE_ANALYSTE',
@@ -103,7 +93,7 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
     });
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toBe('Un utilisateur avec cet email existe déjà.');
-    const viaTrpc = await trpc('utilisateurs.create', admin, {
+    const viaTrpc = await trpc('utilisateurs.create', admin.cookie, {
       email: 'agent@example.mg',
       nomPrenom: 'Doublon',
       utilisateurRole: 'ROLE_USER',
@@ -143,7 +133,7 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
       expect(res.statusCode, message).toBe(400);
       expect(res.json().message).toBe(message);
     }
-    const viaTrpc = await trpc('utilisateurs.create', admin, {
+    const viaTrpc = await trpc('utilisateurs.create', admin.cookie, {
       email: 'x',
       nomPrenom: 'Rakoto',
       utilisateurRole: 'ROLE_USER',
@@ -155,19 +145,21 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
   it('keeps every account action for administrators, on both doors', async () => {
     const code = (await userRow('agent@example.mg')).code;
     expect(
-      (await createRest({ email: 'x@y.mg', nomPrenom: 'Xy', utilisateurRole: 'ROLE_USER' }, agent))
+      (await createRest({ email: 'x@y.mg', nomPrenom: 'Xy', utilisateurRole: 'ROLE_USER' }, agent.cookie))
         .statusCode,
     ).toBe(403);
     expect(
-      (await inject('PATCH', `/api/utilisateurs/${code}`, agent, { nomPrenom: 'Pirate' })).statusCode,
+      (await inject('PATCH', `/api/utilisateurs/${code}`, agent.cookie, { nomPrenom: 'Pirate' })).statusCode,
     ).toBe(403);
-    expect((await inject('GET', `/api/utilisateur/reset-password/${code}`, agent)).statusCode).toBe(403);
+    expect((await inject('GET', `/api/utilisateur/reset-password/${code}`, agent.cookie)).statusCode).toBe(
+      403,
+    );
     for (const [path, payload] of [
       ['utilisateurs.create', { email: 'x@y.mg', nomPrenom: 'Xy', utilisateurRole: 'ROLE_USER' }],
       ['utilisateurs.update', { code, nomPrenom: 'Pirate' }],
       ['utilisateurs.resetPassword', { code }],
     ] as const) {
-      expect((await trpc(path, agent, payload)).statusCode, path).toBe(403);
+      expect((await trpc(path, agent.cookie, payload)).statusCode, path).toBe(403);
     }
     expect((await userRow('agent@example.mg')).nomPrenom).toBe('Rabe Hery');
   });
@@ -175,14 +167,14 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
   it('filters users by name ignoring accents and case, in the list and in the picker', async () => {
     await t.user('helene@example.mg', 'ROLE_USER', 'Hélène Intégrité');
     const listed = async (search: string) =>
-      (await inject('GET', `/api/utilisateurs?nomPrenom=${encodeURIComponent(search)}`, admin))
+      (await inject('GET', `/api/utilisateurs?nomPrenom=${encodeURIComponent(search)}`, admin.cookie))
         .json()
         .member.map((u: { nomPrenom: string }) => u.nomPrenom);
     for (const search of ['integrite', 'intégrité', 'HELENE INTEG', 'hélène'])
       expect(await listed(search), search).toEqual(['Hélène Intégrité']);
     const options = await t.app.inject({
       url: `/trpc/utilisateurs.options?input=${encodeURIComponent(JSON.stringify({ search: 'HELENE' }))}`,
-      headers: { cookie: agent },
+      headers: { cookie: agent.cookie },
     });
     expect(options.json().result.data.map((u: { nomPrenom: string }) => u.nomPrenom)).toEqual([
       'Hélène Intégrité',
@@ -196,11 +188,13 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
         'ROLE_USER',
         `Zz Liste ${String(i).padStart(2, '0')}`,
       );
-    const page1 = (await inject('GET', '/api/utilisateurs', admin)).json();
+    const page1 = (await inject('GET', '/api/utilisateurs', admin.cookie)).json();
     expect(page1.member).toHaveLength(20);
     const names = page1.member.map((u: { nomPrenom: string }) => u.nomPrenom);
     expect(names).toEqual([...names].sort());
-    const filtered = (await inject('GET', '/api/utilisateurs?nomPrenom=zz%20liste&page=2', admin)).json();
+    const filtered = (
+      await inject('GET', '/api/utilisateurs?nomPrenom=zz%20liste&page=2', admin.cookie)
+    ).json();
     expect(filtered.totalItems).toBe(22);
     expect(filtered.member.map((u: { nomPrenom: string }) => u.nomPrenom)).toEqual([
       'Zz Liste 20',
@@ -208,12 +202,13 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
     ]);
     const viaTrpc = await t.app.inject({
       url: `/trpc/utilisateurs.list?input=${encodeURIComponent(JSON.stringify({ nomPrenom: 'Liste 21' }))}`,
-      headers: { cookie: admin },
+      headers: { cookie: admin.cookie },
     });
     const [listed] = viaTrpc.json().result.data.items;
     expect(listed).toMatchObject({ nomPrenom: 'Zz Liste 21', lastConnectionAt: null });
     await t.login('liste21@example.mg');
-    const after = (await inject('GET', '/api/utilisateurs?nomPrenom=Liste%2021', admin)).json().member[0];
+    const after = (await inject('GET', '/api/utilisateurs?nomPrenom=Liste%2021', admin.cookie)).json()
+      .member[0];
     expect(Date.parse(after.lastConnectionAt)).toBeGreaterThan(Date.now() - 60_000);
   });
 
@@ -222,7 +217,7 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
     const res = await t.app.inject({
       method: 'PATCH',
       url: `/api/utilisateurs/${code}`,
-      headers: { cookie: admin, 'content-type': 'application/merge-patch+json' },
+      headers: { cookie: admin.cookie, 'content-type': 'application/merge-patch+json' },
       payload: JSON.stringify({
         nomPrenom: 'Après Edition',
         utilisateurRole: '/api/utilisateur_roles/ROLE_GESTIONNAIRE',
@@ -235,7 +230,7 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
       email: 'edition@example.mg',
       utilisateurRole: { code: 'ROLE_GESTIONNAIRE' },
     });
-    const viaTrpc = await trpc('utilisateurs.update', admin, {
+    const viaTrpc = await trpc('utilisateurs.update', admin.cookie, {
       code,
       nomPrenom: 'Par Trpc',
       utilisateurRole: 'ROLE_USER',
@@ -244,14 +239,15 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
       nomPrenom: 'Par Trpc',
       utilisateurRole: { code: 'ROLE_USER' },
     });
-    const bad = await inject('PATCH', `/api/utilisateurs/${code}`, admin, { nomPrenom: 'A' });
+    const bad = await inject('PATCH', `/api/utilisateurs/${code}`, admin.cookie, { nomPrenom: 'A' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toBe('Le nom et prénom doivent contenir au moins 2 caractères.');
-    expect((await inject('PATCH', `/api/utilisateurs/${code}`, admin, {})).json().message).toBe(
+    expect((await inject('PATCH', `/api/utilisateurs/${code}`, admin.cookie, {})).json().message).toBe(
       'Aucune modification demandée.',
     );
     expect(
-      (await inject('PATCH', '/api/utilisateurs/USR-INCONNU', admin, { nomPrenom: 'Personne' })).statusCode,
+      (await inject('PATCH', '/api/utilisateurs/USR-INCONNU', admin.cookie, { nomPrenom: 'Personne' }))
+        .statusCode,
     ).toBe(404);
   });
 
@@ -259,7 +255,7 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
     const code = await t.user('bientot-off@example.mg');
     const cookie = await t.login('bientot-off@example.mg');
     const userId = (await userRow('bientot-off@example.mg')).id;
-    const res = await inject('PATCH', `/api/utilisateurs/${code}`, admin, { isEnabled: false });
+    const res = await inject('PATCH', `/api/utilisateurs/${code}`, admin.cookie, { isEnabled: false });
     expect(res.statusCode).toBe(200);
     expect(res.json().isEnabled).toBe(false);
     expect(
@@ -273,17 +269,18 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
     });
     expect(login.statusCode).toBe(401);
     expect(
-      (await trpc('utilisateurs.update', admin, { code, isEnabled: true })).json().result.data.isEnabled,
+      (await trpc('utilisateurs.update', admin.cookie, { code, isEnabled: true })).json().result.data
+        .isEnabled,
     ).toBe(true);
     await t.login('bientot-off@example.mg');
   });
 
   it('refuses that an administrator disables or demotes themself', async () => {
     const code = (await userRow('admin@example.mg')).code;
-    const off = await inject('PATCH', `/api/utilisateurs/${code}`, admin, { isEnabled: false });
+    const off = await inject('PATCH', `/api/utilisateurs/${code}`, admin.cookie, { isEnabled: false });
     expect(off.statusCode).toBe(403);
     expect(off.json().message).toBe('Vous ne pouvez pas désactiver votre propre compte.');
-    const demote = await trpc('utilisateurs.update', admin, { code, utilisateurRole: 'ROLE_USER' });
+    const demote = await trpc('utilisateurs.update', admin.cookie, { code, utilisateurRole: 'ROLE_USER' });
     expect(demote.statusCode).toBe(403);
     expect(demote.json().error.message).toBe(
       "Vous ne pouvez pas retirer votre propre rôle d'administrateur.",
@@ -291,7 +288,7 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
     // Renaming oneself, keeping the admin role, is fine.
     expect(
       (
-        await inject('PATCH', `/api/utilisateurs/${code}`, admin, {
+        await inject('PATCH', `/api/utilisateurs/${code}`, admin.cookie, {
           nomPrenom: 'Rasoa Admin',
           utilisateurRole: 'ROLE_ADMIN',
         })
@@ -337,7 +334,7 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
     expect(
       (await inject('PATCH', `/api/utilisateurs/${first}`, survivor, { isEnabled: true })).statusCode,
     ).toBe(200);
-    admin = await t.login('admin@example.mg');
+    admin.cookie = await t.login('admin@example.mg');
   });
 
   it('refuses to disable or demote the last enabled administrator, even for a session that is no longer current', async () => {
@@ -366,10 +363,10 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
 
   it('sends a reset e-mail by GET /api/utilisateur/reset-password/{code}; the new link replaces the previous one', async () => {
     const code = await t.user('oubli@example.mg', 'ROLE_USER', 'Rabe Oubli');
-    const first = await inject('GET', `/api/utilisateur/reset-password/${code}`, admin);
+    const first = await inject('GET', `/api/utilisateur/reset-password/${code}`, admin.cookie);
     expect(first.statusCode).toBe(200);
     expect(first.json()).toEqual({ message: 'Email de réinitialisation envoyé avec succès !' });
-    const second = await trpc('utilisateurs.resetPassword', admin, { code });
+    const second = await trpc('utilisateurs.resetPassword', admin.cookie, { code });
     expect(second.json().result.data.message).toBe('Email de réinitialisation envoyé avec succès !');
     const mails = await mailsTo('oubli@example.mg');
     expect(mails.map((m) => m.kind)).toEqual(['password-reset', 'password-reset']);
@@ -379,13 +376,15 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
       (await t.app.inject({ url: `/api/definir-mot-de-passe/${token}` })).json().status;
     expect(await inspect(oldToken!)).toBe('used');
     expect(await inspect(newToken!)).toBe('valid');
-    expect((await inject('GET', '/api/utilisateur/reset-password/USR-INCONNU', admin)).statusCode).toBe(404);
+    expect(
+      (await inject('GET', '/api/utilisateur/reset-password/USR-INCONNU', admin.cookie)).statusCode,
+    ).toBe(404);
   });
 
   it('refuses a reset e-mail for a disabled user', async () => {
     const code = await t.user('off-reset@example.mg');
-    await inject('PATCH', `/api/utilisateurs/${code}`, admin, { isEnabled: false });
-    const res = await inject('GET', `/api/utilisateur/reset-password/${code}`, admin);
+    await inject('PATCH', `/api/utilisateurs/${code}`, admin.cookie, { isEnabled: false });
+    const res = await inject('GET', `/api/utilisateur/reset-password/${code}`, admin.cookie);
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toBe(
       "Impossible d'envoyer un email de réinitialisation à un utilisateur désactivé.",
@@ -423,12 +422,12 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
   });
 
   it('gives any logged-in user the creator picker (codes and names only, at most 300) while the user list stays admin only', async () => {
-    expect((await inject('GET', '/api/utilisateurs', agent)).statusCode).toBe(403);
+    expect((await inject('GET', '/api/utilisateurs', agent.cookie)).statusCode).toBe(403);
     for (let i = 0; i < 3; i++) await t.user(`picker${i}@example.mg`, 'ROLE_USER', `Picker ${i}`);
     const input = encodeURIComponent(JSON.stringify({ search: 'picker' }));
     const res = await t.app.inject({
       url: `/trpc/utilisateurs.options?input=${input}`,
-      headers: { cookie: agent },
+      headers: { cookie: agent.cookie },
     });
     expect(res.statusCode).toBe(200);
     const options = res.json().result.data;
@@ -438,8 +437,9 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
       'Picker 2',
     ]);
     expect(Object.keys(options[0]).sort()).toEqual(['code', 'nomPrenom']);
-    const all = (await t.app.inject({ url: '/trpc/utilisateurs.options', headers: { cookie: agent } })).json()
-      .result.data;
+    const all = (
+      await t.app.inject({ url: '/trpc/utilisateurs.options', headers: { cookie: agent.cookie } })
+    ).json().result.data;
     expect(all.length).toBeGreaterThan(30);
     const [role] = await t.db.read
       .select()
@@ -453,7 +453,7 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
     }));
     await t.db.transaction((tx) => tx.insert(t.db.t.utilisateurs).values(bulk));
     const capped = (
-      await t.app.inject({ url: '/trpc/utilisateurs.options', headers: { cookie: agent } })
+      await t.app.inject({ url: '/trpc/utilisateurs.options', headers: { cookie: agent.cookie } })
     ).json().result.data;
     expect(capped).toHaveLength(300);
     expect((await t.app.inject({ url: '/trpc/utilisateurs.options' })).statusCode).toBe(401);
