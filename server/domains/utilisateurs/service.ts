@@ -10,7 +10,7 @@ import { generatePassword, hashPassword } from '../auth/password';
 import { assertStrongPassword } from '../auth/password-strength';
 import { isAdmin, requireAdmin } from '../auth/guards';
 import { invalidateUserSessions, type SessionUser } from '../auth/session';
-import { utilisateurDto, type UtilisateurDto } from './dto';
+import { userColumns, utilisateurDto, type UtilisateurDto } from './dto';
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
@@ -33,16 +33,7 @@ export async function roleIdOf(db: Database, roleCode: string): Promise<number> 
 export async function findUserByEmail(db: Database, email: string) {
   const { utilisateurs, utilisateurRoles } = db.t;
   const [row] = await db.read
-    .select({
-      id: utilisateurs.id,
-      code: utilisateurs.code,
-      email: utilisateurs.email,
-      nomPrenom: utilisateurs.nomPrenom,
-      passwordHash: utilisateurs.passwordHash,
-      isEnabled: utilisateurs.isEnabled,
-      lastConnectionAt: utilisateurs.lastConnectionAt,
-      role: { code: utilisateurRoles.code, designation: utilisateurRoles.designation },
-    })
+    .select({ ...userColumns(db.t), passwordHash: utilisateurs.passwordHash })
     .from(utilisateurs)
     .innerJoin(utilisateurRoles, eq(utilisateurRoles.id, utilisateurs.roleId))
     .where(eq(utilisateurs.email, normalizeEmail(email)))
@@ -182,14 +173,7 @@ export async function listUsers(
   const where = await userSearchCondition(db, input.nomPrenom);
   const [totalRow] = await db.read.select({ n: count() }).from(utilisateurs).where(where);
   const rows = await db.read
-    .select({
-      code: utilisateurs.code,
-      email: utilisateurs.email,
-      nomPrenom: utilisateurs.nomPrenom,
-      isEnabled: utilisateurs.isEnabled,
-      lastConnectionAt: utilisateurs.lastConnectionAt,
-      role: { code: utilisateurRoles.code, designation: utilisateurRoles.designation },
-    })
+    .select(userColumns(db.t))
     .from(utilisateurs)
     .innerJoin(utilisateurRoles, eq(utilisateurRoles.id, utilisateurs.roleId))
     .where(where)
