@@ -3,6 +3,7 @@ import { asc, count, eq } from 'drizzle-orm';
 import { ROLE_ADMIN } from '../../../shared/constants';
 import { UTILISATEUR_OPTIONS_LIMIT } from '../../../shared/schemas/utilisateurs';
 import type { Database } from '../../db/client';
+import { insertWithFreshCode } from '../../db/fresh-code';
 import { foldedMatch, idIn } from '../../db/folded-search';
 import { conflict, invalid, notFound } from '../../errors';
 import { isUniqueViolation } from './constraint-errors';
@@ -72,11 +73,19 @@ async function insertUser(
         .where(eq(db.t.utilisateurs.email, email))
         .limit(1);
       if (existing) throw conflict(DUPLICATE_EMAIL);
-      const [row] = await tx
-        .insert(db.t.utilisateurs)
-        .values({ code: newUserCode(), email, nomPrenom: input.nomPrenom.trim(), roleId, passwordHash })
-        .returning({ id: db.t.utilisateurs.id, code: db.t.utilisateurs.code });
-      return row!;
+      const { utilisateurs: u } = db.t;
+      return insertWithFreshCode(
+        'user',
+        newUserCode,
+        async (code) =>
+          (
+            await tx
+              .insert(u)
+              .values({ code, email, nomPrenom: input.nomPrenom.trim(), roleId, passwordHash })
+              .onConflictDoNothing({ target: u.code })
+              .returning({ id: u.id, code: u.code })
+          )[0],
+      );
     });
   } catch (error) {
     // Two creations of the same address at once on PostgreSQL: the unique index decides.
