@@ -27,8 +27,8 @@ describe('npm run user:create-admin', () => {
     const db = openDatabase(url);
     try {
       const first = await login(db, { email: 'chef@example.mg', password }, '127.0.0.1');
-      expect(first.user.utilisateurRole.code).toBe('ROLE_ADMIN');
-      expect(first.user.nomPrenom).toBe('Chef de cellule');
+      expect(first.auth.user.role.code).toBe('ROLE_ADMIN');
+      expect(first.auth.user.nomPrenom).toBe('Chef de cellule');
 
       const reset = run('--email', 'chef@example.mg', '--password', 'un-nouveau-mot-de-passe');
       expect(reset).toContain('Administrateur mis à jour (sessions fermées).');

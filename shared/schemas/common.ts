@@ -4,6 +4,11 @@ import { MIN_SIGNALEMENT_DATE } from '../constants';
 import './zod-french';
 
 const INVALID_REF = 'Référence invalide.';
+
+/** A resource's code, as a path names it (/api/partenaires/{code}) or a tRPC input carries it. */
+export const codeSchema = z.string().trim().min(1, 'Code manquant.').max(64);
+/** The `:code` path parameter of the REST facade's routes. */
+export const codeParamsSchema = z.object({ code: codeSchema });
 // A code never holds control characters; '%00' in an IRI would otherwise decode to a NUL that
 // PostgreSQL refuses (a 500) and SQLite stores.
 const hasControlCharacter = (code: string) => [...code].some((c) => c.charCodeAt(0) < 0x20 || c === '\u007f');

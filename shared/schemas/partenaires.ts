@@ -1,6 +1,7 @@
 // Input schemas of the partners (spec §5 "Partner form", §7 Partners), shared by the server and the form.
 import { z } from 'zod';
 import './zod-french';
+import { codeSchema } from './common';
 import {
   DESIGNATION_MIN_LENGTH,
   OPTION_LIST_SIZE,
@@ -81,7 +82,7 @@ export const partenaireInputSchema = z.object({
 export type PartenaireInput = z.output<typeof partenaireInputSchema>;
 export type PartenaireFormValues = z.input<typeof partenaireInputSchema>;
 
-export const partenaireCodeSchema = z.string().trim().min(1, 'Code manquant.').max(64);
+export const partenaireCodeSchema = codeSchema;
 
 export const partenaireUpdateInputSchema = partenaireInputSchema.extend({ code: partenaireCodeSchema });
 

@@ -7,7 +7,7 @@ import {
   PAGE_SIZE_UTILISATEURS,
   PASSWORD_MIN_LENGTH,
 } from '../constants';
-import { ref } from './common';
+import { codeSchema, ref } from './common';
 
 export const USER_MESSAGES = {
   emailRequired: "L'email est requis.",
@@ -32,7 +32,7 @@ export const utilisateurOptionsInputSchema = z
   .optional();
 export const UTILISATEUR_OPTIONS_LIMIT = FILTER_PICKER_SIZE;
 
-export const utilisateurCodeSchema = z.string().trim().min(1, 'Code manquant.').max(64);
+export const utilisateurCodeSchema = codeSchema;
 
 const emailField = z
   .string({ error: USER_MESSAGES.emailRequired })

@@ -361,6 +361,27 @@ describe.each(await testEngines())('authentication on %s', (engine) => {
     }
   });
 
+  it("answers a log-in on both doors with who-am-i's shape, the business time zone included", async () => {
+    const rest = await loginRes('agent@example.mg', TEST_PASSWORD, '10.4.0.1');
+    expect(rest.statusCode).toBe(200);
+    expect(rest.json()).toMatchObject({ timeZone: t.config.APP_TIMEZONE, twoFactor: null });
+    const whoAmI = await t.app.inject({
+      url: '/api/utilisateur/who-am-i',
+      headers: { cookie: sessionCookie(rest) },
+    });
+    const withoutTime = ({ lastConnectionAt: _at, ...rest }: Record<string, unknown>) => rest;
+    expect(Object.keys(rest.json())).toEqual(Object.keys(whoAmI.json()));
+    expect(withoutTime(rest.json())).toEqual(withoutTime(whoAmI.json()));
+    const trpc = await t.app.inject({
+      method: 'POST',
+      url: '/trpc/auth.login',
+      payload: { email: 'agent@example.mg', password: TEST_PASSWORD },
+      headers: { 'x-forwarded-for': '10.4.0.2' },
+    });
+    expect(Object.keys(trpc.json().result.data)).toEqual(Object.keys(rest.json()));
+    expect(withoutTime(trpc.json().result.data)).toEqual(withoutTime(rest.json()));
+  });
+
   it('logs in and out through tRPC too', async () => {
     const res = await t.app.inject({
       method: 'POST',

@@ -1,4 +1,3 @@
-import { businessTimeZone } from '../../../shared/calendar';
 import type { FastifyInstance } from 'fastify';
 import {
   loginInputSchema,
@@ -9,21 +8,15 @@ import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { unauthenticated } from '../../errors';
 import { clearSessionCookie, setSessionCookie } from '../../http/session-cookie';
-import { utilisateurDto } from '../utilisateurs/dto';
-import { login, logout } from './service';
+import { currentUserAnswer, login, logout } from './service';
 import { useRecoveryCode, verifyTwoFactorCode } from './two-factor';
-import { twoFactorStep } from './two-factor-step';
 
 export function authRoutes(app: FastifyInstance, db: Database, config: Config) {
   app.post('/api/login', { config: { public: true } }, async (request, reply) => {
     const input = loginInputSchema.parse(request.body ?? {});
     const result = await login(db, input, request.ip);
     setSessionCookie(reply, config, result.token, result.session);
-    return {
-      ...result.user,
-      twoFactor: twoFactorStep(result.auth, config),
-      twoFactorEnrolled: result.auth.user.twoFactorEnrolled,
-    };
+    return currentUserAnswer(result.auth, config);
   });
 
   app.post('/api/logout', { config: { twoFactorStep: true } }, async (request, reply) => {
@@ -33,15 +26,9 @@ export function authRoutes(app: FastifyInstance, db: Database, config: Config) {
     return reply.code(204).send();
   });
 
-  app.get('/api/utilisateur/who-am-i', { config: { twoFactorStep: true } }, async (request) => {
-    const { user } = request.auth!;
-    return {
-      ...utilisateurDto(user, user.code),
-      twoFactor: twoFactorStep(request.auth!, config),
-      twoFactorEnrolled: user.twoFactorEnrolled,
-      timeZone: businessTimeZone(),
-    };
-  });
+  app.get('/api/utilisateur/who-am-i', { config: { twoFactorStep: true } }, async (request) =>
+    currentUserAnswer(request.auth!, config),
+  );
 
   // The second step of a log-in through the REST facade (enrolment is done in the application).
   app.post('/api/two-factor/verify', { config: { twoFactorStep: true } }, async (request, reply) => {

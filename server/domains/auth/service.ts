@@ -1,23 +1,38 @@
 import { eq } from 'drizzle-orm';
+import { businessTimeZone } from '../../../shared/calendar';
+import type { Config } from '../../config';
 import type { Auth } from '../../context';
 import type { Database } from '../../db/client';
 import { DomainError } from '../../errors';
 import { clientKeyOf } from '../../http/network';
 import { recordLogin, recordLoginFailure } from '../journal/record';
-import { utilisateurDto, type UtilisateurDto } from '../utilisateurs/dto';
+import { utilisateurDto } from '../utilisateurs/dto';
 import { findUserByEmail } from '../utilisateurs/service';
 import { burnPasswordCheck, hashGate, isBusy, verifyPassword } from './password';
 import { createSession, generateSessionToken, invalidateSession, type Session } from './session';
 import { releaseAttempt, reserveAttempt } from './throttle';
+import { twoFactorStep } from './two-factor-step';
 
 export const BAD_CREDENTIALS = 'Email ou mot de passe incorrect.';
 
 export interface LoginResult {
   token: string;
   session: Session;
-  user: UtilisateurDto;
-  /** What the perimeter needs to decide the second-factor step of this new session. */
+  /** The new session and its user: what the perimeter decides the second-factor step from. */
   auth: Auth;
+}
+
+/**
+ * The answer of log-in and who-am-i on both doors: the user, the second-factor step still owed, and
+ * the business calendar's zone (docs/decisions/0018).
+ */
+export function currentUserAnswer(auth: Auth, config: Pick<Config, 'TWO_FACTOR_REQUIRED'>) {
+  return {
+    ...utilisateurDto(auth.user, auth.user.code),
+    twoFactor: twoFactorStep(auth, config),
+    twoFactorEnrolled: auth.user.twoFactorEnrolled,
+    timeZone: businessTimeZone(),
+  };
 }
 
 /**
@@ -99,12 +114,7 @@ async function checkAndOpen(
     .limit(1);
   const { passwordHash: _hash, ...fields } = user;
   const sessionUser = { ...fields, lastConnectionAt: now, twoFactorEnrolled: key !== undefined };
-  return {
-    token,
-    session,
-    user: utilisateurDto(sessionUser, user.code),
-    auth: { session, user: sessionUser },
-  };
+  return { token, session, auth: { session, user: sessionUser } };
 }
 
 export async function logout(db: Database, sessionId: string): Promise<void> {

@@ -4,6 +4,7 @@ import { sha256 } from '@oslojs/crypto/sha2';
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from '@oslojs/encoding';
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
+import { userColumns } from '../utilisateurs/dto';
 
 export const SESSION_COOKIE = 'session';
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -76,15 +77,7 @@ export async function validateSessionToken(
             expiresAt: sessions.expiresAt,
             twoFactorVerified: sessions.twoFactorVerified,
           },
-          user: {
-            id: utilisateurs.id,
-            code: utilisateurs.code,
-            email: utilisateurs.email,
-            nomPrenom: utilisateurs.nomPrenom,
-            isEnabled: utilisateurs.isEnabled,
-            lastConnectionAt: utilisateurs.lastConnectionAt,
-          },
-          role: { code: utilisateurRoles.code, designation: utilisateurRoles.designation },
+          ...userColumns(db.t),
           keyOwner: twoFactorKeys.userId,
         })
         .from(sessions)
@@ -96,8 +89,8 @@ export async function validateSessionToken(
     { id: sessionId },
   );
   if (!row) return null;
-  const { session } = row;
-  if (Date.now() >= session.expiresAt.getTime() || !row.user.isEnabled) {
+  const { session, keyOwner, ...user } = row;
+  if (Date.now() >= session.expiresAt.getTime() || !user.isEnabled) {
     await invalidateSession(db, session.id);
     return null;
   }
@@ -107,7 +100,7 @@ export async function validateSessionToken(
       tx.update(sessions).set({ expiresAt: session.expiresAt }).where(eq(sessions.id, session.id)),
     );
   }
-  return { session, user: { ...row.user, role: row.role, twoFactorEnrolled: row.keyOwner !== null } };
+  return { session, user: { ...user, twoFactorEnrolled: keyOwner !== null } };
 }
 
 export async function invalidateSession(db: Database, sessionId: string): Promise<void> {

@@ -1,9 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  listPartenairesInputSchema,
-  partenaireCodeSchema,
-  partenaireInputSchema,
-} from '../../../shared/schemas/partenaires';
+import { codeParamsSchema } from '../../../shared/schemas/common';
+import { listPartenairesInputSchema, partenaireInputSchema } from '../../../shared/schemas/partenaires';
 import type { Database } from '../../db/client';
 import { collection, parseQuery } from '../../http/jsonld';
 import {
@@ -16,8 +13,6 @@ import {
 import { restIdempotent } from '../idempotency/doors';
 import { storedAnswer } from '../idempotency/service';
 
-type ByCode = { Params: { code: string } };
-
 /** §7 Partners, in the JSON-LD form: reads for any logged-in user, writes for administrators. */
 export function partenairesRoutes(app: FastifyInstance, db: Database) {
   app.get('/api/partenaires', async (request) => {
@@ -26,8 +21,8 @@ export function partenairesRoutes(app: FastifyInstance, db: Database) {
     return collection('Partenaire', request.url, items, total, input);
   });
 
-  app.get<ByCode>('/api/partenaires/:code', async (request) =>
-    getPartenaire(db, request.auth!.user, partenaireCodeSchema.parse(request.params.code)),
+  app.get('/api/partenaires/:code', async (request) =>
+    getPartenaire(db, request.auth!.user, codeParamsSchema.parse(request.params).code),
   );
 
   app.post('/api/partenaires', async (request, reply) => {
@@ -46,14 +41,14 @@ export function partenairesRoutes(app: FastifyInstance, db: Database) {
       );
   });
 
-  app.put<ByCode>('/api/partenaires/:code', async (request) => {
-    const code = partenaireCodeSchema.parse(request.params.code);
+  app.put('/api/partenaires/:code', async (request) => {
+    const code = codeParamsSchema.parse(request.params).code;
     const input = partenaireInputSchema.parse(request.body ?? {});
     return updatePartenaire(db, request.auth!.user, code, input);
   });
 
-  app.delete<ByCode>('/api/partenaires/:code', async (request, reply) => {
-    await deletePartenaire(db, request.auth!.user, partenaireCodeSchema.parse(request.params.code));
+  app.delete('/api/partenaires/:code', async (request, reply) => {
+    await deletePartenaire(db, request.auth!.user, codeParamsSchema.parse(request.params).code);
     return reply.code(204).send();
   });
 }

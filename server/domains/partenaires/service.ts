@@ -4,6 +4,7 @@ import { asc, count, eq, getTableName, like, sql } from 'drizzle-orm';
 import { INTERNAL_PARTNER_CODE } from '../../../shared/constants';
 import type { ListPartenairesInput, PartenaireInput } from '../../../shared/schemas/partenaires';
 import type { Database, Orm } from '../../db/client';
+import { insertWithFreshCode } from '../../db/fresh-code';
 import { foldedMatch, idIn } from '../../db/folded-search';
 import { conflict, notFound } from '../../errors';
 import { requireAdmin } from '../auth/guards';
@@ -87,8 +88,6 @@ export async function getPartenaire(db: Database, _actor: SessionUser, code: str
   return found;
 }
 
-const CODE_ATTEMPTS = 5;
-
 export async function createPartenaire(
   db: Database,
   actor: SessionUser,
@@ -97,32 +96,39 @@ export async function createPartenaire(
   requireAdmin(actor);
   const { partenaires: p } = db.t;
   const base = partnerCodeBase(input.designation);
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await db.transaction(async (tx) => {
-        const taken = await tx
-          .select({ code: p.code })
-          .from(p)
-          .where(like(p.code, `${base}%`));
-        const code = firstFreeCode(base, new Set(taken.map((row) => row.code)));
-        const usage = await tx.select({ color: p.color, n: count() }).from(p).groupBy(p.color);
-        const color = leastUsedColor(new Map(usage.map((row) => [row.color, Number(row.n)])));
-        await tx.insert(p).values({
-          code,
-          designation: input.designation,
-          email: input.email,
-          phoneNumber: input.phoneNumber,
-          initial: partnerInitial(input.designation),
-          color,
-        });
-        return (await findPartenaire(db, tx, code))!;
-      });
-    } catch (error) {
-      // Another process took the same code between our read and our insert (PostgreSQL): try the next one.
-      if (attempt < CODE_ATTEMPTS && db.dialect.isUniqueViolation(error)) continue;
-      throw error;
-    }
-  }
+  return db.transaction(async (tx) => {
+    // The first free code of the designation's base, read again after a conflict: another process that
+    // took the same code between our read and our insert (PostgreSQL) has committed it by then.
+    const freeCode = async () => {
+      const taken = await tx
+        .select({ code: p.code })
+        .from(p)
+        .where(like(p.code, `${base}%`));
+      return firstFreeCode(base, new Set(taken.map((row) => row.code)));
+    };
+    const usage = await tx.select({ color: p.color, n: count() }).from(p).groupBy(p.color);
+    const color = leastUsedColor(new Map(usage.map((row) => [row.color, Number(row.n)])));
+    const row = await insertWithFreshCode(
+      'partner',
+      freeCode,
+      async (code) =>
+        (
+          await tx
+            .insert(p)
+            .values({
+              code,
+              designation: input.designation,
+              email: input.email,
+              phoneNumber: input.phoneNumber,
+              initial: partnerInitial(input.designation),
+              color,
+            })
+            .onConflictDoNothing({ target: p.code })
+            .returning({ code: p.code })
+        )[0],
+    );
+    return (await findPartenaire(db, tx, row.code))!;
+  });
 }
 
 /** PUT: designation, e-mail and phone; the code, initial and colour chosen at creation stay. */

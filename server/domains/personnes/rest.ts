@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import {
   auteurCreateSchema,
   auteurSchema,
@@ -8,17 +7,16 @@ import {
   victimeCreateSchema,
   victimeSchema,
 } from '../../../shared/schemas/signalements';
+import { codeParamsSchema } from '../../../shared/schemas/common';
 import type { Database } from '../../db/client';
 import type { SessionUser } from '../auth/session';
 import * as service from './service';
 import { restIdempotent } from '../idempotency/doors';
 
-const params = z.object({ code: z.string().trim().min(1).max(64) });
-
 /** POST, PATCH and DELETE of /api/presume_auteurs, /api/sources and /api/victimes (spec §7). */
 export function personnesRoutes(app: FastifyInstance, db: Database) {
   const user = (request: FastifyRequest) => request.auth!.user;
-  const code = (request: FastifyRequest) => params.parse(request.params).code;
+  const code = (request: FastifyRequest) => codeParamsSchema.parse(request.params).code;
   // A replay reads the person again under today's rights (decision 0020).
   const createdBy = <I, T>(
     request: FastifyRequest,

@@ -14,6 +14,7 @@ import type {
 import { cipherOf } from '../../crypto/registry';
 import { openSource, sealSource, SOURCE_FIELDS } from '../../crypto/sources';
 import type { Database, Orm } from '../../db/client';
+import { insertWithFreshCode } from '../../db/fresh-code';
 import { notFound } from '../../errors';
 import type { SessionUser } from '../auth/session';
 import { recordPeopleRead } from '../journal/record';
@@ -50,17 +51,9 @@ async function findPerson(db: Database, tx: Orm, actor: SessionUser, kind: Kind,
   return { id: row.id, report };
 }
 
-/** Inserts with a fresh code, retrying on the (very unlikely) collision. */
-async function insertWithCode<T>(
-  insert: (code: string) => Promise<T | undefined>,
-  prefix: string,
-): Promise<T> {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const row = await insert(generateCode(prefix));
-    if (row) return row;
-  }
-  throw new Error(`no free ${prefix} code after 5 attempts`);
-}
+/** Inserts with a fresh `PREFIX-XXXX-XXXX` code (server/db/fresh-code.ts). */
+const insertWithCode = <T>(insert: (code: string) => Promise<T | undefined>, prefix: string) =>
+  insertWithFreshCode(prefix, () => generateCode(prefix), insert);
 
 // ---------------------------------------------------------------- authors
 /** The report's presumed authors; the read is written in the access log before they are returned. */

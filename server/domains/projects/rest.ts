@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { codeParamsSchema } from '../../../shared/schemas/common';
 import { projectCreateSchema } from '../../../shared/schemas/signalements';
 import type { Database } from '../../db/client';
 import { notFound } from '../../errors';
@@ -24,7 +25,7 @@ export function projectsRoutes(app: FastifyInstance, db: Database) {
     return collection('Project', request.url, items, items.length);
   });
   app.get('/api/projects/:code', async (request) => {
-    const { code } = z.object({ code: z.string().max(64) }).parse(request.params);
+    const { code } = codeParamsSchema.parse(request.params);
     const project = await getProject(db, code);
     if (!project) throw notFound('Projet introuvable.');
     return project;

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { ProjectDto } from '../../../shared/dto/signalements';
 import type { projectCreateSchema } from '../../../shared/schemas/signalements';
 import type { Database, Orm } from '../../db/client';
+import { insertWithFreshCode } from '../../db/fresh-code';
 import { conflict, forbidden } from '../../errors';
 import { isAdmin } from '../auth/guards';
 import type { SessionUser } from '../auth/session';
@@ -97,20 +98,24 @@ export async function createProject(
     const siblings = await tx.select({ sigle: p.sigle }).from(p).where(eq(p.ownerId, ownerId));
     if (siblings.some((row) => row.sigle.toLowerCase() === sigle))
       throw conflict(`Ce partenaire a déjà un projet « ${input.sigle} ».`);
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const [row] = await tx
-        .insert(p)
-        .values({
-          code: generateCode('PRJ'),
-          sigle: input.sigle,
-          designation: input.designation,
-          description: input.description,
-          ownerId,
-        })
-        .onConflictDoNothing({ target: p.code })
-        .returning({ code: p.code });
-      if (row) return (await getProject(db, row.code))!;
-    }
-    throw new Error('no free project code after 5 attempts');
+    const row = await insertWithFreshCode(
+      'project',
+      () => generateCode('PRJ'),
+      async (code) =>
+        (
+          await tx
+            .insert(p)
+            .values({
+              code,
+              sigle: input.sigle,
+              designation: input.designation,
+              description: input.description,
+              ownerId,
+            })
+            .onConflictDoNothing({ target: p.code })
+            .returning({ code: p.code })
+        )[0],
+    );
+    return (await getProject(db, row.code))!;
   });
 }

@@ -10,12 +10,12 @@ import {
   niveauDto,
   orNull,
   partenaireRefDto,
-  placeColumns,
   placeDto,
   projectDto,
   refDto,
   statutDto,
 } from '../referentiels/dto';
+import { selectReportRows } from './report-row';
 
 /**
  * The three statements that load report DTOs, for ids matching `ids` (a condition on a column): the report
@@ -23,67 +23,9 @@ import {
  */
 function loaderStatements(db: Database, orm: Orm, ids: (column: AnyColumn) => SQL) {
   const t = db.t;
-  const s = t.signalements;
   const owner = aliasedTable(t.partenaires, 'project_owner');
   return {
-    reports: () =>
-      orm
-        .select({
-          // The columns the DTO shows: not the search text (often the largest), nor the ids the joins read.
-          s: {
-            id: s.id,
-            code: s.code,
-            signalementAt: s.signalementAt,
-            createdAt: s.createdAt,
-            closeAt: s.closeAt,
-            lastActionAt: s.lastActionAt,
-            autreCanalPrincipal: s.autreCanalPrincipal,
-            autreObject: s.autreObject,
-            fokontany: s.fokontany,
-            isTreated: s.isTreated,
-            isInternalResponsability: s.isInternalResponsability,
-            isConfict: s.isConfict,
-            isRecurrent: s.isRecurrent,
-            isAnonyme: s.isAnonyme,
-            description: s.description,
-            actionProvisoires: s.actionProvisoires,
-            preuves: s.preuves,
-          },
-          createdBy: {
-            code: t.utilisateurs.code,
-            email: t.utilisateurs.email,
-            nomPrenom: t.utilisateurs.nomPrenom,
-          },
-          partenaire: {
-            code: t.partenaires.code,
-            designation: t.partenaires.designation,
-            initial: t.partenaires.initial,
-            color: t.partenaires.color,
-          },
-          canal: { code: t.canals.code, designation: t.canals.designation, icon: t.canals.icon },
-          region: placeColumns(t.regions),
-          district: placeColumns(t.districts),
-          commune: placeColumns(t.communes),
-          niveau: {
-            code: t.niveaux.code,
-            designation: t.niveaux.designation,
-            color: t.niveaux.color,
-            rank: t.niveaux.rank,
-          },
-          statut: { code: t.statuts.code, designation: t.statuts.designation, kind: t.statuts.kind },
-          resultat: { code: t.resultats.code, designation: t.resultats.designation },
-        })
-        .from(s)
-        .innerJoin(t.utilisateurs, eq(t.utilisateurs.id, s.createdById))
-        .innerJoin(t.partenaires, eq(t.partenaires.id, s.partenaireId))
-        .leftJoin(t.canals, eq(t.canals.id, s.canalPrincipalId))
-        .leftJoin(t.regions, eq(t.regions.id, s.regionId))
-        .leftJoin(t.districts, eq(t.districts.id, s.districtId))
-        .leftJoin(t.communes, eq(t.communes.id, s.communeId))
-        .leftJoin(t.niveaux, eq(t.niveaux.id, s.niveauId))
-        .leftJoin(t.statuts, eq(t.statuts.id, s.statutId))
-        .leftJoin(t.resultats, eq(t.resultats.id, s.resultatId))
-        .where(ids(s.id)),
+    reports: () => selectReportRows(db, orm).where(ids(t.signalements.id)),
     subjects: () =>
       orm
         .select({

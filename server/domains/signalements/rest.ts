@@ -1,6 +1,5 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import {
   localisationSchema,
   notifyPartnerSchema,
@@ -9,6 +8,7 @@ import {
   signalementListSchema,
   signalementPatchSchema,
 } from '../../../shared/schemas/signalements';
+import { codeParamsSchema } from '../../../shared/schemas/common';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { collection, parseQuery } from '../../http/jsonld';
@@ -26,7 +26,6 @@ import { runReadTask } from '../../workers/read-tasks';
 /** What Fastify sends an object as: the serialised answers of the read tasks keep it. */
 const JSON_UTF8 = 'application/json; charset=utf-8';
 
-const params = z.object({ code: z.string().trim().min(1).max(64) });
 const query = (request: FastifyRequest) => parseQuery(request.query as Record<string, unknown>);
 
 export function signalementsRoutes(app: FastifyInstance, db: Database, config: Config) {
@@ -99,23 +98,23 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
   });
 
   app.get('/api/signalements/:code', async (request, reply) => {
-    const { code } = params.parse(request.params);
+    const { code } = codeParamsSchema.parse(request.params);
     return reply.type(JSON_UTF8).send(await runReadTask(db, 'signalements.get.json', user(request), code));
   });
 
   app.patch('/api/signalements/:code', async (request) => {
-    const { code } = params.parse(request.params);
+    const { code } = codeParamsSchema.parse(request.params);
     const patch = signalementPatchSchema.parse(request.body ?? {});
     return service.patchSignalement(db, user(request), code, patch);
   });
 
   app.get('/api/signalements/:code/localisation', async (request) => {
-    const { code } = params.parse(request.params);
+    const { code } = codeParamsSchema.parse(request.params);
     return service.getLocalisation(db, code);
   });
   for (const method of ['patch', 'put'] as const) {
     app[method]('/api/signalements/:code/localisation', async (request) => {
-      const { code } = params.parse(request.params);
+      const { code } = codeParamsSchema.parse(request.params);
       return service.updateLocalisation(
         db,
         user(request),
@@ -126,29 +125,29 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
   }
 
   app.get('/api/signalements/:code/auteurs', async (request) => {
-    const { code } = params.parse(request.params);
+    const { code } = codeParamsSchema.parse(request.params);
     return { presumeAuteurs: await listAuteurs(db, user(request), code) };
   });
   app.get('/api/signalements/:code/source', async (request) => {
-    const { code } = params.parse(request.params);
+    const { code } = codeParamsSchema.parse(request.params);
     return listSources(db, user(request), code);
   });
   app.get('/api/signalements/:code/victimes', async (request) => {
-    const { code } = params.parse(request.params);
+    const { code } = codeParamsSchema.parse(request.params);
     return { victimes: await listVictimes(db, user(request), code) };
   });
   app.get('/api/signalements/:code/historique', async (request) => {
-    const { code } = params.parse(request.params);
+    const { code } = codeParamsSchema.parse(request.params);
     const items = await listHistorique(db, user(request), code);
     return collection('Historique', request.url, items, items.length);
   });
 
   app.get('/api/signalement/:code/default-mail-content', async (request) => {
-    const { code } = params.parse(request.params);
+    const { code } = codeParamsSchema.parse(request.params);
     return defaultMailContent(db, config, user(request), code);
   });
   app.post('/api/signalement/:code/notify-partner', async (request) => {
-    const { code } = params.parse(request.params);
+    const { code } = codeParamsSchema.parse(request.params);
     return notifyPartner(db, user(request), code, notifyPartnerSchema.parse(request.body ?? {}));
   });
 
@@ -158,7 +157,7 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
       config: { public: true, publicLookup: true },
     },
     async (request) => {
-      const { code } = params.parse(request.params);
+      const { code } = codeParamsSchema.parse(request.params);
       return getResume(db, code);
     },
   );

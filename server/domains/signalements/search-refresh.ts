@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Database, Orm } from '../../db/client';
 import { recordSearchTerms } from '../../db/search';
+import { selectReportRows } from './report-row';
 import { buildSearchText } from './search-text';
 
 /**
@@ -13,24 +14,7 @@ import { buildSearchText } from './search-text';
 export async function refreshSearchText(db: Database, tx: Orm, signalementId: number): Promise<void> {
   const t = db.t;
   const s = t.signalements;
-  const [row] = await tx
-    .select({
-      code: s.code,
-      description: s.description,
-      fokontany: s.fokontany,
-      autreObject: s.autreObject,
-      partenaire: t.partenaires.designation,
-      partenaireCode: t.partenaires.code,
-      region: t.regions.designation,
-      district: t.districts.designation,
-      commune: t.communes.designation,
-    })
-    .from(s)
-    .innerJoin(t.partenaires, eq(t.partenaires.id, s.partenaireId))
-    .leftJoin(t.regions, eq(t.regions.id, s.regionId))
-    .leftJoin(t.districts, eq(t.districts.id, s.districtId))
-    .leftJoin(t.communes, eq(t.communes.id, s.communeId))
-    .where(eq(s.id, signalementId));
+  const [row] = await selectReportRows(db, tx).where(eq(s.id, signalementId));
   if (!row) return;
   const subjects = await tx
     .select({ d: t.subjects.designation })
@@ -42,16 +26,16 @@ export async function refreshSearchText(db: Database, tx: Orm, signalementId: nu
       (r) => r.n,
     );
   const searchText = buildSearchText([
-    row.code,
-    row.description,
-    row.partenaire,
-    row.partenaireCode,
+    row.s.code,
+    row.s.description,
+    row.partenaire.designation,
+    row.partenaire.code,
     ...subjects.map((r) => r.d),
-    row.autreObject,
-    row.region,
-    row.district,
-    row.commune,
-    row.fokontany,
+    row.s.autreObject,
+    row.region?.designation ?? null,
+    row.district?.designation ?? null,
+    row.commune?.designation ?? null,
+    row.s.fokontany,
     ...(await names(t.presumeAuteurs)),
     ...(await names(t.victimes)),
   ]);

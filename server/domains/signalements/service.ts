@@ -10,6 +10,7 @@ import {
 } from '../../../shared/schemas/signalements';
 import type { z } from 'zod';
 import type { Database, Orm } from '../../db/client';
+import { insertWithFreshCode } from '../../db/fresh-code';
 import { invalid } from '../../errors';
 import type { SessionUser } from '../auth/session';
 import { orNull, placeColumns, placeDto } from '../referentiels/dto';
@@ -59,33 +60,34 @@ export async function createSignalement(
     const canalPrincipalId = await idOf(tx, t.canals, input.canalPrincipal, 'Canal');
     const subjectIds = await idsOf(tx, t.subjects, input.subjects, 'Objet');
     const now = new Date();
-    // 40 random bits: a collision is very unlikely, but it must never become an error for the user.
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const code = generateSignalementCode();
-      const [row] = await tx
-        .insert(t.signalements)
-        .values({
-          code,
-          signalementAt: input.signalementAt,
-          createdById: actor.id,
-          partenaireId,
-          canalPrincipalId,
-          autreCanalPrincipal: input.canalPrincipal === 'OTHERS' ? input.autreCanalPrincipal : null,
-          autreObject: input.subjects.includes('OTHERS') ? input.autreObject : null,
-          lastActionAt: now,
-        })
-        .onConflictDoNothing({ target: t.signalements.code })
-        .returning({ id: t.signalements.id });
-      if (!row) continue;
-      await tx
-        .insert(t.signalementSubjects)
-        .values(subjectIds.map((subjectId) => ({ signalementId: row.id, subjectId })));
-      await refreshSearchText(db, tx, row.id);
-      const created = await snapshot(db, tx, row.id);
-      await recordChange(db, tx, row.id, actor, 'creation', diff({}, created.fields), { lastActionAt: now });
-      return { code };
-    }
-    throw new Error('no free report code after 5 attempts');
+    const row = await insertWithFreshCode(
+      'report',
+      generateSignalementCode,
+      async (code) =>
+        (
+          await tx
+            .insert(t.signalements)
+            .values({
+              code,
+              signalementAt: input.signalementAt,
+              createdById: actor.id,
+              partenaireId,
+              canalPrincipalId,
+              autreCanalPrincipal: input.canalPrincipal === 'OTHERS' ? input.autreCanalPrincipal : null,
+              autreObject: input.subjects.includes('OTHERS') ? input.autreObject : null,
+              lastActionAt: now,
+            })
+            .onConflictDoNothing({ target: t.signalements.code })
+            .returning({ id: t.signalements.id, code: t.signalements.code })
+        )[0],
+    );
+    await tx
+      .insert(t.signalementSubjects)
+      .values(subjectIds.map((subjectId) => ({ signalementId: row.id, subjectId })));
+    await refreshSearchText(db, tx, row.id);
+    const created = await snapshot(db, tx, row.id);
+    await recordChange(db, tx, row.id, actor, 'creation', diff({}, created.fields), { lastActionAt: now });
+    return { code: row.code };
   });
 }
 

@@ -1,5 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Database, Orm } from '../../db/client';
+import { selectReportRows } from './report-row';
 
 /**
  * The report's recorded fields as a person reads them (designations, not ids), compared before and
@@ -8,29 +9,7 @@ import type { Database, Orm } from '../../db/client';
 export async function snapshot(db: Database, tx: Orm, id: number) {
   const t = db.t;
   const s = t.signalements;
-  const [row] = await tx
-    .select({
-      s,
-      partenaire: t.partenaires.designation,
-      canal: t.canals.designation,
-      canalCode: t.canals.code,
-      niveau: t.niveaux.designation,
-      statut: t.statuts.designation,
-      resultat: t.resultats.designation,
-      region: t.regions.designation,
-      district: t.districts.designation,
-      commune: t.communes.designation,
-    })
-    .from(s)
-    .innerJoin(t.partenaires, eq(t.partenaires.id, s.partenaireId))
-    .leftJoin(t.canals, eq(t.canals.id, s.canalPrincipalId))
-    .leftJoin(t.niveaux, eq(t.niveaux.id, s.niveauId))
-    .leftJoin(t.statuts, eq(t.statuts.id, s.statutId))
-    .leftJoin(t.resultats, eq(t.resultats.id, s.resultatId))
-    .leftJoin(t.regions, eq(t.regions.id, s.regionId))
-    .leftJoin(t.districts, eq(t.districts.id, s.districtId))
-    .leftJoin(t.communes, eq(t.communes.id, s.communeId))
-    .where(eq(s.id, id));
+  const [row] = await selectReportRows(db, tx).where(eq(s.id, id));
   const subjects = await tx
     .select({ code: t.subjects.code, designation: t.subjects.designation })
     .from(t.signalementSubjects)
@@ -47,15 +26,15 @@ export async function snapshot(db: Database, tx: Orm, id: number) {
   return {
     fields: {
       signalementAt: r.s.signalementAt.toISOString(),
-      partenaire: r.partenaire,
-      canalPrincipal: r.canal,
+      partenaire: r.partenaire.designation,
+      canalPrincipal: r.canal?.designation ?? null,
       autreCanalPrincipal: r.s.autreCanalPrincipal,
       subjects: subjects.map((x) => x.designation),
       autreObject: r.s.autreObject,
       description: r.s.description,
-      niveau: r.niveau,
-      statut: r.statut,
-      resultat: r.resultat,
+      niveau: r.niveau?.designation ?? null,
+      statut: r.statut?.designation ?? null,
+      resultat: r.resultat?.designation ?? null,
       isTreated: r.s.isTreated,
       closeAt: r.s.closeAt?.toISOString() ?? null,
       isConfict: r.s.isConfict,
@@ -65,14 +44,14 @@ export async function snapshot(db: Database, tx: Orm, id: number) {
       projects: projects.map((x) => x.sigle),
       actionProvisoires: r.s.actionProvisoires,
       preuves: r.s.preuves,
-      region: r.region,
-      district: r.district,
-      commune: r.commune,
+      region: r.region?.designation ?? null,
+      district: r.district?.designation ?? null,
+      commune: r.commune?.designation ?? null,
       fokontany: r.s.fokontany,
     } as Record<string, unknown>,
     codes: {
       subjects: subjects.map((x) => x.code),
-      canalPrincipal: r.canalCode,
+      canalPrincipal: r.canal?.code ?? null,
       autreObject: r.s.autreObject,
       autreCanalPrincipal: r.s.autreCanalPrincipal,
       isTreated: r.s.isTreated,

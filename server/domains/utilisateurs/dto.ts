@@ -1,3 +1,19 @@
+import type { Schema } from '../../db/client';
+
+/**
+ * The columns a user is read with (session check, log-in, administration), for a select that joins the
+ * user's role: `innerJoin(utilisateurRoles, eq(utilisateurRoles.id, utilisateurs.roleId))`.
+ */
+export const userColumns = ({ utilisateurs: u, utilisateurRoles: r }: Schema) => ({
+  id: u.id,
+  code: u.code,
+  email: u.email,
+  nomPrenom: u.nomPrenom,
+  isEnabled: u.isEnabled,
+  lastConnectionAt: u.lastConnectionAt,
+  role: { code: r.code, designation: r.designation },
+});
+
 export interface UtilisateurRoleDto {
   '@id': string;
   '@type': 'UtilisateurRole';

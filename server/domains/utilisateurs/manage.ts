@@ -11,7 +11,7 @@ import { invalidateUserSessions, type SessionUser } from '../auth/session';
 import { recordRightsChange } from '../journal/record';
 import { enqueueMail } from '../mail/outbox';
 import { accountSetupMail, passwordLink, passwordResetMail } from '../mail/templates';
-import { utilisateurDto, type UtilisateurDto } from './dto';
+import { userColumns, utilisateurDto, type UtilisateurDto } from './dto';
 import { createUser, roleIdOf } from './service';
 
 export const USER_RULES = {
@@ -27,15 +27,7 @@ export const USER_RULES = {
 async function findUser(db: Database, tx: Orm, where: { id: number } | { code: string }) {
   const { utilisateurs: u, utilisateurRoles: r } = db.t;
   const [row] = await tx
-    .select({
-      id: u.id,
-      code: u.code,
-      email: u.email,
-      nomPrenom: u.nomPrenom,
-      isEnabled: u.isEnabled,
-      lastConnectionAt: u.lastConnectionAt,
-      role: { code: r.code, designation: r.designation },
-    })
+    .select(userColumns(db.t))
     .from(u)
     .innerJoin(r, eq(r.id, u.roleId))
     .where('id' in where ? eq(u.id, where.id) : eq(u.code, where.code))

@@ -3,13 +3,14 @@ import { asc, count, eq } from 'drizzle-orm';
 import { ROLE_ADMIN } from '../../../shared/constants';
 import { UTILISATEUR_OPTIONS_LIMIT } from '../../../shared/schemas/utilisateurs';
 import type { Database } from '../../db/client';
+import { insertWithFreshCode } from '../../db/fresh-code';
 import { foldedMatch, idIn } from '../../db/folded-search';
 import { conflict, invalid, notFound } from '../../errors';
 import { generatePassword, hashPassword } from '../auth/password';
 import { assertStrongPassword } from '../auth/password-strength';
 import { isAdmin, requireAdmin } from '../auth/guards';
 import { invalidateUserSessions, type SessionUser } from '../auth/session';
-import { utilisateurDto, type UtilisateurDto } from './dto';
+import { userColumns, utilisateurDto, type UtilisateurDto } from './dto';
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
@@ -32,16 +33,7 @@ export async function roleIdOf(db: Database, roleCode: string): Promise<number> 
 export async function findUserByEmail(db: Database, email: string) {
   const { utilisateurs, utilisateurRoles } = db.t;
   const [row] = await db.read
-    .select({
-      id: utilisateurs.id,
-      code: utilisateurs.code,
-      email: utilisateurs.email,
-      nomPrenom: utilisateurs.nomPrenom,
-      passwordHash: utilisateurs.passwordHash,
-      isEnabled: utilisateurs.isEnabled,
-      lastConnectionAt: utilisateurs.lastConnectionAt,
-      role: { code: utilisateurRoles.code, designation: utilisateurRoles.designation },
-    })
+    .select({ ...userColumns(db.t), passwordHash: utilisateurs.passwordHash })
     .from(utilisateurs)
     .innerJoin(utilisateurRoles, eq(utilisateurRoles.id, utilisateurs.roleId))
     .where(eq(utilisateurs.email, normalizeEmail(email)))
@@ -80,11 +72,19 @@ async function insertUser(
         .where(eq(db.t.utilisateurs.email, email))
         .limit(1);
       if (existing) throw conflict(DUPLICATE_EMAIL);
-      const [row] = await tx
-        .insert(db.t.utilisateurs)
-        .values({ code: newUserCode(), email, nomPrenom: input.nomPrenom.trim(), roleId, passwordHash })
-        .returning({ id: db.t.utilisateurs.id, code: db.t.utilisateurs.code });
-      return row!;
+      const { utilisateurs: u } = db.t;
+      return insertWithFreshCode(
+        'user',
+        newUserCode,
+        async (code) =>
+          (
+            await tx
+              .insert(u)
+              .values({ code, email, nomPrenom: input.nomPrenom.trim(), roleId, passwordHash })
+              .onConflictDoNothing({ target: u.code })
+              .returning({ id: u.id, code: u.code })
+          )[0],
+      );
     });
   } catch (error) {
     // Two creations of the same address at once on PostgreSQL: the unique index decides.
@@ -181,14 +181,7 @@ export async function listUsers(
   const where = await userSearchCondition(db, input.nomPrenom);
   const [totalRow] = await db.read.select({ n: count() }).from(utilisateurs).where(where);
   const rows = await db.read
-    .select({
-      code: utilisateurs.code,
-      email: utilisateurs.email,
-      nomPrenom: utilisateurs.nomPrenom,
-      isEnabled: utilisateurs.isEnabled,
-      lastConnectionAt: utilisateurs.lastConnectionAt,
-      role: { code: utilisateurRoles.code, designation: utilisateurRoles.designation },
-    })
+    .select(userColumns(db.t))
     .from(utilisateurs)
     .innerJoin(utilisateurRoles, eq(utilisateurRoles.id, utilisateurs.roleId))
     .where(where)

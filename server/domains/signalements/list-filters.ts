@@ -1,0 +1,291 @@
+// The list's filters (spec §7), taught in one place: LIST_FILTERS says, for each filter, whether it is
+// set, which rows it names by code, its WHERE condition and how the day counts answer a total under it.
+// A filter added to signalementListSchema does not compile until it has its entry here. The totals
+// (queries.ts) and the page (list-page.ts) read the filters through this module only.
+import { and, eq, exists, gte, inArray, lt, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { addDays, businessDay, businessDayStart } from '../../../shared/calendar';
+import type { SignalementListQuery } from '../../../shared/schemas/signalements';
+import { cipherOf } from '../../crypto/registry';
+import type { Database, Schema } from '../../db/client';
+import {
+  inIdList,
+  isDenseSearch,
+  planSearch,
+  signalementSearchCondition,
+  type WordMatch,
+} from '../../db/search';
+import { isAdmin } from '../auth/guards';
+import type { SessionUser } from '../auth/session';
+
+export type ListFilters = Omit<SignalementListQuery, 'page' | 'itemsPerPage'>;
+/** The filters; `order` only sorts (list-page.ts). */
+export type FilterKey = Exclude<keyof ListFilters, 'order'>;
+/** The filters that name rows by code (each has `codes` in LIST_FILTERS). */
+type CodedFilter = Extract<FilterKey, `${string}.code`>;
+
+export interface FilterPlan {
+  /**
+   * 'page' reads one page in sort order: membership tests that stop early (EXISTS, LIKE scan).
+   * 'set' collects every match (counts, export): index lookups that build the whole set.
+   */
+  mode: 'page' | 'set';
+  /** How the search words are read (server/db/search.ts, signalementSearchCondition). */
+  searchStrategy?: 'index' | 'scan' | 'sequential';
+  /**
+   * Who searches: a report also matches when the whole search is the exact name of one of its sources
+   * that this user may know (blind index, docs/decisions/0017). Without it, sources are never matched.
+   */
+  viewer?: SessionUser;
+}
+
+/**
+ * The reports with a source named exactly `search` (normalised), among those whose sources the viewer
+ * may know: the SQL form of canSeeSources (access.ts): not anonymous, or created by the viewer, or any
+ * report for an administrator. Names are encrypted: only the keyed HMAC of the whole name is compared.
+ * Looked up for every search, and the list's statements take the answer as one parameter (inIdList), so
+ * a name that exists and one that does not issue the same statements with the same plans: the time of a
+ * search does not tell whether a protected source bears a name (decision 0015).
+ */
+async function reportsNamed(db: Database, search: string, viewer: SessionUser): Promise<number[]> {
+  // A keyed hash that no source has when the search is blank: the same statement runs.
+  const index = cipherOf(db).blindIndex(search) ?? '';
+  const { signalements: s, sources } = db.t;
+  const visible = isAdmin(viewer) ? undefined : or(eq(s.isAnonyme, false), eq(s.createdById, viewer.id));
+  const rows = await db.read
+    .selectDistinct({ id: s.id })
+    .from(sources)
+    .innerJoin(s, eq(s.id, sources.signalementId))
+    .where(and(eq(sources.nomIndex, index), visible));
+  return rows.map((r) => Number(r.id));
+}
+
+/** What a filter's condition is built from (filterWhere). */
+interface WhereContext {
+  db: Database;
+  r: ResolvedFilters;
+  plan: FilterPlan;
+  /** Whether a filter other than this one is set (it narrows the set this one is tested on). */
+  narrowed: boolean;
+}
+
+type DayCountDimension = Schema['signalementDayCounts']['$inferSelect']['dimension'];
+
+/** What the planner knows of one filter. */
+interface FilterTeaching {
+  /** Whether the filter is set (an empty list or a blank value is not). */
+  isSet: (f: ListFilters) => boolean;
+  /** The table whose rows the filter names by code: looked up once per request, compared as ids. */
+  codes?: keyof Schema;
+  /**
+   * How the day counts (signalement_day_counts, decisions 0014 and 0022) answer a total under this filter
+   * when it is the only one besides the dates: a dimension, and whether several codes add up exactly (a
+   * report has one place of each level, one partner and one creator, but maybe several subjects);
+   * 'days' for the date range itself; null when the total needs the reports.
+   */
+  dayCounts: { dimension: DayCountDimension; several: boolean } | 'days' | null;
+  /** Its WHERE conditions (none when it is not set). */
+  where: (c: WhereContext) => Array<SQL | undefined>;
+}
+
+const hasCodes = (value: string | string[] | undefined) =>
+  Array.isArray(value) ? value.length > 0 : Boolean(value);
+
+/** A filter naming rows by code: the report's column holds one of their ids. */
+const coded = (
+  key: CodedFilter,
+  codes: keyof Schema,
+  column: (s: Schema['signalements']) => AnyColumn,
+  dayCounts: FilterTeaching['dayCounts'],
+): FilterTeaching => ({
+  isSet: (f) => hasCodes(f[key]),
+  codes,
+  dayCounts,
+  where: ({ db, r }) => {
+    const ids = r.ids[key];
+    return [ids ? inArray(column(db.t.signalements), ids) : undefined];
+  },
+});
+
+/**
+ * Every filter of the list, in the order of its conditions. Codes are compared as ids: with ids as values
+ * SQLite plans the report scan well (a sub-select inside a correlated EXISTS is rebuilt for every report
+ * it probes: 25 ms instead of 0.1 ms for one page).
+ */
+export const LIST_FILTERS = {
+  'partenaire.code': coded('partenaire.code', 'partenaires', (s) => s.partenaireId, {
+    dimension: 'partenaire',
+    several: true,
+  }),
+  'createdBy.code': coded('createdBy.code', 'utilisateurs', (s) => s.createdById, {
+    dimension: 'createur',
+    several: true,
+  }),
+  'subjects.code': {
+    isSet: (f) => hasCodes(f['subjects.code']),
+    codes: 'subjects',
+    dayCounts: { dimension: 'subject', several: false },
+    where: ({ db, r, plan, narrowed }) => {
+      const subjectIds = r.ids['subjects.code'];
+      if (!subjectIds) return [];
+      const { signalements: s, signalementSubjects: ss } = db.t;
+      // Another filter narrows the set: each of its reports is probed through the links' index (a
+      // subject's links alone can be 150,000 rows at a million reports, each a random read of the report).
+      return [
+        plan.mode === 'page' || narrowed
+          ? // Read in date order, each report is probed through the links' primary key, and the scan
+            // stops after one page.
+            exists(
+              db.read
+                .select({ one: sql`1` })
+                .from(ss)
+                .where(and(eq(ss.signalementId, s.id), inArray(ss.subjectId, subjectIds))),
+            )
+          : // The whole set comes straight from the (subject_id, signalement_id) index.
+            inArray(
+              s.id,
+              db.read.select({ id: ss.signalementId }).from(ss).where(inArray(ss.subjectId, subjectIds)),
+            ),
+      ];
+    },
+  },
+  'region.code': coded('region.code', 'regions', (s) => s.regionId, { dimension: 'region', several: false }),
+  'district.code': coded('district.code', 'districts', (s) => s.districtId, {
+    dimension: 'district',
+    several: false,
+  }),
+  'commune.code': coded('commune.code', 'communes', (s) => s.communeId, {
+    dimension: 'commune',
+    several: false,
+  }),
+  signalementAt: {
+    isSet: (f) => Boolean(f.signalementAt?.after || f.signalementAt?.before),
+    dayCounts: 'days',
+    where: ({ db, r }) => {
+      const s = db.t.signalements;
+      const after = r.f.signalementAt?.after;
+      const before = r.f.signalementAt?.before;
+      return [
+        after ? gte(s.signalementAt, after) : undefined,
+        // Inclusive by business day: up to the end of the day that contains `before` (a bare day is its
+        // first instant).
+        before ? lt(s.signalementAt, businessDayStart(addDays(businessDay(before), 1))) : undefined,
+      ];
+    },
+  },
+  search: {
+    isSet: (f) => Boolean(f.search),
+    dayCounts: null,
+    where: ({ db, r, plan }) => {
+      if (!r.f.search || !r.search) return [];
+      const text = signalementSearchCondition(db, r.search.plan, plan.searchStrategy);
+      // The same condition whether or not some source bears the name (an empty list then).
+      const named = r.search.named ? inIdList(db, db.t.signalements.id, r.search.named) : undefined;
+      // A search of only wildcards plans no word (no condition): it must not become "sources named …".
+      return [named && text ? or(text, named) : text];
+    },
+  },
+} satisfies Record<FilterKey, FilterTeaching>;
+
+export const FILTER_KEYS = Object.keys(LIST_FILTERS) as FilterKey[];
+const teaching = (key: FilterKey): FilterTeaching => LIST_FILTERS[key];
+/** What the planner knows of a filter named `name`, or undefined when it is not a filter. */
+export const filterTeaching = (name: string): FilterTeaching | undefined =>
+  Object.hasOwn(LIST_FILTERS, name) ? teaching(name as FilterKey) : undefined;
+
+const CODED_FILTERS = FILTER_KEYS.filter((key) => teaching(key).codes !== undefined) as CodedFilter[];
+
+/**
+ * What the filters name, looked up once per request and side by side: the ids of the coded filters' rows
+ * (one query), the search's plan against the token list, and whether a source bears the searched name.
+ */
+export interface ResolvedFilters {
+  f: ListFilters;
+  /** For each coded filter set, the ids of its rows (unknown codes have none). */
+  ids: Partial<Record<CodedFilter, number[]>>;
+  /** `named`: the reports the viewer may know with a source of that exact name (only with a viewer). */
+  search?: { plan: WordMatch[]; named?: number[]; strategy?: Promise<'index' | 'scan'> };
+}
+
+/** With a viewer, a search also matches the exact name of a source the viewer may know. */
+export async function resolveFilters(
+  db: Database,
+  f: ListFilters,
+  viewer?: SessionUser,
+): Promise<ResolvedFilters> {
+  const named: Array<[CodedFilter, string[]]> = [];
+  for (const key of CODED_FILTERS) {
+    const value = f[key];
+    const list = Array.isArray(value) ? value : value ? [value] : [];
+    if (list.length > 0) named.push([key, list]);
+  }
+  const lookUp = async () => {
+    if (named.length === 0) return [];
+    const parts = named.map(([key, list]) => {
+      const table = db.t[teaching(key).codes!] as Schema['partenaires'];
+      return sql`select ${key} as k, ${table.id} as id from ${table} where ${inArray(table.code, list)}`;
+    });
+    return db.rows<{ k: CodedFilter; id: number }>(sql.join(parts, sql` union all `));
+  };
+  const search = f.search;
+  const [rows, plan, sourcesNamed] = await Promise.all([
+    lookUp(),
+    search ? planSearch(db, search) : undefined,
+    search && viewer ? reportsNamed(db, search, viewer) : undefined,
+  ]);
+  const ids: ResolvedFilters['ids'] = Object.fromEntries(named.map(([key]) => [key, [] as number[]]));
+  for (const row of rows) ids[row.k]!.push(Number(row.id));
+  return { f, ids, ...(plan ? { search: { plan, ...(sourcesNamed ? { named: sourcesNamed } : {}) } } : {}) };
+}
+
+/** The WHERE conditions of the §7 filters (LIST_FILTERS), in one AND. `before` includes its whole day. */
+export function filterWhere(
+  db: Database,
+  r: ResolvedFilters,
+  plan: FilterPlan = { mode: 'set' },
+): SQL | undefined {
+  const set = FILTER_KEYS.filter((key) => teaching(key).isSet(r.f));
+  const conditions = FILTER_KEYS.flatMap((key) =>
+    teaching(key).where({ db, r, plan, narrowed: set.some((other) => other !== key) }),
+  );
+  const kept = conditions.filter((c): c is SQL => c !== undefined);
+  return kept.length > 0 ? and(...kept) : undefined;
+}
+
+/** filterWhere after resolveFilters, for callers that run the filters once (export, counts, tests). */
+export async function filterConditions(
+  db: Database,
+  f: ListFilters,
+  plan: FilterPlan = { mode: 'set' },
+): Promise<SQL | undefined> {
+  return filterWhere(db, await resolveFilters(db, f, plan.viewer), plan);
+}
+
+/** Whether `key` is the only filter set (sorting and paging do not narrow the set). */
+export function onlyFilter(
+  f: ListFilters & { page?: number; itemsPerPage?: number },
+  key: keyof ListFilters,
+): boolean {
+  const { order: _order, page: _page, itemsPerPage: _size, ...rest } = f;
+  return Object.entries(rest).every(
+    ([name, value]) => name === key || value === undefined || (Array.isArray(value) && value.length === 0),
+  );
+}
+
+/**
+ * Above this many matches a search page is read by scanning in date order (matches are dense, so a
+ * page is found after a few rows); below it, the matches are collected from the index and sorted.
+ */
+export const DENSE_SEARCH = 2000;
+
+/**
+ * How a page (or a bounded count) reads the search words: through the indexes when they are rare, by a
+ * scan in date order when they are common (server/db/search.ts, isDenseSearch).
+ */
+export async function searchStrategy(db: Database, r: ResolvedFilters): Promise<'index' | 'scan'> {
+  if (!r.search) return 'index';
+  // Asked by the bounded count and the page of one request: looked up once.
+  r.search.strategy ??= isDenseSearch(db, r.search.plan, DENSE_SEARCH).then((dense) =>
+    dense ? 'scan' : 'index',
+  );
+  return r.search.strategy;
+}
