@@ -3,11 +3,27 @@
 import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { useForm, type UseFormReturn } from 'react-hook-form';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { OTHERS_CODE } from '../../../shared/constants';
+import type { SourceDto } from '../../../shared/dto/signalements';
 import { AuteurDialog } from '../../features/signalement/people/auteur-form';
+import { SourceDialog } from '../../features/signalement/people/source-form';
 import { VictimeDialog } from '../../features/signalement/people/victime-form';
 import { DialogFooter, SubmitButton } from './form-actions';
 import { SelectField, TextareaField, TextField } from './form-field';
+
+// The channels, without a server.
+vi.mock('../../features/signalement/use-references', () => ({
+  toOptions: (rows: { code: string; designation: string }[]) =>
+    rows.map((r) => ({ value: r.code, label: r.designation })),
+  useCanals: () => ({
+    data: [
+      { code: 'RADIO', designation: 'Radio' },
+      { code: OTHERS_CODE, designation: 'Autre' },
+    ],
+    isPending: false,
+  }),
+}));
 
 interface Values {
   email: string;
@@ -226,5 +242,32 @@ describe('the person form from its configuration', () => {
     expect(ids).toEqual(['victime-nom', 'victime-fonction', 'victime-contact']);
     expect(attributesOf(html, 'input', 'victime-nom').value).toBe('');
     expect(html).toContain('loading-spinner');
+  });
+
+  const source = (canaux: string[]): SourceDto => ({
+    '@id': '/api/sources/S1',
+    '@type': 'Source',
+    code: 'S1',
+    nomPrenom: null,
+    contact: '034 00 000 00',
+    description: null,
+    autreCanal: 'Bouche à oreille',
+    canaux: canaux.map((code) => ({ '@id': `/api/canals/${code}`, code, designation: code })),
+    signalement: 'S1',
+  });
+
+  it("a source's OTHERS description shows only while OTHERS is among its channels", () => {
+    const withOthers = renderToStaticMarkup(
+      <SourceDialog target={source(['RADIO', OTHERS_CODE])} pending={false} onClose={noop} onSubmit={noop} />,
+    );
+    expect(attributesOf(withOthers, 'input', 'source-autre-canal').value).toBe('Bouche à oreille');
+    expect(withOthers).toContain('aria-label="Canaux de la source : Radio, Autre"');
+    expect(attributesOf(withOthers, 'input', 'source-contact').value).toBe('034 00 000 00');
+
+    const without = renderToStaticMarkup(
+      <SourceDialog target={source(['RADIO'])} pending={false} onClose={noop} onSubmit={noop} />,
+    );
+    expect(without).not.toContain('source-autre-canal');
+    expect(without).toContain('data-testid="source-canaux"');
   });
 });
