@@ -6,7 +6,8 @@ import type { z } from 'zod';
 import { PASSWORD_MIN_LENGTH } from '../../../shared/constants';
 import { definePasswordFormSchema } from '../../../shared/schemas/utilisateurs';
 import { ShieldAlertIcon } from '../../components/icons';
-import { errorProps, Field } from '../../components/ui/field';
+import { Form, SubmitButton } from '../../components/ui/form-actions';
+import { TextField } from '../../components/ui/form-field';
 import { Loading } from '../../components/ui/loading';
 import { useToast } from '../../components/ui/toast';
 import { errorCode, serverMessage } from '../../lib/errors';
@@ -92,7 +93,6 @@ function PasswordForm({ token, email }: { token: string; email: string }) {
     resolver: zodResolver(definePasswordFormSchema),
     defaultValues: { password: '', confirmation: '' },
   });
-  const { errors } = form.formState;
   const define = useMutation(
     trpc.passwordTokens.define.mutationOptions({
       onSuccess() {
@@ -114,7 +114,7 @@ function PasswordForm({ token, email }: { token: string; email: string }) {
   const onSubmit = form.handleSubmit((values) => define.mutate({ token, password: values.password }));
 
   return (
-    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3" aria-label={TEXT.title}>
+    <Form label={TEXT.title} onSubmit={onSubmit}>
       {define.isError && !refusesPassword(define.error) && (
         <div role="alert" className="alert alert-error alert-soft" data-testid="definir-error">
           <span>{serverMessage(define.error, TEXT.saveFailed)}</span>
@@ -122,40 +122,27 @@ function PasswordForm({ token, email }: { token: string; email: string }) {
       )}
       {/* Lets the browser's password manager file the new password under the right account. */}
       <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-      <Field
-        htmlFor="definir-password"
+      <TextField
+        control={form.control}
+        name="password"
+        id="definir-password"
         label="Nouveau mot de passe"
-        error={errors.password?.message}
         hint={`Au moins ${PASSWORD_MIN_LENGTH} caractères, sans mot courant ni suite évidente.`}
-      >
-        <input
-          id="definir-password"
-          type="password"
-          autoComplete="new-password"
-          autoFocus
-          className={`input w-full ${errors.password ? 'input-error' : ''}`}
-          {...errorProps('definir-password', errors.password?.message)}
-          {...form.register('password')}
-        />
-      </Field>
-      <Field
-        htmlFor="definir-confirmation"
+        type="password"
+        autoComplete="new-password"
+        autoFocus
+      />
+      <TextField
+        control={form.control}
+        name="confirmation"
+        id="definir-confirmation"
         label="Confirmer le mot de passe"
-        error={errors.confirmation?.message}
-      >
-        <input
-          id="definir-confirmation"
-          type="password"
-          autoComplete="new-password"
-          className={`input w-full ${errors.confirmation ? 'input-error' : ''}`}
-          {...errorProps('definir-confirmation', errors.confirmation?.message)}
-          {...form.register('confirmation')}
-        />
-      </Field>
-      <button type="submit" className="btn btn-primary mt-2 w-full" disabled={define.isPending}>
-        {define.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+        type="password"
+        autoComplete="new-password"
+      />
+      <SubmitButton pending={define.isPending} className="mt-2 w-full">
         Enregistrer le mot de passe
-      </button>
-    </form>
+      </SubmitButton>
+    </Form>
   );
 }

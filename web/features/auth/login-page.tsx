@@ -5,6 +5,8 @@ import { Redirect, useLocation, useSearch } from 'wouter';
 import type { z } from 'zod';
 import { loginInputSchema } from '../../../shared/schemas/auth';
 import { ShieldAlertIcon } from '../../components/icons';
+import { Form, SubmitButton } from '../../components/ui/form-actions';
+import { TextField } from '../../components/ui/form-field';
 import { Loading } from '../../components/ui/loading';
 import { serverMessage } from '../../lib/errors';
 import { useTRPC } from '../../lib/trpc';
@@ -57,7 +59,6 @@ function LoginForm() {
     resolver: zodResolver(loginInputSchema),
     defaultValues: { email: '', password: '' },
   });
-  const { errors } = form.formState;
 
   const login = useMutation(
     trpc.auth.login.mutationOptions({
@@ -77,59 +78,35 @@ function LoginForm() {
   );
 
   return (
-    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3" aria-label="Connexion">
+    <Form label="Connexion" onSubmit={onSubmit}>
       {login.isError && (
         <div role="alert" className="alert alert-error alert-soft" data-testid="login-error">
           <span>{serverMessage(login.error, 'La connexion a échoué. Réessayez.')}</span>
         </div>
       )}
 
-      <fieldset className="fieldset">
-        <label className="fieldset-legend" htmlFor="login-email">
-          Email
-        </label>
-        <input
-          id="login-email"
-          type="email"
-          autoComplete="username"
-          autoFocus
-          className={`input w-full ${errors.email ? 'input-error' : ''}`}
-          placeholder="nom@exemple.mg"
-          aria-invalid={errors.email ? true : undefined}
-          aria-describedby={errors.email ? 'login-email-error' : undefined}
-          {...form.register('email')}
-        />
-        {errors.email && (
-          <p id="login-email-error" className="text-sm text-error">
-            {errors.email.message}
-          </p>
-        )}
-      </fieldset>
+      <TextField
+        control={form.control}
+        name="email"
+        id="login-email"
+        label="Email"
+        type="email"
+        autoComplete="username"
+        autoFocus
+        placeholder="nom@exemple.mg"
+      />
+      <TextField
+        control={form.control}
+        name="password"
+        id="login-password"
+        label="Mot de passe"
+        type="password"
+        autoComplete="current-password"
+      />
 
-      <fieldset className="fieldset">
-        <label className="fieldset-legend" htmlFor="login-password">
-          Mot de passe
-        </label>
-        <input
-          id="login-password"
-          type="password"
-          autoComplete="current-password"
-          className={`input w-full ${errors.password ? 'input-error' : ''}`}
-          aria-invalid={errors.password ? true : undefined}
-          aria-describedby={errors.password ? 'login-password-error' : undefined}
-          {...form.register('password')}
-        />
-        {errors.password && (
-          <p id="login-password-error" className="text-sm text-error">
-            {errors.password.message}
-          </p>
-        )}
-      </fieldset>
-
-      <button type="submit" className="btn btn-primary mt-2 w-full" disabled={login.isPending}>
-        {login.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+      <SubmitButton pending={login.isPending} className="mt-2 w-full">
         Se connecter
-      </button>
-    </form>
+      </SubmitButton>
+    </Form>
   );
 }

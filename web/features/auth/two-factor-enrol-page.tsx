@@ -5,7 +5,8 @@ import { useForm } from 'react-hook-form';
 import { Link, Redirect, useLocation } from 'wouter';
 import type { z } from 'zod';
 import { twoFactorEnrolInputSchema } from '../../../shared/schemas/auth';
-import { errorProps, Field } from '../../components/ui/field';
+import { Form, SubmitButton } from '../../components/ui/form-actions';
+import { TextField } from '../../components/ui/form-field';
 import { Loading } from '../../components/ui/loading';
 import { useToast } from '../../components/ui/toast';
 import { serverMessage } from '../../lib/errors';
@@ -67,8 +68,6 @@ function Enrolment({ required, onEnrolled }: { required: boolean; onEnrolled: (c
     resolver: zodResolver(twoFactorEnrolInputSchema),
     defaultValues: { password: '', code: '' },
   });
-  const error = form.formState.errors.code?.message;
-  const passwordError = form.formState.errors.password?.message;
   const enrol = useMutation(
     trpc.twoFactor.enrol.mutationOptions({
       onSuccess({ recoveryCodes }) {
@@ -113,43 +112,34 @@ function Enrolment({ required, onEnrolled }: { required: boolean; onEnrolled: (c
           {secret.match(/.{1,4}/g)!.join(' ')}
         </code>
       </div>
-      <form
-        onSubmit={form.handleSubmit((values) => enrol.mutate(values))}
-        noValidate
-        className="flex flex-col gap-3"
-        aria-label={TEXT.enrolTitle}
-      >
+      <Form label={TEXT.enrolTitle} onSubmit={form.handleSubmit((values) => enrol.mutate(values))}>
         {enrol.isError && (
           <div role="alert" className="alert alert-error alert-soft" data-testid="two-factor-error">
             <span>{serverMessage(enrol.error, TEXT.enrolFailed)}</span>
           </div>
         )}
-        <Field htmlFor="two-factor-enrol-password" label={TEXT.passwordLabel} error={passwordError}>
-          <input
-            id="two-factor-enrol-password"
-            type="password"
-            autoComplete="current-password"
-            className={`input w-full ${passwordError ? 'input-error' : ''}`}
-            {...errorProps('two-factor-enrol-password', passwordError)}
-            {...form.register('password')}
-          />
-        </Field>
-        <Field htmlFor="two-factor-enrol-code" label={TEXT.codeLabel} error={error}>
-          <input
-            id="two-factor-enrol-code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={7}
-            className={`input w-full tracking-widest ${error ? 'input-error' : ''}`}
-            {...errorProps('two-factor-enrol-code', error)}
-            {...form.register('code')}
-          />
-        </Field>
-        <button type="submit" className="btn btn-primary mt-2 w-full" disabled={enrol.isPending}>
-          {enrol.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+        <TextField
+          control={form.control}
+          name="password"
+          id="two-factor-enrol-password"
+          label={TEXT.passwordLabel}
+          type="password"
+          autoComplete="current-password"
+        />
+        <TextField
+          control={form.control}
+          name="code"
+          id="two-factor-enrol-code"
+          label={TEXT.codeLabel}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={7}
+          inputClassName="tracking-widest"
+        />
+        <SubmitButton pending={enrol.isPending} className="mt-2 w-full">
           {TEXT.confirm}
-        </button>
-      </form>
+        </SubmitButton>
+      </Form>
       <Link href="/logout" className="link link-hover text-center text-sm text-base-content/70">
         {TEXT.logout}
       </Link>

@@ -5,7 +5,8 @@ import { useForm } from 'react-hook-form';
 import { Link, Redirect, useLocation, useSearch } from 'wouter';
 import type { z } from 'zod';
 import { recoveryCodeInputSchema, twoFactorVerifyInputSchema } from '../../../shared/schemas/auth';
-import { errorProps, Field } from '../../components/ui/field';
+import { Form, SubmitButton } from '../../components/ui/form-actions';
+import { TextField } from '../../components/ui/form-field';
 import { Loading } from '../../components/ui/loading';
 import { useToast } from '../../components/ui/toast';
 import { serverMessage } from '../../lib/errors';
@@ -73,37 +74,29 @@ function CodeForm() {
     resolver: zodResolver(twoFactorVerifyInputSchema),
     defaultValues: { code: '' },
   });
-  const error = form.formState.errors.code?.message;
   const verify = useMutation(trpc.twoFactor.verify.mutationOptions({ onSuccess: verified }));
   return (
-    <form
-      onSubmit={form.handleSubmit((values) => verify.mutate(values))}
-      noValidate
-      className="flex flex-col gap-3"
-      aria-label={TEXT.verifyTitle}
-    >
+    <Form label={TEXT.verifyTitle} onSubmit={form.handleSubmit((values) => verify.mutate(values))}>
       {verify.isError && (
         <div role="alert" className="alert alert-error alert-soft" data-testid="two-factor-error">
           <span>{serverMessage(verify.error, TEXT.verifyFailed)}</span>
         </div>
       )}
-      <Field htmlFor="two-factor-code" label={TEXT.codeLabel} error={error}>
-        <input
-          id="two-factor-code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          autoFocus
-          maxLength={7}
-          className={`input w-full tracking-widest ${error ? 'input-error' : ''}`}
-          {...errorProps('two-factor-code', error)}
-          {...form.register('code')}
-        />
-      </Field>
-      <button type="submit" className="btn btn-primary mt-2 w-full" disabled={verify.isPending}>
-        {verify.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+      <TextField
+        control={form.control}
+        name="code"
+        id="two-factor-code"
+        label={TEXT.codeLabel}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        autoFocus
+        maxLength={7}
+        inputClassName="tracking-widest"
+      />
+      <SubmitButton pending={verify.isPending} className="mt-2 w-full">
         {TEXT.verify}
-      </button>
-    </form>
+      </SubmitButton>
+    </Form>
   );
 }
 
@@ -119,7 +112,6 @@ function RecoveryForm() {
     resolver: zodResolver(recoveryCodeInputSchema),
     defaultValues: { code: '' },
   });
-  const error = form.formState.errors.code?.message;
   const recover = useMutation(
     trpc.twoFactor.recover.mutationOptions({
       onSuccess({ remaining }) {
@@ -130,31 +122,24 @@ function RecoveryForm() {
     }),
   );
   return (
-    <form
-      onSubmit={form.handleSubmit((values) => recover.mutate(values))}
-      noValidate
-      className="flex flex-col gap-3"
-      aria-label={TEXT.recoveryFormLabel}
-    >
+    <Form label={TEXT.recoveryFormLabel} onSubmit={form.handleSubmit((values) => recover.mutate(values))}>
       {recover.isError && (
         <div role="alert" className="alert alert-error alert-soft" data-testid="two-factor-error">
           <span>{serverMessage(recover.error, TEXT.verifyFailed)}</span>
         </div>
       )}
-      <Field htmlFor="two-factor-recovery" label={TEXT.recoveryLabel} error={error}>
-        <input
-          id="two-factor-recovery"
-          autoComplete="off"
-          autoFocus
-          className={`input w-full font-mono ${error ? 'input-error' : ''}`}
-          {...errorProps('two-factor-recovery', error)}
-          {...form.register('code')}
-        />
-      </Field>
-      <button type="submit" className="btn btn-primary mt-2 w-full" disabled={recover.isPending}>
-        {recover.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
+      <TextField
+        control={form.control}
+        name="code"
+        id="two-factor-recovery"
+        label={TEXT.recoveryLabel}
+        autoComplete="off"
+        autoFocus
+        inputClassName="font-mono"
+      />
+      <SubmitButton pending={recover.isPending} className="mt-2 w-full">
         {TEXT.verify}
-      </button>
-    </form>
+      </SubmitButton>
+    </Form>
   );
 }

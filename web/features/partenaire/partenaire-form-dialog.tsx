@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { PHONE_DIGITS, PHONE_PREFIX } from '../../../shared/constants';
 import {
@@ -10,7 +10,8 @@ import {
   type PartenaireFormValues,
 } from '../../../shared/schemas/partenaires';
 import { Dialog } from '../../components/ui/dialog';
-import { errorProps, Field } from '../../components/ui/field';
+import { DialogFooter, Form } from '../../components/ui/form-actions';
+import { TextField } from '../../components/ui/form-field';
 import { useToast } from '../../components/ui/toast';
 import { serverMessage } from '../../lib/errors';
 import { useTRPC } from '../../lib/trpc';
@@ -52,7 +53,6 @@ function PartenaireForm({ partenaire, onClose }: { partenaire: PartenaireRow | n
       phoneNumber: phoneDigitsOf(partenaire?.phoneNumber),
     },
   });
-  const { errors } = form.formState;
   const failed = partenaire ? PARTENAIRES_TEXT.updateFailed : PARTENAIRES_TEXT.createFailed;
   const done = () => {
     void queryClient.invalidateQueries({ queryKey: trpc.partenaires.list.queryKey() });
@@ -70,74 +70,39 @@ function PartenaireForm({ partenaire, onClose }: { partenaire: PartenaireRow | n
   });
 
   return (
-    <form
-      onSubmit={onSubmit}
-      noValidate
-      className="flex flex-col gap-3"
-      aria-label={PARTENAIRES_TEXT.newPartner}
-    >
-      <Field htmlFor="partenaire-designation" label="Désignation" error={errors.designation?.message}>
-        <input
-          id="partenaire-designation"
-          type="text"
-          autoFocus
-          autoComplete="off"
-          className={`input w-full ${errors.designation ? 'input-error' : ''}`}
-          {...errorProps('partenaire-designation', errors.designation?.message)}
-          {...form.register('designation')}
-        />
-      </Field>
-      <Field htmlFor="partenaire-email" label="Email" error={errors.email?.message}>
-        <input
-          id="partenaire-email"
-          type="email"
-          autoComplete="off"
-          className={`input w-full ${errors.email ? 'input-error' : ''}`}
-          placeholder="contact@partenaire.mg"
-          {...errorProps('partenaire-email', errors.email?.message)}
-          {...form.register('email')}
-        />
-      </Field>
-      <Field htmlFor="partenaire-phone" label="Téléphone" error={errors.phoneNumber?.message}>
-        <Controller
-          control={form.control}
-          name="phoneNumber"
-          render={({ field }) => (
-            <div className="join w-full">
-              <span
-                className="join-item flex items-center border border-base-300 bg-base-200 px-3 text-sm"
-                aria-hidden="true"
-              >
-                {PHONE_PREFIX}
-              </span>
-              <input
-                id="partenaire-phone"
-                type="tel"
-                inputMode="numeric"
-                autoComplete="off"
-                placeholder="341234567"
-                className={`input join-item w-full ${errors.phoneNumber ? 'input-error' : ''}`}
-                aria-label={`Téléphone (${PHONE_PREFIX} suivi de ${PHONE_DIGITS} chiffres)`}
-                {...errorProps('partenaire-phone', errors.phoneNumber?.message)}
-                name={field.name}
-                ref={field.ref}
-                value={field.value ?? ''}
-                onBlur={field.onBlur}
-                onChange={(event) => field.onChange(sanitizePhoneInput(event.target.value))}
-              />
-            </div>
-          )}
-        />
-      </Field>
-      <div className="modal-action">
-        <button type="button" className="btn btn-ghost" onClick={onClose} disabled={pending}>
-          Annuler
-        </button>
-        <button type="submit" className="btn btn-primary" disabled={pending}>
-          {pending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-          {partenaire ? 'Enregistrer' : 'Créer'}
-        </button>
-      </div>
-    </form>
+    <Form label={PARTENAIRES_TEXT.newPartner} onSubmit={onSubmit}>
+      <TextField
+        control={form.control}
+        name="designation"
+        id="partenaire-designation"
+        label="Désignation"
+        type="text"
+        autoFocus
+        autoComplete="off"
+      />
+      <TextField
+        control={form.control}
+        name="email"
+        id="partenaire-email"
+        label="Email"
+        type="email"
+        autoComplete="off"
+        placeholder="contact@partenaire.mg"
+      />
+      <TextField
+        control={form.control}
+        name="phoneNumber"
+        id="partenaire-phone"
+        label="Téléphone"
+        type="tel"
+        inputMode="numeric"
+        autoComplete="off"
+        placeholder="341234567"
+        aria-label={`Téléphone (${PHONE_PREFIX} suivi de ${PHONE_DIGITS} chiffres)`}
+        prefix={PHONE_PREFIX}
+        parse={sanitizePhoneInput}
+      />
+      <DialogFooter pending={pending} submitLabel={partenaire ? 'Enregistrer' : 'Créer'} onCancel={onClose} />
+    </Form>
   );
 }

@@ -1,13 +1,15 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useForm, type UseFormReturn } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import {
   createUtilisateurInputSchema,
   editUtilisateurFormSchema,
 } from '../../../shared/schemas/utilisateurs';
 import { Dialog } from '../../components/ui/dialog';
-import { errorProps, Field } from '../../components/ui/field';
+import { Field } from '../../components/ui/field';
+import { DialogFooter, Form } from '../../components/ui/form-actions';
+import { SelectField, TextField } from '../../components/ui/form-field';
 import { useToast } from '../../components/ui/toast';
 import { errorCode, serverMessage } from '../../lib/errors';
 import { useTRPC } from '../../lib/trpc';
@@ -59,7 +61,6 @@ function CreateUserForm({ roles, onClose }: { roles: Role[]; onClose: () => void
     resolver: zodResolver(createUtilisateurInputSchema),
     defaultValues: { email: '', nomPrenom: '', utilisateurRole: '' },
   });
-  const { errors } = form.formState;
   const create = useMutation(
     trpc.utilisateurs.create.mutationOptions({
       onSuccess(user) {
@@ -82,22 +83,35 @@ function CreateUserForm({ roles, onClose }: { roles: Role[]; onClose: () => void
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3" aria-label={USERS_TEXT.createTitle}>
-      <Field htmlFor="user-email" label="Email" error={errors.email?.message}>
-        <input
-          id="user-email"
-          type="email"
-          autoComplete="off"
-          autoFocus
-          className={`input w-full ${errors.email ? 'input-error' : ''}`}
-          placeholder="nom@exemple.mg"
-          {...errorProps('user-email', errors.email?.message)}
-          {...form.register('email')}
-        />
-      </Field>
-      <NameAndRole form={form as unknown as NameRoleForm} roles={roles} />
-      <FormActions pending={create.isPending} submitLabel="Créer" onCancel={onClose} />
-    </form>
+    <Form label={USERS_TEXT.createTitle} onSubmit={onSubmit}>
+      <TextField
+        control={form.control}
+        name="email"
+        id="user-email"
+        label="Email"
+        type="email"
+        autoComplete="off"
+        autoFocus
+        placeholder="nom@exemple.mg"
+      />
+      <TextField
+        control={form.control}
+        name="nomPrenom"
+        id="user-nom"
+        label="Nom et prénom"
+        type="text"
+        autoComplete="off"
+      />
+      <SelectField
+        control={form.control}
+        name="utilisateurRole"
+        id="user-role"
+        label="Rôle"
+        placeholder="Sélectionner un rôle"
+        options={roleOptions(roles)}
+      />
+      <DialogFooter pending={create.isPending} submitLabel="Créer" onCancel={onClose} />
+    </Form>
   );
 }
 
@@ -127,99 +141,34 @@ function EditUserForm({ user, roles, onClose }: { user: UserRow; roles: Role[]; 
     update.mutate({ code: user.code, ...values });
   });
 
+  const locked = user.isCurrentUser;
   return (
-    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3" aria-label={USERS_TEXT.editTitle}>
+    <Form label={USERS_TEXT.editTitle} onSubmit={onSubmit}>
       <Field htmlFor="user-email" label="Email" hint="L'email n'est pas modifiable.">
         <input id="user-email" type="email" className="input w-full" value={user.email} disabled readOnly />
       </Field>
-      <NameAndRole
-        form={form}
-        roles={roles}
-        lockedRole={user.isCurrentUser ? user.utilisateurRole.code : undefined}
+      <TextField
+        control={form.control}
+        name="nomPrenom"
+        id="user-nom"
+        label="Nom et prénom"
+        type="text"
+        autoComplete="off"
       />
-      <FormActions pending={update.isPending} submitLabel="Enregistrer" onCancel={onClose} />
-    </form>
-  );
-}
-
-type NameRoleForm = UseFormReturn<EditValues, unknown, z.output<typeof editUtilisateurFormSchema>>;
-
-/** Name and role, common to both forms (the create form passes itself narrowed to these two fields). */
-function NameAndRole({
-  form,
-  roles,
-  lockedRole,
-}: {
-  form: NameRoleForm;
-  roles: Role[];
-  lockedRole?: string;
-}) {
-  const { errors } = form.formState;
-  return (
-    <>
-      <Field htmlFor="user-nom" label="Nom et prénom" error={errors.nomPrenom?.message}>
-        <input
-          id="user-nom"
-          type="text"
-          autoComplete="off"
-          className={`input w-full ${errors.nomPrenom ? 'input-error' : ''}`}
-          {...errorProps('user-nom', errors.nomPrenom?.message)}
-          {...form.register('nomPrenom')}
-        />
-      </Field>
-      <Field
-        htmlFor="user-role"
+      <SelectField
+        control={form.control}
+        name="utilisateurRole"
+        id="user-role"
         label="Rôle"
-        error={errors.utilisateurRole?.message}
-        hint={lockedRole ? USERS_TEXT.ownRoleLocked : undefined}
-      >
-        {lockedRole ? (
-          // Not registered: the form keeps the current role from its default values.
-          <select id="user-role" className="select w-full" value={lockedRole} disabled>
-            {roles.map((role) => (
-              <option key={role.code} value={role.code}>
-                {role.designation}
-              </option>
-            ))}
-          </select>
-        ) : (
-          <select
-            id="user-role"
-            className={`select w-full ${errors.utilisateurRole ? 'select-error' : ''}`}
-            {...errorProps('user-role', errors.utilisateurRole?.message)}
-            {...form.register('utilisateurRole')}
-          >
-            <option value="">Sélectionner un rôle</option>
-            {roles.map((role) => (
-              <option key={role.code} value={role.code}>
-                {role.designation}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-    </>
+        placeholder="Sélectionner un rôle"
+        options={roleOptions(roles)}
+        // One's own role cannot be changed; the form keeps it from its default values.
+        locked={locked}
+        hint={locked ? USERS_TEXT.ownRoleLocked : undefined}
+      />
+      <DialogFooter pending={update.isPending} submitLabel="Enregistrer" onCancel={onClose} />
+    </Form>
   );
 }
 
-function FormActions({
-  pending,
-  submitLabel,
-  onCancel,
-}: {
-  pending: boolean;
-  submitLabel: string;
-  onCancel: () => void;
-}) {
-  return (
-    <div className="modal-action">
-      <button type="button" className="btn btn-ghost" onClick={onCancel} disabled={pending}>
-        Annuler
-      </button>
-      <button type="submit" className="btn btn-primary" disabled={pending}>
-        {pending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-        {submitLabel}
-      </button>
-    </div>
-  );
-}
+const roleOptions = (roles: Role[]) => roles.map((role) => ({ value: role.code, label: role.designation }));

@@ -1,16 +1,16 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { Controller, useForm, useWatch } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { useLocation } from 'wouter';
 import type { z } from 'zod';
 import { OTHERS_CODE } from '../../../../shared/constants';
 import { signalementCreateSchema } from '../../../../shared/schemas/signalements';
-import { Combobox } from '../../../components/ui/combobox';
-import { DateInput } from '../../../components/ui/date-input';
+import { ComboboxField, MultiSelectField } from '../../../components/ui/choice-fields';
+import { DateField } from '../../../components/ui/date-field';
 import { Dialog } from '../../../components/ui/dialog';
-import { errorProps, Field } from '../../../components/ui/field';
-import { MultiSelect } from '../../../components/ui/multi-select';
+import { DialogFooter, Form } from '../../../components/ui/form-actions';
+import { SelectField, TextareaField, TextField } from '../../../components/ui/form-field';
 import { useToast } from '../../../components/ui/toast';
 import { serverMessage } from '../../../lib/errors';
 import { businessToday } from '../../../lib/format';
@@ -63,7 +63,6 @@ function CreateForm({ onClose }: { onClose: () => void }) {
       autreCanalPrincipal: '',
     },
   });
-  const { errors } = form.formState;
   const chosenSubjects = useWatch({ control: form.control, name: 'subjects' });
   const chosenCanal = useWatch({ control: form.control, name: 'canalPrincipal' });
   const otherSubject = chosenSubjects.includes(OTHERS_CODE);
@@ -98,122 +97,65 @@ function CreateForm({ onClose }: { onClose: () => void }) {
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3" aria-label="Nouveau signalement">
-      <Field htmlFor="create-partenaire" label="Partenaire concerné" error={errors.partenaire?.message}>
-        <Controller
-          control={form.control}
-          name="partenaire"
-          render={({ field }) => (
-            <Combobox
-              id="create-partenaire"
-              label="Partenaire concerné"
-              placeholder="Sélectionner un partenaire"
-              options={partners.options}
-              loading={partners.isPending}
-              onSearchChange={setPartnerSearch}
-              emptyText="Aucun partenaire trouvé."
-              value={field.value || null}
-              onChange={(value) => field.onChange(value ?? '')}
-              invalid={!!errors.partenaire}
-              data-testid="create-partenaire"
-            />
-          )}
-        />
-      </Field>
-      <Field htmlFor="create-subjects" label="Objet(s) de la plainte" error={errors.subjects?.message}>
-        <Controller
-          control={form.control}
-          name="subjects"
-          render={({ field }) => (
-            <MultiSelect
-              id="create-subjects"
-              label="Objet(s) de la plainte"
-              placeholder="Sélectionner un ou plusieurs objets"
-              options={toOptions(subjects.data)}
-              loading={subjects.isPending}
-              emptyText="Aucun objet trouvé."
-              value={field.value}
-              onChange={field.onChange}
-              invalid={!!errors.subjects}
-              data-testid="create-subjects"
-            />
-          )}
-        />
-      </Field>
+    <Form label="Nouveau signalement" onSubmit={onSubmit}>
+      <ComboboxField
+        control={form.control}
+        name="partenaire"
+        id="create-partenaire"
+        label="Partenaire concerné"
+        placeholder="Sélectionner un partenaire"
+        options={partners.options}
+        loading={partners.isPending}
+        onSearchChange={setPartnerSearch}
+        emptyText="Aucun partenaire trouvé."
+        data-testid="create-partenaire"
+      />
+      <MultiSelectField
+        control={form.control}
+        name="subjects"
+        id="create-subjects"
+        label="Objet(s) de la plainte"
+        placeholder="Sélectionner un ou plusieurs objets"
+        options={toOptions(subjects.data)}
+        loading={subjects.isPending}
+        emptyText="Aucun objet trouvé."
+        data-testid="create-subjects"
+      />
       {otherSubject && (
-        <Field
-          htmlFor="create-autre-objet"
+        <TextareaField
+          control={form.control}
+          name="autreObject"
+          id="create-autre-objet"
           label="Précisez l'objet (Autre)"
-          error={errors.autreObject?.message}
-        >
-          <textarea
-            id="create-autre-objet"
-            className={`textarea w-full ${errors.autreObject ? 'textarea-error' : ''}`}
-            rows={2}
-            {...errorProps('create-autre-objet', errors.autreObject?.message)}
-            {...form.register('autreObject')}
-          />
-        </Field>
+          rows={2}
+        />
       )}
       <div className="grid gap-3 sm:grid-cols-2">
-        <Field
-          htmlFor="create-canal"
+        <SelectField
+          control={form.control}
+          name="canalPrincipal"
+          id="create-canal"
           label="Canal de réception principal"
-          error={errors.canalPrincipal?.message}
-        >
-          <select
-            id="create-canal"
-            className={`select w-full ${errors.canalPrincipal ? 'select-error' : ''}`}
-            {...errorProps('create-canal', errors.canalPrincipal?.message)}
-            {...form.register('canalPrincipal')}
-          >
-            <option value="">Sélectionner un canal</option>
-            {(canals.data ?? []).map((c) => (
-              <option key={c.code} value={c.code}>
-                {c.designation}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field htmlFor="create-date" label="Date de signalement" error={errors.signalementAt?.message}>
-          <Controller
-            control={form.control}
-            name="signalementAt"
-            render={({ field }) => (
-              <DateInput
-                id="create-date"
-                pastOnly
-                className={errors.signalementAt ? 'input-error' : ''}
-                {...errorProps('create-date', errors.signalementAt?.message)}
-                {...field}
-              />
-            )}
-          />
-        </Field>
+          placeholder="Sélectionner un canal"
+          options={toOptions(canals.data)}
+        />
+        <DateField
+          control={form.control}
+          name="signalementAt"
+          id="create-date"
+          label="Date de signalement"
+          pastOnly
+        />
       </div>
       {otherCanal && (
-        <Field
-          htmlFor="create-autre-canal"
+        <TextField
+          control={form.control}
+          name="autreCanalPrincipal"
+          id="create-autre-canal"
           label="Précisez le canal (Autre)"
-          error={errors.autreCanalPrincipal?.message}
-        >
-          <input
-            id="create-autre-canal"
-            className={`input w-full ${errors.autreCanalPrincipal ? 'input-error' : ''}`}
-            {...errorProps('create-autre-canal', errors.autreCanalPrincipal?.message)}
-            {...form.register('autreCanalPrincipal')}
-          />
-        </Field>
+        />
       )}
-      <div className="modal-action">
-        <button type="button" className="btn btn-ghost" onClick={onClose} disabled={create.isPending}>
-          Annuler
-        </button>
-        <button type="submit" className="btn btn-primary" disabled={create.isPending}>
-          {create.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-          Initialiser
-        </button>
-      </div>
-    </form>
+      <DialogFooter pending={create.isPending} submitLabel="Initialiser" onCancel={onClose} />
+    </Form>
   );
 }

@@ -1,9 +1,9 @@
-import { Controller, useFormContext, useWatch } from 'react-hook-form';
+import { useFormContext, useWatch } from 'react-hook-form';
 import { OTHERS_CODE } from '../../../../shared/constants';
 import type { SignalementDto } from '../../../../shared/dto/signalements';
 import { Badge } from '../../../components/ui/badge';
-import { errorProps, Field } from '../../../components/ui/field';
-import { useCanals, useNiveaux, useResultats, useStatuts } from '../use-references';
+import { SelectField, TextField } from '../../../components/ui/form-field';
+import { toOptions, useCanals, useNiveaux, useResultats, useStatuts } from '../use-references';
 import { DetailCard, ReadValue } from './detail-card';
 import type { DetailValues } from './detail-form';
 import { ProjectAvatars } from './project-avatars';
@@ -49,45 +49,27 @@ function ClassificationView({ signalement: s }: { signalement: SignalementDto })
 }
 
 function ClassificationEditor({ signalement }: { signalement: SignalementDto }) {
-  const { register, control, formState } = useFormContext<DetailValues>();
+  const { control } = useFormContext<DetailValues>();
   const niveaux = useNiveaux();
   const statuts = useStatuts();
   const resultats = useResultats();
   const canals = useCanals();
   const canal = useWatch({ control, name: 'canalPrincipal' });
-  const errors = formState.errors;
 
-  // Controlled: the options arrive after the form is built, and the chosen value must show once they do.
   const select = (
     name: 'niveau' | 'statut' | 'resultat' | 'canalPrincipal',
     label: string,
     rows: readonly { code: string; designation: string }[] | undefined,
   ) => (
-    <Field htmlFor={`detail-${name}`} label={label} error={errors[name]?.message}>
-      <Controller
-        control={control}
-        name={name}
-        render={({ field }) => (
-          <select
-            id={`detail-${name}`}
-            className="select w-full"
-            data-testid={`detail-${name}`}
-            name={field.name}
-            ref={field.ref}
-            value={field.value ?? ''}
-            onBlur={field.onBlur}
-            onChange={(event) => field.onChange(event.target.value)}
-          >
-            <option value="">Non renseigné</option>
-            {(rows ?? []).map((r) => (
-              <option key={r.code} value={r.code}>
-                {r.designation}
-              </option>
-            ))}
-          </select>
-        )}
-      />
-    </Field>
+    <SelectField
+      control={control}
+      name={name}
+      id={`detail-${name}`}
+      label={label}
+      placeholder="Non renseigné"
+      options={toOptions(rows)}
+      data-testid={`detail-${name}`}
+    />
   );
 
   return (
@@ -98,18 +80,12 @@ function ClassificationEditor({ signalement }: { signalement: SignalementDto }) 
       <ProjectsField partenaire={signalement.partenaire} />
       {select('canalPrincipal', 'Canal principal', canals.data)}
       {canal === OTHERS_CODE && (
-        <Field
-          htmlFor="detail-autre-canal"
+        <TextField
+          control={control}
+          name="autreCanalPrincipal"
+          id="detail-autre-canal"
           label="Précisez le canal (Autre)"
-          error={errors.autreCanalPrincipal?.message}
-        >
-          <input
-            id="detail-autre-canal"
-            className={`input w-full ${errors.autreCanalPrincipal ? 'input-error' : ''}`}
-            {...errorProps('detail-autre-canal', errors.autreCanalPrincipal?.message)}
-            {...register('autreCanalPrincipal')}
-          />
-        </Field>
+        />
       )}
     </div>
   );

@@ -1,6 +1,6 @@
 import { Controller, useFormContext } from 'react-hook-form';
 import type { SignalementDto } from '../../../../shared/dto/signalements';
-import { Field } from '../../../components/ui/field';
+import { TextareaField } from '../../../components/ui/form-field';
 import { DetailCard, ReadValue, YesNo } from './detail-card';
 import type { DetailValues } from './detail-form';
 import { ListEntryField } from './list-entry-field';
@@ -44,16 +44,15 @@ function GeneralEditor() {
   const { control, register } = useFormContext<DetailValues>();
   return (
     <div className="flex flex-col gap-4">
-      <Field htmlFor="detail-description" label="Description">
-        <textarea
-          id="detail-description"
-          rows={5}
-          className="textarea w-full"
-          placeholder="Décrivez les faits signalés"
-          data-testid="detail-description"
-          {...register('description')}
-        />
-      </Field>
+      <TextareaField
+        control={control}
+        name="description"
+        id="detail-description"
+        label="Description"
+        rows={5}
+        placeholder="Décrivez les faits signalés"
+        data-testid="detail-description"
+      />
       <div className="flex flex-wrap gap-x-6 gap-y-2">
         {FLAGS.map((f) => (
           <label key={f.name} className="label cursor-pointer gap-2 text-sm text-base-content">

@@ -5,7 +5,8 @@ import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { notifyPartnerSchema } from '../../../../shared/schemas/signalements';
 import { Dialog } from '../../../components/ui/dialog';
-import { errorProps, Field } from '../../../components/ui/field';
+import { DialogFooter, Form } from '../../../components/ui/form-actions';
+import { TextareaField, TextField } from '../../../components/ui/form-field';
 import { Loading } from '../../../components/ui/loading';
 import { useToast } from '../../../components/ui/toast';
 import { serverMessage } from '../../../lib/errors';
@@ -96,7 +97,6 @@ function MailForm({
     resolver: zodResolver(notifyPartnerSchema),
     defaultValues: defaults,
   });
-  const { errors } = form.formState;
   const send = useMutation(
     trpc.signalements.notifyPartner.mutationOptions({
       onSuccess(_data, variables) {
@@ -111,46 +111,36 @@ function MailForm({
   const onSubmit = form.handleSubmit((values) => send.mutate({ code, ...values }));
 
   return (
-    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3" aria-label="Email au partenaire">
-      <Field htmlFor="mail-email" label="Adresse email du destinataire" error={errors.email?.message}>
-        <input
-          id="mail-email"
-          type="email"
-          autoComplete="email"
-          className={`input w-full ${errors.email ? 'input-error' : ''}`}
-          placeholder="contact@partenaire.mg"
-          readOnly={!anyRecipient}
-          {...errorProps('mail-email', errors.email?.message)}
-          {...form.register('email')}
-        />
-      </Field>
+    <Form label="Email au partenaire" onSubmit={onSubmit}>
+      <TextField
+        control={form.control}
+        name="email"
+        id="mail-email"
+        label="Adresse email du destinataire"
+        type="email"
+        autoComplete="email"
+        placeholder="contact@partenaire.mg"
+        readOnly={!anyRecipient}
+      />
       {!anyRecipient && (
         <p className="text-xs text-base-content/70" data-testid="mail-recipient-note">
           {defaults.email ? RECIPIENT_NOTE : NO_PARTNER_EMAIL}
         </p>
       )}
-      <Field htmlFor="mail-content" label="Message" error={errors.content?.message}>
-        <textarea
-          id="mail-content"
-          rows={12}
-          className={`textarea w-full font-mono text-sm ${errors.content ? 'textarea-error' : ''}`}
-          {...errorProps('mail-content', errors.content?.message)}
-          {...form.register('content')}
-        />
-      </Field>
-      <div className="modal-action">
-        <button type="button" className="btn btn-ghost" onClick={onClose} disabled={send.isPending}>
-          Annuler
-        </button>
-        <button
-          type="submit"
-          className="btn btn-primary"
-          disabled={send.isPending || (!anyRecipient && !defaults.email)}
-        >
-          {send.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-          Envoyer
-        </button>
-      </div>
-    </form>
+      <TextareaField
+        control={form.control}
+        name="content"
+        id="mail-content"
+        label="Message"
+        rows={12}
+        inputClassName="font-mono text-sm"
+      />
+      <DialogFooter
+        pending={send.isPending}
+        submitLabel="Envoyer"
+        submitDisabled={!anyRecipient && !defaults.email}
+        onCancel={onClose}
+      />
+    </Form>
   );
 }

@@ -5,7 +5,8 @@ import type { z } from 'zod';
 import type { ProjectDto } from '../../../../shared/dto/signalements';
 import { projectCreateSchema } from '../../../../shared/schemas/signalements';
 import { Dialog } from '../../../components/ui/dialog';
-import { errorProps, Field } from '../../../components/ui/field';
+import { DialogFooter, Form } from '../../../components/ui/form-actions';
+import { TextareaField, TextField } from '../../../components/ui/form-field';
 import { useToast } from '../../../components/ui/toast';
 import { serverMessage } from '../../../lib/errors';
 import { useTRPC } from '../../../lib/trpc';
@@ -51,7 +52,6 @@ function ProjectForm({
     resolver: zodResolver(projectCreateSchema),
     defaultValues: { sigle: '', designation: '', description: '', owner },
   });
-  const { errors } = form.formState;
   const create = useMutation(
     trpc.projects.create.mutationOptions({
       onSuccess(project) {
@@ -71,44 +71,17 @@ function ProjectForm({
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3" aria-label="Nouveau projet">
-      <Field htmlFor="project-sigle" label="Sigle" error={errors.sigle?.message}>
-        <input
-          id="project-sigle"
-          className={`input w-full ${errors.sigle ? 'input-error' : ''}`}
-          {...errorProps('project-sigle', errors.sigle?.message)}
-          {...form.register('sigle')}
-        />
-      </Field>
-      <Field htmlFor="project-designation" label="Désignation" error={errors.designation?.message}>
-        <input
-          id="project-designation"
-          className={`input w-full ${errors.designation ? 'input-error' : ''}`}
-          {...errorProps('project-designation', errors.designation?.message)}
-          {...form.register('designation')}
-        />
-      </Field>
-      <Field
-        htmlFor="project-description"
+    <Form label="Nouveau projet" onSubmit={onSubmit}>
+      <TextField control={form.control} name="sigle" id="project-sigle" label="Sigle" />
+      <TextField control={form.control} name="designation" id="project-designation" label="Désignation" />
+      <TextareaField
+        control={form.control}
+        name="description"
+        id="project-description"
         label="Description (facultatif)"
-        error={errors.description?.message}
-      >
-        <textarea
-          id="project-description"
-          rows={3}
-          className="textarea w-full"
-          {...form.register('description')}
-        />
-      </Field>
-      <div className="modal-action">
-        <button type="button" className="btn btn-ghost" onClick={onClose} disabled={create.isPending}>
-          Annuler
-        </button>
-        <button type="submit" className="btn btn-primary" disabled={create.isPending}>
-          {create.isPending && <span className="loading loading-spinner loading-sm" aria-hidden="true" />}
-          Créer le projet
-        </button>
-      </div>
-    </form>
+        rows={3}
+      />
+      <DialogFooter pending={create.isPending} submitLabel="Créer le projet" onCancel={onClose} />
+    </Form>
   );
 }

@@ -1,9 +1,9 @@
-import { Controller, useFormContext, useWatch } from 'react-hook-form';
+import { useFormContext, useWatch } from 'react-hook-form';
 import { OTHERS_CODE } from '../../../../shared/constants';
 import type { SignalementDto } from '../../../../shared/dto/signalements';
 import { Badge } from '../../../components/ui/badge';
-import { errorProps, Field } from '../../../components/ui/field';
-import { MultiSelect } from '../../../components/ui/multi-select';
+import { MultiSelectField } from '../../../components/ui/choice-fields';
+import { TextareaField } from '../../../components/ui/form-field';
 import { EMPTY_VALUE, truncate } from '../labels';
 import { toOptions, useSubjects } from '../use-references';
 import { DetailCard } from './detail-card';
@@ -47,50 +47,35 @@ export function SubjectsCard({ signalement, canEdit }: { signalement: Signalemen
 
 function SubjectsEditor() {
   const subjects = useSubjects();
-  const { control, register, formState } = useFormContext<DetailValues>();
+  const { control } = useFormContext<DetailValues>();
   const chosen = useWatch({ control, name: 'subjects' });
   const autreObject = useWatch({ control, name: 'autreObject' }) ?? '';
   const byCode = new Map((subjects.data ?? []).map((s) => [s.code, s]));
   const chosenSubjects = chosen.map((code) => ({ code, designation: byCode.get(code)?.designation ?? code }));
-  const errors = formState.errors;
 
   return (
     <div className="flex flex-col gap-3">
       <SubjectBadges subjects={chosenSubjects} autreObject={autreObject} />
-      <Field htmlFor="detail-subjects" label="Objets" error={errors.subjects?.message}>
-        <Controller
-          control={control}
-          name="subjects"
-          render={({ field }) => (
-            <MultiSelect
-              id="detail-subjects"
-              label="Objets du signalement"
-              placeholder="Sélectionner un ou plusieurs objets"
-              options={toOptions(subjects.data)}
-              loading={subjects.isPending}
-              emptyText="Aucun objet trouvé."
-              value={field.value}
-              onChange={field.onChange}
-              invalid={!!errors.subjects}
-              data-testid="detail-subjects"
-            />
-          )}
-        />
-      </Field>
+      <MultiSelectField
+        control={control}
+        name="subjects"
+        id="detail-subjects"
+        label="Objets"
+        controlLabel="Objets du signalement"
+        placeholder="Sélectionner un ou plusieurs objets"
+        options={toOptions(subjects.data)}
+        loading={subjects.isPending}
+        emptyText="Aucun objet trouvé."
+        data-testid="detail-subjects"
+      />
       {chosen.includes(OTHERS_CODE) && (
-        <Field
-          htmlFor="detail-autre-objet"
+        <TextareaField
+          control={control}
+          name="autreObject"
+          id="detail-autre-objet"
           label="Précisez l'objet (Autre)"
-          error={errors.autreObject?.message}
-        >
-          <textarea
-            id="detail-autre-objet"
-            rows={2}
-            className={`textarea w-full ${errors.autreObject ? 'textarea-error' : ''}`}
-            {...errorProps('detail-autre-objet', errors.autreObject?.message)}
-            {...register('autreObject')}
-          />
-        </Field>
+          rows={2}
+        />
       )}
     </div>
   );

@@ -1,8 +1,19 @@
-import type { ComponentType, FormEventHandler, ReactNode } from 'react';
-import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
+import { Fragment, useState, type ReactNode } from 'react';
+import {
+  set,
+  useForm,
+  useWatch,
+  type Control,
+  type DeepPartialSkipArrayKey,
+  type DefaultValues,
+  type FieldValues,
+  type Resolver,
+} from 'react-hook-form';
+import { MultiSelectField, type CodesPath } from '../../../components/ui/choice-fields';
 import { Dialog } from '../../../components/ui/dialog';
-import { errorProps, Field } from '../../../components/ui/field';
-import { FormButtons } from './form-buttons';
+import { DialogFooter, Form } from '../../../components/ui/form-actions';
+import { TextareaField, TextField, type TextPath } from '../../../components/ui/form-field';
+import type { Option } from '../../../components/ui/option-list';
 
 export interface PersonDialogProps<TItem, TValues> {
   /** null: closed; 'new': adding; a person: editing it. */
@@ -12,41 +23,131 @@ export interface PersonDialogProps<TItem, TValues> {
   onSubmit: (values: TValues) => void;
 }
 
-export interface PersonFormProps<TItem, TValues> {
-  /** null when adding. */
-  initial: TItem | null;
-  pending: boolean;
-  onClose: () => void;
-  onSubmit: (values: TValues) => void;
+/** One field of a person's form, made by the helpers of personFields(). */
+export interface PersonField<TItem, TInput extends FieldValues, TValues> {
+  name: string;
+  /** Shown only while the form's values say so (the OTHERS channel's description). */
+  visible?: (values: DeepPartialSkipArrayKey<TInput>) => boolean;
+  /** Writes the field's starting value (the edited person's, or empty) into the form's defaults. */
+  start: (defaults: DefaultValues<TInput>, item: TItem | null) => void;
+  render: (control: Control<TInput, unknown, TValues>) => ReactNode;
 }
 
-interface PersonDialogOptions<TItem, TValues> {
+interface FieldOptions<TItem, TInput extends FieldValues, TValue> {
+  id: string;
+  label: string;
+  /** The edited person's value (adding starts empty). */
+  from: (item: TItem) => TValue;
+  autoFocus?: boolean;
+  visible?: (values: DeepPartialSkipArrayKey<TInput>) => boolean;
+}
+
+/**
+ * The fields a person's form may have, typed by the person (TItem) and the form's schema: a field is
+ * one entry of its kind's `fields`, with its id, label and the person's value it starts from.
+ */
+export function personFields<TItem, TInput extends FieldValues, TValues>() {
+  type Field = PersonField<TItem, TInput, TValues>;
+  return {
+    text<N extends TextPath<TInput>>(
+      name: N,
+      { id, label, from, autoFocus, visible }: FieldOptions<TItem, TInput, string | null>,
+    ): Field {
+      return {
+        name,
+        visible,
+        start: (defaults, item) => set(defaults, name, (item && from(item)) ?? ''),
+        render: (control) => (
+          <TextField control={control} name={name} id={id} label={label} autoFocus={autoFocus} />
+        ),
+      };
+    },
+    textarea<N extends TextPath<TInput>>(
+      name: N,
+      { id, label, from, autoFocus, visible }: FieldOptions<TItem, TInput, string | null>,
+    ): Field {
+      return {
+        name,
+        visible,
+        start: (defaults, item) => set(defaults, name, (item && from(item)) ?? ''),
+        render: (control) => (
+          <TextareaField control={control} name={name} id={id} label={label} rows={3} autoFocus={autoFocus} />
+        ),
+      };
+    },
+    multiSelect<N extends CodesPath<TInput>>(
+      name: N,
+      {
+        id,
+        label,
+        from,
+        visible,
+        controlLabel,
+        placeholder,
+        useOptions,
+      }: FieldOptions<TItem, TInput, string[]> & {
+        controlLabel: string;
+        placeholder: string;
+        /** The choices (a hook: called while the field shows). */
+        useOptions: () => { options: readonly Option[]; loading: boolean };
+      },
+    ): Field {
+      function Picker({ control }: { control: Control<TInput, unknown, TValues> }) {
+        const { options, loading } = useOptions();
+        return (
+          <MultiSelectField
+            control={control}
+            name={name}
+            id={id}
+            label={label}
+            controlLabel={controlLabel}
+            placeholder={placeholder}
+            options={options}
+            loading={loading}
+            data-testid={id}
+          />
+        );
+      }
+      return {
+        name,
+        visible,
+        start: (defaults, item) => set(defaults, name, item ? from(item) : []),
+        render: (control) => <Picker control={control} />,
+      };
+    },
+  };
+}
+
+export interface PersonKind<TItem, TInput extends FieldValues, TValues> {
+  /** The form's accessible name. */
+  label: string;
   addTitle: string;
   editTitle: string;
-  /** The kind's form, mounted while the dialog is open. */
-  form: ComponentType<PersonFormProps<TItem, TValues>>;
   testId: string;
+  /** The kind's shared zod schema, through zodResolver. */
+  resolver: Resolver<TInput, unknown, TValues>;
+  fields: readonly PersonField<TItem, TInput, TValues>[];
+  /** What is sent of the checked values (a hidden field's leftover dropped). */
+  submitted?: (values: TValues) => TValues;
 }
 
-/** The add / edit dialog of one kind of person (author, source or victim). */
-export function personDialog<TItem, TValues>({
-  addTitle,
-  editTitle,
-  form: Form,
-  testId,
-}: PersonDialogOptions<TItem, TValues>) {
+/** The add / edit dialog of one kind of person (author, source or victim), from its configuration. */
+export function personDialog<TItem, TInput extends FieldValues, TValues>(
+  kind: PersonKind<TItem, TInput, TValues>,
+) {
   return function PersonDialog({ target, pending, onClose, onSubmit }: PersonDialogProps<TItem, TValues>) {
     return (
       <Dialog
         open={target !== null}
         onClose={onClose}
         dismissible={!pending}
-        title={target === 'new' ? addTitle : editTitle}
-        data-testid={testId}
+        title={target === 'new' ? kind.addTitle : kind.editTitle}
+        data-testid={kind.testId}
       >
         {target !== null && (
-          <Form
-            initial={target === 'new' ? null : target}
+          <PersonForm
+            kind={kind}
+            item={target === 'new' ? null : target}
             pending={pending}
             onClose={onClose}
             onSubmit={onSubmit}
@@ -57,51 +158,39 @@ export function personDialog<TItem, TValues>({
   };
 }
 
-/** The form of a person's dialog: its fields, then Annuler / Enregistrer. */
-export function PersonForm({
-  label,
+/** A person's fields, then Annuler / Enregistrer; mounted afresh at each opening of the dialog. */
+function PersonForm<TItem, TInput extends FieldValues, TValues>({
+  kind,
+  item,
   pending,
-  onCancel,
+  onClose,
   onSubmit,
-  children,
 }: {
-  label: string;
+  kind: PersonKind<TItem, TInput, TValues>;
+  /** null when adding. */
+  item: TItem | null;
   pending: boolean;
-  onCancel: () => void;
-  onSubmit: FormEventHandler<HTMLFormElement>;
-  children: ReactNode;
+  onClose: () => void;
+  onSubmit: (values: TValues) => void;
 }) {
+  const [defaultValues] = useState(() => {
+    // Empty, then filled by the fields (TypeScript cannot see {} as the deep partial of a type parameter).
+    const defaults = {} as DefaultValues<TInput>;
+    for (const field of kind.fields) field.start(defaults, item);
+    return defaults;
+  });
+  const form = useForm<TInput, unknown, TValues>({ resolver: kind.resolver, defaultValues });
+  const values = useWatch({ control: form.control });
+  const { submitted = (v: TValues) => v } = kind;
   return (
-    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3" aria-label={label}>
-      {children}
-      <FormButtons pending={pending} onCancel={onCancel} />
-    </form>
-  );
-}
-
-/** A text input that shows its validation message (§5). */
-export function CheckedInput({
-  id,
-  label,
-  error,
-  autoFocus,
-  registration,
-}: {
-  id: string;
-  label: string;
-  error: FieldError | undefined;
-  autoFocus?: boolean;
-  registration: UseFormRegisterReturn;
-}) {
-  return (
-    <Field htmlFor={id} label={label} error={error?.message}>
-      <input
-        id={id}
-        autoFocus={autoFocus}
-        className={`input w-full ${error ? 'input-error' : ''}`}
-        {...errorProps(id, error?.message)}
-        {...registration}
-      />
-    </Field>
+    <Form label={kind.label} onSubmit={form.handleSubmit((checked) => onSubmit(submitted(checked)))}>
+      {kind.fields.map(
+        (field) =>
+          (!field.visible || field.visible(values)) && (
+            <Fragment key={field.name}>{field.render(form.control)}</Fragment>
+          ),
+      )}
+      <DialogFooter pending={pending} onCancel={onClose} submitLabel="Enregistrer" />
+    </Form>
   );
 }
