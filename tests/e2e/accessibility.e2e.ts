@@ -32,7 +32,7 @@ describe.each(VIEWPORTS)('accessibility ($name)', (viewport) => {
   beforeAll(async () => {
     e = await startE2E();
     await e.user('agent@example.mg', 'ROLE_USER', 'Rabe Agent');
-    await seedDemo(e.running.db, { reports: 120, seed: 9 });
+    await seedDemo(e.running.ctx, { reports: 120, seed: 9 });
     admin = await e.newPage(viewport);
     await signInByApi(admin, ADMIN.email, ADMIN.password);
     code = await createReportByApi(admin, { partenaire: '/api/partenaires/SAMIFIN' });

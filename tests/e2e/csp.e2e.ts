@@ -71,7 +71,7 @@ describe('Content-Security-Policy in a real browser', () => {
   let e: E2E;
   beforeAll(async () => {
     e = await startE2E();
-    await seedDemo(e.running.db, { reports: 200, seed: 5 });
+    await seedDemo(e.running.ctx, { reports: 200, seed: 5 });
     await e.user('nouveau@example.mg', 'ROLE_USER', 'Randria Nouveau');
   });
   afterEach(() => e.assertNoConsoleErrors());

@@ -20,7 +20,7 @@ describe('period analysis in a real browser', () => {
   let e: E2E;
   beforeAll(async () => {
     e = await startE2E();
-    await seedDemo(e.running.db, { reports: 300, seed: 7 });
+    await seedDemo(e.running.ctx, { reports: 300, seed: 7 });
   });
   afterEach(() => e.assertNoConsoleErrors());
   afterAll(async () => e?.close());

@@ -51,7 +51,7 @@ describe('dashboard map without network', () => {
   let tilesUrl: string;
   beforeAll(async () => {
     e = await startE2E();
-    await seedDemo(e.running.db, { reports: 200, seed: 1 });
+    await seedDemo(e.running.ctx, { reports: 200, seed: 1 });
     // A style service on this machine, standing for the public tile service of production.
     tiles = createServer((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });

@@ -16,7 +16,7 @@ describe('report list beyond the counting cap in a real browser', () => {
   let page: Page;
   beforeAll(async () => {
     e = await startE2E();
-    await seedDemo(e.running.db, { reports: REPORTS, seed: 13 });
+    await seedDemo(e.running.ctx, { reports: REPORTS, seed: 13 });
     page = await e.newPage();
     await signInByApi(page, ADMIN.email, ADMIN.password);
   });

@@ -41,7 +41,7 @@ describe('report list in a real browser', () => {
   let page: Page;
   beforeAll(async () => {
     e = await startE2E();
-    await seedDemo(e.running.db, { reports: 45, seed: 11 });
+    await seedDemo(e.running.ctx, { reports: 45, seed: 11 });
     page = await e.newPage();
     await signIn(page, ADMIN.email, ADMIN.password);
   });

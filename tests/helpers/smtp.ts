@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { asc } from 'drizzle-orm';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer, type SMTPServerDataStream } from 'smtp-server';
+import type { AppContext } from '../../server/context';
 import type { Database } from '../../server/db/client';
 import type { TransportConfig } from '../../server/domains/mail/transport';
 import { startMailWorker, type MailWorker, type MailWorkerOptions } from '../../server/domains/mail/worker';
@@ -160,12 +161,13 @@ export function memoryLogger() {
 
 /** A delivery worker with test-sized delays: polls every 20 ms, retries after 30, 60, 120… ms. */
 export function startTestWorker(
-  db: Database,
+  { db, journal }: Pick<AppContext, 'db' | 'journal'>,
   config: TransportConfig,
-  options: Partial<Omit<MailWorkerOptions, 'db' | 'config'>> = {},
+  options: Partial<Omit<MailWorkerOptions, 'db' | 'journal' | 'config'>> = {},
 ): MailWorker {
   return startMailWorker({
     db,
+    journal,
     config,
     log: memoryLogger(),
     pollMs: 20,

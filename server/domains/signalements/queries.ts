@@ -18,7 +18,7 @@ import {
 import { addDays, businessDay, businessDayNumber, businessDayStart } from '../../../shared/calendar';
 import { LIST_COUNT_CAP, MAX_PAGE_LINKS } from '../../../shared/constants';
 import type { SignalementListQuery } from '../../../shared/schemas/signalements';
-import { cipherOf } from '../../crypto/registry';
+import { cipherOf, type WithCipher } from '../../context';
 import type { Database, Schema } from '../../db/client';
 import {
   countSearchInIndex,
@@ -56,9 +56,10 @@ export interface FilterPlan {
  * a name that exists and one that does not issue the same statements with the same plans: the time of a
  * search does not tell whether a protected source bears a name (issue #21, decision 0015).
  */
-async function reportsNamed(db: Database, search: string, viewer: SessionUser): Promise<number[]> {
+async function reportsNamed(ctx: WithCipher, search: string, viewer: SessionUser): Promise<number[]> {
+  const { db } = ctx;
   // A keyed hash that no source has when the search is blank: the same statement runs.
-  const index = cipherOf(db).blindIndex(search) ?? '';
+  const index = cipherOf(ctx).blindIndex(search) ?? '';
   const { signalements: s, sources } = db.t;
   const visible = isAdmin(viewer) ? undefined : or(eq(s.isAnonyme, false), eq(s.createdById, viewer.id));
   const rows = await db.read
@@ -94,10 +95,11 @@ export interface ResolvedFilters {
 
 /** With a viewer, a search also matches the exact name of a source the viewer may know. */
 export async function resolveFilters(
-  db: Database,
+  ctx: WithCipher,
   f: ListFilters,
   viewer?: SessionUser,
 ): Promise<ResolvedFilters> {
+  const { db } = ctx;
   const named: Array<[CodedFilter, string[]]> = [];
   for (const key of Object.keys(CODED_FILTERS) as CodedFilter[]) {
     const value = f[key];
@@ -116,7 +118,7 @@ export async function resolveFilters(
   const [rows, plan, sourcesNamed] = await Promise.all([
     lookUp(),
     search ? planSearch(db, search) : undefined,
-    search && viewer ? reportsNamed(db, search, viewer) : undefined,
+    search && viewer ? reportsNamed(ctx, search, viewer) : undefined,
   ]);
   const ids: ResolvedFilters['ids'] = Object.fromEntries(named.map(([key]) => [key, [] as number[]]));
   for (const row of rows) ids[row.k]!.push(Number(row.id));
@@ -183,11 +185,12 @@ export function filterWhere(
 
 /** filterWhere after resolveFilters, for callers that run the filters once (export, counts, tests). */
 export async function filterConditions(
-  db: Database,
+  ctx: WithCipher,
   f: ListFilters,
   plan: FilterPlan = { mode: 'set' },
 ): Promise<SQL | undefined> {
-  return filterWhere(db, await resolveFilters(db, f, plan.viewer), plan);
+  const { db } = ctx;
+  return filterWhere(db, await resolveFilters(ctx, f, plan.viewer), plan);
 }
 
 /**
@@ -307,7 +310,12 @@ export async function cheapExactCount(db: Database, f: ListFilters): Promise<num
 }
 
 /** How many reports match the filters, exactly (tests, benchmarks; the list uses listTotal). */
-export async function countSignalements(db: Database, f: ListFilters, viewer?: SessionUser): Promise<number> {
+export async function countSignalements(
+  ctx: WithCipher,
+  f: ListFilters,
+  viewer?: SessionUser,
+): Promise<number> {
+  const { db } = ctx;
   const cheap = await cheapExactCount(db, f);
   if (cheap !== null) return cheap;
   const { signalementSubjects: ss, subjects } = db.t;
@@ -323,7 +331,7 @@ export async function countSignalements(db: Database, f: ListFilters, viewer?: S
       .where(inArray(ss.subjectId, ids));
     return row?.n ?? 0;
   }
-  const r = await resolveFilters(db, f, viewer);
+  const r = await resolveFilters(ctx, f, viewer);
   if (r.search && onlyFilter(f, 'search')) {
     const n = await countSearchOnly(db, r.search);
     if (n !== null) return n;
@@ -349,15 +357,16 @@ export interface ListTotal {
 }
 
 export async function listTotal(
-  db: Database,
+  ctx: WithCipher,
   f: ListFilters,
   viewer: SessionUser,
   cap: number,
 ): Promise<ListTotal> {
+  const { db } = ctx;
   const cheap = await cheapExactCount(db, f);
   return cheap !== null
     ? { n: cheap, exact: true }
-    : boundedTotal(db, await resolveFilters(db, f, viewer), viewer, cap);
+    : boundedTotal(db, await resolveFilters(ctx, f, viewer), viewer, cap);
 }
 
 /** The second half of listTotal: the matches counted one by one, up to `cap + 1`. */
@@ -475,16 +484,17 @@ export function orderBy(db: Database, order: ListFilters['order']) {
  * least LIST_COUNT_CAP; below the largest safe integer whatever the page number.
  */
 export async function listPage(
-  db: Database,
+  ctx: WithCipher,
   viewer: SessionUser,
   q: ListFilters & { page: number; itemsPerPage: number },
 ): Promise<{ ids: number[]; total: ListTotal }> {
+  const { db } = ctx;
   const cap = Math.min(
     Number.MAX_SAFE_INTEGER - 1,
     Math.max(LIST_COUNT_CAP, (q.page + MAX_PAGE_LINKS) * q.itemsPerPage),
   );
   // Side by side: each step waits for a database round trip (a reader thread, a pooled connection).
-  const [resolved, counted] = await Promise.all([resolveFilters(db, q, viewer), cheapExactCount(db, q)]);
+  const [resolved, counted] = await Promise.all([resolveFilters(ctx, q, viewer), cheapExactCount(db, q)]);
   const totalOf = (): Promise<ListTotal> =>
     counted !== null ? Promise.resolve({ n: counted, exact: true }) : boundedTotal(db, resolved, viewer, cap);
   const pageOf = (strategy: 'index' | 'scan') => pageQuery(db, resolved, viewer, q, strategy);
