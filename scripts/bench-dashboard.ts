@@ -17,6 +17,8 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../server/app';
 import { loadConfig } from '../server/config';
+import { createAppContext } from '../server/context';
+import type { DataCipher } from '../server/crypto/cipher';
 import { openDataKey } from '../server/crypto/data-key';
 import { openDatabase, type Database } from '../server/db/client';
 import { seed } from '../server/db/seed/index';
@@ -148,8 +150,14 @@ async function lastFullMonth(db: Database): Promise<Input> {
   return { dateStart: start.toISOString().slice(0, 10), dateEnd: end.toISOString().slice(0, 10) };
 }
 
-async function measure(label: string, db: Database, url: string): Promise<void> {
-  const app = await buildApp({ config: loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent' }), db });
+async function measure(
+  label: string,
+  db: Database,
+  url: string,
+  cipher: DataCipher | null = null,
+): Promise<void> {
+  const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent' });
+  const app = await buildApp({ ctx: createAppContext(config, { db, cipher }) });
   await app.ready();
   const cookie = await benchUserCookie(app, db);
   const raw = await rawRunner(db, url);
@@ -218,10 +226,13 @@ async function sqliteBench(): Promise<void> {
   try {
     await db.migrate();
     // The demo generator writes sources encrypted: the bench database keeps its key file beside it.
-    await openDataKey(db, { DATABASE_URL: url });
+    const { cipher } = await openDataKey(db, { DATABASE_URL: url });
     await seed(db);
-    const present = await topUpDemoReports(db, REPORTS, { seed: 1, where: `SQLite, ${SQLITE_FILE}` });
-    await measure(`SQLite (${fr(Math.max(present, REPORTS))} signalements)`, db, url);
+    const present = await topUpDemoReports({ db, cipher }, REPORTS, {
+      seed: 1,
+      where: `SQLite, ${SQLITE_FILE}`,
+    });
+    await measure(`SQLite (${fr(Math.max(present, REPORTS))} signalements)`, db, url, cipher);
   } finally {
     await db.close();
   }

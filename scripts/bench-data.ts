@@ -4,7 +4,8 @@
 import Sqlite from 'better-sqlite3';
 import { count } from 'drizzle-orm';
 import pg from 'pg';
-import { openDatabase, type Database } from '../server/db/client';
+import type { WithCipher } from '../server/context';
+import { openDatabase } from '../server/db/client';
 import { seedDemo } from '../server/db/seed/demo';
 import { copyToPostgres } from './bench-dashboard-copy';
 
@@ -15,10 +16,11 @@ const fr = (n: number, digits = 0) => n.toLocaleString('fr-FR', { maximumFractio
  * from one run to the next). Returns how many reports it held before.
  */
 export async function topUpDemoReports(
-  db: Database,
+  ctx: WithCipher,
   target: number,
   options: { seed: number; where: string },
 ): Promise<number> {
+  const { db } = ctx;
   const [{ n: present } = { n: 0 }] = await db.read.select({ n: count() }).from(db.t.signalements);
   if (present >= target) {
     console.info(`${fr(present)} signalements déjà présents (${options.where}), réutilisés.`);
@@ -29,7 +31,7 @@ export async function topUpDemoReports(
   );
   const started = performance.now();
   let shown = 0;
-  await seedDemo(db, {
+  await seedDemo(ctx, {
     reports: target - present,
     seed: options.seed,
     onProgress(done, total) {

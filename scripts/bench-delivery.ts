@@ -69,7 +69,7 @@ async function main() {
   });
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
   try {
-    await seedDemo(running.db, { reports: 2000, seed: 12 });
+    await seedDemo(running.ctx, { reports: 2000, seed: 12 });
     const context = await browser.newContext({
       baseURL: running.url,
       locale: 'fr-FR',

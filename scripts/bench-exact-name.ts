@@ -88,7 +88,7 @@ async function run(engine: Engine) {
     };
     const time = async (search: string) => {
       const start = performance.now();
-      await listPage(t.db, other, { search, page: 1, itemsPerPage: 20 });
+      await listPage(t.ctx, other, { search, page: 1, itemsPerPage: 20 });
       return performance.now() - start;
     };
     for (let i = 0; i < 100; i++) await time(i % 2 ? PRESENT : ABSENT);

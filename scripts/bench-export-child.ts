@@ -5,6 +5,7 @@
 import { count, desc, gte } from 'drizzle-orm';
 import { buildApp } from '../server/app';
 import { loadConfig } from '../server/config';
+import { createAppContext } from '../server/context';
 import { openDatabase } from '../server/db/client';
 import { cliOptions } from './cli';
 
@@ -34,7 +35,9 @@ const [{ n } = { n: 0 }] = await db.read
   .select({ n: count() })
   .from(t.signalements)
   .where(gte(t.signalements.signalementAt, new Date(`${after}T00:00:00Z`)));
-const app = await buildApp({ config: loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent' }), db });
+const app = await buildApp({
+  ctx: createAppContext(loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent' }), { db }),
+});
 await app.listen({ port: 0, host: '127.0.0.1' });
 const { port } = app.server.address() as { port: number };
 const baselineMb = process.memoryUsage().rss / 1024 / 1024;

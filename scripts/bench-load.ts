@@ -71,9 +71,9 @@ async function prepare(url: string, keyFile: string): Promise<Sample> {
   const db = openDatabase(url);
   try {
     await db.migrate();
-    await openDataKey(db, { DATABASE_URL: url, DATA_KEY_FILE: keyFile });
+    const { cipher } = await openDataKey(db, { DATABASE_URL: url, DATA_KEY_FILE: keyFile });
     await seed(db);
-    const present = await topUpDemoReports(db, REPORTS, { seed: 7, where: db.engine });
+    const present = await topUpDemoReports({ db, cipher }, REPORTS, { seed: 7, where: db.engine });
     if (present < REPORTS && db.engine === 'postgres') await db.execute(sql.raw('VACUUM ANALYZE'));
     if (!(await findUserByEmail(db, USER.email))) {
       await createUser(db, {

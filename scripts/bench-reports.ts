@@ -13,6 +13,7 @@ import Sqlite from 'better-sqlite3';
 import { build } from 'esbuild';
 import { buildApp } from '../server/app';
 import { loadConfig } from '../server/config';
+import { createAppContext } from '../server/context';
 import { openDataKey } from '../server/crypto/data-key';
 import { openDatabase } from '../server/db/client';
 import { seed } from '../server/db/seed/index';
@@ -55,9 +56,9 @@ const fr = (n: number, digits = 1) => n.toLocaleString('fr-FR', { maximumFractio
 {
   const generator = openDatabase(sqliteUrl);
   await generator.migrate();
-  await openDataKey(generator, { DATABASE_URL: sqliteUrl, DATA_KEY_FILE: keyFile });
+  const { cipher } = await openDataKey(generator, { DATABASE_URL: sqliteUrl, DATA_KEY_FILE: keyFile });
   await seed(generator);
-  await topUpDemoReports(generator, target, { seed: 1, where: path });
+  await topUpDemoReports({ db: generator, cipher }, target, { seed: 1, where: path });
   await generator.execute(sql`analyze`);
   await generator.close();
 }
@@ -71,7 +72,7 @@ async function measure(engine: string) {
       : await postgresCopyOf(path, `signalements_bench_reports_${target}`, PG_ADMIN, target);
   const db = openDatabase(url);
   await db.migrate();
-  await openDataKey(db, { DATABASE_URL: url, DATA_KEY_FILE: keyFile });
+  const { cipher } = await openDataKey(db, { DATABASE_URL: url, DATA_KEY_FILE: keyFile });
   await seed(db);
   const [{ n: existing } = { n: 0 }] = await db.read
     .select({ n: sql<number>`count(*)`.mapWith(Number) })
@@ -92,10 +93,11 @@ async function measure(engine: string) {
     role: { code: 'ROLE_USER', designation: 'Utilisateur' },
     twoFactorEnrolled: false,
   };
-  const app = await buildApp({
-    config: loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', DATA_KEY_FILE: keyFile }),
-    db,
-  });
+  const ctx = createAppContext(
+    loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', DATA_KEY_FILE: keyFile }),
+    { db, cipher },
+  );
+  const app = await buildApp({ ctx });
   const login = await app.inject({
     method: 'POST',
     url: '/api/login',
@@ -175,7 +177,7 @@ async function measure(engine: string) {
   /** The same statements the endpoint runs (the total, then the page of ids), without HTTP, session or DTOs. */
   async function rawSql(query: string) {
     const parsed = signalementListSchema.parse(Object.fromEntries(new URLSearchParams(query)) as never);
-    await listPage(db, viewer, { ...parsed, ...nested(query) });
+    await listPage(ctx, viewer, { ...parsed, ...nested(query) });
   }
 
   function nested(query: string) {

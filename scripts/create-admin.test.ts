@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../server/config';
+import { createAppContext } from '../server/context';
 import { openDatabase } from '../server/db/client';
 import { login } from '../server/domains/auth/service';
 import { findUserByEmail } from '../server/domains/utilisateurs/service';
@@ -25,18 +27,19 @@ describe('npm run user:create-admin', () => {
     expect(created).toContain('Administrateur créé.');
     const password = created.match(/mot de passe : (\S+)/)![1]!;
     const db = openDatabase(url);
+    const ctx = createAppContext(loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent' }), { db });
     try {
-      const first = await login(db, { email: 'chef@example.mg', password }, '127.0.0.1');
+      const first = await login(ctx, { email: 'chef@example.mg', password }, '127.0.0.1');
       expect(first.auth.user.role.code).toBe('ROLE_ADMIN');
       expect(first.auth.user.nomPrenom).toBe('Chef de cellule');
 
       const reset = run('--email', 'chef@example.mg', '--password', 'un-nouveau-mot-de-passe');
       expect(reset).toContain('Administrateur mis à jour (sessions fermées).');
       expect(reset).not.toContain('un-nouveau-mot-de-passe');
-      await expect(login(db, { email: 'chef@example.mg', password }, '127.0.0.2')).rejects.toThrow(
+      await expect(login(ctx, { email: 'chef@example.mg', password }, '127.0.0.2')).rejects.toThrow(
         'Email ou mot de passe incorrect.',
       );
-      await login(db, { email: 'chef@example.mg', password: 'un-nouveau-mot-de-passe' }, '127.0.0.3');
+      await login(ctx, { email: 'chef@example.mg', password: 'un-nouveau-mot-de-passe' }, '127.0.0.3');
     } finally {
       await db.close();
     }

@@ -45,7 +45,7 @@ try {
   const started = performance.now();
   await db.migrate();
   // Sources are written encrypted with the server's data key (docs/decisions/0017).
-  const { createdKeyFile } = await openDataKey(db, config).catch((error: unknown) => {
+  const { cipher, createdKeyFile } = await openDataKey(db, config).catch((error: unknown) => {
     if (error instanceof DataKeyError) {
       console.error(error.message);
       process.exit(1);
@@ -67,16 +67,19 @@ try {
   });
   const referenceMs = performance.now() - started;
   let lastShown = 0;
-  const result = await seedDemo(db, {
-    reports: args.data.reports,
-    seed: args.data.seed,
-    onProgress(done, total) {
-      if (done - lastShown >= 20_000 || done === total) {
-        lastShown = done;
-        console.info(`  … ${fr(done)} / ${fr(total)} signalements`);
-      }
+  const result = await seedDemo(
+    { db, cipher },
+    {
+      reports: args.data.reports,
+      seed: args.data.seed,
+      onProgress(done, total) {
+        if (done - lastShown >= 20_000 || done === total) {
+          lastShown = done;
+          console.info(`  … ${fr(done)} / ${fr(total)} signalements`);
+        }
+      },
     },
-  });
+  );
   const seconds = (performance.now() - started) / 1000;
   console.info(`Données de démonstration créées (${db.engine}) :`);
   console.info(`  signalements       : ${fr(result.reports)}`);

@@ -6,14 +6,11 @@ import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
-import type { Config } from './config';
-import type { AppContext } from './context';
-import type { Database } from './db/client';
+import type { AppContext, RequestContext } from './context';
 import { passwordTokenRoutes } from './domains/auth/password-tokens-rest';
 import { authRoutes } from './domains/auth/rest';
 import { journalRoutes } from './domains/journal/rest';
 import { flushLoginRefusals } from './domains/journal/refusals';
-import { configureJournal } from './domains/journal/settings';
 import { dashboardRoutes } from './domains/dashboard/rest';
 import { mailRoutes } from './domains/mail/rest';
 import { partenairesRoutes } from './domains/partenaires/rest';
@@ -39,8 +36,8 @@ import { PATHS } from './paths';
 import { TRPC_MAX_BATCH } from '../shared/constants';
 
 export interface BuildAppOptions {
-  config: Config;
-  db: Database;
+  /** The application's context (createAppContext): decorated on the app as `ctx`, spread into tRPC's. */
+  ctx: AppContext;
   /** Folder of the built client; defaults to dist/web. */
   webRoot?: string;
   /** Where logs go (standard output by default); tests read them. */
@@ -60,14 +57,8 @@ function loggedPath(request: FastifyRequest): string {
   return request.url.split('?')[0]!.replace(SECRET_PATHS, '$1***');
 }
 
-export async function buildApp({
-  config,
-  db,
-  webRoot,
-  logStream,
-}: BuildAppOptions): Promise<FastifyInstance> {
-  // Alert thresholds and the public address of the alert e-mails, read by the access log's write path.
-  configureJournal(db, config);
+export async function buildApp({ ctx, webRoot, logStream }: BuildAppOptions): Promise<FastifyInstance> {
+  const { db, config } = ctx;
   const app = Fastify({
     logger: {
       level: config.LOG_LEVEL,
@@ -88,13 +79,16 @@ export async function buildApp({
     routerOptions: { maxParamLength: 5000, querystringParser: parseQueryString },
   });
 
+  app.decorate('ctx', ctx);
+
   // First of all hooks: every later one reads request.ip.
   registerClientAddress(app, config.TRUST_PROXY);
 
   // Log-ins refused by the limiter and still only counted become their summary rows (journal/refusals.ts).
   app.addHook('onClose', async () => {
-    await flushLoginRefusals(db, Date.now(), true).catch((error: unknown) =>
-      app.log.warn({ err: error }, 'journal des accès : résumé des connexions refusées non écrit'),
+    await flushLoginRefusals(ctx.journal.refusals, db, ctx.clock.now().getTime(), true).catch(
+      (error: unknown) =>
+        app.log.warn({ err: error }, 'journal des accès : résumé des connexions refusées non écrit'),
     );
   });
 
@@ -131,7 +125,7 @@ export async function buildApp({
       }
     }
   });
-  app.decorate('publicLookups', new PublicLookupLimiter(db));
+  app.decorate('publicLookups', new PublicLookupLimiter(ctx));
 
   await app.register(cookie);
   // API answers (JSON) are compressed on the fly above 1 KB (README « Delivery »: a list page is 42 KB of
@@ -167,9 +161,8 @@ export async function buildApp({
       trpcOptions: {
         router: appRouter,
         maxBatchSize: TRPC_MAX_BATCH,
-        createContext: ({ req, res, info }): AppContext => ({
-          db,
-          config,
+        createContext: ({ req, res, info }): RequestContext => ({
+          ...ctx,
           req,
           res,
           auth: req.auth,
@@ -180,7 +173,7 @@ export async function buildApp({
     });
   });
 
-  healthRoutes(app, db, config);
+  healthRoutes(app);
   registerMetrics(app, db, config);
   authRoutes(app, db, config);
   utilisateursRoutes(app, db, config);
@@ -188,11 +181,11 @@ export async function buildApp({
   partenairesRoutes(app, db);
   mailRoutes(app, db);
   signalementsRoutes(app, db, config);
-  personnesRoutes(app, db);
+  personnesRoutes(app);
   projectsRoutes(app, db);
   referentielsRoutes(app, db);
   dashboardRoutes(app, db);
-  journalRoutes(app, db);
+  journalRoutes(app);
 
   await registerClient(app, webRoot ?? PATHS.webRoot);
   return app;

@@ -1,18 +1,104 @@
+// The application's context (docs/decisions/0026-app-context.md): what the server, the test app and every
+// thread build once from the configuration and hand down, instead of registries keyed by the database.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from './config';
-import type { Database } from './db/client';
+import type { DataCipher } from './crypto/cipher';
+import { openDatabase, type Database } from './db/client';
 import type { Session, SessionUser } from './domains/auth/session';
+import { LoginRefusals } from './domains/journal/refusals';
+import { journalSettingsOf, type JournalSettings } from './domains/journal/settings';
 import type { PublicLookupLimiter } from './http/public-limit';
+import { ReadTaskPool, type ReadTaskWorkerData } from './workers/read-task-pool';
 
 export interface Auth {
   session: Session;
   user: SessionUser;
 }
 
-/** What every tRPC procedure and REST handler gets: the same services, the same session. */
+/** The access log's settings and the refusal windows counted by this process (journal/refusals.ts). */
+export interface JournalContext {
+  settings: JournalSettings;
+  refusals: LoginRefusals;
+}
+
+/** The time the services read. */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/** What the server (or a thread, or a test app) holds once: the services receive the parts they use. */
 export interface AppContext {
   db: Database;
   config: Config;
+  /** The data cipher; null only where the data key was not loaded (scripts, benchmarks). */
+  cipher: DataCipher | null;
+  journal: JournalContext;
+  /** The threads of the read tasks (workers/read-tasks.ts); null: the tasks run on this thread. */
+  tasks: ReadTaskPool | null;
+  clock: Clock;
+}
+
+/** What a service that reads sources or writes the access log receives (a context, or part of one). */
+export type Services = Pick<AppContext, 'db' | 'cipher' | 'journal'>;
+
+/** What a service that reads sources receives. */
+export type WithCipher = Pick<AppContext, 'db' | 'cipher'>;
+
+export interface AppContextOptions {
+  /** The open database; without it, one is opened from the configuration. */
+  db?: Database;
+  cipher?: DataCipher | null;
+  /**
+   * Threads of the read tasks (0 or unset: none); they open the database as `taskData` says, reading
+   * the data key from the configuration unless `taskData.key` says otherwise.
+   */
+  taskThreads?: number;
+  taskData?: Partial<ReadTaskWorkerData>;
+  clock?: Clock;
+}
+
+/** Builds the context once (server/start.ts, tests/helpers/app.ts, each thread's entry). */
+export function createAppContext(config: Config, options: AppContextOptions = {}): AppContext {
+  const db = options.db ?? openConfigured(config);
+  const threads = options.taskThreads ?? 0;
+  const { DATABASE_URL, DATA_KEY, DATA_KEY_FILE } = config;
+  const tasks =
+    threads > 0
+      ? new ReadTaskPool(
+          { url: db.url, key: { DATABASE_URL, DATA_KEY, DATA_KEY_FILE }, config, ...options.taskData },
+          threads,
+          config.READ_JOB_TIMEOUT_SECONDS * 1000,
+        )
+      : null;
+  return {
+    db,
+    config,
+    cipher: options.cipher ?? null,
+    journal: { settings: journalSettingsOf(config), refusals: new LoginRefusals() },
+    tasks,
+    clock: options.clock ?? systemClock,
+  };
+}
+
+function openConfigured(config: Config): Database {
+  return openDatabase(config.DATABASE_URL, {
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_SECONDS * 1000,
+    readWorkers: config.DATABASE_READ_WORKERS,
+    readJobTimeoutMs: config.READ_JOB_TIMEOUT_SECONDS * 1000,
+  });
+}
+
+/** The data cipher of the context; throws where the data key was not loaded. */
+export function cipherOf(ctx: { cipher?: DataCipher | null }): DataCipher {
+  if (!ctx.cipher) throw new Error('data key not loaded for this database (see server/crypto/data-key.ts)');
+  return ctx.cipher;
+}
+
+/** What every tRPC procedure gets: the application's context, spread, and the request's own parts. */
+export interface RequestContext extends AppContext {
   req: FastifyRequest;
   res: FastifyReply;
   auth: Auth | null;
@@ -23,6 +109,8 @@ export interface AppContext {
 
 declare module 'fastify' {
   interface FastifyInstance {
+    /** The application's context (server/context.ts). */
+    ctx: AppContext;
     /** Every route registered, for the test that proves each one requires a session. */
     routeList: Array<{ method: string; url: string; readonly config: FastifyContextConfig }>;
     /** Public look-up counters (per address and global). */

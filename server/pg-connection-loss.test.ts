@@ -11,8 +11,7 @@ import { createTestDatabase, PG_ADMIN_URL, postgresAvailable, type TestDatabase 
 import { clusterBinariesAvailable, createCluster, type PgCluster } from '../tests/helpers/pg-cluster';
 import { killHard, spawnServer, waitHealthy, type ServerProcess } from '../tests/helpers/server-process';
 import { MINIMAL_REPORT } from '../tests/helpers/signalements';
-import { createCipher, formatDataKey, generateDataKey } from './crypto/cipher';
-import { attachCipher } from './crypto/registry';
+import { formatDataKey, generateDataKey } from './crypto/cipher';
 import { openDatabase, type Database } from './db/client';
 import { seed } from './db/seed/index';
 import { createUser } from './domains/utilisateurs/service';
@@ -196,7 +195,6 @@ describe.skipIf(!clusterBinariesAvailable())('PostgreSQL restarted under writes'
     const db = openDatabase(url);
     try {
       await db.migrate();
-      attachCipher(db, createCipher(dataKey));
       await prepare(db);
     } finally {
       await db.close();

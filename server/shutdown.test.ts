@@ -215,7 +215,7 @@ describe.each(await testEngines())('SIGTERM during xlsx exports on %s', (engine)
 
   it('sends an export that ends within the budget whole, and cuts one that cannot so that it is seen incomplete', async () => {
     database = await createTestDatabase(engine);
-    await seedDemo(database.db, { reports: REPORTS, seed: 21 });
+    await seedDemo(database.ctx, { reports: REPORTS, seed: 21 });
     // Descriptions of random text (hardly compressible): each export is several times what the kernel's
     // socket buffers hold, so a client that does not read holds the server's writing.
     const { signalements } = database.db.t;

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { loadConfig, type Config } from './config';
+import { createAppContext, type AppContext } from './context';
+import type { DataCipher } from './crypto/cipher';
 import { openDataKey } from './crypto/data-key';
 import { encryptPlaintext, type PlaintextMigration } from './crypto/migrate-plaintext';
 import { setBusinessTimeZone } from '../shared/calendar';
@@ -10,8 +12,6 @@ import { seed } from './db/seed/index';
 import { startMailWorker, type MailWorker } from './domains/mail/worker';
 import { ensureFirstAdmin } from './domains/utilisateurs/first-admin';
 import { drainConnections, shutdownSchedule } from './http/drain';
-import { ReadTaskPool } from './workers/read-task-pool';
-import { attachReadTasks, closeReadTasks } from './workers/read-tasks';
 
 export { DEFAULT_ADMIN_EMAIL } from './domains/utilisateurs/first-admin';
 
@@ -19,6 +19,8 @@ export interface Running {
   app: FastifyInstance;
   db: Database;
   config: Config;
+  /** The application's context (server/context.ts). */
+  ctx: AppContext;
   url: string;
   /** Delivers the outbox (SMTP_URL, or .eml files under data/mail/). */
   mail: MailWorker;
@@ -34,7 +36,12 @@ export async function start(env: Record<string, string | undefined> = process.en
     readWorkers: config.DATABASE_READ_WORKERS,
     readJobTimeoutMs: config.READ_JOB_TIMEOUT_SECONDS * 1000,
   });
-  let prepared: { createdKeyFile: string | null; encrypted: PlaintextMigration; calendar: CalendarSync };
+  let prepared: {
+    cipher: DataCipher;
+    createdKeyFile: string | null;
+    encrypted: PlaintextMigration;
+    calendar: CalendarSync;
+  };
   try {
     // Several servers starting at once on one PostgreSQL take turns for all of this.
     prepared = await db.exclusively(async () => {
@@ -42,17 +49,17 @@ export async function start(env: Record<string, string | undefined> = process.en
       setBusinessTimeZone(config.APP_TIMEZONE);
       const calendar = await syncBusinessCalendar(db, config.APP_TIMEZONE);
       // Before anything reads or writes a source: refuses to start without the right key.
-      const { createdKeyFile } = await openDataKey(db, config);
-      const encrypted = await encryptPlaintext(db);
+      const { cipher, createdKeyFile } = await openDataKey(db, config);
+      const encrypted = await encryptPlaintext(db, cipher);
       await seed(db);
       await ensureFirstAdmin(db, config);
-      return { createdKeyFile, encrypted, calendar };
+      return { cipher, createdKeyFile, encrypted, calendar };
     });
   } catch (error) {
     await db.close();
     throw error;
   }
-  const { createdKeyFile, encrypted, calendar } = prepared;
+  const { cipher, createdKeyFile, encrypted, calendar } = prepared;
   // SQLite: the database is marked as served by this process (db:restore refuses to replace it meanwhile).
   try {
     db.dialect.claimServer(config.DATABASE_URL);
@@ -61,16 +68,8 @@ export async function start(env: Record<string, string | undefined> = process.en
     throw error;
   }
   // SQLite: the report list and a report are built on threads of their own, as many as the reader threads.
-  if (db.readThreads > 0) {
-    const { DATABASE_URL, DATA_KEY, DATA_KEY_FILE } = config;
-    const data = {
-      url: DATABASE_URL,
-      key: { DATABASE_URL, DATA_KEY, DATA_KEY_FILE },
-      timeZone: config.APP_TIMEZONE,
-    };
-    attachReadTasks(db, new ReadTaskPool(data, db.readThreads, config.READ_JOB_TIMEOUT_SECONDS * 1000));
-  }
-  const app = await buildApp({ config, db });
+  const ctx = createAppContext(config, { db, cipher, taskThreads: db.readThreads });
+  const app = await buildApp({ ctx });
   if (createdKeyFile) {
     app.log.warn(
       { keyFile: createdKeyFile },
@@ -94,7 +93,7 @@ export async function start(env: Record<string, string | undefined> = process.en
     address = await app.listen({ port: config.PORT, host: config.HOST });
   } catch (error) {
     await app.close();
-    await closeReadTasks(db);
+    await ctx.tasks?.close();
     await db.close();
     db.dialect.releaseServer(config.DATABASE_URL);
     throw error;
@@ -104,6 +103,7 @@ export async function start(env: Record<string, string | undefined> = process.en
   // The mail worker gets a fifth of the shutdown budget to finish a send (it is retried later otherwise).
   const mail = startMailWorker({
     db,
+    journal: ctx.journal,
     config,
     log: app.log,
     stopGraceMs: Math.min(5000, budgetMs / 5),
@@ -113,6 +113,7 @@ export async function start(env: Record<string, string | undefined> = process.en
     app,
     db,
     config,
+    ctx,
     url: `http://127.0.0.1:${port}`,
     mail,
     async close() {
@@ -130,7 +131,7 @@ export async function start(env: Record<string, string | undefined> = process.en
       } finally {
         clearTimeout(cut);
       }
-      await closeReadTasks(db);
+      await ctx.tasks?.close();
       await db.close();
       db.dialect.releaseServer(config.DATABASE_URL);
     },

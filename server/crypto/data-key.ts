@@ -17,7 +17,6 @@ import {
   parseDataKey,
   type DataCipher,
 } from './cipher';
-import { attachCipher } from './registry';
 
 /** A start (or a command) refused because of the data key; index.ts prints the message alone. */
 export class DataKeyError extends ConfigError {}
@@ -147,7 +146,7 @@ export interface OpenedKey {
 
 /**
  * Finds the data key of a migrated database, checks it against the database's verifier (or writes
- * the verifier on the first start), and attaches the cipher to `db`. Throws DataKeyError to refuse.
+ * the verifier on the first start), and returns its cipher (for createAppContext). Throws DataKeyError to refuse.
  */
 export async function openDataKey(
   db: Database,
@@ -160,7 +159,6 @@ export async function openDataKey(
     if (!loaded) throw new DataKeyError(keyMissingMessage(dataKeyPath(config)));
     const cipher = createCipher(loaded.key);
     if (!keyMatches(cipher, verifier)) throw new DataKeyError(keyMismatchMessage(loaded));
-    attachCipher(db, cipher);
     return { cipher, createdKeyFile };
   }
   if (!loaded) {
@@ -181,6 +179,5 @@ export async function openDataKey(
     if (!existing) await tx.insert(t).values({ verifier: verifierOf(cipher) });
     else if (!keyMatches(cipher, existing.verifier)) throw new DataKeyError(keyMismatchMessage(loaded));
   });
-  attachCipher(db, cipher);
   return { cipher, createdKeyFile };
 }

@@ -12,7 +12,6 @@ import { createUser } from '../domains/utilisateurs/service';
 import { start, type Running } from '../start';
 import { formatDataKey, generateDataKey, isEncrypted } from './cipher';
 import { encryptPlaintext } from './migrate-plaintext';
-import { cipherOf } from './registry';
 import { openSource, openSourceChanges } from './sources';
 
 const NAME = 'Rakotondrazafy Anciennesource';
@@ -91,7 +90,7 @@ describe.each(await testEngines())('migration of a database with sources in clea
       DATA_KEY: formatDataKey(generateDataKey()),
     });
     const { db } = running;
-    const cipher = cipherOf(db);
+    const cipher = running.ctx.cipher!;
     const t = db.t;
 
     const [source] = await db.read.select().from(t.sources).where(eq(t.sources.signalementId, ids.report));
@@ -121,7 +120,7 @@ describe.each(await testEngines())('migration of a database with sources in clea
     expect(report!.searchText).not.toContain('rakotondrazafy');
 
     // Nothing left to do at the next start.
-    expect(await encryptPlaintext(db)).toEqual({ sources: 0, history: 0, reports: 0, totpKeys: 0 });
+    expect(await encryptPlaintext(db, cipher)).toEqual({ sources: 0, history: 0, reports: 0, totpKeys: 0 });
 
     const raw =
       engine === 'sqlite'

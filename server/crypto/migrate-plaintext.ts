@@ -7,7 +7,6 @@ import type { Database, Orm } from '../db/client';
 import { refreshSearchText } from '../domains/signalements/search-refresh';
 import { rowsById, sourceHistoryRows } from './batches';
 import { isEncrypted, type DataCipher } from './cipher';
-import { cipherOf } from './registry';
 import {
   hasPlainSourceChanges,
   sealPlainSourceChanges,
@@ -101,8 +100,7 @@ async function migrateTotpKeys(db: Database, tx: Orm, cipher: DataCipher): Promi
 }
 
 /** Encrypts what an older version left in clear; returns what it changed (nothing on later starts). */
-export async function encryptPlaintext(db: Database): Promise<PlaintextMigration> {
-  const cipher = cipherOf(db);
+export async function encryptPlaintext(db: Database, cipher: DataCipher): Promise<PlaintextMigration> {
   const result = await db.transaction(async (tx) => {
     const reports = new Set<number>();
     const sources = await migrateSources(db, tx, cipher, reports);

@@ -11,11 +11,12 @@ import { createReport } from '../../tests/helpers/signalements';
 import { openDatabase } from '../db/client';
 import { createCipher, formatDataKey, generateDataKey, parseDataKey } from './cipher';
 import { DataKeyError, openDataKey, verifierOf } from './data-key';
-import { attachCipher, cipherOf } from './registry';
 import { rotateDataKey } from './rotate';
 
 const NAME = 'Razafimahatratra Tournante';
-// The test app of this process serves the database and is handed the new key by attachCipher below.
+// The test app of this process serves the database and is handed the new key (its context's cipher) below.
+// A server is stopped for a rotation: this one keeps serving, so its read tasks run on this thread, which
+// gets the new key, rather than on a task thread that read the old one when it started.
 const inProcess = { sameProcess: true };
 const PHONE = '+261 32 40 404 04';
 
@@ -52,7 +53,7 @@ describe.each(await testEngines())('rotation of the data key on %s', (engine) =>
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'signalements-rotate-'));
-    t = await createTestApp(engine);
+    t = await createTestApp(engine, {}, { taskThreads: 0 });
     await t.user('createur@example.mg', 'ROLE_USER', 'Rabe Createur');
     cookie = await t.login('createur@example.mg');
     // An administrator enrols in two-factor log-in: a TOTP key to re-encrypt.
@@ -72,7 +73,7 @@ describe.each(await testEngines())('rotation of the data key on %s', (engine) =>
     );
     // As the server's first start would have left it: a verifier for the key in use.
     await t.db.transaction((tx) =>
-      tx.insert(t.db.t.dataKeyCheck).values({ verifier: verifierOf(cipherOf(t.db)) }),
+      tx.insert(t.db.t.dataKeyCheck).values({ verifier: verifierOf(t.ctx.cipher!) }),
     );
   });
   afterAll(async () => {
@@ -104,7 +105,7 @@ describe.each(await testEngines())('rotation of the data key on %s', (engine) =>
     expect(await opens({ DATA_KEY_FILE: keyFile })).toBe('ok');
 
     // The application, now on the new key, reads the sources and their history and finds them by name.
-    attachCipher(t.db, createCipher(newKey));
+    t.ctx.cipher = createCipher(newKey);
     const sources = (await send('GET', `/api/signalements/${report}/source`)).json();
     expect(sources.sources).toMatchObject([{ nomPrenom: NAME, contact: PHONE }]);
     expect((await send('GET', `/api/signalements/${report}/historique`)).body).toContain('034 00 000 01');
@@ -146,7 +147,7 @@ describe.each(await testEngines())('rotation of the data key on %s', (engine) =>
         inProcess,
       ),
     ).rejects.toThrow('La nouvelle clé est identique à la clé actuelle');
-    attachCipher(t.db, createCipher(next));
+    t.ctx.cipher = createCipher(next);
     expect((await send('GET', `/api/signalements/${report}/source`)).json().sources).toMatchObject([
       { nomPrenom: NAME },
     ]);

@@ -12,7 +12,6 @@ import { rowsById, sourceHistoryRows } from './batches';
 import { createCipher, generateDataKey, sameKey, type DataCipher } from './cipher';
 import { DataKeyError, openDataKey, readDataKey, syncDirectory, verifierOf, writeKeyFile } from './data-key';
 import { encryptPlaintext } from './migrate-plaintext';
-import { attachCipher } from './registry';
 import { openSource, openSourceChanges, sealSource, sealSourceChanges } from './sources';
 
 export interface RotationCounts {
@@ -122,7 +121,7 @@ async function refuseLiveInstance(db: Database): Promise<void> {
 export interface RotationOptions {
   /**
    * The caller serves this database from its own process and installs the new cipher itself
-   * (attachCipher): its connections are not a live server to refuse. Tests only.
+   * (its context's cipher): its connections are not a live server to refuse. Tests only.
    */
   sameProcess?: boolean;
 }
@@ -156,7 +155,7 @@ async function rotate(db: Database, config: KeyConfig, newKey: Buffer, now: Date
   await db.migrate();
   const { cipher: from } = await openDataKey(db, config);
   // Values an older version left in clear are encrypted first, so every value has one format.
-  await encryptPlaintext(db);
+  await encryptPlaintext(db, from);
   const loaded = readDataKey(config)!;
   if (sameKey(loaded.key, newKey))
     throw new DataKeyError('La nouvelle clé est identique à la clé actuelle : rien à faire.');
@@ -169,7 +168,6 @@ async function rotate(db: Database, config: KeyConfig, newKey: Buffer, now: Date
     writeKeyFile(pending, newKey, 'w');
   }
   const counts = await reencryptAll(db, from, to);
-  attachCipher(db, to);
   if (!pending) return { ...counts, origin: 'env', newKey, keyFile: loaded.path, oldKeyFile: null };
   const oldKeyFile = `${loaded.path}.${now.toISOString().replace(/[:.]/g, '-')}.old`;
   writeKeyFile(oldKeyFile, loaded.key, 'wx');

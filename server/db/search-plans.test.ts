@@ -83,8 +83,8 @@ describe.skipIf(!(await postgresAvailable()))('search query plans on PostgreSQL'
     plan.some((n) => n['Index Name'] === 'signalements_search_trgm_idx');
 
   it('tells a common word from a rare one', async () => {
-    const common = await resolveFilters(t.db, { search: 'detournement' }, viewer);
-    const rare = await resolveFilters(t.db, { search: 'ravelomanantsoa' }, viewer);
+    const common = await resolveFilters(t.ctx, { search: 'detournement' }, viewer);
+    const rare = await resolveFilters(t.ctx, { search: 'ravelomanantsoa' }, viewer);
     expect(await isDenseSearch(t.db, common.search!.plan, DENSE_SEARCH)).toBe(true);
     expect(await isDenseSearch(t.db, rare.search!.plan, DENSE_SEARCH)).toBe(false);
     expect(await searchStrategy(t.db, common)).toBe('scan');
@@ -92,7 +92,7 @@ describe.skipIf(!(await postgresAvailable()))('search query plans on PostgreSQL'
   });
 
   it('reads a rare word through the trigram index, for the page and the bounded count', async () => {
-    const rare = await resolveFilters(t.db, { search: 'ravelomanantsoa' }, viewer);
+    const rare = await resolveFilters(t.ctx, { search: 'ravelomanantsoa' }, viewer);
     expect(
       usesTrigram(await explain(pageQuery(t.db, rare, viewer, { page: 1, itemsPerPage: 20 }, 'index'))),
     ).toBe(true);
@@ -103,7 +103,7 @@ describe.skipIf(!(await postgresAvailable()))('search query plans on PostgreSQL'
 
   it("reads a common word's page in date order through its index, stopping after one page", async () => {
     for (const search of ['detournement', 'detournement fonds']) {
-      const common = await resolveFilters(t.db, { search }, viewer);
+      const common = await resolveFilters(t.ctx, { search }, viewer);
       const plan = await explain(pageQuery(t.db, common, viewer, { page: 1, itemsPerPage: 20 }, 'scan'));
       expect(plan[0]!['Node Type'], search).toBe('Limit');
       const scan = plan.find((n) => n['Index Name'] === 'signalements_signalement_at_idx');
@@ -119,7 +119,7 @@ describe.skipIf(!(await postgresAvailable()))('search query plans on PostgreSQL'
   });
 
   it('counts a common word up to the cap by a scan that stops there, without the trigram bitmap', async () => {
-    const common = await resolveFilters(t.db, { search: 'detournement fonds' }, viewer);
+    const common = await resolveFilters(t.ctx, { search: 'detournement fonds' }, viewer);
     const plan = await explain(boundedCountQuery(t.db, common, viewer, LIST_COUNT_CAP, 'sequential'));
     expect(usesTrigram(plan)).toBe(false);
     expect(plan.some((n) => n['Node Type'] === 'Limit')).toBe(true);

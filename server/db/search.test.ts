@@ -91,7 +91,7 @@ describe.each(await testEngines())('search routes on %s', (engine) => {
       await t.db.read
         .select({ id: s().id })
         .from(s())
-        .where(await filterConditions(t.db, { search: query }, plan))
+        .where(await filterConditions(t.ctx, { search: query }, plan))
     )
       .map((r) => r.id)
       .sort((a, b) => a - b);
@@ -122,7 +122,7 @@ describe.each(await testEngines())('search routes on %s', (engine) => {
       expect(await found(query, { mode: 'set' }), query).toEqual(expected);
       expect(await found(query, { mode: 'page', searchStrategy: 'index' }), query).toEqual(expected);
       expect(await found(query, { mode: 'page', searchStrategy: 'scan' }), query).toEqual(expected);
-      expect(await countSignalements(t.db, { search: query }), query).toBe(expected.length);
+      expect(await countSignalements(t.ctx, { search: query }), query).toBe(expected.length);
     }
     expect((await reference('rison')).length).toBe(1);
     expect((await reference('kwzq7 rison')).length).toBe(0);
@@ -159,14 +159,14 @@ describe.each(await testEngines())('search routes on %s', (engine) => {
       region: '/api/regions/MG11',
     });
     expect(await missingTerms()).toEqual([]);
-    expect(await countSignalements(t.db, { search: 'vatenin' })).toBe(1);
-    expect(await countSignalements(t.db, { search: 'analamanga' })).toBe(1);
+    expect(await countSignalements(t.ctx, { search: 'vatenin' })).toBe(1);
+    expect(await countSignalements(t.ctx, { search: 'analamanga' })).toBe(1);
     // The old description is no longer found, though its tokens stay listed (they match nothing).
-    expect(await countSignalements(t.db, { search: 'rison' })).toBe(0);
+    expect(await countSignalements(t.ctx, { search: 'rison' })).toBe(0);
   });
 
   it.runIf(engine === 'sqlite')('lists the tokens of the demo generator’s reports', async () => {
-    await seedDemo(t.db, { reports: 40, seed: 3 });
+    await seedDemo(t.ctx, { reports: 40, seed: 3 });
     expect(await missingTerms()).toEqual([]);
   });
 
@@ -183,7 +183,7 @@ describe.each(await testEngines())('search routes on %s', (engine) => {
       await t.db.execute(sql.raw(backfill));
       expect(await missingTerms()).toEqual([]);
       expect(await found('himanarina', { mode: 'set' })).toEqual(await reference('himanarina'));
-      expect(await countSignalements(t.db, { search: 'himanarina' })).toBe(1);
+      expect(await countSignalements(t.ctx, { search: 'himanarina' })).toBe(1);
     },
   );
 });

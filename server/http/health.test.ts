@@ -17,7 +17,7 @@ import { buildApp } from '../app';
 import { loadConfig } from '../config';
 import { createCipher, generateDataKey } from '../crypto/cipher';
 import { verifierOf } from '../crypto/data-key';
-import { attachCipher, cipherOf } from '../crypto/registry';
+import { createAppContext } from '../context';
 import { openDatabase, type Database } from '../db/client';
 import { seed } from '../db/seed/index';
 import { MESSAGES } from '../errors';
@@ -128,13 +128,13 @@ describe('health check on a SQLite file whose disk is full', () => {
     db = openDatabase(url);
     await db.migrate();
     await seed(db);
-    attachCipher(db, createCipher(generateDataKey()));
-    await db.transaction((tx) =>
-      tx.insert(db!.t.dataKeyCheck).values({ verifier: verifierOf(cipherOf(db!)) }),
-    );
+    const cipher = createCipher(generateDataKey());
+    await db.transaction((tx) => tx.insert(db!.t.dataKeyCheck).values({ verifier: verifierOf(cipher) }));
     app = await buildApp({
-      config: loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: url, METRICS_TOKEN: TOKEN }),
-      db,
+      ctx: createAppContext(loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: url, METRICS_TOKEN: TOKEN }), {
+        db,
+        cipher,
+      }),
     });
     await app.ready();
     expect((await health(app, BEARER)).json()).toMatchObject({ status: 'ok', writes: 'ok' });
@@ -177,8 +177,7 @@ describe('health check while every reader thread is stuck (SQLite)', () => {
     await createReport(t, cookie);
     // The same database served with one reader thread and a one-second deadline per read.
     db = openDatabase(t.db.url, { readWorkers: 1, readJobTimeoutMs: 1000 });
-    attachCipher(db, cipherOf(t.db));
-    app = await buildApp({ config: t.config, db });
+    app = await buildApp({ ctx: createAppContext(t.config, { db, cipher: t.ctx.cipher }) });
     await app.ready();
   });
   afterAll(async () => {

@@ -1,10 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../config';
 import { keyMatches, readVerifier } from '../crypto/data-key';
-import { loadedCipher } from '../crypto/registry';
+import type { AppContext } from '../context';
 import type { Database } from '../db/client';
 import { mailBacklog } from '../domains/mail/backlog';
-import { readTaskHealth } from '../workers/read-tasks';
 import type { ThreadPoolHealth } from '../workers/thread-pool';
 import { holdsMetricsToken } from './metrics';
 
@@ -19,9 +17,11 @@ import { holdsMetricsToken } from './metrics';
  * Cheap: two small reads (the outbox's counts, the verifier row) and, at most every few seconds, one small
  * write (server/db/write-health.ts).
  */
-export function healthRoutes(app: FastifyInstance, db: Database, config: Config) {
+export function healthRoutes(app: FastifyInstance) {
+  const { ctx } = app;
+  const { config } = ctx;
   app.get('/api/health', { config: { public: true } }, async (request, reply) => {
-    const report = await healthReport(db).catch((error: unknown) => {
+    const report = await healthReport(ctx).catch((error: unknown) => {
       request.log.error({ err: error }, 'health check: database unreachable');
       return { status: 'error' as const, database: 'indisponible' as const };
     });
@@ -47,8 +47,7 @@ function probeWrite(db: Database) {
 }
 
 /** The data key the server started with still opens this database (null: no key loaded, not checked). */
-async function keyState(db: Database): Promise<'ok' | 'absente' | 'différente' | null> {
-  const cipher = loadedCipher(db);
+async function keyState({ db, cipher }: AppContext): Promise<'ok' | 'absente' | 'différente' | null> {
   if (!cipher) return null;
   const verifier = await readVerifier(db);
   if (verifier === null) return 'absente';
@@ -60,15 +59,16 @@ function threadState(pool: ThreadPoolHealth | null | undefined) {
   return { ...pool, state: pool.down ? 'bloqués' : pool.stuck > 0 ? 'dégradés' : 'ok' };
 }
 
-async function healthReport(db: Database) {
-  const threads = { readers: threadState(db.stats().threads), tasks: threadState(readTaskHealth(db)) };
+async function healthReport(ctx: AppContext) {
+  const { db } = ctx;
+  const threads = { readers: threadState(db.stats().threads), tasks: threadState(ctx.tasks?.health()) };
   const pools = [threads.readers, threads.tasks].filter((p) => p !== undefined);
   // Every reader thread stuck: the reads below would only wait for their deadline.
   if (pools.some((p) => p.down)) return { status: 'error', threads } as const;
   // Reading the outbox is the database check: a database that does not answer fails it.
   const [mail, key] = await Promise.all([
     mailBacklog(db),
-    keyState(db),
+    keyState(ctx),
     db.writes.probe(() => probeWrite(db)),
   ]);
   const writes = db.writes.state().failing ?? 'ok';

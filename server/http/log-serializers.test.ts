@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
+import { createAppContext } from '../context';
 import { seed } from '../db/seed/index';
 import { createUser } from '../domains/utilisateurs/service';
 import { createTestDatabase, testEngines, type TestDatabase } from '../../tests/helpers/db';
@@ -39,8 +40,10 @@ describe.each(await testEngines())('database errors in the logs (%s)', (engine) 
       },
     });
     app = await buildApp({
-      config: loadConfig({ LOG_LEVEL: 'info', DATABASE_URL: tdb.url }),
-      db: tdb.db,
+      ctx: createAppContext(loadConfig({ LOG_LEVEL: 'info', DATABASE_URL: tdb.url }), {
+        db: tdb.db,
+        cipher: tdb.cipher,
+      }),
       logStream: stream,
     });
     const login = await app.inject({

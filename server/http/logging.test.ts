@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
+import { createAppContext } from '../context';
 import { seed } from '../db/seed/index';
 import { createUser } from '../domains/utilisateurs/service';
 import { createTestDatabase, type TestDatabase } from '../../tests/helpers/db';
@@ -29,7 +30,10 @@ describe('request logs', () => {
       },
     });
     const config = loadConfig({ LOG_LEVEL: 'info', DATABASE_URL: tdb.url });
-    const app = await buildApp({ config, db: tdb.db, logStream: stream });
+    const app = await buildApp({
+      ctx: createAppContext(config, { db: tdb.db, cipher: tdb.cipher }),
+      logStream: stream,
+    });
     try {
       const res = await app.inject({
         method: 'POST',

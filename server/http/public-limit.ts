@@ -18,7 +18,7 @@
 // network or a ceiling, it refuses again without counting it until that window ends, so a flood costs the
 // database at most two writes per look-up, until its address or network is refused (then none).
 import { sql } from 'drizzle-orm';
-import { cipherOf } from '../crypto/registry';
+import { cipherOf, type WithCipher } from '../context';
 import type { Database } from '../db/client';
 import { GUESSES_MAIL_INTERVAL_MS, GUESSES_MAIL_KEY_PREFIX } from '../domains/auth/two-factor-guesses';
 import { DomainError, MESSAGES } from '../errors';
@@ -48,7 +48,7 @@ export class PublicLookupLimiter {
   private readonly refused = new Map<string, number>();
 
   constructor(
-    private readonly db: Database,
+    private readonly ctx: WithCipher,
     private readonly perAddressMax = PUBLIC_LOOKUPS_PER_ADDRESS,
     private readonly globalMax = PUBLIC_LOOKUPS_GLOBAL,
     private readonly perNetworkMax = PUBLIC_LOOKUPS_PER_NETWORK,
@@ -57,9 +57,9 @@ export class PublicLookupLimiter {
 
   /** Counts one public look-up; throws 429 (with Retry-After) over a limit of its address, network or ceiling. */
   async take(ip: string, now = Date.now()): Promise<void> {
-    const { db } = this;
+    const { db } = this.ctx;
     const w = db.t.rateWindows;
-    const cipher = cipherOf(db);
+    const cipher = cipherOf(this.ctx);
     const mine = `ip:${cipher.blindIndex(`limite ${ip}`)}`;
     const network = `net:${cipher.blindIndex(`limite ${networkOf(ip)}`)}`;
     for (const key of [mine, network]) {

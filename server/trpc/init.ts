@@ -1,7 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
 import { ROLE_ADMIN } from '../../shared/constants';
-import type { AppContext } from '../context';
+import type { RequestContext } from '../context';
 import { isConnectionLost } from '../db/connection-lost';
 import { DomainError, domainErrorOf, MESSAGES, TRPC_CODE, unavailable } from '../errors';
 import { twoFactorStep } from '../domains/auth/two-factor-step';
@@ -39,7 +39,7 @@ const FRENCH_BY_CODE: Partial<Record<string, string>> = {
 };
 
 const t = initTRPC
-  .context<AppContext>()
+  .context<RequestContext>()
   .meta<ProcedureMeta>()
   .create({
     errorFormatter({ shape, error }) {

@@ -7,12 +7,13 @@ import { DomainError, domainErrorOf, HttpError, readTimeout, type DomainErrorKin
 import { ThreadPool } from './thread-pool';
 import type { ReadTaskArgs, ReadTaskName, ReadTaskResult } from './read-tasks';
 
-/** What a task thread needs to open the database as the server did. */
+/** What a task thread needs to open the database and build its context as the server did. */
 export interface ReadTaskWorkerData {
   url: string;
   /** The data key's settings: the thread reads the key and checks it as the server's start did. */
   key: Pick<Config, 'DATABASE_URL' | 'DATA_KEY' | 'DATA_KEY_FILE'>;
-  timeZone: string;
+  /** The server's configuration: the thread's context is built from it (time zone, journal settings). */
+  config: Config;
   statementTimeoutMs?: number;
   /** Tests only: also registers the tasks of read-tasks.test-hooks.ts (never set by the server). */
   testTasks?: boolean;

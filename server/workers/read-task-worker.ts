@@ -1,11 +1,12 @@
 // A thread that runs read tasks (read-tasks.ts) for the main thread: its own connections (reads on this
-// thread, no reader threads of its own), the data key read and checked as the server's start did, the
-// business time zone of the server. Answers { id, result } or { id, error } (read-task-pool.ts).
+// thread, no reader threads of its own), the data key read and checked as the server's start did, its
+// context built from the server's configuration (server/context.ts), the business time zone of the
+// server. Answers { id, result } or { id, error } (read-task-pool.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import { setBusinessTimeZone } from '../../shared/calendar';
 import { createCipher } from '../crypto/cipher';
 import { keyMatches, readDataKey, readVerifier } from '../crypto/data-key';
-import { attachCipher } from '../crypto/registry';
+import { createAppContext, type AppContext } from '../context';
 import { openDatabase } from '../db/client';
 import type { SessionUser } from '../domains/auth/session';
 import { postedError, type ReadTaskWorkerData } from './read-task-pool';
@@ -14,8 +15,8 @@ import { TEST_TASKS } from './read-tasks.test-hooks';
 
 const port = parentPort!;
 const data = workerData as ReadTaskWorkerData;
-setBusinessTimeZone(data.timeZone);
-type Task = (db: unknown, actor: SessionUser, args: unknown) => Promise<unknown>;
+setBusinessTimeZone(data.config.APP_TIMEZONE);
+type Task = (ctx: AppContext, actor: SessionUser, args: unknown) => Promise<unknown>;
 const tasks: Record<string, Task> = { ...(READ_TASKS as Record<string, Task>) };
 if (data.testTasks && process.env.VITEST) Object.assign(tasks, TEST_TASKS);
 const db = openDatabase(data.url, { readWorkers: 0, statementTimeoutMs: data.statementTimeoutMs });
@@ -24,11 +25,10 @@ const db = openDatabase(data.url, { readWorkers: 0, statementTimeoutMs: data.sta
 const ready = (async () => {
   const verifier = await readVerifier(db);
   const loaded = readDataKey(data.key);
-  if (!loaded) return;
-  const cipher = createCipher(loaded.key);
-  if (verifier !== null && !keyMatches(cipher, verifier))
+  const cipher = loaded ? createCipher(loaded.key) : null;
+  if (cipher && verifier !== null && !keyMatches(cipher, verifier))
     throw new Error('Clé de chiffrement différente de celle du serveur.');
-  attachCipher(db, cipher);
+  return createAppContext(data.config, { db, cipher });
 })();
 // Its failure is each task's answer (a 500, logged by the server), not an unhandled rejection that ends the thread.
 ready.catch(() => undefined);
@@ -48,10 +48,10 @@ port.on('message', async (message: TaskMessage) => {
     return;
   }
   try {
-    await ready;
+    const ctx = await ready;
     if (!Object.hasOwn(tasks, message.task)) throw new Error(`Tâche de lecture inconnue : ${message.task}`);
     const task = tasks[message.task]!;
-    port.postMessage({ id: message.id, result: await task(db, message.actor, message.args) });
+    port.postMessage({ id: message.id, result: await task(ctx, message.actor, message.args) });
   } catch (error) {
     port.postMessage({ id: message.id, error: postedError(error) });
   }

@@ -11,12 +11,15 @@ import { MESSAGES } from '../errors';
 import { createTestApp, type TestApp } from '../../tests/helpers/app';
 import { createReport, mergePatch } from '../../tests/helpers/signalements';
 import { ReadTaskPool } from './read-task-pool';
-import { attachReadTasks, closeReadTasks, READ_TASKS } from './read-tasks';
+import type { ReadTaskPool as Pool } from './read-task-pool';
+import { READ_TASKS } from './read-tasks';
 
 describe('read tasks on their own threads (SQLite)', () => {
   let t: TestApp;
   let cookie: string;
   let codes: string[];
+  /** The task thread the test app attached (one, as every test app on SQLite). */
+  let own: Pool;
   beforeAll(async () => {
     t = await createTestApp('sqlite');
     await t.user('lecteur@example.mg', 'ROLE_GESTIONNAIRE', 'Lecteur Fil');
@@ -39,9 +42,13 @@ describe('read tasks on their own threads (SQLite)', () => {
       payload: { signalement: `/api/signalements/${codes[1]}`, nomPrenom: 'Rakotobe Fil-Témoin' },
     });
     expect(source.statusCode, source.body).toBe(201);
+    own = t.ctx.tasks!;
+    // The tests below compare with the answers built on this thread.
+    t.ctx.tasks = null;
   });
   afterAll(async () => {
-    await closeReadTasks(t.db);
+    await t?.ctx.tasks?.close();
+    await own?.close();
     await t?.close();
   });
 
@@ -81,14 +88,10 @@ describe('read tasks on their own threads (SQLite)', () => {
     );
 
     const pool = new ReadTaskPool(
-      {
-        url: t.db.url,
-        key: { ...t.config, DATA_KEY: formatDataKey(t.dataKey) },
-        timeZone: t.config.APP_TIMEZONE,
-      },
+      { url: t.db.url, key: { ...t.config, DATA_KEY: formatDataKey(t.dataKey) }, config: t.config },
       2,
     );
-    attachReadTasks(t.db, pool);
+    t.ctx.tasks = pool;
     let threaded: Awaited<ReturnType<typeof answers>> = [];
     const spies = Object.keys(READ_TASKS).map((name) =>
       vi.spyOn(READ_TASKS, name as keyof typeof READ_TASKS),
@@ -115,17 +118,33 @@ describe('read tasks on their own threads (SQLite)', () => {
       threaded = await answers();
     } finally {
       for (const spy of spies) spy.mockRestore();
-      await closeReadTasks(t.db);
+      t.ctx.tasks = null;
+      await pool.close();
     }
     // Closed, the tasks run here again, with the same answers as the threads gave last.
     expect(await answers()).toEqual(threaded);
+  }, 60_000);
+
+  it("answers on the test app's own task thread as here: every suite built on createTestApp runs the threads", async () => {
+    const here = await answers();
+    const spies = Object.keys(READ_TASKS).map((name) =>
+      vi.spyOn(READ_TASKS, name as keyof typeof READ_TASKS),
+    );
+    t.ctx.tasks = own;
+    try {
+      expect(await answers()).toEqual(here);
+      for (const spy of spies) expect(spy).not.toHaveBeenCalled();
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+      t.ctx.tasks = null;
+    }
   }, 60_000);
 
   it('answers a task past its deadline with the French 503, stops its looping thread and replaces it; the next task succeeds', async () => {
     const data = {
       url: t.db.url,
       key: { ...t.config, DATA_KEY: formatDataKey(t.dataKey) },
-      timeZone: t.config.APP_TIMEZONE,
+      config: t.config,
       testTasks: true,
     };
     const pool = new ReadTaskPool(data, 1, 5000);

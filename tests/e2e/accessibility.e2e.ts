@@ -23,7 +23,7 @@ describe.each(VIEWPORTS)('accessibility ($name)', (viewport) => {
   let code: string;
   beforeAll(async () => {
     await e.user('agent@example.mg', 'ROLE_USER', 'Rabe Agent');
-    await seedDemo(e.running.db, { reports: 120, seed: 9 });
+    await seedDemo(e.running.ctx, { reports: 120, seed: 9 });
     admin = await e.newPage(viewport);
     await signInByApi(admin, ADMIN.email, ADMIN.password);
     code = await createReportByApi(admin, { partenaire: '/api/partenaires/SAMIFIN' });

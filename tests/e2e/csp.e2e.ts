@@ -70,7 +70,7 @@ async function hoverChart(page: Page, blockTestId: string, target: string) {
 describe('Content-Security-Policy in a real browser', () => {
   const e = useE2E();
   beforeAll(async () => {
-    await seedDemo(e.running.db, { reports: 200, seed: 5 });
+    await seedDemo(e.running.ctx, { reports: 200, seed: 5 });
     await e.user('nouveau@example.mg', 'ROLE_USER', 'Randria Nouveau');
   });
 

@@ -19,7 +19,7 @@ async function summaryFromApi(page: Page, period: string) {
 describe('period analysis in a real browser', () => {
   const e = useE2E();
   beforeAll(async () => {
-    await seedDemo(e.running.db, { reports: 300, seed: 7 });
+    await seedDemo(e.running.ctx, { reports: 300, seed: 7 });
   });
 
   it('is reached from the dashboard and shows every block for the month', async () => {

@@ -50,7 +50,7 @@ describe('dashboard map without network', () => {
   let tiles: Server;
   let tilesUrl: string;
   beforeAll(async () => {
-    await seedDemo(e.running.db, { reports: 200, seed: 1 });
+    await seedDemo(e.running.ctx, { reports: 200, seed: 1 });
     // A style service on this machine, standing for the public tile service of production.
     tiles = createServer((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });

@@ -15,7 +15,7 @@ describe('report list beyond the counting cap in a real browser', () => {
   const e = useE2E();
   let page: Page;
   beforeAll(async () => {
-    await seedDemo(e.running.db, { reports: REPORTS, seed: 13 });
+    await seedDemo(e.running.ctx, { reports: REPORTS, seed: 13 });
     page = await e.newPage();
     await signInByApi(page, ADMIN.email, ADMIN.password);
   });

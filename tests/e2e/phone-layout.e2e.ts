@@ -19,7 +19,7 @@ describe('phone layout', () => {
   let page: Page;
   let code: string;
   beforeAll(async () => {
-    await seedDemo(e.running.db, { reports: 150, seed: 4 });
+    await seedDemo(e.running.ctx, { reports: 150, seed: 4 });
     page = await e.newPage(PHONE);
     await signInByApi(page, ADMIN.email, ADMIN.password);
     code = await createReportByApi(page, { partenaire: '/api/partenaires/SAMIFIN' });

@@ -23,7 +23,7 @@ describe('links, log-in return and list details', () => {
   beforeAll(async () => {
     await e.user('agent@example.mg', 'ROLE_USER', 'Rabe Agent');
     await e.user('gestion@example.mg', 'ROLE_ANALYSTE', 'Rasoa Gestion');
-    await seedDemo(e.running.db, { reports: 1_234, seed: 3 });
+    await seedDemo(e.running.ctx, { reports: 1_234, seed: 3 });
     const page = await e.newPage();
     await signInByApi(page, 'agent@example.mg', PASSWORD);
     const list = await page.request.get('/api/signalements?itemsPerPage=1');

@@ -32,7 +32,7 @@ describe('report list in a real browser', () => {
   const e = useE2E();
   let page: Page;
   beforeAll(async () => {
-    await seedDemo(e.running.db, { reports: 45, seed: 11 });
+    await seedDemo(e.running.ctx, { reports: 45, seed: 11 });
     page = await e.newPage();
     // Through the REST log-in: the login form would land on the dashboard, whose charts and map are not
     // what these tests look at.

@@ -4,8 +4,9 @@ import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
+import { createAppContext, type AppContext } from '../../server/context';
+import { formatDataKey } from '../../server/crypto/cipher';
 import { verifierOf } from '../../server/crypto/data-key';
-import { cipherOf } from '../../server/crypto/registry';
 import type { Database, Engine } from '../../server/db/client';
 import { seed } from '../../server/db/seed/index';
 import { createUser } from '../../server/domains/utilisateurs/service';
@@ -17,7 +18,9 @@ export interface TestApp {
   app: FastifyInstance;
   db: Database;
   config: Config;
-  /** The data key attached to `db` (tests of the key's rotation). */
+  /** The app's context (server/context.ts): its cipher, journal settings, task threads. */
+  ctx: AppContext;
+  /** The data key of `db` (tests of the key's rotation). */
   dataKey: Buffer;
   /** Creates a user with TEST_PASSWORD and returns its code. */
   user(email: string, roleCode?: string, nomPrenom?: string): Promise<string>;
@@ -46,6 +49,11 @@ export interface TestApp {
 export interface TestAppOptions {
   /** Runs on the built app before `ready`, e.g. to register a route the way a new module would. */
   beforeReady?(app: FastifyInstance): void | Promise<void>;
+  /**
+   * Threads of the read tasks. Default: one where the server would have some (SQLite with reader
+   * threads), so that the suites run the production path; 0 runs the tasks on the main thread.
+   */
+  taskThreads?: number;
 }
 
 export async function createTestApp(
@@ -57,10 +65,17 @@ export async function createTestApp(
   await seed(tdb.db);
   // As the server's first start leaves it: a verifier of the key in use (the health check reads it).
   await tdb.db.transaction((tx) =>
-    tx.insert(tdb.db.t.dataKeyCheck).values({ verifier: verifierOf(cipherOf(tdb.db)) }),
+    tx.insert(tdb.db.t.dataKeyCheck).values({ verifier: verifierOf(tdb.cipher) }),
   );
   const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: tdb.url, TRUST_PROXY: 'true', ...env });
-  const app = await buildApp({ config, db: tdb.db, webRoot: env.WEB_ROOT });
+  const ctx = createAppContext(config, {
+    db: tdb.db,
+    cipher: tdb.cipher,
+    taskThreads: options.taskThreads ?? Math.min(1, tdb.db.readThreads),
+    // The thread reads the test's own key, as the server's read the configured one.
+    taskData: { key: { ...config, DATA_KEY: formatDataKey(tdb.dataKey) } },
+  });
+  const app = await buildApp({ ctx, webRoot: env.WEB_ROOT });
   await options.beforeReady?.(app);
   await app.ready();
   const keys = new Map<string, Uint8Array>();
@@ -95,6 +110,7 @@ export async function createTestApp(
     app,
     db: tdb.db,
     config,
+    ctx,
     dataKey: tdb.dataKey,
     async user(email, roleCode = 'ROLE_USER', nomPrenom = 'Rakoto Jean') {
       const created = await createUser(tdb.db, { email, nomPrenom, roleCode, password: TEST_PASSWORD });
@@ -148,6 +164,7 @@ export async function createTestApp(
     },
     async close() {
       await app.close();
+      await ctx.tasks?.close();
       await tdb.drop();
     },
   };

@@ -3,8 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { createCipher, generateDataKey } from '../../server/crypto/cipher';
-import { attachCipher } from '../../server/crypto/registry';
+import { loadConfig } from '../../server/config';
+import { createAppContext, type AppContext } from '../../server/context';
+import { createCipher, generateDataKey, type DataCipher } from '../../server/crypto/cipher';
 import { openDatabase, type Database, type Engine } from '../../server/db/client';
 
 export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -37,8 +38,12 @@ export const ENGINES: Engine[] = ['sqlite', 'postgres'];
 export interface TestDatabase {
   db: Database;
   url: string;
-  /** The data key attached to `db` (no verifier row is written: the server start writes it). */
+  /** The data key of `db` (no verifier row is written: the server start writes it). */
   dataKey: Buffer;
+  /** The cipher of `dataKey`. */
+  cipher: DataCipher;
+  /** A context on `db` with the default configuration and `cipher`, without task threads. */
+  ctx: AppContext;
   drop(): Promise<void>;
 }
 
@@ -50,11 +55,13 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
     const db = openDatabase(url);
     await db.migrate();
     const dataKey = generateDataKey();
-    attachCipher(db, createCipher(dataKey));
+    const cipher = createCipher(dataKey);
     return {
       db,
       url,
       dataKey,
+      cipher,
+      ctx: testContext(db, url, cipher),
       async drop() {
         await db.close();
         rmSync(dir, { recursive: true, force: true });
@@ -72,11 +79,13 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
   await db.migrate();
   // Each test database gets its own data key (server start loads it with openDataKey).
   const dataKey = generateDataKey();
-  attachCipher(db, createCipher(dataKey));
+  const cipher = createCipher(dataKey);
   return {
     db,
     url: url.toString(),
     dataKey,
+    cipher,
+    ctx: testContext(db, url.toString(), cipher),
     async drop() {
       await db.close();
       const client = new pg.Client({ connectionString: PG_ADMIN_URL });
@@ -85,6 +94,10 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
       await client.end();
     },
   };
+}
+
+function testContext(db: Database, url: string, cipher: DataCipher): AppContext {
+  return createAppContext(loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: url }), { db, cipher });
 }
 
 /**

@@ -5,6 +5,7 @@ import { asc } from 'drizzle-orm';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer, type SMTPServerDataStream } from 'smtp-server';
 import { vi } from 'vitest';
+import type { AppContext } from '../../server/context';
 import type { Database } from '../../server/db/client';
 import { enqueueMail } from '../../server/domains/mail/outbox';
 import type { TransportConfig } from '../../server/domains/mail/transport';
@@ -162,12 +163,13 @@ export function memoryLogger() {
 
 /** A delivery worker with test-sized delays: polls every 20 ms, retries after 30, 60, 120… ms. */
 export function startTestWorker(
-  db: Database,
+  { db, journal }: Pick<AppContext, 'db' | 'journal'>,
   config: TransportConfig,
-  options: Partial<Omit<MailWorkerOptions, 'db' | 'config'>> = {},
+  options: Partial<Omit<MailWorkerOptions, 'db' | 'journal' | 'config'>> = {},
 ): MailWorker {
   return startMailWorker({
     db,
+    journal,
     config,
     log: memoryLogger(),
     pollMs: 20,

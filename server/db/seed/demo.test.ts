@@ -27,7 +27,7 @@ describe.each(await testEngines())('demo data on %s', (engine) => {
   beforeAll(async () => {
     tdb = await createTestDatabase(engine);
     startedAt = Date.now();
-    result = await seedDemo(tdb.db, { reports: REPORTS, seed: 7 });
+    result = await seedDemo(tdb.ctx, { reports: REPORTS, seed: 7 });
   });
   afterAll(async () => tdb?.drop());
 
@@ -196,7 +196,7 @@ describe.each(await testEngines())('demo data on %s', (engine) => {
         }),
       );
     const [partners, projects, users] = await counts();
-    const again = await seedDemo(tdb.db, { reports: 20, seed: 7 });
+    const again = await seedDemo(tdb.ctx, { reports: 20, seed: 7 });
     expect(again).toMatchObject({ reports: 20, partenaires: 0, projects: 0, utilisateurs: 0 });
     expect(await counts()).toEqual([partners, projects, users, REPORTS + 20]);
   });
@@ -206,7 +206,7 @@ describe.each(await testEngines())('demo data on %s', (engine) => {
     const [taken] = await read.select().from(t.signalements).limit(1);
     forcedCodes.push(taken!.code, 'SIG-2222-2222', 'SIG-2222-2222');
     const [before] = await read.select({ n: count() }).from(t.signalements);
-    const again = await seedDemo(tdb.db, { reports: 5, seed: 11 });
+    const again = await seedDemo(tdb.ctx, { reports: 5, seed: 11 });
     expect(forcedCodes).toEqual([]);
     expect(again.reports).toBe(5);
     const rows = await read.select().from(t.signalements);

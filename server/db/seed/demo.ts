@@ -1,6 +1,7 @@
 import { hash } from 'argon2';
 import { eq, inArray } from 'drizzle-orm';
-import { cipherOf } from '../../crypto/registry';
+import { cipherOf, type WithCipher } from '../../context';
+import type { DataCipher } from '../../crypto/cipher';
 import { sealSource } from '../../crypto/sources';
 import { generateCode, generateSignalementCode } from '../../domains/signalements/code';
 import { normalizeSearch } from '../../domains/signalements/search-text';
@@ -261,7 +262,7 @@ async function loadReferences(db: Database) {
   };
 }
 
-async function writeReports(db: Database, tx: Orm, drafts: ReportDraft[]) {
+async function writeReports(db: Database, tx: Orm, cipher: DataCipher, drafts: ReportDraft[]) {
   const { t } = db;
   const coded =
     <T extends typeof t.signalements | typeof t.presumeAuteurs | typeof t.victimes | typeof t.sources>(
@@ -295,7 +296,6 @@ async function writeReports(db: Database, tx: Orm, drafts: ReportDraft[]) {
   const auteurs: Array<typeof t.presumeAuteurs.$inferInsert> = [];
   const victimes: Array<typeof t.victimes.$inferInsert> = [];
   const sources: Array<typeof t.sources.$inferInsert> = [];
-  const cipher = cipherOf(db);
   const canalsOfSource = new Map<object, number[]>();
   for (const d of drafts) {
     const signalementId = reportIds.get(d.row.code)!;
@@ -332,7 +332,10 @@ async function writeReports(db: Database, tx: Orm, drafts: ReportDraft[]) {
  * the last two years and every region, with their children. Runs the reference seed first. Adds
  * reports on every call; partners, projects and users are created only when missing.
  */
-export async function seedDemo(db: Database, options: DemoOptions): Promise<DemoResult> {
+export async function seedDemo(ctx: WithCipher, options: DemoOptions): Promise<DemoResult> {
+  const { db } = ctx;
+  // Sources are written encrypted: without the data key, nothing is written.
+  const cipher = cipherOf(ctx);
   const total = Math.max(0, Math.floor(options.reports));
   await seed(db);
   const now = Date.now();
@@ -354,7 +357,7 @@ export async function seedDemo(db: Database, options: DemoOptions): Promise<Demo
     const drafts = Array.from({ length: Math.min(CHUNK, total - start) }, (_, i) =>
       factory.make(start + i, dates[start + i]!),
     );
-    const written = await db.transaction((tx) => writeReports(db, tx, drafts));
+    const written = await db.transaction((tx) => writeReports(db, tx, cipher, drafts));
     result.reports += drafts.length;
     result.auteurs += written.auteurs;
     result.sources += written.sources;

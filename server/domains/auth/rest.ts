@@ -12,9 +12,10 @@ import { currentUserAnswer, login, logout } from './service';
 import { useRecoveryCode, verifyTwoFactorCode } from './two-factor';
 
 export function authRoutes(app: FastifyInstance, db: Database, config: Config) {
+  const { ctx } = app;
   app.post('/api/login', { config: { public: true } }, async (request, reply) => {
     const input = loginInputSchema.parse(request.body ?? {});
-    const result = await login(db, input, request.ip);
+    const result = await login(ctx, input, request.ip);
     setSessionCookie(reply, config, result.token, result.session);
     return currentUserAnswer(result.auth, config);
   });
@@ -33,12 +34,12 @@ export function authRoutes(app: FastifyInstance, db: Database, config: Config) {
   // The second step of a log-in through the REST facade (enrolment is done in the application).
   app.post('/api/two-factor/verify', { config: { twoFactorStep: true } }, async (request, reply) => {
     const { code } = twoFactorVerifyInputSchema.parse(request.body ?? {});
-    await verifyTwoFactorCode(db, request.auth!, request.ip, code);
+    await verifyTwoFactorCode(ctx, request.auth!, request.ip, code);
     return reply.code(204).send();
   });
 
   app.post('/api/two-factor/recovery', { config: { twoFactorStep: true } }, async (request) => {
     const { code } = recoveryCodeInputSchema.parse(request.body ?? {});
-    return useRecoveryCode(db, request.auth!, request.ip, code);
+    return useRecoveryCode(ctx, request.auth!, request.ip, code);
   });
 }

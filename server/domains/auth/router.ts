@@ -8,7 +8,7 @@ export const authRouter = router({
     .meta({ solo: true })
     .input(loginInputSchema)
     .mutation(async ({ ctx, input }) => {
-      const result = await login(ctx.db, input, ctx.req.ip);
+      const result = await login(ctx, input, ctx.req.ip);
       setSessionCookie(ctx.res, ctx.config, result.token, result.session);
       return currentUserAnswer(result.auth, ctx.config);
     }),

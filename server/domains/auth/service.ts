@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { businessTimeZone } from '../../../shared/calendar';
 import type { Config } from '../../config';
-import type { Auth } from '../../context';
+import type { Auth, Services } from '../../context';
 import type { Database } from '../../db/client';
 import { DomainError } from '../../errors';
 import { clientKeyOf } from '../../http/network';
@@ -40,7 +40,7 @@ export function currentUserAnswer(auth: Auth, config: Pick<Config, 'TWO_FACTOR_R
  * account all get the same answer, so the form reveals nothing about which accounts exist.
  */
 export async function login(
-  db: Database,
+  ctx: Services,
   input: { email: string; password: string },
   ip: string,
 ): Promise<LoginResult> {
@@ -49,17 +49,18 @@ export async function login(
   // An IPv6 host rotating through its /64 has one share (network.ts).
   const place = hashGate.admit(clientKeyOf(ip));
   try {
-    return await checkAndOpen(db, input, ip);
+    return await checkAndOpen(ctx, input, ip);
   } finally {
     place.release();
   }
 }
 
 async function checkAndOpen(
-  db: Database,
+  ctx: Services,
   input: { email: string; password: string },
   ip: string,
 ): Promise<LoginResult> {
+  const { db } = ctx;
   // Counted first (atomically, nothing checked when over a limit), then checked.
   try {
     await reserveAttempt(db, input.email, ip);
@@ -67,7 +68,7 @@ async function checkAndOpen(
     if (error instanceof DomainError && error.kind === 'too_many_requests') {
       // Logged without checking anything: the account is looked up only to name it in the log.
       const known = await findUserByEmail(db, input.email);
-      await recordLoginFailure(db, {
+      await recordLoginFailure(ctx, {
         userId: known?.id ?? null,
         email: input.email,
         address: ip,
@@ -96,7 +97,7 @@ async function checkAndOpen(
         : !valid
           ? 'mot_de_passe_incorrect'
           : 'compte_desactive';
-    await recordLoginFailure(db, { userId: user?.id ?? null, email: input.email, address: ip, motif });
+    await recordLoginFailure(ctx, { userId: user?.id ?? null, email: input.email, address: ip, motif });
     throw new DomainError('unauthenticated', BAD_CREDENTIALS);
   }
   await releaseAttempt(db, input.email, ip, 'success');

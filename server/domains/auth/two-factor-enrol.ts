@@ -5,9 +5,7 @@
 import { encodeBase32UpperCaseNoPadding, encodeBase64, decodeBase64 } from '@oslojs/encoding';
 import { createTOTPKeyURI } from '@oslojs/otp';
 import { eq } from 'drizzle-orm';
-import type { Auth } from '../../context';
-import { cipherOf } from '../../crypto/registry';
-import type { Database } from '../../db/client';
+import { cipherOf, type Auth, type Services } from '../../context';
 import { conflict, DomainError, invalid } from '../../errors';
 import { clientKeyOf } from '../../http/network';
 import { recordLoginFailure } from '../journal/record';
@@ -32,7 +30,8 @@ const PENDING = 'sessions.two_factor_pending_key';
  * A new key for the enrolment screen, kept (encrypted) on this session, replacing any earlier one:
  * base32 to type and the QR URI to scan. Nothing is stored for the user until a code confirms it.
  */
-export async function newEnrolment(db: Database, auth: Auth): Promise<{ secret: string; uri: string }> {
+export async function newEnrolment(ctx: Services, auth: Auth): Promise<{ secret: string; uri: string }> {
+  const { db } = ctx;
   if (auth.user.twoFactorEnrolled) throw conflict(TWO_FACTOR_TEXT.alreadyEnrolled);
   const key = new Uint8Array(KEY_BYTES);
   crypto.getRandomValues(key);
@@ -40,7 +39,7 @@ export async function newEnrolment(db: Database, auth: Auth): Promise<{ secret: 
   await db.transaction((tx) =>
     tx
       .update(sessions)
-      .set({ twoFactorPendingKey: cipherOf(db).encrypt(encodeBase64(key), PENDING) })
+      .set({ twoFactorPendingKey: cipherOf(ctx).encrypt(encodeBase64(key), PENDING) })
       .where(eq(sessions.id, auth.session.id)),
   );
   return {
@@ -49,7 +48,8 @@ export async function newEnrolment(db: Database, auth: Auth): Promise<{ secret: 
   };
 }
 
-async function pendingKey(db: Database, sessionId: string): Promise<Uint8Array> {
+async function pendingKey(ctx: Services, sessionId: string): Promise<Uint8Array> {
+  const { db } = ctx;
   const { sessions } = db.t;
   const [row] = await db.read
     .select({ key: sessions.twoFactorPendingKey })
@@ -58,7 +58,7 @@ async function pendingKey(db: Database, sessionId: string): Promise<Uint8Array> 
     .limit(1);
   if (!row?.key) throw invalid(TWO_FACTOR_TEXT.noPendingKey);
   try {
-    return decodeBase64(cipherOf(db).decrypt(row.key, PENDING));
+    return decodeBase64(cipherOf(ctx).decrypt(row.key, PENDING));
   } catch {
     // Written under a data key since rotated: the person scans a new one.
     throw invalid(TWO_FACTOR_TEXT.noPendingKey);
@@ -70,7 +70,8 @@ async function pendingKey(db: Database, sessionId: string): Promise<Uint8Array> 
  * the account and the address before the check and given back when right. A wrong one answers 400
  * (not 401: the session stays open) and is logged as a failed log-in.
  */
-async function checkPassword(db: Database, auth: Auth, ip: string, password: string): Promise<void> {
+async function checkPassword(ctx: Services, auth: Auth, ip: string, password: string): Promise<void> {
+  const { db } = ctx;
   const { email, id } = auth.user;
   const place = hashGate.admit(clientKeyOf(ip));
   try {
@@ -78,7 +79,7 @@ async function checkPassword(db: Database, auth: Auth, ip: string, password: str
       await reserveAttempt(db, email, ip);
     } catch (error) {
       if (error instanceof DomainError && error.kind === 'too_many_requests') {
-        await recordLoginFailure(db, { userId: id, email, address: ip, motif: 'trop_de_tentatives' });
+        await recordLoginFailure(ctx, { userId: id, email, address: ip, motif: 'trop_de_tentatives' });
       }
       throw error;
     }
@@ -92,7 +93,7 @@ async function checkPassword(db: Database, auth: Auth, ip: string, password: str
       throw error;
     }
     if (!valid) {
-      await recordLoginFailure(db, { userId: id, email, address: ip, motif: 'mot_de_passe_incorrect' });
+      await recordLoginFailure(ctx, { userId: id, email, address: ip, motif: 'mot_de_passe_incorrect' });
       throw invalid(TWO_FACTOR_TEXT.wrongPassword);
     }
     await releaseAttempt(db, email, ip, 'success');
@@ -115,17 +116,18 @@ function newRecoveryCodes(): string[] {
  * session verified and ends the user's other sessions.
  */
 export async function confirmEnrolment(
-  db: Database,
+  ctx: Services,
   auth: Auth,
   ip: string,
   input: { password: string; code: string },
 ): Promise<{ recoveryCodes: string[] }> {
+  const { db } = ctx;
   const { user, session } = auth;
   if (user.twoFactorEnrolled) throw conflict(TWO_FACTOR_TEXT.alreadyEnrolled);
-  const key = await pendingKey(db, session.id);
-  await checkPassword(db, auth, ip, input.password);
+  const key = await pendingKey(ctx, session.id);
+  await checkPassword(ctx, auth, ip, input.password);
   let step: number | null = null;
-  await counted(db, user, ip, TWO_FACTOR_TEXT.wrongCode, TOTP_STEP, async () => {
+  await counted(ctx, user, ip, TWO_FACTOR_TEXT.wrongCode, TOTP_STEP, async () => {
     step = totpStepOf(key, input.code);
     return step !== null;
   });
@@ -136,7 +138,7 @@ export async function confirmEnrolment(
       .insert(twoFactorKeys)
       .values({
         userId: user.id,
-        key: cipherOf(db).encrypt(encodeBase64(key), 'two_factor_keys.key'),
+        key: cipherOf(ctx).encrypt(encodeBase64(key), 'two_factor_keys.key'),
         lastUsedStep: step,
       })
       .onConflictDoNothing()

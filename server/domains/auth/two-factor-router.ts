@@ -13,20 +13,20 @@ const step = authedProcedure.meta({ twoFactorStep: true });
 
 export const twoFactorRouter = router({
   /** A new key for the enrolment screen (QR code and text), kept on the session until a code confirms it. */
-  setup: step.mutation(({ ctx }) => newEnrolment(ctx.db, ctx.auth)),
+  setup: step.mutation(({ ctx }) => newEnrolment(ctx, ctx.auth)),
   enrol: step
     .meta({ solo: true })
     .input(twoFactorEnrolInputSchema)
-    .mutation(({ ctx, input }) => confirmEnrolment(ctx.db, ctx.auth, ctx.req.ip, input)),
+    .mutation(({ ctx, input }) => confirmEnrolment(ctx, ctx.auth, ctx.req.ip, input)),
   verify: step
     .meta({ solo: true })
     .input(twoFactorVerifyInputSchema)
     .mutation(async ({ ctx, input }) => {
-      await verifyTwoFactorCode(ctx.db, ctx.auth, ctx.req.ip, input.code);
+      await verifyTwoFactorCode(ctx, ctx.auth, ctx.req.ip, input.code);
       return { success: true };
     }),
   recover: step
     .meta({ solo: true })
     .input(recoveryCodeInputSchema)
-    .mutation(({ ctx, input }) => useRecoveryCode(ctx.db, ctx.auth, ctx.req.ip, input.code)),
+    .mutation(({ ctx, input }) => useRecoveryCode(ctx, ctx.auth, ctx.req.ip, input.code)),
 });

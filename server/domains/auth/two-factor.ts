@@ -10,8 +10,7 @@ import { sha256 } from '@oslojs/crypto/sha2';
 import { decodeBase64, encodeHexLowerCase } from '@oslojs/encoding';
 import { generateHOTP } from '@oslojs/otp';
 import { and, eq, isNull, lt, or } from 'drizzle-orm';
-import type { Auth } from '../../context';
-import { cipherOf } from '../../crypto/registry';
+import { cipherOf, type Auth, type Services } from '../../context';
 import type { Database } from '../../db/client';
 import { conflict, DomainError, invalid } from '../../errors';
 import type { LoginFailure, LoginStep } from '../journal/describe';
@@ -40,14 +39,15 @@ export const TWO_FACTOR_TEXT = {
   userNotFound: 'Utilisateur introuvable.',
 } as const;
 
-async function keyOf(db: Database, userId: number): Promise<Uint8Array | null> {
+async function keyOf(ctx: Services, userId: number): Promise<Uint8Array | null> {
+  const { db } = ctx;
   const [row] = await db.read
     .select({ key: db.t.twoFactorKeys.key })
     .from(db.t.twoFactorKeys)
     .where(eq(db.t.twoFactorKeys.userId, userId))
     .limit(1);
   // Stored encrypted with the data key, like the sources (docs/decisions/0017).
-  return row ? decodeBase64(cipherOf(db).decrypt(row.key, 'two_factor_keys.key')) : null;
+  return row ? decodeBase64(cipherOf(ctx).decrypt(row.key, 'two_factor_keys.key')) : null;
 }
 
 /** The 30-second step (previous, current or next) whose code `code` is, or null. */
@@ -92,7 +92,7 @@ export type CodeCheck = true | false | 'used';
  * counts against the session, which ends at its limit (401). A refusal by the limiter is logged too.
  */
 export async function counted(
-  db: Database,
+  ctx: Services,
   user: Pick<SessionUser, 'id' | 'email'>,
   ip: string,
   message: string,
@@ -100,8 +100,9 @@ export async function counted(
   check: () => Promise<CodeCheck>,
   session?: Auth,
 ) {
+  const { db } = ctx;
   const failed = (motif: LoginFailure) =>
-    recordLoginFailure(db, { userId: user.id, email: user.email, address: ip, motif });
+    recordLoginFailure(ctx, { userId: user.id, email: user.email, address: ip, motif });
   let fromAddress: number;
   try {
     const counts = await reserveAttempt(db, user.email, ip, 'code');
@@ -125,11 +126,17 @@ export const TOTP_STEP = { success: 'double_authentification', failure: 'code_in
 const RECOVERY_STEP = { success: 'code_de_secours', failure: 'code_de_secours_incorrect' } as const;
 
 /** Second step of a log-in: a code of the authenticator app, accepted once. */
-export async function verifyTwoFactorCode(db: Database, auth: Auth, ip: string, code: string): Promise<void> {
-  const key = await keyOf(db, auth.user.id);
+export async function verifyTwoFactorCode(
+  ctx: Services,
+  auth: Auth,
+  ip: string,
+  code: string,
+): Promise<void> {
+  const { db } = ctx;
+  const key = await keyOf(ctx, auth.user.id);
   if (!key) throw conflict(TWO_FACTOR_TEXT.notEnrolled);
   await counted(
-    db,
+    ctx,
     auth.user,
     ip,
     TWO_FACTOR_TEXT.wrongCode,
@@ -146,15 +153,16 @@ export async function verifyTwoFactorCode(db: Database, auth: Auth, ip: string, 
 
 /** Second step with a recovery code instead: each code works once. Returns how many are left. */
 export async function useRecoveryCode(
-  db: Database,
+  ctx: Services,
   auth: Auth,
   ip: string,
   code: string,
 ): Promise<{ remaining: number }> {
+  const { db } = ctx;
   if (!auth.user.twoFactorEnrolled) throw conflict(TWO_FACTOR_TEXT.notEnrolled);
   const { recoveryCodes: codes } = db.t;
   await counted(
-    db,
+    ctx,
     auth.user,
     ip,
     TWO_FACTOR_TEXT.wrongRecoveryCode,

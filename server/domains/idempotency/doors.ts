@@ -2,15 +2,14 @@
 // header of its HTTP request, which must then carry this one operation only (a batch shares its headers).
 // A repeat answers like the first time, with `Idempotent-Replayed: true`, read again under today's rights.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Auth, AppContext } from '../../context';
-import type { Database } from '../../db/client';
+import type { Auth, RequestContext, Services } from '../../context';
 import { DomainError } from '../../errors';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_MESSAGES, idempotent, type Reread } from './service';
 
 export const REPLAYED_HEADER = 'idempotent-replayed';
 
 export async function restIdempotent<T>(
-  db: Database,
+  ctx: Services,
   request: FastifyRequest,
   reply: FastifyReply,
   input: unknown,
@@ -19,7 +18,7 @@ export async function restIdempotent<T>(
 ): Promise<T> {
   const scope = `${request.method} ${request.routeOptions.url}`;
   const { result, replayed } = await idempotent(
-    db,
+    ctx,
     { key: request.headers[IDEMPOTENCY_HEADER], user: request.auth!.user, scope, input },
     create,
     reread,
@@ -29,7 +28,7 @@ export async function restIdempotent<T>(
 }
 
 export async function trpcIdempotent<T>(
-  ctx: AppContext & { auth: Auth },
+  ctx: RequestContext & { auth: Auth },
   procedure: string,
   input: unknown,
   create: () => Promise<T>,
@@ -38,7 +37,7 @@ export async function trpcIdempotent<T>(
   const key = ctx.req.headers[IDEMPOTENCY_HEADER];
   if (key !== undefined && ctx.batchSize > 1) throw new DomainError('invalid', IDEMPOTENCY_MESSAGES.batched);
   const { result, replayed } = await idempotent(
-    ctx.db,
+    ctx,
     { key, user: ctx.auth.user, scope: `trpc ${procedure}`, input },
     create,
     reread,

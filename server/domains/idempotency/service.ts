@@ -6,8 +6,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, lt } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Database } from '../../db/client';
-import { cipherOf } from '../../crypto/registry';
+import { cipherOf, type Services } from '../../context';
 import { DomainError } from '../../errors';
 import type { SessionUser } from '../auth/session';
 
@@ -98,27 +97,28 @@ interface Sealed {
  * client receives, now and on a repeat).
  */
 export async function idempotent<T>(
-  db: Database,
+  ctx: Services,
   call: IdempotentCall,
   create: () => Promise<T>,
   reread: Reread<T>,
 ): Promise<IdempotentResult<T>> {
   const key = idempotencyKeyOf(call.key);
   if (key === undefined) return { result: await create(), replayed: false };
-  const outcome = await runOnce(db, call, key, create);
+  const outcome = await runOnce(ctx, call, key, create);
   // Outside the create's transaction: the reread logs like a read, and may refuse.
   return outcome.replayed ? { result: await reread(outcome.result), replayed: true } : outcome;
 }
 
 async function runOnce<T>(
-  db: Database,
+  ctx: Services,
   call: IdempotentCall,
   key: string,
   create: () => Promise<T>,
 ): Promise<IdempotentResult<T>> {
+  const { db } = ctx;
   const requestHash = hashOf(call.scope, call.input);
   const t = db.t.idempotencyKeys;
-  const cipher = cipherOf(db);
+  const cipher = cipherOf(ctx);
   const where = and(eq(t.userId, call.user.id), eq(t.key, key));
   const fresh = (row: StoredAnswer | undefined) =>
     row && row.createdAt.getTime() > Date.now() - IDEMPOTENCY_TTL_MS;

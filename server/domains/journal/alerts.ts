@@ -15,7 +15,7 @@ import { LOCK_SPACE, lockFor } from '../../db/locks';
 import { enqueueMail } from '../mail/outbox';
 import { accessAlertMail, journalLink } from '../mail/templates';
 import { describeAlert } from './describe';
-import { journalSettings } from './settings';
+import type { JournalSettings } from './settings';
 
 const READ_KINDS = ['lecture_personnes', 'lecture_historique'] as const;
 
@@ -44,19 +44,19 @@ const today = (now: Date) => businessDayStart(businessDay(now));
 
 /** After a read of a report's people or history (its entry already written in `tx`). */
 export async function checkMassiveReading(
+  settings: JournalSettings,
   db: Database,
   tx: Orm,
   userId: number,
   now = new Date(),
 ): Promise<void> {
-  const settings = journalSettings(db);
   const dayStart = today(now);
   // Two reads of the same user at once must not both raise the alert (SQLite serialises already).
   await lockFor(db, tx, LOCK_SPACE.accessAlerts, userId);
   const windowStart = new Date(now.getTime() - settings.windowMinutes * 60_000);
   const inWindow = await reportsRead(db, tx, userId, windowStart);
   if (inWindow >= settings.reads && !(await alertedSince(db, tx, userId, 'lecture_massive', dayStart))) {
-    await raiseAlert(db, tx, userId, 'lecture_massive', {
+    await raiseAlert(settings, db, tx, userId, 'lecture_massive', {
       signalements: inWindow,
       fenetreMinutes: settings.windowMinutes,
       seuil: settings.reads,
@@ -67,7 +67,7 @@ export async function checkMassiveReading(
     inDay >= settings.dailyReads &&
     !(await alertedSince(db, tx, userId, 'lecture_quotidienne', dayStart))
   ) {
-    await raiseAlert(db, tx, userId, 'lecture_quotidienne', {
+    await raiseAlert(settings, db, tx, userId, 'lecture_quotidienne', {
       signalements: inDay,
       jour: businessDay(now),
       seuil: settings.dailyReads,
@@ -97,13 +97,13 @@ async function rowsExported(
 
 /** After an export of the reports list (its entry already written in `tx`). */
 export async function checkMassiveExport(
+  settings: JournalSettings,
   db: Database,
   tx: Orm,
   userId: number,
   format: string,
   now = new Date(),
 ): Promise<void> {
-  const settings = journalSettings(db);
   const dayStart = today(now);
   await lockFor(db, tx, LOCK_SPACE.accessAlerts, userId);
   const { lignes, exports } = await rowsExported(db, tx, userId, dayStart);
@@ -112,7 +112,7 @@ export async function checkMassiveExport(
     const [row] = await tx.select({ n: count() }).from(db.t.signalements);
     const total = Number(row?.n ?? 0);
     if (total > 0 && lignes >= settings.exportShare * total) {
-      await raiseAlert(db, tx, userId, 'export_massif', {
+      await raiseAlert(settings, db, tx, userId, 'export_massif', {
         format,
         lignes,
         exports,
@@ -128,7 +128,7 @@ export async function checkMassiveExport(
     lignes >= settings.dailyExportRows &&
     !(await alertedSince(db, tx, userId, 'export_quotidien', dayStart))
   ) {
-    await raiseAlert(db, tx, userId, 'export_quotidien', {
+    await raiseAlert(settings, db, tx, userId, 'export_quotidien', {
       lignes,
       exports,
       jour,
@@ -139,6 +139,7 @@ export async function checkMassiveExport(
 
 /** Inserts the alert and queues one e-mail per enabled administrator, in the caller's transaction. */
 async function raiseAlert(
+  { publicUrl }: JournalSettings,
   db: Database,
   tx: Orm,
   userId: number,
@@ -158,7 +159,6 @@ async function raiseAlert(
     .from(u)
     .innerJoin(r, eq(r.id, u.roleId))
     .where(and(eq(r.code, ROLE_ADMIN), eq(u.isEnabled, true)));
-  const { publicUrl } = journalSettings(db);
   const message = describeAlert(kind, details);
   for (const admin of admins) {
     await enqueueMail(

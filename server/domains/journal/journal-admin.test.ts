@@ -227,7 +227,7 @@ describe.each(await testEngines())('journal des accès on %s', (engine) => {
       role: { code: 'ROLE_ADMIN', designation: 'Administrateur' },
       twoFactorEnrolled: true,
     };
-    const { buffer, rows } = await exportJournalXlsx(t.db, actor, { du: '2026-03-09', au: '2026-03-11' }, 3);
+    const { buffer, rows } = await exportJournalXlsx(t.ctx, actor, { du: '2026-03-09', au: '2026-03-11' }, 3);
     expect(rows).toBe(3);
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(buffer as unknown as ArrayBuffer);

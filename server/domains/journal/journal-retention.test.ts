@@ -72,7 +72,7 @@ describe.each(await testEngines())('access log flood and retention on %s', (engi
     ]);
 
     // Once the window is over (the hourly maintenance, or the server's stop), one summary row.
-    expect(await flushLoginRefusals(t.db, Date.now() + REFUSAL_WINDOW_MS)).toBe(1);
+    expect(await flushLoginRefusals(t.ctx.journal.refusals, t.db, Date.now() + REFUSAL_WINDOW_MS)).toBe(1);
     const after = await fromAddress();
     expect(after).toHaveLength(7);
     expect(after[6]!.details).toMatchObject({ motif: 'trop_de_tentatives', refus: 994, fenetreMinutes: 15 });
@@ -101,7 +101,7 @@ describe.each(await testEngines())('access log flood and retention on %s', (engi
     await entry(new Date(start.getTime() + DAY / 2), 'dans-la-periode');
     const before = (await accessLogRows(t)).length;
 
-    const purged = await purgeExpired(t.db, undefined, now);
+    const purged = await purgeExpired(t.ctx, undefined, now);
     expect(purged.accessLog.entries).toBe(2);
     const rows = await accessLogRows(t);
     const marks = rows.map((r) => r.details.marque).filter(Boolean);
@@ -114,7 +114,7 @@ describe.each(await testEngines())('access log flood and retention on %s', (engi
     await refused('DELETE FROM access_log');
     const [marker] = await t.db.read.select().from(t.db.t.accessLogPurge);
     expect(marker).toEqual({ id: 1, cutoff: null });
-    expect(await purgeAccessLog(t.db, now)).toEqual({ entries: 0, refusals: 0 });
+    expect(await purgeAccessLog(t.ctx.journal, t.db, now)).toEqual({ entries: 0, refusals: 0 });
   });
 
   it('shows the purge on the Journal des accès screen in French', async () => {

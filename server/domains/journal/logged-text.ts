@@ -5,20 +5,14 @@
 // `nom_index` (the log cannot be joined to the sources) and can only be compared with another hash of the
 // same log. Two entries with the same hash were the same text (repeated tries, the same search); nothing else
 // is readable from it. A key rotation changes the hashes of later entries.
-import { cipherOf } from '../../crypto/registry';
-import type { Database } from '../../db/client';
+import type { DataCipher } from '../../crypto/cipher';
 import { isSignalementCode } from '../signalements/code';
 
 const DIGEST_CHARS = 16;
 
-/** The keyed hash of `text` for `purpose`; null on a database opened without its data key (scripts). */
-export function textDigest(db: Database, purpose: string, text: string): string | null {
-  let index: string | null;
-  try {
-    index = cipherOf(db).blindIndex(`journal ${purpose} ${text}`);
-  } catch {
-    return null;
-  }
+/** The keyed hash of `text` for `purpose`; null without the data key (a context of a script). */
+export function textDigest(cipher: DataCipher | null, purpose: string, text: string): string | null {
+  const index = cipher ? cipher.blindIndex(`journal ${purpose} ${text}`) : null;
   return index === null ? null : index.slice(0, DIGEST_CHARS);
 }
 
@@ -26,10 +20,10 @@ export type LoggedSearch =
   { type: 'code'; code: string } | { type: 'texte'; longueur: number; mots: number; empreinte?: string };
 
 /** A search as logged: a report's code as such (not a name), any other text as its length and hash. */
-export function describeSearch(db: Database, search: string): LoggedSearch {
+export function describeSearch(cipher: DataCipher | null, search: string): LoggedSearch {
   const text = search.trim();
   if (isSignalementCode(text.toUpperCase())) return { type: 'code', code: text.toUpperCase() };
-  const digest = textDigest(db, 'recherche', text);
+  const digest = textDigest(cipher, 'recherche', text);
   return {
     type: 'texte',
     longueur: [...text].length,
@@ -39,6 +33,6 @@ export function describeSearch(db: Database, search: string): LoggedSearch {
 }
 
 /** A code typed in a filter (a user's or a report's): kept when it has the shape of one, else described. */
-export function loggedCode(db: Database, value: string, shape: RegExp): string | LoggedSearch {
-  return shape.test(value) ? value : describeSearch(db, value);
+export function loggedCode(cipher: DataCipher | null, value: string, shape: RegExp): string | LoggedSearch {
+  return shape.test(value) ? value : describeSearch(cipher, value);
 }

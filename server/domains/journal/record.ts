@@ -7,6 +7,8 @@
 // length with a keyed hash (logged-text.ts), a failed log-in names the account, or the keyed hash of the
 // e-mail typed.
 import { eq } from 'drizzle-orm';
+import type { Services } from '../../context';
+import type { DataCipher } from '../../crypto/cipher';
 import type { Database, Orm } from '../../db/client';
 import type { SessionUser } from '../auth/session';
 import { checkMassiveExport, checkMassiveReading } from './alerts';
@@ -28,34 +30,35 @@ export type PeopleRead =
 
 /** A read of a report's authors, sources or victims; may raise a `lecture_massive` alert. */
 export async function recordPeopleRead(
-  db: Database,
+  ctx: Services,
   actor: Actor,
   signalement: string,
   read: PeopleRead,
 ): Promise<void> {
-  await recordRead(db, actor, 'lecture_personnes', signalement, { ...read });
+  await recordRead(ctx, actor, 'lecture_personnes', signalement, { ...read });
 }
 
 /** A read of a report's history that showed entries about its people; may raise a `lecture_massive` alert. */
 export async function recordHistoryRead(
-  db: Database,
+  ctx: Services,
   actor: Actor,
   signalement: string,
   details: { entrees: number; personnes: number; masquees: number },
 ): Promise<void> {
-  await recordRead(db, actor, 'lecture_historique', signalement, details);
+  await recordRead(ctx, actor, 'lecture_historique', signalement, details);
 }
 
 async function recordRead(
-  db: Database,
+  ctx: Services,
   actor: Actor,
   kind: 'lecture_personnes' | 'lecture_historique',
   signalement: string,
   details: Record<string, unknown>,
 ) {
+  const { db, journal } = ctx;
   await db.transaction(async (tx) => {
     await recordAccess(db, { kind, ...byActor(actor), signalement, details }, tx);
-    await checkMassiveReading(db, tx, actor.id);
+    await checkMassiveReading(journal.settings, db, tx, actor.id);
   });
 }
 
@@ -67,19 +70,20 @@ export interface ExportRecord {
 }
 
 /** The filters as logged: codes and dates as given, the search text never (its kind, length and hash). */
-function loggedFilters(db: Database, filtres: Record<string, unknown>): Record<string, unknown> {
+function loggedFilters(cipher: DataCipher | null, filtres: Record<string, unknown>): Record<string, unknown> {
   const { search, ...rest } = filtres;
   const kept = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined));
-  if (typeof search === 'string' && search.trim() !== '') kept.recherche = describeSearch(db, search);
+  if (typeof search === 'string' && search.trim() !== '') kept.recherche = describeSearch(cipher, search);
   return kept;
 }
 
 /** An export of the reports list: one entry; may raise an `export_massif` or `export_quotidien` alert. */
-export async function recordExport(db: Database, actor: Actor, record: ExportRecord): Promise<void> {
-  const filtres = loggedFilters(db, record.filtres);
+export async function recordExport(ctx: Services, actor: Actor, record: ExportRecord): Promise<void> {
+  const { db, journal } = ctx;
+  const filtres = loggedFilters(ctx.cipher, record.filtres);
   await db.transaction(async (tx) => {
     await recordAccess(db, { kind: 'export', ...byActor(actor), details: { ...record, filtres } }, tx);
-    await checkMassiveExport(db, tx, actor.id, record.format);
+    await checkMassiveExport(journal.settings, db, tx, actor.id, record.format);
   });
 }
 
@@ -116,15 +120,16 @@ export async function recordLogin(
  * Refusals by the limiter (`trop_de_tentatives`) are counted per address, not logged each (refusals.ts).
  */
 export async function recordLoginFailure(
-  db: Database,
+  ctx: Services,
   failure: { userId: number | null; email: string; address: string; motif: LoginFailure },
 ) {
+  const { db, journal } = ctx;
   const write = async () => {
     const { userId, address, motif } = failure;
     const account = userId === null ? null : await accountEmail(db, userId);
     const details =
       account === null
-        ? { motif, empreinte: textDigest(db, 'email', failure.email.trim().toLowerCase()) }
+        ? { motif, empreinte: textDigest(ctx.cipher, 'email', failure.email.trim().toLowerCase()) }
         : { motif };
     await recordAccess(db, {
       kind: 'echec_connexion',
@@ -134,7 +139,8 @@ export async function recordLoginFailure(
       details,
     });
   };
-  if (failure.motif === 'trop_de_tentatives') await countRefusal(db, failure.address, write);
+  if (failure.motif === 'trop_de_tentatives')
+    await countRefusal(journal.refusals, db, failure.address, write);
   else await write();
 }
 

@@ -37,13 +37,14 @@ describe.each(await testEngines())('log-in refusal summaries on %s', (engine) =>
     const start = Date.now() - REFUSAL_WINDOW_MS;
     const addresses = ['192.0.2.1', '192.0.2.2', '192.0.2.3'];
     for (const address of addresses) {
-      for (let i = 0; i < 3; i++) await countRefusal(t.db, address, noFirstRow, start);
+      for (let i = 0; i < 3; i++)
+        await countRefusal(t.ctx.journal.refusals, t.db, address, noFirstRow, start);
     }
     const later = Date.now() + 1;
     const written = await Promise.all([
-      flushLoginRefusals(t.db, later),
-      flushLoginRefusals(t.db, later),
-      flushLoginRefusals(t.db, later, true),
+      flushLoginRefusals(t.ctx.journal.refusals, t.db, later),
+      flushLoginRefusals(t.ctx.journal.refusals, t.db, later),
+      flushLoginRefusals(t.ctx.journal.refusals, t.db, later, true),
     ]);
     expect(written.reduce((a, b) => a + b, 0)).toBe(3);
     expect(await summaries('192.0.2.')).toEqual(['192.0.2.1:2', '192.0.2.2:2', '192.0.2.3:2']);
@@ -52,14 +53,15 @@ describe.each(await testEngines())('log-in refusal summaries on %s', (engine) =>
   it("does not write a window twice when a refusal opens the address's next window during a flush", async () => {
     const start = Date.now() - REFUSAL_WINDOW_MS;
     for (const address of ['198.51.100.1', '198.51.100.2']) {
-      for (let i = 0; i < 2; i++) await countRefusal(t.db, address, noFirstRow, start);
+      for (let i = 0; i < 2; i++)
+        await countRefusal(t.ctx.journal.refusals, t.db, address, noFirstRow, start);
     }
     const later = Date.now() + 1;
-    const flushing = flushLoginRefusals(t.db, later);
+    const flushing = flushLoginRefusals(t.ctx.journal.refusals, t.db, later);
     // A refusal of the second address while the first one's summary is being written.
-    await countRefusal(t.db, '198.51.100.2', noFirstRow, later);
+    await countRefusal(t.ctx.journal.refusals, t.db, '198.51.100.2', noFirstRow, later);
     await flushing;
-    await flushLoginRefusals(t.db, later + REFUSAL_WINDOW_MS, true);
+    await flushLoginRefusals(t.ctx.journal.refusals, t.db, later + REFUSAL_WINDOW_MS, true);
     expect(await summaries('198.51.100.')).toEqual(['198.51.100.1:1', '198.51.100.2:1']);
   });
 
@@ -67,18 +69,19 @@ describe.each(await testEngines())('log-in refusal summaries on %s', (engine) =>
     REFUSAL_LIMITS.addressesKept = 40;
     const start = Date.now() - REFUSAL_WINDOW_MS;
     for (let n = 0; n < 40; n++) {
-      for (let i = 0; i < 2; i++) await countRefusal(t.db, `203.0.113.${n}`, noFirstRow, start);
+      for (let i = 0; i < 2; i++)
+        await countRefusal(t.ctx.journal.refusals, t.db, `203.0.113.${n}`, noFirstRow, start);
     }
     const later = Date.now() + 1;
-    await countRefusal(t.db, '203.0.113.200', noFirstRow, later);
+    await countRefusal(t.ctx.journal.refusals, t.db, '203.0.113.200', noFirstRow, later);
     // The request is answered before the forty rows are written.
     expect((await summaries('203.0.113.')).length).toBeLessThan(40);
-    await backgroundRefusalFlush(t.db);
+    await backgroundRefusalFlush(t.ctx.journal.refusals);
     expect(await summaries('203.0.113.')).toHaveLength(40);
     // The map has room again: the next refusal of a new address gets its own window.
-    await countRefusal(t.db, '203.0.113.201', noFirstRow, later);
-    await countRefusal(t.db, '203.0.113.201', noFirstRow, later);
-    await flushLoginRefusals(t.db, later + REFUSAL_WINDOW_MS, true);
+    await countRefusal(t.ctx.journal.refusals, t.db, '203.0.113.201', noFirstRow, later);
+    await countRefusal(t.ctx.journal.refusals, t.db, '203.0.113.201', noFirstRow, later);
+    await flushLoginRefusals(t.ctx.journal.refusals, t.db, later + REFUSAL_WINDOW_MS, true);
     expect(await summaries('203.0.113.201')).toEqual(['203.0.113.201:1']);
   });
 });

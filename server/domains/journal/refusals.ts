@@ -5,7 +5,7 @@
 // summary row when the window is over: at the next refusal from that address, at the hourly maintenance
 // (mail/retention.ts), or when the server stops. So an address writes at most two rows per window and
 // process, whatever its rate. Counters lost in a crash are lost (the first row of the window stays).
-// Flushes run one at a time per database, and each window is written by whoever takes it out of the map
+// Flushes run one at a time per process, and each window is written by whoever takes it out of the map
 // first, so two triggers at once (a full map, the hourly purge, the stop) never write one window twice;
 // a full map is flushed in the background, so the refusal that finds it full does not wait for thousands
 // of rows.
@@ -24,16 +24,16 @@ interface RefusalWindow {
   more: number;
 }
 
-const byDatabase = new WeakMap<Database, Map<string, RefusalWindow>>();
-/** The flush under way (or the last one), per database: the next one waits for it. */
-const flushes = new WeakMap<Database, Promise<unknown>>();
-/** The background flush started by a full map, while it runs (at most one per database). */
-const backgroundFlushes = new WeakMap<Database, Promise<void>>();
-
-function windowsOf(db: Database): Map<string, RefusalWindow> {
-  let windows = byDatabase.get(db);
-  if (!windows) byDatabase.set(db, (windows = new Map()));
-  return windows;
+/**
+ * The refusal windows of one server process (or test app): held by its context (server/context.ts) and
+ * written to its database.
+ */
+export class LoginRefusals {
+  readonly windows = new Map<string, RefusalWindow>();
+  /** The flush under way (or the last one): the next one waits for it. */
+  flushing: Promise<unknown> = Promise.resolve();
+  /** The background flush started by a full map, while it runs (at most one). */
+  background: Promise<void> | null = null;
 }
 
 async function writeSummary(db: Database, address: string, w: RefusalWindow) {
@@ -58,15 +58,16 @@ async function writeSummary(db: Database, address: string, w: RefusalWindow) {
  * only then. Returns whether a row was written now.
  */
 export async function countRefusal(
+  refusals: LoginRefusals,
   db: Database,
   address: string,
   first: () => Promise<void>,
   now = Date.now(),
 ): Promise<boolean> {
-  const windows = windowsOf(db);
+  const { windows } = refusals;
   let key = address;
   if (!windows.has(key) && windows.size >= REFUSAL_LIMITS.addressesKept) {
-    flushInBackground(db, now);
+    flushInBackground(refusals, db, now);
     key = OTHERS;
   }
   const current = windows.get(key);
@@ -83,18 +84,25 @@ export async function countRefusal(
 
 /**
  * Writes the summary rows of the windows that are over (all of them with `all`, when the server stops)
- * and forgets them. Waits for a flush under way first (one at a time per database).
+ * and forgets them. Waits for a flush under way first (one at a time).
  */
-export function flushLoginRefusals(db: Database, now = Date.now(), all = false): Promise<number> {
-  const next = (flushes.get(db) ?? Promise.resolve())
-    .catch(() => undefined)
-    .then(() => flushNow(db, now, all));
-  flushes.set(db, next);
+export function flushLoginRefusals(
+  refusals: LoginRefusals,
+  db: Database,
+  now = Date.now(),
+  all = false,
+): Promise<number> {
+  const next = refusals.flushing.catch(() => undefined).then(() => flushNow(refusals.windows, db, now, all));
+  refusals.flushing = next;
   return next;
 }
 
-async function flushNow(db: Database, now: number, all: boolean): Promise<number> {
-  const windows = windowsOf(db);
+async function flushNow(
+  windows: Map<string, RefusalWindow>,
+  db: Database,
+  now: number,
+  all: boolean,
+): Promise<number> {
   let written = 0;
   for (const [address, w] of [...windows]) {
     if (!all && now - w.startedAt < REFUSAL_WINDOW_MS) continue;
@@ -110,19 +118,18 @@ async function flushNow(db: Database, now: number, all: boolean): Promise<number
 }
 
 /** Resolves once the background flush started by a full map (if any) is over; for tests. */
-export async function backgroundRefusalFlush(db: Database): Promise<void> {
-  await backgroundFlushes.get(db);
+export async function backgroundRefusalFlush(refusals: LoginRefusals): Promise<void> {
+  await refusals.background;
 }
 
-function flushInBackground(db: Database, now: number): void {
-  if (backgroundFlushes.has(db)) return;
-  const running = flushLoginRefusals(db, now).then(
+function flushInBackground(refusals: LoginRefusals, db: Database, now: number): void {
+  if (refusals.background) return;
+  const running = flushLoginRefusals(refusals, db, now).then(
     () => undefined,
     // No detail: the driver's error quotes the row, and so the address.
     () => console.warn('journal des accès : résumé des connexions refusées non écrit (table pleine)'),
   );
-  backgroundFlushes.set(
-    db,
-    running.finally(() => backgroundFlushes.delete(db)),
-  );
+  refusals.background = running.finally(() => {
+    refusals.background = null;
+  });
 }

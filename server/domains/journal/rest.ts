@@ -1,14 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { journalFiltersSchema } from '../../../shared/schemas/journal';
-import type { Database } from '../../db/client';
 import { parseQuery } from '../../http/jsonld';
 import { exportJournalXlsx, journalExportFileName } from './service';
 
-export function journalRoutes(app: FastifyInstance, db: Database) {
+export function journalRoutes(app: FastifyInstance) {
   /** The filtered access log as an xlsx file (administrators only; the export itself is logged). */
   app.get('/api/journal-acces/export/xlsx', async (request, reply) => {
     const filters = journalFiltersSchema.parse(parseQuery(request.query as Record<string, unknown>));
-    const { buffer, rows } = await exportJournalXlsx(db, request.auth!.user, filters);
+    const { buffer, rows } = await exportJournalXlsx(app.ctx, request.auth!.user, filters);
     return reply
       .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
       .header('content-disposition', `attachment; filename="${journalExportFileName()}"`)

@@ -6,10 +6,10 @@
 // transaction no statement sees a marker, and the database refuses one younger than 30 days.
 import { eq, lt } from 'drizzle-orm';
 import { addDays, businessDay, businessDayStart } from '../../../shared/calendar';
+import type { JournalContext } from '../../context';
 import type { Database } from '../../db/client';
 import { recordAccess } from './append';
 import { flushLoginRefusals } from './refusals';
-import { journalSettings } from './settings';
 
 export interface LogPurged {
   /** Entries deleted. */
@@ -23,11 +23,12 @@ export const firstDayKept = (now: Date, retentionDays: number): string =>
   addDays(businessDay(now), -retentionDays);
 
 export async function purgeAccessLog(
+  journal: JournalContext,
   db: Database,
   now = new Date(),
-  retentionDays = journalSettings(db).retentionDays,
+  retentionDays = journal.settings.retentionDays,
 ): Promise<LogPurged> {
-  const refusals = await flushLoginRefusals(db, now.getTime());
+  const refusals = await flushLoginRefusals(journal.refusals, db, now.getTime());
   const day = firstDayKept(now, retentionDays);
   const cutoff = businessDayStart(day);
   const { accessLog: l, accessLogPurge: p } = db.t;

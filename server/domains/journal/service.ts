@@ -25,6 +25,7 @@ import {
   type JournalFilters,
   type JournalListInput,
 } from '../../../shared/schemas/journal';
+import type { Services } from '../../context';
 import type { Database } from '../../db/client';
 import { forbidden, notFound } from '../../errors';
 import { requireAdmin } from '../auth/guards';
@@ -217,11 +218,12 @@ function filtersLines(f: JournalFilters): string[] {
  * default, which the file says when it is capped). The export is itself logged, before the file is returned.
  */
 export async function exportJournalXlsx(
-  db: Database,
+  ctx: Services,
   actor: SessionUser,
   filters: JournalFilters,
   maxRows = JOURNAL_EXPORT_MAX_ROWS,
 ): Promise<{ buffer: Buffer; rows: number }> {
+  const { db } = ctx;
   requireAdmin(actor);
   // Entries written while the file is built (this export's own, others') would shift the pages.
   const l = db.t.accessLog;
@@ -293,9 +295,9 @@ export async function exportJournalXlsx(
   );
   // The two text fields of the screen are meant for codes; anything else typed there is not logged as text.
   if (typeof filtres.utilisateur === 'string')
-    filtres.utilisateur = loggedCode(db, filtres.utilisateur, USER_CODE);
+    filtres.utilisateur = loggedCode(ctx.cipher, filtres.utilisateur, USER_CODE);
   if (typeof filtres.signalement === 'string')
-    filtres.signalement = loggedCode(db, filtres.signalement.toUpperCase(), SIGNALEMENT_CODE);
+    filtres.signalement = loggedCode(ctx.cipher, filtres.signalement.toUpperCase(), SIGNALEMENT_CODE);
   await recordAccess(db, {
     kind: 'export',
     userId: actor.id,

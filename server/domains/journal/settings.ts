@@ -1,8 +1,8 @@
-// Thresholds of the alerts on unusual reading, the log's retention, and the public address used in their e-mails. Services
-// receive the database, not the configuration: buildApp registers these settings for its database, and a
-// database nobody configured (scripts, unit tests of other domains) gets the configuration's defaults.
-import { configSchema, type Config } from '../../config';
-import type { Database } from '../../db/client';
+// Thresholds of the alerts on unusual reading, the log's retention, and the public address used in their
+// e-mails: read from the configuration once, by createAppContext (server/context.ts), and handed to the
+// services that use them. There is no default here: a caller without a context builds one from its
+// configuration.
+import type { Config } from '../../config';
 
 export interface JournalSettings {
   windowMinutes: number;
@@ -15,7 +15,7 @@ export interface JournalSettings {
   publicUrl: string;
 }
 
-function settingsOf(config: Config): JournalSettings {
+export function journalSettingsOf(config: Config): JournalSettings {
   return {
     windowMinutes: config.ACCESS_ALERT_WINDOW_MINUTES,
     reads: config.ACCESS_ALERT_READS,
@@ -26,18 +26,4 @@ function settingsOf(config: Config): JournalSettings {
     retentionDays: config.ACCESS_LOG_RETENTION_DAYS,
     publicUrl: config.PUBLIC_URL,
   };
-}
-
-const byDatabase = new WeakMap<Database, JournalSettings>();
-let defaults: JournalSettings | undefined;
-
-export function configureJournal(db: Database, config: Config): void {
-  byDatabase.set(db, settingsOf(config));
-}
-
-export function journalSettings(db: Database): JournalSettings {
-  const own = byDatabase.get(db);
-  if (own) return own;
-  defaults ??= settingsOf(configSchema.parse({}));
-  return defaults;
 }

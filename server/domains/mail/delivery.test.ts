@@ -23,7 +23,7 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
   const workers: MailWorker[] = [];
   const config = () => ({ SMTP_URL: smtp.url, MAIL_FROM: t.config.MAIL_FROM, PUBLIC_URL });
   const worker = (options: Parameters<typeof startTestWorker>[2] = {}) => {
-    const w = startTestWorker(t.db, config(), options);
+    const w = startTestWorker(t.ctx, config(), options);
     workers.push(w);
     return w;
   };
@@ -268,7 +268,7 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const port = (silent.address() as { port: number }).port;
     const w = startTestWorker(
-      t.db,
+      t.ctx,
       { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: t.config.MAIL_FROM, PUBLIC_URL },
       { stopGraceMs: 200 },
     );

@@ -5,7 +5,7 @@
 // holds the database long; the other tables hold a day's rows at most.
 // Messages not sent (pending, or failed and waiting for an administrator) are kept.
 import { and, eq, inArray, isNotNull, lt, or } from 'drizzle-orm';
-import type { Database } from '../../db/client';
+import type { AppContext } from '../../context';
 import { purgeRateWindows } from '../../http/public-limit';
 import { IDEMPOTENCY_TTL_MS } from '../idempotency/service';
 import { purgeAccessLog, type LogPurged } from '../journal/retention';
@@ -27,7 +27,7 @@ export interface Purged {
 }
 
 export async function purgeExpired(
-  db: Database,
+  { db, journal }: Pick<AppContext, 'db' | 'journal'>,
   retentionMs = DEFAULT_RETENTION_MS,
   now = new Date(),
 ): Promise<Purged> {
@@ -85,6 +85,6 @@ export async function purgeExpired(
     )
     .then((rows) => rows.length);
   const windows = await purgeRateWindows(db, now.getTime());
-  const accessLog = await purgeAccessLog(db, now);
+  const accessLog = await purgeAccessLog(journal, db, now);
   return { mails, links, workers: gone ?? 0, answers, windows, accessLog };
 }

@@ -75,7 +75,7 @@ describe.each(await testEngines())('stale claims and retention on %s', (engine) 
     expect(await failedList()).toMatchObject([{ id, to: 'bloque@example.mg', state: 'stuck' }]);
 
     workers.push(
-      startTestWorker(t.db, { SMTP_URL: smtp.url, MAIL_FROM: t.config.MAIL_FROM, PUBLIC_URL: 'http://x' }),
+      startTestWorker(t.ctx, { SMTP_URL: smtp.url, MAIL_FROM: t.config.MAIL_FROM, PUBLIC_URL: 'http://x' }),
     );
     await smtp.waitFor((m) => m.to === 'bloque@example.mg', 15_000);
     await expect
@@ -193,7 +193,7 @@ describe.each(await testEngines())('stale claims and retention on %s', (engine) 
   });
 
   it('registers each worker while it runs and removes it at a clean stop', async () => {
-    const worker = startTestWorker(t.db, {
+    const worker = startTestWorker(t.ctx, {
       SMTP_URL: smtp.url,
       MAIL_FROM: t.config.MAIL_FROM,
       PUBLIC_URL: 'http://x',
@@ -259,7 +259,7 @@ describe.each(await testEngines())('stale claims and retention on %s', (engine) 
           link('valide', -DAY, null),
         ]),
     );
-    const purged = await purgeExpired(t.db, 30 * DAY, now);
+    const purged = await purgeExpired(t.ctx, 30 * DAY, now);
     expect(purged).toMatchObject({ mails: 1, links: 2 });
     const left = (await t.db.read.select({ to: o().to }).from(o())).map((r) => r.to).sort();
     expect(left).toEqual(['attente@example.mg', 'echec@example.mg', 'recent@example.mg']);

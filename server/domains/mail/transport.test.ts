@@ -32,7 +32,7 @@ describe.each(await testEngines())('mail without SMTP_URL on %s', (engine) => {
   it('writes each message as an .eml file under the mail folder, logs its path and marks it sent', async () => {
     const log = memoryLogger();
     const worker = startTestWorker(
-      t.db,
+      t.ctx,
       { MAIL_FROM: t.config.MAIL_FROM, PUBLIC_URL: t.config.PUBLIC_URL },
       {
         mailDir: dir,

@@ -2,6 +2,7 @@
 // there is work and backs off to maxIdleMs otherwise; enqueueMail() wakes it once the message is committed
 // (db.afterCommit), the polling stays as the fallback. Its timers are unref'd
 // and stop() ends it cleanly, so it never keeps a process (or a test) alive.
+import type { JournalContext } from '../../context';
 import type { Database } from '../../db/client';
 import { DEFAULT_POLICY, deliverDueMail, msUntilNextDue, type DeliveryPolicy } from './delivery';
 import { onMailQueued } from './outbox';
@@ -17,6 +18,8 @@ interface Logger {
 
 export interface MailWorkerOptions {
   db: Database;
+  /** The access log's settings and refusal windows: the hourly purge trims the log and writes the windows. */
+  journal: JournalContext;
   config: TransportConfig;
   log: Logger;
   /** Defaults to SMTP (SMTP_URL) or .eml files (mailDir, default data/mail). */
@@ -89,7 +92,7 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
         kicked = false;
         if (Date.now() - purgedAt >= purgeEveryMs) {
           purgedAt = Date.now();
-          const purged = await purgeExpired(db, retentionMs);
+          const purged = await purgeExpired({ db, journal: options.journal }, retentionMs);
           if (purged.mails + purged.links > 0)
             log.info(purged, 'rétention : anciens e-mails envoyés et liens de mot de passe supprimés');
           if (purged.accessLog.entries > 0)

@@ -31,7 +31,7 @@ export function partenairesRoutes(app: FastifyInstance, db: Database) {
       .code(201)
       .send(
         await restIdempotent(
-          db,
+          app.ctx,
           request,
           reply,
           input,

@@ -8,13 +8,13 @@ import {
   victimeSchema,
 } from '../../../shared/schemas/signalements';
 import { codeParamsSchema } from '../../../shared/schemas/common';
-import type { Database } from '../../db/client';
 import type { SessionUser } from '../auth/session';
 import * as service from './service';
 import { restIdempotent } from '../idempotency/doors';
 
 /** POST, PATCH and DELETE of /api/presume_auteurs, /api/sources and /api/victimes (spec §7). */
-export function personnesRoutes(app: FastifyInstance, db: Database) {
+export function personnesRoutes(app: FastifyInstance) {
+  const { ctx } = app;
   const user = (request: FastifyRequest) => request.auth!.user;
   const code = (request: FastifyRequest) => codeParamsSchema.parse(request.params).code;
   // A replay reads the person again under today's rights (decision 0020).
@@ -26,7 +26,7 @@ export function personnesRoutes(app: FastifyInstance, db: Database) {
     reread: (actor: SessionUser, stored: T) => Promise<T>,
   ) =>
     restIdempotent(
-      db,
+      ctx,
       request,
       reply,
       input,
@@ -40,13 +40,13 @@ export function personnesRoutes(app: FastifyInstance, db: Database) {
         request,
         reply,
         auteurCreateSchema.parse(request.body ?? {}),
-        (input) => service.createAuteur(db, user(request), input),
-        (actor, stored) => service.rereadAuteur(db, actor, stored),
+        (input) => service.createAuteur(ctx, user(request), input),
+        (actor, stored) => service.rereadAuteur(ctx, actor, stored),
       ),
     ),
   );
   app.patch('/api/presume_auteurs/:code', async (request) =>
-    service.updateAuteur(db, user(request), code(request), auteurSchema.parse(request.body ?? {})),
+    service.updateAuteur(ctx, user(request), code(request), auteurSchema.parse(request.body ?? {})),
   );
 
   app.post('/api/sources', async (request, reply) =>
@@ -55,13 +55,13 @@ export function personnesRoutes(app: FastifyInstance, db: Database) {
         request,
         reply,
         sourceCreateSchema.parse(request.body ?? {}),
-        (input) => service.createSource(db, user(request), input),
-        (actor, stored) => service.rereadSource(db, actor, stored),
+        (input) => service.createSource(ctx, user(request), input),
+        (actor, stored) => service.rereadSource(ctx, actor, stored),
       ),
     ),
   );
   app.patch('/api/sources/:code', async (request) =>
-    service.updateSource(db, user(request), code(request), sourceSchema.parse(request.body ?? {})),
+    service.updateSource(ctx, user(request), code(request), sourceSchema.parse(request.body ?? {})),
   );
 
   app.post('/api/victimes', async (request, reply) =>
@@ -70,13 +70,13 @@ export function personnesRoutes(app: FastifyInstance, db: Database) {
         request,
         reply,
         victimeCreateSchema.parse(request.body ?? {}),
-        (input) => service.createVictime(db, user(request), input),
-        (actor, stored) => service.rereadVictime(db, actor, stored),
+        (input) => service.createVictime(ctx, user(request), input),
+        (actor, stored) => service.rereadVictime(ctx, actor, stored),
       ),
     ),
   );
   app.patch('/api/victimes/:code', async (request) =>
-    service.updateVictime(db, user(request), code(request), victimeSchema.parse(request.body ?? {})),
+    service.updateVictime(ctx, user(request), code(request), victimeSchema.parse(request.body ?? {})),
   );
 
   for (const [path, kind] of [
@@ -85,7 +85,7 @@ export function personnesRoutes(app: FastifyInstance, db: Database) {
     ['victimes', 'victime'],
   ] as const) {
     app.delete(`/api/${path}/:code`, async (request, reply) => {
-      await service.deletePerson(db, user(request), kind, code(request));
+      await service.deletePerson(ctx, user(request), kind, code(request));
       return reply.code(204).send();
     });
   }

@@ -18,21 +18,21 @@ const byCode = z.object({ code });
 export const auteursRouter = router({
   list: authedProcedure
     .input(bySignalement)
-    .query(({ ctx, input }) => service.listAuteurs(ctx.db, ctx.auth.user, input.signalement)),
+    .query(({ ctx, input }) => service.listAuteurs(ctx, ctx.auth.user, input.signalement)),
   create: authedProcedure.input(auteurCreateSchema).mutation(({ ctx, input }) =>
     trpcIdempotent(
       ctx,
       'auteurs.create',
       input,
-      () => service.createAuteur(ctx.db, ctx.auth.user, input),
-      (stored) => service.rereadAuteur(ctx.db, ctx.auth.user, stored),
+      () => service.createAuteur(ctx, ctx.auth.user, input),
+      (stored) => service.rereadAuteur(ctx, ctx.auth.user, stored),
     ),
   ),
   update: authedProcedure
     .input(byCode.extend({ data: auteurSchema }))
-    .mutation(({ ctx, input }) => service.updateAuteur(ctx.db, ctx.auth.user, input.code, input.data)),
+    .mutation(({ ctx, input }) => service.updateAuteur(ctx, ctx.auth.user, input.code, input.data)),
   delete: authedProcedure.input(byCode).mutation(async ({ ctx, input }) => {
-    await service.deletePerson(ctx.db, ctx.auth.user, 'auteur', input.code);
+    await service.deletePerson(ctx, ctx.auth.user, 'auteur', input.code);
     return { success: true as const };
   }),
 });
@@ -40,21 +40,21 @@ export const auteursRouter = router({
 export const sourcesRouter = router({
   list: authedProcedure
     .input(bySignalement)
-    .query(({ ctx, input }) => service.listSources(ctx.db, ctx.auth.user, input.signalement)),
+    .query(({ ctx, input }) => service.listSources(ctx, ctx.auth.user, input.signalement)),
   create: authedProcedure.input(sourceCreateSchema).mutation(({ ctx, input }) =>
     trpcIdempotent(
       ctx,
       'sources.create',
       input,
-      () => service.createSource(ctx.db, ctx.auth.user, input),
-      (stored) => service.rereadSource(ctx.db, ctx.auth.user, stored),
+      () => service.createSource(ctx, ctx.auth.user, input),
+      (stored) => service.rereadSource(ctx, ctx.auth.user, stored),
     ),
   ),
   update: authedProcedure
     .input(byCode.extend({ data: sourceSchema }))
-    .mutation(({ ctx, input }) => service.updateSource(ctx.db, ctx.auth.user, input.code, input.data)),
+    .mutation(({ ctx, input }) => service.updateSource(ctx, ctx.auth.user, input.code, input.data)),
   delete: authedProcedure.input(byCode).mutation(async ({ ctx, input }) => {
-    await service.deletePerson(ctx.db, ctx.auth.user, 'source', input.code);
+    await service.deletePerson(ctx, ctx.auth.user, 'source', input.code);
     return { success: true as const };
   }),
 });
@@ -62,21 +62,21 @@ export const sourcesRouter = router({
 export const victimesRouter = router({
   list: authedProcedure
     .input(bySignalement)
-    .query(({ ctx, input }) => service.listVictimes(ctx.db, ctx.auth.user, input.signalement)),
+    .query(({ ctx, input }) => service.listVictimes(ctx, ctx.auth.user, input.signalement)),
   create: authedProcedure.input(victimeCreateSchema).mutation(({ ctx, input }) =>
     trpcIdempotent(
       ctx,
       'victimes.create',
       input,
-      () => service.createVictime(ctx.db, ctx.auth.user, input),
-      (stored) => service.rereadVictime(ctx.db, ctx.auth.user, stored),
+      () => service.createVictime(ctx, ctx.auth.user, input),
+      (stored) => service.rereadVictime(ctx, ctx.auth.user, stored),
     ),
   ),
   update: authedProcedure
     .input(byCode.extend({ data: victimeSchema }))
-    .mutation(({ ctx, input }) => service.updateVictime(ctx.db, ctx.auth.user, input.code, input.data)),
+    .mutation(({ ctx, input }) => service.updateVictime(ctx, ctx.auth.user, input.code, input.data)),
   delete: authedProcedure.input(byCode).mutation(async ({ ctx, input }) => {
-    await service.deletePerson(ctx.db, ctx.auth.user, 'victime', input.code);
+    await service.deletePerson(ctx, ctx.auth.user, 'victime', input.code);
     return { success: true as const };
   }),
 });

@@ -11,7 +11,7 @@ import type {
   victimeCreateSchema,
   victimeSchema,
 } from '../../../shared/schemas/signalements';
-import { cipherOf } from '../../crypto/registry';
+import { cipherOf, type Services } from '../../context';
 import { openSource, sealSource, SOURCE_FIELDS } from '../../crypto/sources';
 import type { Database, Orm } from '../../db/client';
 import { insertWithFreshCode } from '../../db/fresh-code';
@@ -58,10 +58,11 @@ const insertWithCode = <T>(insert: (code: string) => Promise<T | undefined>, pre
 // ---------------------------------------------------------------- authors
 /** The report's presumed authors; the read is written in the access log before they are returned. */
 export async function listAuteurs(
-  db: Database,
+  ctx: Services,
   actor: SessionUser,
   signalement: string,
 ): Promise<AuteurDto[]> {
+  const { db } = ctx;
   const report = await findSignalement(db, signalement);
   const t = db.t.presumeAuteurs;
   const rows = await db.read
@@ -69,7 +70,7 @@ export async function listAuteurs(
     .from(t)
     .where(eq(t.signalementId, report.id))
     .orderBy(asc(t.createdAt), asc(t.id));
-  await recordPeopleRead(db, actor, report.code, { personnes: 'auteurs', nombre: rows.length });
+  await recordPeopleRead(ctx, actor, report.code, { personnes: 'auteurs', nombre: rows.length });
   return rows.map((r) => auteurDto(r, report.code));
 }
 
@@ -87,10 +88,11 @@ const auteurDto = (
 });
 
 export async function createAuteur(
-  db: Database,
+  ctx: Services,
   actor: SessionUser,
   input: z.output<typeof auteurCreateSchema>,
 ) {
+  const { db } = ctx;
   const t = db.t.presumeAuteurs;
   return db.transaction(async (tx) => {
     const report = await findEditable(db, actor, input.signalement, tx);
@@ -106,17 +108,18 @@ export async function createAuteur(
         )[0],
       PREFIX.auteur,
     );
-    await afterChange(db, tx, report.id, actor, 'auteur.ajout', diff({}, { code: row.code, ...values }));
+    await afterChange(ctx, tx, report.id, actor, 'auteur.ajout', diff({}, { code: row.code, ...values }));
     return auteurDto(row, report.code);
   });
 }
 
 export async function updateAuteur(
-  db: Database,
+  ctx: Services,
   actor: SessionUser,
   code: string,
   input: z.output<typeof auteurSchema>,
 ) {
+  const { db } = ctx;
   const t = db.t.presumeAuteurs;
   return db.transaction(async (tx) => {
     const { id, report } = await findPerson(db, tx, actor, 'auteur', code);
@@ -124,7 +127,7 @@ export async function updateAuteur(
     const [row] = await tx.update(t).set(input).where(eq(t.id, id)).returning();
     const changes = diff(pick(before!, input), input);
     if (Object.keys(changes).length > 0)
-      await afterChange(db, tx, report.id, actor, 'auteur.modification', {
+      await afterChange(ctx, tx, report.id, actor, 'auteur.modification', {
         code: { from: code, to: code },
         ...changes,
       });
@@ -178,10 +181,11 @@ const sourceDto = (r: SourceRow, canaux: SourceDto['canaux'], reportCode: string
  * read is written in the access log (what the caller got) before the answer is returned.
  */
 export async function listSources(
-  db: Database,
+  ctx: Services,
   actor: SessionUser,
   signalement: string,
 ): Promise<SourcesListDto> {
+  const { db } = ctx;
   const report = await findSignalement(db, signalement);
   const t = db.t;
   if (!canSeeSources(actor, report)) {
@@ -190,7 +194,7 @@ export async function listSources(
       .from(t.sources)
       .where(eq(t.sources.signalementId, report.id));
     const masquees = Number(row?.n ?? 0);
-    await recordPeopleRead(db, actor, report.code, { personnes: 'sources', protegees: true, masquees });
+    await recordPeopleRead(ctx, actor, report.code, { personnes: 'sources', protegees: true, masquees });
     return { sources: [], isAnonyme: true, sourcesProtegees: masquees };
   }
   const rows = await db.read
@@ -203,8 +207,8 @@ export async function listSources(
     db.read,
     rows.map((r) => r.id),
   );
-  await recordPeopleRead(db, actor, report.code, { personnes: 'sources', nombre: rows.length });
-  const cipher = cipherOf(db);
+  await recordPeopleRead(ctx, actor, report.code, { personnes: 'sources', nombre: rows.length });
+  const cipher = cipherOf(ctx);
   return {
     sources: rows.map((r) => sourceDto(openSource(cipher, r), canaux.get(r.id) ?? [], report.code)),
     isAnonyme: report.isAnonyme,
@@ -229,10 +233,11 @@ function sourceValues(input: z.output<typeof sourceSchema>) {
 }
 
 export async function createSource(
-  db: Database,
+  ctx: Services,
   actor: SessionUser,
   input: z.output<typeof sourceCreateSchema>,
 ) {
+  const { db } = ctx;
   const t = db.t.sources;
   return db.transaction(async (tx) => {
     const report = await findEditable(db, actor, input.signalement, tx);
@@ -242,7 +247,7 @@ export async function createSource(
         (
           await tx
             .insert(t)
-            .values({ code, signalementId: report.id, ...sealSource(cipherOf(db), values) })
+            .values({ code, signalementId: report.id, ...sealSource(cipherOf(ctx), values) })
             .onConflictDoNothing({ target: t.code })
             .returning()
         )[0],
@@ -251,7 +256,7 @@ export async function createSource(
     await setSourceCanaux(db, tx, row.id, input.canaux);
     const canaux = (await sourceCanaux(db, tx, [row.id])).get(row.id) ?? [];
     await afterChange(
-      db,
+      ctx,
       tx,
       report.id,
       actor,
@@ -263,15 +268,16 @@ export async function createSource(
 }
 
 export async function updateSource(
-  db: Database,
+  ctx: Services,
   actor: SessionUser,
   code: string,
   input: z.output<typeof sourceSchema>,
 ) {
+  const { db } = ctx;
   const t = db.t.sources;
   return db.transaction(async (tx) => {
     const { id, report } = await findPerson(db, tx, actor, 'source', code);
-    const cipher = cipherOf(db);
+    const cipher = cipherOf(ctx);
     const [stored] = await tx.select().from(t).where(eq(t.id, id));
     const before = openSource(cipher, stored!);
     const canauxBefore = ((await sourceCanaux(db, tx, [id])).get(id) ?? []).map((c) => c.designation);
@@ -284,7 +290,7 @@ export async function updateSource(
       { ...values, canaux: canaux.map((c) => c.designation) },
     );
     if (Object.keys(changes).length > 0)
-      await afterChange(db, tx, report.id, actor, 'source.modification', {
+      await afterChange(ctx, tx, report.id, actor, 'source.modification', {
         code: { from: code, to: code },
         ...changes,
       });
@@ -308,10 +314,11 @@ const victimeDto = (
 
 /** The report's victims; the read is written in the access log before they are returned. */
 export async function listVictimes(
-  db: Database,
+  ctx: Services,
   actor: SessionUser,
   signalement: string,
 ): Promise<VictimeDto[]> {
+  const { db } = ctx;
   const report = await findSignalement(db, signalement);
   const t = db.t.victimes;
   const rows = await db.read
@@ -319,15 +326,16 @@ export async function listVictimes(
     .from(t)
     .where(eq(t.signalementId, report.id))
     .orderBy(asc(t.createdAt), asc(t.id));
-  await recordPeopleRead(db, actor, report.code, { personnes: 'victimes', nombre: rows.length });
+  await recordPeopleRead(ctx, actor, report.code, { personnes: 'victimes', nombre: rows.length });
   return rows.map((r) => victimeDto(r, report.code));
 }
 
 export async function createVictime(
-  db: Database,
+  ctx: Services,
   actor: SessionUser,
   input: z.output<typeof victimeCreateSchema>,
 ) {
+  const { db } = ctx;
   const t = db.t.victimes;
   return db.transaction(async (tx) => {
     const report = await findEditable(db, actor, input.signalement, tx);
@@ -343,17 +351,18 @@ export async function createVictime(
         )[0],
       PREFIX.victime,
     );
-    await afterChange(db, tx, report.id, actor, 'victime.ajout', diff({}, { code: row.code, ...values }));
+    await afterChange(ctx, tx, report.id, actor, 'victime.ajout', diff({}, { code: row.code, ...values }));
     return victimeDto(row, report.code);
   });
 }
 
 export async function updateVictime(
-  db: Database,
+  ctx: Services,
   actor: SessionUser,
   code: string,
   input: z.output<typeof victimeSchema>,
 ) {
+  const { db } = ctx;
   const t = db.t.victimes;
   return db.transaction(async (tx) => {
     const { id, report } = await findPerson(db, tx, actor, 'victime', code);
@@ -361,7 +370,7 @@ export async function updateVictime(
     const [row] = await tx.update(t).set(input).where(eq(t.id, id)).returning();
     const changes = diff(pick(before!, input), input);
     if (Object.keys(changes).length > 0)
-      await afterChange(db, tx, report.id, actor, 'victime.modification', {
+      await afterChange(ctx, tx, report.id, actor, 'victime.modification', {
         code: { from: code, to: code },
         ...changes,
       });
@@ -387,19 +396,21 @@ async function personForRead(db: Database, kind: Kind, code: string) {
   return { person: found.person, report: await findSignalement(db, found.reportCode) };
 }
 
-export async function rereadAuteur(db: Database, actor: SessionUser, stored: AuteurDto): Promise<AuteurDto> {
+export async function rereadAuteur(ctx: Services, actor: SessionUser, stored: AuteurDto): Promise<AuteurDto> {
+  const { db } = ctx;
   const { person, report } = await personForRead(db, 'auteur', stored.code);
-  await recordPeopleRead(db, actor, report.code, { personnes: 'auteurs', nombre: 1 });
+  await recordPeopleRead(ctx, actor, report.code, { personnes: 'auteurs', nombre: 1 });
   return auteurDto(person as typeof db.t.presumeAuteurs.$inferSelect, report.code);
 }
 
 export async function rereadVictime(
-  db: Database,
+  ctx: Services,
   actor: SessionUser,
   stored: VictimeDto,
 ): Promise<VictimeDto> {
+  const { db } = ctx;
   const { person, report } = await personForRead(db, 'victime', stored.code);
-  await recordPeopleRead(db, actor, report.code, { personnes: 'victimes', nombre: 1 });
+  await recordPeopleRead(ctx, actor, report.code, { personnes: 'victimes', nombre: 1 });
   return victimeDto(person as typeof db.t.victimes.$inferSelect, report.code);
 }
 
@@ -408,11 +419,12 @@ export async function rereadVictime(
  * listSources tells them: that a protected source exists), so that a retry still learns its create
  * succeeded and does not send it again.
  */
-export async function rereadSource(db: Database, actor: SessionUser, stored: SourceDto): Promise<SourceDto> {
+export async function rereadSource(ctx: Services, actor: SessionUser, stored: SourceDto): Promise<SourceDto> {
+  const { db } = ctx;
   const { person, report } = await personForRead(db, 'source', stored.code);
   const row = person as typeof db.t.sources.$inferSelect;
   if (!canSeeSources(actor, report)) {
-    await recordPeopleRead(db, actor, report.code, { personnes: 'sources', protegees: true, masquees: 1 });
+    await recordPeopleRead(ctx, actor, report.code, { personnes: 'sources', protegees: true, masquees: 1 });
     return sourceDto(
       { id: row.id, code: row.code, nomPrenom: null, contact: null, description: null, autreCanal: null },
       [],
@@ -420,17 +432,18 @@ export async function rereadSource(db: Database, actor: SessionUser, stored: Sou
     );
   }
   const canaux = (await sourceCanaux(db, db.read, [row.id])).get(row.id) ?? [];
-  await recordPeopleRead(db, actor, report.code, { personnes: 'sources', nombre: 1 });
-  return sourceDto(openSource(cipherOf(db), row), canaux, report.code);
+  await recordPeopleRead(ctx, actor, report.code, { personnes: 'sources', nombre: 1 });
+  return sourceDto(openSource(cipherOf(ctx), row), canaux, report.code);
 }
 
 // ---------------------------------------------------------------- shared
 export async function deletePerson(
-  db: Database,
+  ctx: Services,
   actor: SessionUser,
   kind: Kind,
   code: string,
 ): Promise<void> {
+  const { db } = ctx;
   const table = tableOf(db, kind);
   await db.transaction(async (tx) => {
     const { id, report } = await findPerson(db, tx, actor, kind, code);
@@ -438,10 +451,10 @@ export async function deletePerson(
     // A source's name is stored encrypted; the history entry re-encrypts it (history.ts).
     const nomPrenom =
       kind === 'source'
-        ? cipherOf(db).decryptNullable(before!.nomPrenom, SOURCE_FIELDS.nomPrenom)
+        ? cipherOf(ctx).decryptNullable(before!.nomPrenom, SOURCE_FIELDS.nomPrenom)
         : before!.nomPrenom;
     await tx.delete(table).where(eq(table.id, id));
-    await afterChange(db, tx, report.id, actor, `${kind}.suppression`, {
+    await afterChange(ctx, tx, report.id, actor, `${kind}.suppression`, {
       code: { from: code, to: null },
       nomPrenom: { from: nomPrenom, to: null },
     });
@@ -449,15 +462,15 @@ export async function deletePerson(
 }
 
 async function afterChange(
-  db: Database,
+  ctx: Services,
   tx: Orm,
   reportId: number,
   actor: SessionUser,
   action: string,
   changes: Record<string, { from: unknown; to: unknown }>,
 ) {
-  await refreshSearchText(db, tx, reportId);
-  await recordChange(db, tx, reportId, actor, action, changes);
+  await refreshSearchText(ctx.db, tx, reportId);
+  await recordChange(ctx.db, tx, reportId, actor, action, changes, { cipher: ctx.cipher });
 }
 
 function pick<T extends Record<string, unknown>>(

@@ -36,7 +36,7 @@ export function projectsRoutes(app: FastifyInstance, db: Database) {
       .code(201)
       .send(
         await restIdempotent(
-          db,
+          app.ctx,
           request,
           reply,
           input,

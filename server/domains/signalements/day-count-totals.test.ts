@@ -103,7 +103,7 @@ describe.each(await testEngines())('list totals from the day counts on %s', (eng
     const [row] = await t.db.read
       .select({ n: count() })
       .from(s)
-      .where(await filterConditions(t.db, f, { mode: 'set' }));
+      .where(await filterConditions(t.ctx, f, { mode: 'set' }));
     return Number(row!.n);
   };
   const day = (iso: string) => businessDayStart(iso);
@@ -141,7 +141,7 @@ describe.each(await testEngines())('list totals from the day counts on %s', (eng
       const fromCounters = await countFromDayCounts(t.db, f);
       expect(fromCounters, JSON.stringify(f)).not.toBeNull();
       expect(fromCounters, JSON.stringify(f)).toBe(await counted(f));
-      expect(await countSignalements(t.db, f)).toBe(fromCounters);
+      expect(await countSignalements(t.ctx, f)).toBe(fromCounters);
     }
   };
 
@@ -182,7 +182,7 @@ describe.each(await testEngines())('list totals from the day counts on %s', (eng
     ] satisfies ListFilters[]) {
       expect(await countFromDayCounts(t.db, f), JSON.stringify(f)).toBeNull();
       // The list still counts them exactly, the other way.
-      expect(await countSignalements(t.db, f)).toBe(await counted(f));
+      expect(await countSignalements(t.ctx, f)).toBe(await counted(f));
     }
   });
 });

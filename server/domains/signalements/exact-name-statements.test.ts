@@ -67,7 +67,7 @@ describe.each(await testEngines())('the exact-name search issues the same statem
     const spy =
       engine === 'sqlite' ? vi.spyOn(ReadPool.prototype, 'run') : vi.spyOn(pg.Client.prototype, 'query');
     try {
-      const { total } = await listPage(t.db, viewer, { search: text, page: 1, itemsPerPage: 20 });
+      const { total } = await listPage(t.ctx, viewer, { search: text, page: 1, itemsPerPage: 20 });
       const statements = spy.mock.calls.map(([query]) =>
         typeof query === 'string' ? query : (query as { text: string }).text,
       );

@@ -37,13 +37,13 @@ describe.each(await testEngines())('xlsx export workers on %s', (engine) => {
     const cookie = await t.login('agent@example.mg');
     codes = [];
     for (let i = 0; i < 3; i++) codes.push(await createReport(t, cookie, { signalementAt: `2025-03-1${i}` }));
-    ids = await exportIds(t.db, {});
+    ids = await exportIds(t.ctx, {});
   });
   afterAll(async () => t?.close());
 
   it(`runs at most ${MAX_CONCURRENT_EXPORTS} workers at once and completes every workbook`, async () => {
     const streams = Array.from({ length: MAX_CONCURRENT_EXPORTS + 2 }, () =>
-      xlsxInWorker({ databaseUrl: t.db.url, actor, ids }),
+      xlsxInWorker({ config: t.config, databaseUrl: t.db.url, actor, ids }),
     );
     expect(exportWorkers()).toBe(MAX_CONCURRENT_EXPORTS);
     const files = await Promise.all(streams.map(collect));
@@ -59,13 +59,15 @@ describe.each(await testEngines())('xlsx export workers on %s', (engine) => {
 
   it('stops the worker of an abandoned download, and of one abandoned while waiting', async () => {
     const streams = Array.from({ length: MAX_CONCURRENT_EXPORTS + 1 }, () =>
-      xlsxInWorker({ databaseUrl: t.db.url, actor, ids }),
+      xlsxInWorker({ config: t.config, databaseUrl: t.db.url, actor, ids }),
     );
     for (const stream of streams) stream.destroy();
     await expect.poll(exportWorkers).toBe(0);
     // The slots are free again.
     expect(
-      (await collect(xlsxInWorker({ databaseUrl: t.db.url, actor, ids }))).subarray(0, 2).toString(),
+      (await collect(xlsxInWorker({ config: t.config, databaseUrl: t.db.url, actor, ids })))
+        .subarray(0, 2)
+        .toString(),
     ).toBe('PK');
   });
 });

@@ -5,11 +5,15 @@
 // whatever the size of the export.
 import { PassThrough } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
+import type { Config } from '../../config';
+import { createAppContext } from '../../context';
 import { openDatabase } from '../../db/client';
 import type { SessionUser } from '../auth/session';
 import { exportBatches, writeXlsx } from './export';
 
 export interface ExportJob {
+  /** The server's configuration: the thread builds its context from it (server/context.ts). */
+  config: Config;
   databaseUrl: string;
   actor: SessionUser;
   ids: number[];
@@ -21,7 +25,7 @@ export type ExportControl = 'pause' | 'resume';
 const port = parentPort!;
 const job = workerData as ExportJob;
 // Already off the main thread: reads on this thread's own connection, no reader threads of its own.
-const db = openDatabase(job.databaseUrl, { readWorkers: 0 });
+const { db } = createAppContext(job.config, { db: openDatabase(job.databaseUrl, { readWorkers: 0 }) });
 const out = new PassThrough();
 const post = (message: ExportMessage) => port.postMessage(message);
 

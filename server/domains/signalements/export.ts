@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import type { PassThrough } from 'node:stream';
 import { businessDay, wallClock } from '../../../shared/calendar';
 import type { SignalementDto } from '../../../shared/dto/signalements';
+import type { Services, WithCipher } from '../../context';
 import type { Database } from '../../db/client';
 import type { SessionUser } from '../auth/session';
 import { recordExport } from '../journal/record';
@@ -17,9 +18,14 @@ import { filterConditions, orderBy, type ListFilters } from './queries';
 const BATCH = 200;
 
 /** Ids of the matching reports in list order (the viewer's search matches as in the list). */
-export async function exportIds(db: Database, filters: ListFilters, viewer?: SessionUser): Promise<number[]> {
+export async function exportIds(
+  ctx: WithCipher,
+  filters: ListFilters,
+  viewer?: SessionUser,
+): Promise<number[]> {
+  const { db } = ctx;
   const s = db.t.signalements;
-  const where = await filterConditions(db, filters, { mode: 'set', viewer });
+  const where = await filterConditions(ctx, filters, { mode: 'set', viewer });
   const rows = await db.read
     .select({ id: s.id })
     .from(s)
@@ -34,13 +40,13 @@ export async function exportIds(db: Database, filters: ListFilters, viewer?: Ses
  * when the log cannot be written.
  */
 export async function startExport(
-  db: Database,
+  ctx: Services,
   actor: SessionUser,
   filters: ListFilters,
   format: 'xlsx' | 'json',
 ): Promise<number[]> {
-  const ids = await exportIds(db, filters, actor);
-  await recordExport(db, actor, { format, filtres: { ...filters }, lignes: ids.length });
+  const ids = await exportIds(ctx, filters, actor);
+  await recordExport(ctx, actor, { format, filtres: { ...filters }, lignes: ids.length });
   return ids;
 }
 

@@ -2,7 +2,8 @@
 // transaction as the change. Recording a change also moves lastActionAt (docs/decisions/0011).
 import { desc, eq } from 'drizzle-orm';
 import type { HistoriqueEntryDto } from '../../../shared/dto/signalements';
-import { cipherOf } from '../../crypto/registry';
+import { cipherOf, type Services } from '../../context';
+import type { DataCipher } from '../../crypto/cipher';
 import { openSourceChanges, sealSourceChanges } from '../../crypto/sources';
 import type { Database, Orm } from '../../db/client';
 import type { SessionUser } from '../auth/session';
@@ -25,6 +26,8 @@ export function diff(before: Record<string, unknown>, after: Record<string, unkn
 export interface RecordOptions {
   /** lastActionAt given explicitly by the caller (PATCH); otherwise the time of this change. */
   lastActionAt?: Date | null;
+  /** The data cipher: required by a change of a source (its values are stored encrypted). */
+  cipher?: DataCipher | null;
 }
 
 export async function recordChange(
@@ -38,7 +41,7 @@ export async function recordChange(
 ): Promise<void> {
   const at = new Date();
   // A source's name and contact stay encrypted in its history too (docs/decisions/0017).
-  const stored = isSourceAction(action) ? sealSourceChanges(cipherOf(db), changes) : changes;
+  const stored = isSourceAction(action) ? sealSourceChanges(cipherOf(options), changes) : changes;
   await tx
     .insert(db.t.signalementHistorique)
     .values({ signalementId, userId: actor.id, at, action, changes: stored });
@@ -55,14 +58,15 @@ export async function recordChange(
  * is returned (one without such entries names nobody and is not logged).
  */
 export async function listHistorique(
-  db: Database,
+  ctx: Services,
   actor: SessionUser,
   code: string,
 ): Promise<HistoriqueEntryDto[]> {
+  const { db } = ctx;
   const { signalementHistorique: h, utilisateurs: u } = db.t;
   const report = await findSignalement(db, code);
   const hideSources = !canSeeSources(actor, report);
-  const cipher = hideSources ? null : cipherOf(db);
+  const cipher = hideSources ? null : cipherOf(ctx);
   const rows = await db.read
     .select({
       id: h.id,
@@ -95,7 +99,7 @@ export async function listHistorique(
   });
   const people = entries.filter((e) => isPeopleAction(e.action));
   if (people.length > 0) {
-    await recordHistoryRead(db, actor, report.code, {
+    await recordHistoryRead(ctx, actor, report.code, {
       entrees: entries.length,
       personnes: people.length,
       masquees: people.filter((e) => e.masque).length,

@@ -5,7 +5,7 @@
 import { and, eq, exists, gte, inArray, lt, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { addDays, businessDay, businessDayStart } from '../../../shared/calendar';
 import type { SignalementListQuery } from '../../../shared/schemas/signalements';
-import { cipherOf } from '../../crypto/registry';
+import { cipherOf, type WithCipher } from '../../context';
 import type { Database, Schema } from '../../db/client';
 import {
   inIdList,
@@ -46,9 +46,10 @@ export interface FilterPlan {
  * a name that exists and one that does not issue the same statements with the same plans: the time of a
  * search does not tell whether a protected source bears a name (decision 0015).
  */
-async function reportsNamed(db: Database, search: string, viewer: SessionUser): Promise<number[]> {
+async function reportsNamed(ctx: WithCipher, search: string, viewer: SessionUser): Promise<number[]> {
+  const { db } = ctx;
   // A keyed hash that no source has when the search is blank: the same statement runs.
-  const index = cipherOf(db).blindIndex(search) ?? '';
+  const index = cipherOf(ctx).blindIndex(search) ?? '';
   const { signalements: s, sources } = db.t;
   const visible = isAdmin(viewer) ? undefined : or(eq(s.isAnonyme, false), eq(s.createdById, viewer.id));
   const rows = await db.read
@@ -208,10 +209,11 @@ export interface ResolvedFilters {
 
 /** With a viewer, a search also matches the exact name of a source the viewer may know. */
 export async function resolveFilters(
-  db: Database,
+  ctx: WithCipher,
   f: ListFilters,
   viewer?: SessionUser,
 ): Promise<ResolvedFilters> {
+  const { db } = ctx;
   const named: Array<[CodedFilter, string[]]> = [];
   for (const key of CODED_FILTERS) {
     const value = f[key];
@@ -230,7 +232,7 @@ export async function resolveFilters(
   const [rows, plan, sourcesNamed] = await Promise.all([
     lookUp(),
     search ? planSearch(db, search) : undefined,
-    search && viewer ? reportsNamed(db, search, viewer) : undefined,
+    search && viewer ? reportsNamed(ctx, search, viewer) : undefined,
   ]);
   const ids: ResolvedFilters['ids'] = Object.fromEntries(named.map(([key]) => [key, [] as number[]]));
   for (const row of rows) ids[row.k]!.push(Number(row.id));
@@ -253,11 +255,11 @@ export function filterWhere(
 
 /** filterWhere after resolveFilters, for callers that run the filters once (export, counts, tests). */
 export async function filterConditions(
-  db: Database,
+  ctx: WithCipher,
   f: ListFilters,
   plan: FilterPlan = { mode: 'set' },
 ): Promise<SQL | undefined> {
-  return filterWhere(db, await resolveFilters(db, f, plan.viewer), plan);
+  return filterWhere(ctx.db, await resolveFilters(ctx, f, plan.viewer), plan);
 }
 
 /** Whether `key` is the only filter set (sorting and paging do not narrow the set). */

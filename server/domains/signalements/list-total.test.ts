@@ -24,7 +24,7 @@ describe.each(await testEngines())('list totals, exact or bounded, on %s', (engi
 
   beforeAll(async () => {
     t = await createTestApp(engine);
-    await seedDemo(t.db, { reports: REPORTS, seed: 5 });
+    await seedDemo(t.ctx, { reports: REPORTS, seed: 5 });
     const code = await t.user('agent.total@example.mg', 'ROLE_ADMIN', 'Agent Total');
     cookie = await t.login('agent.total@example.mg');
     const { utilisateurs: u, signalements: s, partenaires: p, regions: r } = t.db.t;
@@ -62,7 +62,7 @@ describe.each(await testEngines())('list totals, exact or bounded, on %s', (engi
     const [row] = await t.db.read
       .select({ n: count() })
       .from(s)
-      .where(await filterConditions(t.db, f, { mode: 'set', viewer }));
+      .where(await filterConditions(t.ctx, f, { mode: 'set', viewer }));
     return Number(row!.n);
   };
 
@@ -83,7 +83,7 @@ describe.each(await testEngines())('list totals, exact or bounded, on %s', (engi
       expect(exact, `${JSON.stringify(f)} matches something`).toBeGreaterThan(1);
       for (const cap of [1, exact - 1, exact, exact + 1, 100_000]) {
         const expected = exact > cap ? { n: cap, exact: false } : { n: exact, exact: true };
-        expect(await listTotal(t.db, f, viewer, cap), `${JSON.stringify(f)} cap ${cap}`).toEqual(expected);
+        expect(await listTotal(t.ctx, f, viewer, cap), `${JSON.stringify(f)} cap ${cap}`).toEqual(expected);
       }
     }
   });
@@ -95,9 +95,9 @@ describe.each(await testEngines())('list totals, exact or bounded, on %s', (engi
       { 'region.code': refs.region },
       { 'subjects.code': [refs.subjects[1]!] },
     ] satisfies ListFilters[]) {
-      expect(await listTotal(t.db, f, viewer, 1)).toEqual({ n: await counted(f), exact: true });
+      expect(await listTotal(t.ctx, f, viewer, 1)).toEqual({ n: await counted(f), exact: true });
     }
-    expect(await listTotal(t.db, {}, viewer, 1)).toEqual({ n: REPORTS, exact: true });
+    expect(await listTotal(t.ctx, {}, viewer, 1)).toEqual({ n: REPORTS, exact: true });
   });
 
   const rest = async (query: string) => {

@@ -124,7 +124,7 @@ describe.each(await testEngines())('report list, filters and search on %s', (eng
         await t.db.read
           .select({ id: s.id })
           .from(s)
-          .where(await filterConditions(t.db, { search }, plan))
+          .where(await filterConditions(t.ctx, { search }, plan))
       )
         .map((r) => r.id)
         .sort();
@@ -141,8 +141,8 @@ describe.each(await testEngines())('report list, filters and search on %s', (eng
       expect(await ids(term, { mode: 'page', searchStrategy: 'scan' }), term).toEqual(reference);
       expect(await ids(term, { mode: 'page', searchStrategy: 'index' }), term).toEqual(reference);
       // The count (on SQLite straight from the FTS index when the search is the only filter) agrees.
-      expect(await countSignalements(t.db, { search: term }), term).toBe(reference.length);
-      expect(await countSignalements(t.db, { search: term, page: 2, itemsPerPage: 20 } as never), term).toBe(
+      expect(await countSignalements(t.ctx, { search: term }), term).toBe(reference.length);
+      expect(await countSignalements(t.ctx, { search: term, page: 2, itemsPerPage: 20 } as never), term).toBe(
         reference.length,
       );
     }
@@ -151,15 +151,15 @@ describe.each(await testEngines())('report list, filters and search on %s', (eng
         await t.db.read
           .select({ id: s.id })
           .from(s)
-          .where(await filterConditions(t.db, { 'subjects.code': ['FRAUDE', 'DETOURNEMENT'] }, plan))
+          .where(await filterConditions(t.ctx, { 'subjects.code': ['FRAUDE', 'DETOURNEMENT'] }, plan))
       ).length;
     expect(await bySubject({ mode: 'page' })).toBe(2);
     expect(await bySubject({ mode: 'set' })).toBe(2);
-    expect(await countSignalements(t.db, { 'subjects.code': ['FRAUDE', 'CORRUPTION', 'DETOURNEMENT'] })).toBe(
-      3,
-    );
     expect(
-      await countSignalements(t.db, { 'subjects.code': ['FRAUDE'], 'partenaire.code': ['MINSAN'] }),
+      await countSignalements(t.ctx, { 'subjects.code': ['FRAUDE', 'CORRUPTION', 'DETOURNEMENT'] }),
+    ).toBe(3);
+    expect(
+      await countSignalements(t.ctx, { 'subjects.code': ['FRAUDE'], 'partenaire.code': ['MINSAN'] }),
     ).toBe(0);
     // As the list calls it, with paging and sort in the query.
     const listed = {
@@ -168,7 +168,7 @@ describe.each(await testEngines())('report list, filters and search on %s', (eng
       itemsPerPage: 20,
       order: { code: 'desc' as const },
     };
-    expect(await countSignalements(t.db, listed)).toBe(1);
+    expect(await countSignalements(t.ctx, listed)).toBe(1);
   });
 
   it('updates the search after a person is removed', async () => {

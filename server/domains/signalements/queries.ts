@@ -4,6 +4,7 @@
 import { and, countDistinct, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import { businessDay, businessDayNumber, businessDayStart } from '../../../shared/calendar';
 import { LIST_COUNT_CAP, MAX_PAGE_LINKS } from '../../../shared/constants';
+import type { WithCipher } from '../../context';
 import type { Database, Schema } from '../../db/client';
 import { countSearchInIndex, inIdList, signalementSearchCondition } from '../../db/search';
 import type { SessionUser } from '../auth/session';
@@ -123,7 +124,12 @@ export async function cheapExactCount(db: Database, f: ListFilters): Promise<num
 }
 
 /** How many reports match the filters, exactly (tests, benchmarks; the list uses listTotal). */
-export async function countSignalements(db: Database, f: ListFilters, viewer?: SessionUser): Promise<number> {
+export async function countSignalements(
+  ctx: WithCipher,
+  f: ListFilters,
+  viewer?: SessionUser,
+): Promise<number> {
+  const { db } = ctx;
   const cheap = await cheapExactCount(db, f);
   if (cheap !== null) return cheap;
   const { signalementSubjects: ss, subjects } = db.t;
@@ -139,7 +145,7 @@ export async function countSignalements(db: Database, f: ListFilters, viewer?: S
       .where(inArray(ss.subjectId, ids));
     return row?.n ?? 0;
   }
-  const r = await resolveFilters(db, f, viewer);
+  const r = await resolveFilters(ctx, f, viewer);
   if (r.search && onlyFilter(f, 'search')) {
     const n = await countSearchOnly(db, r.search);
     if (n !== null) return n;
@@ -165,15 +171,16 @@ export interface ListTotal {
 }
 
 export async function listTotal(
-  db: Database,
+  ctx: WithCipher,
   f: ListFilters,
   viewer: SessionUser,
   cap: number,
 ): Promise<ListTotal> {
+  const { db } = ctx;
   const cheap = await cheapExactCount(db, f);
   return cheap !== null
     ? { n: cheap, exact: true }
-    : boundedTotal(db, await resolveFilters(db, f, viewer), viewer, cap);
+    : boundedTotal(db, await resolveFilters(ctx, f, viewer), viewer, cap);
 }
 
 /** The second half of listTotal: the matches counted one by one, up to `cap + 1`. */
@@ -222,16 +229,17 @@ export function boundedCountQuery(
  * least LIST_COUNT_CAP; below the largest safe integer whatever the page number.
  */
 export async function listPage(
-  db: Database,
+  ctx: WithCipher,
   viewer: SessionUser,
   q: ListFilters & { page: number; itemsPerPage: number },
 ): Promise<{ ids: number[]; total: ListTotal }> {
+  const { db } = ctx;
   const cap = Math.min(
     Number.MAX_SAFE_INTEGER - 1,
     Math.max(LIST_COUNT_CAP, (q.page + MAX_PAGE_LINKS) * q.itemsPerPage),
   );
   // Side by side: each step waits for a database round trip (a reader thread, a pooled connection).
-  const [resolved, counted] = await Promise.all([resolveFilters(db, q, viewer), cheapExactCount(db, q)]);
+  const [resolved, counted] = await Promise.all([resolveFilters(ctx, q, viewer), cheapExactCount(db, q)]);
   const totalOf = (): Promise<ListTotal> =>
     counted !== null ? Promise.resolve({ n: counted, exact: true }) : boundedTotal(db, resolved, viewer, cap);
   const pageOf = (strategy: 'index' | 'scan') => pageQuery(db, resolved, viewer, q, strategy);

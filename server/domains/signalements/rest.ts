@@ -29,12 +29,13 @@ const JSON_UTF8 = 'application/json; charset=utf-8';
 const query = (request: FastifyRequest) => parseQuery(request.query as Record<string, unknown>);
 
 export function signalementsRoutes(app: FastifyInstance, db: Database, config: Config) {
+  const { ctx } = app;
   const user = (request: FastifyRequest) => request.auth!.user;
 
   // The list and a report: built and serialised on a thread of their own when the server has some.
   app.get('/api/signalements', async (request, reply) => {
     const input = signalementListSchema.parse(query(request));
-    const body = await runReadTask(db, 'signalements.list.jsonld', user(request), {
+    const body = await runReadTask(ctx, 'signalements.list.jsonld', user(request), {
       query: input,
       url: request.url,
     });
@@ -44,7 +45,7 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
   app.post('/api/signalements', async (request, reply) => {
     const input = signalementCreateSchema.parse(request.body ?? {});
     const created = await restIdempotent(
-      db,
+      ctx,
       request,
       reply,
       input,
@@ -59,7 +60,7 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
   // Static segments are matched before :code, so these two never shadow a report code.
   app.get('/api/signalements/export/list', async (request, reply) => {
     const filters = signalementExportSchema.parse(query(request));
-    const ids = await startExport(db, user(request), filters, 'json');
+    const ids = await startExport(ctx, user(request), filters, 'json');
     const out = new PassThrough();
     reply
       .header('content-type', 'application/ld+json; charset=utf-8')
@@ -85,21 +86,21 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
 
   app.get('/api/signalements/export/xlsx', async (request, reply) => {
     const filters = signalementExportSchema.parse(query(request));
-    const ids = await startExport(db, user(request), filters, 'xlsx');
+    const ids = await startExport(ctx, user(request), filters, 'xlsx');
     reply
       .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
       .header('content-disposition', `attachment; filename="${exportFileName()}"`)
       .header('x-total-count', String(ids.length))
       .header('access-control-expose-headers', 'x-total-count, content-disposition');
     // Written in a worker thread with a capped heap (export-runner.ts).
-    const workbook = xlsxInWorker({ databaseUrl: db.url, actor: user(request), ids });
+    const workbook = xlsxInWorker({ config, databaseUrl: db.url, actor: user(request), ids });
     workbook.once('error', (error) => request.log.error({ err: error }, 'xlsx export failed'));
     return reply.send(workbook);
   });
 
   app.get('/api/signalements/:code', async (request, reply) => {
     const { code } = codeParamsSchema.parse(request.params);
-    return reply.type(JSON_UTF8).send(await runReadTask(db, 'signalements.get.json', user(request), code));
+    return reply.type(JSON_UTF8).send(await runReadTask(ctx, 'signalements.get.json', user(request), code));
   });
 
   app.patch('/api/signalements/:code', async (request) => {
@@ -126,19 +127,19 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
 
   app.get('/api/signalements/:code/auteurs', async (request) => {
     const { code } = codeParamsSchema.parse(request.params);
-    return { presumeAuteurs: await listAuteurs(db, user(request), code) };
+    return { presumeAuteurs: await listAuteurs(ctx, user(request), code) };
   });
   app.get('/api/signalements/:code/source', async (request) => {
     const { code } = codeParamsSchema.parse(request.params);
-    return listSources(db, user(request), code);
+    return listSources(ctx, user(request), code);
   });
   app.get('/api/signalements/:code/victimes', async (request) => {
     const { code } = codeParamsSchema.parse(request.params);
-    return { victimes: await listVictimes(db, user(request), code) };
+    return { victimes: await listVictimes(ctx, user(request), code) };
   });
   app.get('/api/signalements/:code/historique', async (request) => {
     const { code } = codeParamsSchema.parse(request.params);
-    const items = await listHistorique(db, user(request), code);
+    const items = await listHistorique(ctx, user(request), code);
     return collection('Historique', request.url, items, items.length);
   });
 

@@ -12,7 +12,6 @@ import {
   purgeRateWindows,
 } from '../../http/public-limit';
 import { createCipher } from '../../crypto/cipher';
-import { attachCipher } from '../../crypto/registry';
 
 describe.each(await testEngines())('public summary and partner e-mail on %s', (engine) => {
   let t: TestApp;
@@ -239,7 +238,7 @@ describe.each(await testEngines())('public look-up limiter on %s', (engine) => {
   afterAll(async () => tdb?.drop());
 
   it('counts per address and over all addresses, and opens a new window after a minute', async () => {
-    const limiter = new PublicLookupLimiter(tdb.db, 3, 5);
+    const limiter = new PublicLookupLimiter(tdb.ctx, 3, 5);
     const now = 1_000_000;
     for (let i = 0; i < 3; i++) await limiter.take('a', now);
     await expect(limiter.take('a', now)).rejects.toThrow('Trop de requêtes');
@@ -253,7 +252,7 @@ describe.each(await testEngines())('public look-up limiter on %s', (engine) => {
   });
 
   it('holds under concurrency: of 40 simultaneous look-ups from one address, exactly the limit passes', async () => {
-    const limiter = new PublicLookupLimiter(tdb.db, 10, 1000);
+    const limiter = new PublicLookupLimiter(tdb.ctx, 10, 1000);
     const now = 5_000_000;
     const outcomes = await Promise.allSettled(
       Array.from({ length: 40 }, () => limiter.take('concurrent', now)),
@@ -263,11 +262,10 @@ describe.each(await testEngines())('public look-up limiter on %s', (engine) => {
 
   it('is shared by two processes’ connections to one database (several servers)', async () => {
     const other = openDatabase(tdb.url);
-    // The servers share the data key (README, several servers): the same address gives the same counter.
-    attachCipher(other, createCipher(tdb.dataKey));
     try {
-      const a = new PublicLookupLimiter(tdb.db, 4, 1000);
-      const b = new PublicLookupLimiter(other, 4, 1000);
+      const a = new PublicLookupLimiter(tdb.ctx, 4, 1000);
+      // The servers share the data key (README, several servers): the same address gives the same counter.
+      const b = new PublicLookupLimiter({ db: other, cipher: createCipher(tdb.dataKey) }, 4, 1000);
       const now = 9_000_000;
       await a.take('partage', now);
       await b.take('partage', now);
@@ -282,7 +280,7 @@ describe.each(await testEngines())('public look-up limiter on %s', (engine) => {
 
   it('stores no address in clear, refuses again without writing, and leaves old windows to the hourly purge', async () => {
     const w = tdb.db.t.rateWindows;
-    const limiter = new PublicLookupLimiter(tdb.db, 2, 1000);
+    const limiter = new PublicLookupLimiter(tdb.ctx, 2, 1000);
     const now = 20_000_000;
     const ip = '203.0.113.77';
     for (let i = 0; i < 3; i++) await limiter.take(ip, now).catch(() => undefined);
@@ -316,7 +314,7 @@ describe.each(await testEngines())('public look-up limiter on %s', (engine) => {
   };
 
   it('20 flooding addresses in 20 networks, then 20 more, do not refuse a fresh address', async () => {
-    const limiter = new PublicLookupLimiter(tdb.db);
+    const limiter = new PublicLookupLimiter(tdb.ctx);
     const now = 50_000_000;
     const twenty = Array.from({ length: 20 }, (_, i) => `198.51.${i}.10`);
     expect(await flood(limiter, twenty, 40, now)).toBe(20 * PUBLIC_LOOKUPS_PER_ADDRESS);
@@ -332,7 +330,7 @@ describe.each(await testEngines())('public look-up limiter on %s', (engine) => {
   });
 
   it('many flooding addresses in one /24 or one /64 share their network’s limit and do not refuse a fresh address', async () => {
-    const limiter = new PublicLookupLimiter(tdb.db);
+    const limiter = new PublicLookupLimiter(tdb.ctx);
     const now = 60_000_000;
     const oneSlash24 = Array.from({ length: 200 }, (_, i) => `100.64.7.${i + 1}`);
     expect(await flood(limiter, oneSlash24, 5, now)).toBe(PUBLIC_LOOKUPS_PER_NETWORK);

@@ -21,10 +21,10 @@ export const signalementsRouter = router({
   // Built on a thread of their own when the server has some (server/workers/read-tasks.ts).
   list: authedProcedure
     .input(signalementListSchema)
-    .query(({ ctx, input }) => runReadTask(ctx.db, 'signalements.list', ctx.auth.user, input)),
+    .query(({ ctx, input }) => runReadTask(ctx, 'signalements.list', ctx.auth.user, input)),
   get: authedProcedure
     .input(byCode)
-    .query(({ ctx, input }) => runReadTask(ctx.db, 'signalements.get', ctx.auth.user, input.code)),
+    .query(({ ctx, input }) => runReadTask(ctx, 'signalements.get', ctx.auth.user, input.code)),
   create: authedProcedure
     .input(signalementCreateSchema)
     .mutation(({ ctx, input }) =>
@@ -47,7 +47,7 @@ export const signalementsRouter = router({
     .mutation(({ ctx, input }) => service.updateLocalisation(ctx.db, ctx.auth.user, input.code, input)),
   historique: authedProcedure
     .input(byCode)
-    .query(({ ctx, input }) => listHistorique(ctx.db, ctx.auth.user, input.code)),
+    .query(({ ctx, input }) => listHistorique(ctx, ctx.auth.user, input.code)),
   defaultMailContent: authedProcedure
     .input(byCode)
     .query(({ ctx, input }) => defaultMailContent(ctx.db, ctx.config, ctx.auth.user, input.code)),

@@ -9,6 +9,7 @@ import {
   type localisationSchema,
 } from '../../../shared/schemas/signalements';
 import type { z } from 'zod';
+import type { WithCipher } from '../../context';
 import type { Database, Orm } from '../../db/client';
 import { insertWithFreshCode } from '../../db/fresh-code';
 import { invalid } from '../../errors';
@@ -28,8 +29,9 @@ type CreateInput = z.output<typeof signalementCreateSchema>;
 type PatchInput = z.output<typeof signalementPatchSchema>;
 type LocalisationInput = z.output<typeof localisationSchema>;
 
-export async function listSignalements(db: Database, actor: SessionUser, q: ListQuery) {
-  const { ids, total } = await listPage(db, actor, q);
+export async function listSignalements(ctx: WithCipher, actor: SessionUser, q: ListQuery) {
+  const { db } = ctx;
+  const { ids, total } = await listPage(ctx, actor, q);
   const items = await loadSignalements(db, ids, canEditAs(actor));
   return { items, total: total.n, totalExact: total.exact };
 }

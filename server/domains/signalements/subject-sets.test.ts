@@ -79,20 +79,20 @@ describe.each(await testEngines())('subject-set counts on %s', (engine) => {
       const chosen = used.filter((_, i) => mask & (1 << i));
       const ids = new Set(chosen.map((c) => subjectIds[c]));
       const expected = new Set(links.filter((l) => ids.has(l.subjectId)).map((l) => l.signalementId)).size;
-      expect(await countSignalements(t.db, { 'subjects.code': chosen }), chosen.join('+')).toBe(expected);
+      expect(await countSignalements(t.ctx, { 'subjects.code': chosen }), chosen.join('+')).toBe(expected);
     }
   };
 
   it('counts the reports created and patched through the services', async () => {
     await expectCountsExact();
-    expect(await countSignalements(t.db, { 'subjects.code': ['FRAUDE', 'CORRUPTION'] })).toBe(3);
+    expect(await countSignalements(t.ctx, { 'subjects.code': ['FRAUDE', 'CORRUPTION'] })).toBe(3);
     const res = await mergePatch(t, cookie, `/api/signalements/${codes[0]}`, {
       subjects: ['/api/subjects/DETOURNEMENT'],
     });
     expect(res.statusCode, res.body).toBe(200);
     await expectCountsExact();
-    expect(await countSignalements(t.db, { 'subjects.code': ['FRAUDE', 'CORRUPTION'] })).toBe(2);
-    expect(await countSignalements(t.db, { 'subjects.code': ['INCONNU'] })).toBe(0);
+    expect(await countSignalements(t.ctx, { 'subjects.code': ['FRAUDE', 'CORRUPTION'] })).toBe(2);
+    expect(await countSignalements(t.ctx, { 'subjects.code': ['INCONNU'] })).toBe(0);
   });
 
   it('stays exact for links written, changed in place and deleted in SQL, and for deleted reports', async () => {

@@ -29,7 +29,7 @@ export function utilisateursRoutes(app: FastifyInstance, db: Database, config: C
   app.post('/api/utilisateur/create-user', async (request, reply) => {
     const input = createUtilisateurInputSchema.parse(request.body ?? {});
     const user = await restIdempotent(
-      db,
+      app.ctx,
       request,
       reply,
       input,
