@@ -3,6 +3,19 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 import local from './scripts/eslint-rules.js';
 
+// Three folders up or more: import through package.json's subpath imports (#server/…, #shared/…, #web/…,
+// #drizzle/…, #scripts/…, #tests/…) instead. no-restricted-imports sees import and export declarations;
+// the selectors below see import() and vi.mock()/vi.importActual() (esquery regexes cannot hold a '/').
+const deepImportMessage =
+  'Import remontant de trois dossiers ou plus : importez par #server/…, #shared/…, #web/… (package.json).';
+const deepImportSyntax = [
+  { selector: 'ImportExpression[source.value=/^(\\.\\.\\x2F){3}/]', message: deepImportMessage },
+  {
+    selector: "CallExpression[callee.object.name='vi'][arguments.0.value=/^(\\.\\.\\x2F){3}/]",
+    message: deepImportMessage,
+  },
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'data/**', 'node_modules/**', 'drizzle/migrations/**', 'coverage/**'] },
   js.configs.recommended,
@@ -21,6 +34,16 @@ export default tseslint.config(
     },
   },
   {
+    files: ['**/*.{ts,tsx,mts,mjs,js}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(\\.\\./){3}', message: deepImportMessage }] },
+      ],
+      'no-restricted-syntax': ['error', ...deepImportSyntax],
+    },
+  },
+  {
     files: ['web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
@@ -32,6 +55,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
+        ...deepImportSyntax,
         {
           selector: 'CallExpression[callee.property.name=/^(get|all|run)$/][arguments.length=0]',
           message: 'Awaitez le query builder : .get()/.all()/.run() sont propres à SQLite.',

@@ -2,7 +2,7 @@
 // SQLite benchmark file, same ids, copied with multi-row `insert … select * from unnest(…)`.
 import Sqlite from 'better-sqlite3';
 import type pg from 'pg';
-import { dayCountsBackfill } from '../server/db/day-counts';
+import { dayCountsBackfill } from '#server/db/day-counts';
 
 const fr = (n: number) => n.toLocaleString('fr-FR');
 

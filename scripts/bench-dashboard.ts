@@ -15,13 +15,13 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
-import { buildApp } from '../server/app';
-import { loadConfig } from '../server/config';
-import { createAppContext } from '../server/context';
-import type { DataCipher } from '../server/crypto/cipher';
-import { openDataKey } from '../server/crypto/data-key';
-import { openDatabase, type Database } from '../server/db/client';
-import { seed } from '../server/db/seed/index';
+import { buildApp } from '#server/app';
+import { loadConfig } from '#server/config';
+import { createAppContext } from '#server/context';
+import type { DataCipher } from '#server/crypto/cipher';
+import { openDataKey } from '#server/crypto/data-key';
+import { openDatabase, type Database } from '#server/db/client';
+import { seed } from '#server/db/seed/index';
 import {
   keyMetrics,
   perCanal,
@@ -30,8 +30,8 @@ import {
   perNiveau,
   perResultat,
   perSubject,
-} from '../server/domains/dashboard/service';
-import { createUser } from '../server/domains/utilisateurs/service';
+} from '#server/domains/dashboard/service';
+import { createUser } from '#server/domains/utilisateurs/service';
 import { copyToPostgres } from './bench-dashboard-copy';
 import { topUpDemoReports } from './bench-data';
 import { cliOptions } from './cli';

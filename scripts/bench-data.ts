@@ -4,9 +4,9 @@
 import Sqlite from 'better-sqlite3';
 import { count } from 'drizzle-orm';
 import pg from 'pg';
-import type { WithCipher } from '../server/context';
-import { openDatabase } from '../server/db/client';
-import { seedDemo } from '../server/db/seed/demo';
+import type { WithCipher } from '#server/context';
+import { openDatabase } from '#server/db/client';
+import { seedDemo } from '#server/db/seed/demo';
 import { copyToPostgres } from './bench-dashboard-copy';
 
 const fr = (n: number, digits = 0) => n.toLocaleString('fr-FR', { maximumFractionDigits: digits });

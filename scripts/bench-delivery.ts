@@ -8,8 +8,8 @@ import { join, resolve } from 'node:path';
 import { decodeBase32IgnorePadding } from '@oslojs/encoding';
 import { generateTOTP } from '@oslojs/otp';
 import { chromium, type Page } from 'playwright-core';
-import { seedDemo } from '../server/db/seed/demo';
-import { start } from '../server/start';
+import { seedDemo } from '#server/db/seed/demo';
+import { start } from '#server/start';
 import { cliOptions } from './cli';
 
 cliOptions(

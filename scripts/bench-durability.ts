@@ -4,8 +4,8 @@
 // system's temporary folder. Prints medians, p95 and creates per second; docs/decisions/0019 holds the
 // figures. Usage: npm run bench:durability [-- --reports N]
 import { sql } from 'drizzle-orm';
-import { createTestApp } from '../tests/helpers/app';
-import { createReport } from '../tests/helpers/signalements';
+import { createTestApp } from '#tests/helpers/app';
+import { createReport } from '#tests/helpers/signalements';
 import { cliOptions } from './cli';
 
 const USAGE = `Usage : npm run bench:durability [-- --reports N]

@@ -7,12 +7,12 @@
 // measured before the fix). Temporary databases (the test fixtures'), dropped at the end. Not part of
 // `npm test`.
 import { performance } from 'node:perf_hooks';
-import { createTestApp } from '../tests/helpers/app';
-import { postgresAvailable } from '../tests/helpers/db';
-import { createReport, mergePatch } from '../tests/helpers/signalements';
-import type { Engine } from '../server/db/client';
-import type { SessionUser } from '../server/domains/auth/session';
-import { listPage } from '../server/domains/signalements/queries';
+import { createTestApp } from '#tests/helpers/app';
+import { postgresAvailable } from '#tests/helpers/db';
+import { createReport, mergePatch } from '#tests/helpers/signalements';
+import type { Engine } from '#server/db/client';
+import type { SessionUser } from '#server/domains/auth/session';
+import { listPage } from '#server/domains/signalements/queries';
 import { cliOptions } from './cli';
 
 const { values } = cliOptions(

@@ -3,10 +3,10 @@
 // start), serves until its standard input closes, then prints its own peak memory and exits. The
 // download runs in the parent, so the figure is the serving process's memory only.
 import { count, desc, gte } from 'drizzle-orm';
-import { buildApp } from '../server/app';
-import { loadConfig } from '../server/config';
-import { createAppContext } from '../server/context';
-import { openDatabase } from '../server/db/client';
+import { buildApp } from '#server/app';
+import { loadConfig } from '#server/config';
+import { createAppContext } from '#server/context';
+import { openDatabase } from '#server/db/client';
 import { cliOptions } from './cli';
 
 const { positionals } = cliOptions(

@@ -10,10 +10,10 @@ import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { desc, sql } from 'drizzle-orm';
-import { openDataKey } from '../server/crypto/data-key';
-import { openDatabase, type Database } from '../server/db/client';
-import { seed } from '../server/db/seed/index';
-import { createUser, findUserByEmail } from '../server/domains/utilisateurs/service';
+import { openDataKey } from '#server/crypto/data-key';
+import { openDatabase, type Database } from '#server/db/client';
+import { seed } from '#server/db/seed/index';
+import { createUser, findUserByEmail } from '#server/domains/utilisateurs/service';
 import { postgresCopyOf, topUpDemoReports } from './bench-data';
 import { cliOptions } from './cli';
 

@@ -3,8 +3,8 @@
 // person's log-in time alone and under the flood (median and worst of the rounds) and what the flood
 // got (refused at once, refused by the limiter, checked). docs/decisions/0015 holds the figures.
 // Usage: npm run bench:login-flood [-- --flood N --rounds R]
-import { createTestApp, TEST_PASSWORD } from '../tests/helpers/app';
-import { hashGate } from '../server/domains/auth/password';
+import { createTestApp, TEST_PASSWORD } from '#tests/helpers/app';
+import { hashGate } from '#server/domains/auth/password';
 import { cliOptions } from './cli';
 
 const USAGE = `Usage : npm run bench:login-flood [-- --flood N --rounds R]

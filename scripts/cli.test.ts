@@ -6,8 +6,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { start } from '../server/start';
-import { ADMIN_SETTINGS_IGNORED } from '../server/domains/utilisateurs/first-admin';
+import { start } from '#server/start';
+import { ADMIN_SETTINGS_IGNORED } from '#server/domains/utilisateurs/first-admin';
 
 const root = resolve(import.meta.dirname, '..');
 const dir = mkdtempSync(join(tmpdir(), 'signalements-cli-'));

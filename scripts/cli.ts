@@ -2,8 +2,8 @@
 // in French and exits 0; an unknown or malformed option prints one French line and the usage, and exits 1 —
 // never a stack trace.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { ConfigError, loadConfig, type Config } from '../server/config';
-import { explainStartupFailure, startupSettings } from '../server/startup-errors';
+import { ConfigError, loadConfig, type Config } from '#server/config';
+import { explainStartupFailure, startupSettings } from '#server/startup-errors';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 

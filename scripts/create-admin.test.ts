@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../server/config';
-import { createAppContext } from '../server/context';
-import { openDatabase } from '../server/db/client';
-import { login } from '../server/domains/auth/service';
-import { findUserByEmail } from '../server/domains/utilisateurs/service';
+import { loadConfig } from '#server/config';
+import { createAppContext } from '#server/context';
+import { openDatabase } from '#server/db/client';
+import { login } from '#server/domains/auth/service';
+import { findUserByEmail } from '#server/domains/utilisateurs/service';
 
 const root = resolve(import.meta.dirname, '..');
 const dir = mkdtempSync(join(tmpdir(), 'signalements-cli-'));

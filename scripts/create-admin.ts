@@ -2,11 +2,11 @@
 // Creates the administrator, or resets an existing account to an enabled administrator with a new
 // password (generated and printed when --password is not given). Ends that user's open sessions.
 import { z } from 'zod';
-import { PASSWORD_MIN_LENGTH } from '../shared/constants';
-import { openDatabase } from '../server/db/client';
-import { seed } from '../server/db/seed/index';
-import { DomainError } from '../server/errors';
-import { upsertAdmin } from '../server/domains/utilisateurs/service';
+import { PASSWORD_MIN_LENGTH } from '#shared/constants';
+import { openDatabase } from '#server/db/client';
+import { seed } from '#server/db/seed/index';
+import { DomainError } from '#server/errors';
+import { upsertAdmin } from '#server/domains/utilisateurs/service';
 import { cliOptions, configOrExit, failAndExit } from './cli';
 
 const USAGE = `Usage : npm run user:create-admin -- --email adresse@exemple.mg [--name "Nom Prénom"] [--password …]

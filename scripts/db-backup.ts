@@ -1,8 +1,8 @@
 // npm run db:backup: a consistent copy of the running database, sealed with its data key, into BACKUP_DIR.
 // npm run db:backup -- --generate-recipient FILE: a key pair for BACKUP_RECIPIENT (the private key to FILE).
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { BackupError, backupDatabase } from '../server/ops/backup';
-import { generateRecipient } from '../server/ops/seal';
+import { BackupError, backupDatabase } from '#server/ops/backup';
+import { generateRecipient } from '#server/ops/seal';
 import { cliOptions, configOrExit, failAndExit } from './cli';
 
 const { values } = cliOptions(

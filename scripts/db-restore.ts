@@ -2,9 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
-import { BackupError } from '../server/ops/backup';
-import { restoreDatabase } from '../server/ops/restore';
-import { parseIdentity, SealError, type Unlock } from '../server/ops/seal';
+import { BackupError } from '#server/ops/backup';
+import { restoreDatabase } from '#server/ops/restore';
+import { parseIdentity, SealError, type Unlock } from '#server/ops/seal';
 import { cliOptions, configOrExit, failAndExit } from './cli';
 
 const USAGE = `Usage : npm run db:restore -- [--identity FICHIER] <fichier de sauvegarde>

@@ -1,6 +1,6 @@
 // npm run db:migrate: applies the committed migrations of the engine chosen by DATABASE_URL.
 // (The server also does this at every start.)
-import { openDatabase } from '../server/db/client';
+import { openDatabase } from '#server/db/client';
 import { cliOptions, configOrExit, failAndExit } from './cli';
 
 cliOptions(

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PG_ADMIN_URL, testEngines } from '../tests/helpers/db';
-import { killHard, spawnServer, waitHealthy, type ServerProcess } from '../tests/helpers/server-process';
-import { formatDataKey, generateDataKey, parseDataKey } from '../server/crypto/cipher';
+import { PG_ADMIN_URL, testEngines } from '#tests/helpers/db';
+import { killHard, spawnServer, waitHealthy, type ServerProcess } from '#tests/helpers/server-process';
+import { formatDataKey, generateDataKey, parseDataKey } from '#server/crypto/cipher';
 
 const root = resolve(import.meta.dirname, '..');
 const dir = mkdtempSync(join(tmpdir(), 'signalements-rotate-cli-'));

@@ -3,10 +3,10 @@
 // stopped (it refuses while a server serves the database): every encrypted value is rewritten under the
 // new key in one transaction.
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../server/config';
-import { formatDataKey, generateDataKey, parseDataKey } from '../server/crypto/cipher';
-import { KEY_FORMAT_HINT } from '../server/crypto/data-key';
-import { rotateDataKey } from '../server/crypto/rotate';
+import { ConfigError, loadConfig } from '#server/config';
+import { formatDataKey, generateDataKey, parseDataKey } from '#server/crypto/cipher';
+import { KEY_FORMAT_HINT } from '#server/crypto/data-key';
+import { rotateDataKey } from '#server/crypto/rotate';
 
 const USAGE = `Usage : npm run db:rotate-key [-- --new-key <clé>]
 

@@ -2,12 +2,12 @@
 // Fills the database chosen by DATABASE_URL with demo partners, projects, users and reports. Adds
 // reports at every run; partners, projects and users are created only once.
 import { z } from 'zod';
-import { ConfigError } from '../server/config';
-import { DataKeyError, openDataKey } from '../server/crypto/data-key';
-import { openDatabase } from '../server/db/client';
-import { seed } from '../server/db/seed/index';
-import { DEMO_EMAIL_DOMAIN, DEMO_PASSWORD, seedDemo } from '../server/db/seed/demo';
-import { ensureFirstAdmin } from '../server/domains/utilisateurs/first-admin';
+import { ConfigError } from '#server/config';
+import { DataKeyError, openDataKey } from '#server/crypto/data-key';
+import { openDatabase } from '#server/db/client';
+import { seed } from '#server/db/seed/index';
+import { DEMO_EMAIL_DOMAIN, DEMO_PASSWORD, seedDemo } from '#server/db/seed/demo';
+import { ensureFirstAdmin } from '#server/domains/utilisateurs/first-admin';
 import { cliOptions, configOrExit, failAndExit } from './cli';
 
 const USAGE = `Usage : npm run seed:demo -- [--reports 1000] [--seed 42]

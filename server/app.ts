@@ -33,7 +33,7 @@ import { parseQueryString } from './http/query-string';
 import { registerDrain, shutdownSchedule } from './http/drain';
 import { appRouter, type AppRouter } from './trpc/router';
 import { PATHS } from './paths';
-import { TRPC_MAX_BATCH } from '../shared/constants';
+import { TRPC_MAX_BATCH } from '#shared/constants';
 
 export interface BuildAppOptions {
   /** The application's context (createAppContext): decorated on the app as `ctx`, spread into tRPC's. */

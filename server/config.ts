@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_BUSINESS_TIME_ZONE, isTimeZone } from '../shared/calendar';
+import { DEFAULT_BUSINESS_TIME_ZONE, isTimeZone } from '#shared/calendar';
 import { parseDataKey } from './crypto/cipher';
 import { parseTrustProxy, TRUST_PROXY_HINT } from './http/client-address';
 import { parseRecipient } from './ops/seal';

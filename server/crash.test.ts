@@ -4,9 +4,9 @@
 // (201) is there, with its source readable. Both engines.
 import { inArray } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, testEngines, type TestDatabase } from '../tests/helpers/db';
-import { killHard, spawnServer, waitHealthy, type ServerProcess } from '../tests/helpers/server-process';
-import { MINIMAL_REPORT } from '../tests/helpers/signalements';
+import { createTestDatabase, testEngines, type TestDatabase } from '#tests/helpers/db';
+import { killHard, spawnServer, waitHealthy, type ServerProcess } from '#tests/helpers/server-process';
+import { MINIMAL_REPORT } from '#tests/helpers/signalements';
 import { formatDataKey } from './crypto/cipher';
 import { openDatabase } from './db/client';
 import { seed } from './db/seed/index';

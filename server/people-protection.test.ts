@@ -7,13 +7,13 @@
 import ExcelJS from 'exceljs';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AccessAlertDto } from '../shared/dto/journal';
-import { testEngines } from '../tests/helpers/db';
-import { serverSuite } from '../tests/helpers/suite';
-import { accessLogRows, userId } from '../tests/helpers/journal';
-import { rawCopy } from '../tests/helpers/raw-copy';
-import { SAME_ORIGIN } from '../tests/helpers/report-fixture';
-import { createReport } from '../tests/helpers/signalements';
+import type { AccessAlertDto } from '#shared/dto/journal';
+import { testEngines } from '#tests/helpers/db';
+import { serverSuite } from '#tests/helpers/suite';
+import { accessLogRows, userId } from '#tests/helpers/journal';
+import { rawCopy } from '#tests/helpers/raw-copy';
+import { SAME_ORIGIN } from '#tests/helpers/report-fixture';
+import { createReport } from '#tests/helpers/signalements';
 
 const SOURCES = [
   { nomPrenom: 'Rakotondrabe Hery-Protege', contact: '+261 34 55 901 27' },

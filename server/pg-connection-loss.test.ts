@@ -7,10 +7,10 @@
 // with its key gets 201 without duplicating it; every acknowledged report is in the database.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestDatabase, PG_ADMIN_URL, postgresAvailable, type TestDatabase } from '../tests/helpers/db';
-import { clusterBinariesAvailable, createCluster, type PgCluster } from '../tests/helpers/pg-cluster';
-import { killHard, spawnServer, waitHealthy, type ServerProcess } from '../tests/helpers/server-process';
-import { MINIMAL_REPORT } from '../tests/helpers/signalements';
+import { createTestDatabase, PG_ADMIN_URL, postgresAvailable, type TestDatabase } from '#tests/helpers/db';
+import { clusterBinariesAvailable, createCluster, type PgCluster } from '#tests/helpers/pg-cluster';
+import { killHard, spawnServer, waitHealthy, type ServerProcess } from '#tests/helpers/server-process';
+import { MINIMAL_REPORT } from '#tests/helpers/signalements';
 import { formatDataKey, generateDataKey } from './crypto/cipher';
 import { openDatabase, type Database } from './db/client';
 import { seed } from './db/seed/index';

@@ -8,15 +8,15 @@ import { generateTOTP } from '@oslojs/otp';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PG_ADMIN_URL, postgresAvailable } from '../tests/helpers/db';
+import { PG_ADMIN_URL, postgresAvailable } from '#tests/helpers/db';
 import {
   killHard,
   spawnServer,
   waitHealthy,
   type ServerProcess as Server,
-} from '../tests/helpers/server-process';
-import { MINIMAL_REPORT } from '../tests/helpers/signalements';
-import { startTestSmtp, type TestSmtp } from '../tests/helpers/smtp';
+} from '#tests/helpers/server-process';
+import { MINIMAL_REPORT } from '#tests/helpers/signalements';
+import { startTestSmtp, type TestSmtp } from '#tests/helpers/smtp';
 import { formatDataKey, generateDataKey } from './crypto/cipher';
 import { MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS } from './domains/auth/throttle';
 import { PUBLIC_LOOKUPS_PER_ADDRESS } from './http/public-limit';

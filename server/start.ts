@@ -5,7 +5,7 @@ import { createAppContext, type AppContext } from './context';
 import type { DataCipher } from './crypto/cipher';
 import { openDataKey } from './crypto/data-key';
 import { encryptPlaintext, type PlaintextMigration } from './crypto/migrate-plaintext';
-import { setBusinessTimeZone } from '../shared/calendar';
+import { setBusinessTimeZone } from '#shared/calendar';
 import { syncBusinessCalendar, type CalendarSync } from './db/business-calendar';
 import { openDatabase, type Database } from './db/client';
 import { seed } from './db/seed/index';

@@ -6,7 +6,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { postgresAvailable } from '../tests/helpers/db';
+import { postgresAvailable } from '#tests/helpers/db';
 import { describeDatabase, explainStartupFailure } from './startup-errors';
 
 const root = resolve(import.meta.dirname, '..');

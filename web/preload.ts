@@ -3,7 +3,7 @@
 // the session and, on the list, its first page leave in one batched request (httpBatchLink), while the page's
 // chunk downloads beside them. Without a session the list's part of the batch is refused (the batch answers
 // 207, nothing is logged) and the guard sends the visitor to the log-in as before.
-import { BASE_PATH } from '../shared/constants';
+import { BASE_PATH } from '#shared/constants';
 import { parseListSearch, toListInput } from './features/signalement/list/list-url';
 import { queryClient, trpc } from './lib/trpc';
 

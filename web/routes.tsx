@@ -1,6 +1,6 @@
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { Redirect, Route, Router, Switch } from 'wouter';
-import { BASE_PATH, DEFAULT_REQUIRED_ROLE, FALLBACK_PATH } from '../shared/constants';
+import { BASE_PATH, DEFAULT_REQUIRED_ROLE, FALLBACK_PATH } from '#shared/constants';
 import { AppShell } from './components/layout/app-shell';
 import { Loading } from './components/ui/loading';
 import { RequireAuth } from './features/auth/require-auth';

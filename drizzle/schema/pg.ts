@@ -12,7 +12,7 @@ import {
   text,
   timestamp as pgTimestamp,
 } from 'drizzle-orm/pg-core';
-import type { AccessAlertKind, AccessLogKind, DayCountDimension, StatutKind } from '../../shared/constants';
+import type { AccessAlertKind, AccessLogKind, DayCountDimension, StatutKind } from '#shared/constants';
 
 const id = () => integer('id').primaryKey().generatedByDefaultAsIdentity();
 const ref = (name: string) => integer(name);

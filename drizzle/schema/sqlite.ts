@@ -2,7 +2,7 @@
 // same export names; drizzle/schema/schema.test.ts fails when the two drift apart.
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable as table, text } from 'drizzle-orm/sqlite-core';
-import type { AccessAlertKind, AccessLogKind, DayCountDimension, StatutKind } from '../../shared/constants';
+import type { AccessAlertKind, AccessLogKind, DayCountDimension, StatutKind } from '#shared/constants';
 
 const id = () => integer('id').primaryKey({ autoIncrement: true });
 const ref = (name: string) => integer(name);

@@ -1,11 +1,11 @@
 // A copy of the database alone (the SQLite file with its WAL, or a pg_dump) shows no source's name or
 // phone number (docs/decisions/0017), while the application still shows them to those who may know.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../tests/helpers/app';
-import { testEngines } from '../../tests/helpers/db';
-import { rawCopy } from '../../tests/helpers/raw-copy';
-import { SAME_ORIGIN } from '../../tests/helpers/report-fixture';
-import { createReport } from '../../tests/helpers/signalements';
+import { createTestApp, type TestApp } from '#tests/helpers/app';
+import { testEngines } from '#tests/helpers/db';
+import { rawCopy } from '#tests/helpers/raw-copy';
+import { SAME_ORIGIN } from '#tests/helpers/report-fixture';
+import { createReport } from '#tests/helpers/signalements';
 
 const NAME = 'Ravelomanantsoa Zafindrabe-Unique';
 const PHONE = '+261 32 77 123 45';

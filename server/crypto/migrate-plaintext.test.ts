@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createTestDatabase, testEngines, type TestDatabase } from '../../tests/helpers/db';
+import { createTestDatabase, testEngines, type TestDatabase } from '#tests/helpers/db';
 import { recordSearchTerms } from '../db/search';
 import { seed } from '../db/seed/index';
 import { buildSearchText } from '../domains/signalements/search-text';

@@ -4,10 +4,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../tests/helpers/app';
-import { testEngines } from '../../tests/helpers/db';
-import { SAME_ORIGIN } from '../../tests/helpers/report-fixture';
-import { createReport } from '../../tests/helpers/signalements';
+import { createTestApp, type TestApp } from '#tests/helpers/app';
+import { testEngines } from '#tests/helpers/db';
+import { SAME_ORIGIN } from '#tests/helpers/report-fixture';
+import { createReport } from '#tests/helpers/signalements';
 import { openDatabase } from '../db/client';
 import { createCipher, formatDataKey, generateDataKey, parseDataKey } from './cipher';
 import { DataKeyError, openDataKey, verifierOf } from './data-key';

@@ -3,7 +3,7 @@
 // signalement_day_counts keyed by business day. At start the table is compared with the zone's offsets;
 // when they differ (another zone, newer time-zone data), both are rewritten in one transaction.
 import { asc, sql } from 'drizzle-orm';
-import { offsetChanges, type OffsetChange } from '../../shared/calendar';
+import { offsetChanges, type OffsetChange } from '#shared/calendar';
 import type { Database } from './client';
 import { dayCountsBackfill } from './day-counts';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, testEngines, type TestDatabase } from '../../tests/helpers/db';
+import { createTestDatabase, testEngines, type TestDatabase } from '#tests/helpers/db';
 
 describe.each(await testEngines())('database client on %s', (engine) => {
   let tdb: TestDatabase;

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, testEngines, type TestDatabase } from '../../tests/helpers/db';
+import { createTestDatabase, testEngines, type TestDatabase } from '#tests/helpers/db';
 import { dialectFor } from './dialect';
 
 /** The error a failing statement throws, for the dialect to recognise. */

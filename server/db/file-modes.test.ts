@@ -6,7 +6,7 @@ import { chmodSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createTestDatabase, testEngines } from '../../tests/helpers/db';
+import { createTestDatabase, testEngines } from '#tests/helpers/db';
 import { DataKeyError } from '../crypto/data-key';
 import { start, type Running } from '../start';
 import { openDatabase } from './client';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../tests/helpers/db';
+import { createTestDatabase, type TestDatabase } from '#tests/helpers/db';
 import { MESSAGES } from '../errors';
 import { openDatabase } from './client';
 import { ReadPool } from './read-pool';

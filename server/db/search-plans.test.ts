@@ -8,8 +8,8 @@
 // - all of this with the exact-source-name condition, which every search by a user carries (decision 0015).
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIST_COUNT_CAP } from '../../shared/constants';
-import { createTestDatabase, postgresAvailable, type TestDatabase } from '../../tests/helpers/db';
+import { LIST_COUNT_CAP } from '#shared/constants';
+import { createTestDatabase, postgresAvailable, type TestDatabase } from '#tests/helpers/db';
 import { seed } from './seed/index';
 import type { SessionUser } from '../domains/auth/session';
 import {

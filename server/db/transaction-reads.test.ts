@@ -2,7 +2,7 @@
 // the transaction, outside it the readers; execute() joins the transaction; afterCommit waits for COMMIT.
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, testEngines, type TestDatabase } from '../../tests/helpers/db';
+import { createTestDatabase, testEngines, type TestDatabase } from '#tests/helpers/db';
 
 describe.each(await testEngines())('reads and transactions on %s', (engine) => {
   let tdb: TestDatabase;

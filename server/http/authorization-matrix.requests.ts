@@ -2,14 +2,14 @@
 // is really reachable and a refusal is the rule's, not a bad body. Called once per caller, so destructive
 // cells get fresh rows.
 import { randomBytes } from 'node:crypto';
-import { TEST_PASSWORD, type TestApp } from '../../tests/helpers/app';
+import { TEST_PASSWORD, type TestApp } from '#tests/helpers/app';
 import {
   insertAlert,
   insertFailedMail,
   passwordLinkToken,
   type addPeople,
-} from '../../tests/helpers/report-fixture';
-import { MINIMAL_REPORT } from '../../tests/helpers/signalements';
+} from '#tests/helpers/report-fixture';
+import { MINIMAL_REPORT } from '#tests/helpers/signalements';
 import { EMAIL, PARTNER_EMAIL, TARGET, type Call, type Caller } from './authorization-matrix.rules';
 
 /** The rows the cells act on, filled by the test's set-up. */

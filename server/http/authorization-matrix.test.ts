@@ -3,10 +3,10 @@
 // exactly. A route or procedure missing from MATRIX, or an entry of MATRIX that no longer exists, fails
 // the first test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../tests/helpers/app';
-import { testEngines } from '../../tests/helpers/db';
-import { addPeople, SAME_ORIGIN } from '../../tests/helpers/report-fixture';
-import { createReport } from '../../tests/helpers/signalements';
+import { createTestApp, type TestApp } from '#tests/helpers/app';
+import { testEngines } from '#tests/helpers/db';
+import { addPeople, SAME_ORIGIN } from '#tests/helpers/report-fixture';
+import { createReport } from '#tests/helpers/signalements';
 import { appRouter } from '../trpc/router';
 import { matrixRequests, type MatrixData } from './authorization-matrix.requests';
 import {

@@ -4,8 +4,8 @@
 // in the access log. `app.inject` connects from 127.0.0.1, the proxy of these tests.
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, TEST_PASSWORD, type TestApp } from '../../tests/helpers/app';
-import { testEngines } from '../../tests/helpers/db';
+import { createTestApp, TEST_PASSWORD, type TestApp } from '#tests/helpers/app';
+import { testEngines } from '#tests/helpers/db';
 import { MAX_ATTEMPTS_PER_ADDRESS } from '../domains/auth/throttle';
 
 describe.each(await testEngines())('the client address behind a proxy on %s', (engine) => {

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../tests/helpers/app';
-import { compressAssets } from '../../scripts/compress-assets';
+import { createTestApp, type TestApp } from '#tests/helpers/app';
+import { compressAssets } from '#scripts/compress-assets';
 
 const SCRIPT = `export const rows = ${JSON.stringify(Array.from({ length: 200 }, (_, i) => `ligne ${i}`))};\n`;
 const PAGE = `<!doctype html><html lang="fr"><title>Signalements</title><div id="root">${'Chargement… '.repeat(60)}</div></html>`;

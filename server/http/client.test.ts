@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../tests/helpers/app';
+import { createTestApp, type TestApp } from '#tests/helpers/app';
 
 describe('the built client under /admin', () => {
   let t: TestApp;

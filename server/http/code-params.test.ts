@@ -1,7 +1,7 @@
 // Every REST route addressed by `:code` parses it with the one shared schema (shared/schemas/common.ts):
 // a blank code is the same French 400 on each door, never a lookup of an empty code.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../tests/helpers/app';
+import { createTestApp, type TestApp } from '#tests/helpers/app';
 
 describe('the :code path parameter', () => {
   let t: TestApp;

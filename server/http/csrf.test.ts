@@ -2,9 +2,9 @@
 // bodies are JSON only. A browser sends Sec-Fetch-Site (and Origin on writes); a page on another
 // site cannot forge them, nor send a JSON body without a CORS preflight this server never grants.
 import { describe, expect, it } from 'vitest';
-import { testEngines } from '../../tests/helpers/db';
-import { serverSuite } from '../../tests/helpers/suite';
-import { outbox } from '../../tests/helpers/smtp';
+import { testEngines } from '#tests/helpers/db';
+import { serverSuite } from '#tests/helpers/suite';
+import { outbox } from '#tests/helpers/smtp';
 
 const CROSS_SITE = "Requête refusée : elle ne provient pas de l'application.";
 

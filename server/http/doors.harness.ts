@@ -2,17 +2,17 @@
 // registered the way a new module would (declaring nothing), three sessions, a raw socket client, and the
 // probe that sends requests over it and collects every answer that breaks a rule (a 5xx, an anonymous
 // 2xx, a secret in the body, or the caller's own check).
-import { createTestApp, type TestApp } from '../../tests/helpers/app';
+import { createTestApp, type TestApp } from '#tests/helpers/app';
 import type { Engine } from '../db/client';
-import { rawClient, type RawClient, type RawResponse } from '../../tests/helpers/raw-http';
+import { rawClient, type RawClient, type RawResponse } from '#tests/helpers/raw-http';
 import {
   addPeople,
   insertFailedMail,
   passwordLinkToken,
   PEOPLE,
   SAME_ORIGIN,
-} from '../../tests/helpers/report-fixture';
-import { createReport } from '../../tests/helpers/signalements';
+} from '#tests/helpers/report-fixture';
+import { createReport } from '#tests/helpers/signalements';
 import { expect } from 'vitest';
 
 // Routes this test registers the way a new module would, declaring nothing: they must be private.

@@ -7,8 +7,8 @@
 // `app.inject` would resolve `/./`, `/../` and `%2E` segments before the router saw them. The app, its
 // records and the probe that sends the requests are in doors.harness.ts; the rules are here.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { testEngines } from '../../tests/helpers/db';
-import { PEOPLE, SAME_ORIGIN } from '../../tests/helpers/report-fixture';
+import { testEngines } from '#tests/helpers/db';
+import { PEOPLE, SAME_ORIGIN } from '#tests/helpers/report-fixture';
 import { appRouter } from '../trpc/router';
 import {
   openDoors,

@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ZodError } from 'zod';
-import '../../shared/schemas/zod-french';
+import '#shared/schemas/zod-french';
 import { isConnectionLost } from '../db/connection-lost';
 import { DomainError, domainErrorOf, HTTP_STATUS, HttpError, MESSAGES, unavailable } from '../errors';
 

@@ -5,9 +5,9 @@
 // client can send a malformed request line, and app.inject never reaches Node's parser.
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../tests/helpers/app';
-import { testEngines } from '../../tests/helpers/db';
-import { rawExchange, type RawResponse } from '../../tests/helpers/raw-http';
+import { createTestApp, type TestApp } from '#tests/helpers/app';
+import { testEngines } from '#tests/helpers/db';
+import { rawExchange, type RawResponse } from '#tests/helpers/raw-http';
 import { MESSAGES } from '../errors';
 import { contentSecurityPolicy } from './security-headers';
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { testEngines } from '../../tests/helpers/db';
-import { serverSuite } from '../../tests/helpers/suite';
+import { testEngines } from '#tests/helpers/db';
+import { serverSuite } from '#tests/helpers/suite';
 
 const PUBLIC_API = [
   'POST /api/login',

@@ -2,9 +2,9 @@
 // both doors and both engines, never decodeURIComponent's URIError (a 500, or tRPC's "URI malformed").
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../tests/helpers/app';
-import { testEngines } from '../../tests/helpers/db';
-import { createReport } from '../../tests/helpers/signalements';
+import { createTestApp, type TestApp } from '#tests/helpers/app';
+import { testEngines } from '#tests/helpers/db';
+import { createReport } from '#tests/helpers/signalements';
 
 const INVALID_REF = 'Référence invalide.';
 const MALFORMED = ['%', '%zz', 'IVY%', '%E9', '%ED%A0%80', '%00', 'A%0AB'];

@@ -7,7 +7,7 @@ import { loadConfig } from '../config';
 import { createAppContext } from '../context';
 import { seed } from '../db/seed/index';
 import { createUser } from '../domains/utilisateurs/service';
-import { createTestDatabase, testEngines, type TestDatabase } from '../../tests/helpers/db';
+import { createTestDatabase, testEngines, type TestDatabase } from '#tests/helpers/db';
 import { maskDriverMessage, serializeError } from './log-serializers';
 
 const SECRET_NAME = 'Rakoto-SECRET-42';

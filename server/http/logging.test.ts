@@ -5,7 +5,7 @@ import { loadConfig } from '../config';
 import { createAppContext } from '../context';
 import { seed } from '../db/seed/index';
 import { createUser } from '../domains/utilisateurs/service';
-import { createTestDatabase, type TestDatabase } from '../../tests/helpers/db';
+import { createTestDatabase, type TestDatabase } from '#tests/helpers/db';
 
 describe('request logs', () => {
   let tdb: TestDatabase;

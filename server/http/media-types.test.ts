@@ -4,10 +4,10 @@
 // so a new REST write is covered without editing this file. tRPC stays application/json only, and a
 // form, text/plain or a merge-patch POST is still refused (a cross-site page can send the first two).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { testEngines } from '../../tests/helpers/db';
-import { serverSuite } from '../../tests/helpers/suite';
-import { SAME_ORIGIN } from '../../tests/helpers/report-fixture';
-import { createReport } from '../../tests/helpers/signalements';
+import { testEngines } from '#tests/helpers/db';
+import { serverSuite } from '#tests/helpers/suite';
+import { SAME_ORIGIN } from '#tests/helpers/report-fixture';
+import { createReport } from '#tests/helpers/signalements';
 
 const WRONG_TYPE = 'Les données doivent être envoyées en JSON.';
 const ACCEPTED: Record<string, string[]> = {

@@ -2,11 +2,11 @@
 // message in both; Prometheus text with request counts and durations by route pattern or procedure, the
 // outbox and the database connections, readable with METRICS_TOKEN only.
 import { describe, expect, it } from 'vitest';
-import { testEngines } from '../../tests/helpers/db';
-import { createTestApp } from '../../tests/helpers/app';
-import { serverSuite } from '../../tests/helpers/suite';
-import { insertFailedMail, SAME_ORIGIN } from '../../tests/helpers/report-fixture';
-import { createReport } from '../../tests/helpers/signalements';
+import { testEngines } from '#tests/helpers/db';
+import { createTestApp } from '#tests/helpers/app';
+import { serverSuite } from '#tests/helpers/suite';
+import { insertFailedMail, SAME_ORIGIN } from '#tests/helpers/report-fixture';
+import { createReport } from '#tests/helpers/signalements';
 
 const TOKEN = 'jeton-de-mesure-0123456789';
 

@@ -10,7 +10,7 @@ import type { Database } from '../db/client';
 import { DomainError, MESSAGES } from '../errors';
 import { mailBacklog } from '../domains/mail/backlog';
 import { appRouter } from '../trpc/router';
-import { TRPC_MAX_BATCH } from '../../shared/constants';
+import { TRPC_MAX_BATCH } from '#shared/constants';
 
 const PROCEDURES = new Set(Object.keys(appRouter._def.procedures));
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../tests/helpers/app';
+import { createTestApp, type TestApp } from '#tests/helpers/app';
 
 /** The policy's directives by name, each with its list of sources. */
 function csp(res: LightMyRequestResponse): Map<string, string[]> {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TRPC_MAX_BATCH } from '../../shared/constants';
-import { createTestApp, type TestApp } from '../../tests/helpers/app';
+import { TRPC_MAX_BATCH } from '#shared/constants';
+import { createTestApp, type TestApp } from '#tests/helpers/app';
 
 describe('tRPC batching', () => {
   let t: TestApp;

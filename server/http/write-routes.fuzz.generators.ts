@@ -3,7 +3,7 @@
 // schema over the codes and IRIs that exist (near misses, edge dates, malformed escapes).
 import fc from 'fast-check';
 import type { z } from 'zod';
-import { businessDay } from '../../shared/calendar';
+import { businessDay } from '#shared/calendar';
 
 // ------------------------------------------------------------------------------------------------ values
 

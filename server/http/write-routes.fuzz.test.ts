@@ -17,8 +17,8 @@ import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { loginInputSchema } from '../../shared/schemas/auth';
-import { partenaireInputSchema } from '../../shared/schemas/partenaires';
+import { loginInputSchema } from '#shared/schemas/auth';
+import { partenaireInputSchema } from '#shared/schemas/partenaires';
 import {
   auteurCreateSchema,
   auteurSchema,
@@ -31,15 +31,15 @@ import {
   sourceSchema,
   victimeCreateSchema,
   victimeSchema,
-} from '../../shared/schemas/signalements';
+} from '#shared/schemas/signalements';
 import {
   createUtilisateurInputSchema,
   passwordField,
   updateUtilisateurInputSchema,
-} from '../../shared/schemas/utilisateurs';
-import { createTestApp, type TestApp } from '../../tests/helpers/app';
-import { testEngines } from '../../tests/helpers/db';
-import { createReport } from '../../tests/helpers/signalements';
+} from '#shared/schemas/utilisateurs';
+import { createTestApp, type TestApp } from '#tests/helpers/app';
+import { testEngines } from '#tests/helpers/db';
+import { createReport } from '#tests/helpers/signalements';
 import type { Database } from '../db/client';
 import { appRouter } from '../trpc/router';
 import { SESSION_ENDED_MESSAGE } from '../domains/auth/two-factor-guesses';

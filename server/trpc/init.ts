@@ -1,6 +1,6 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
-import { ROLE_ADMIN } from '../../shared/constants';
+import { ROLE_ADMIN } from '#shared/constants';
 import type { RequestContext } from '../context';
 import { isConnectionLost } from '../db/connection-lost';
 import { DomainError, domainErrorOf, MESSAGES, TRPC_CODE, unavailable } from '../errors';

@@ -3,7 +3,7 @@
 // context built from the server's configuration (server/context.ts), the business time zone of the
 // server. Answers { id, result } or { id, error } (read-task-pool.ts).
 import { parentPort, workerData } from 'node:worker_threads';
-import { setBusinessTimeZone } from '../../shared/calendar';
+import { setBusinessTimeZone } from '#shared/calendar';
 import { createCipher } from '../crypto/cipher';
 import { keyMatches, readDataKey, readVerifier } from '../crypto/data-key';
 import { createAppContext, type AppContext } from '../context';

@@ -6,7 +6,7 @@
 // Without threads (PostgreSQL, DATABASE_READ_WORKERS=0) a task runs here, the same code. The pool is the
 // context's (server/context.ts): the server and the test app attach one on SQLite.
 import type { z } from 'zod';
-import type { signalementListSchema } from '../../shared/schemas/signalements';
+import type { signalementListSchema } from '#shared/schemas/signalements';
 import type { AppContext } from '../context';
 import type { SessionUser } from '../domains/auth/session';
 import { getSignalement, listSignalements } from '../domains/signalements/service';

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { seedDemo } from '../../server/db/seed/demo';
+import { seedDemo } from '#server/db/seed/demo';
 import { describeViolations, seriousViolations } from './axe';
 import { ADMIN, createReportByApi, enrolTwoFactor, PASSWORD, signInByApi, useE2E } from './harness';
 

@@ -264,8 +264,8 @@ describe('user administration and account set-up by e-mail, in a real browser', 
   });
 
   it('explains an expired link in French', async () => {
-    const { issuePasswordToken } = await import('../../server/domains/auth/password-tokens');
-    const { findUserByEmail } = await import('../../server/domains/utilisateurs/service');
+    const { issuePasswordToken } = await import('#server/domains/auth/password-tokens');
+    const { findUserByEmail } = await import('#server/domains/utilisateurs/service');
     const db = e.running.db;
     const user = (await findUserByEmail(db, 'agent@example.mg'))!;
     const { token } = await issuePasswordToken(db, user.id, 'reset');
@@ -282,8 +282,8 @@ describe('user administration and account set-up by e-mail, in a real browser', 
   });
 
   it('shows under the field why the server refuses a common password; the link still works afterwards', async () => {
-    const { issuePasswordToken } = await import('../../server/domains/auth/password-tokens');
-    const { createUser } = await import('../../server/domains/utilisateurs/service');
+    const { issuePasswordToken } = await import('#server/domains/auth/password-tokens');
+    const { createUser } = await import('#server/domains/utilisateurs/service');
     // The browser logs the 400 answer itself; any other console error still fails the test.
     e.allowConsoleErrors(/status of 400|^400 .*passwordTokens\.define/);
     const db = e.running.db;

@@ -1,8 +1,8 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { seedDemo } from '../../server/db/seed/demo';
-import { issuePasswordToken } from '../../server/domains/auth/password-tokens';
-import { findUserByEmail } from '../../server/domains/utilisateurs/service';
+import { seedDemo } from '#server/db/seed/demo';
+import { issuePasswordToken } from '#server/domains/auth/password-tokens';
+import { findUserByEmail } from '#server/domains/utilisateurs/service';
 import { ADMIN, loginAs, useE2E } from './harness';
 
 interface Violation {

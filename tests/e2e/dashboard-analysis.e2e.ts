@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { seedDemo } from '../../server/db/seed/demo';
+import { seedDemo } from '#server/db/seed/demo';
 import { ADMIN, loginAs, useE2E } from './harness';
 
 const fr = new Intl.NumberFormat('fr-FR');

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedDemo } from '../../server/db/seed/demo';
+import { seedDemo } from '#server/db/seed/demo';
 import { ADMIN, type E2E, loginAs, startServer, useE2E } from './harness';
 
 /** Records every request of the context and refuses those for another machine. */

@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { businessDay } from '../../shared/calendar';
-import { MONTHS_FR } from '../../web/features/dashboard/calendar';
-import { insertFixture } from '../../server/domains/dashboard/test-fixture';
-import { createUser } from '../../server/domains/utilisateurs/service';
+import { businessDay } from '#shared/calendar';
+import { MONTHS_FR } from '#web/features/dashboard/calendar';
+import { insertFixture } from '#server/domains/dashboard/test-fixture';
+import { createUser } from '#server/domains/utilisateurs/service';
 import { PASSWORD, signInByApi, useE2E } from './harness';
 
 const monthName = (year: number, month: number) => {

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { insertFixture } from '../../server/domains/dashboard/test-fixture';
-import { createUser } from '../../server/domains/utilisateurs/service';
+import { insertFixture } from '#server/domains/dashboard/test-fixture';
+import { createUser } from '#server/domains/utilisateurs/service';
 import { ADMIN, loginAs, PASSWORD, toast, useE2E } from './harness';
 
 // The hand-built data set of the server tests: five reports, four in March 2025 (see test-fixture.ts).

@@ -8,9 +8,9 @@ import { generateHOTP } from '@oslojs/otp';
 import { eq, inArray } from 'drizzle-orm';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import type { Database } from '../../server/db/client';
-import { createUser } from '../../server/domains/utilisateurs/service';
-import { start, type Running } from '../../server/start';
+import type { Database } from '#server/db/client';
+import { createUser } from '#server/domains/utilisateurs/service';
+import { start, type Running } from '#server/start';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [

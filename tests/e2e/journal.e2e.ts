@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { JOURNAL_PAGE_SIZE } from '../../shared/schemas/journal';
+import { JOURNAL_PAGE_SIZE } from '#shared/schemas/journal';
 import { ADMIN, loginAs, PASSWORD, signInByApi, toast, useE2E } from './harness';
 
 const READER = { email: 'lecteur@example.mg', nomPrenom: 'Rakoto Lecteur' };

@@ -3,8 +3,8 @@
 // the next button stays enabled, and deeper pages count further.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LIST_COUNT_CAP, MAX_PAGE_LINKS, PAGE_SIZE_SIGNALEMENTS } from '../../shared/constants';
-import { seedDemo } from '../../server/db/seed/demo';
+import { LIST_COUNT_CAP, MAX_PAGE_LINKS, PAGE_SIZE_SIGNALEMENTS } from '#shared/constants';
+import { seedDemo } from '#server/db/seed/demo';
 import { ADMIN, signInByApi, useE2E } from './harness';
 
 const REPORTS = LIST_COUNT_CAP + 150;

@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { seedDemo } from '../../server/db/seed/demo';
+import { seedDemo } from '#server/db/seed/demo';
 import { ADMIN, createReportByApi, signInByApi, useE2E } from './harness';
 
 const PHONE = { width: 390, height: 844 };

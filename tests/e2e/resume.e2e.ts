@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { businessDay } from '../../shared/calendar';
+import { businessDay } from '#shared/calendar';
 import { ADMIN, signInByApi, useE2E } from './harness';
 
 /** A report with a bit of everything, made through the REST facade as the admin. */

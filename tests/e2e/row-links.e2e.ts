@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { businessDay } from '../../shared/calendar';
-import { seedDemo } from '../../server/db/seed/demo';
+import { businessDay } from '#shared/calendar';
+import { seedDemo } from '#server/db/seed/demo';
 import { PASSWORD, signInByApi, useE2E } from './harness';
 
 const NNBSP = '\u202f';

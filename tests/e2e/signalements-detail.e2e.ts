@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { businessDay } from '../../shared/calendar';
+import { businessDay } from '#shared/calendar';
 import { ADMIN, PASSWORD, signInByApi, toast, useE2E } from './harness';
 
 /** Creates a report through the creation dialog and returns its code, read from the detail URL. */

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { seedDemo } from '../../server/db/seed/demo';
+import { seedDemo } from '#server/db/seed/demo';
 import { ADMIN, signInByApi, toast, useE2E } from './harness';
 
 interface Collection {

@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { loadConfig } from '../../server/config';
-import { createAppContext, type AppContext } from '../../server/context';
-import { createCipher, generateDataKey, type DataCipher } from '../../server/crypto/cipher';
-import { openDatabase, type Database, type Engine } from '../../server/db/client';
+import { loadConfig } from '#server/config';
+import { createAppContext, type AppContext } from '#server/context';
+import { createCipher, generateDataKey, type DataCipher } from '#server/crypto/cipher';
+import { openDatabase, type Database, type Engine } from '#server/db/client';
 
 export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 

@@ -1,6 +1,6 @@
 // Reading the access log back in tests: its rows as stored, oldest first.
 import { asc, eq } from 'drizzle-orm';
-import type { AccessLogKind } from '../../shared/constants';
+import type { AccessLogKind } from '#shared/constants';
 import type { TestApp } from './app';
 
 export async function accessLogRows(t: TestApp, kind?: AccessLogKind) {

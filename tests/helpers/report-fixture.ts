@@ -1,8 +1,8 @@
 // Real rows for the security tests: a report's people, a failed e-mail, a password link. Names and
 // contacts are distinctive so a test can assert that none of them leaks into an answer.
 import { asc, eq, ne } from 'drizzle-orm';
-import { ROLE_ADMIN } from '../../shared/constants';
-import { issuePasswordToken } from '../../server/domains/auth/password-tokens';
+import { ROLE_ADMIN } from '#shared/constants';
+import { issuePasswordToken } from '#server/domains/auth/password-tokens';
 import type { TestApp } from './app';
 
 export const PEOPLE = {

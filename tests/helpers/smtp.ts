@@ -5,11 +5,11 @@ import { asc } from 'drizzle-orm';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer, type SMTPServerDataStream } from 'smtp-server';
 import { vi } from 'vitest';
-import type { AppContext } from '../../server/context';
-import type { Database } from '../../server/db/client';
-import { enqueueMail } from '../../server/domains/mail/outbox';
-import type { TransportConfig } from '../../server/domains/mail/transport';
-import { startMailWorker, type MailWorker, type MailWorkerOptions } from '../../server/domains/mail/worker';
+import type { AppContext } from '#server/context';
+import type { Database } from '#server/db/client';
+import { enqueueMail } from '#server/domains/mail/outbox';
+import type { TransportConfig } from '#server/domains/mail/transport';
+import { startMailWorker, type MailWorker, type MailWorkerOptions } from '#server/domains/mail/worker';
 
 export interface ReceivedMail {
   messageId: string;

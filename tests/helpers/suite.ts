@@ -1,7 +1,7 @@
 // The server-suite fixture: one test app per file and engine, with an administrator and an agent signed
 // in, for the files that otherwise copy the same beforeAll. Built on createTestApp (tests/helpers/app.ts).
 import { afterAll, beforeAll } from 'vitest';
-import type { Engine } from '../../server/db/client';
+import type { Engine } from '#server/db/client';
 import { createTestApp, type TestApp, type TestAppOptions } from './app';
 
 export interface Person {

@@ -1,4 +1,4 @@
-import { isTimeZone, setBusinessTimeZone } from '../../shared/calendar';
+import { isTimeZone, setBusinessTimeZone } from '#shared/calendar';
 
 /**
  * Takes the business time zone the server announced (who-am-i, the public summary) so that every date

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_BUSINESS_TIME_ZONE, setBusinessTimeZone } from '../../shared/calendar';
+import { DEFAULT_BUSINESS_TIME_ZONE, setBusinessTimeZone } from '#shared/calendar';
 import {
   formatDate,
   formatDateTime,

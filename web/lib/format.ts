@@ -1,5 +1,5 @@
-import { businessDay, parseDay, wallClock } from '../../shared/calendar';
-import { INITIALS_MAX } from '../../shared/constants';
+import { businessDay, parseDay, wallClock } from '#shared/calendar';
+import { INITIALS_MAX } from '#shared/constants';
 
 type DateInput = string | Date | null | undefined;
 

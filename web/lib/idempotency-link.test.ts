@@ -1,7 +1,7 @@
 import { createTRPCClient, TRPCClientError, type TRPCLink } from '@trpc/client';
 import { observable } from '@trpc/server/observable';
 import { describe, expect, it } from 'vitest';
-import type { AppRouter } from '../../server/trpc/router';
+import type { AppRouter } from '#server/trpc/router';
 import { idempotencyLink, newIdempotencyKey } from './idempotency-link';
 
 /** A client whose transport records each operation's key and fails the calls it is told to. */

@@ -5,7 +5,7 @@
 // new submission.
 import type { TRPCLink } from '@trpc/client';
 import { observable } from '@trpc/server/observable';
-import type { AppRouter } from '../../server/trpc/router';
+import type { AppRouter } from '#server/trpc/router';
 
 /** Random, without crypto.randomUUID (absent on plain-http pages, which are not a "secure context"). */
 export function newIdempotencyKey(): string {

@@ -1,4 +1,4 @@
-import { ROLE_ADMIN, ROLE_USER } from '../../shared/constants';
+import { ROLE_ADMIN, ROLE_USER } from '#shared/constants';
 import type { BadgeTone } from '../components/ui/badge';
 
 export interface RoleBadge {

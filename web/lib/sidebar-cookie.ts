@@ -1,4 +1,4 @@
-import { SIDEBAR_COOKIE_MAX_AGE_S, SIDEBAR_COOKIE_NAME } from '../../shared/constants';
+import { SIDEBAR_COOKIE_MAX_AGE_S, SIDEBAR_COOKIE_NAME } from '#shared/constants';
 
 /** Whether the desktop sidebar is expanded, read from a `document.cookie` string; expanded when unset. */
 export function readSidebarOpen(cookie: string): boolean {

@@ -2,8 +2,8 @@ import { matchQuery, MutationCache, QueryCache, QueryClient } from '@tanstack/re
 import { createTRPCClient, httpBatchLink, httpLink, splitLink } from '@trpc/client';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { createTRPCContext, createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
-import type { AppRouter } from '../../server/trpc/router';
-import { IDEMPOTENT_CREATES, TRPC_MAX_BATCH } from '../../shared/constants';
+import type { AppRouter } from '#server/trpc/router';
+import { IDEMPOTENT_CREATES, TRPC_MAX_BATCH } from '#shared/constants';
 import { errorCode } from './errors';
 import { idempotencyLink } from './idempotency-link';
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { PROJECT_ROOT } from '../../paths';
+import { PROJECT_ROOT } from '#server/paths';
 import { STARTUP_LOCK } from '../client';
 import type { Dialect } from '../dialect';
 import { daysBetween, listedBuckets, timestampParam } from '../dates';

@@ -1,5 +1,5 @@
-import { OTHERS_CODE, type StatutKind } from '../../../shared/constants';
-import { buildSearchText } from '../../domains/signalements/search-text';
+import { OTHERS_CODE, type StatutKind } from '#shared/constants';
+import { buildSearchText } from '#server/domains/signalements/search-text';
 import { type Schema } from '../client';
 import {
   ACTIONS_PROVISOIRES,

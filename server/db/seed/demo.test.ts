@@ -1,10 +1,10 @@
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestDatabase, testEngines, type TestDatabase } from '../../../tests/helpers/db';
-import type * as codeModule from '../../domains/signalements/code';
-import { isSignalementCode } from '../../domains/signalements/code';
-import { refreshSearchText } from '../../domains/signalements/search-refresh';
-import { normalizeSearch } from '../../domains/signalements/search-text';
+import { createTestDatabase, testEngines, type TestDatabase } from '#tests/helpers/db';
+import type * as codeModule from '#server/domains/signalements/code';
+import { isSignalementCode } from '#server/domains/signalements/code';
+import { refreshSearchText } from '#server/domains/signalements/search-refresh';
+import { normalizeSearch } from '#server/domains/signalements/search-text';
 import { bulkInsert } from './bulk';
 import { DEMO_PARTNERS } from './demo-data';
 import { DEMO_SPAN_MS } from './demo-reports';
@@ -15,7 +15,7 @@ const REPORTS = 300;
 
 // Codes queued here are handed out before random ones, to force collisions.
 const forcedCodes = vi.hoisted(() => [] as string[]);
-vi.mock('../../domains/signalements/code', async (importOriginal) => {
+vi.mock('#server/domains/signalements/code', async (importOriginal) => {
   const real = await importOriginal<typeof codeModule>();
   return { ...real, generateSignalementCode: () => forcedCodes.shift() ?? real.generateSignalementCode() };
 });

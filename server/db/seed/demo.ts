@@ -1,10 +1,10 @@
 import { hash } from 'argon2';
 import { eq, inArray } from 'drizzle-orm';
-import { cipherOf, type WithCipher } from '../../context';
-import type { DataCipher } from '../../crypto/cipher';
-import { sealSource } from '../../crypto/sources';
-import { generateCode, generateSignalementCode } from '../../domains/signalements/code';
-import { normalizeSearch } from '../../domains/signalements/search-text';
+import { cipherOf, type WithCipher } from '#server/context';
+import type { DataCipher } from '#server/crypto/cipher';
+import { sealSource } from '#server/crypto/sources';
+import { generateCode, generateSignalementCode } from '#server/domains/signalements/code';
+import { normalizeSearch } from '#server/domains/signalements/search-text';
 import { type Database, type Orm } from '../client';
 import { recordSearchTerms } from '../search';
 import { bulkInsert } from './bulk';

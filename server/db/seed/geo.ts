@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { count, sql, type AnyColumn } from 'drizzle-orm';
 import { type Database } from '../client';
-import { PATHS } from '../../paths';
+import { PATHS } from '#server/paths';
 
 /**
  * Madagascar's regions, districts and communes from the OCHA COD-AB attribute tables (2018-10-31,

@@ -4,7 +4,7 @@ import {
   ROLE_ADMIN,
   ROLE_USER,
   type StatutKind,
-} from '../../../shared/constants';
+} from '#shared/constants';
 import { type Database } from '../client';
 
 interface Coded {

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, testEngines, type TestDatabase } from '../../../tests/helpers/db';
+import { createTestDatabase, testEngines, type TestDatabase } from '#tests/helpers/db';
 import { type Database } from '../client';
 import { EXPECTED_COUNTS, loadGeography, parseCsv, regionOfDistrict } from './geo';
 import { seed } from './index';

@@ -2,7 +2,7 @@
 // db:rotate-key refuse while it runs. Moved from server/ops/backup.ts, which re-exports it.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ConfigError } from '../../config';
+import { ConfigError } from '#server/config';
 
 export function sqliteFile(url: string): string {
   return resolve(url.replace(/^file:/, ''));

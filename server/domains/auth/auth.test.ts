@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, sessionCookie, TEST_PASSWORD, type TestApp } from '../../../tests/helpers/app';
-import { testEngines } from '../../../tests/helpers/db';
+import { createTestApp, sessionCookie, TEST_PASSWORD, type TestApp } from '#tests/helpers/app';
+import { testEngines } from '#tests/helpers/db';
 import { setPassword } from '../utilisateurs/service';
 import { sessionIdFromToken } from './session';
-import { TRPC_MAX_BATCH } from '../../../shared/constants';
+import { TRPC_MAX_BATCH } from '#shared/constants';
 import { hashGate } from './password';
 import {
   MAX_ATTEMPTS_PER_ACCOUNT,

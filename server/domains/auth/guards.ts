@@ -1,5 +1,5 @@
-import { ROLE_ADMIN } from '../../../shared/constants';
-import { forbidden } from '../../errors';
+import { ROLE_ADMIN } from '#shared/constants';
+import { forbidden } from '#server/errors';
 import type { SessionUser } from './session';
 
 export const isAdmin = (user: Pick<SessionUser, 'role'>) => user.role.code === ROLE_ADMIN;

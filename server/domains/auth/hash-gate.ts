@@ -1,7 +1,7 @@
 // Password hashing is the costliest thing a request can ask for; this gate shares it fairly between
 // client addresses (docs/decisions/0015-security-model.md, "Hashing is bounded").
 import { availableParallelism } from 'node:os';
-import { DomainError } from '../../errors';
+import { DomainError } from '#server/errors';
 
 export const BUSY_MESSAGE = 'Le serveur est très sollicité. Veuillez réessayer dans un instant.';
 /** An address already has its share of log-ins in progress: refused before any work. */

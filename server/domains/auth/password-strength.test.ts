@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../../errors';
+import { DomainError } from '#server/errors';
 import { assertStrongPassword, PASSWORD_STRENGTH_MESSAGES, passwordWeakness } from './password-strength';
 
 const USER = ['rabe.hery@example.mg', 'Rabe Héry'];

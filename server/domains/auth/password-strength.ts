@@ -4,7 +4,7 @@
 // The estimator is zxcvbn-ts with the common and French dictionaries; they weigh several megabytes,
 // so they are loaded on the first check, not at start.
 import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
-import { invalid } from '../../errors';
+import { invalid } from '#server/errors';
 
 export const PASSWORD_STRENGTH_MESSAGES = {
   weak: 'Ce mot de passe est trop courant ou trop facile à deviner. Choisissez-en un plus long, sans mot du dictionnaire ni suite évidente.',

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { passwordField, passwordTokenSchema } from '../../../shared/schemas/utilisateurs';
-import type { Database } from '../../db/client';
+import { passwordField, passwordTokenSchema } from '#shared/schemas/utilisateurs';
+import type { Database } from '#server/db/client';
 import { definePassword, inspectPasswordToken } from './password-tokens';
 
 // The path segment is the secret: app.ts writes it as '***' in the request log.

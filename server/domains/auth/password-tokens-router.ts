@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { definePasswordInputSchema, passwordTokenSchema } from '../../../shared/schemas/utilisateurs';
-import { publicProcedure, router } from '../../trpc/init';
+import { definePasswordInputSchema, passwordTokenSchema } from '#shared/schemas/utilisateurs';
+import { publicProcedure, router } from '#server/trpc/init';
 import { definePassword, inspectPasswordToken } from './password-tokens';
 
 /** The password set-up page, reached from an e-mail without a session. */

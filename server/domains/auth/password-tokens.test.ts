@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { testEngines } from '../../../tests/helpers/db';
-import { serverSuite } from '../../../tests/helpers/suite';
-import { outbox, passwordLinkIn } from '../../../tests/helpers/smtp';
+import { testEngines } from '#tests/helpers/db';
+import { serverSuite } from '#tests/helpers/suite';
+import { outbox, passwordLinkIn } from '#tests/helpers/smtp';
 import { PASSWORD_STRENGTH_MESSAGES } from './password-strength';
 import { hashPasswordToken, TOKEN_MESSAGES } from './password-tokens';
 

@@ -2,10 +2,10 @@
 // token; the database keeps only its SHA-256, so a copy of the database does not open any account.
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import { PASSWORD_MIN_LENGTH, PASSWORD_TOKEN_TTL_HOURS } from '../../../shared/constants';
-import { USER_MESSAGES } from '../../../shared/schemas/utilisateurs';
-import type { Database } from '../../db/client';
-import { conflict, forbidden, invalid, notFound } from '../../errors';
+import { PASSWORD_MIN_LENGTH, PASSWORD_TOKEN_TTL_HOURS } from '#shared/constants';
+import { USER_MESSAGES } from '#shared/schemas/utilisateurs';
+import type { Database } from '#server/db/client';
+import { conflict, forbidden, invalid, notFound } from '#server/errors';
 import { storePasswordHash } from '../utilisateurs/service';
 import { hashPassword } from './password';
 import { assertStrongPassword } from './password-strength';

@@ -1,13 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  loginInputSchema,
-  recoveryCodeInputSchema,
-  twoFactorVerifyInputSchema,
-} from '../../../shared/schemas/auth';
-import type { Config } from '../../config';
-import type { Database } from '../../db/client';
-import { unauthenticated } from '../../errors';
-import { clearSessionCookie, setSessionCookie } from '../../http/session-cookie';
+import { loginInputSchema, recoveryCodeInputSchema, twoFactorVerifyInputSchema } from '#shared/schemas/auth';
+import type { Config } from '#server/config';
+import type { Database } from '#server/db/client';
+import { unauthenticated } from '#server/errors';
+import { clearSessionCookie, setSessionCookie } from '#server/http/session-cookie';
 import { currentUserAnswer, login, logout } from './service';
 import { useRecoveryCode, verifyTwoFactorCode } from './two-factor';
 

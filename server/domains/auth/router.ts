@@ -1,6 +1,6 @@
-import { loginInputSchema } from '../../../shared/schemas/auth';
-import { clearSessionCookie, setSessionCookie } from '../../http/session-cookie';
-import { authedProcedure, publicProcedure, router } from '../../trpc/init';
+import { loginInputSchema } from '#shared/schemas/auth';
+import { clearSessionCookie, setSessionCookie } from '#server/http/session-cookie';
+import { authedProcedure, publicProcedure, router } from '#server/trpc/init';
 import { currentUserAnswer, login, logout } from './service';
 
 export const authRouter = router({

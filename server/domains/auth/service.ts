@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
-import { businessTimeZone } from '../../../shared/calendar';
-import type { Config } from '../../config';
-import type { Auth, Services } from '../../context';
-import type { Database } from '../../db/client';
-import { DomainError } from '../../errors';
-import { clientKeyOf } from '../../http/network';
+import { businessTimeZone } from '#shared/calendar';
+import type { Config } from '#server/config';
+import type { Auth, Services } from '#server/context';
+import type { Database } from '#server/db/client';
+import { DomainError } from '#server/errors';
+import { clientKeyOf } from '#server/http/network';
 import { recordLogin, recordLoginFailure } from '../journal/record';
 import { utilisateurDto } from '../utilisateurs/dto';
 import { findUserByEmail } from '../utilisateurs/service';

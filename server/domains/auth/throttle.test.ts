@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, testEngines, type TestDatabase } from '../../../tests/helpers/db';
+import { createTestDatabase, testEngines, type TestDatabase } from '#tests/helpers/db';
 import {
   MAX_ATTEMPTS_PER_ACCOUNT,
   MAX_ATTEMPTS_PER_ACCOUNT_AND_ADDRESS,

@@ -7,9 +7,9 @@
 // A successful log-in gives its attempt back. Counters live in `login_throttle`, shared by every
 // server process.
 import { eq, sql } from 'drizzle-orm';
-import type { Database, Orm } from '../../db/client';
-import { DomainError } from '../../errors';
-import { clientKeyOf } from '../../http/network';
+import type { Database, Orm } from '#server/db/client';
+import { DomainError } from '#server/errors';
+import { clientKeyOf } from '#server/http/network';
 
 const MINUTE = 60_000;
 

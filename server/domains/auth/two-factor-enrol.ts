@@ -5,9 +5,9 @@
 import { encodeBase32UpperCaseNoPadding, encodeBase64, decodeBase64 } from '@oslojs/encoding';
 import { createTOTPKeyURI } from '@oslojs/otp';
 import { eq } from 'drizzle-orm';
-import { cipherOf, type Auth, type Services } from '../../context';
-import { conflict, DomainError, invalid } from '../../errors';
-import { clientKeyOf } from '../../http/network';
+import { cipherOf, type Auth, type Services } from '#server/context';
+import { conflict, DomainError, invalid } from '#server/errors';
+import { clientKeyOf } from '#server/http/network';
 import { recordLoginFailure } from '../journal/record';
 import { hashGate, isBusy, verifyPassword } from './password';
 import { releaseAttempt, reserveAttempt } from './throttle';

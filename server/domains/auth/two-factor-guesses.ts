@@ -5,9 +5,9 @@
 // an hour per account (a window in rate_windows): whoever has the password and many addresses would
 // otherwise fill the owner's inbox, one e-mail per session ended.
 import { eq, sql } from 'drizzle-orm';
-import type { Auth } from '../../context';
-import type { Database, Orm } from '../../db/client';
-import { DomainError } from '../../errors';
+import type { Auth } from '#server/context';
+import type { Database, Orm } from '#server/db/client';
+import { DomainError } from '#server/errors';
 import { enqueueMail } from '../mail/outbox';
 import { MAX_CODES_PER_ACCOUNT_AND_ADDRESS } from './throttle';
 import { twoFactorGuessesMail } from './two-factor-mail';

@@ -1,6 +1,6 @@
 // French e-mails about a user's own second factor (decision 0016): wrong codes that ended a session, and a
 // reset by an administrator. Sent through the outbox, in the transaction of the event they describe.
-import { businessZoneLabel, wallClock } from '../../../shared/calendar';
+import { businessZoneLabel, wallClock } from '#shared/calendar';
 import { escapeHtml } from '../mail/templates';
 import type { OutgoingMail } from '../mail/outbox';
 

@@ -2,8 +2,8 @@
 // docs/decisions/0016-two-factor.md.
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../../db/client';
-import { notFound } from '../../errors';
+import type { Database } from '#server/db/client';
+import { notFound } from '#server/errors';
 import { recordRightsChange } from '../journal/record';
 import { enqueueMail } from '../mail/outbox';
 import { requireAdmin } from './guards';

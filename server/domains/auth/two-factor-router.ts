@@ -2,8 +2,8 @@ import {
   recoveryCodeInputSchema,
   twoFactorEnrolInputSchema,
   twoFactorVerifyInputSchema,
-} from '../../../shared/schemas/auth';
-import { authedProcedure, router } from '../../trpc/init';
+} from '#shared/schemas/auth';
+import { authedProcedure, router } from '#server/trpc/init';
 import { useRecoveryCode, verifyTwoFactorCode } from './two-factor';
 import { confirmEnrolment, newEnrolment } from './two-factor-enrol';
 

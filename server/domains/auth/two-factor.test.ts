@@ -2,11 +2,11 @@ import { decodeBase32IgnorePadding, encodeBase64 } from '@oslojs/encoding';
 import { generateTOTP } from '@oslojs/otp';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, sessionCookie, TEST_PASSWORD, type TestApp } from '../../../tests/helpers/app';
-import { testEngines } from '../../../tests/helpers/db';
-import { appRouter } from '../../trpc/router';
+import { createTestApp, sessionCookie, TEST_PASSWORD, type TestApp } from '#tests/helpers/app';
+import { testEngines } from '#tests/helpers/db';
+import { appRouter } from '#server/trpc/router';
 import { sessionIdFromToken } from './session';
-import { purgeRateWindows } from '../../http/public-limit';
+import { purgeRateWindows } from '#server/http/public-limit';
 import {
   GUESSES_MAIL_INTERVAL_MS,
   GUESSES_MAIL_KEY_PREFIX,

@@ -3,7 +3,7 @@
 // from the OCHA district polygons of ../shared/data/geo (see docs/decisions/0013-offline-map.md).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadGeography, regionOfDistrict } from '../../db/seed/geo';
+import { loadGeography, regionOfDistrict } from '#server/db/seed/geo';
 import { buildRegionLayer, type DistrictFeature } from './map-boundaries';
 
 const root = resolve(import.meta.dirname, '../../..');

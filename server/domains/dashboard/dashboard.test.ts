@@ -1,7 +1,7 @@
-import { businessDay } from '../../../shared/calendar';
+import { businessDay } from '#shared/calendar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../tests/helpers/app';
-import { testEngines } from '../../../tests/helpers/db';
+import { createTestApp, type TestApp } from '#tests/helpers/app';
+import { testEngines } from '#tests/helpers/db';
 import { perDay } from './service';
 import { insertFixture, type Fixture } from './test-fixture';
 
@@ -257,7 +257,7 @@ describe.each(await testEngines())('dashboard calls on %s', (engine) => {
       const res = await t.app.inject({ url: `/api/dashboard/${path}` });
       expect(res.statusCode).toBe(401);
     }
-    const { appRouter } = await import('../../trpc/router');
+    const { appRouter } = await import('#server/trpc/router');
     const procedures = Object.keys(appRouter._def.procedures).filter((p) => p.startsWith('dashboard.'));
     expect(procedures).toHaveLength(13);
     for (const path of procedures)

@@ -3,12 +3,12 @@
 // deleted, dates before 1970, TRUNCATE on PostgreSQL; and the migration's backfill must rebuild it.
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../tests/helpers/app';
-import { testEngines } from '../../../tests/helpers/db';
-import { createReport, mergePatch } from '../../../tests/helpers/signalements';
-import type { Database } from '../../db/client';
-import { dayCountsBackfill } from '../../db/day-counts';
-import { businessDayNumber } from '../../../shared/calendar';
+import { createTestApp, type TestApp } from '#tests/helpers/app';
+import { testEngines } from '#tests/helpers/db';
+import { createReport, mergePatch } from '#tests/helpers/signalements';
+import type { Database } from '#server/db/client';
+import { dayCountsBackfill } from '#server/db/day-counts';
+import { businessDayNumber } from '#shared/calendar';
 
 const DAY_MS = 86_400_000;
 const DIMENSIONS = {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadGeography } from '../../db/seed/geo';
+import { loadGeography } from '#server/db/seed/geo';
 import { buildRegionLayer, pointInRing, type DistrictFeature, type RegionFeature } from './map-boundaries';
 
 const square = (code: string, x: number, y: number): DistrictFeature => ({

@@ -1,4 +1,4 @@
-import type { Config } from '../../config';
+import type { Config } from '#server/config';
 
 /**
  * The tile style the map should load: MAP_STYLE_URL when the server could fetch it recently, else null

@@ -2,8 +2,8 @@
 // not at a day boundary, so it counts the reports themselves (correlated counts over the
 // (x_id, signalement_at) indexes) rather than the per-day counts of queries.ts.
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import type { Database } from '../../db/client';
-import type { Bucket } from '../../db/dates';
+import type { Database } from '#server/db/client';
+import type { Bucket } from '#server/db/dates';
 import type { InstantRange } from './schema';
 
 /** ` and col >= start and col < end`, for the bounds that are set. */

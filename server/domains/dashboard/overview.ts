@@ -1,6 +1,6 @@
 // The period analysis ('Vue d'ensemble des plaintes', second reading of spec §2), computed from the
 // database: definitions in docs/decisions/0012-period-analysis.md.
-import type { Database } from '../../db/client';
+import type { Database } from '#server/db/client';
 import {
   alertsSql,
   dimensionSql,

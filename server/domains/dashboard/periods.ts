@@ -1,8 +1,8 @@
 // Calendar windows of the period analysis (docs/decisions/0012-period-analysis.md), in the business
 // calendar like every dashboard date (docs/decisions/0018-business-calendar.md). Only the window edges are
 // computed here; every count is SQL.
-import { businessDay, businessDayStart, wallClock } from '../../../shared/calendar';
-import type { Bucket } from '../../db/dates';
+import { businessDay, businessDayStart, wallClock } from '#shared/calendar';
+import type { Bucket } from '#server/db/dates';
 import type { Period } from './schema';
 
 const DAY_MS = 86_400_000;

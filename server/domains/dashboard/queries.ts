@@ -3,8 +3,8 @@
 // a range of days reads one row per day and per value instead of one index entry per report.
 // scripts/bench-dashboard.ts runs these same statements raw to measure what the layers above cost.
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import type { Database } from '../../db/client';
-import type { DayCountDimension } from '../../../shared/constants';
+import type { Database } from '#server/db/client';
+import type { DayCountDimension } from '#shared/constants';
 import type { InstantRange, LocalisationType } from './schema';
 
 const DAY_MS = 86_400_000;

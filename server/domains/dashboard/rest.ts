@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Database } from '../../db/client';
+import type { Database } from '#server/db/client';
 import { dateRangeSchema, localisationInputSchema } from './schema';
 import { keyMetrics, perCanal, perDay, perLocalisation, perNiveau, perResultat, perSubject } from './service';
 

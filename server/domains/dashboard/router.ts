@@ -1,4 +1,4 @@
-import { authedProcedure, router } from '../../trpc/init';
+import { authedProcedure, router } from '#server/trpc/init';
 import { mapStyleConfig } from './map-style';
 import {
   overviewDistribution,

@@ -1,8 +1,8 @@
 // The live dashboard (spec §3 "Dashboard data", §7 "Dashboard"): each call is one SQL statement from
 // queries.ts; this file only shapes its rows into the response of §3.
-import { businessDay } from '../../../shared/calendar';
-import type { Database } from '../../db/client';
-import { invalid } from '../../errors';
+import { businessDay } from '#shared/calendar';
+import type { Database } from '#server/db/client';
+import { invalid } from '#server/errors';
 import {
   keyMetricsSql,
   perCanalSql,

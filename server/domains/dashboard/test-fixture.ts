@@ -1,7 +1,7 @@
 // A small hand-built data set whose every dashboard figure is known, for the tests of this folder.
 // All instants are UTC; R2 and R5 sit on the last millisecond/second of a day to pin the day boundary.
 import { eq, inArray } from 'drizzle-orm';
-import type { Database } from '../../db/client';
+import type { Database } from '#server/db/client';
 
 export interface Fixture {
   regionA: string;

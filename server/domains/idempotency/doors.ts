@@ -2,8 +2,8 @@
 // header of its HTTP request, which must then carry this one operation only (a batch shares its headers).
 // A repeat answers like the first time, with `Idempotent-Replayed: true`, read again under today's rights.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Auth, RequestContext, Services } from '../../context';
-import { DomainError } from '../../errors';
+import type { Auth, RequestContext, Services } from '#server/context';
+import { DomainError } from '#server/errors';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_MESSAGES, idempotent, type Reread } from './service';
 
 export const REPLAYED_HEADER = 'idempotent-replayed';

@@ -3,11 +3,11 @@
 // after a failure between the commit and the reply.
 import { count, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../tests/helpers/app';
-import { testEngines } from '../../../tests/helpers/db';
-import { PEOPLE, SAME_ORIGIN } from '../../../tests/helpers/report-fixture';
-import { createReport } from '../../../tests/helpers/signalements';
-import { IDEMPOTENT_CREATES } from '../../../shared/constants';
+import { createTestApp, type TestApp } from '#tests/helpers/app';
+import { testEngines } from '#tests/helpers/db';
+import { PEOPLE, SAME_ORIGIN } from '#tests/helpers/report-fixture';
+import { createReport } from '#tests/helpers/signalements';
+import { IDEMPOTENT_CREATES } from '#shared/constants';
 import { IDEMPOTENCY_MESSAGES } from './service';
 
 describe.each(await testEngines())('idempotent creates on %s', (engine) => {

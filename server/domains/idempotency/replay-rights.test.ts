@@ -3,11 +3,11 @@
 // anonymous report does not get the source's name and contact back by replaying the key, through REST or
 // tRPC, on both engines.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { testEngines } from '../../../tests/helpers/db';
-import { serverSuite } from '../../../tests/helpers/suite';
-import { accessLogRows } from '../../../tests/helpers/journal';
-import { PEOPLE, SAME_ORIGIN } from '../../../tests/helpers/report-fixture';
-import { createReport, mergePatch } from '../../../tests/helpers/signalements';
+import { testEngines } from '#tests/helpers/db';
+import { serverSuite } from '#tests/helpers/suite';
+import { accessLogRows } from '#tests/helpers/journal';
+import { PEOPLE, SAME_ORIGIN } from '#tests/helpers/report-fixture';
+import { createReport, mergePatch } from '#tests/helpers/signalements';
 
 describe.each(await testEngines())('idempotent replays under today’s rights on %s', (engine) => {
   const { app: t, admin, user: agent } = serverSuite(engine, { user: { roleCode: 'ROLE_GESTIONNAIRE' } });

@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import { and, eq, lt } from 'drizzle-orm';
 import { z } from 'zod';
-import { cipherOf, type Services } from '../../context';
-import { DomainError } from '../../errors';
+import { cipherOf, type Services } from '#server/context';
+import { DomainError } from '#server/errors';
 import type { SessionUser } from '../auth/session';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';

@@ -8,10 +8,10 @@
 //   ACCESS_ALERT_EXPORT_SHARE of all reports (an export cut in date chunks adds up);
 // - export_quotidien: the day's cumulated exported rows reach ACCESS_ALERT_DAILY_EXPORT_ROWS.
 import { and, count, countDistinct, eq, gte, inArray } from 'drizzle-orm';
-import { businessDay, businessDayStart } from '../../../shared/calendar';
-import { ROLE_ADMIN, type AccessAlertKind } from '../../../shared/constants';
-import type { Database, Orm } from '../../db/client';
-import { LOCK_SPACE, lockFor } from '../../db/locks';
+import { businessDay, businessDayStart } from '#shared/calendar';
+import { ROLE_ADMIN, type AccessAlertKind } from '#shared/constants';
+import type { Database, Orm } from '#server/db/client';
+import { LOCK_SPACE, lockFor } from '#server/db/locks';
 import { enqueueMail } from '../mail/outbox';
 import { accessAlertMail, journalLink } from '../mail/templates';
 import { describeAlert } from './describe';

@@ -1,7 +1,7 @@
 // The one INSERT into the access log. Entries are only ever appended: triggers refuse UPDATE, and DELETE
 // but for the retention purge's (drizzle migrations sqlite/0015, pg/0013; retention.ts).
-import type { AccessLogKind } from '../../../shared/constants';
-import type { Database, Orm } from '../../db/client';
+import type { AccessLogKind } from '#shared/constants';
+import type { Database, Orm } from '#server/db/client';
 
 /** The longest e-mail kept (RFC 5321's limit); the rest is cut. */
 const MAX_EMAIL = 254;

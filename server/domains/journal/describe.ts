@@ -1,8 +1,8 @@
 // The French words of the access log: one sentence per entry and per alert, for the screen, the
 // xlsx export and the alert e-mails. Details are JSON written by record.ts; unknown shapes fall back
 // to the kind's label rather than failing a page of the log.
-import type { AccessAlertKind, AccessLogKind } from '../../../shared/constants';
-import { ACCESS_LOG_KIND_LABELS } from '../../../shared/dto/journal';
+import type { AccessAlertKind, AccessLogKind } from '#shared/constants';
+import { ACCESS_LOG_KIND_LABELS } from '#shared/dto/journal';
 
 type Details = Record<string, unknown>;
 

@@ -5,12 +5,12 @@
 import { eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AccessLogKind } from '../../../shared/constants';
-import type { AccessLogPageDto } from '../../../shared/dto/journal';
-import { testEngines } from '../../../tests/helpers/db';
-import { serverSuite } from '../../../tests/helpers/suite';
-import { accessLogRows, userId } from '../../../tests/helpers/journal';
-import { SAME_ORIGIN } from '../../../tests/helpers/report-fixture';
+import type { AccessLogKind } from '#shared/constants';
+import type { AccessLogPageDto } from '#shared/dto/journal';
+import { testEngines } from '#tests/helpers/db';
+import { serverSuite } from '#tests/helpers/suite';
+import { accessLogRows, userId } from '#tests/helpers/journal';
+import { SAME_ORIGIN } from '#tests/helpers/report-fixture';
 import { exportJournalXlsx } from './service';
 
 describe.each(await testEngines())('journal des accès on %s', (engine) => {

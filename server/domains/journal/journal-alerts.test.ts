@@ -4,12 +4,12 @@
 // an `export_massif` alert.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { businessDay, businessDayStart } from '../../../shared/calendar';
-import { createTestApp, type TestApp } from '../../../tests/helpers/app';
-import { testEngines } from '../../../tests/helpers/db';
-import { SAME_ORIGIN } from '../../../tests/helpers/report-fixture';
-import { createReport } from '../../../tests/helpers/signalements';
-import type { AccessAlertDto } from '../../../shared/dto/journal';
+import { businessDay, businessDayStart } from '#shared/calendar';
+import { createTestApp, type TestApp } from '#tests/helpers/app';
+import { testEngines } from '#tests/helpers/db';
+import { SAME_ORIGIN } from '#tests/helpers/report-fixture';
+import { createReport } from '#tests/helpers/signalements';
+import type { AccessAlertDto } from '#shared/dto/journal';
 
 describe.each(await testEngines())('alerts on unusual reading on %s', (engine) => {
   let t: TestApp;

@@ -6,12 +6,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { testEngines } from '../../../tests/helpers/db';
-import { serverSuite } from '../../../tests/helpers/suite';
-import { accessLogRows } from '../../../tests/helpers/journal';
-import { addPeople, PEOPLE } from '../../../tests/helpers/report-fixture';
-import { createReport } from '../../../tests/helpers/signalements';
-import { PATHS } from '../../paths';
+import { testEngines } from '#tests/helpers/db';
+import { serverSuite } from '#tests/helpers/suite';
+import { accessLogRows } from '#tests/helpers/journal';
+import { addPeople, PEOPLE } from '#tests/helpers/report-fixture';
+import { createReport } from '#tests/helpers/signalements';
+import { PATHS } from '#server/paths';
 import { recordAccess } from './append';
 
 describe.each(await testEngines())('no free text in the access log on %s', (engine) => {

@@ -4,10 +4,10 @@
 // what it removed; no other DELETE gets through the triggers, on either engine.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, businessDay, businessDayStart } from '../../../shared/calendar';
-import { createTestApp, type TestApp } from '../../../tests/helpers/app';
-import { testEngines } from '../../../tests/helpers/db';
-import { accessLogRows } from '../../../tests/helpers/journal';
+import { addDays, businessDay, businessDayStart } from '#shared/calendar';
+import { createTestApp, type TestApp } from '#tests/helpers/app';
+import { testEngines } from '#tests/helpers/db';
+import { accessLogRows } from '#tests/helpers/journal';
 import { purgeExpired } from '../mail/retention';
 import { recordAccess } from './append';
 import { flushLoginRefusals, REFUSAL_WINDOW_MS } from './refusals';

@@ -3,12 +3,12 @@
 // address, through both doors (REST and tRPC), on both engines; and no password or code is ever written
 // there.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TEST_PASSWORD } from '../../../tests/helpers/app';
-import { testEngines } from '../../../tests/helpers/db';
-import { serverSuite } from '../../../tests/helpers/suite';
-import { accessLogRows, userId } from '../../../tests/helpers/journal';
-import { addPeople, SAME_ORIGIN } from '../../../tests/helpers/report-fixture';
-import { createReport } from '../../../tests/helpers/signalements';
+import { TEST_PASSWORD } from '#tests/helpers/app';
+import { testEngines } from '#tests/helpers/db';
+import { serverSuite } from '#tests/helpers/suite';
+import { accessLogRows, userId } from '#tests/helpers/journal';
+import { addPeople, SAME_ORIGIN } from '#tests/helpers/report-fixture';
+import { createReport } from '#tests/helpers/signalements';
 
 describe.each(await testEngines())('access log on %s', (engine) => {
   const {

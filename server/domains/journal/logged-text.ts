@@ -5,7 +5,7 @@
 // `nom_index` (the log cannot be joined to the sources) and can only be compared with another hash of the
 // same log. Two entries with the same hash were the same text (repeated tries, the same search); nothing else
 // is readable from it. A key rotation changes the hashes of later entries.
-import type { DataCipher } from '../../crypto/cipher';
+import type { DataCipher } from '#server/crypto/cipher';
 import { isSignalementCode } from '../signalements/code';
 
 const DIGEST_CHARS = 16;

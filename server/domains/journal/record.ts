@@ -7,9 +7,9 @@
 // length with a keyed hash (logged-text.ts), a failed log-in names the account, or the keyed hash of the
 // e-mail typed.
 import { eq } from 'drizzle-orm';
-import type { Services } from '../../context';
-import type { DataCipher } from '../../crypto/cipher';
-import type { Database, Orm } from '../../db/client';
+import type { Services } from '#server/context';
+import type { DataCipher } from '#server/crypto/cipher';
+import type { Database, Orm } from '#server/db/client';
 import type { SessionUser } from '../auth/session';
 import { checkMassiveExport, checkMassiveReading } from './alerts';
 import { recordAccess } from './append';

@@ -2,9 +2,9 @@
 // map, the hourly purge, the stop) must not write a window twice, and the refusal that finds the map full
 // must not wait for thousands of rows.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../tests/helpers/app';
-import { testEngines } from '../../../tests/helpers/db';
-import { accessLogRows } from '../../../tests/helpers/journal';
+import { createTestApp, type TestApp } from '#tests/helpers/app';
+import { testEngines } from '#tests/helpers/db';
+import { accessLogRows } from '#tests/helpers/journal';
 import {
   backgroundRefusalFlush,
   countRefusal,

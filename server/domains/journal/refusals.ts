@@ -9,7 +9,7 @@
 // first, so two triggers at once (a full map, the hourly purge, the stop) never write one window twice;
 // a full map is flushed in the background, so the refusal that finds it full does not wait for thousands
 // of rows.
-import type { Database } from '../../db/client';
+import type { Database } from '#server/db/client';
 import { recordAccess } from './append';
 
 /** The window of the address rule of the log-in limiter (auth/throttle.ts). */

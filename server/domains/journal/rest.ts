@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { journalFiltersSchema } from '../../../shared/schemas/journal';
-import { parseQuery } from '../../http/jsonld';
+import { journalFiltersSchema } from '#shared/schemas/journal';
+import { parseQuery } from '#server/http/jsonld';
 import { exportJournalXlsx, journalExportFileName } from './service';
 
 export function journalRoutes(app: FastifyInstance) {

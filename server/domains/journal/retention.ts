@@ -5,9 +5,9 @@
 // writes one `purge` entry saying what it removed, and clears the marker before it commits: outside that
 // transaction no statement sees a marker, and the database refuses one younger than 30 days.
 import { eq, lt } from 'drizzle-orm';
-import { addDays, businessDay, businessDayStart } from '../../../shared/calendar';
-import type { JournalContext } from '../../context';
-import type { Database } from '../../db/client';
+import { addDays, businessDay, businessDayStart } from '#shared/calendar';
+import type { JournalContext } from '#server/context';
+import type { Database } from '#server/db/client';
 import { recordAccess } from './append';
 import { flushLoginRefusals } from './refusals';
 

@@ -1,5 +1,5 @@
-import { alertIdSchema, journalListInputSchema } from '../../../shared/schemas/journal';
-import { adminProcedure, router } from '../../trpc/init';
+import { alertIdSchema, journalListInputSchema } from '#shared/schemas/journal';
+import { adminProcedure, router } from '#server/trpc/init';
 import { listAlerts, listJournal, markAlertSeen } from './service';
 
 /** The access log and its alerts: administrators only (the service checks again). */

@@ -5,29 +5,19 @@
 import { PassThrough } from 'node:stream';
 import { and, count, desc, eq, gte, inArray, isNull, lt, lte, max, type SQL } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
-import {
-  addDays,
-  businessDay,
-  businessDayStart,
-  businessZoneLabel,
-  wallClock,
-} from '../../../shared/calendar';
-import type { AccessLogKind } from '../../../shared/constants';
+import { addDays, businessDay, businessDayStart, businessZoneLabel, wallClock } from '#shared/calendar';
+import type { AccessLogKind } from '#shared/constants';
 import {
   ACCESS_LOG_KIND_LABELS,
   type AccessAlertDto,
   type AccessLogEntryDto,
   type AccessLogPageDto,
   type JournalUserDto,
-} from '../../../shared/dto/journal';
-import {
-  JOURNAL_PAGE_SIZE,
-  type JournalFilters,
-  type JournalListInput,
-} from '../../../shared/schemas/journal';
-import type { Services } from '../../context';
-import type { Database } from '../../db/client';
-import { forbidden, notFound } from '../../errors';
+} from '#shared/dto/journal';
+import { JOURNAL_PAGE_SIZE, type JournalFilters, type JournalListInput } from '#shared/schemas/journal';
+import type { Services } from '#server/context';
+import type { Database } from '#server/db/client';
+import { forbidden, notFound } from '#server/errors';
 import { requireAdmin } from '../auth/guards';
 import type { SessionUser } from '../auth/session';
 import { safeCell } from '../signalements/export';

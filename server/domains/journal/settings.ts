@@ -2,7 +2,7 @@
 // e-mails: read from the configuration once, by createAppContext (server/context.ts), and handed to the
 // services that use them. There is no default here: a caller without a context builds one from its
 // configuration.
-import type { Config } from '../../config';
+import type { Config } from '#server/config';
 
 export interface JournalSettings {
   windowMinutes: number;

@@ -1,7 +1,7 @@
 // How far behind the outbox is (health check and metrics, README « Health and metrics »): messages waiting to
 // be sent, failed ones waiting for an administrator, and the age of the oldest waiting one.
 import { inArray, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client';
+import type { Database } from '#server/db/client';
 
 export interface MailBacklog {
   pending: number;

@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { testEngines } from '../../../tests/helpers/db';
-import { serverSuite } from '../../../tests/helpers/suite';
+import { testEngines } from '#tests/helpers/db';
+import { serverSuite } from '#tests/helpers/suite';
 import {
   outbox,
   passwordLinkIn,
@@ -9,7 +9,7 @@ import {
   startTestSmtp,
   startTestWorker,
   type TestSmtp,
-} from '../../../tests/helpers/smtp';
+} from '#tests/helpers/smtp';
 import { enqueueMail } from './outbox';
 import { retryDelayMs } from './delivery';
 import { messageIdOf } from './transport';

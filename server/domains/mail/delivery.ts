@@ -1,7 +1,7 @@
 // One delivery pass over the outbox: claim each due message, hand it to the transport, record the
 // outcome. See docs/decisions/0004-mail-outbox.md for why a message is never sent twice.
 import { and, asc, eq, inArray, isNotNull, lte, min, notInArray, or, sql, type SQL } from 'drizzle-orm';
-import type { Database } from '../../db/client';
+import type { Database } from '#server/db/client';
 import { redactPasswordLinks } from './templates';
 import type { MailToSend, MailTransport } from './transport';
 import { liveWorkers } from './workers';

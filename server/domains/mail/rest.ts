@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { Database } from '../../db/client';
-import { collection } from '../../http/jsonld';
+import type { Database } from '#server/db/client';
+import { collection } from '#server/http/jsonld';
 import { mailIdSchema } from './router';
 import { listFailedMails, retryMail } from './service';
 

@@ -5,8 +5,8 @@
 // holds the database long; the other tables hold a day's rows at most.
 // Messages not sent (pending, or failed and waiting for an administrator) are kept.
 import { and, eq, inArray, isNotNull, lt, or } from 'drizzle-orm';
-import type { AppContext } from '../../context';
-import { purgeRateWindows } from '../../http/public-limit';
+import type { AppContext } from '#server/context';
+import { purgeRateWindows } from '#server/http/public-limit';
 import { IDEMPOTENCY_TTL_MS } from '../idempotency/service';
 import { purgeAccessLog, type LogPurged } from '../journal/retention';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { adminProcedure, router } from '../../trpc/init';
+import { adminProcedure, router } from '#server/trpc/init';
 import { listFailedMails, retryMail } from './service';
 
 // At most PostgreSQL's integer: a larger id is refused there (a 500) while SQLite just finds nothing.

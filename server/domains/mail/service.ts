@@ -1,8 +1,8 @@
 // What an administrator can do with the outbox: see the messages that could not be delivered — refused,
 // or held by a delivery worker whose process died (decision 0004) — and put one back in the queue at once.
 import { and, desc, eq, gt, isNotNull, notInArray, or, type SQL } from 'drizzle-orm';
-import type { Database } from '../../db/client';
-import { notFound } from '../../errors';
+import type { Database } from '#server/db/client';
+import { notFound } from '#server/errors';
 import { requireAdmin } from '../auth/guards';
 import type { SessionUser } from '../auth/session';
 import { notifyMailQueued } from './outbox';

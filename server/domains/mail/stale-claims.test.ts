@@ -3,10 +3,10 @@
 // sent messages and used or expired password links are purged after MAIL_RETENTION_DAYS.
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../tests/helpers/app';
-import { testEngines } from '../../../tests/helpers/db';
-import { SAME_ORIGIN } from '../../../tests/helpers/report-fixture';
-import { startTestSmtp, startTestWorker, type TestSmtp } from '../../../tests/helpers/smtp';
+import { createTestApp, type TestApp } from '#tests/helpers/app';
+import { testEngines } from '#tests/helpers/db';
+import { SAME_ORIGIN } from '#tests/helpers/report-fixture';
+import { startTestSmtp, startTestWorker, type TestSmtp } from '#tests/helpers/smtp';
 import { DEFAULT_POLICY, deliverDueMail } from './delivery';
 import { purgeExpired } from './retention';
 import type { MailWorker } from './worker';

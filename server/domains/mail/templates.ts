@@ -1,5 +1,5 @@
 // French e-mails of the accounts (set-up and reset links), in plain text and HTML.
-import { BASE_PATH, PASSWORD_TOKEN_TTL_HOURS } from '../../../shared/constants';
+import { BASE_PATH, PASSWORD_TOKEN_TTL_HOURS } from '#shared/constants';
 import type { OutgoingMail } from './outbox';
 
 /** The page where a link's holder chooses a password: {PUBLIC_URL}/admin/definir-mot-de-passe/{token}. */

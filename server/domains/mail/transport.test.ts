@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../tests/helpers/app';
-import { testEngines } from '../../../tests/helpers/db';
-import { memoryLogger, outbox, startTestWorker } from '../../../tests/helpers/smtp';
+import { createTestApp, type TestApp } from '#tests/helpers/app';
+import { testEngines } from '#tests/helpers/db';
+import { memoryLogger, outbox, startTestWorker } from '#tests/helpers/smtp';
 import {
   accountSetupMail,
   escapeHtml,

@@ -2,8 +2,8 @@
 // there is work and backs off to maxIdleMs otherwise; enqueueMail() wakes it once the message is committed
 // (db.afterCommit), the polling stays as the fallback. Its timers are unref'd
 // and stop() ends it cleanly, so it never keeps a process (or a test) alive.
-import type { JournalContext } from '../../context';
-import type { Database } from '../../db/client';
+import type { JournalContext } from '#server/context';
+import type { Database } from '#server/db/client';
 import { DEFAULT_POLICY, deliverDueMail, msUntilNextDue, type DeliveryPolicy } from './delivery';
 import { onMailQueued } from './outbox';
 import { DEFAULT_RETENTION_MS, purgeExpired } from './retention';

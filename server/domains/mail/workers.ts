@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { eq, gt } from 'drizzle-orm';
-import type { Database } from '../../db/client';
+import type { Database } from '#server/db/client';
 
 export const HEARTBEAT_MS = 5_000;
 /** Six missed beats: a process this silent is gone (an event loop is never blocked that long). */

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { testEngines } from '../../../tests/helpers/db';
-import { serverSuite } from '../../../tests/helpers/suite';
+import { testEngines } from '#tests/helpers/db';
+import { serverSuite } from '#tests/helpers/suite';
 import { PARTNER_PALETTE } from './naming';
 
 describe.each(await testEngines())('partners on %s', (engine) => {

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { codeParamsSchema } from '../../../shared/schemas/common';
-import { listPartenairesInputSchema, partenaireInputSchema } from '../../../shared/schemas/partenaires';
-import type { Database } from '../../db/client';
-import { collection, parseQuery } from '../../http/jsonld';
+import { codeParamsSchema } from '#shared/schemas/common';
+import { listPartenairesInputSchema, partenaireInputSchema } from '#shared/schemas/partenaires';
+import type { Database } from '#server/db/client';
+import { collection, parseQuery } from '#server/http/jsonld';
 import {
   createPartenaire,
   deletePartenaire,

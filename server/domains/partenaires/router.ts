@@ -4,8 +4,8 @@ import {
   partenaireCodeSchema,
   partenaireInputSchema,
   partenaireUpdateInputSchema,
-} from '../../../shared/schemas/partenaires';
-import { adminProcedure, authedProcedure, router } from '../../trpc/init';
+} from '#shared/schemas/partenaires';
+import { adminProcedure, authedProcedure, router } from '#server/trpc/init';
 import {
   createPartenaire,
   deletePartenaire,

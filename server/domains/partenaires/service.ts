@@ -1,12 +1,12 @@
 // Partners (spec §2 Partners, §3, §6): any logged-in user reads them (the report list filters on
 // them), only an administrator creates, edits or deletes one.
 import { asc, count, eq, getTableName, like, sql } from 'drizzle-orm';
-import { INTERNAL_PARTNER_CODE } from '../../../shared/constants';
-import type { ListPartenairesInput, PartenaireInput } from '../../../shared/schemas/partenaires';
-import type { Database, Orm } from '../../db/client';
-import { insertWithFreshCode } from '../../db/fresh-code';
-import { foldedMatch, idIn } from '../../db/folded-search';
-import { conflict, notFound } from '../../errors';
+import { INTERNAL_PARTNER_CODE } from '#shared/constants';
+import type { ListPartenairesInput, PartenaireInput } from '#shared/schemas/partenaires';
+import type { Database, Orm } from '#server/db/client';
+import { insertWithFreshCode } from '#server/db/fresh-code';
+import { foldedMatch, idIn } from '#server/db/folded-search';
+import { conflict, notFound } from '#server/errors';
 import { requireAdmin } from '../auth/guards';
 import type { SessionUser } from '../auth/session';
 import { partenaireDto, type PartenaireDto } from './dto';

@@ -3,10 +3,10 @@
 // through any field (history, exports, search) fails the test.
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { testEngines } from '../../../tests/helpers/db';
-import { serverSuite } from '../../../tests/helpers/suite';
-import { addPeople, PEOPLE, SAME_ORIGIN } from '../../../tests/helpers/report-fixture';
-import { createReport } from '../../../tests/helpers/signalements';
+import { testEngines } from '#tests/helpers/db';
+import { serverSuite } from '#tests/helpers/suite';
+import { addPeople, PEOPLE, SAME_ORIGIN } from '#tests/helpers/report-fixture';
+import { createReport } from '#tests/helpers/signalements';
 
 const DESCRIPTION = 'Témoin direct, habite près du bureau';
 const SECRETS = [PEOPLE.source, PEOPLE.sourceContact, DESCRIPTION];

@@ -6,8 +6,8 @@ import {
   sourceSchema,
   victimeCreateSchema,
   victimeSchema,
-} from '../../../shared/schemas/signalements';
-import { codeParamsSchema } from '../../../shared/schemas/common';
+} from '#shared/schemas/signalements';
+import { codeParamsSchema } from '#shared/schemas/common';
 import type { SessionUser } from '../auth/session';
 import * as service from './service';
 import { restIdempotent } from '../idempotency/doors';

@@ -6,8 +6,8 @@ import {
   sourceSchema,
   victimeCreateSchema,
   victimeSchema,
-} from '../../../shared/schemas/signalements';
-import { authedProcedure, router } from '../../trpc/init';
+} from '#shared/schemas/signalements';
+import { authedProcedure, router } from '#server/trpc/init';
 import * as service from './service';
 import { trpcIdempotent } from '../idempotency/doors';
 

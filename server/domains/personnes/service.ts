@@ -2,7 +2,7 @@
 // every change is recorded in the report's history and refreshes its search text.
 import { asc, count, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { AuteurDto, SourceDto, SourcesListDto, VictimeDto } from '../../../shared/dto/signalements';
+import type { AuteurDto, SourceDto, SourcesListDto, VictimeDto } from '#shared/dto/signalements';
 import type {
   auteurCreateSchema,
   auteurSchema,
@@ -10,12 +10,12 @@ import type {
   sourceSchema,
   victimeCreateSchema,
   victimeSchema,
-} from '../../../shared/schemas/signalements';
-import { cipherOf, type Services } from '../../context';
-import { openSource, sealSource, SOURCE_FIELDS } from '../../crypto/sources';
-import type { Database, Orm } from '../../db/client';
-import { insertWithFreshCode } from '../../db/fresh-code';
-import { notFound } from '../../errors';
+} from '#shared/schemas/signalements';
+import { cipherOf, type Services } from '#server/context';
+import { openSource, sealSource, SOURCE_FIELDS } from '#server/crypto/sources';
+import type { Database, Orm } from '#server/db/client';
+import { insertWithFreshCode } from '#server/db/fresh-code';
+import { notFound } from '#server/errors';
 import type { SessionUser } from '../auth/session';
 import { recordPeopleRead } from '../journal/record';
 import { iri } from '../referentiels/dto';

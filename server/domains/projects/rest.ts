@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { codeParamsSchema } from '../../../shared/schemas/common';
-import { projectCreateSchema } from '../../../shared/schemas/signalements';
-import type { Database } from '../../db/client';
-import { notFound } from '../../errors';
-import { collection, parseQuery } from '../../http/jsonld';
+import { codeParamsSchema } from '#shared/schemas/common';
+import { projectCreateSchema } from '#shared/schemas/signalements';
+import type { Database } from '#server/db/client';
+import { notFound } from '#server/errors';
+import { collection, parseQuery } from '#server/http/jsonld';
 import { createProject, getProject, listProjects } from './service';
 import { restIdempotent } from '../idempotency/doors';
 import { storedAnswer } from '../idempotency/service';

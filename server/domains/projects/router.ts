@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { projectCreateSchema } from '../../../shared/schemas/signalements';
-import { authedProcedure, router } from '../../trpc/init';
+import { projectCreateSchema } from '#shared/schemas/signalements';
+import { authedProcedure, router } from '#server/trpc/init';
 import { createProject, listProjects } from './service';
 import { trpcIdempotent } from '../idempotency/doors';
 import { storedAnswer } from '../idempotency/service';

@@ -1,10 +1,10 @@
 import { and, asc, eq, inArray, like, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { ProjectDto } from '../../../shared/dto/signalements';
-import type { projectCreateSchema } from '../../../shared/schemas/signalements';
-import type { Database, Orm } from '../../db/client';
-import { insertWithFreshCode } from '../../db/fresh-code';
-import { conflict, forbidden } from '../../errors';
+import type { ProjectDto } from '#shared/dto/signalements';
+import type { projectCreateSchema } from '#shared/schemas/signalements';
+import type { Database, Orm } from '#server/db/client';
+import { insertWithFreshCode } from '#server/db/fresh-code';
+import { conflict, forbidden } from '#server/errors';
 import { isAdmin } from '../auth/guards';
 import type { SessionUser } from '../auth/session';
 import { projectDto } from '../referentiels/dto';

@@ -7,8 +7,8 @@ import type {
   ProjectDto,
   RefDto,
   StatutDto,
-} from '../../../shared/dto/signalements';
-import type { StatutKind } from '../../../shared/constants';
+} from '#shared/dto/signalements';
+import type { StatutKind } from '#shared/constants';
 
 type Coded = { code: string; designation: string };
 

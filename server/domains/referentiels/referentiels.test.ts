@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../tests/helpers/app';
-import { testEngines } from '../../../tests/helpers/db';
+import { createTestApp, type TestApp } from '#tests/helpers/app';
+import { testEngines } from '#tests/helpers/db';
 
 describe.each(await testEngines())('reference lists on %s', (engine) => {
   let t: TestApp;

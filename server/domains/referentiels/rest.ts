@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { Database } from '../../db/client';
-import { collection, parseQuery } from '../../http/jsonld';
+import type { Database } from '#server/db/client';
+import { collection, parseQuery } from '#server/http/jsonld';
 import * as service from './service';
 
 type Query = Record<string, unknown>;

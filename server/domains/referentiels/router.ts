@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { authedProcedure, router } from '../../trpc/init';
+import { authedProcedure, router } from '#server/trpc/init';
 import * as service from './service';
 
 const code = z.string().trim().max(64);

@@ -1,5 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
-import type { Database } from '../../db/client';
+import type { Database } from '#server/db/client';
 import { canalDto, niveauDto, placeColumns, placeDto, refDto, statutDto } from './dto';
 
 export async function listSubjects(db: Database) {

@@ -1,7 +1,7 @@
 // Who may do what on a report (spec §6), and the code → id lookups that every write needs.
 import { eq, inArray } from 'drizzle-orm';
-import type { Database, Orm } from '../../db/client';
-import { forbidden, invalid, notFound } from '../../errors';
+import type { Database, Orm } from '#server/db/client';
+import { forbidden, invalid, notFound } from '#server/errors';
 import { isAdmin } from '../auth/guards';
 import type { SessionUser } from '../auth/session';
 

@@ -5,9 +5,9 @@
 // cannot answer give null.
 import { count, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../tests/helpers/app';
-import { testEngines } from '../../../tests/helpers/db';
-import { businessDayStart } from '../../../shared/calendar';
+import { createTestApp, type TestApp } from '#tests/helpers/app';
+import { testEngines } from '#tests/helpers/db';
+import { businessDayStart } from '#shared/calendar';
 import { countFromDayCounts, countSignalements, filterConditions, type ListFilters } from './queries';
 
 const HOUR = 3_600_000;

@@ -4,12 +4,12 @@
 // PostgreSQL's clients, pooled or not), not timed: the same statement text is the same plan and the same work.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestApp, type TestApp } from '../../../tests/helpers/app';
-import { testEngines } from '../../../tests/helpers/db';
-import { userId } from '../../../tests/helpers/journal';
-import { PEOPLE, SAME_ORIGIN } from '../../../tests/helpers/report-fixture';
-import { createReport, mergePatch } from '../../../tests/helpers/signalements';
-import { ReadPool } from '../../db/read-pool';
+import { createTestApp, type TestApp } from '#tests/helpers/app';
+import { testEngines } from '#tests/helpers/db';
+import { userId } from '#tests/helpers/journal';
+import { PEOPLE, SAME_ORIGIN } from '#tests/helpers/report-fixture';
+import { createReport, mergePatch } from '#tests/helpers/signalements';
+import { ReadPool } from '#server/db/read-pool';
 import type { SessionUser } from '../auth/session';
 import { listPage } from './queries';
 

@@ -3,9 +3,9 @@
 import ExcelJS from 'exceljs';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../tests/helpers/app';
-import { testEngines } from '../../../tests/helpers/db';
-import { createReport } from '../../../tests/helpers/signalements';
+import { createTestApp, type TestApp } from '#tests/helpers/app';
+import { testEngines } from '#tests/helpers/db';
+import { createReport } from '#tests/helpers/signalements';
 import type { SessionUser } from '../auth/session';
 import { exportIds } from './export';
 import { exportWorkers, MAX_CONCURRENT_EXPORTS, xlsxInWorker } from './export-runner';

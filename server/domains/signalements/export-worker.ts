@@ -5,9 +5,9 @@
 // whatever the size of the export.
 import { PassThrough } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { Config } from '../../config';
-import { createAppContext } from '../../context';
-import { openDatabase } from '../../db/client';
+import type { Config } from '#server/config';
+import { createAppContext } from '#server/context';
+import { openDatabase } from '#server/db/client';
 import type { SessionUser } from '../auth/session';
 import { exportBatches, writeXlsx } from './export';
 

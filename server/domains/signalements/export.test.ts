@@ -1,9 +1,9 @@
-import { businessDay } from '../../../shared/calendar';
+import { businessDay } from '#shared/calendar';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../tests/helpers/app';
-import { testEngines } from '../../../tests/helpers/db';
-import { createReport, mergePatch } from '../../../tests/helpers/signalements';
+import { createTestApp, type TestApp } from '#tests/helpers/app';
+import { testEngines } from '#tests/helpers/db';
+import { createReport, mergePatch } from '#tests/helpers/signalements';
 import { safeCell } from './export';
 
 describe('formula-injection guard', () => {

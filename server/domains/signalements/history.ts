@@ -1,11 +1,11 @@
 // The report history: one row per change (who, when, which fields, old → new), written in the same
 // transaction as the change. Recording a change also moves lastActionAt (docs/decisions/0011).
 import { desc, eq } from 'drizzle-orm';
-import type { HistoriqueEntryDto } from '../../../shared/dto/signalements';
-import { cipherOf, type Services } from '../../context';
-import type { DataCipher } from '../../crypto/cipher';
-import { openSourceChanges, sealSourceChanges } from '../../crypto/sources';
-import type { Database, Orm } from '../../db/client';
+import type { HistoriqueEntryDto } from '#shared/dto/signalements';
+import { cipherOf, type Services } from '#server/context';
+import type { DataCipher } from '#server/crypto/cipher';
+import { openSourceChanges, sealSourceChanges } from '#server/crypto/sources';
+import type { Database, Orm } from '#server/db/client';
 import type { SessionUser } from '../auth/session';
 import { recordHistoryRead } from '../journal/record';
 import { canSeeSources, findSignalement } from './access';

@@ -2,10 +2,10 @@
 // partner e-mail may go, and what a non-admin reads about other users. Each rule by both doors.
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { testEngines } from '../../../tests/helpers/db';
-import { serverSuite } from '../../../tests/helpers/suite';
-import { SAME_ORIGIN } from '../../../tests/helpers/report-fixture';
-import { createReport } from '../../../tests/helpers/signalements';
+import { testEngines } from '#tests/helpers/db';
+import { serverSuite } from '#tests/helpers/suite';
+import { SAME_ORIGIN } from '#tests/helpers/report-fixture';
+import { createReport } from '#tests/helpers/signalements';
 import { PROJECT_FORBIDDEN_MESSAGE } from '../projects/service';
 import { PARTNER_MAIL_FORBIDDEN_MESSAGE } from './partner-mail';
 

@@ -2,7 +2,7 @@
 // compile when an entry or one of its strategies is missing, and this test fails when the schema has a
 // filter the planner was never told about at run time either.
 import { describe, expect, it } from 'vitest';
-import { signalementListSchema } from '../../../shared/schemas/signalements';
+import { signalementListSchema } from '#shared/schemas/signalements';
 import { FILTER_KEYS, filterTeaching, LIST_FILTERS } from './list-filters';
 
 describe('LIST_FILTERS', () => {

@@ -3,17 +3,17 @@
 // A filter added to signalementListSchema does not compile until it has its entry here. The totals
 // (queries.ts) and the page (list-page.ts) read the filters through this module only.
 import { and, eq, exists, gte, inArray, lt, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import { addDays, businessDay, businessDayStart } from '../../../shared/calendar';
-import type { SignalementListQuery } from '../../../shared/schemas/signalements';
-import { cipherOf, type WithCipher } from '../../context';
-import type { Database, Schema } from '../../db/client';
+import { addDays, businessDay, businessDayStart } from '#shared/calendar';
+import type { SignalementListQuery } from '#shared/schemas/signalements';
+import { cipherOf, type WithCipher } from '#server/context';
+import type { Database, Schema } from '#server/db/client';
 import {
   inIdList,
   isDenseSearch,
   planSearch,
   signalementSearchCondition,
   type WordMatch,
-} from '../../db/search';
+} from '#server/db/search';
 import { isAdmin } from '../auth/guards';
 import type { SessionUser } from '../auth/session';
 

@@ -1,7 +1,7 @@
 // The list's page: its order and its slice (order, limit, offset) of the reports the filters keep
 // (list-filters.ts); the totals are queries.ts's.
 import { asc, desc, eq } from 'drizzle-orm';
-import type { Database } from '../../db/client';
+import type { Database } from '#server/db/client';
 import type { SessionUser } from '../auth/session';
 import { filterWhere, type ListFilters, type ResolvedFilters } from './list-filters';
 

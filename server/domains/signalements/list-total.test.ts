@@ -4,10 +4,10 @@
 // REST and tRPC with more reports than LIST_COUNT_CAP.
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIST_COUNT_CAP, MAX_PAGE_LINKS } from '../../../shared/constants';
-import { createTestApp, type TestApp } from '../../../tests/helpers/app';
-import { testEngines } from '../../../tests/helpers/db';
-import { seedDemo } from '../../db/seed/demo';
+import { LIST_COUNT_CAP, MAX_PAGE_LINKS } from '#shared/constants';
+import { createTestApp, type TestApp } from '#tests/helpers/app';
+import { testEngines } from '#tests/helpers/db';
+import { seedDemo } from '#server/db/seed/demo';
 import type { SessionUser } from '../auth/session';
 import { countFromDayCounts, DENSE_SEARCH, filterConditions, listTotal, type ListFilters } from './queries';
 

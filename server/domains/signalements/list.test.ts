@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../tests/helpers/app';
-import { testEngines } from '../../../tests/helpers/db';
-import { createReport, mergePatch } from '../../../tests/helpers/signalements';
+import { createTestApp, type TestApp } from '#tests/helpers/app';
+import { testEngines } from '#tests/helpers/db';
+import { createReport, mergePatch } from '#tests/helpers/signalements';
 import { countSignalements, filterConditions, type FilterPlan } from './queries';
 
 describe.each(await testEngines())('report list, filters and search on %s', (engine) => {

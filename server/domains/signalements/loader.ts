@@ -1,9 +1,9 @@
 // The loading of full report DTOs for a set of ids in a fixed number of queries (no query per row): the
 // report with its nine references, its subjects, its projects.
 import { aliasedTable, asc, eq, inArray, type AnyColumn, type SQL } from 'drizzle-orm';
-import type { SignalementDto } from '../../../shared/dto/signalements';
-import type { Database, Orm } from '../../db/client';
-import { idList, inIdList } from '../../db/prepared';
+import type { SignalementDto } from '#shared/dto/signalements';
+import type { Database, Orm } from '#server/db/client';
+import { idList, inIdList } from '#server/db/prepared';
 import {
   canalDto,
   iri,

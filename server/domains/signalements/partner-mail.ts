@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
-import { businessTimeZone } from '../../../shared/calendar';
+import { businessTimeZone } from '#shared/calendar';
 import type { z } from 'zod';
-import type { notifyPartnerSchema } from '../../../shared/schemas/signalements';
-import type { Config } from '../../config';
-import type { Database } from '../../db/client';
-import { forbidden } from '../../errors';
+import type { notifyPartnerSchema } from '#shared/schemas/signalements';
+import type { Config } from '#server/config';
+import type { Database } from '#server/db/client';
+import { forbidden } from '#server/errors';
 import { isAdmin } from '../auth/guards';
 import type { SessionUser } from '../auth/session';
 import { enqueueMail } from '../mail/outbox';

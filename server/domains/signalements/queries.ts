@@ -2,11 +2,11 @@
 // count) and listPage, which runs a page (list-page.ts) beside its total. The filters themselves, their
 // conditions and what each strategy does with each of them: list-filters.ts. The DTOs of a page: loader.ts.
 import { and, countDistinct, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
-import { businessDay, businessDayNumber, businessDayStart } from '../../../shared/calendar';
-import { LIST_COUNT_CAP, MAX_PAGE_LINKS } from '../../../shared/constants';
-import type { WithCipher } from '../../context';
-import type { Database, Schema } from '../../db/client';
-import { countSearchInIndex, inIdList, signalementSearchCondition } from '../../db/search';
+import { businessDay, businessDayNumber, businessDayStart } from '#shared/calendar';
+import { LIST_COUNT_CAP, MAX_PAGE_LINKS } from '#shared/constants';
+import type { WithCipher } from '#server/context';
+import type { Database, Schema } from '#server/db/client';
+import { countSearchInIndex, inIdList, signalementSearchCondition } from '#server/db/search';
 import type { SessionUser } from '../auth/session';
 import {
   DENSE_SEARCH,

@@ -1,7 +1,7 @@
 // The report row: one selection and one set of joins for every read of whole reports (the loader's
 // DTOs, the history snapshot, the public summary, the search text). A column added here reaches all four.
 import { eq } from 'drizzle-orm';
-import type { Database, Orm } from '../../db/client';
+import type { Database, Orm } from '#server/db/client';
 import { placeColumns } from '../referentiels/dto';
 
 /**

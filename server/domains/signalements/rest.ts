@@ -7,11 +7,11 @@ import {
   signalementExportSchema,
   signalementListSchema,
   signalementPatchSchema,
-} from '../../../shared/schemas/signalements';
-import { codeParamsSchema } from '../../../shared/schemas/common';
-import type { Config } from '../../config';
-import type { Database } from '../../db/client';
-import { collection, parseQuery } from '../../http/jsonld';
+} from '#shared/schemas/signalements';
+import { codeParamsSchema } from '#shared/schemas/common';
+import type { Config } from '#server/config';
+import type { Database } from '#server/db/client';
+import { collection, parseQuery } from '#server/http/jsonld';
 import { listAuteurs, listSources, listVictimes } from '../personnes/service';
 import { exportBatches, exportFileName, startExport } from './export';
 import { xlsxInWorker } from './export-runner';
@@ -21,7 +21,7 @@ import { getResume } from './resume';
 import * as service from './service';
 import { restIdempotent } from '../idempotency/doors';
 import { storedAnswer } from '../idempotency/service';
-import { runReadTask } from '../../workers/read-tasks';
+import { runReadTask } from '#server/workers/read-tasks';
 
 /** What Fastify sends an object as: the serialised answers of the read tasks keep it. */
 const JSON_UTF8 = 'application/json; charset=utf-8';

@@ -1,17 +1,17 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../tests/helpers/app';
-import { createTestDatabase, testEngines, type TestDatabase } from '../../../tests/helpers/db';
-import { openDatabase } from '../../db/client';
-import { createReport, mergePatch } from '../../../tests/helpers/signalements';
+import { createTestApp, type TestApp } from '#tests/helpers/app';
+import { createTestDatabase, testEngines, type TestDatabase } from '#tests/helpers/db';
+import { openDatabase } from '#server/db/client';
+import { createReport, mergePatch } from '#tests/helpers/signalements';
 import {
   networkOf,
   PUBLIC_LOOKUPS_PER_ADDRESS,
   PUBLIC_LOOKUPS_PER_NETWORK,
   PublicLookupLimiter,
   purgeRateWindows,
-} from '../../http/public-limit';
-import { createCipher } from '../../crypto/cipher';
+} from '#server/http/public-limit';
+import { createCipher } from '#server/crypto/cipher';
 
 describe.each(await testEngines())('public summary and partner e-mail on %s', (engine) => {
   let t: TestApp;

@@ -1,8 +1,8 @@
 import { asc, eq } from 'drizzle-orm';
-import { businessTimeZone } from '../../../shared/calendar';
-import type { SignalementResumeDto } from '../../../shared/dto/signalements';
-import type { Database } from '../../db/client';
-import { notFound } from '../../errors';
+import { businessTimeZone } from '#shared/calendar';
+import type { SignalementResumeDto } from '#shared/dto/signalements';
+import type { Database } from '#server/db/client';
+import { notFound } from '#server/errors';
 import { orNull } from '../referentiels/dto';
 import { selectReportRows } from './report-row';
 

@@ -5,15 +5,15 @@ import {
   signalementCreateSchema,
   signalementListSchema,
   signalementPatchSchema,
-} from '../../../shared/schemas/signalements';
-import { authedProcedure, publicProcedure, router } from '../../trpc/init';
+} from '#shared/schemas/signalements';
+import { authedProcedure, publicProcedure, router } from '#server/trpc/init';
 import { listHistorique } from './history';
 import { defaultMailContent, notifyPartner } from './partner-mail';
 import { getResume } from './resume';
 import * as service from './service';
 import { trpcIdempotent } from '../idempotency/doors';
 import { storedAnswer } from '../idempotency/service';
-import { runReadTask } from '../../workers/read-tasks';
+import { runReadTask } from '#server/workers/read-tasks';
 
 const byCode = z.object({ code: z.string().trim().min(1).max(64) });
 

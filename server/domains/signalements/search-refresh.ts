@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
-import type { Database, Orm } from '../../db/client';
-import { recordSearchTerms } from '../../db/search';
+import type { Database, Orm } from '#server/db/client';
+import { recordSearchTerms } from '#server/db/search';
 import { selectReportRows } from './report-row';
 import { buildSearchText } from './search-text';
 

@@ -1,18 +1,18 @@
 // Business rules of reports: listing, reading, creation, merge-patch, location (spec §4–§6).
 import { eq } from 'drizzle-orm';
-import type { LocalisationDto, SignalementDto } from '../../../shared/dto/signalements';
+import type { LocalisationDto, SignalementDto } from '#shared/dto/signalements';
 import {
   othersIssues,
   type signalementCreateSchema,
   type signalementListSchema,
   type signalementPatchSchema,
   type localisationSchema,
-} from '../../../shared/schemas/signalements';
+} from '#shared/schemas/signalements';
 import type { z } from 'zod';
-import type { WithCipher } from '../../context';
-import type { Database, Orm } from '../../db/client';
-import { insertWithFreshCode } from '../../db/fresh-code';
-import { invalid } from '../../errors';
+import type { WithCipher } from '#server/context';
+import type { Database, Orm } from '#server/db/client';
+import { insertWithFreshCode } from '#server/db/fresh-code';
+import { invalid } from '#server/errors';
 import type { SessionUser } from '../auth/session';
 import { orNull, placeColumns, placeDto } from '../referentiels/dto';
 import { canEditAs, findEditable, findSignalement, idOf, idsOf } from './access';

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { testEngines } from '../../../tests/helpers/db';
-import { serverSuite } from '../../../tests/helpers/suite';
-import { createReport, mergePatch } from '../../../tests/helpers/signalements';
+import { testEngines } from '#tests/helpers/db';
+import { serverSuite } from '#tests/helpers/suite';
+import { createReport, mergePatch } from '#tests/helpers/signalements';
 import { isSignalementCode } from './code';
 
 describe.each(await testEngines())('reports on %s', (engine) => {

@@ -1,5 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
-import type { Database, Orm } from '../../db/client';
+import type { Database, Orm } from '#server/db/client';
 import { selectReportRows } from './report-row';
 
 /**

@@ -1,4 +1,4 @@
-import type { StatutKind } from '../../../shared/constants';
+import type { StatutKind } from '#shared/constants';
 
 export interface TreatmentState {
   isTreated: boolean;

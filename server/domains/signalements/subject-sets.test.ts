@@ -6,10 +6,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../tests/helpers/app';
-import { testEngines } from '../../../tests/helpers/db';
-import { createReport, mergePatch } from '../../../tests/helpers/signalements';
-import { PATHS } from '../../paths';
+import { createTestApp, type TestApp } from '#tests/helpers/app';
+import { testEngines } from '#tests/helpers/db';
+import { createReport, mergePatch } from '#tests/helpers/signalements';
+import { PATHS } from '#server/paths';
 import { countSignalements } from './queries';
 
 describe.each(await testEngines())('subject-set counts on %s', (engine) => {

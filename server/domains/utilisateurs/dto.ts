@@ -1,4 +1,4 @@
-import type { Schema } from '../../db/client';
+import type { Schema } from '#server/db/client';
 
 /**
  * The columns a user is read with (session check, log-in, administration), for a select that joins the

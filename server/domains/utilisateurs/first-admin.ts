@@ -3,8 +3,8 @@
 // does the same before it adds its demo users, so a demo database also has its administrator. When the
 // database already has users, ADMIN_EMAIL/ADMIN_PASSWORD would silently do nothing: that is said, with
 // the command that does create an administrator.
-import { ConfigError, type Config } from '../../config';
-import type { Database } from '../../db/client';
+import { ConfigError, type Config } from '#server/config';
+import type { Database } from '#server/db/client';
 import { passwordWeakness } from '../auth/password-strength';
 import { countUsers, DEFAULT_ADMIN_NAME, findUserByEmail, upsertAdmin } from './service';
 

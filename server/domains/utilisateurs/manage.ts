@@ -1,10 +1,10 @@
 // The administrator's actions on accounts (spec §2 Users, §6): create with a set-up e-mail, edit,
 // enable/disable, send a reset e-mail. Each one is a single transaction with the e-mail it causes.
 import { and, eq, sql } from 'drizzle-orm';
-import { ROLE_ADMIN } from '../../../shared/constants';
-import type { CreateUtilisateurInput, UpdateUtilisateurInput } from '../../../shared/schemas/utilisateurs';
-import type { Database, Orm } from '../../db/client';
-import { conflict, forbidden, notFound } from '../../errors';
+import { ROLE_ADMIN } from '#shared/constants';
+import type { CreateUtilisateurInput, UpdateUtilisateurInput } from '#shared/schemas/utilisateurs';
+import type { Database, Orm } from '#server/db/client';
+import { conflict, forbidden, notFound } from '#server/errors';
 import { requireAdmin } from '../auth/guards';
 import { issuePasswordToken } from '../auth/password-tokens';
 import { invalidateUserSessions, type SessionUser } from '../auth/session';

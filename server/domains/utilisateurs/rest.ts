@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { codeParamsSchema } from '../../../shared/schemas/common';
+import { codeParamsSchema } from '#shared/schemas/common';
 import {
   createUtilisateurInputSchema,
   listUtilisateursInputSchema,
   updateUtilisateurInputSchema,
-} from '../../../shared/schemas/utilisateurs';
-import type { Config } from '../../config';
-import type { Database } from '../../db/client';
-import { collection, parseQuery } from '../../http/jsonld';
+} from '#shared/schemas/utilisateurs';
+import type { Config } from '#server/config';
+import type { Database } from '#server/db/client';
+import { collection, parseQuery } from '#server/http/jsonld';
 import { resetTwoFactor } from '../auth/two-factor-reset';
 import { roleDto } from './dto';
 import { inviteUser, rereadInvitedUser, sendPasswordReset, updateUser } from './manage';

@@ -5,8 +5,8 @@ import {
   updateUtilisateurTrpcInputSchema,
   utilisateurCodeSchema,
   utilisateurOptionsInputSchema,
-} from '../../../shared/schemas/utilisateurs';
-import { adminProcedure, authedProcedure, router } from '../../trpc/init';
+} from '#shared/schemas/utilisateurs';
+import { adminProcedure, authedProcedure, router } from '#server/trpc/init';
 import { resetTwoFactor } from '../auth/two-factor-reset';
 import { roleDto } from './dto';
 import { inviteUser, rereadInvitedUser, sendPasswordReset, updateUser } from './manage';

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { asc, count, eq } from 'drizzle-orm';
-import { ROLE_ADMIN } from '../../../shared/constants';
-import { UTILISATEUR_OPTIONS_LIMIT } from '../../../shared/schemas/utilisateurs';
-import type { Database } from '../../db/client';
-import { insertWithFreshCode } from '../../db/fresh-code';
-import { foldedMatch, idIn } from '../../db/folded-search';
-import { conflict, invalid, notFound } from '../../errors';
+import { ROLE_ADMIN } from '#shared/constants';
+import { UTILISATEUR_OPTIONS_LIMIT } from '#shared/schemas/utilisateurs';
+import type { Database } from '#server/db/client';
+import { insertWithFreshCode } from '#server/db/fresh-code';
+import { foldedMatch, idIn } from '#server/db/folded-search';
+import { conflict, invalid, notFound } from '#server/errors';
 import { generatePassword, hashPassword } from '../auth/password';
 import { assertStrongPassword } from '../auth/password-strength';
 import { isAdmin, requireAdmin } from '../auth/guards';

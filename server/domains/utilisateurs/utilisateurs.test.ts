@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { TEST_PASSWORD } from '../../../tests/helpers/app';
-import { testEngines } from '../../../tests/helpers/db';
-import { serverSuite } from '../../../tests/helpers/suite';
-import { outbox, passwordLinkIn } from '../../../tests/helpers/smtp';
+import { TEST_PASSWORD } from '#tests/helpers/app';
+import { testEngines } from '#tests/helpers/db';
+import { serverSuite } from '#tests/helpers/suite';
+import { outbox, passwordLinkIn } from '#tests/helpers/smtp';
 import { PASSWORD_STRENGTH_MESSAGES } from '../auth/password-strength';
 import { hashPasswordToken, PASSWORD_TOKEN_TTL_MS } from '../auth/password-tokens';
 import { createUser, setPassword } from './service';

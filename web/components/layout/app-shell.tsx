@@ -1,5 +1,5 @@
 import type { CSSProperties, ReactNode } from 'react';
-import { SIDEBAR_WIDTH, SIDEBAR_WIDTH_ICON, SIDEBAR_WIDTH_MOBILE } from '../../../shared/constants';
+import { SIDEBAR_WIDTH, SIDEBAR_WIDTH_ICON, SIDEBAR_WIDTH_MOBILE } from '#shared/constants';
 import { Header } from './header';
 import { DesktopSidebar, MobileSidebar } from './sidebar';
 import { SidebarProvider, useSidebar } from './sidebar-context';

@@ -1,7 +1,7 @@
 import { useId } from 'react';
-import { useWhoAmI } from '../../features/auth/use-who-am-i';
-import { initials } from '../../lib/format';
-import { roleBadge } from '../../lib/role';
+import { useWhoAmI } from '#web/features/auth/use-who-am-i';
+import { initials } from '#web/lib/format';
+import { roleBadge } from '#web/lib/role';
 import { PanelLeftIcon } from '../icons';
 import { Badge } from '../ui/badge';
 import { SIDEBAR_ID } from './sidebar';

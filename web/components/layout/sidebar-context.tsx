@@ -8,8 +8,8 @@ import {
   useSyncExternalStore,
   type ReactNode,
 } from 'react';
-import { SIDEBAR_MOBILE_BREAKPOINT_PX } from '../../../shared/constants';
-import { readSidebarOpen, sidebarCookie } from '../../lib/sidebar-cookie';
+import { SIDEBAR_MOBILE_BREAKPOINT_PX } from '#shared/constants';
+import { readSidebarOpen, sidebarCookie } from '#web/lib/sidebar-cookie';
 
 const MOBILE_QUERY = `(max-width: ${SIDEBAR_MOBILE_BREAKPOINT_PX - 1}px)`;
 

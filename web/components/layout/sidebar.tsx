@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
-import { useWhoAmI } from '../../features/auth/use-who-am-i';
-import { isAdmin } from '../../lib/role';
+import { useWhoAmI } from '#web/features/auth/use-who-am-i';
+import { isAdmin } from '#web/lib/role';
 import {
   BuildingIcon,
   CloseIcon,

@@ -1,7 +1,7 @@
 import { forwardRef, useRef, useState, type InputHTMLAttributes } from 'react';
-import { parseDay } from '../../../shared/calendar';
-import { MIN_SIGNALEMENT_DATE } from '../../../shared/constants';
-import { businessToday } from '../../lib/format';
+import { parseDay } from '#shared/calendar';
+import { MIN_SIGNALEMENT_DATE } from '#shared/constants';
+import { businessToday } from '#web/lib/format';
 
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 const TYPED_DAY = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;

@@ -4,16 +4,16 @@ import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { useForm, type UseFormReturn } from 'react-hook-form';
 import { describe, expect, it, vi } from 'vitest';
-import { OTHERS_CODE } from '../../../shared/constants';
-import type { SourceDto } from '../../../shared/dto/signalements';
-import { AuteurDialog } from '../../features/signalement/people/auteur-form';
-import { SourceDialog } from '../../features/signalement/people/source-form';
-import { VictimeDialog } from '../../features/signalement/people/victime-form';
+import { OTHERS_CODE } from '#shared/constants';
+import type { SourceDto } from '#shared/dto/signalements';
+import { AuteurDialog } from '#web/features/signalement/people/auteur-form';
+import { SourceDialog } from '#web/features/signalement/people/source-form';
+import { VictimeDialog } from '#web/features/signalement/people/victime-form';
 import { DialogFooter, SubmitButton } from './form-actions';
 import { SelectField, TextareaField, TextField } from './form-field';
 
 // The channels, without a server.
-vi.mock('../../features/signalement/use-references', () => ({
+vi.mock('#web/features/signalement/use-references', () => ({
   toOptions: (rows: { code: string; designation: string }[]) =>
     rows.map((r) => ({ value: r.code, label: r.designation })),
   useCanals: () => ({

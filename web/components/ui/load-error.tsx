@@ -1,4 +1,4 @@
-import { serverMessage } from '../../lib/errors';
+import { serverMessage } from '#web/lib/errors';
 
 /**
  * A list that could not be loaded says so and offers to try again: an empty state or a total of 0

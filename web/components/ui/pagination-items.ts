@@ -1,4 +1,4 @@
-import { MAX_PAGE_LINKS } from '../../../shared/constants';
+import { MAX_PAGE_LINKS } from '#shared/constants';
 
 export type PageItem = number | 'ellipsis-start' | 'ellipsis-end';
 

@@ -1,5 +1,5 @@
-import { MAX_PAGE_LINKS } from '../../../shared/constants';
-import { formatNumber } from '../../lib/format';
+import { MAX_PAGE_LINKS } from '#shared/constants';
+import { formatNumber } from '#web/lib/format';
 import { ChevronLeftIcon, ChevronRightSmallIcon } from './more-icons';
 import { pageCount, pageItems } from './pagination-items';
 

@@ -3,16 +3,16 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useParams } from 'wouter';
 import type { z } from 'zod';
-import { PASSWORD_MIN_LENGTH } from '../../../shared/constants';
-import { definePasswordFormSchema } from '../../../shared/schemas/utilisateurs';
-import { ShieldAlertIcon } from '../../components/icons';
-import { Form, SubmitButton } from '../../components/ui/form-actions';
-import { TextField } from '../../components/ui/form-field';
-import { Loading } from '../../components/ui/loading';
-import { useToast } from '../../components/ui/toast';
-import { errorCode, serverMessage } from '../../lib/errors';
-import { useTRPC } from '../../lib/trpc';
-import { usePageTitle } from '../../lib/use-page-title';
+import { PASSWORD_MIN_LENGTH } from '#shared/constants';
+import { definePasswordFormSchema } from '#shared/schemas/utilisateurs';
+import { ShieldAlertIcon } from '#web/components/icons';
+import { Form, SubmitButton } from '#web/components/ui/form-actions';
+import { TextField } from '#web/components/ui/form-field';
+import { Loading } from '#web/components/ui/loading';
+import { useToast } from '#web/components/ui/toast';
+import { errorCode, serverMessage } from '#web/lib/errors';
+import { useTRPC } from '#web/lib/trpc';
+import { usePageTitle } from '#web/lib/use-page-title';
 
 const TEXT = {
   title: 'Définir votre mot de passe',

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'wouter';
-import { Loading } from '../../components/ui/loading';
-import { useTRPC } from '../../lib/trpc';
-import { usePageTitle } from '../../lib/use-page-title';
+import { Loading } from '#web/components/ui/loading';
+import { useTRPC } from '#web/lib/trpc';
+import { usePageTitle } from '#web/lib/use-page-title';
 
 /** /logout: ends the session, forgets every cached answer of this user, then shows the login page. */
 export default function LogoutPage() {

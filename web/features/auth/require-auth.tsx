@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { Redirect, useLocation, useSearch } from 'wouter';
-import { DEFAULT_REQUIRED_ROLE, FALLBACK_PATH } from '../../../shared/constants';
-import { Loading } from '../../components/ui/loading';
-import { hasRole } from '../../lib/role';
+import { DEFAULT_REQUIRED_ROLE, FALLBACK_PATH } from '#shared/constants';
+import { Loading } from '#web/components/ui/loading';
+import { hasRole } from '#web/lib/role';
 import { loginPathFor, withReturn } from './return-path';
 import { pathForStep } from './two-factor-text';
 import { useWhoAmI } from './use-who-am-i';

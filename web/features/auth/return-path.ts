@@ -1,7 +1,7 @@
 // Where to go after logging in: the page a person asked for before they had a
 // session, carried in the log-in URL as ?retour=. Only a path of this application is ever followed: no
 // other origin, no protocol-relative or backslash trick, no log-in or second-factor page (no loop).
-import { FALLBACK_PATH } from '../../../shared/constants';
+import { FALLBACK_PATH } from '#shared/constants';
 
 export const RETURN_PARAM = 'retour';
 const ORIGIN = 'http://application.invalid';

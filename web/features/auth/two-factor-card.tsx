@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { ShieldAlertIcon } from '../../components/icons';
+import { ShieldAlertIcon } from '#web/components/icons';
 
 /** The centred card of the log-in screens, shared by the second-factor pages. */
 export function TwoFactorCard({

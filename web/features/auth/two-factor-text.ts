@@ -1,5 +1,5 @@
-import type { TwoFactorStep } from '../../../shared/schemas/auth';
-import { FALLBACK_PATH } from '../../../shared/constants';
+import type { TwoFactorStep } from '#shared/schemas/auth';
+import { FALLBACK_PATH } from '#shared/constants';
 
 export const TWO_FACTOR_VERIFY_PATH = '/double-authentification';
 export const TWO_FACTOR_ENROL_PATH = '/double-authentification/activation';

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { adoptBusinessTimeZone } from '../../lib/business-time-zone';
-import { errorCode } from '../../lib/errors';
-import { useTRPC } from '../../lib/trpc';
+import { adoptBusinessTimeZone } from '#web/lib/business-time-zone';
+import { errorCode } from '#web/lib/errors';
+import { useTRPC } from '#web/lib/trpc';
 
 const WHO_AM_I_STALE_MS = 60_000;
 

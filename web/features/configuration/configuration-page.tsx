@@ -1,5 +1,5 @@
-import { PageHeader } from '../../components/ui/page-header';
-import { Placeholder } from '../../components/ui/placeholder';
+import { PageHeader } from '#web/components/ui/page-header';
+import { Placeholder } from '#web/components/ui/placeholder';
 
 export default function ConfigurationPage() {
   return (

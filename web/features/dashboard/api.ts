@@ -1,6 +1,6 @@
 import { createTRPCClient, httpLink } from '@trpc/client';
 import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
-import { queryClient, type AppRouter, type RouterInputs, type RouterOutputs } from '../../lib/trpc';
+import { queryClient, type AppRouter, type RouterInputs, type RouterOutputs } from '#web/lib/trpc';
 
 /**
  * The dashboard's blocks each make their own request instead of sharing the app's batched one: a batch

@@ -1,6 +1,6 @@
 import { Suspense, useEffect, type ReactNode } from 'react';
-import { useToast } from '../../components/ui/toast';
-import { errorCode } from '../../lib/errors';
+import { useToast } from '#web/components/ui/toast';
+import { errorCode } from '#web/lib/errors';
 import { EMPTY_TEXT, GENERIC_ERROR } from './texts';
 
 interface QueryState {

@@ -1,6 +1,6 @@
 // Calendar arithmetic of the date-range picker, on local calendar days (the picker's days are the
 // user's days; they are sent as 'yyyy-MM-dd' and read by the server as UTC days).
-import { parseDate, toIsoDate } from '../../lib/format';
+import { parseDate, toIsoDate } from '#web/lib/format';
 
 export const MONTHS_FR = [
   'janvier',

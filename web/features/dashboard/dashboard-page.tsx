@@ -1,5 +1,5 @@
 import { Link, useLocation, useSearch } from 'wouter';
-import { PageHeader } from '../../components/ui/page-header';
+import { PageHeader } from '#web/components/ui/page-header';
 import { AccessAlerts } from '../journal/access-alerts';
 import type { DateRange } from './api';
 import { dashboardSearchString, parseDashboardSearch, type DashboardState } from './dashboard-url';

@@ -1,6 +1,6 @@
 // The dashboard's range and map level in the address bar, like the list's filters: a reload,
 // a shared link or Back/Forward shows the same figures. Unknown or broken values are ignored.
-import { parseDay } from '../../../shared/calendar';
+import { parseDay } from '#shared/calendar';
 import type { IsoRange } from './calendar';
 
 export const MAP_LEVELS = ['Region', 'District', 'Commune'] as const;

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { usePopover } from '../../components/ui/use-popover';
-import { businessToday, formatDate } from '../../lib/format';
+import { usePopover } from '#web/components/ui/use-popover';
+import { businessToday, formatDate } from '#web/lib/format';
 import {
   addDays,
   addMonths,

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { formatNumber, formatPercent } from '../../lib/format';
+import { formatNumber, formatPercent } from '#web/lib/format';
 import { dashboardApi, type DateRange } from './api';
 import { Block, messageOf, useErrorToast } from './block';
 import { baseOptions, Chart } from './chart';

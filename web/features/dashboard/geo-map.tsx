@@ -12,8 +12,8 @@ import type { StyleSpecification } from 'maplibre-gl';
 // maplibre-gl 6 finds its worker next to its own module, which a bundle moves: Vite builds the worker
 // (with the chunk it imports) and the map is told where it is.
 import maplibreWorkerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?worker&url';
-import { MAP_DEFAULT_CENTER, MAP_DEFAULT_ZOOM } from '../../../shared/constants';
-import { formatNumber } from '../../lib/format';
+import { MAP_DEFAULT_CENTER, MAP_DEFAULT_ZOOM } from '#shared/constants';
+import { formatNumber } from '#web/lib/format';
 import type { LocalisationRow } from './api';
 import { circleColor, circleRadius, MAP_LEGEND_COLORS } from './colors';
 import regionsPath from './geo/regions.geojson?url';

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
-import { MAP_TABLE_PAGE_SIZE } from '../../../shared/constants';
-import { formatNumber, formatPercent } from '../../lib/format';
+import { MAP_TABLE_PAGE_SIZE } from '#shared/constants';
+import { formatNumber, formatPercent } from '#web/lib/format';
 import { dashboardApi, type DateRange, type LocalisationRow } from './api';
 import { Block, BlockLoading, useErrorToast } from './block';
 import type { MapLevel } from './dashboard-url';

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { formatNumber, formatPercent } from '../../lib/format';
+import { formatNumber, formatPercent } from '#web/lib/format';
 import { dashboardApi, type DateRange } from './api';
 import { BlockLoading, useErrorToast } from './block';
 import { BLOCK_ERRORS, METRIC_LABELS } from './texts';

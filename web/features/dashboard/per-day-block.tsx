@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { formatNumber } from '../../lib/format';
+import { formatNumber } from '#web/lib/format';
 import { dashboardApi, type DateRange } from './api';
 import { Block, useErrorToast } from './block';
 import { baseOptions, Chart } from './chart';

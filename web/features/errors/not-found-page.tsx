@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import { FALLBACK_PATH } from '../../../shared/constants';
+import { FALLBACK_PATH } from '#shared/constants';
 
 export default function NotFoundPage() {
   return (

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import type { JournalFilters } from '../../../shared/schemas/journal';
-import { DownloadIcon } from '../../components/ui/more-icons';
-import { useToast } from '../../components/ui/toast';
+import type { JournalFilters } from '#shared/schemas/journal';
+import { DownloadIcon } from '#web/components/ui/more-icons';
+import { useToast } from '#web/components/ui/toast';
 import { downloadJournalExport } from './journal-export';
 import { JOURNAL_TEXT } from './journal-text';
 

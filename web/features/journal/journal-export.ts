@@ -1,6 +1,6 @@
-import type { JournalFilters } from '../../../shared/schemas/journal';
-import { dispositionFileName, saveBlob } from '../../lib/download';
-import { businessToday } from '../../lib/format';
+import type { JournalFilters } from '#shared/schemas/journal';
+import { dispositionFileName, saveBlob } from '#web/lib/download';
+import { businessToday } from '#web/lib/format';
 import { filtersQuery } from './journal-url';
 import { JOURNAL_TEXT } from './journal-text';
 

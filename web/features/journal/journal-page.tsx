@@ -1,11 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { JOURNAL_PAGE_SIZE } from '../../../shared/schemas/journal';
-import { Loading } from '../../components/ui/loading';
-import { PageHeader } from '../../components/ui/page-header';
-import { Pagination } from '../../components/ui/pagination';
-import { serverMessage } from '../../lib/errors';
-import { useTRPC } from '../../lib/trpc';
+import { JOURNAL_PAGE_SIZE } from '#shared/schemas/journal';
+import { Loading } from '#web/components/ui/loading';
+import { PageHeader } from '#web/components/ui/page-header';
+import { Pagination } from '#web/components/ui/pagination';
+import { serverMessage } from '#web/lib/errors';
+import { useTRPC } from '#web/lib/trpc';
 import { JournalExportButton } from './journal-export-button';
 import { JournalFiltersBar } from './journal-filters';
 import { JournalTable } from './journal-table';

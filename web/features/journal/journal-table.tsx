@@ -1,8 +1,8 @@
 import { Link } from 'wouter';
-import type { AccessLogKind } from '../../../shared/constants';
-import { ACCESS_LOG_KIND_LABELS, type AccessLogEntryDto } from '../../../shared/dto/journal';
-import { Badge, type BadgeTone } from '../../components/ui/badge';
-import { formatDateTimeSeconds } from '../../lib/format';
+import type { AccessLogKind } from '#shared/constants';
+import { ACCESS_LOG_KIND_LABELS, type AccessLogEntryDto } from '#shared/dto/journal';
+import { Badge, type BadgeTone } from '#web/components/ui/badge';
+import { formatDateTimeSeconds } from '#web/lib/format';
 import { JOURNAL_TEXT } from './journal-text';
 
 // Reads of people and exports stand out; log-ins stay quiet.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JOURNAL_MESSAGES } from '../../../shared/schemas/journal';
+import { JOURNAL_MESSAGES } from '#shared/schemas/journal';
 import {
   filtersQuery,
   journalFormSchema,

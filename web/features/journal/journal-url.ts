@@ -2,11 +2,7 @@
 // '/admin/journal-acces?utilisateur=USR…' opens the list already filtered. The URL keys are the shared
 // schema's names, which the xlsx export's query string uses too.
 import { z } from 'zod';
-import {
-  journalFiltersSchema,
-  type JournalFilters,
-  type JournalListInput,
-} from '../../../shared/schemas/journal';
+import { journalFiltersSchema, type JournalFilters, type JournalListInput } from '#shared/schemas/journal';
 
 export const JOURNAL_PATH = '/journal-acces';
 

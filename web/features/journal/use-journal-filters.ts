@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import type { JournalFilters } from '../../../shared/schemas/journal';
+import type { JournalFilters } from '#shared/schemas/journal';
 import { JOURNAL_PATH, journalSearchString, parseJournalSearch, type JournalState } from './journal-url';
 
 /**

@@ -2,19 +2,19 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { PHONE_DIGITS, PHONE_PREFIX } from '../../../shared/constants';
+import { PHONE_DIGITS, PHONE_PREFIX } from '#shared/constants';
 import {
   partenaireInputSchema,
   phoneDigitsOf,
   sanitizePhoneInput,
   type PartenaireFormValues,
-} from '../../../shared/schemas/partenaires';
-import { Dialog } from '../../components/ui/dialog';
-import { DialogFooter, Form } from '../../components/ui/form-actions';
-import { TextField } from '../../components/ui/form-field';
-import { useToast } from '../../components/ui/toast';
-import { serverMessage } from '../../lib/errors';
-import { useTRPC } from '../../lib/trpc';
+} from '#shared/schemas/partenaires';
+import { Dialog } from '#web/components/ui/dialog';
+import { DialogFooter, Form } from '#web/components/ui/form-actions';
+import { TextField } from '#web/components/ui/form-field';
+import { useToast } from '#web/components/ui/toast';
+import { serverMessage } from '#web/lib/errors';
+import { useTRPC } from '#web/lib/trpc';
 import { PARTENAIRES_TEXT, type PartenaireRow } from './partenaires-text';
 
 export type PartenaireDialogState = { mode: 'create' } | { mode: 'edit'; partenaire: PartenaireRow } | null;

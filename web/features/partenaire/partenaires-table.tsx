@@ -1,5 +1,5 @@
-import { INTERNAL_PARTNER_CODE } from '../../../shared/constants';
-import { PencilIcon, TrashIcon } from '../../components/ui/more-icons';
+import { INTERNAL_PARTNER_CODE } from '#shared/constants';
+import { PencilIcon, TrashIcon } from '#web/components/ui/more-icons';
 import { PartnerBadge } from './partner-badge';
 import { formatPhone, PARTENAIRES_TEXT, type PartenaireRow } from './partenaires-text';
 

@@ -1,4 +1,4 @@
-import type { RouterOutputs } from '../../lib/trpc';
+import type { RouterOutputs } from '#web/lib/trpc';
 
 export type PartenaireRow = RouterOutputs['partenaires']['list']['items'][number];
 

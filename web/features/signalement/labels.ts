@@ -1,5 +1,5 @@
 // Texts the report screens share (spec §2, §8), gathered so that a screen finds them by name.
-import { OTHERS_BADGE_MAX_CHARS } from '../../../shared/constants';
+import { OTHERS_BADGE_MAX_CHARS } from '#shared/constants';
 
 export const EMPTY_VALUE = 'Non renseigné';
 export const BADGE_EMPTY = 'non renseigné';

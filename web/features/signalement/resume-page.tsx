@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'wouter';
-import type { SignalementResumeDto } from '../../../shared/dto/signalements';
-import { Badge } from '../../components/ui/badge';
-import { AlertCircleIcon } from '../../components/icons';
-import { Loading } from '../../components/ui/loading';
-import { adoptBusinessTimeZone } from '../../lib/business-time-zone';
-import { formatDate } from '../../lib/format';
-import { useTRPC } from '../../lib/trpc';
-import { usePageTitle } from '../../lib/use-page-title';
+import type { SignalementResumeDto } from '#shared/dto/signalements';
+import { Badge } from '#web/components/ui/badge';
+import { AlertCircleIcon } from '#web/components/icons';
+import { Loading } from '#web/components/ui/loading';
+import { adoptBusinessTimeZone } from '#web/lib/business-time-zone';
+import { formatDate } from '#web/lib/format';
+import { useTRPC } from '#web/lib/trpc';
+import { usePageTitle } from '#web/lib/use-page-title';
 import {
   LocationResume,
   ProjectsResume,

@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useParams } from 'wouter';
-import { Breadcrumb } from '../../components/ui/breadcrumb';
-import { Loading } from '../../components/ui/loading';
-import { useToast } from '../../components/ui/toast';
-import { errorCode } from '../../lib/errors';
-import { useTRPC } from '../../lib/trpc';
+import { Breadcrumb } from '#web/components/ui/breadcrumb';
+import { Loading } from '#web/components/ui/loading';
+import { useToast } from '#web/components/ui/toast';
+import { errorCode } from '#web/lib/errors';
+import { useTRPC } from '#web/lib/trpc';
 import { DetailScreen } from './detail/detail-screen';
 import { TOASTS } from './labels';
 

@@ -1,9 +1,9 @@
 // Reference lists of §7 for the report screens, as picker options. They change rarely: cached 5 minutes.
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { FILTER_PICKER_SIZE, OPTION_LIST_SIZE, SEARCH_DEBOUNCE_MS } from '../../../shared/constants';
-import type { Option } from '../../components/ui/option-list';
-import { useDebouncedValue } from '../../lib/use-debounce';
-import { useTRPC } from '../../lib/trpc';
+import { FILTER_PICKER_SIZE, OPTION_LIST_SIZE, SEARCH_DEBOUNCE_MS } from '#shared/constants';
+import type { Option } from '#web/components/ui/option-list';
+import { useDebouncedValue } from '#web/lib/use-debounce';
+import { useTRPC } from '#web/lib/trpc';
 
 const STALE_MS = 5 * 60_000;
 

@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Dialog } from '../../components/ui/dialog';
-import { AlertTriangleIcon } from '../../components/ui/more-icons';
-import { useToast } from '../../components/ui/toast';
-import { serverMessage } from '../../lib/errors';
-import { formatDateTime } from '../../lib/format';
-import { useTRPC } from '../../lib/trpc';
+import { Dialog } from '#web/components/ui/dialog';
+import { AlertTriangleIcon } from '#web/components/ui/more-icons';
+import { useToast } from '#web/components/ui/toast';
+import { serverMessage } from '#web/lib/errors';
+import { formatDateTime } from '#web/lib/format';
+import { useTRPC } from '#web/lib/trpc';
 
 const TEXT = {
   banner: (n: number) => `${n} email(s) n'ont pas pu être envoyés.`,

@@ -2,17 +2,14 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import {
-  createUtilisateurInputSchema,
-  editUtilisateurFormSchema,
-} from '../../../shared/schemas/utilisateurs';
-import { Dialog } from '../../components/ui/dialog';
-import { Field } from '../../components/ui/field';
-import { DialogFooter, Form } from '../../components/ui/form-actions';
-import { SelectField, TextField } from '../../components/ui/form-field';
-import { useToast } from '../../components/ui/toast';
-import { errorCode, serverMessage } from '../../lib/errors';
-import { useTRPC } from '../../lib/trpc';
+import { createUtilisateurInputSchema, editUtilisateurFormSchema } from '#shared/schemas/utilisateurs';
+import { Dialog } from '#web/components/ui/dialog';
+import { Field } from '#web/components/ui/field';
+import { DialogFooter, Form } from '#web/components/ui/form-actions';
+import { SelectField, TextField } from '#web/components/ui/form-field';
+import { useToast } from '#web/components/ui/toast';
+import { errorCode, serverMessage } from '#web/lib/errors';
+import { useTRPC } from '#web/lib/trpc';
 import { USERS_TEXT, type Role, type UserRow } from './users-text';
 
 type CreateValues = z.input<typeof createUtilisateurInputSchema>;

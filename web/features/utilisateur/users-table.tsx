@@ -1,9 +1,9 @@
-import { ShieldAlertIcon } from '../../components/icons';
-import { Badge } from '../../components/ui/badge';
-import { MailIcon, PencilIcon } from '../../components/ui/more-icons';
-import { Switch } from '../../components/ui/switch';
-import { formatDateTime, initials } from '../../lib/format';
-import { roleBadge } from '../../lib/role';
+import { ShieldAlertIcon } from '#web/components/icons';
+import { Badge } from '#web/components/ui/badge';
+import { MailIcon, PencilIcon } from '#web/components/ui/more-icons';
+import { Switch } from '#web/components/ui/switch';
+import { formatDateTime, initials } from '#web/lib/format';
+import { roleBadge } from '#web/lib/role';
 import { USERS_TEXT, type UserRow } from './users-text';
 
 export interface UsersTableProps {

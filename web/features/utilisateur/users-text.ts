@@ -1,4 +1,4 @@
-import type { RouterOutputs } from '../../lib/trpc';
+import type { RouterOutputs } from '#web/lib/trpc';
 
 export type UserRow = RouterOutputs['utilisateurs']['list']['items'][number];
 export type Role = RouterOutputs['utilisateurs']['roles'][number];

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
-import { PageHeader } from '../../../components/ui/page-header';
+import { PageHeader } from '#web/components/ui/page-header';
 import type { Period } from '../api';
 import { DistributionBlock } from './distribution-block';
 import { PERIOD_LABELS, SeriesBlock, StatusBlock, SummaryBlock } from './summary-blocks';

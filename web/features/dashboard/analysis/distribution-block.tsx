@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { formatNumber, formatPercent } from '../../../lib/format';
+import { formatNumber, formatPercent } from '#web/lib/format';
 import { dashboardApi, type Dimension, type Period } from '../api';
 import { Block, messageOf } from '../block';
 import { baseOptions, Chart } from '../chart';

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { formatDate, formatDays, formatNumber, formatPercent } from '../../../lib/format';
+import { formatDate, formatDays, formatNumber, formatPercent } from '#web/lib/format';
 import { dashboardApi, type Outputs, type Period } from '../api';
 import { Block, messageOf } from '../block';
 import { baseOptions, Chart } from '../chart';

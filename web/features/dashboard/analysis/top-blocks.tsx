@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { Badge } from '../../../components/ui/badge';
-import { formatDays, formatNumber } from '../../../lib/format';
+import { Badge } from '#web/components/ui/badge';
+import { formatDays, formatNumber } from '#web/lib/format';
 import { dashboardApi, type Period } from '../api';
 import { Block, messageOf } from '../block';
 import { PerDayChart } from '../per-day-block';

@@ -1,8 +1,8 @@
 import { useFormContext, useWatch } from 'react-hook-form';
-import { OTHERS_CODE } from '../../../../shared/constants';
-import type { SignalementDto } from '../../../../shared/dto/signalements';
-import { Badge } from '../../../components/ui/badge';
-import { SelectField, TextField } from '../../../components/ui/form-field';
+import { OTHERS_CODE } from '#shared/constants';
+import type { SignalementDto } from '#shared/dto/signalements';
+import { Badge } from '#web/components/ui/badge';
+import { SelectField, TextField } from '#web/components/ui/form-field';
 import { toOptions, useCanals, useNiveaux, useResultats, useStatuts } from '../use-references';
 import { DetailCard, ReadValue } from './detail-card';
 import type { DetailValues } from './detail-form';

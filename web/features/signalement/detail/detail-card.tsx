@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Badge } from '../../../components/ui/badge';
+import { Badge } from '#web/components/ui/badge';
 import { EMPTY_VALUE } from '../labels';
 
 /** One card of the detail screen, with its title and optional buttons on the right. */

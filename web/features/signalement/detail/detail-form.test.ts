@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SignalementDto } from '../../../../shared/dto/signalements';
-import { signalementDetailFormSchema, signalementPatchSchema } from '../../../../shared/schemas/signalements';
+import type { SignalementDto } from '#shared/dto/signalements';
+import { signalementDetailFormSchema, signalementPatchSchema } from '#shared/schemas/signalements';
 import { formValuesFrom, isPatchEmpty, patchFrom } from './detail-form';
 
 const ref = (collection: string, code: string, designation = code) => ({

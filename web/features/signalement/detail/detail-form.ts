@@ -1,8 +1,8 @@
 // The detail form's values, built from the report, and the merge-patch that saving sends: only the
 // fields that differ from what was loaded (§4: the form is clean or dirty compared with loaded values).
-import { OTHERS_CODE } from '../../../../shared/constants';
-import type { SignalementDto } from '../../../../shared/dto/signalements';
-import type { SignalementDetailForm, SignalementPatchInput } from '../../../../shared/schemas/signalements';
+import { OTHERS_CODE } from '#shared/constants';
+import type { SignalementDto } from '#shared/dto/signalements';
+import type { SignalementDetailForm, SignalementPatchInput } from '#shared/schemas/signalements';
 
 /** Form values; an empty text or choice is '' in the inputs and null in the patch. */
 export type DetailValues = SignalementDetailForm;

@@ -1,6 +1,6 @@
 import { Controller, useFormContext } from 'react-hook-form';
-import type { SignalementDto } from '../../../../shared/dto/signalements';
-import { TextareaField } from '../../../components/ui/form-field';
+import type { SignalementDto } from '#shared/dto/signalements';
+import { TextareaField } from '#web/components/ui/form-field';
 import { DetailCard, ReadValue, YesNo } from './detail-card';
 import type { DetailValues } from './detail-form';
 import { ListEntryField } from './list-entry-field';

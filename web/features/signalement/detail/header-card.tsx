@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
-import type { SignalementDto } from '../../../../shared/dto/signalements';
-import { Badge } from '../../../components/ui/badge';
-import { LockIcon, MailIcon, MoreIcon, SaveIcon } from '../../../components/ui/more-icons';
-import { usePopover } from '../../../components/ui/use-popover';
+import type { SignalementDto } from '#shared/dto/signalements';
+import { Badge } from '#web/components/ui/badge';
+import { LockIcon, MailIcon, MoreIcon, SaveIcon } from '#web/components/ui/more-icons';
+import { usePopover } from '#web/components/ui/use-popover';
 import { BADGE_EMPTY, IN_PROGRESS, TREATED } from '../labels';
 
 export interface HeaderCardProps {

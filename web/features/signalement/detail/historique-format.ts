@@ -1,6 +1,6 @@
 // How a history entry reads in the 'Historique' panel: French action and field names, values as people
 // read them (Oui/Non, dd/MM/yyyy, lists joined).
-import { formatDate, formatDateTime } from '../../../lib/format';
+import { formatDate, formatDateTime } from '#web/lib/format';
 
 const ACTIONS: Record<string, string> = {
   creation: 'Création du signalement',

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { Loading } from '../../../components/ui/loading';
-import { HistoryIcon } from '../../../components/ui/more-icons';
-import { formatDateTime } from '../../../lib/format';
-import { useTRPC } from '../../../lib/trpc';
+import { Loading } from '#web/components/ui/loading';
+import { HistoryIcon } from '#web/components/ui/more-icons';
+import { formatDateTime } from '#web/lib/format';
+import { useTRPC } from '#web/lib/trpc';
 import { DetailCard } from './detail-card';
 import { actionLabel, historyLines } from './historique-format';
 

@@ -1,4 +1,4 @@
-import { Dialog } from '../../../components/ui/dialog';
+import { Dialog } from '#web/components/ui/dialog';
 
 /**
  * 'Quitter sans sauvegarder' / 'Annuler' (§2). Built on Dialog rather than ConfirmDialog so that the long

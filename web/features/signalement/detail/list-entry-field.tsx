@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { PlusIcon, XIcon } from '../../../components/ui/more-icons';
+import { PlusIcon, XIcon } from '#web/components/ui/more-icons';
 import { EMPTY_VALUE } from '../labels';
 
 export interface ListEntryFieldProps {

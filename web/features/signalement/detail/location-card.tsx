@@ -1,8 +1,8 @@
-import { Combobox } from '../../../components/ui/combobox';
-import type { Option } from '../../../components/ui/option-list';
-import { Field } from '../../../components/ui/field';
-import { Loading } from '../../../components/ui/loading';
-import { SaveIcon } from '../../../components/ui/more-icons';
+import { Combobox } from '#web/components/ui/combobox';
+import type { Option } from '#web/components/ui/option-list';
+import { Field } from '#web/components/ui/field';
+import { Loading } from '#web/components/ui/loading';
+import { SaveIcon } from '#web/components/ui/more-icons';
 import { toOptions, useCommunes, useDistricts, useRegions } from '../use-references';
 import { DetailCard, ReadValue } from './detail-card';
 import { chooseDistrict, chooseRegion } from './location-values';

@@ -1,4 +1,4 @@
-import type { LocalisationDto } from '../../../../shared/dto/signalements';
+import type { LocalisationDto } from '#shared/dto/signalements';
 
 export interface LocationValues {
   region: string | null;

@@ -1,5 +1,5 @@
-import type { SignalementDto } from '../../../../shared/dto/signalements';
-import { formatDate, formatDateTime } from '../../../lib/format';
+import type { SignalementDto } from '#shared/dto/signalements';
+import { formatDate, formatDateTime } from '#web/lib/format';
 import { NOT_CLOSED } from '../labels';
 import { DetailCard, ReadValue, YesNo } from './detail-card';
 

@@ -1,4 +1,4 @@
-import { MAX_PROJECT_AVATARS } from '../../../../shared/constants';
+import { MAX_PROJECT_AVATARS } from '#shared/constants';
 import { EMPTY_VALUE } from '../labels';
 
 interface ProjectLike {

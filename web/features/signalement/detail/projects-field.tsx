@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useFormContext, useWatch } from 'react-hook-form';
-import type { PartenaireRefDto } from '../../../../shared/dto/signalements';
-import { PlusIcon } from '../../../components/ui/more-icons';
-import { MultiSelect } from '../../../components/ui/multi-select';
-import { useTRPC } from '../../../lib/trpc';
+import type { PartenaireRefDto } from '#shared/dto/signalements';
+import { PlusIcon } from '#web/components/ui/more-icons';
+import { MultiSelect } from '#web/components/ui/multi-select';
+import { useTRPC } from '#web/lib/trpc';
 import type { DetailValues } from './detail-form';
 import { ProjectAvatars } from './project-avatars';
 import { ProjectCreateDialog } from './project-create-dialog';

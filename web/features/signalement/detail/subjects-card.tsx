@@ -1,9 +1,9 @@
 import { useFormContext, useWatch } from 'react-hook-form';
-import { OTHERS_CODE } from '../../../../shared/constants';
-import type { SignalementDto } from '../../../../shared/dto/signalements';
-import { Badge } from '../../../components/ui/badge';
-import { MultiSelectField } from '../../../components/ui/choice-fields';
-import { TextareaField } from '../../../components/ui/form-field';
+import { OTHERS_CODE } from '#shared/constants';
+import type { SignalementDto } from '#shared/dto/signalements';
+import { Badge } from '#web/components/ui/badge';
+import { MultiSelectField } from '#web/components/ui/choice-fields';
+import { TextareaField } from '#web/components/ui/form-field';
 import { EMPTY_VALUE, truncate } from '../labels';
 import { toOptions, useSubjects } from '../use-references';
 import { DetailCard } from './detail-card';

@@ -1,4 +1,4 @@
-import { AlertTriangleIcon, XIcon } from '../../../components/ui/more-icons';
+import { AlertTriangleIcon, XIcon } from '#web/components/ui/more-icons';
 
 /** Sticky amber strip shown while the detail has unsaved changes (§2); it can be dismissed. */
 export function UnsavedBanner({

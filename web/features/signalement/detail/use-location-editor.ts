@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useToast } from '../../../components/ui/toast';
-import { useTRPC } from '../../../lib/trpc';
+import { useToast } from '#web/components/ui/toast';
+import { useTRPC } from '#web/lib/trpc';
 import { TOASTS } from '../labels';
 import { locationValuesFrom, sameLocation, toLocationInput, type LocationValues } from './location-values';
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { DownloadIcon } from '../../../components/ui/more-icons';
-import { useToast } from '../../../components/ui/toast';
-import { formatNumber } from '../../../lib/format';
+import { DownloadIcon } from '#web/components/ui/more-icons';
+import { useToast } from '#web/components/ui/toast';
+import { formatNumber } from '#web/lib/format';
 import { TOASTS } from '../labels';
 import { downloadExport, formatBytes, type ExportProgress } from './export';
 import type { ListFilters } from './list-url';

@@ -1,5 +1,5 @@
-import { dispositionFileName, saveBlob } from '../../../lib/download';
-import { toIsoDate } from '../../../lib/format';
+import { dispositionFileName, saveBlob } from '#web/lib/download';
+import { toIsoDate } from '#web/lib/format';
 import { TOASTS } from '../labels';
 import { toExportQuery, type ListFilters } from './list-url';
 

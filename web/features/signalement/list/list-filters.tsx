@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { SEARCH_DEBOUNCE_MS } from '../../../../shared/constants';
-import { DateInput } from '../../../components/ui/date-input';
-import { Combobox } from '../../../components/ui/combobox';
-import { FilterIcon, SearchIcon } from '../../../components/ui/more-icons';
-import { MultiSelect } from '../../../components/ui/multi-select';
-import { useDebouncedCallback } from '../../../lib/use-debounce';
+import { SEARCH_DEBOUNCE_MS } from '#shared/constants';
+import { DateInput } from '#web/components/ui/date-input';
+import { Combobox } from '#web/components/ui/combobox';
+import { FilterIcon, SearchIcon } from '#web/components/ui/more-icons';
+import { MultiSelect } from '#web/components/ui/multi-select';
+import { useDebouncedCallback } from '#web/lib/use-debounce';
 import {
   toOptions,
   useCommunes,

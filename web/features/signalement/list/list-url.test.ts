@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signalementListSchema } from '../../../../shared/schemas/signalements';
+import { signalementListSchema } from '#shared/schemas/signalements';
 import {
   EMPTY_FILTERS,
   hasActiveFilters,

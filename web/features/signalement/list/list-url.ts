@@ -1,7 +1,7 @@
 // The list's filters live in the address bar (bookmarkable, back button). The browser URL uses short
 // readable keys; the API gets the §7 vocabulary (order[field]=desc, field[]=a, signalementAt[after]).
-import { PAGE_SIZE_SIGNALEMENTS } from '../../../../shared/constants';
-import type { SignalementListInput } from '../../../../shared/schemas/signalements';
+import { PAGE_SIZE_SIGNALEMENTS } from '#shared/constants';
+import type { SignalementListInput } from '#shared/schemas/signalements';
 
 export const SORTS = [
   { key: 'recent', label: 'Plus récent', field: 'signalementAt' },

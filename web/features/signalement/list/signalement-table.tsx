@@ -1,7 +1,7 @@
 import { Link } from 'wouter';
-import type { SignalementDto } from '../../../../shared/dto/signalements';
-import { Badge } from '../../../components/ui/badge';
-import { formatDate } from '../../../lib/format';
+import type { SignalementDto } from '#shared/dto/signalements';
+import { Badge } from '#web/components/ui/badge';
+import { formatDate } from '#web/lib/format';
 import { EMPTY_VALUE } from '../labels';
 
 export const detailPath = (code: string) => `/signalement/detail/${encodeURIComponent(code)}`;

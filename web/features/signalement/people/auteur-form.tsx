@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
-import type { AuteurDto } from '../../../../shared/dto/signalements';
-import { auteurSchema } from '../../../../shared/schemas/signalements';
+import type { AuteurDto } from '#shared/dto/signalements';
+import { auteurSchema } from '#shared/schemas/signalements';
 import { personDialog, personFields, type PersonDialogProps } from './person-dialog';
 
 export type AuteurValues = z.output<typeof auteurSchema>;

@@ -1,5 +1,5 @@
-import type { AuteurDto } from '../../../../shared/dto/signalements';
-import { useTRPC } from '../../../lib/trpc';
+import type { AuteurDto } from '#shared/dto/signalements';
+import { useTRPC } from '#web/lib/trpc';
 import { AuteurDialog } from './auteur-form';
 import { PersonSection } from './person-section';
 import { usePeopleSection } from './use-people-section';

@@ -9,11 +9,11 @@ import {
   type FieldValues,
   type Resolver,
 } from 'react-hook-form';
-import { MultiSelectField, type CodesPath } from '../../../components/ui/choice-fields';
-import { Dialog } from '../../../components/ui/dialog';
-import { DialogFooter, Form } from '../../../components/ui/form-actions';
-import { TextareaField, TextField, type TextPath } from '../../../components/ui/form-field';
-import type { Option } from '../../../components/ui/option-list';
+import { MultiSelectField, type CodesPath } from '#web/components/ui/choice-fields';
+import { Dialog } from '#web/components/ui/dialog';
+import { DialogFooter, Form } from '#web/components/ui/form-actions';
+import { TextareaField, TextField, type TextPath } from '#web/components/ui/form-field';
+import type { Option } from '#web/components/ui/option-list';
 
 export interface PersonDialogProps<TItem, TValues> {
   /** null: closed; 'new': adding; a person: editing it. */

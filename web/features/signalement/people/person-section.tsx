@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { PencilIcon, PlusIcon, TrashIcon } from '../../../components/ui/more-icons';
-import { Loading } from '../../../components/ui/loading';
+import { ConfirmDialog } from '#web/components/ui/confirm-dialog';
+import { PencilIcon, PlusIcon, TrashIcon } from '#web/components/ui/more-icons';
+import { Loading } from '#web/components/ui/loading';
 import { DetailCard } from '../detail/detail-card';
 
 export interface PersonSectionProps<T extends { code: string }> {

@@ -1,8 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
-import { OTHERS_CODE } from '../../../../shared/constants';
-import type { SourceDto } from '../../../../shared/dto/signalements';
-import { sourceSchema } from '../../../../shared/schemas/signalements';
+import { OTHERS_CODE } from '#shared/constants';
+import type { SourceDto } from '#shared/dto/signalements';
+import { sourceSchema } from '#shared/schemas/signalements';
 import { toOptions, useCanals } from '../use-references';
 import { personDialog, personFields, type PersonDialogProps } from './person-dialog';
 

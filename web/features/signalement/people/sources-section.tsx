@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { OTHERS_CODE } from '../../../../shared/constants';
-import type { SignalementDto, SourceDto } from '../../../../shared/dto/signalements';
-import { Switch } from '../../../components/ui/switch';
-import { useToast } from '../../../components/ui/toast';
-import { useTRPC } from '../../../lib/trpc';
+import { OTHERS_CODE } from '#shared/constants';
+import type { SignalementDto, SourceDto } from '#shared/dto/signalements';
+import { Switch } from '#web/components/ui/switch';
+import { useToast } from '#web/components/ui/toast';
+import { useTRPC } from '#web/lib/trpc';
 import { YesNo } from '../detail/detail-card';
 import { TOASTS } from '../labels';
 import { PersonSection } from './person-section';

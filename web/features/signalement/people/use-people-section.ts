@@ -8,8 +8,8 @@ import {
   type UseQueryOptions,
 } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useToast } from '../../../components/ui/toast';
-import { serverMessage } from '../../../lib/errors';
+import { useToast } from '#web/components/ui/toast';
+import { serverMessage } from '#web/lib/errors';
 import { TOASTS } from '../labels';
 import { useReportRefresh } from './use-report-refresh';
 

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useTRPC } from '../../../lib/trpc';
+import { useTRPC } from '#web/lib/trpc';
 
 /** After a change to a report's people: its history and last-action date moved on the server. */
 export function useReportRefresh(code: string) {

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
-import type { VictimeDto } from '../../../../shared/dto/signalements';
-import { victimeSchema } from '../../../../shared/schemas/signalements';
+import type { VictimeDto } from '#shared/dto/signalements';
+import { victimeSchema } from '#shared/schemas/signalements';
 import { personDialog, personFields, type PersonDialogProps } from './person-dialog';
 
 export type VictimeValues = z.output<typeof victimeSchema>;

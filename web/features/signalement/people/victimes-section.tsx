@@ -1,5 +1,5 @@
-import type { VictimeDto } from '../../../../shared/dto/signalements';
-import { useTRPC } from '../../../lib/trpc';
+import type { VictimeDto } from '#shared/dto/signalements';
+import { useTRPC } from '#web/lib/trpc';
 import { PersonSection } from './person-section';
 import { usePeopleSection } from './use-people-section';
 import { VictimeDialog } from './victime-form';

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import { OTHERS_CODE } from '../../../../shared/constants';
-import type { SignalementResumeDto } from '../../../../shared/dto/signalements';
-import { Badge } from '../../../components/ui/badge';
+import { OTHERS_CODE } from '#shared/constants';
+import type { SignalementResumeDto } from '#shared/dto/signalements';
+import { Badge } from '#web/components/ui/badge';
 
 export function ResumeCard({
   title,
