@@ -149,6 +149,47 @@ describe.each(await testEngines())('business calendar at the day boundary on %s'
   });
 });
 
+describe.each(await testEngines())('the threads of a server in another zone on %s', (engine) => {
+  it('cut the list and write the export cells by the days of APP_TIMEZONE, not Madagascar', async () => {
+    // As start.ts does for this thread; the task and export threads take the zone from the configuration.
+    setBusinessTimeZone('UTC');
+    const t = await createTestApp(engine, { APP_TIMEZONE: 'UTC' });
+    try {
+      await syncBusinessCalendar(t.db, 'UTC');
+      await t.user('agent@example.mg', 'ROLE_USER', 'Agent Calendrier');
+      const cookie = await t.login('agent@example.mg');
+      const late = await createReport(t, cookie, { signalementAt: LATE });
+      const early = await createReport(t, cookie, { signalementAt: EARLY });
+      const get = async (url: string) => {
+        const res = await t.app.inject({ url, headers: { cookie } });
+        expect(res.statusCode, res.body).toBe(200);
+        return res;
+      };
+      const list = await get(
+        '/api/signalements?signalementAt[after]=2025-11-20&signalementAt[before]=2025-11-20',
+      );
+      expect(list.json().member.map((s: { code: string }) => s.code)).toEqual([early, late]);
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(
+        (await get('/api/signalements/export/xlsx')).rawPayload as unknown as ArrayBuffer,
+      );
+      const sheet = workbook.getWorksheet('Signalements')!;
+      const headers = (sheet.getRow(1).values as unknown[]).slice(1);
+      const cells = new Map<string, string>();
+      for (let r = 2; r <= sheet.actualRowCount; r++) {
+        const row = sheet.getRow(r);
+        const date = row.getCell(headers.indexOf('Date du signalement') + 1).value as Date;
+        cells.set(String(row.getCell(headers.indexOf('Code') + 1).value), date.toISOString().slice(0, 16));
+      }
+      expect(cells.get(late)).toBe('2025-11-20T20:30');
+      expect(cells.get(early)).toBe('2025-11-20T21:30');
+    } finally {
+      setBusinessTimeZone(DEFAULT_BUSINESS_TIME_ZONE);
+      await t.close();
+    }
+  });
+});
+
 /** A migrations folder holding every migration before the business calendar. */
 function migrationsBeforeCalendar(engine: Engine): { dir: string; folder: string } {
   const dir = mkdtempSync(join(tmpdir(), 'signalements-migrations-'));

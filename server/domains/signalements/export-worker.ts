@@ -5,6 +5,7 @@
 // whatever the size of the export.
 import { PassThrough } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
+import { setBusinessTimeZone } from '#shared/calendar';
 import type { Config } from '#server/config';
 import { createAppContext } from '#server/context';
 import { openDatabase } from '#server/db/client';
@@ -24,6 +25,8 @@ export type ExportControl = 'pause' | 'resume';
 
 const port = parentPort!;
 const job = workerData as ExportJob;
+// The cells' wall-clock times are in the server's business time zone, as on the main thread (start.ts).
+setBusinessTimeZone(job.config.APP_TIMEZONE);
 // Already off the main thread: reads on this thread's own connection, no reader threads of its own.
 const { db } = createAppContext(job.config, { db: openDatabase(job.databaseUrl, { readWorkers: 0 }) });
 const out = new PassThrough();
