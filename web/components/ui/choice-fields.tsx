@@ -1,4 +1,4 @@
-import type { FieldPathByValue, FieldValues } from 'react-hook-form';
+import type { FieldPath, FieldPathByValue, FieldValues } from 'react-hook-form';
 import { Combobox, type ComboboxProps } from './combobox';
 import { Field } from './field';
 import { useKitField, type KitFieldProps, type TextPath } from './form-field';
@@ -10,76 +10,78 @@ export type CodesPath<T extends FieldValues> = FieldPathByValue<T, readonly stri
 const codes = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 
-export type MultiSelectFieldProps<T extends FieldValues, TOut, TName extends CodesPath<T>> = KitFieldProps<
+/** The props of a picker (MultiSelect, Combobox) a kit field holds, but its value and onChange. */
+interface PickerProps {
+  /** The button's accessible name when it differs from the visible label. */
+  controlLabel?: string;
+  disabled?: boolean;
+}
+
+/** The kit's part of a picker field: the picker's id, name, own props, disabled state and invalid flag. */
+function usePickerField<T extends FieldValues, TOut, TName extends FieldPath<T>, TRest extends PickerProps>(
+  props: KitFieldProps<T, TOut, TName> & TRest,
+) {
+  const { field, error, id, label, rest, fieldProps } = useKitField(props);
+  const { controlLabel, ...picker } = rest;
+  return {
+    field,
+    fieldProps,
+    picker: {
+      id,
+      label: controlLabel ?? label,
+      ...picker,
+      disabled: picker.disabled ?? field.disabled,
+      invalid: !!error,
+    },
+  };
+}
+
+/** A picker field's props: the kit's, the picker's own but those the kit sets, and PickerProps. */
+type PickerFieldProps<T extends FieldValues, TOut, TName extends FieldPath<T>, TPicker> = KitFieldProps<
   T,
   TOut,
   TName
 > &
-  Omit<MultiSelectProps, 'id' | 'label' | 'value' | 'onChange' | 'invalid' | 'className'> & {
-    /** The button's accessible name when it differs from the visible label. */
-    controlLabel?: string;
-  };
+  Omit<TPicker, 'id' | 'label' | 'value' | 'onChange' | 'invalid' | 'className'> &
+  PickerProps;
+
+export type MultiSelectFieldProps<T extends FieldValues, TOut, TName extends CodesPath<T>> = PickerFieldProps<
+  T,
+  TOut,
+  TName,
+  MultiSelectProps
+>;
 
 /** Several codes chosen in a dropdown of checkboxes (subjects, channels). */
-export function MultiSelectField<T extends FieldValues, TOut, TName extends CodesPath<T>>({
-  control,
-  name,
-  id,
-  label,
-  hint,
-  defaultValue,
-  className,
-  controlLabel,
-  ...picker
-}: MultiSelectFieldProps<T, TOut, TName>) {
-  const { field, error } = useKitField({ control, name, defaultValue });
+export function MultiSelectField<T extends FieldValues, TOut, TName extends CodesPath<T>>(
+  props: MultiSelectFieldProps<T, TOut, TName>,
+) {
+  const { field, fieldProps, picker } = usePickerField(props);
   return (
-    <Field htmlFor={id} label={label} error={error} hint={hint} className={className}>
-      <MultiSelect
-        id={id}
-        label={controlLabel ?? label}
-        {...picker}
-        disabled={picker.disabled ?? field.disabled}
-        value={codes(field.value)}
-        onChange={field.onChange}
-        invalid={!!error}
-      />
+    <Field {...fieldProps}>
+      <MultiSelect {...picker} value={codes(field.value)} onChange={field.onChange} />
     </Field>
   );
 }
 
-export type ComboboxFieldProps<T extends FieldValues, TOut, TName extends TextPath<T>> = KitFieldProps<
+export type ComboboxFieldProps<T extends FieldValues, TOut, TName extends TextPath<T>> = PickerFieldProps<
   T,
   TOut,
-  TName
-> &
-  Omit<ComboboxProps, 'id' | 'label' | 'value' | 'onChange' | 'invalid' | 'className'> & {
-    controlLabel?: string;
-  };
+  TName,
+  ComboboxProps
+>;
 
 /** One code chosen in a searchable list (partner, user); no choice is ''. */
-export function ComboboxField<T extends FieldValues, TOut, TName extends TextPath<T>>({
-  control,
-  name,
-  id,
-  label,
-  hint,
-  defaultValue,
-  className,
-  controlLabel,
-  ...picker
-}: ComboboxFieldProps<T, TOut, TName>) {
-  const { field, error } = useKitField({ control, name, defaultValue });
+export function ComboboxField<T extends FieldValues, TOut, TName extends TextPath<T>>(
+  props: ComboboxFieldProps<T, TOut, TName>,
+) {
+  const { field, fieldProps, picker } = usePickerField(props);
   return (
-    <Field htmlFor={id} label={label} error={error} hint={hint} className={className}>
+    <Field {...fieldProps}>
       <Combobox
-        id={id}
-        label={controlLabel ?? label}
         {...picker}
-        disabled={picker.disabled ?? field.disabled}
         value={typeof field.value === 'string' && field.value ? field.value : null}
         onChange={(value) => field.onChange(value ?? '')}
-        invalid={!!error}
       />
     </Field>
   );

@@ -37,24 +37,49 @@ export type TextPath<T extends FieldValues> = FieldPathByValue<T, string | null 
 /** Joins class names, leaving out the empty ones. */
 export const classes = (...names: (string | false | null | undefined)[]) => names.filter(Boolean).join(' ');
 
-/** The field's value and handlers, and its message (the form's error for this name). */
-export function useKitField<T extends FieldValues, TOut, TName extends FieldPath<T>>({
+/**
+ * What every kit field shares: its value and handlers, its message (the form's error for this name), the
+ * props of the Field around it (label, hint, message) and the control's aria links to the message; `rest`
+ * is the field's own props, without the kit's.
+ */
+export function useKitField<T extends FieldValues, TOut, TName extends FieldPath<T>, TRest>({
   control,
   name,
+  id,
+  label,
+  hint,
   defaultValue,
-}: Pick<KitFieldProps<T, TOut, TName>, 'control' | 'name' | 'defaultValue'>) {
+  className,
+  ...rest
+}: KitFieldProps<T, TOut, TName> & TRest) {
   const { field, fieldState } = useController<T, TName, TOut>({ control, name, defaultValue });
-  const { ref: controlRef, ...rest } = field;
-  return { field: rest, controlRef, error: fieldState.error?.message };
+  const { ref: controlRef, ...value } = field;
+  const error = fieldState.error?.message;
+  return {
+    field: value,
+    error,
+    id,
+    label,
+    rest,
+    /** The Field's props: its label names the control, the message is `{id}-error`. */
+    fieldProps: { htmlFor: id, label, error, hint, className },
+    /** aria-invalid and aria-describedby while the message shows. */
+    errorAttributes: errorProps(id, error),
+    /** The native control's binding (the form's name, its ref and blur). */
+    binding: { name: value.name, ref: controlRef, onBlur: value.onBlur },
+  };
 }
 
 /** The shown text of a text value (null and undefined show as empty). */
 const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
 
-type InputAttributes = Omit<
-  InputHTMLAttributes<HTMLInputElement>,
-  'id' | 'name' | 'value' | 'defaultValue' | 'onChange' | 'onBlur' | 'className' | 'prefix'
+/** A native control's attributes, but those the kit sets. */
+type NativeAttributes<A, TMore extends keyof A = never> = Omit<
+  A,
+  'id' | 'name' | 'value' | 'defaultValue' | 'onChange' | 'onBlur' | 'className' | TMore
 >;
+
+type InputAttributes = NativeAttributes<InputHTMLAttributes<HTMLInputElement>, 'prefix'>;
 
 export type TextFieldProps<T extends FieldValues, TOut, TName extends TextPath<T>> = KitFieldProps<
   T,
@@ -71,20 +96,11 @@ export type TextFieldProps<T extends FieldValues, TOut, TName extends TextPath<T
   };
 
 /** A one-line text input (type text, email, password, tel, search…). */
-export function TextField<T extends FieldValues, TOut, TName extends TextPath<T>>({
-  control,
-  name,
-  id,
-  label,
-  hint,
-  defaultValue,
-  className,
-  inputClassName,
-  prefix,
-  parse,
-  ...attributes
-}: TextFieldProps<T, TOut, TName>) {
-  const { field, controlRef, error } = useKitField({ control, name, defaultValue });
+export function TextField<T extends FieldValues, TOut, TName extends TextPath<T>>(
+  props: TextFieldProps<T, TOut, TName>,
+) {
+  const { field, error, id, rest, fieldProps, errorAttributes, binding } = useKitField(props);
+  const { inputClassName, prefix, parse, ...attributes } = rest;
   const input = (
     <input
       id={id}
@@ -96,17 +112,15 @@ export function TextField<T extends FieldValues, TOut, TName extends TextPath<T>
         error && 'input-error',
       )}
       {...attributes}
-      {...errorProps(id, error)}
-      name={field.name}
-      ref={controlRef}
+      {...errorAttributes}
+      {...binding}
       value={text(field.value)}
       disabled={attributes.disabled ?? field.disabled}
-      onBlur={field.onBlur}
       onChange={(event) => field.onChange(parse ? parse(event.target.value) : event.target.value)}
     />
   );
   return (
-    <Field htmlFor={id} label={label} error={error} hint={hint} className={className}>
+    <Field {...fieldProps}>
       {prefix ? (
         <div className="join w-full">
           <span
@@ -124,10 +138,7 @@ export function TextField<T extends FieldValues, TOut, TName extends TextPath<T>
   );
 }
 
-type TextareaAttributes = Omit<
-  TextareaHTMLAttributes<HTMLTextAreaElement>,
-  'id' | 'name' | 'value' | 'defaultValue' | 'onChange' | 'onBlur' | 'className'
->;
+type TextareaAttributes = NativeAttributes<TextareaHTMLAttributes<HTMLTextAreaElement>>;
 
 export type TextareaFieldProps<T extends FieldValues, TOut, TName extends TextPath<T>> = KitFieldProps<
   T,
@@ -137,40 +148,28 @@ export type TextareaFieldProps<T extends FieldValues, TOut, TName extends TextPa
   TextareaAttributes & { inputClassName?: string };
 
 /** A multi-line text. */
-export function TextareaField<T extends FieldValues, TOut, TName extends TextPath<T>>({
-  control,
-  name,
-  id,
-  label,
-  hint,
-  defaultValue,
-  className,
-  inputClassName,
-  ...attributes
-}: TextareaFieldProps<T, TOut, TName>) {
-  const { field, controlRef, error } = useKitField({ control, name, defaultValue });
+export function TextareaField<T extends FieldValues, TOut, TName extends TextPath<T>>(
+  props: TextareaFieldProps<T, TOut, TName>,
+) {
+  const { field, error, id, rest, fieldProps, errorAttributes, binding } = useKitField(props);
+  const { inputClassName, ...attributes } = rest;
   return (
-    <Field htmlFor={id} label={label} error={error} hint={hint} className={className}>
+    <Field {...fieldProps}>
       <textarea
         id={id}
         className={classes('textarea w-full', inputClassName, error && 'textarea-error')}
         {...attributes}
-        {...errorProps(id, error)}
-        name={field.name}
-        ref={controlRef}
+        {...errorAttributes}
+        {...binding}
         value={text(field.value)}
         disabled={attributes.disabled ?? field.disabled}
-        onBlur={field.onBlur}
         onChange={(event) => field.onChange(event.target.value)}
       />
     </Field>
   );
 }
 
-type SelectAttributes = Omit<
-  SelectHTMLAttributes<HTMLSelectElement>,
-  'id' | 'name' | 'value' | 'defaultValue' | 'onChange' | 'onBlur' | 'className' | 'disabled'
->;
+type SelectAttributes = NativeAttributes<SelectHTMLAttributes<HTMLSelectElement>, 'disabled'>;
 
 export type SelectFieldProps<T extends FieldValues, TOut, TName extends TextPath<T>> = KitFieldProps<
   T,
@@ -188,32 +187,21 @@ export type SelectFieldProps<T extends FieldValues, TOut, TName extends TextPath
 /**
  * A native select. Controlled, so a value chosen before its options arrive shows once they do.
  */
-export function SelectField<T extends FieldValues, TOut, TName extends TextPath<T>>({
-  control,
-  name,
-  id,
-  label,
-  hint,
-  defaultValue,
-  className,
-  options,
-  placeholder,
-  locked = false,
-  ...attributes
-}: SelectFieldProps<T, TOut, TName>) {
-  const { field, controlRef, error } = useKitField({ control, name, defaultValue });
+export function SelectField<T extends FieldValues, TOut, TName extends TextPath<T>>(
+  props: SelectFieldProps<T, TOut, TName>,
+) {
+  const { field, error, id, rest, fieldProps, errorAttributes, binding } = useKitField(props);
+  const { options, placeholder, locked = false, ...attributes } = rest;
   return (
-    <Field htmlFor={id} label={label} error={error} hint={hint} className={className}>
+    <Field {...fieldProps}>
       <select
         id={id}
         className={classes('select w-full', error && 'select-error')}
         {...attributes}
-        {...errorProps(id, error)}
-        name={field.name}
-        ref={controlRef}
+        {...errorAttributes}
+        {...binding}
         value={text(field.value)}
         disabled={locked || field.disabled}
-        onBlur={field.onBlur}
         onChange={(event) => field.onChange(event.target.value)}
       >
         {placeholder !== undefined && !locked && <option value="">{placeholder}</option>}

@@ -131,21 +131,20 @@ describe('SelectField', () => {
     { value: 'ADMIN', label: 'Administrateur' },
     { value: 'USER', label: 'Utilisateur' },
   ];
+  const roleSelect = (form: UseFormReturn<Values>, more: { locked?: boolean; hint?: string } = {}) => (
+    <SelectField
+      control={form.control}
+      name="role"
+      id="user-role"
+      label="Rôle"
+      placeholder="Sélectionner un rôle"
+      options={options}
+      {...more}
+    />
+  );
 
   it('offers the placeholder first, then the options, the value chosen', () => {
-    const html = render(
-      (form) => (
-        <SelectField
-          control={form.control}
-          name="role"
-          id="user-role"
-          label="Rôle"
-          placeholder="Sélectionner un rôle"
-          options={options}
-        />
-      ),
-      { values: { role: 'USER' } },
-    );
+    const html = render((form) => roleSelect(form), { values: { role: 'USER' } });
     expect(html).toContain('<option value="">Sélectionner un rôle</option>');
     expect(html).toContain('<option value="USER" selected="">Utilisateur</option>');
     expect(attributesOf(html, 'select', 'user-role').disabled).toBeUndefined();
@@ -153,18 +152,7 @@ describe('SelectField', () => {
 
   it('locked: shows the value, disabled, without the placeholder', () => {
     const html = render(
-      (form) => (
-        <SelectField
-          control={form.control}
-          name="role"
-          id="user-role"
-          label="Rôle"
-          placeholder="Sélectionner un rôle"
-          options={options}
-          locked
-          hint="Vous ne pouvez pas changer votre propre rôle."
-        />
-      ),
+      (form) => roleSelect(form, { locked: true, hint: 'Vous ne pouvez pas changer votre propre rôle.' }),
       { values: { role: 'ADMIN' } },
     );
     expect(html).not.toContain('Sélectionner un rôle');

@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
 import { ShieldAlertIcon } from '#web/components/icons';
+import { serverMessage } from '#web/lib/errors';
+import { TWO_FACTOR_TEXT as TEXT } from './two-factor-text';
 
 /** The centred card of the log-in screens, shared by the second-factor pages. */
 export function TwoFactorCard({
@@ -28,3 +30,23 @@ export function TwoFactorCard({
     </main>
   );
 }
+
+/** The refusal of a second-factor form's request, above its fields; nothing while there is none. */
+export function TwoFactorError({ error, fallback }: { error: unknown; fallback: string }) {
+  if (!error) return null;
+  return (
+    <div role="alert" className="alert alert-error alert-soft" data-testid="two-factor-error">
+      <span>{serverMessage(error, fallback)}</span>
+    </div>
+  );
+}
+
+/** The props of the field of an app's code (six digits, a space allowed), but its id. */
+export const CODE_FIELD = {
+  name: 'code',
+  label: TEXT.codeLabel,
+  inputMode: 'numeric',
+  autoComplete: 'one-time-code',
+  maxLength: 7,
+  inputClassName: 'tracking-widest',
+} as const;

@@ -13,7 +13,7 @@ import { serverMessage } from '#web/lib/errors';
 import { useTRPC } from '#web/lib/trpc';
 import { usePageTitle } from '#web/lib/use-page-title';
 import { QrCode } from './qr-code';
-import { TwoFactorCard } from './two-factor-card';
+import { CODE_FIELD, TwoFactorCard, TwoFactorError } from './two-factor-card';
 import { keepReturn, returnPathFrom } from './return-path';
 import { pathForStep, TWO_FACTOR_TEXT as TEXT } from './two-factor-text';
 import { useWhoAmI } from './use-who-am-i';
@@ -113,11 +113,7 @@ function Enrolment({ required, onEnrolled }: { required: boolean; onEnrolled: (c
         </code>
       </div>
       <Form label={TEXT.enrolTitle} onSubmit={form.handleSubmit((values) => enrol.mutate(values))}>
-        {enrol.isError && (
-          <div role="alert" className="alert alert-error alert-soft" data-testid="two-factor-error">
-            <span>{serverMessage(enrol.error, TEXT.enrolFailed)}</span>
-          </div>
-        )}
+        <TwoFactorError error={enrol.error} fallback={TEXT.enrolFailed} />
         <TextField
           control={form.control}
           name="password"
@@ -126,16 +122,7 @@ function Enrolment({ required, onEnrolled }: { required: boolean; onEnrolled: (c
           type="password"
           autoComplete="current-password"
         />
-        <TextField
-          control={form.control}
-          name="code"
-          id="two-factor-enrol-code"
-          label={TEXT.codeLabel}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={7}
-          inputClassName="tracking-widest"
-        />
+        <TextField control={form.control} id="two-factor-enrol-code" {...CODE_FIELD} />
         <SubmitButton pending={enrol.isPending} className="mt-2 w-full">
           {TEXT.confirm}
         </SubmitButton>

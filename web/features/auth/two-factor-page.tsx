@@ -9,10 +9,9 @@ import { Form, SubmitButton } from '#web/components/ui/form-actions';
 import { TextField } from '#web/components/ui/form-field';
 import { Loading } from '#web/components/ui/loading';
 import { useToast } from '#web/components/ui/toast';
-import { serverMessage } from '#web/lib/errors';
 import { useTRPC } from '#web/lib/trpc';
 import { usePageTitle } from '#web/lib/use-page-title';
-import { TwoFactorCard } from './two-factor-card';
+import { CODE_FIELD, TwoFactorCard, TwoFactorError } from './two-factor-card';
 import { keepReturn, returnPathFrom } from './return-path';
 import { pathForStep, TWO_FACTOR_TEXT as TEXT } from './two-factor-text';
 import { useWhoAmI } from './use-who-am-i';
@@ -77,22 +76,8 @@ function CodeForm() {
   const verify = useMutation(trpc.twoFactor.verify.mutationOptions({ onSuccess: verified }));
   return (
     <Form label={TEXT.verifyTitle} onSubmit={form.handleSubmit((values) => verify.mutate(values))}>
-      {verify.isError && (
-        <div role="alert" className="alert alert-error alert-soft" data-testid="two-factor-error">
-          <span>{serverMessage(verify.error, TEXT.verifyFailed)}</span>
-        </div>
-      )}
-      <TextField
-        control={form.control}
-        name="code"
-        id="two-factor-code"
-        label={TEXT.codeLabel}
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        autoFocus
-        maxLength={7}
-        inputClassName="tracking-widest"
-      />
+      <TwoFactorError error={verify.error} fallback={TEXT.verifyFailed} />
+      <TextField control={form.control} id="two-factor-code" autoFocus {...CODE_FIELD} />
       <SubmitButton pending={verify.isPending} className="mt-2 w-full">
         {TEXT.verify}
       </SubmitButton>
@@ -123,11 +108,7 @@ function RecoveryForm() {
   );
   return (
     <Form label={TEXT.recoveryFormLabel} onSubmit={form.handleSubmit((values) => recover.mutate(values))}>
-      {recover.isError && (
-        <div role="alert" className="alert alert-error alert-soft" data-testid="two-factor-error">
-          <span>{serverMessage(recover.error, TEXT.verifyFailed)}</span>
-        </div>
-      )}
+      <TwoFactorError error={recover.error} fallback={TEXT.verifyFailed} />
       <TextField
         control={form.control}
         name="code"

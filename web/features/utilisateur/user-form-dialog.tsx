@@ -91,22 +91,8 @@ function CreateUserForm({ roles, onClose }: { roles: Role[]; onClose: () => void
         autoFocus
         placeholder="nom@exemple.mg"
       />
-      <TextField
-        control={form.control}
-        name="nomPrenom"
-        id="user-nom"
-        label="Nom et prénom"
-        type="text"
-        autoComplete="off"
-      />
-      <SelectField
-        control={form.control}
-        name="utilisateurRole"
-        id="user-role"
-        label="Rôle"
-        placeholder="Sélectionner un rôle"
-        options={roleOptions(roles)}
-      />
+      <TextField control={form.control} {...NAME_FIELD} />
+      <SelectField control={form.control} {...roleField(roles)} />
       <DialogFooter pending={create.isPending} submitLabel="Créer" onCancel={onClose} />
     </Form>
   );
@@ -144,21 +130,10 @@ function EditUserForm({ user, roles, onClose }: { user: UserRow; roles: Role[]; 
       <Field htmlFor="user-email" label="Email" hint="L'email n'est pas modifiable.">
         <input id="user-email" type="email" className="input w-full" value={user.email} disabled readOnly />
       </Field>
-      <TextField
-        control={form.control}
-        name="nomPrenom"
-        id="user-nom"
-        label="Nom et prénom"
-        type="text"
-        autoComplete="off"
-      />
+      <TextField control={form.control} {...NAME_FIELD} />
       <SelectField
         control={form.control}
-        name="utilisateurRole"
-        id="user-role"
-        label="Rôle"
-        placeholder="Sélectionner un rôle"
-        options={roleOptions(roles)}
+        {...roleField(roles)}
         // One's own role cannot be changed; the form keeps it from its default values.
         locked={locked}
         hint={locked ? USERS_TEXT.ownRoleLocked : undefined}
@@ -168,4 +143,20 @@ function EditUserForm({ user, roles, onClose }: { user: UserRow; roles: Role[]; 
   );
 }
 
-const roleOptions = (roles: Role[]) => roles.map((role) => ({ value: role.code, label: role.designation }));
+/** The fields both forms have: the name, and the role among the known ones. */
+const NAME_FIELD = {
+  name: 'nomPrenom',
+  id: 'user-nom',
+  label: 'Nom et prénom',
+  type: 'text',
+  autoComplete: 'off',
+} as const;
+
+const roleField = (roles: Role[]) =>
+  ({
+    name: 'utilisateurRole',
+    id: 'user-role',
+    label: 'Rôle',
+    placeholder: 'Sélectionner un rôle',
+    options: roles.map((role) => ({ value: role.code, label: role.designation })),
+  }) as const;

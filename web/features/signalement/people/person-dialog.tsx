@@ -48,32 +48,32 @@ interface FieldOptions<TItem, TInput extends FieldValues, TValue> {
  */
 export function personFields<TItem, TInput extends FieldValues, TValues>() {
   type Field = PersonField<TItem, TInput, TValues>;
+  /** A text field: it starts from the person's text, or ''. */
+  const textual = (
+    name: TextPath<TInput>,
+    { from, visible }: FieldOptions<TItem, TInput, string | null>,
+    render: Field['render'],
+  ): Field => ({
+    name,
+    visible,
+    start: (defaults, item) => set(defaults, name, (item && from(item)) ?? ''),
+    render,
+  });
   return {
-    text<N extends TextPath<TInput>>(
-      name: N,
-      { id, label, from, autoFocus, visible }: FieldOptions<TItem, TInput, string | null>,
-    ): Field {
-      return {
-        name,
-        visible,
-        start: (defaults, item) => set(defaults, name, (item && from(item)) ?? ''),
-        render: (control) => (
-          <TextField control={control} name={name} id={id} label={label} autoFocus={autoFocus} />
-        ),
-      };
+    text<N extends TextPath<TInput>>(name: N, options: FieldOptions<TItem, TInput, string | null>): Field {
+      const { id, label, autoFocus } = options;
+      return textual(name, options, (control) => (
+        <TextField control={control} name={name} id={id} label={label} autoFocus={autoFocus} />
+      ));
     },
     textarea<N extends TextPath<TInput>>(
       name: N,
-      { id, label, from, autoFocus, visible }: FieldOptions<TItem, TInput, string | null>,
+      options: FieldOptions<TItem, TInput, string | null>,
     ): Field {
-      return {
-        name,
-        visible,
-        start: (defaults, item) => set(defaults, name, (item && from(item)) ?? ''),
-        render: (control) => (
-          <TextareaField control={control} name={name} id={id} label={label} rows={3} autoFocus={autoFocus} />
-        ),
-      };
+      const { id, label, autoFocus } = options;
+      return textual(name, options, (control) => (
+        <TextareaField control={control} name={name} id={id} label={label} rows={3} autoFocus={autoFocus} />
+      ));
     },
     multiSelect<N extends CodesPath<TInput>>(
       name: N,
