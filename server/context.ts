@@ -8,7 +8,7 @@ import type { Session, SessionUser } from './domains/auth/session';
 import { LoginRefusals } from './domains/journal/refusals';
 import { journalSettingsOf, type JournalSettings } from './domains/journal/settings';
 import type { PublicLookupLimiter } from './http/public-limit';
-import { ReadTaskPool, type ReadTaskWorkerData } from './workers/read-task-pool';
+import { ReadTaskPool, type ReadTaskThreadData } from './workers/read-task-pool';
 
 export interface Auth {
   session: Session;
@@ -55,7 +55,7 @@ export interface AppContextOptions {
    * the data key from the configuration unless `taskData.key` says otherwise.
    */
   taskThreads?: number;
-  taskData?: Partial<ReadTaskWorkerData>;
+  taskData?: Partial<ReadTaskThreadData>;
   clock?: Clock;
 }
 

@@ -20,7 +20,7 @@ import { postgresDialect } from './postgres/dialect';
 import { sqliteDialect } from './sqlite/dialect';
 import { READ_MMAP_SIZE, ReadPool } from './read-pool';
 import { WriteHealth } from './write-health';
-import type { ThreadPoolHealth } from '../workers/thread-pool';
+import type { ThreadPoolHealth } from './threads/pool';
 import { ensurePrivateDir, PATHS, tightenMode } from '../paths';
 
 export type Schema = typeof sqliteSchema;

@@ -101,8 +101,8 @@ describe('read tasks on their own threads (SQLite)', () => {
       expect(pool.stats().readers).toBe(2);
       for (const spy of spies) expect(spy).not.toHaveBeenCalled();
 
-      const { readers } = pool as unknown as { readers: { worker: Worker }[] };
-      await readers[0]!.worker.terminate();
+      const { threads } = pool as unknown as { threads: { handle: Worker }[] };
+      await threads[0]!.handle.terminate();
       await expect.poll(() => pool.stats().readers).toBe(2);
       expect(await answers()).toEqual(here);
 

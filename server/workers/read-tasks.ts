@@ -2,7 +2,7 @@
 // On SQLite every read runs in this process: the statements on reader threads, but building the answer
 // (the statements' own building, mapping the rows, the DTOs, their JSON) on the thread that serves every
 // request. The heaviest answers that only read — the report list and a report — run on a few threads of
-// their own instead, each with its own connections (read-task-worker.ts), and come back ready to send.
+// their own instead, each with its own connections (read-task-thread.ts), and come back ready to send.
 // Without threads (PostgreSQL, DATABASE_READ_WORKERS=0) a task runs here, the same code. The pool is the
 // context's (server/context.ts): the server and the test app attach one on SQLite.
 import type { z } from 'zod';

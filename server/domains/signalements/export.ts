@@ -1,6 +1,6 @@
 // The list's export: the same filters, every matching report, streamed so memory stays flat
-// whatever the number of rows (ids first, then rows loaded and written BATCH at a time; the xlsx runs in a
-// worker thread, export-runner.ts).
+// whatever the number of rows (ids first, then rows loaded and written BATCH at a time; the xlsx is written on a
+// thread of its own, export-runner.ts).
 import { count, inArray } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { once } from 'node:events';

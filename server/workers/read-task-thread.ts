@@ -9,12 +9,13 @@ import { keyMatches, readDataKey, readVerifier } from '../crypto/data-key';
 import { createAppContext, type AppContext } from '../context';
 import { openDatabase } from '../db/client';
 import type { SessionUser } from '../domains/auth/session';
-import { postedError, type ReadTaskWorkerData } from './read-task-pool';
+import { encodeError } from '../db/threads/errors';
+import type { ReadTaskThreadData } from './read-task-pool';
 import { READ_TASKS, type ReadTaskName } from './read-tasks';
 import { TEST_TASKS } from './read-tasks.test-hooks';
 
 const port = parentPort!;
-const data = workerData as ReadTaskWorkerData;
+const data = workerData as ReadTaskThreadData;
 setBusinessTimeZone(data.config.APP_TIMEZONE);
 type Task = (ctx: AppContext, actor: SessionUser, args: unknown) => Promise<unknown>;
 const tasks: Record<string, Task> = { ...(READ_TASKS as Record<string, Task>) };
@@ -53,6 +54,6 @@ port.on('message', async (message: TaskMessage) => {
     const task = tasks[message.task]!;
     port.postMessage({ id: message.id, result: await task(ctx, message.actor, message.args) });
   } catch (error) {
-    port.postMessage({ id: message.id, error: postedError(error) });
+    port.postMessage({ id: message.id, error: encodeError(error) });
   }
 });

@@ -1,4 +1,4 @@
-// Worker-thread entry of the xlsx export (export-runner.ts starts it): opens its own connection,
+// The thread of the xlsx export (export-runner.ts starts one per export): opens its own connection,
 // writes the workbook of the given reports and posts its bytes to the parent, pausing when the parent
 // asks (the download is slower than the writer). Running here, with the heap limits the runner sets,
 // keeps the export's garbage out of the serving thread's heap: the process's memory stays bounded
@@ -8,6 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { Config } from '#server/config';
 import { createAppContext } from '#server/context';
 import { openDatabase } from '#server/db/client';
+import { encodeError, type PostedError } from '#server/db/threads/errors';
 import type { SessionUser } from '../auth/session';
 import { exportBatches, writeXlsx } from './export';
 
@@ -19,7 +20,7 @@ export interface ExportJob {
   ids: number[];
 }
 export type ExportMessage =
-  { type: 'data'; chunk: Uint8Array } | { type: 'end' } | { type: 'error'; message: string };
+  { type: 'data'; chunk: Uint8Array } | { type: 'end' } | { type: 'error'; error: PostedError };
 export type ExportControl = 'pause' | 'resume';
 
 const port = parentPort!;
@@ -37,7 +38,7 @@ try {
   await ended;
   post({ type: 'end' });
 } catch (error) {
-  post({ type: 'error', message: error instanceof Error ? error.message : String(error) });
+  post({ type: 'error', error: encodeError(error) });
 } finally {
   await db.close();
   port.close();
