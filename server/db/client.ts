@@ -93,6 +93,26 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/**
+ * The database of a thread that only reads (read tasks, exports: server/db/threads/): no transaction(), no
+ * execute(), no writer, so the type system refuses a write there; openReadOnlyDatabase() also opens it
+ * read-only on the engine's side.
+ */
+export type ReadOnlyDatabase = Pick<
+  Database,
+  | 'engine'
+  | 'dialect'
+  | 'url'
+  | 't'
+  | 'readThreads'
+  | 'read'
+  | 'inTransaction'
+  | 'rows'
+  | 'prepared'
+  | 'ping'
+  | 'close'
+>;
+
 export interface DatabaseStats {
   /** Open connections. */
   connections: number;
@@ -122,6 +142,11 @@ export interface DatabaseOptions {
   readWorkers?: number;
   /** SQLite: deadline of each read on a reader thread (READ_JOB_TIMEOUT_SECONDS); unset, none (scripts). */
   readJobTimeoutMs?: number;
+  /**
+   * Every connection refuses writes: SQLite's `query_only`, PostgreSQL's `default_transaction_read_only`
+   * (openReadOnlyDatabase).
+   */
+  readOnly?: boolean;
 }
 
 export const DEFAULT_READ_WORKERS = Math.max(1, Math.min(4, availableParallelism()));
@@ -133,8 +158,36 @@ export const STARTUP_LOCK = [8100, 1] as const;
 export function openDatabase(url: string, options: DatabaseOptions = {}): Database {
   const readWorkers = options.readWorkers ?? DEFAULT_READ_WORKERS;
   return trackWrites(
-    isPostgresUrl(url) ? openPostgres(url, options) : openSqlite(url, readWorkers, options.readJobTimeoutMs),
+    isPostgresUrl(url)
+      ? openPostgres(url, options)
+      : openSqlite(url, readWorkers, options.readJobTimeoutMs, options.readOnly ?? false),
   );
+}
+
+/**
+ * The database of a thread that only reads (server/db/threads/): reads on this thread's own connections
+ * (no reader threads of its own), every connection read-only, and only the read members of Database.
+ */
+export function openReadOnlyDatabase(
+  url: string,
+  options: Pick<DatabaseOptions, 'connectTimeoutMs' | 'statementTimeoutMs'> = {},
+): ReadOnlyDatabase {
+  const db = openDatabase(url, { ...options, readWorkers: 0, readOnly: true });
+  return {
+    engine: db.engine,
+    dialect: db.dialect,
+    url: db.url,
+    t: db.t,
+    readThreads: db.readThreads,
+    get read() {
+      return db.read;
+    },
+    inTransaction: () => db.inTransaction(),
+    rows: (query, tx) => db.rows(query, tx),
+    prepared: (name, build, values) => db.prepared(name, build, values),
+    ping: () => db.ping(),
+    close: () => db.close(),
+  };
 }
 
 /** Both engines: transactions and maintenance statements tell `writes` why they failed (write-health.ts). */
@@ -225,10 +278,17 @@ function preparePrivateFiles(path: string): void {
   for (const file of [path, `${path}-wal`, `${path}-shm`]) tightenMode(file);
 }
 
-function openSqlite(url: string, readWorkers: number, readJobTimeoutMs?: number): Omit<Database, 'writes'> {
+function openSqlite(
+  url: string,
+  readWorkers: number,
+  readJobTimeoutMs: number | undefined,
+  readOnly: boolean,
+): Omit<Database, 'writes'> {
   const path = sqlitePath(url);
-  preparePrivateFiles(path);
-  const writerConn = openSqliteConnection(path, false);
+  // A read-only opening (a thread's) finds the files as the server prepared them.
+  if (!readOnly) preparePrivateFiles(path);
+  // Read-only: the "writer" refuses writes too (query_only), whatever reaches it.
+  const writerConn = openSqliteConnection(path, readOnly);
   const writer = drizzleSqlite(writerConn, { schema: sqliteSchema });
   // Reads outside transactions: on reader threads, or on a connection of this thread.
   const pool = readWorkers > 0 ? new ReadPool(path, readWorkers, readJobTimeoutMs) : null;
@@ -345,6 +405,8 @@ function openPostgres(url: string, options: DatabaseOptions): Omit<Database, 'wr
           idle_in_transaction_session_timeout: statement * 2,
         }
       : {}),
+    // Read-only: every transaction of this pool's connections refuses writes.
+    ...(options.readOnly ? { options: '-c default_transaction_read_only=on' } : {}),
   });
   let closing = false;
   // A lost connection (pg_terminate_backend, a PostgreSQL restart) must never crash the process. pg-pool

@@ -6,8 +6,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { setBusinessTimeZone } from '#shared/calendar';
 import { createCipher } from '../crypto/cipher';
 import { keyMatches, readDataKey, readVerifier } from '../crypto/data-key';
-import { createAppContext, type AppContext } from '../context';
-import { openDatabase } from '../db/client';
+import { createReadContext, type ReadContext } from '../context';
+import { openReadOnlyDatabase } from '../db/client';
 import type { SessionUser } from '../domains/auth/session';
 import { encodeError } from '../db/threads/errors';
 import type { ReadTaskThreadData } from './read-task-pool';
@@ -17,10 +17,11 @@ import { TEST_TASKS } from './read-tasks.test-hooks';
 const port = parentPort!;
 const data = workerData as ReadTaskThreadData;
 setBusinessTimeZone(data.config.APP_TIMEZONE);
-type Task = (ctx: AppContext, actor: SessionUser, args: unknown) => Promise<unknown>;
+type Task = (ctx: ReadContext, actor: SessionUser, args: unknown) => Promise<unknown>;
 const tasks: Record<string, Task> = { ...(READ_TASKS as Record<string, Task>) };
 if (data.testTasks && process.env.VITEST) Object.assign(tasks, TEST_TASKS);
-const db = openDatabase(data.url, { readWorkers: 0, statementTimeoutMs: data.statementTimeoutMs });
+// Read-only: no writer, no transaction (the type refuses them), connections that refuse writes.
+const db = openReadOnlyDatabase(data.url, { statementTimeoutMs: data.statementTimeoutMs });
 
 /** The server started with this key; a thread that finds another one stops (its tasks fail, none leaks). */
 const ready = (async () => {
@@ -29,7 +30,7 @@ const ready = (async () => {
   const cipher = loaded ? createCipher(loaded.key) : null;
   if (cipher && verifier !== null && !keyMatches(cipher, verifier))
     throw new Error('Clé de chiffrement différente de celle du serveur.');
-  return createAppContext(data.config, { db, cipher });
+  return createReadContext(data.config, { db, cipher });
 })();
 // Its failure is each task's answer (a 500, logged by the server), not an unhandled rejection that ends the thread.
 ready.catch(() => undefined);

@@ -6,8 +6,8 @@
 import { PassThrough } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Config } from '#server/config';
-import { createAppContext } from '#server/context';
-import { openDatabase } from '#server/db/client';
+import { createReadContext } from '#server/context';
+import { openReadOnlyDatabase } from '#server/db/client';
 import { encodeError, type PostedError } from '#server/db/threads/errors';
 import type { SessionUser } from '../auth/session';
 import { exportBatches, writeXlsx } from './export';
@@ -25,8 +25,9 @@ export type ExportControl = 'pause' | 'resume';
 
 const port = parentPort!;
 const job = workerData as ExportJob;
-// Already off the main thread: reads on this thread's own connection, no reader threads of its own.
-const { db } = createAppContext(job.config, { db: openDatabase(job.databaseUrl, { readWorkers: 0 }) });
+// Already off the main thread: reads on this thread's own connection, no reader threads of its own; the
+// database is read-only (no writer, no transaction; its connections refuse writes).
+const { db } = createReadContext(job.config, { db: openReadOnlyDatabase(job.databaseUrl) });
 const out = new PassThrough();
 const post = (message: ExportMessage) => port.postMessage(message);
 
