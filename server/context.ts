@@ -8,7 +8,7 @@ import type { Session, SessionUser } from './domains/auth/session';
 import { LoginRefusals } from './domains/journal/refusals';
 import { journalSettingsOf, type JournalSettings } from './domains/journal/settings';
 import type { PublicLookupLimiter } from './http/public-limit';
-import { ReadTaskPool, type ReadTaskThreadData } from './workers/read-task-pool';
+import { ReadTaskPool, type ReadTaskThreadData } from './domains/signalements/tasks/read-task-pool';
 
 export interface Auth {
   session: Session;
@@ -35,7 +35,7 @@ export interface AppContext {
   /** The data cipher; null only where the data key was not loaded (scripts, benchmarks). */
   cipher: DataCipher | null;
   journal: JournalContext;
-  /** The threads of the read tasks (workers/read-tasks.ts); null: the tasks run on this thread. */
+  /** The threads of the read tasks (domains/signalements/tasks/read-tasks.ts); null: the tasks run on this thread. */
   tasks: ReadTaskPool | null;
   clock: Clock;
 }

@@ -36,14 +36,14 @@ export interface Database {
   readonly engine: Engine;
   /** Every engine difference needed outside server/db (server/db/dialect.ts, docs/decisions/0025-dialects.md). */
   readonly dialect: Dialect;
-  /** The DATABASE_URL it was opened with (a worker thread opens its own connection from it). */
+  /** The DATABASE_URL it was opened with (a thread opens its own connections from it). */
   readonly url: string;
   /** Tables of the active engine. */
   readonly t: Schema;
   /**
    * Threads this process reads on besides its own: SQLite's reader threads (read-pool.ts); 0 on
    * PostgreSQL, whose reads already run in the database server, and on SQLite opened with readWorkers: 0.
-   * The answers built from reads may run on as many threads of their own (server/workers/read-tasks.ts).
+   * The answers built from reads may run on as many threads of their own (server/domains/signalements/tasks/read-tasks.ts).
    */
   readonly readThreads: number;
   /**
@@ -137,7 +137,7 @@ export interface DatabaseOptions {
   statementTimeoutMs?: number;
   /**
    * SQLite: reader threads for the reads outside transactions (read-pool.ts); 0 reads on the calling
-   * thread (an export worker, already off the main thread). Default: one per core, at most 4.
+   * thread (a task or export thread, already off the main thread). Default: one per core, at most 4.
    */
   readWorkers?: number;
   /** SQLite: deadline of each read on a reader thread (READ_JOB_TIMEOUT_SECONDS); unset, none (scripts). */

@@ -21,7 +21,7 @@ import { getResume } from './resume';
 import * as service from './service';
 import { restIdempotent } from '../idempotency/doors';
 import { storedAnswer } from '../idempotency/service';
-import { runReadTask } from '#server/workers/read-tasks';
+import { runReadTask } from './tasks/read-tasks';
 
 /** What Fastify sends an object as: the serialised answers of the read tasks keep it. */
 const JSON_UTF8 = 'application/json; charset=utf-8';

@@ -4,12 +4,12 @@
 // server. Answers { id, result } or { id, error } (read-task-pool.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import { setBusinessTimeZone } from '#shared/calendar';
-import { createCipher } from '../crypto/cipher';
-import { keyMatches, readDataKey, readVerifier } from '../crypto/data-key';
-import { createReadContext, type ReadContext } from '../context';
-import { openReadOnlyDatabase } from '../db/client';
-import type { SessionUser } from '../domains/auth/session';
-import { encodeError } from '../db/threads/errors';
+import { createCipher } from '#server/crypto/cipher';
+import { keyMatches, readDataKey, readVerifier } from '#server/crypto/data-key';
+import { createReadContext, type ReadContext } from '#server/context';
+import { openReadOnlyDatabase } from '#server/db/client';
+import type { SessionUser } from '../../auth/session';
+import { encodeError } from '#server/db/threads/errors';
 import type { ReadTaskThreadData } from './read-task-pool';
 import { READ_TASKS, type ReadTaskName } from './read-tasks';
 import { TEST_TASKS } from './read-tasks.test-hooks';

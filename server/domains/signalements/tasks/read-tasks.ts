@@ -7,10 +7,10 @@
 // context's (server/context.ts): the server and the test app attach one on SQLite.
 import type { z } from 'zod';
 import type { signalementListSchema } from '#shared/schemas/signalements';
-import type { AppContext, ReadContext } from '../context';
-import type { SessionUser } from '../domains/auth/session';
-import { getSignalement, listSignalements } from '../domains/signalements/service';
-import { collection } from '../http/jsonld';
+import type { AppContext, ReadContext } from '#server/context';
+import type { SessionUser } from '../../auth/session';
+import { getSignalement, listSignalements } from '../service';
+import { collection } from '#server/http/jsonld';
 
 type ListQuery = z.output<typeof signalementListSchema>;
 

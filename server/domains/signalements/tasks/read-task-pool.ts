@@ -1,11 +1,11 @@
 // The threads that run read tasks (read-tasks.ts) for the main thread: a task's result, or its error as
 // the service threw it (a DomainError keeps its kind, message and details: the same HTTP status and French
 // message as when it runs here; server/db/threads/errors.ts).
-import type { Config } from '../config';
-import { threadEntry } from '../db/threads/entry';
-import { ThreadPool } from '../db/threads/pool';
-import type { SessionUser } from '../domains/auth/session';
-import { readTimeout } from '../errors';
+import type { Config } from '#server/config';
+import { threadEntry } from '#server/db/threads/entry';
+import { ThreadPool } from '#server/db/threads/pool';
+import type { SessionUser } from '../../auth/session';
+import { readTimeout } from '#server/errors';
 import type { ReadTaskArgs, ReadTaskName, ReadTaskResult } from './read-tasks';
 
 /** What a task thread needs to open the database and build its context as the server did. */
