@@ -237,7 +237,7 @@ async function exportMemory(url: string) {
   await build({
     entryPoints: [
       resolve(import.meta.dirname, 'bench-export-child.ts'),
-      resolve(import.meta.dirname, '../server/domains/signalements/export-worker.ts'),
+      resolve(import.meta.dirname, '../server/domains/signalements/export-thread.ts'),
     ],
     bundle: true,
     platform: 'node',

@@ -3,12 +3,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from './config';
 import type { DataCipher } from './crypto/cipher';
-import { openDatabase, type Database } from './db/client';
+import { openDatabase, type Database, type ReadOnlyDatabase } from './db/client';
 import type { Session, SessionUser } from './domains/auth/session';
 import { LoginRefusals } from './domains/journal/refusals';
 import { journalSettingsOf, type JournalSettings } from './domains/journal/settings';
 import type { PublicLookupLimiter } from './http/public-limit';
-import { ReadTaskPool, type ReadTaskWorkerData } from './workers/read-task-pool';
+import { ReadTaskPool, type ReadTaskThreadData } from './domains/signalements/tasks/read-task-pool';
 
 export interface Auth {
   session: Session;
@@ -35,9 +35,17 @@ export interface AppContext {
   /** The data cipher; null only where the data key was not loaded (scripts, benchmarks). */
   cipher: DataCipher | null;
   journal: JournalContext;
-  /** The threads of the read tasks (workers/read-tasks.ts); null: the tasks run on this thread. */
+  /** The threads of the read tasks (domains/signalements/tasks/read-tasks.ts); null: the tasks run on this thread. */
   tasks: ReadTaskPool | null;
   clock: Clock;
+}
+
+/**
+ * The context of a thread that only reads (read tasks, exports): its database cannot write, and it has no
+ * task threads of its own. The main thread's AppContext is one too (a task may run there).
+ */
+export interface ReadContext extends Omit<AppContext, 'db' | 'tasks'> {
+  db: ReadOnlyDatabase;
 }
 
 /** What a service that reads sources or writes the access log receives (a context, or part of one). */
@@ -45,6 +53,9 @@ export type Services = Pick<AppContext, 'db' | 'cipher' | 'journal'>;
 
 /** What a service that reads sources receives. */
 export type WithCipher = Pick<AppContext, 'db' | 'cipher'>;
+
+/** What a service that only reads, sources included, receives (a read-only thread's context too). */
+export type ReadsWithCipher = Pick<ReadContext, 'db' | 'cipher'>;
 
 export interface AppContextOptions {
   /** The open database; without it, one is opened from the configuration. */
@@ -55,7 +66,7 @@ export interface AppContextOptions {
    * the data key from the configuration unless `taskData.key` says otherwise.
    */
   taskThreads?: number;
-  taskData?: Partial<ReadTaskWorkerData>;
+  taskData?: Partial<ReadTaskThreadData>;
   clock?: Clock;
 }
 
@@ -78,6 +89,20 @@ export function createAppContext(config: Config, options: AppContextOptions = {}
     cipher: options.cipher ?? null,
     journal: { settings: journalSettingsOf(config), refusals: new LoginRefusals() },
     tasks,
+    clock: options.clock ?? systemClock,
+  };
+}
+
+/** The context of a thread that only reads (read-task-thread.ts, export-thread.ts), from the server's configuration. */
+export function createReadContext(
+  config: Config,
+  options: { db: ReadOnlyDatabase; cipher?: DataCipher | null; clock?: Clock },
+): ReadContext {
+  return {
+    db: options.db,
+    config,
+    cipher: options.cipher ?? null,
+    journal: { settings: journalSettingsOf(config), refusals: new LoginRefusals() },
     clock: options.clock ?? systemClock,
   };
 }

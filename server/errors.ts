@@ -43,6 +43,8 @@ export class HttpError extends Error {
     message: string,
   ) {
     super(message);
+    // Its name tells it apart across a thread boundary (server/db/threads/errors.ts).
+    this.name = 'HttpError';
   }
 }
 
@@ -101,6 +103,6 @@ export const invalid = (message: string, details?: Record<string, unknown>) =>
 export const UNAVAILABLE_RETRY_SECONDS = 5;
 export const unavailable = () =>
   new DomainError('unavailable', MESSAGES.unavailable, { retryAfterSeconds: UNAVAILABLE_RETRY_SECONDS });
-/** A read past READ_JOB_TIMEOUT_SECONDS (server/workers/thread-pool.ts): 503, to retry in a moment. */
+/** A read past READ_JOB_TIMEOUT_SECONDS (server/db/threads/pool.ts): 503, to retry in a moment. */
 export const readTimeout = () =>
   new DomainError('unavailable', MESSAGES.readTimeout, { retryAfterSeconds: UNAVAILABLE_RETRY_SECONDS });

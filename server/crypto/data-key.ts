@@ -6,7 +6,7 @@ import { closeSync, fstatSync, fsyncSync, openSync, readFileSync, writeSync, chm
 import { dirname, resolve } from 'node:path';
 import { asc } from 'drizzle-orm';
 import { ConfigError, type Config } from '../config';
-import type { Database } from '../db/client';
+import type { Database, ReadOnlyDatabase } from '../db/client';
 import { dialectFor } from '../db/dialect';
 import { ensurePrivateDir } from '../paths';
 import {
@@ -132,7 +132,7 @@ export function keyMatches(cipher: DataCipher, verifier: string): boolean {
   }
 }
 
-export async function readVerifier(db: Database): Promise<string | null> {
+export async function readVerifier(db: ReadOnlyDatabase): Promise<string | null> {
   const t = db.t.dataKeyCheck;
   const [row] = await db.read.select({ verifier: t.verifier }).from(t).orderBy(asc(t.id)).limit(1);
   return row?.verifier ?? null;

@@ -20,7 +20,7 @@ import { postgresDialect } from './postgres/dialect';
 import { sqliteDialect } from './sqlite/dialect';
 import { READ_MMAP_SIZE, ReadPool } from './read-pool';
 import { WriteHealth } from './write-health';
-import type { ThreadPoolHealth } from '../workers/thread-pool';
+import type { ThreadPoolHealth } from './threads/pool';
 import { ensurePrivateDir, PATHS, tightenMode } from '../paths';
 
 export type Schema = typeof sqliteSchema;
@@ -36,14 +36,14 @@ export interface Database {
   readonly engine: Engine;
   /** Every engine difference needed outside server/db (server/db/dialect.ts, docs/decisions/0025-dialects.md). */
   readonly dialect: Dialect;
-  /** The DATABASE_URL it was opened with (a worker thread opens its own connection from it). */
+  /** The DATABASE_URL it was opened with (a thread opens its own connections from it). */
   readonly url: string;
   /** Tables of the active engine. */
   readonly t: Schema;
   /**
    * Threads this process reads on besides its own: SQLite's reader threads (read-pool.ts); 0 on
    * PostgreSQL, whose reads already run in the database server, and on SQLite opened with readWorkers: 0.
-   * The answers built from reads may run on as many threads of their own (server/workers/read-tasks.ts).
+   * The answers built from reads may run on as many threads of their own (server/domains/signalements/tasks/read-tasks.ts).
    */
   readonly readThreads: number;
   /**
@@ -93,6 +93,26 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/**
+ * The database of a thread that only reads (read tasks, exports: server/db/threads/): no transaction(), no
+ * execute(), no writer, so the type system refuses a write there; openReadOnlyDatabase() also opens it
+ * read-only on the engine's side.
+ */
+export type ReadOnlyDatabase = Pick<
+  Database,
+  | 'engine'
+  | 'dialect'
+  | 'url'
+  | 't'
+  | 'readThreads'
+  | 'read'
+  | 'inTransaction'
+  | 'rows'
+  | 'prepared'
+  | 'ping'
+  | 'close'
+>;
+
 export interface DatabaseStats {
   /** Open connections. */
   connections: number;
@@ -117,11 +137,16 @@ export interface DatabaseOptions {
   statementTimeoutMs?: number;
   /**
    * SQLite: reader threads for the reads outside transactions (read-pool.ts); 0 reads on the calling
-   * thread (an export worker, already off the main thread). Default: one per core, at most 4.
+   * thread (a task or export thread, already off the main thread). Default: one per core, at most 4.
    */
   readWorkers?: number;
   /** SQLite: deadline of each read on a reader thread (READ_JOB_TIMEOUT_SECONDS); unset, none (scripts). */
   readJobTimeoutMs?: number;
+  /**
+   * Every connection refuses writes: SQLite's `query_only`, PostgreSQL's `default_transaction_read_only`
+   * (openReadOnlyDatabase).
+   */
+  readOnly?: boolean;
 }
 
 export const DEFAULT_READ_WORKERS = Math.max(1, Math.min(4, availableParallelism()));
@@ -133,8 +158,36 @@ export const STARTUP_LOCK = [8100, 1] as const;
 export function openDatabase(url: string, options: DatabaseOptions = {}): Database {
   const readWorkers = options.readWorkers ?? DEFAULT_READ_WORKERS;
   return trackWrites(
-    isPostgresUrl(url) ? openPostgres(url, options) : openSqlite(url, readWorkers, options.readJobTimeoutMs),
+    isPostgresUrl(url)
+      ? openPostgres(url, options)
+      : openSqlite(url, readWorkers, options.readJobTimeoutMs, options.readOnly ?? false),
   );
+}
+
+/**
+ * The database of a thread that only reads (server/db/threads/): reads on this thread's own connections
+ * (no reader threads of its own), every connection read-only, and only the read members of Database.
+ */
+export function openReadOnlyDatabase(
+  url: string,
+  options: Pick<DatabaseOptions, 'connectTimeoutMs' | 'statementTimeoutMs'> = {},
+): ReadOnlyDatabase {
+  const db = openDatabase(url, { ...options, readWorkers: 0, readOnly: true });
+  return {
+    engine: db.engine,
+    dialect: db.dialect,
+    url: db.url,
+    t: db.t,
+    readThreads: db.readThreads,
+    get read() {
+      return db.read;
+    },
+    inTransaction: () => db.inTransaction(),
+    rows: (query, tx) => db.rows(query, tx),
+    prepared: (name, build, values) => db.prepared(name, build, values),
+    ping: () => db.ping(),
+    close: () => db.close(),
+  };
 }
 
 /** Both engines: transactions and maintenance statements tell `writes` why they failed (write-health.ts). */
@@ -225,10 +278,17 @@ function preparePrivateFiles(path: string): void {
   for (const file of [path, `${path}-wal`, `${path}-shm`]) tightenMode(file);
 }
 
-function openSqlite(url: string, readWorkers: number, readJobTimeoutMs?: number): Omit<Database, 'writes'> {
+function openSqlite(
+  url: string,
+  readWorkers: number,
+  readJobTimeoutMs: number | undefined,
+  readOnly: boolean,
+): Omit<Database, 'writes'> {
   const path = sqlitePath(url);
-  preparePrivateFiles(path);
-  const writerConn = openSqliteConnection(path, false);
+  // A read-only opening (a thread's) finds the files as the server prepared them.
+  if (!readOnly) preparePrivateFiles(path);
+  // Read-only: the "writer" refuses writes too (query_only), whatever reaches it.
+  const writerConn = openSqliteConnection(path, readOnly);
   const writer = drizzleSqlite(writerConn, { schema: sqliteSchema });
   // Reads outside transactions: on reader threads, or on a connection of this thread.
   const pool = readWorkers > 0 ? new ReadPool(path, readWorkers, readJobTimeoutMs) : null;
@@ -345,6 +405,8 @@ function openPostgres(url: string, options: DatabaseOptions): Omit<Database, 'wr
           idle_in_transaction_session_timeout: statement * 2,
         }
       : {}),
+    // Read-only: every transaction of this pool's connections refuses writes.
+    ...(options.readOnly ? { options: '-c default_transaction_read_only=on' } : {}),
   });
   let closing = false;
   // A lost connection (pg_terminate_backend, a PostgreSQL restart) must never crash the process. pg-pool

@@ -4,7 +4,7 @@
 // engines differ in how a prepared query is made (PostgreSQL names it, per connection) and in how a list
 // of ids travels as one parameter (the dialect's idListPlaceholder and idListValue, server/db/dialect.ts).
 import type { AnyColumn, SQL } from 'drizzle-orm';
-import type { Database, Orm } from './client';
+import type { Orm, ReadOnlyDatabase } from './client';
 
 export interface Preparable<R> {
   prepare(name?: string): { execute(values?: Record<string, unknown>): R };
@@ -31,11 +31,11 @@ export function preparedRunner(orm: Orm) {
 }
 
 /** `column` is one of the ids given as the placeholder `name` (its value made by idList). */
-export function inIdList(db: Database, column: AnyColumn, name: string): SQL {
+export function inIdList(db: ReadOnlyDatabase, column: AnyColumn, name: string): SQL {
   return db.dialect.idListPlaceholder(column, name);
 }
 
 /** The value of an inIdList placeholder. */
-export function idList(db: Database, ids: readonly number[]): unknown {
+export function idList(db: ReadOnlyDatabase, ids: readonly number[]): unknown {
   return db.dialect.idListValue(ids);
 }

@@ -86,8 +86,8 @@ describe('SQLite reader threads', () => {
     const pool = new ReadPool(tdb.url.slice('file:'.length), 2);
     try {
       expect(await pool.run('select 1 as one', [], 'objects')).toEqual([{ one: 1 }]);
-      const { readers } = pool as unknown as { readers: { worker: Worker }[] };
-      await readers[0]!.worker.terminate();
+      const { threads } = pool as unknown as { threads: { handle: Worker }[] };
+      await threads[0]!.handle.terminate();
       await expect.poll(() => pool.stats().readers).toBe(2);
       const results = await Promise.all(
         Array.from({ length: 4 }, () => pool.run('select 2 as two', [], 'objects')),

@@ -1,9 +1,11 @@
 // A few reader threads for SQLite (docs/decisions/0021-read-workers.md): every read outside a
-// transaction runs on one of them (read-worker.mjs), each with its own connection, so a slow read holds a
-// worker, not the event loop. Jobs wait in one FIFO queue and go to the first free worker
-// (server/workers/thread-pool.ts).
+// transaction runs on one of them (threads/reader-thread.mjs), each with its own connection, so a slow read
+// holds a thread, not the event loop. Jobs wait in one FIFO queue and go to the first free thread
+// (threads/pool.ts); a reader's error comes back as the engine's, same name, message and code
+// (SQLITE_BUSY, SQLITE_CORRUPT…: threads/errors.ts).
 import { readTimeout } from '../errors';
-import { ThreadPool } from '../workers/thread-pool';
+import { threadEntry } from './threads/entry';
+import { ThreadPool } from './threads/pool';
 
 export type ReadMode = 'all' | 'values' | 'get' | 'objects' | 'run';
 
@@ -14,28 +16,13 @@ export type ReadMode = 'all' | 'values' | 'get' | 'objects' | 'run';
  */
 export const READ_MMAP_SIZE = 2147418112;
 
-/** A reader's error as the engine's: same message and code (SQLITE_BUSY, SQLITE_CORRUPT…). */
-class ReadError extends Error {
-  constructor(
-    message: string,
-    readonly code: string | undefined,
-  ) {
-    super(message);
-    this.name = 'SqliteError';
-  }
-}
-
 export class ReadPool extends ThreadPool {
-  /** `timeoutMs`: each read's deadline (thread-pool.ts); unset, none. */
+  /** `timeoutMs`: each read's deadline (threads/pool.ts); unset, none. */
   constructor(path: string, size: number, timeoutMs?: number) {
     super({
-      entry: new URL('./read-worker.mjs', import.meta.url),
+      entry: threadEntry(new URL('./threads/reader-thread.mjs', import.meta.url)),
       workerData: { path, mmapSize: READ_MMAP_SIZE },
       size,
-      errorOf: (posted) => {
-        const { message, code } = posted as { message: string; code?: string };
-        return new ReadError(message, code);
-      },
       stoppedMessage: 'Lecteur de la base arrêté.',
       timeoutMs,
       timeoutError: readTimeout,

@@ -1,5 +1,5 @@
 import { and, count, desc, sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import type { Database, Orm } from './client';
+import type { Database, Orm, ReadOnlyDatabase } from './client';
 import { normalizeSearch } from '../domains/signalements/search-text';
 
 // LIKE wildcards are dropped from the words rather than escaped: FTS5's trigram index cannot serve a
@@ -48,7 +48,7 @@ export type WordMatch = { word: string } & (
  * finds exactly the reports whose search_text contains every word: a word without separators can only
  * occur inside one token, and search_terms lists every indexed token.
  */
-export async function planSearch(db: Database, query: string): Promise<WordMatch[]> {
+export async function planSearch(db: ReadOnlyDatabase, query: string): Promise<WordMatch[]> {
   const plan: WordMatch[] = [];
   for (const word of searchWords(query)) {
     if (!db.dialect.searchIndexes || word.length < 3) {
@@ -95,7 +95,7 @@ const byRoute = (plan: WordMatch[]) => ({
  * decision 0015: a different statement for a name that exists was measurable). PostgreSQL reads it as
  * `= ANY` on the column's index (a BitmapOr beside the trigram index), SQLite as a rowid list.
  */
-export function inIdList(db: Database, column: SQL | AnyColumn, ids: readonly number[]): SQL {
+export function inIdList(db: ReadOnlyDatabase, column: SQL | AnyColumn, ids: readonly number[]): SQL {
   return db.dialect.idList(column, ids);
 }
 
@@ -112,7 +112,7 @@ export function inIdList(db: Database, column: SQL | AnyColumn, ids: readonly nu
  *   prefer it for several common words.
  */
 export function signalementSearchCondition(
-  db: Database,
+  db: ReadOnlyDatabase,
   plan: WordMatch[],
   strategy: 'index' | 'scan' | 'sequential' = 'index',
 ): SQL | undefined {
@@ -150,7 +150,7 @@ export function signalementSearchCondition(
  * the count stops there (a common word: a million reports hold 70,000 matches).
  */
 export async function countSearchInIndex(
-  db: Database,
+  db: ReadOnlyDatabase,
   plan: WordMatch[],
   limit?: number,
 ): Promise<number | null> {
@@ -180,7 +180,11 @@ const DENSITY_SAMPLE = 1000;
  * under 3 characters), 1 % of matches among the latest DENSITY_SAMPLE reports (the ones a first page
  * reads). A word common lately and rare before is then counted by a scan of the whole table (decision 0022).
  */
-export async function isDenseSearch(db: Database, plan: WordMatch[], threshold: number): Promise<boolean> {
+export async function isDenseSearch(
+  db: ReadOnlyDatabase,
+  plan: WordMatch[],
+  threshold: number,
+): Promise<boolean> {
   if (plan.length === 0) return false;
   const n = await countSearchInIndex(db, plan, threshold + 1);
   if (n !== null) return n > threshold;

@@ -3,7 +3,7 @@ import { keyMatches, readVerifier } from '../crypto/data-key';
 import type { AppContext } from '../context';
 import type { Database } from '../db/client';
 import { mailBacklog } from '../domains/mail/backlog';
-import type { ThreadPoolHealth } from '../workers/thread-pool';
+import type { ThreadPoolHealth } from '../db/threads/pool';
 import { holdsMetricsToken } from './metrics';
 
 /**

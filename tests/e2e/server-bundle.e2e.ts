@@ -91,7 +91,7 @@ describe('the built server (npm start)', () => {
     expect(enrolled.status).toBe(200);
     const regions = await (await fetch(`${base}/api/regions`, { headers: { cookie } })).json();
     expect(regions.totalItems).toBe(24);
-    // The xlsx export runs in the bundle's own worker file (dist/server/export-worker.mjs).
+    // The xlsx export runs in the bundle's own thread file (dist/server/export-thread.mjs).
     const created = await fetch(`${base}/api/signalements`, {
       method: 'POST',
       headers: { cookie, 'content-type': 'application/json' },

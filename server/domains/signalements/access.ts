@@ -1,6 +1,6 @@
 // Who may do what on a report (spec §6), and the code → id lookups that every write needs.
 import { eq, inArray } from 'drizzle-orm';
-import type { Database, Orm } from '#server/db/client';
+import type { Database, Orm, ReadOnlyDatabase } from '#server/db/client';
 import { forbidden, invalid, notFound } from '#server/errors';
 import { isAdmin } from '../auth/guards';
 import type { SessionUser } from '../auth/session';
@@ -34,7 +34,7 @@ export interface SignalementRow {
 }
 
 /** Inside a transaction it reads through it (db.read); `tx`, when given, is that transaction. */
-export async function findSignalement(db: Database, code: string, tx?: Orm): Promise<SignalementRow> {
+export async function findSignalement(db: ReadOnlyDatabase, code: string, tx?: Orm): Promise<SignalementRow> {
   const { signalements: s, utilisateurs: u } = db.t;
   const [row] = await (tx ?? db.read)
     .select({

@@ -1,5 +1,5 @@
-// The xlsx export runs in worker threads: at most MAX_CONCURRENT_EXPORTS at a time (later ones wait),
-// each workbook complete and readable, and a download abandoned stops its worker.
+// The xlsx export runs on threads of its own: at most MAX_CONCURRENT_EXPORTS at a time (later ones wait),
+// each workbook complete and readable, and a download abandoned stops its thread.
 import ExcelJS from 'exceljs';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import { testEngines } from '#tests/helpers/db';
 import { createReport } from '#tests/helpers/signalements';
 import type { SessionUser } from '../auth/session';
 import { exportIds } from './export';
-import { exportWorkers, MAX_CONCURRENT_EXPORTS, xlsxInWorker } from './export-runner';
+import { exportThreads, MAX_CONCURRENT_EXPORTS, xlsxInThread } from './export-runner';
 
 const actor: SessionUser = {
   id: 1,
@@ -27,7 +27,7 @@ async function collect(stream: Readable): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-describe.each(await testEngines())('xlsx export workers on %s', (engine) => {
+describe.each(await testEngines())('xlsx export threads on %s', (engine) => {
   let t: TestApp;
   let ids: number[];
   let codes: string[];
@@ -41,11 +41,11 @@ describe.each(await testEngines())('xlsx export workers on %s', (engine) => {
   });
   afterAll(async () => t?.close());
 
-  it(`runs at most ${MAX_CONCURRENT_EXPORTS} workers at once and completes every workbook`, async () => {
+  it(`runs at most ${MAX_CONCURRENT_EXPORTS} threads at once and completes every workbook`, async () => {
     const streams = Array.from({ length: MAX_CONCURRENT_EXPORTS + 2 }, () =>
-      xlsxInWorker({ config: t.config, databaseUrl: t.db.url, actor, ids }),
+      xlsxInThread({ config: t.config, databaseUrl: t.db.url, actor, ids }),
     );
-    expect(exportWorkers()).toBe(MAX_CONCURRENT_EXPORTS);
+    expect(exportThreads()).toBe(MAX_CONCURRENT_EXPORTS);
     const files = await Promise.all(streams.map(collect));
     for (const file of files) {
       const workbook = new ExcelJS.Workbook();
@@ -54,18 +54,18 @@ describe.each(await testEngines())('xlsx export workers on %s', (engine) => {
       expect(sheet.rowCount).toBe(1 + codes.length);
       expect(sheet.getRow(2).getCell(1).value).toBe(codes[codes.length - 1]);
     }
-    await expect.poll(exportWorkers).toBe(0);
+    await expect.poll(exportThreads).toBe(0);
   });
 
-  it('stops the worker of an abandoned download, and of one abandoned while waiting', async () => {
+  it('stops the thread of an abandoned download, and of one abandoned while waiting', async () => {
     const streams = Array.from({ length: MAX_CONCURRENT_EXPORTS + 1 }, () =>
-      xlsxInWorker({ config: t.config, databaseUrl: t.db.url, actor, ids }),
+      xlsxInThread({ config: t.config, databaseUrl: t.db.url, actor, ids }),
     );
     for (const stream of streams) stream.destroy();
-    await expect.poll(exportWorkers).toBe(0);
+    await expect.poll(exportThreads).toBe(0);
     // The slots are free again.
     expect(
-      (await collect(xlsxInWorker({ config: t.config, databaseUrl: t.db.url, actor, ids })))
+      (await collect(xlsxInThread({ config: t.config, databaseUrl: t.db.url, actor, ids })))
         .subarray(0, 2)
         .toString(),
     ).toBe('PK');

@@ -1,40 +1,38 @@
-// Runs the xlsx export in a worker thread (export-worker.ts) and exposes its bytes as a stream for the
-// response. The worker's heap is capped: an export cannot grow the serving process past a bound, and
-// an export that would is stopped (the download fails) instead of the server.
+// Runs the xlsx export on a thread of its own (export-thread.ts) and exposes its bytes as a stream for the
+// response. The thread's heap is capped: an export cannot grow the serving process past a bound, and
+// an export that would is stopped (the download fails) instead of the server. One thread per export, started
+// and errors decoded as every thread's (server/db/threads/).
 import { Readable } from 'node:stream';
-import { Worker } from 'node:worker_threads';
-import type { ExportControl, ExportJob, ExportMessage } from './export-worker';
+import type { Worker } from 'node:worker_threads';
+import { threadEntry, startThread } from '#server/db/threads/entry';
+import { decodeError } from '#server/db/threads/errors';
+import type { ExportControl, ExportJob, ExportMessage } from './export-thread';
 
-/** Heap limits of one export worker (MB): its working set is a batch of rows, about 60 MB with code. */
-export const EXPORT_WORKER_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 };
+/** Heap limits of one export thread (MB): its working set is a batch of rows, about 60 MB with code. */
+export const EXPORT_THREAD_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 };
 
-/** The worker's entry: the bundle's own file when running built, else the TypeScript source via tsx. */
-function workerEntry(): URL {
-  return import.meta.url.endsWith('.ts')
-    ? new URL('./export-worker.bootstrap.mjs', import.meta.url)
-    : new URL('./export-worker.mjs', import.meta.url);
-}
+const EXPORT_THREAD = threadEntry(new URL('./export-thread.ts', import.meta.url));
 
-/** Exports written at the same time; later ones wait for a free slot (each worker holds its own heap). */
+/** Exports written at the same time; later ones wait for a free slot (each thread holds its own heap). */
 export const MAX_CONCURRENT_EXPORTS = 2;
 let running = 0;
-let workers = 0;
+let threads = 0;
 const waiting: Array<() => void> = [];
 
-/** How many export worker threads are alive now (tests, diagnostics). */
-export const exportWorkers = () => workers;
+/** How many export threads are alive now (tests, diagnostics). */
+export const exportThreads = () => threads;
 
 function release() {
   running--;
   waiting.shift()?.();
 }
 
-export function xlsxInWorker(job: ExportJob): Readable {
-  let worker: Worker | undefined;
+export function xlsxInThread(job: ExportJob): Readable {
+  let thread: Worker | undefined;
   let paused = false;
   let finished = false;
   let cancelled = false;
-  const control = (message: ExportControl) => worker?.postMessage(message);
+  const control = (message: ExportControl) => thread?.postMessage(message);
   const stream = new Readable({
     read() {
       if (paused) {
@@ -44,7 +42,7 @@ export function xlsxInWorker(job: ExportJob): Readable {
     },
     destroy(error, callback) {
       cancelled = true;
-      if (worker && !finished) void worker.terminate();
+      if (thread && !finished) void thread.terminate();
       callback(error);
     },
   });
@@ -60,17 +58,17 @@ export function xlsxInWorker(job: ExportJob): Readable {
       stream.push(null);
     } else {
       finished = true;
-      stream.destroy(new Error(message.message));
+      stream.destroy(decodeError(message.error));
     }
   };
   const begin = () => {
     if (cancelled) return release();
-    worker = new Worker(workerEntry(), { workerData: job, resourceLimits: EXPORT_WORKER_LIMITS });
-    workers++;
-    worker.on('message', onMessage);
-    worker.on('error', (error) => stream.destroy(error));
-    worker.once('exit', (code) => {
-      workers--;
+    thread = startThread(EXPORT_THREAD, { workerData: job, resourceLimits: EXPORT_THREAD_LIMITS });
+    threads++;
+    thread.on('message', onMessage);
+    thread.on('error', (error) => stream.destroy(error));
+    thread.once('exit', (code) => {
+      threads--;
       release();
       if (!finished && !stream.destroyed) stream.destroy(new Error(`Export interrompu (code ${code}).`));
     });

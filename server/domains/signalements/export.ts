@@ -1,6 +1,6 @@
 // The list's export: the same filters, every matching report, streamed so memory stays flat
-// whatever the number of rows (ids first, then rows loaded and written BATCH at a time; the xlsx runs in a
-// worker thread, export-runner.ts).
+// whatever the number of rows (ids first, then rows loaded and written BATCH at a time; the xlsx is written on a
+// thread of its own, export-runner.ts).
 import { count, inArray } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { once } from 'node:events';
@@ -8,7 +8,7 @@ import type { PassThrough } from 'node:stream';
 import { businessDay, wallClock } from '#shared/calendar';
 import type { SignalementDto } from '#shared/dto/signalements';
 import type { Services, WithCipher } from '#server/context';
-import type { Database } from '#server/db/client';
+import type { ReadOnlyDatabase } from '#server/db/client';
 import type { SessionUser } from '../auth/session';
 import { recordExport } from '../journal/record';
 import { canEditAs } from './access';
@@ -51,7 +51,7 @@ export async function startExport(
 }
 
 /** Yields full DTOs with their people counts, BATCH at a time. */
-export async function* exportBatches(db: Database, actor: SessionUser, ids: number[]) {
+export async function* exportBatches(db: ReadOnlyDatabase, actor: SessionUser, ids: number[]) {
   for (let i = 0; i < ids.length; i += BATCH) {
     const slice = ids.slice(i, i + BATCH);
     const items = await loadSignalements(db, slice, canEditAs(actor));
@@ -63,7 +63,7 @@ export async function* exportBatches(db: Database, actor: SessionUser, ids: numb
   }
 }
 
-async function peopleCounts(db: Database, ids: number[]) {
+async function peopleCounts(db: ReadOnlyDatabase, ids: number[]) {
   const t = db.t;
   const out = new Map<string, { auteurs: number; sources: number; victimes: number }>();
   const codes = await db.read

@@ -5,8 +5,8 @@
 import { and, eq, exists, gte, inArray, lt, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { addDays, businessDay, businessDayStart } from '#shared/calendar';
 import type { SignalementListQuery } from '#shared/schemas/signalements';
-import { cipherOf, type WithCipher } from '#server/context';
-import type { Database, Schema } from '#server/db/client';
+import { cipherOf, type ReadsWithCipher, type WithCipher } from '#server/context';
+import type { ReadOnlyDatabase, Schema } from '#server/db/client';
 import {
   inIdList,
   isDenseSearch,
@@ -46,7 +46,7 @@ export interface FilterPlan {
  * a name that exists and one that does not issue the same statements with the same plans: the time of a
  * search does not tell whether a protected source bears a name (decision 0015).
  */
-async function reportsNamed(ctx: WithCipher, search: string, viewer: SessionUser): Promise<number[]> {
+async function reportsNamed(ctx: ReadsWithCipher, search: string, viewer: SessionUser): Promise<number[]> {
   const { db } = ctx;
   // A keyed hash that no source has when the search is blank: the same statement runs.
   const index = cipherOf(ctx).blindIndex(search) ?? '';
@@ -62,7 +62,7 @@ async function reportsNamed(ctx: WithCipher, search: string, viewer: SessionUser
 
 /** What a filter's condition is built from (filterWhere). */
 interface WhereContext {
-  db: Database;
+  db: ReadOnlyDatabase;
   r: ResolvedFilters;
   plan: FilterPlan;
   /** Whether a filter other than this one is set (it narrows the set this one is tested on). */
@@ -209,7 +209,7 @@ export interface ResolvedFilters {
 
 /** With a viewer, a search also matches the exact name of a source the viewer may know. */
 export async function resolveFilters(
-  ctx: WithCipher,
+  ctx: ReadsWithCipher,
   f: ListFilters,
   viewer?: SessionUser,
 ): Promise<ResolvedFilters> {
@@ -241,7 +241,7 @@ export async function resolveFilters(
 
 /** The WHERE conditions of the §7 filters (LIST_FILTERS), in one AND. `before` includes its whole day. */
 export function filterWhere(
-  db: Database,
+  db: ReadOnlyDatabase,
   r: ResolvedFilters,
   plan: FilterPlan = { mode: 'set' },
 ): SQL | undefined {
@@ -283,7 +283,7 @@ export const DENSE_SEARCH = 2000;
  * How a page (or a bounded count) reads the search words: through the indexes when they are rare, by a
  * scan in date order when they are common (server/db/search.ts, isDenseSearch).
  */
-export async function searchStrategy(db: Database, r: ResolvedFilters): Promise<'index' | 'scan'> {
+export async function searchStrategy(db: ReadOnlyDatabase, r: ResolvedFilters): Promise<'index' | 'scan'> {
   if (!r.search) return 'index';
   // Asked by the bounded count and the page of one request: looked up once.
   r.search.strategy ??= isDenseSearch(db, r.search.plan, DENSE_SEARCH).then((dense) =>

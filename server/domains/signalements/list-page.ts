@@ -1,13 +1,13 @@
 // The list's page: its order and its slice (order, limit, offset) of the reports the filters keep
 // (list-filters.ts); the totals are queries.ts's.
 import { asc, desc, eq } from 'drizzle-orm';
-import type { Database } from '#server/db/client';
+import type { ReadOnlyDatabase } from '#server/db/client';
 import type { SessionUser } from '../auth/session';
 import { filterWhere, type ListFilters, type ResolvedFilters } from './list-filters';
 
 /** The statement of one page of the list: the ids, in the list's order. */
 export function pageQuery(
-  db: Database,
+  db: ReadOnlyDatabase,
   r: ResolvedFilters,
   viewer: SessionUser,
   q: { order?: ListFilters['order']; page: number; itemsPerPage: number },
@@ -29,7 +29,7 @@ export function pageQuery(
 }
 
 /** ORDER BY for the list: one field of §7, ties broken by id so pages never overlap. */
-export function orderBy(db: Database, order: ListFilters['order']) {
+export function orderBy(db: ReadOnlyDatabase, order: ListFilters['order']) {
   const { signalements: s, partenaires } = db.t;
   const [field, direction] = (Object.entries(order ?? {})[0] ?? ['signalementAt', 'desc']) as [
     string,

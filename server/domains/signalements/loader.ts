@@ -2,7 +2,7 @@
 // report with its nine references, its subjects, its projects.
 import { aliasedTable, asc, eq, inArray, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { SignalementDto } from '#shared/dto/signalements';
-import type { Database, Orm } from '#server/db/client';
+import type { Orm, ReadOnlyDatabase } from '#server/db/client';
 import { idList, inIdList } from '#server/db/prepared';
 import {
   canalDto,
@@ -21,7 +21,7 @@ import { selectReportRows } from './report-row';
  * The three statements that load report DTOs, for ids matching `ids` (a condition on a column): the report
  * with its nine references, its subjects, its projects.
  */
-function loaderStatements(db: Database, orm: Orm, ids: (column: AnyColumn) => SQL) {
+function loaderStatements(db: ReadOnlyDatabase, orm: Orm, ids: (column: AnyColumn) => SQL) {
   const t = db.t;
   const owner = aliasedTable(t.partenaires, 'project_owner');
   return {
@@ -68,7 +68,7 @@ function loaderStatements(db: Database, orm: Orm, ids: (column: AnyColumn) => SQ
  * statements built for db.read (on SQLite a reader thread). Inside a transaction both run on it.
  */
 const PREPARED_LOADER_IDS = 100;
-async function loaderRows(db: Database, ids: number[]) {
+async function loaderRows(db: ReadOnlyDatabase, ids: number[]) {
   if (ids.length > PREPARED_LOADER_IDS) {
     const q = loaderStatements(db, db.read, (column) => inArray(column, ids));
     return Promise.all([q.reports(), q.subjects(), q.projects()]);
@@ -84,7 +84,7 @@ async function loaderRows(db: Database, ids: number[]) {
 
 /** Full DTOs for the given report ids, in the given order (inside a transaction, as it sees them). */
 export async function loadSignalements(
-  db: Database,
+  db: ReadOnlyDatabase,
   ids: number[],
   canEdit: (createdByEmail: string) => boolean,
 ): Promise<SignalementDto[]> {

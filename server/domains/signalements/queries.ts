@@ -4,8 +4,8 @@
 import { and, countDistinct, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import { businessDay, businessDayNumber, businessDayStart } from '#shared/calendar';
 import { LIST_COUNT_CAP, MAX_PAGE_LINKS } from '#shared/constants';
-import type { WithCipher } from '#server/context';
-import type { Database, Schema } from '#server/db/client';
+import type { ReadsWithCipher, WithCipher } from '#server/context';
+import type { ReadOnlyDatabase, Schema } from '#server/db/client';
 import { countSearchInIndex, inIdList, signalementSearchCondition } from '#server/db/search';
 import type { SessionUser } from '../auth/session';
 import {
@@ -39,7 +39,7 @@ export { orderBy, pageQuery } from './list-page';
  * statements run whether or not a source bears the name.
  */
 async function countSearchOnly(
-  db: Database,
+  db: ReadOnlyDatabase,
   search: NonNullable<ResolvedFilters['search']>,
   limit?: number,
 ): Promise<number | null> {
@@ -61,7 +61,7 @@ async function countSearchOnly(
  * business days: one row per day instead of one per report (a million reports: under a millisecond
  * instead of 15–70 ms). Null when the filters need the reports themselves.
  */
-export async function countFromDayCounts(db: Database, f: ListFilters): Promise<number | null> {
+export async function countFromDayCounts(db: ReadOnlyDatabase, f: ListFilters): Promise<number | null> {
   const {
     order: _order,
     page: _page,
@@ -106,7 +106,7 @@ export async function countFromDayCounts(db: Database, f: ListFilters): Promise<
 }
 
 /** The exact count when an index or the counters give it cheaply, or null. */
-export async function cheapExactCount(db: Database, f: ListFilters): Promise<number | null> {
+export async function cheapExactCount(db: ReadOnlyDatabase, f: ListFilters): Promise<number | null> {
   const counted = await countFromDayCounts(db, f);
   if (counted !== null) return counted;
   const subjectCodes = f['subjects.code'];
@@ -185,7 +185,7 @@ export async function listTotal(
 
 /** The second half of listTotal: the matches counted one by one, up to `cap + 1`. */
 export async function boundedTotal(
-  db: Database,
+  db: ReadOnlyDatabase,
   r: ResolvedFilters,
   viewer: SessionUser,
   cap: number,
@@ -206,7 +206,7 @@ export async function boundedTotal(
 
 /** The statement of boundedTotal: the matches up to `cap + 1`, counted. */
 export function boundedCountQuery(
-  db: Database,
+  db: ReadOnlyDatabase,
   r: ResolvedFilters,
   viewer: SessionUser,
   cap: number,
@@ -229,7 +229,7 @@ export function boundedCountQuery(
  * least LIST_COUNT_CAP; below the largest safe integer whatever the page number.
  */
 export async function listPage(
-  ctx: WithCipher,
+  ctx: ReadsWithCipher,
   viewer: SessionUser,
   q: ListFilters & { page: number; itemsPerPage: number },
 ): Promise<{ ids: number[]; total: ListTotal }> {

@@ -1,14 +1,14 @@
 // The report row: one selection and one set of joins for every read of whole reports (the loader's
 // DTOs, the history snapshot, the public summary, the search text). A column added here reaches all four.
 import { eq } from 'drizzle-orm';
-import type { Database, Orm } from '#server/db/client';
+import type { Orm, ReadOnlyDatabase } from '#server/db/client';
 import { placeColumns } from '../referentiels/dto';
 
 /**
  * The report's columns and its nine references (creator, partner, channel, places, level, status,
  * result). Not the search text (often the largest column), nor the ids the joins read.
  */
-function reportRowColumns(db: Database) {
+function reportRowColumns(db: ReadOnlyDatabase) {
   const t = db.t;
   const s = t.signalements;
   return {
@@ -62,7 +62,7 @@ function reportRowColumns(db: Database) {
  * optional reference left unset gives null for its object (or, depending on the driver's row, an object
  * of nulls: read it through `orNull` or `?.` and `?? null`).
  */
-export function selectReportRows(db: Database, orm: Orm) {
+export function selectReportRows(db: ReadOnlyDatabase, orm: Orm) {
   const t = db.t;
   const s = t.signalements;
   return orm

@@ -14,14 +14,14 @@ import type { Database } from '#server/db/client';
 import { collection, parseQuery } from '#server/http/jsonld';
 import { listAuteurs, listSources, listVictimes } from '../personnes/service';
 import { exportBatches, exportFileName, startExport } from './export';
-import { xlsxInWorker } from './export-runner';
+import { xlsxInThread } from './export-runner';
 import { listHistorique } from './history';
 import { defaultMailContent, notifyPartner } from './partner-mail';
 import { getResume } from './resume';
 import * as service from './service';
 import { restIdempotent } from '../idempotency/doors';
 import { storedAnswer } from '../idempotency/service';
-import { runReadTask } from '#server/workers/read-tasks';
+import { runReadTask } from './tasks/read-tasks';
 
 /** What Fastify sends an object as: the serialised answers of the read tasks keep it. */
 const JSON_UTF8 = 'application/json; charset=utf-8';
@@ -92,8 +92,8 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
       .header('content-disposition', `attachment; filename="${exportFileName()}"`)
       .header('x-total-count', String(ids.length))
       .header('access-control-expose-headers', 'x-total-count, content-disposition');
-    // Written in a worker thread with a capped heap (export-runner.ts).
-    const workbook = xlsxInWorker({ config, databaseUrl: db.url, actor: user(request), ids });
+    // Written on a thread of its own with a capped heap (export-runner.ts).
+    const workbook = xlsxInThread({ config, databaseUrl: db.url, actor: user(request), ids });
     workbook.once('error', (error) => request.log.error({ err: error }, 'xlsx export failed'));
     return reply.send(workbook);
   });

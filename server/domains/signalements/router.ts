@@ -13,12 +13,12 @@ import { getResume } from './resume';
 import * as service from './service';
 import { trpcIdempotent } from '../idempotency/doors';
 import { storedAnswer } from '../idempotency/service';
-import { runReadTask } from '#server/workers/read-tasks';
+import { runReadTask } from './tasks/read-tasks';
 
 const byCode = z.object({ code: z.string().trim().min(1).max(64) });
 
 export const signalementsRouter = router({
-  // Built on a thread of their own when the server has some (server/workers/read-tasks.ts).
+  // Built on a thread of their own when the server has some (server/domains/signalements/tasks/read-tasks.ts).
   list: authedProcedure
     .input(signalementListSchema)
     .query(({ ctx, input }) => runReadTask(ctx, 'signalements.list', ctx.auth.user, input)),

@@ -9,8 +9,8 @@ import {
   type localisationSchema,
 } from '#shared/schemas/signalements';
 import type { z } from 'zod';
-import type { WithCipher } from '#server/context';
-import type { Database, Orm } from '#server/db/client';
+import type { ReadsWithCipher } from '#server/context';
+import type { Database, Orm, ReadOnlyDatabase } from '#server/db/client';
 import { insertWithFreshCode } from '#server/db/fresh-code';
 import { invalid } from '#server/errors';
 import type { SessionUser } from '../auth/session';
@@ -29,7 +29,7 @@ type CreateInput = z.output<typeof signalementCreateSchema>;
 type PatchInput = z.output<typeof signalementPatchSchema>;
 type LocalisationInput = z.output<typeof localisationSchema>;
 
-export async function listSignalements(ctx: WithCipher, actor: SessionUser, q: ListQuery) {
+export async function listSignalements(ctx: ReadsWithCipher, actor: SessionUser, q: ListQuery) {
   const { db } = ctx;
   const { ids, total } = await listPage(ctx, actor, q);
   const items = await loadSignalements(db, ids, canEditAs(actor));
@@ -37,7 +37,7 @@ export async function listSignalements(ctx: WithCipher, actor: SessionUser, q: L
 }
 
 export async function getSignalement(
-  db: Database,
+  db: ReadOnlyDatabase,
   actor: SessionUser,
   code: string,
 ): Promise<SignalementDto> {

@@ -5,9 +5,9 @@
 import type { Worker } from 'node:worker_threads';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { formatDataKey } from '../crypto/cipher';
-import type { SessionUser } from '../domains/auth/session';
-import { MESSAGES } from '../errors';
+import { formatDataKey } from '#server/crypto/cipher';
+import type { SessionUser } from '../../auth/session';
+import { MESSAGES } from '#server/errors';
 import { createTestApp, type TestApp } from '#tests/helpers/app';
 import { createReport, mergePatch } from '#tests/helpers/signalements';
 import { ReadTaskPool } from './read-task-pool';
@@ -101,8 +101,8 @@ describe('read tasks on their own threads (SQLite)', () => {
       expect(pool.stats().readers).toBe(2);
       for (const spy of spies) expect(spy).not.toHaveBeenCalled();
 
-      const { readers } = pool as unknown as { readers: { worker: Worker }[] };
-      await readers[0]!.worker.terminate();
+      const { threads } = pool as unknown as { threads: { handle: Worker }[] };
+      await threads[0]!.handle.terminate();
       await expect.poll(() => pool.stats().readers).toBe(2);
       expect(await answers()).toEqual(here);
 

@@ -1,4 +1,4 @@
-// Worker-thread entry of the xlsx export (export-runner.ts starts it): opens its own connection,
+// The thread of the xlsx export (export-runner.ts starts one per export): opens its own connection,
 // writes the workbook of the given reports and posts its bytes to the parent, pausing when the parent
 // asks (the download is slower than the writer). Running here, with the heap limits the runner sets,
 // keeps the export's garbage out of the serving thread's heap: the process's memory stays bounded
@@ -7,8 +7,9 @@ import { PassThrough } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
 import { setBusinessTimeZone } from '#shared/calendar';
 import type { Config } from '#server/config';
-import { createAppContext } from '#server/context';
-import { openDatabase } from '#server/db/client';
+import { createReadContext } from '#server/context';
+import { openReadOnlyDatabase } from '#server/db/client';
+import { encodeError, type PostedError } from '#server/db/threads/errors';
 import type { SessionUser } from '../auth/session';
 import { exportBatches, writeXlsx } from './export';
 
@@ -20,15 +21,16 @@ export interface ExportJob {
   ids: number[];
 }
 export type ExportMessage =
-  { type: 'data'; chunk: Uint8Array } | { type: 'end' } | { type: 'error'; message: string };
+  { type: 'data'; chunk: Uint8Array } | { type: 'end' } | { type: 'error'; error: PostedError };
 export type ExportControl = 'pause' | 'resume';
 
 const port = parentPort!;
 const job = workerData as ExportJob;
 // The cells' wall-clock times are in the server's business time zone, as on the main thread (start.ts).
 setBusinessTimeZone(job.config.APP_TIMEZONE);
-// Already off the main thread: reads on this thread's own connection, no reader threads of its own.
-const { db } = createAppContext(job.config, { db: openDatabase(job.databaseUrl, { readWorkers: 0 }) });
+// Already off the main thread: reads on this thread's own connection, no reader threads of its own; the
+// database is read-only (no writer, no transaction; its connections refuse writes).
+const { db } = createReadContext(job.config, { db: openReadOnlyDatabase(job.databaseUrl) });
 const out = new PassThrough();
 const post = (message: ExportMessage) => port.postMessage(message);
 
@@ -40,7 +42,7 @@ try {
   await ended;
   post({ type: 'end' });
 } catch (error) {
-  post({ type: 'error', message: error instanceof Error ? error.message : String(error) });
+  post({ type: 'error', error: encodeError(error) });
 } finally {
   await db.close();
   port.close();

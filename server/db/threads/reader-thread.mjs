@@ -2,9 +2,10 @@
 // sends a statement and its parameters, this thread runs it on its own read-only connection and sends the
 // rows back. Heavy reads (a filtered count over a million reports) then no longer hold the event loop that
 // serves every other request, and both cores work. Plain JavaScript: it starts in a few milliseconds,
-// from the sources (tests, npm run dev) as from the build (dist/server/read-worker.mjs).
+// from the sources (tests, npm run dev) as from the build (dist/server/reader-thread.mjs).
 import { parentPort, workerData } from 'node:worker_threads';
 import Sqlite from 'better-sqlite3';
+import { encodeError } from './encode-error.mjs';
 
 const conn = new Sqlite(workerData.path, { fileMustExist: true });
 conn.pragma('busy_timeout = 5000');
@@ -47,6 +48,6 @@ parentPort.on('message', (job) => {
   try {
     parentPort.postMessage({ id: job.id, result: execute(job) });
   } catch (error) {
-    parentPort.postMessage({ id: job.id, error: { message: error.message, code: error.code } });
+    parentPort.postMessage({ id: job.id, error: encodeError(error) });
   }
 });

@@ -1,7 +1,8 @@
-// A few worker threads that take jobs from one FIFO queue, the first free thread first (decisions 0021,
-// 0024): the SQLite readers (server/db/read-pool.ts) and the threads that build read answers (read-tasks.ts).
-// A thread answers each job with { id, result } or { id, error }; one that dies fails only the job it held
-// and is replaced. Threads start at the first job and keep the process alive only while they work.
+// The one pool of threads (decisions 0021, 0024): a few threads that take jobs from one FIFO queue, the
+// first free thread first: the SQLite readers (server/db/read-pool.ts) and the threads that build read
+// answers (read-task-pool.ts). A thread answers each job with { id, result } or { id, error }, the error in
+// the one format of errors.ts; one that dies fails only the job it held and is replaced. Threads start at
+// the first job and keep the process alive only while they work.
 //
 // Each job has a deadline (decision 0024, READ_JOB_TIMEOUT_SECONDS): past it, its caller gets
 // `timeoutError()` (a French 503) whether the job was still waiting or running, and the thread that held it
@@ -9,7 +10,9 @@
 // SQLite statement cannot be stopped before that statement returns (better-sqlite3 has no interrupt; Node
 // stops a thread only where JavaScript runs): it is left to finish, counted as stuck, and no longer served
 // jobs.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startThread, type ThreadEntry } from './entry';
+import { decodeError, type PostedError } from './errors';
 
 interface Job {
   id: number;
@@ -20,17 +23,15 @@ interface Job {
 }
 
 interface Thread {
-  worker: Worker;
+  handle: Worker;
   job: Job | null;
 }
 
 export interface ThreadPoolOptions {
-  /** The thread's module. */
-  entry: URL;
+  /** The thread's module (entry.ts). */
+  entry: ThreadEntry;
   workerData: unknown;
   size: number;
-  /** The error a job's caller gets from the error a thread posted. */
-  errorOf(posted: unknown): Error;
   /** The French message of a job whose thread stopped. */
   stoppedMessage: string;
   /** Longest wait for a job's answer, queue included; unset, none (scripts). */
@@ -52,7 +53,7 @@ export interface ThreadPoolHealth {
 }
 
 export class ThreadPool {
-  private readers: Thread[] = [];
+  private threads: Thread[] = [];
   private stuck = new Set<Thread>();
   private queue: Job[] = [];
   private nextId = 1;
@@ -67,24 +68,24 @@ export class ThreadPool {
   /** Threads, threads at work, jobs waiting for a free thread (metrics). */
   stats() {
     return {
-      readers: this.readers.length,
-      busy: this.readers.filter((r) => r.job).length,
+      readers: this.threads.length,
+      busy: this.threads.filter((r) => r.job).length,
       waiting: this.queue.length,
     };
   }
 
   health(): ThreadPoolHealth {
     return {
-      threads: this.readers.length,
+      threads: this.threads.length,
       stuck: this.stuck.size,
       timeouts: this.timeouts,
-      down: this.started && this.readers.length === 0 && this.stuck.size > 0,
+      down: this.started && this.threads.length === 0 && this.stuck.size > 0,
     };
   }
 
   protected post(message: object): Promise<unknown> {
     if (this.closed) return Promise.reject(new Error('Base de données fermée.'));
-    if (this.readers.length === 0) this.fill();
+    if (this.threads.length === 0) this.fill();
     return new Promise((resolve, reject) => {
       const job: Job = { id: this.nextId++, message, resolve, reject };
       const { timeoutMs } = this.options;
@@ -112,8 +113,8 @@ export class ThreadPool {
     if (this.closed) return;
     this.started = true;
     while (
-      this.readers.length < this.options.size &&
-      this.readers.length + this.stuck.size < 2 * this.options.size
+      this.threads.length < this.options.size &&
+      this.threads.length + this.stuck.size < 2 * this.options.size
     ) {
       this.spawn();
     }
@@ -128,44 +129,44 @@ export class ThreadPool {
       job.reject(error);
       return;
     }
-    const thread = this.readers.find((r) => r.job === job);
+    const thread = this.threads.find((r) => r.job === job);
     job.reject(error);
     if (!thread) return;
     // Its answer is no longer awaited: the thread is stopped (now if it runs JavaScript, when its
     // statement returns otherwise) and another takes its place.
     thread.job = null;
-    this.readers = this.readers.filter((r) => r !== thread);
+    this.threads = this.threads.filter((r) => r !== thread);
     this.stuck.add(thread);
-    thread.worker.unref();
-    void thread.worker.terminate().catch(() => undefined);
+    thread.handle.unref();
+    void thread.handle.terminate().catch(() => undefined);
     this.fill();
     this.dispatch();
   }
 
   private spawn() {
-    const worker = new Worker(this.options.entry, { workerData: this.options.workerData });
-    const thread: Thread = { worker, job: null };
-    worker.unref();
-    worker.on('message', (message: { id: number; result?: unknown; error?: unknown }) => {
+    const handle = startThread(this.options.entry, { workerData: this.options.workerData });
+    const thread: Thread = { handle, job: null };
+    handle.unref();
+    handle.on('message', (message: { id: number; result?: unknown; error?: PostedError }) => {
       if (this.stuck.has(thread)) return;
       const job = thread.job;
       thread.job = null;
       this.deaths = 0;
-      worker.unref();
+      handle.unref();
       if (job && job.id === message.id) {
-        if (message.error !== undefined) job.reject(this.options.errorOf(message.error));
+        if (message.error !== undefined) job.reject(decodeError(message.error));
         else job.resolve(message.result);
       }
       this.dispatch();
     });
     let failure: Error | undefined;
-    worker.on('error', (error) => {
+    handle.on('error', (error) => {
       failure = error;
     });
-    worker.on('exit', () => {
+    handle.on('exit', () => {
       if (this.stuck.delete(thread)) {
         // A stuck thread ended at last: its place may be taken again.
-        if (!this.closed && this.readers.length < this.options.size && this.started) this.fill();
+        if (!this.closed && this.threads.length < this.options.size && this.started) this.fill();
         if (!this.closed) this.dispatch();
         return;
       }
@@ -174,30 +175,30 @@ export class ThreadPool {
       const error = failure ?? new Error(this.options.stoppedMessage);
       thread.job?.reject(error);
       thread.job = null;
-      this.readers = this.readers.filter((r) => r !== thread);
+      this.threads = this.threads.filter((r) => r !== thread);
       this.deaths++;
       if (this.deaths > 2 * this.options.size) {
         // Threads die as they start (the file is gone, unreadable…): fail the waiting jobs rather than
         // respawn forever; the next job starts them again.
         for (const waiting of this.queue.splice(0)) waiting.reject(error);
-        if (this.readers.length === 0) this.deaths = 0;
+        if (this.threads.length === 0) this.deaths = 0;
         return;
       }
       this.spawn();
       this.dispatch();
     });
-    this.readers.push(thread);
+    this.threads.push(thread);
   }
 
   private dispatch() {
-    for (const thread of this.readers) {
+    for (const thread of this.threads) {
       if (this.queue.length === 0) return;
       if (thread.job) continue;
       const job = this.queue.shift()!;
       thread.job = job;
       // While it works, the thread keeps the process alive (a script awaiting a read must not exit).
-      thread.worker.ref();
-      thread.worker.postMessage({ ...job.message, id: job.id });
+      thread.handle.ref();
+      thread.handle.postMessage({ ...job.message, id: job.id });
     }
   }
 
@@ -206,15 +207,15 @@ export class ThreadPool {
     for (const job of this.queue.splice(0)) job.reject(new Error('Base de données fermée.'));
     // Stuck threads are not waited for: one inside a statement that never returns would hold the close.
     await Promise.all(
-      this.readers.map(
+      this.threads.map(
         (thread) =>
           new Promise<void>((done) => {
-            thread.worker.ref();
-            thread.worker.once('exit', () => done());
-            thread.worker.postMessage({ close: true });
+            thread.handle.ref();
+            thread.handle.once('exit', () => done());
+            thread.handle.postMessage({ close: true });
           }),
       ),
     );
-    this.readers = [];
+    this.threads = [];
   }
 }

@@ -4,22 +4,24 @@
 // server. Answers { id, result } or { id, error } (read-task-pool.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import { setBusinessTimeZone } from '#shared/calendar';
-import { createCipher } from '../crypto/cipher';
-import { keyMatches, readDataKey, readVerifier } from '../crypto/data-key';
-import { createAppContext, type AppContext } from '../context';
-import { openDatabase } from '../db/client';
-import type { SessionUser } from '../domains/auth/session';
-import { postedError, type ReadTaskWorkerData } from './read-task-pool';
+import { createCipher } from '#server/crypto/cipher';
+import { keyMatches, readDataKey, readVerifier } from '#server/crypto/data-key';
+import { createReadContext, type ReadContext } from '#server/context';
+import { openReadOnlyDatabase } from '#server/db/client';
+import type { SessionUser } from '../../auth/session';
+import { encodeError } from '#server/db/threads/errors';
+import type { ReadTaskThreadData } from './read-task-pool';
 import { READ_TASKS, type ReadTaskName } from './read-tasks';
 import { TEST_TASKS } from './read-tasks.test-hooks';
 
 const port = parentPort!;
-const data = workerData as ReadTaskWorkerData;
+const data = workerData as ReadTaskThreadData;
 setBusinessTimeZone(data.config.APP_TIMEZONE);
-type Task = (ctx: AppContext, actor: SessionUser, args: unknown) => Promise<unknown>;
+type Task = (ctx: ReadContext, actor: SessionUser, args: unknown) => Promise<unknown>;
 const tasks: Record<string, Task> = { ...(READ_TASKS as Record<string, Task>) };
 if (data.testTasks && process.env.VITEST) Object.assign(tasks, TEST_TASKS);
-const db = openDatabase(data.url, { readWorkers: 0, statementTimeoutMs: data.statementTimeoutMs });
+// Read-only: no writer, no transaction (the type refuses them), connections that refuse writes.
+const db = openReadOnlyDatabase(data.url, { statementTimeoutMs: data.statementTimeoutMs });
 
 /** The server started with this key; a thread that finds another one stops (its tasks fail, none leaks). */
 const ready = (async () => {
@@ -28,7 +30,7 @@ const ready = (async () => {
   const cipher = loaded ? createCipher(loaded.key) : null;
   if (cipher && verifier !== null && !keyMatches(cipher, verifier))
     throw new Error('Clé de chiffrement différente de celle du serveur.');
-  return createAppContext(data.config, { db, cipher });
+  return createReadContext(data.config, { db, cipher });
 })();
 // Its failure is each task's answer (a 500, logged by the server), not an unhandled rejection that ends the thread.
 ready.catch(() => undefined);
@@ -53,6 +55,6 @@ port.on('message', async (message: TaskMessage) => {
     const task = tasks[message.task]!;
     port.postMessage({ id: message.id, result: await task(ctx, message.actor, message.args) });
   } catch (error) {
-    port.postMessage({ id: message.id, error: postedError(error) });
+    port.postMessage({ id: message.id, error: encodeError(error) });
   }
 });

@@ -2,27 +2,27 @@
 // On SQLite every read runs in this process: the statements on reader threads, but building the answer
 // (the statements' own building, mapping the rows, the DTOs, their JSON) on the thread that serves every
 // request. The heaviest answers that only read — the report list and a report — run on a few threads of
-// their own instead, each with its own connections (read-task-worker.ts), and come back ready to send.
+// their own instead, each with its own connections (read-task-thread.ts), and come back ready to send.
 // Without threads (PostgreSQL, DATABASE_READ_WORKERS=0) a task runs here, the same code. The pool is the
 // context's (server/context.ts): the server and the test app attach one on SQLite.
 import type { z } from 'zod';
 import type { signalementListSchema } from '#shared/schemas/signalements';
-import type { AppContext } from '../context';
-import type { SessionUser } from '../domains/auth/session';
-import { getSignalement, listSignalements } from '../domains/signalements/service';
-import { collection } from '../http/jsonld';
+import type { AppContext, ReadContext } from '#server/context';
+import type { SessionUser } from '../../auth/session';
+import { getSignalement, listSignalements } from '../service';
+import { collection } from '#server/http/jsonld';
 
 type ListQuery = z.output<typeof signalementListSchema>;
 
 /**
- * What may run off the main thread: reads only (a thread has no writer of its own to use), with the
+ * What may run off the main thread: reads only (a task gets a ReadContext, whose database cannot write), with the
  * actor the main thread authenticated; every rule of the service applies there as here. Each gets the
  * context of the thread it runs on (the main thread's, or the task thread's own).
  */
 export const READ_TASKS = {
   /** GET /api/signalements: the JSON-LD collection, serialised. */
   'signalements.list.jsonld': async (
-    ctx: AppContext,
+    ctx: ReadContext,
     actor: SessionUser,
     args: { query: ListQuery; url: string },
   ) => {
@@ -30,13 +30,13 @@ export const READ_TASKS = {
     return JSON.stringify(collection('Signalement', args.url, items, total, { ...args.query, totalExact }));
   },
   /** tRPC signalements.list. */
-  'signalements.list': (ctx: AppContext, actor: SessionUser, query: ListQuery) =>
+  'signalements.list': (ctx: ReadContext, actor: SessionUser, query: ListQuery) =>
     listSignalements(ctx, actor, query),
   /** GET /api/signalements/:code, serialised. */
-  'signalements.get.json': async (ctx: AppContext, actor: SessionUser, code: string) =>
+  'signalements.get.json': async (ctx: ReadContext, actor: SessionUser, code: string) =>
     JSON.stringify(await getSignalement(ctx.db, actor, code)),
   /** tRPC signalements.get. */
-  'signalements.get': (ctx: AppContext, actor: SessionUser, code: string) =>
+  'signalements.get': (ctx: ReadContext, actor: SessionUser, code: string) =>
     getSignalement(ctx.db, actor, code),
 };
 
@@ -53,7 +53,7 @@ export function runReadTask<K extends ReadTaskName>(
 ): Promise<ReadTaskResult<K>> {
   if (ctx.tasks) return ctx.tasks.run(name, actor, args);
   const task = READ_TASKS[name] as (
-    ctx: AppContext,
+    ctx: ReadContext,
     actor: SessionUser,
     args: ReadTaskArgs<K>,
   ) => Promise<ReadTaskResult<K>>;
