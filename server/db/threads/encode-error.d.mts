@@ -1,4 +1,4 @@
-import type { DomainErrorKind } from '../../errors';
+import type { DomainErrorKind } from '#server/errors';
 
 /** An error as a thread posts it (encode-error.mjs). */
 export interface PostedError {

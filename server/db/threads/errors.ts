@@ -2,7 +2,7 @@
 // the main thread throws decodeError(posted). A DomainError keeps its kind, French message and details (so
 // its status: the deadline's 503 included), an HttpError its status and message, any other error its
 // name, message, code (SQLITE_BUSY…) and stack.
-import { DomainError, HttpError } from '../../errors';
+import { DomainError, HttpError } from '#server/errors';
 import type { PostedError } from './encode-error.mjs';
 
 export { encodeError, type PostedError } from './encode-error.mjs';

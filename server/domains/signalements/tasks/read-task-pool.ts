@@ -4,7 +4,7 @@
 import type { Config } from '#server/config';
 import { threadEntry } from '#server/db/threads/entry';
 import { ThreadPool } from '#server/db/threads/pool';
-import type { SessionUser } from '../../auth/session';
+import type { SessionUser } from '#server/domains/auth/session';
 import { readTimeout } from '#server/errors';
 import type { ReadTaskArgs, ReadTaskName, ReadTaskResult } from './read-tasks';
 

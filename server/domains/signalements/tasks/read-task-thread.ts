@@ -8,7 +8,7 @@ import { createCipher } from '#server/crypto/cipher';
 import { keyMatches, readDataKey, readVerifier } from '#server/crypto/data-key';
 import { createReadContext, type ReadContext } from '#server/context';
 import { openReadOnlyDatabase } from '#server/db/client';
-import type { SessionUser } from '../../auth/session';
+import type { SessionUser } from '#server/domains/auth/session';
 import { encodeError } from '#server/db/threads/errors';
 import type { ReadTaskThreadData } from './read-task-pool';
 import { READ_TASKS, type ReadTaskName } from './read-tasks';

@@ -6,7 +6,7 @@ import type { Worker } from 'node:worker_threads';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { formatDataKey } from '#server/crypto/cipher';
-import type { SessionUser } from '../../auth/session';
+import type { SessionUser } from '#server/domains/auth/session';
 import { MESSAGES } from '#server/errors';
 import { createTestApp, type TestApp } from '#tests/helpers/app';
 import { createReport, mergePatch } from '#tests/helpers/signalements';

@@ -8,7 +8,7 @@
 import type { z } from 'zod';
 import type { signalementListSchema } from '#shared/schemas/signalements';
 import type { AppContext, ReadContext } from '#server/context';
-import type { SessionUser } from '../../auth/session';
+import type { SessionUser } from '#server/domains/auth/session';
 import { getSignalement, listSignalements } from '../service';
 import { collection } from '#server/http/jsonld';
 
