@@ -2,7 +2,8 @@
 // nested transactions join it, and work registered with afterCommit waits for its COMMIT
 // (docs/decisions/0001-two-engines.md).
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Orm } from './client';
+import type { Database, Orm } from './client';
+import type { Preparable } from './prepared';
 
 interface Entry {
   /** Set once the engine has begun the transaction. */
@@ -59,4 +60,20 @@ function runCommitted(work: () => void): void {
   } catch (error) {
     console.error('Après validation d’une transaction :', error);
   }
+}
+
+/** Database.prepared: inside a transaction the statement is built on it and run once, not kept. */
+export function joiningTransaction(
+  scope: TransactionScope,
+  prepared: Database['prepared'],
+): Database['prepared'] {
+  return async function <R>(
+    name: string,
+    build: (orm: Orm) => Preparable<R>,
+    values: Record<string, unknown>,
+  ): Promise<Awaited<R>> {
+    const tx = scope.current();
+    if (!tx) return prepared(name, build, values);
+    return (await build(tx).prepare().execute(values)) as Awaited<R>;
+  };
 }

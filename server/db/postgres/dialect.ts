@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { PROJECT_ROOT } from '#server/paths';
-import { STARTUP_LOCK } from '../client';
+import { STARTUP_LOCK } from './open';
 import type { Dialect } from '../dialect';
 import { daysBetween, listedBuckets, timestampParam } from '../dates';
 import { decodeCount, decodeDate, decodeNumber } from '../decode';

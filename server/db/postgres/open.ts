@@ -1,0 +1,121 @@
+// PostgreSQL's opening (server/db/client.ts, openDatabase): one pool whose every client has an error
+// listener for its whole life, the pool's transactions, the migrations and the start-up lock on connections
+// of their own (docs/decisions/0001-two-engines.md, 0019). Every other PostgreSQL difference: ./dialect.ts.
+import type { SQL } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as pgSchema from '#drizzle/schema/pg';
+import { PATHS } from '#server/paths';
+import type { Database, DatabaseOptions, Orm, Schema } from '../client';
+import { preparedRunner } from '../prepared';
+import { joiningTransaction, TransactionScope } from '../transaction-scope';
+import { postgresDialect } from './dialect';
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+/** The advisory lock of start-ups (space, id); the space is apart from those of server/db/locks.ts. */
+export const STARTUP_LOCK = [8100, 1] as const;
+
+export function openPostgres(url: string, options: DatabaseOptions): Omit<Database, 'writes'> {
+  const connectionTimeoutMillis = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+  const statement = options.statementTimeoutMs;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis,
+    // Dead peers are noticed by TCP keep-alive rather than by a query that waits forever.
+    keepAlive: true,
+    ...(statement
+      ? {
+          // The server cancels a statement past the limit; the client gives up a little later if the server
+          // itself stopped answering.
+          statement_timeout: statement,
+          query_timeout: statement + 5000,
+          idle_in_transaction_session_timeout: statement * 2,
+        }
+      : {}),
+    // Read-only: every transaction of this pool's connections refuses writes.
+    ...(options.readOnly ? { options: '-c default_transaction_read_only=on' } : {}),
+  });
+  let closing = false;
+  // A lost connection (pg_terminate_backend, a PostgreSQL restart) must never crash the process. pg-pool
+  // listens for an idle client's 'error' only while the client is idle, and a client with no 'error'
+  // listener throws: so every client gets one for its whole life. The request using it fails (its query
+  // rejects, and the next one on that client too), is answered 503 (server/db/connection-lost.ts), and the
+  // pool drops the client on release and opens a new one for the next request.
+  const lost = (error: Error) => {
+    if (!closing) console.error(`PostgreSQL : connexion perdue (${error.message})`);
+  };
+  pool.on('connect', (client) => client.on('error', lost));
+  // The pool's own event for an idle client: already logged by the client's listener.
+  pool.on('error', () => undefined);
+  /** A connection outside the pool; a loss fails its query instead of crashing the process. */
+  const ownClient = () => {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis, keepAlive: true });
+    client.on('error', lost);
+    return client;
+  };
+  const orm = drizzlePg(pool, { schema: pgSchema });
+  const read = orm as unknown as Orm;
+  const scope = new TransactionScope();
+
+  return {
+    engine: 'postgres',
+    dialect: postgresDialect,
+    readThreads: 0,
+    url,
+    t: pgSchema as unknown as Schema,
+    get read() {
+      return scope.current() ?? read;
+    },
+    async transaction(fn) {
+      const outer = scope.current();
+      if (outer) return fn(outer);
+      return scope.outermost((body) => orm.transaction((tx) => body(tx as unknown as Orm)), fn);
+    },
+    inTransaction: () => scope.current() !== undefined,
+    afterCommit: (work) => scope.afterCommit(work),
+    prepared: joiningTransaction(scope, preparedRunner(read)),
+    async rows<T>(query: SQL, tx?: Orm) {
+      const runner = (tx ?? scope.current() ?? read) as unknown as typeof orm;
+      const result = await runner.execute(query);
+      return result.rows as T[];
+    },
+    async execute(query: SQL) {
+      // Inside a transaction, on its connection.
+      await ((scope.current() ?? read) as unknown as typeof orm).execute(query);
+    },
+    async migrate() {
+      // On a connection of its own, without the serving pool's statement limit: a migration may rewrite
+      // every report.
+      const client = ownClient();
+      await client.connect();
+      try {
+        await migratePg(drizzlePg(client), { migrationsFolder: PATHS.migrations.postgres });
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    },
+    async exclusively(fn) {
+      // A connection of its own holds the lock (the pool's could be reused meanwhile).
+      const client = ownClient();
+      await client.connect();
+      try {
+        await client.query('select pg_advisory_lock($1::int, $2::int)', [STARTUP_LOCK[0], STARTUP_LOCK[1]]);
+        return await fn();
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    },
+    async ping() {
+      await pool.query('select 1');
+    },
+    stats() {
+      return { connections: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
+    },
+    async close() {
+      closing = true;
+      await pool.end();
+    },
+  };
+}
