@@ -154,8 +154,8 @@ async function runOnce<T>(
       if (!db.dialect.isUniqueViolation(error)) throw error;
       const [winner] = await db.read.select(columns).from(t).where(where);
       if (winner) return replay(winner);
-      // Another unique value taken meanwhile (a partner's code): on PostgreSQL the create's own retry
-      // cannot run inside this aborted transaction, so the whole create runs again.
+      // Another unique value taken meanwhile by a concurrent write: on PostgreSQL nothing more can run
+      // inside this aborted transaction, so the whole create runs again.
       if (attempt >= 3) throw error;
     }
   }
