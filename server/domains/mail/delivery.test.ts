@@ -236,8 +236,8 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
 
   it('wakes up at once when a message is queued, even after backing off', async () => {
     // Without the wake-up, the first look at the outbox would be a minute away.
-    worker({ pollMs: 60_000, maxIdleMs: 60_000 });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const w = worker({ pollMs: 60_000, maxIdleMs: 60_000 });
+    await expect.poll(() => w.sleeping).toBe(true);
     const started = Date.now();
     expect((await createUser('reveil@example.mg')).statusCode).toBe(201);
     await smtp.waitFor((m) => m.to === 'reveil@example.mg', 5000);
@@ -246,8 +246,8 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
 
   it('wakes up once the enqueuing transaction has committed, however long it runs after the enqueue', async () => {
     // A look at the outbox before the COMMIT would find nothing, and the next one would be a minute away.
-    worker({ pollMs: 60_000, maxIdleMs: 60_000 });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const w = worker({ pollMs: 60_000, maxIdleMs: 60_000 });
+    await expect.poll(() => w.sleeping).toBe(true);
     const started = Date.now();
     await t.db.transaction(async () => {
       await enqueueMail(t.db, {
@@ -256,6 +256,7 @@ describe.each(await testEngines())('mail delivery on %s', (engine) => {
         subject: 'Après validation',
         text: 'Bonjour',
       });
+      // The transaction's own work after the enqueue: the time it stays open is what the test is about.
       await new Promise((resolve) => setTimeout(resolve, 300));
     });
     await smtp.waitFor((m) => m.to === 'apres-validation@example.mg', 5000);

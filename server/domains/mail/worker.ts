@@ -44,6 +44,8 @@ export interface MailWorker {
   readonly id: string;
   /** Looks at the outbox now (a message has been committed to it). */
   kick(): void;
+  /** Whether it is waiting between two looks at the outbox (a test waits for it instead of a fixed time). */
+  readonly sleeping: boolean;
   /** Stops polling, lets a running send finish (or aborts it after stopGraceMs), then resolves. */
   stop(): Promise<void>;
 }
@@ -147,6 +149,9 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
     transport,
     id,
     kick,
+    get sleeping() {
+      return sleeping !== null;
+    },
     async stop() {
       if (stopped) return running;
       stopped = true;
