@@ -11,6 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { desc, eq, sql } from 'drizzle-orm';
 import Sqlite from 'better-sqlite3';
 import { build } from 'esbuild';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from '#server/app';
 import { loadConfig } from '#server/config';
 import { createAppContext } from '#server/context';
@@ -224,10 +225,36 @@ async function measure(engine: string) {
         fr(endpoint / raw, 2).padStart(8),
     );
   }
+  await printPageWeight(app, cookie);
   await app.close();
   await db.close();
 }
 if (!values['no-export']) await exportMemory(sqliteUrl);
+
+/**
+ * Bytes of a page of 20 reports (the list's first page) on both doors, as the server sends them: the JSON
+ * itself, then the body it sends to a client that accepts gzip, then brotli (app.ts compresses on the fly).
+ */
+async function printPageWeight(app: FastifyInstance, cookie: string) {
+  const input = encodeURIComponent(JSON.stringify({ page: 1, itemsPerPage: 20 }));
+  const doors: Array<[string, string]> = [
+    ['REST GET /api/signalements', '/api/signalements?itemsPerPage=20'],
+    ['tRPC signalements.list', `/trpc/signalements.list?input=${input}`],
+  ];
+  console.info('\nPoids d’une page de 20 signalements (octets envoyés)\n');
+  console.info('porte'.padEnd(40) + 'JSON'.padStart(12) + 'gzip'.padStart(12) + 'brotli'.padStart(12));
+  for (const [label, url] of doors) {
+    const sent = async (encoding: string) => {
+      const res = await app.inject({ url, headers: { cookie, 'accept-encoding': encoding } });
+      if (res.statusCode !== 200) throw new Error(`${label}: ${res.statusCode} ${res.body}`);
+      return res.rawPayload.length;
+    };
+    const [raw, gzip, br] = [await sent('identity'), await sent('gzip'), await sent('br')];
+    console.info(
+      label.padEnd(40) + fr(raw, 0).padStart(12) + fr(gzip, 0).padStart(12) + fr(br, 0).padStart(12),
+    );
+  }
+}
 
 async function exportMemory(url: string) {
   // Export: the server runs in a child process so its peak memory is the serving process's alone; this
