@@ -70,6 +70,31 @@ export interface SignalementDto {
   canEdit: boolean;
 }
 
+/**
+ * A report as the list shows it (`GET /api/signalements` members, tRPC `signalements.list` items): what the
+ * list's columns and mobile cards display, each field a part of the same field of `SignalementDto` (the
+ * report's whole representation, `GET /api/signalements/{code}`). A reference carries its code (what the
+ * list's filters take) and what the list shows of it, not its `@id` (`/api/<collection>/<code>`).
+ * docs/decisions/0027-list-rows.md; the server builds it in one place (`server/domains/signalements/list-row.ts`).
+ */
+export interface SignalementListItemDto {
+  '@id': string;
+  '@type': 'Signalement';
+  code: string;
+  signalementAt: string;
+  partenaire: ListRefDto & Pick<PartenaireRefDto, 'color'>;
+  subjects: ListRefDto[];
+  canalPrincipal: ListRefDto | null;
+  region: ListRefDto | null;
+  district: ListRefDto | null;
+  commune: ListRefDto | null;
+  statut: ListRefDto | null;
+  niveau: (ListRefDto & Pick<NiveauDto, 'color'>) | null;
+  isTreated: boolean;
+}
+/** A reference in a list row: its code and its label. */
+export type ListRefDto = Pick<RefDto, 'code' | 'designation'>;
+
 export interface AuteurDto {
   '@id': string;
   '@type': 'PresumeAuteur';

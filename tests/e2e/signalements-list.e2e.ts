@@ -12,7 +12,6 @@ interface Collection {
     partenaire: { code: string; designation: string };
     region: { code: string; designation: string } | null;
     district: { code: string; designation: string } | null;
-    createdBy: { code: string; nomPrenom: string };
   }>;
 }
 
@@ -102,7 +101,12 @@ describe('report list in a real browser', () => {
     await expect.poll(() => search(page).getAll('objet')).toEqual(['CORRUPTION']);
     await expect.poll(() => totalText(page)).toBe(`Total: ${bySubject.totalItems} élément(s)`);
 
-    const creator = (await api(page, 'subjects.code[]=CORRUPTION&itemsPerPage=1')).member[0]!.createdBy;
+    // The list does not carry the creator (decision 0027): the report's own representation does.
+    const reported = (await api(page, 'subjects.code[]=CORRUPTION&itemsPerPage=1')).member[0]!.code;
+    const detail = await page.request.get(`/api/signalements/${reported}`);
+    const { createdBy: creator } = (await detail.json()) as {
+      createdBy: { code: string; nomPrenom: string };
+    };
     await page.getByRole('button', { name: 'Filtrer par créateur' }).click();
     await page.getByRole('searchbox', { name: 'Rechercher...' }).fill(creator.nomPrenom);
     await page.getByRole('checkbox', { name: creator.nomPrenom }).check();

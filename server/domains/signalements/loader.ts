@@ -3,7 +3,7 @@
 import { aliasedTable, asc, eq, inArray, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { SignalementDto } from '#shared/dto/signalements';
 import type { Orm, ReadOnlyDatabase } from '#server/db/client';
-import { idList, inIdList } from '#server/db/prepared';
+import { idList, inIdList, type Preparable } from '#server/db/prepared';
 import {
   canalDto,
   iri,
@@ -17,68 +17,74 @@ import {
 } from '../referentiels/dto';
 import { selectReportRows } from './report-row';
 
-/**
- * The three statements that load report DTOs, for ids matching `ids` (a condition on a column): the report
- * with its nine references, its subjects, its projects.
- */
-function loaderStatements(db: ReadOnlyDatabase, orm: Orm, ids: (column: AnyColumn) => SQL) {
+/** The subjects of the reports matching `ids`, in their display order: the loader's and the list's. */
+export function subjectRows(db: ReadOnlyDatabase, orm: Orm, ids: (column: AnyColumn) => SQL) {
+  const t = db.t;
+  return orm
+    .select({
+      id: t.signalementSubjects.signalementId,
+      code: t.subjects.code,
+      designation: t.subjects.designation,
+    })
+    .from(t.signalementSubjects)
+    .innerJoin(t.subjects, eq(t.subjects.id, t.signalementSubjects.subjectId))
+    .where(ids(t.signalementSubjects.signalementId))
+    .orderBy(asc(t.subjects.position), asc(t.subjects.designation));
+}
+
+function projectRows(db: ReadOnlyDatabase, orm: Orm, ids: (column: AnyColumn) => SQL) {
   const t = db.t;
   const owner = aliasedTable(t.partenaires, 'project_owner');
-  return {
-    reports: () => selectReportRows(db, orm).where(ids(t.signalements.id)),
-    subjects: () =>
-      orm
-        .select({
-          id: t.signalementSubjects.signalementId,
-          code: t.subjects.code,
-          designation: t.subjects.designation,
-        })
-        .from(t.signalementSubjects)
-        .innerJoin(t.subjects, eq(t.subjects.id, t.signalementSubjects.subjectId))
-        .where(ids(t.signalementSubjects.signalementId))
-        .orderBy(asc(t.subjects.position), asc(t.subjects.designation)),
-    projects: () =>
-      orm
-        .select({
-          id: t.signalementProjects.signalementId,
-          project: {
-            code: t.projects.code,
-            designation: t.projects.designation,
-            sigle: t.projects.sigle,
-            description: t.projects.description,
-          },
-          owner: {
-            code: owner.code,
-            designation: owner.designation,
-            initial: owner.initial,
-            color: owner.color,
-          },
-        })
-        .from(t.signalementProjects)
-        .innerJoin(t.projects, eq(t.projects.id, t.signalementProjects.projectId))
-        .innerJoin(owner, eq(owner.id, t.projects.ownerId))
-        .where(ids(t.signalementProjects.signalementId))
-        .orderBy(asc(t.projects.sigle)),
-  };
+  return orm
+    .select({
+      id: t.signalementProjects.signalementId,
+      project: {
+        code: t.projects.code,
+        designation: t.projects.designation,
+        sigle: t.projects.sigle,
+        description: t.projects.description,
+      },
+      owner: {
+        code: owner.code,
+        designation: owner.designation,
+        initial: owner.initial,
+        color: owner.color,
+      },
+    })
+    .from(t.signalementProjects)
+    .innerJoin(t.projects, eq(t.projects.id, t.signalementProjects.projectId))
+    .innerJoin(owner, eq(owner.id, t.projects.ownerId))
+    .where(ids(t.signalementProjects.signalementId))
+    .orderBy(asc(t.projects.sigle));
 }
 
 /**
- * The loader's rows: for a page (at most 100 ids, the largest itemsPerPage), prepared statements run by
- * db.prepared (on SQLite on the main thread: bounded by the ids); for more (the export's batches),
- * statements built for db.read (on SQLite a reader thread). Inside a transaction both run on it.
+ * Runs one statement of the loaders for the given ids (`statement` gets a condition on a column): for a
+ * page (at most 100 ids, the largest itemsPerPage), prepared under `name` and run by db.prepared (on SQLite
+ * on the main thread: bounded by the ids); for more (the export's batches), built for db.read (on SQLite
+ * a reader thread). Inside a transaction both run on it.
  */
 const PREPARED_LOADER_IDS = 100;
-async function loaderRows(db: ReadOnlyDatabase, ids: number[]) {
-  if (ids.length > PREPARED_LOADER_IDS) {
-    const q = loaderStatements(db, db.read, (column) => inArray(column, ids));
-    return Promise.all([q.reports(), q.subjects(), q.projects()]);
-  }
-  const q = (orm: Orm) => loaderStatements(db, orm, (column) => inIdList(db, column, 'ids'));
-  const values = { ids: idList(db, ids) };
+export async function forIds<R>(
+  db: ReadOnlyDatabase,
+  name: string,
+  ids: number[],
+  statement: (orm: Orm, ids: (column: AnyColumn) => SQL) => Preparable<R> & PromiseLike<Awaited<R>>,
+): Promise<Awaited<R>> {
+  if (ids.length > PREPARED_LOADER_IDS) return statement(db.read, (column) => inArray(column, ids));
+  return db.prepared(name, (orm) => statement(orm, (column) => inIdList(db, column, 'ids')), {
+    ids: idList(db, ids),
+  });
+}
+
+/** The loader's rows: the report with its nine references, its subjects, its projects. */
+function loaderRows(db: ReadOnlyDatabase, ids: number[]) {
   return Promise.all([
-    db.prepared('load_reports', (orm) => q(orm).reports(), values),
-    db.prepared('load_subjects', (orm) => q(orm).subjects(), values),
-    db.prepared('load_projects', (orm) => q(orm).projects(), values),
+    forIds(db, 'load_reports', ids, (orm, where) =>
+      selectReportRows(db, orm).where(where(db.t.signalements.id)),
+    ),
+    forIds(db, 'load_subjects', ids, (orm, where) => subjectRows(db, orm, where)),
+    forIds(db, 'load_projects', ids, (orm, where) => projectRows(db, orm, where)),
   ]);
 }
 

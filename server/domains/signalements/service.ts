@@ -19,6 +19,7 @@ import { canEditAs, findEditable, findSignalement, idOf, idsOf } from './access'
 import { generateSignalementCode } from './code';
 import { diff, recordChange } from './history';
 import { listPage } from './queries';
+import { loadListItems } from './list-row';
 import { loadSignalements } from './loader';
 import { refreshSearchText } from './search-refresh';
 import { snapshot } from './snapshot';
@@ -29,10 +30,10 @@ type CreateInput = z.output<typeof signalementCreateSchema>;
 type PatchInput = z.output<typeof signalementPatchSchema>;
 type LocalisationInput = z.output<typeof localisationSchema>;
 
+/** A page of the list: its rows as the list shows them (list-row.ts; the whole report is getSignalement). */
 export async function listSignalements(ctx: ReadsWithCipher, actor: SessionUser, q: ListQuery) {
-  const { db } = ctx;
   const { ids, total } = await listPage(ctx, actor, q);
-  const items = await loadSignalements(db, ids, canEditAs(actor));
+  const items = await loadListItems(ctx.db, ids);
   return { items, total: total.n, totalExact: total.exact };
 }
 

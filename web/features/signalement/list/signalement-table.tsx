@@ -1,12 +1,12 @@
 import { Link } from 'wouter';
-import type { SignalementDto } from '#shared/dto/signalements';
+import type { SignalementListItemDto } from '#shared/dto/signalements';
 import { Badge } from '#web/components/ui/badge';
 import { formatDate } from '#web/lib/format';
 import { EMPTY_VALUE } from '../labels';
 
 export const detailPath = (code: string) => `/signalement/detail/${encodeURIComponent(code)}`;
 
-function PartnerName({ partenaire }: { partenaire: SignalementDto['partenaire'] }) {
+function PartnerName({ partenaire }: { partenaire: SignalementListItemDto['partenaire'] }) {
   return (
     <span className="inline-flex items-start gap-1.5">
       <span
@@ -19,7 +19,7 @@ function PartnerName({ partenaire }: { partenaire: SignalementDto['partenaire'] 
   );
 }
 
-const place = (s: SignalementDto) =>
+const place = (s: SignalementListItemDto) =>
   [s.commune?.designation, s.district?.designation, s.region?.designation].filter(Boolean).join(', ');
 
 /**
@@ -27,7 +27,7 @@ const place = (s: SignalementDto) =>
  * detail: the code's link covers the whole row, so a click, Ctrl-click, middle-click
  * or « Ouvrir dans un nouvel onglet » anywhere on it behaves as on a link.
  */
-export function SignalementTable({ items }: { items: SignalementDto[] }) {
+export function SignalementTable({ items }: { items: SignalementListItemDto[] }) {
   return (
     <>
       <div className="hidden overflow-x-auto md:block">

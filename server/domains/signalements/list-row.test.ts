@@ -1,0 +1,103 @@
+// The report list sends what the list shows (docs/decisions/0027-list-rows.md): a member carries the
+// documented fields and no other, each equal to the same field of the report's own representation, on
+// both doors; and a page of 20 demo reports stays within its byte budget.
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDemo } from '#server/db/seed/demo';
+import { createTestApp, type TestApp } from '#tests/helpers/app';
+import { testEngines } from '#tests/helpers/db';
+
+/**
+ * A page of 20 demo reports, in bytes (JSON, and gzip as a client receives it). The whole reports came to
+ * about 42,000 and 7,200; these budgets leave room for longer labels, not for another field.
+ */
+const PAGE_BUDGET = { json: 15_000, gzip: 2_800 };
+
+/** The documented fields of a member (shared/dto/signalements.ts, SignalementListItemDto). */
+const MEMBER_FIELDS = [
+  '@id',
+  '@type',
+  'code',
+  'signalementAt',
+  'partenaire',
+  'subjects',
+  'canalPrincipal',
+  'region',
+  'district',
+  'commune',
+  'statut',
+  'niveau',
+  'isTreated',
+];
+const REF_FIELDS = ['code', 'designation'];
+const COLOURED_REF_FIELDS = ['code', 'designation', 'color'];
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+const isObject = (value: Json): value is { [key: string]: Json } =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** `whole` cut to the keys `part` has, at every depth (arrays item by item). */
+function cutTo(whole: Json, part: Json): Json {
+  if (Array.isArray(part) && Array.isArray(whole)) return whole.map((w, i) => cutTo(w, part[i] ?? null));
+  if (isObject(part) && isObject(whole)) {
+    return Object.fromEntries(Object.keys(part).map((key) => [key, cutTo(whole[key] ?? null, part[key]!)]));
+  }
+  return whole;
+}
+
+describe.each(await testEngines())('report list rows on %s', (engine) => {
+  let t: TestApp;
+  let cookie: string;
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+    await seedDemo(t.ctx, { reports: 30, seed: 27 });
+    await t.user('liste@example.mg', 'ROLE_ADMIN', 'Rasoa Liste');
+    cookie = await t.login('liste@example.mg');
+  });
+  afterAll(async () => t?.close());
+
+  const restPage = async () => {
+    const res = await t.app.inject({ url: '/api/signalements?itemsPerPage=20', headers: { cookie } });
+    expect(res.statusCode, res.body).toBe(200);
+    return res;
+  };
+
+  it('sends a page of 20 demo reports within its byte budget', async () => {
+    const res = await restPage();
+    expect(res.json().member).toHaveLength(20);
+    const json = Buffer.byteLength(res.body);
+    expect(json).toBeLessThanOrEqual(PAGE_BUDGET.json);
+    expect(gzipSync(res.body).length).toBeLessThanOrEqual(PAGE_BUDGET.gzip);
+  });
+
+  it('gives each member the documented fields, each as the report itself has it', async () => {
+    const { member } = (await restPage()).json() as { member: Array<Record<string, Json>> };
+    const present = new Set<string>();
+    for (const item of member) {
+      expect(Object.keys(item)).toEqual(MEMBER_FIELDS);
+      expect(Object.keys(item.partenaire!)).toEqual(COLOURED_REF_FIELDS);
+      for (const key of ['canalPrincipal', 'region', 'district', 'commune', 'statut'] as const) {
+        if (item[key] !== null) expect(Object.keys(item[key]!), key).toEqual(REF_FIELDS);
+      }
+      for (const subject of item.subjects as Json[]) expect(Object.keys(subject!)).toEqual(REF_FIELDS);
+      if (item.niveau !== null) expect(Object.keys(item.niveau!)).toEqual(COLOURED_REF_FIELDS);
+      for (const [key, value] of Object.entries(item)) if (value !== null) present.add(key);
+
+      const detail = await t.app.inject({ url: item['@id'] as string, headers: { cookie } });
+      expect(detail.statusCode).toBe(200);
+      expect(item).toEqual(cutTo(detail.json(), item));
+    }
+    // Every field was compared with a value on some row, not only with null.
+    expect([...present].sort()).toEqual([...MEMBER_FIELDS].sort());
+  });
+
+  it('answers the same rows on tRPC as on REST', async () => {
+    const input = encodeURIComponent(JSON.stringify({ page: 1, itemsPerPage: 20 }));
+    const trpc = await t.app.inject({ url: `/trpc/signalements.list?input=${input}`, headers: { cookie } });
+    expect(trpc.statusCode, trpc.body).toBe(200);
+    const { items, total } = trpc.json().result.data;
+    expect(total).toBe(30);
+    expect(items).toEqual((await restPage()).json().member);
+  });
+});
