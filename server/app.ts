@@ -128,8 +128,8 @@ export async function buildApp({ ctx, webRoot, logStream }: BuildAppOptions): Pr
   app.decorate('publicLookups', new PublicLookupLimiter(ctx));
 
   await app.register(cookie);
-  // API answers (JSON) are compressed on the fly above 1 KB (README « Delivery »: a list page is 42 KB of
-  // JSON, 7 KB in brotli, on a 1.6 Mb/s link). Static files are precompressed at build and already carry
+  // API answers (JSON) are compressed on the fly above 1 KB (README « Delivery »: a list page is 14 KB of
+  // JSON, 2.4 KB in brotli, on a 1.6 Mb/s link). Static files are precompressed at build and already carry
   // their encoding, which the plugin leaves alone. BREACH needs an attacker able to send authenticated
   // requests that reflect its guesses: the session cookie is SameSite=Lax, so a cross-site page cannot
   // (docs/decisions/0015). The client's files are never compressed on a request (they are precompressed at
