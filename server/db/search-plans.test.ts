@@ -5,9 +5,12 @@
 //   page (no sort of every match); its bounded count is a scan that stops at the cap, without the
 //   trigram bitmap (which would first collect every match);
 // - the density check tells the two apart;
+// - a rare word's page and total come from one statement (one trigram scan), a common word's count and
+//   page are sent side by side (decision 0027);
 // - all of this with the exact-source-name condition, which every search by a user carries (decision 0015).
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LIST_COUNT_CAP } from '#shared/constants';
 import { createTestDatabase, postgresAvailable, type TestDatabase } from '#tests/helpers/db';
 import { seed } from './seed/index';
@@ -15,7 +18,9 @@ import type { SessionUser } from '../domains/auth/session';
 import {
   boundedCountQuery,
   DENSE_SEARCH,
+  listPage,
   pageQuery,
+  pageWithTotalQuery,
   resolveFilters,
   searchStrategy,
 } from '../domains/signalements/queries';
@@ -40,6 +45,47 @@ interface PlanNode {
   'Scan Direction'?: string;
   Plans?: PlanNode[];
 }
+/**
+ * The statements `run` sends through PostgreSQL's clients, each with the order of its sending and of its
+ * answer among all these events (pg-pool passes a callback; drizzle's own clients await a promise).
+ */
+async function statementsOf(run: () => Promise<unknown>) {
+  const query = pg.Client.prototype.query;
+  const sent: Array<{ text: string; sentAt: number; answeredAt?: number }> = [];
+  let clock = 0;
+  const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (
+    this: pg.Client,
+    ...args: unknown[]
+  ) {
+    const config = args[0] as string | { text: string; name?: string; callback?: unknown };
+    const entry: (typeof sent)[number] = {
+      text: typeof config === 'string' ? config : config.text,
+      sentAt: clock++,
+    };
+    sent.push(entry);
+    const answered = () => {
+      entry.answeredAt ??= clock++;
+    };
+    const last = args.length - 1;
+    const callback = args[last];
+    if (typeof callback === 'function') {
+      args[last] = (...results: unknown[]) => {
+        answered();
+        return (callback as (...r: unknown[]) => unknown)(...results);
+      };
+    }
+    const result = (query as (...a: unknown[]) => unknown).apply(this, args);
+    if (result instanceof Promise) void result.then(answered, answered);
+    return result as never;
+  });
+  try {
+    const value = await run();
+    return { value, sent };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
 const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
 
 describe.skipIf(!(await postgresAvailable()))('search query plans on PostgreSQL', () => {
@@ -130,5 +176,37 @@ describe.skipIf(!(await postgresAvailable()))('search query plans on PostgreSQL'
     expect(plan.some((n) => n['Node Type'] === 'Limit')).toBe(true);
     const [row] = await boundedCountQuery(t.db, common, viewer, LIST_COUNT_CAP, 'sequential');
     expect(row!.n).toBe(LIST_COUNT_CAP + 1);
+  });
+
+  /** The statements that read the search words in the reports (the density check reads `recent`). */
+  const readingWords = <S extends { text: string }>(sent: S[]) =>
+    sent.filter((statement) => /"signalements"\."search_text"( collate "C")? like/.test(statement.text));
+
+  it("reads a rare word's page and its total in one statement, through the trigram index once", async () => {
+    const rare = await resolveFilters(t.ctx, { search: 'ravelomanantsoa' }, viewer);
+    const plan = await explain(pageWithTotalQuery(t.db, rare, viewer, { page: 1, itemsPerPage: 20 }));
+    expect(plan.filter((n) => n['Index Name'] === 'signalements_search_trgm_idx')).toHaveLength(1);
+    // 120,000 reports, one in 10,000 holds the word.
+    const q = { search: 'ravelomanantsoa', page: 1, itemsPerPage: 5 };
+    const first = await statementsOf(() => listPage(t.ctx, viewer, q));
+    expect(readingWords(first.sent)).toHaveLength(1);
+    expect(first.value).toMatchObject({ total: { n: 12, exact: true } });
+    expect((first.value as { ids: number[] }).ids).toHaveLength(5);
+    // Past the last match the page is empty: the total is counted apart, and stays the same.
+    const past = await statementsOf(() => listPage(t.ctx, viewer, { ...q, page: 4 }));
+    expect(past.value).toEqual({ ids: [], total: { n: 12, exact: true } });
+    expect(readingWords(past.sent)).toHaveLength(2);
+  });
+
+  it("sends a common word's bounded count and its page side by side", async () => {
+    const q = { search: 'detournement fonds', page: 1, itemsPerPage: 20 };
+    // Once first, so that the pool holds idle connections for both statements.
+    await listPage(t.ctx, viewer, q);
+    const { value, sent } = await statementsOf(() => listPage(t.ctx, viewer, q));
+    const words = readingWords(sent);
+    expect(words).toHaveLength(2);
+    const firstAnswer = Math.min(...words.map((w) => w.answeredAt ?? Infinity));
+    expect(words.every((w) => w.sentAt < firstAnswer)).toBe(true);
+    expect(value).toMatchObject({ total: { n: LIST_COUNT_CAP, exact: false } });
   });
 });
