@@ -9,10 +9,10 @@
 //   page are sent side by side (decision 0027);
 // - all of this with the exact-source-name condition, which every search by a user carries (decision 0015).
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIST_COUNT_CAP } from '#shared/constants';
 import { createTestDatabase, postgresAvailable, type TestDatabase } from '#tests/helpers/db';
+import { pgStatementsOf } from '#tests/helpers/pg-statements';
 import { seed } from './seed/index';
 import type { SessionUser } from '../domains/auth/session';
 import {
@@ -45,47 +45,6 @@ interface PlanNode {
   'Scan Direction'?: string;
   Plans?: PlanNode[];
 }
-/**
- * The statements `run` sends through PostgreSQL's clients, each with the order of its sending and of its
- * answer among all these events (pg-pool passes a callback; drizzle's own clients await a promise).
- */
-async function statementsOf(run: () => Promise<unknown>) {
-  const query = pg.Client.prototype.query;
-  const sent: Array<{ text: string; sentAt: number; answeredAt?: number }> = [];
-  let clock = 0;
-  const spy = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (
-    this: pg.Client,
-    ...args: unknown[]
-  ) {
-    const config = args[0] as string | { text: string; name?: string; callback?: unknown };
-    const entry: (typeof sent)[number] = {
-      text: typeof config === 'string' ? config : config.text,
-      sentAt: clock++,
-    };
-    sent.push(entry);
-    const answered = () => {
-      entry.answeredAt ??= clock++;
-    };
-    const last = args.length - 1;
-    const callback = args[last];
-    if (typeof callback === 'function') {
-      args[last] = (...results: unknown[]) => {
-        answered();
-        return (callback as (...r: unknown[]) => unknown)(...results);
-      };
-    }
-    const result = (query as (...a: unknown[]) => unknown).apply(this, args);
-    if (result instanceof Promise) void result.then(answered, answered);
-    return result as never;
-  });
-  try {
-    const value = await run();
-    return { value, sent };
-  } finally {
-    spy.mockRestore();
-  }
-}
-
 const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
 
 describe.skipIf(!(await postgresAvailable()))('search query plans on PostgreSQL', () => {
@@ -188,12 +147,12 @@ describe.skipIf(!(await postgresAvailable()))('search query plans on PostgreSQL'
     expect(plan.filter((n) => n['Index Name'] === 'signalements_search_trgm_idx')).toHaveLength(1);
     // 120,000 reports, one in 10,000 holds the word.
     const q = { search: 'ravelomanantsoa', page: 1, itemsPerPage: 5 };
-    const first = await statementsOf(() => listPage(t.ctx, viewer, q));
+    const first = await pgStatementsOf(() => listPage(t.ctx, viewer, q));
     expect(readingWords(first.sent)).toHaveLength(1);
     expect(first.value).toMatchObject({ total: { n: 12, exact: true } });
     expect((first.value as { ids: number[] }).ids).toHaveLength(5);
     // Past the last match the page is empty: the total is counted apart, and stays the same.
-    const past = await statementsOf(() => listPage(t.ctx, viewer, { ...q, page: 4 }));
+    const past = await pgStatementsOf(() => listPage(t.ctx, viewer, { ...q, page: 4 }));
     expect(past.value).toEqual({ ids: [], total: { n: 12, exact: true } });
     expect(readingWords(past.sent)).toHaveLength(2);
   });
@@ -202,7 +161,7 @@ describe.skipIf(!(await postgresAvailable()))('search query plans on PostgreSQL'
     const q = { search: 'detournement fonds', page: 1, itemsPerPage: 20 };
     // Once first, so that the pool holds idle connections for both statements.
     await listPage(t.ctx, viewer, q);
-    const { value, sent } = await statementsOf(() => listPage(t.ctx, viewer, q));
+    const { value, sent } = await pgStatementsOf(() => listPage(t.ctx, viewer, q));
     const words = readingWords(sent);
     expect(words).toHaveLength(2);
     const firstAnswer = Math.min(...words.map((w) => w.answeredAt ?? Infinity));
