@@ -1,6 +1,6 @@
 // The list's page: its order and its slice (order, limit, offset) of the reports the filters keep
 // (list-filters.ts); the totals are queries.ts's.
-import { asc, desc, eq, sql } from 'drizzle-orm';
+import { asc, desc, eq } from 'drizzle-orm';
 import type { ReadOnlyDatabase } from '#server/db/client';
 import type { SessionUser } from '../auth/session';
 import { filterWhere, type ListFilters, type ResolvedFilters } from './list-filters';
@@ -23,28 +23,6 @@ export function pageQuery(
     .select({ id: s.id })
     .from(s)
     .where(filterWhere(db, r, { mode: 'page', searchStrategy, viewer }))
-    .orderBy(...orderBy(db, q.order))
-    .limit(q.itemsPerPage)
-    .offset((q.page - 1) * q.itemsPerPage);
-}
-
-/**
- * One page read by the index together with the number of every match (`count(*) over ()`), for a rare
- * search: the index collects and sorts every match for the page anyway, so the same scan counts them
- * (one scan instead of a bounded count followed by the page; decision 0027). Empty past the last match:
- * the caller counts apart then.
- */
-export function pageWithTotalQuery(
-  db: ReadOnlyDatabase,
-  r: ResolvedFilters,
-  viewer: SessionUser,
-  q: { order?: ListFilters['order']; page: number; itemsPerPage: number },
-) {
-  const s = db.t.signalements;
-  return db.read
-    .select({ id: s.id, total: sql<number>`count(*) over ()`.mapWith(Number) })
-    .from(s)
-    .where(filterWhere(db, r, { mode: 'page', searchStrategy: 'index', viewer }))
     .orderBy(...orderBy(db, q.order))
     .limit(q.itemsPerPage)
     .offset((q.page - 1) * q.itemsPerPage);

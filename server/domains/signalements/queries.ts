@@ -18,7 +18,7 @@ import {
   type ListFilters,
   type ResolvedFilters,
 } from './list-filters';
-import { pageQuery, pageWithTotalQuery } from './list-page';
+import { pageQuery } from './list-page';
 
 // The filters and the page, for the callers that import them from here.
 export {
@@ -31,7 +31,7 @@ export {
   type ListFilters,
   type ResolvedFilters,
 } from './list-filters';
-export { orderBy, pageQuery, pageWithTotalQuery } from './list-page';
+export { orderBy, pageQuery } from './list-page';
 
 /**
  * A search alone, counted in the FTS5 indexes (up to `limit`), plus the reports found only by a source's
@@ -281,21 +281,12 @@ export async function listPage(
   const known = counted !== null ? bounded(counted, cap) : await indexedSearchTotal(db, r, cap);
   const strategy = await searchStrategy(db, r);
   if (known) return { ids: ids(await pageOf(r, strategy)), total: known };
-  if (strategy === 'scan') {
-    // Common words: the count stops at the cap, the page after a page of matches in date order; two
-    // different reads, side by side on two connections.
-    const [total, page] = await Promise.all([
-      countedTotal(db, r, viewer, cap, 'sequential'),
-      pageOf(r, 'scan'),
-    ]);
-    return { ids: ids(page), total };
-  }
-  // Rare words: the index collects every match for the page; the same scan counts them.
-  const page = await pageWithTotalQuery(db, r, viewer, q);
-  if (page.length > 0) return { ids: ids(page), total: bounded(page[0]!.total, cap) };
-  // Past the last match (or none): how many there are comes from a count of its own.
-  return {
-    ids: [],
-    total: q.page > 1 ? await countedTotal(db, r, viewer, cap, 'index') : { n: 0, exact: true },
-  };
+  // The count and the page are different reads (a common word: a scan that stops at the cap, and a page
+  // read in date order; a rare word: the trigram bitmap, once stopped at the cap and once sorted): side by
+  // side on two connections, the request waits for the slower one instead of both (decision 0027).
+  const [total, page] = await Promise.all([
+    countedTotal(db, r, viewer, cap, strategy === 'scan' ? 'sequential' : 'index'),
+    pageOf(r, strategy),
+  ]);
+  return { ids: ids(page), total };
 }
