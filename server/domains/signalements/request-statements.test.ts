@@ -79,4 +79,4 @@ describe.skipIf(!(await postgresAvailable()))('statements of one request on Post
 });
 
 /** The statements between BEGIN and COMMIT of a create (inserts, search text, snapshot, history). */
-const STATEMENTS_IN_CREATE = 11;
+const STATEMENTS_IN_CREATE = 9;

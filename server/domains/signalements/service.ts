@@ -96,7 +96,8 @@ export async function createSignalement(
     await tx
       .insert(t.signalementSubjects)
       .values(subjectIds.map((subjectId) => ({ signalementId: row.id, subjectId })));
-    await refreshSearchText(db, tx, row.id);
+    // Two statements less while the day counters' rows are locked (decision 0027).
+    await refreshSearchText(db, tx, row.id, { created: true });
     const created = await snapshot(db, tx, row.id);
     // The insert set lastActionAt: one statement less while the day counters' rows are locked.
     await recordChange(db, tx, row.id, actor, 'creation', diff({}, created.fields), {
