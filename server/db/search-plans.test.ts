@@ -5,16 +5,19 @@
 //   page (no sort of every match); its bounded count is a scan that stops at the cap, without the
 //   trigram bitmap (which would first collect every match);
 // - the density check tells the two apart;
+// - a search's count and page are sent side by side, rare word or common (decision 0030);
 // - all of this with the exact-source-name condition, which every search by a user carries (decision 0015).
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIST_COUNT_CAP } from '#shared/constants';
 import { createTestDatabase, postgresAvailable, type TestDatabase } from '#tests/helpers/db';
+import { pgStatementsOf } from '#tests/helpers/pg-statements';
 import { seed } from './seed/index';
 import type { SessionUser } from '../domains/auth/session';
 import {
   boundedCountQuery,
   DENSE_SEARCH,
+  listPage,
   pageQuery,
   resolveFilters,
   searchStrategy,
@@ -130,5 +133,34 @@ describe.skipIf(!(await postgresAvailable()))('search query plans on PostgreSQL'
     expect(plan.some((n) => n['Node Type'] === 'Limit')).toBe(true);
     const [row] = await boundedCountQuery(t.db, common, viewer, LIST_COUNT_CAP, 'sequential');
     expect(row!.n).toBe(LIST_COUNT_CAP + 1);
+  });
+
+  /** The statements that read the search words in the reports (the density check reads `recent`). */
+  const readingWords = <S extends { text: string }>(sent: S[]) =>
+    sent.filter((statement) => /"signalements"\."search_text"( collate "C")? like/.test(statement.text));
+
+  /** The search's count and page were sent before either answered: the request waits for the slower only. */
+  const sideBySide = async (search: string, expected: { n: number; exact: boolean }) => {
+    const q = { search, page: 1, itemsPerPage: 20 };
+    // Once first, so that the pool holds idle connections for both statements.
+    await listPage(t.ctx, viewer, q);
+    const { value, sent } = await pgStatementsOf(() => listPage(t.ctx, viewer, q));
+    const words = readingWords(sent);
+    expect(words, search).toHaveLength(2);
+    const firstAnswer = Math.min(...words.map((w) => w.answeredAt ?? Infinity));
+    expect(
+      words.every((w) => w.sentAt < firstAnswer),
+      search,
+    ).toBe(true);
+    expect(value.total, search).toEqual(expected);
+  };
+
+  it("sends a common word's bounded count and its page side by side", async () => {
+    await sideBySide('detournement fonds', { n: LIST_COUNT_CAP, exact: false });
+  });
+
+  it("sends a rare word's count and its page side by side", async () => {
+    // 120,000 reports, one in 10,000 holds the word.
+    await sideBySide('ravelomanantsoa', { n: 12, exact: true });
   });
 });

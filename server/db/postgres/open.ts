@@ -22,6 +22,9 @@ export function openPostgres(url: string, options: DatabaseOptions): Omit<Databa
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
+    // Idle connections stay open a minute (pg-pool's default is 10 s): a new one costs a server process,
+    // its catalog caches and every prepared statement again on the next request (decision 0030).
+    idleTimeoutMillis: 60_000,
     connectionTimeoutMillis,
     // Dead peers are noticed by TCP keep-alive rather than by a query that waits forever.
     keepAlive: true,

@@ -24,8 +24,11 @@ export function diff(before: Record<string, unknown>, after: Record<string, unkn
 }
 
 export interface RecordOptions {
-  /** lastActionAt given explicitly by the caller (PATCH); otherwise the time of this change. */
-  lastActionAt?: Date | null;
+  /**
+   * lastActionAt given explicitly by the caller (PATCH); otherwise the time of this change. 'written':
+   * the caller's own write already set it (a create's insert), so no update follows.
+   */
+  lastActionAt?: Date | null | 'written';
   /** The data cipher: required by a change of a source (its values are stored encrypted). */
   cipher?: DataCipher | null;
 }
@@ -45,6 +48,7 @@ export async function recordChange(
   await tx
     .insert(db.t.signalementHistorique)
     .values({ signalementId, userId: actor.id, at, action, changes: stored });
+  if (options.lastActionAt === 'written') return;
   const lastActionAt = options.lastActionAt === undefined ? at : options.lastActionAt;
   await tx.update(db.t.signalements).set({ lastActionAt }).where(eq(db.t.signalements.id, signalementId));
 }

@@ -190,18 +190,41 @@ export async function boundedTotal(
   viewer: SessionUser,
   cap: number,
 ): Promise<ListTotal> {
-  const bounded = (n: number): ListTotal => (n > cap ? { n: cap, exact: false } : { n, exact: true });
-  if (r.search && onlyFilter(r.f, 'search')) {
-    // One count in the index answers both the total and how the page reads the words (searchStrategy).
-    const n = await countSearchOnly(db, r.search, Math.max(cap, DENSE_SEARCH) + 1);
-    if (n !== null) {
-      r.search.strategy ??= Promise.resolve(n > DENSE_SEARCH ? 'scan' : 'index');
-      return bounded(n);
-    }
-  }
+  const indexed = await indexedSearchTotal(db, r, cap);
+  if (indexed) return indexed;
   const strategy = (await searchStrategy(db, r)) === 'scan' ? 'sequential' : 'index';
+  return countedTotal(db, r, viewer, cap, strategy);
+}
+
+const bounded = (n: number, cap: number): ListTotal =>
+  n > cap ? { n: cap, exact: false } : { n, exact: true };
+
+/**
+ * A search alone counted in the search index (SQLite's FTS5), up to the cap; the same count tells how
+ * its page reads the words (searchStrategy). Null when the index cannot count (PostgreSQL, other filters).
+ */
+async function indexedSearchTotal(
+  db: ReadOnlyDatabase,
+  r: ResolvedFilters,
+  cap: number,
+): Promise<ListTotal | null> {
+  if (!r.search || !onlyFilter(r.f, 'search')) return null;
+  const n = await countSearchOnly(db, r.search, Math.max(cap, DENSE_SEARCH) + 1);
+  if (n === null) return null;
+  r.search.strategy ??= Promise.resolve(n > DENSE_SEARCH ? 'scan' : 'index');
+  return bounded(n, cap);
+}
+
+/** boundedCountQuery, run. */
+async function countedTotal(
+  db: ReadOnlyDatabase,
+  r: ResolvedFilters,
+  viewer: SessionUser,
+  cap: number,
+  strategy: 'index' | 'sequential',
+): Promise<ListTotal> {
   const [row] = await boundedCountQuery(db, r, viewer, cap, strategy);
-  return bounded(row?.n ?? 0);
+  return bounded(row?.n ?? 0, cap);
 }
 
 /** The statement of boundedTotal: the matches up to `cap + 1`, counted. */
@@ -238,21 +261,32 @@ export async function listPage(
     Number.MAX_SAFE_INTEGER - 1,
     Math.max(LIST_COUNT_CAP, (q.page + MAX_PAGE_LINKS) * q.itemsPerPage),
   );
-  // Side by side: each step waits for a database round trip (a reader thread, a pooled connection).
-  const [resolved, counted] = await Promise.all([resolveFilters(ctx, q, viewer), cheapExactCount(db, q)]);
-  const totalOf = (): Promise<ListTotal> =>
-    counted !== null ? Promise.resolve({ n: counted, exact: true }) : boundedTotal(db, resolved, viewer, cap);
-  const pageOf = (strategy: 'index' | 'scan') => pageQuery(db, resolved, viewer, q, strategy);
-  // A search reads its page by the index or by a scan depending on how many match; nothing else depends on the total.
-  const [total, page] = q.search
-    ? await totalOf().then(async (t) => {
-        const strategy = !t.exact
-          ? await searchStrategy(db, resolved)
-          : t.n <= DENSE_SEARCH
-            ? 'index'
-            : 'scan';
-        return [t, await pageOf(strategy)] as const;
-      })
-    : await Promise.all([totalOf(), pageOf('index')]);
-  return { ids: page.map((r) => r.id), total };
+  // Side by side: each step waits for a database round trip (a reader thread, a pooled connection), and
+  // the page never waits for the counters (decision 0030).
+  const resolving = resolveFilters(ctx, q, viewer);
+  const counting = cheapExactCount(db, q);
+  const pageOf = (r: ResolvedFilters, strategy: 'index' | 'scan') => pageQuery(db, r, viewer, q, strategy);
+  const ids = (page: Array<{ id: number }>) => page.map((row) => row.id);
+  if (!q.search) {
+    const [total, page] = await Promise.all([
+      counting.then(async (counted) =>
+        counted !== null ? { n: counted, exact: true } : boundedTotal(db, await resolving, viewer, cap),
+      ),
+      resolving.then((r) => pageOf(r, 'index')),
+    ]);
+    return { ids: ids(page), total };
+  }
+  const [r, counted] = await Promise.all([resolving, counting]);
+  // A search reads its page by the index or by a scan depending on how many match.
+  const known = counted !== null ? bounded(counted, cap) : await indexedSearchTotal(db, r, cap);
+  const strategy = await searchStrategy(db, r);
+  if (known) return { ids: ids(await pageOf(r, strategy)), total: known };
+  // The count and the page are different reads (a common word: a scan that stops at the cap, and a page
+  // read in date order; a rare word: the trigram bitmap, once stopped at the cap and once sorted): side by
+  // side on two connections, the request waits for the slower one instead of both (decision 0030).
+  const [total, page] = await Promise.all([
+    countedTotal(db, r, viewer, cap, strategy === 'scan' ? 'sequential' : 'index'),
+    pageOf(r, strategy),
+  ]);
+  return { ids: ids(page), total };
 }

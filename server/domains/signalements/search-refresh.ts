@@ -11,7 +11,13 @@ import { buildSearchText } from './search-text';
  * blind index (queries.ts, docs/decisions/0017). Called in the transaction of every
  * write that changes one of them, so the search never lags behind the data.
  */
-export async function refreshSearchText(db: Database, tx: Orm, signalementId: number): Promise<void> {
+export async function refreshSearchText(
+  db: Database,
+  tx: Orm,
+  signalementId: number,
+  /** A report inserted by this very transaction: it has no authors or victims yet, so none are read. */
+  options: { created?: boolean } = {},
+): Promise<void> {
   const t = db.t;
   const s = t.signalements;
   const [row] = await selectReportRows(db, tx).where(eq(s.id, signalementId));
@@ -22,9 +28,11 @@ export async function refreshSearchText(db: Database, tx: Orm, signalementId: nu
     .innerJoin(t.subjects, eq(t.subjects.id, t.signalementSubjects.subjectId))
     .where(eq(t.signalementSubjects.signalementId, signalementId));
   const names = async (table: typeof t.presumeAuteurs | typeof t.victimes) =>
-    (await tx.select({ n: table.nomPrenom }).from(table).where(eq(table.signalementId, signalementId))).map(
-      (r) => r.n,
-    );
+    options.created
+      ? []
+      : (
+          await tx.select({ n: table.nomPrenom }).from(table).where(eq(table.signalementId, signalementId))
+        ).map((r) => r.n);
   const searchText = buildSearchText([
     row.s.code,
     row.s.description,

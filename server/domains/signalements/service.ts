@@ -58,10 +58,20 @@ export async function createSignalement(
   input: CreateInput,
 ): Promise<{ code: string }> {
   const t = db.t;
+  // The codes are resolved before the transaction, side by side (three round trips in one): a reference
+  // deleted meanwhile fails the insert's foreign key as it would inside (decision 0030). Awaited in this
+  // order, so the first unknown code named is always the same.
+  const read = db.read;
+  const lookups = [
+    idOf(read, t.partenaires, input.partenaire, 'Partenaire'),
+    idOf(read, t.canals, input.canalPrincipal, 'Canal'),
+    idsOf(read, t.subjects, input.subjects, 'Objet'),
+  ] as const;
+  await Promise.allSettled(lookups);
+  const partenaireId = await lookups[0];
+  const canalPrincipalId = await lookups[1];
+  const subjectIds = await lookups[2];
   return db.transaction(async (tx) => {
-    const partenaireId = await idOf(tx, t.partenaires, input.partenaire, 'Partenaire');
-    const canalPrincipalId = await idOf(tx, t.canals, input.canalPrincipal, 'Canal');
-    const subjectIds = await idsOf(tx, t.subjects, input.subjects, 'Objet');
     const now = new Date();
     const row = await insertWithFreshCode(
       'report',
@@ -87,9 +97,13 @@ export async function createSignalement(
     await tx
       .insert(t.signalementSubjects)
       .values(subjectIds.map((subjectId) => ({ signalementId: row.id, subjectId })));
-    await refreshSearchText(db, tx, row.id);
+    // Two statements less while the day counters' rows are locked (decision 0030).
+    await refreshSearchText(db, tx, row.id, { created: true });
     const created = await snapshot(db, tx, row.id);
-    await recordChange(db, tx, row.id, actor, 'creation', diff({}, created.fields), { lastActionAt: now });
+    // The insert set lastActionAt: one statement less while the day counters' rows are locked.
+    await recordChange(db, tx, row.id, actor, 'creation', diff({}, created.fields), {
+      lastActionAt: 'written',
+    });
     return { code: row.code };
   });
 }

@@ -1,0 +1,82 @@
+// What one request costs PostgreSQL in statements and round trips (decision 0030), counted where the
+// statements leave the server's clients, not timed: a list page is the session check, then its total and
+// its page side by side, then the loader's three statements side by side; a report is the session check,
+// its lookup and the loader; a create is one transaction whose statements this file counts, so a statement
+// added to any of them shows here. The app runs its read tasks on this thread (taskThreads: 0) so that
+// their statements leave through the clients this file watches; the threads run the same functions.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '#tests/helpers/app';
+import { postgresAvailable } from '#tests/helpers/db';
+import { pgStatementsOf, waves } from '#tests/helpers/pg-statements';
+import { SAME_ORIGIN } from '#tests/helpers/report-fixture';
+import { createReport, MINIMAL_REPORT } from '#tests/helpers/signalements';
+
+describe.skipIf(!(await postgresAvailable()))('statements of one request on PostgreSQL', () => {
+  let t: TestApp;
+  let cookie: string;
+  let code: string;
+
+  beforeAll(async () => {
+    t = await createTestApp('postgres', {}, { taskThreads: 0 });
+    await t.user('agent@example.mg', 'ROLE_USER');
+    cookie = await t.login('agent@example.mg');
+    code = await createReport(t, cookie);
+    // The pool holds a connection for each statement of a wave (a request may open them otherwise).
+    for (let i = 0; i < 3; i++) await t.app.inject({ url: '/api/signalements', headers: { cookie } });
+  });
+  afterAll(async () => t?.close());
+
+  const request = (options: { method?: 'GET' | 'POST'; url: string; payload?: object }) =>
+    pgStatementsOf(async () => {
+      const res = await t.app.inject({
+        method: options.method ?? 'GET',
+        url: options.url,
+        payload: options.payload,
+        headers: { cookie, ...SAME_ORIGIN },
+      });
+      expect(res.statusCode, res.body).toBeLessThan(300);
+      return res;
+    });
+  const named = (wave: string[]) => wave.map((text) => (/^[a-z_]+$/.test(text) ? text : 'sql')).sort();
+
+  it('a list page: the session check, then the total beside the page, then the loader', async () => {
+    const { sent } = await request({ url: '/api/signalements' });
+    expect(waves(sent).map(named)).toEqual([
+      ['signalements_session_check'],
+      ['sql', 'sql'],
+      ['signalements_load_projects', 'signalements_load_reports', 'signalements_load_subjects'],
+    ]);
+  });
+
+  it('a list filtered by partner: the codes looked up beside the counters, then the page, then the loader', async () => {
+    const { sent } = await request({ url: '/api/signalements?partenaire.code[]=IVY' });
+    expect(waves(sent).map(named)).toEqual([
+      ['signalements_session_check'],
+      ['sql', 'sql'],
+      ['sql'],
+      ['signalements_load_projects', 'signalements_load_reports', 'signalements_load_subjects'],
+    ]);
+  });
+
+  it('a report: the session check, its lookup, then the loader', async () => {
+    const { sent } = await request({ url: `/api/signalements/${code}` });
+    expect(waves(sent).map(named)).toEqual([
+      ['signalements_session_check'],
+      ['sql'],
+      ['signalements_load_projects', 'signalements_load_reports', 'signalements_load_subjects'],
+    ]);
+  });
+
+  it('a create: its codes looked up side by side, one transaction of a fixed number of statements, then the answer loaded', async () => {
+    const { sent } = await request({ method: 'POST', url: '/api/signalements', payload: MINIMAL_REPORT });
+    const texts = sent.map((s) => s.text);
+    const begin = texts.indexOf('begin');
+    const commit = texts.indexOf('commit');
+    expect(waves(sent.slice(0, begin)).map((wave) => wave.length)).toEqual([1, 3]);
+    expect(commit - begin - 1).toBe(STATEMENTS_IN_CREATE);
+    expect(texts.length - commit - 1).toBe(4);
+  });
+});
+
+/** The statements between BEGIN and COMMIT of a create (inserts, search text, snapshot, history). */
+const STATEMENTS_IN_CREATE = 9;
