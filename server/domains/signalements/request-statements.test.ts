@@ -39,26 +39,26 @@ describe.skipIf(!(await postgresAvailable()))('statements of one request on Post
     });
   const named = (wave: string[]) => wave.map((text) => (/^[a-z_]+$/.test(text) ? text : 'sql')).sort();
 
-  it('a list page: the session check, then the total beside the page, then the loader', async () => {
+  it('a list page: the session check, then the total beside the page, then the list rows', async () => {
     const { sent } = await request({ url: '/api/signalements' });
     expect(waves(sent).map(named)).toEqual([
       ['signalements_session_check'],
       ['sql', 'sql'],
-      ['signalements_load_projects', 'signalements_load_reports', 'signalements_load_subjects'],
+      ['signalements_list_rows', 'signalements_load_subjects'],
     ]);
   });
 
-  it('a list filtered by partner: the codes looked up beside the counters, then the page, then the loader', async () => {
+  it('a list filtered by partner: the codes looked up beside the counters, then the page, then the list rows', async () => {
     const { sent } = await request({ url: '/api/signalements?partenaire.code[]=IVY' });
     expect(waves(sent).map(named)).toEqual([
       ['signalements_session_check'],
       ['sql', 'sql'],
       ['sql'],
-      ['signalements_load_projects', 'signalements_load_reports', 'signalements_load_subjects'],
+      ['signalements_list_rows', 'signalements_load_subjects'],
     ]);
   });
 
-  it('a report: the session check, its lookup, then the loader', async () => {
+  it('a report: the session check, its lookup, then the list rows', async () => {
     const { sent } = await request({ url: `/api/signalements/${code}` });
     expect(waves(sent).map(named)).toEqual([
       ['signalements_session_check'],
