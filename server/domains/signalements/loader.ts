@@ -1,5 +1,5 @@
 // The loading of full report DTOs for a set of ids in a fixed number of queries (no query per row): the
-// report with its nine references, its subjects, its projects.
+// report with its nine references, its subjects, its projects, its assignees.
 import { aliasedTable, asc, eq, inArray, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { SignalementDto } from '#shared/dto/signalements';
 import type { Orm, ReadOnlyDatabase } from '#server/db/client';
@@ -15,11 +15,14 @@ import {
   refDto,
   statutDto,
 } from '../referentiels/dto';
+import type { SessionUser } from '../auth/session';
+import { canAssignAs, canEditAs } from './access';
+import { staffRef } from './staff-ref';
 import { selectReportRows } from './report-row';
 
 /**
- * The three statements that load report DTOs, for ids matching `ids` (a condition on a column): the report
- * with its nine references, its subjects, its projects.
+ * The four statements that load report DTOs, for ids matching `ids` (a condition on a column): the report
+ * with its nine references, its subjects, its projects, its assignees.
  */
 function loaderStatements(db: ReadOnlyDatabase, orm: Orm, ids: (column: AnyColumn) => SQL) {
   const t = db.t;
@@ -59,6 +62,18 @@ function loaderStatements(db: ReadOnlyDatabase, orm: Orm, ids: (column: AnyColum
         .innerJoin(owner, eq(owner.id, t.projects.ownerId))
         .where(ids(t.signalementProjects.signalementId))
         .orderBy(asc(t.projects.sigle)),
+    assignees: () =>
+      orm
+        .select({
+          id: t.signalementAssignees.signalementId,
+          userId: t.signalementAssignees.userId,
+          code: t.utilisateurs.code,
+          nomPrenom: t.utilisateurs.nomPrenom,
+        })
+        .from(t.signalementAssignees)
+        .innerJoin(t.utilisateurs, eq(t.utilisateurs.id, t.signalementAssignees.userId))
+        .where(ids(t.signalementAssignees.signalementId))
+        .orderBy(asc(t.utilisateurs.nomPrenom), asc(t.utilisateurs.id)),
   };
 }
 
@@ -71,7 +86,7 @@ const PREPARED_LOADER_IDS = 100;
 async function loaderRows(db: ReadOnlyDatabase, ids: number[]) {
   if (ids.length > PREPARED_LOADER_IDS) {
     const q = loaderStatements(db, db.read, (column) => inArray(column, ids));
-    return Promise.all([q.reports(), q.subjects(), q.projects()]);
+    return Promise.all([q.reports(), q.subjects(), q.projects(), q.assignees()]);
   }
   const q = (orm: Orm) => loaderStatements(db, orm, (column) => inIdList(db, column, 'ids'));
   const values = { ids: idList(db, ids) };
@@ -79,6 +94,7 @@ async function loaderRows(db: ReadOnlyDatabase, ids: number[]) {
     db.prepared('load_reports', (orm) => q(orm).reports(), values),
     db.prepared('load_subjects', (orm) => q(orm).subjects(), values),
     db.prepared('load_projects', (orm) => q(orm).projects(), values),
+    db.prepared('load_assignees', (orm) => q(orm).assignees(), values),
   ]);
 }
 
@@ -86,10 +102,12 @@ async function loaderRows(db: ReadOnlyDatabase, ids: number[]) {
 export async function loadSignalements(
   db: ReadOnlyDatabase,
   ids: number[],
-  canEdit: (createdByEmail: string) => boolean,
+  viewer: SessionUser,
 ): Promise<SignalementDto[]> {
   if (ids.length === 0) return [];
-  const [rows, subjectRows, projectRows] = await loaderRows(db, ids);
+  const [rows, subjectRows, projectRows, assigneeRows] = await loaderRows(db, ids);
+  const canEdit = canEditAs(viewer);
+  const canAssign = canAssignAs(viewer);
 
   const group = <R extends { id: number }, V>(list: R[], map: (r: R) => V) => {
     const out = new Map<number, V[]>();
@@ -98,6 +116,7 @@ export async function loadSignalements(
   };
   const subjectsById = group(subjectRows, (r) => refDto('subjects', r));
   const projectsById = group(projectRows, (r) => projectDto(r.project, r.owner));
+  const assigneesById = group(assigneeRows, (r) => r);
   const byId = new Map(rows.map((r) => [r.s.id, r]));
 
   return ids.flatMap((id) => {
@@ -110,6 +129,8 @@ export async function loadSignalements(
     const niveau = orNull(r.niveau);
     const statut = orNull(r.statut);
     const resultat = orNull(r.resultat);
+    const assignees = assigneesById.get(id) ?? [];
+    const rights = { createdByEmail: r.createdBy.email, assigneeIds: assignees.map((a) => Number(a.userId)) };
     const dto: SignalementDto = {
       '@id': iri('signalements', r.s.code),
       '@type': 'Signalement',
@@ -140,7 +161,9 @@ export async function loadSignalements(
       description: r.s.description,
       actionProvisoires: r.s.actionProvisoires,
       preuves: r.s.preuves,
-      canEdit: canEdit(r.createdBy.email),
+      assignees: assignees.map(staffRef),
+      canEdit: canEdit(rights),
+      canAssign: canAssign(rights),
     };
     return [dto];
   });

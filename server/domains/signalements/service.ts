@@ -15,7 +15,7 @@ import { insertWithFreshCode } from '#server/db/fresh-code';
 import { invalid } from '#server/errors';
 import type { SessionUser } from '../auth/session';
 import { orNull, placeColumns, placeDto } from '../referentiels/dto';
-import { canEditAs, findEditable, findSignalement, idOf, idsOf } from './access';
+import { findEditable, findSignalement, idOf, idsOf } from './access';
 import { generateSignalementCode } from './code';
 import { diff, recordChange } from './history';
 import { listPage } from './queries';
@@ -32,7 +32,7 @@ type LocalisationInput = z.output<typeof localisationSchema>;
 export async function listSignalements(ctx: ReadsWithCipher, actor: SessionUser, q: ListQuery) {
   const { db } = ctx;
   const { ids, total } = await listPage(ctx, actor, q);
-  const items = await loadSignalements(db, ids, canEditAs(actor));
+  const items = await loadSignalements(db, ids, actor);
   return { items, total: total.n, totalExact: total.exact };
 }
 
@@ -42,7 +42,7 @@ export async function getSignalement(
   code: string,
 ): Promise<SignalementDto> {
   const row = await findSignalement(db, code);
-  const [dto] = await loadSignalements(db, [row.id], canEditAs(actor));
+  const [dto] = await loadSignalements(db, [row.id], actor);
   return dto!;
 }
 
@@ -165,7 +165,7 @@ export async function patchSignalement(
     }
     return report.id;
   });
-  const [dto] = await loadSignalements(db, [id], canEditAs(actor));
+  const [dto] = await loadSignalements(db, [id], actor);
   return dto!;
 }
 
