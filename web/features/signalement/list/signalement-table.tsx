@@ -2,7 +2,7 @@ import { Link } from 'wouter';
 import type { SignalementDto } from '#shared/dto/signalements';
 import { Badge } from '#web/components/ui/badge';
 import { formatDate } from '#web/lib/format';
-import { EMPTY_VALUE } from '../labels';
+import { EMPTY_VALUE, NOT_ASSIGNED_LABEL } from '../labels';
 
 export const detailPath = (code: string) => `/signalement/detail/${encodeURIComponent(code)}`;
 
@@ -17,6 +17,12 @@ function PartnerName({ partenaire }: { partenaire: SignalementDto['partenaire'] 
       <span className="line-clamp-2">{partenaire.designation}</span>
     </span>
   );
+}
+
+/** « Assigné à »: the assignees' names, or « Non assigné » (docs/decisions/0028). */
+function Assignees({ signalement: s }: { signalement: SignalementDto }) {
+  if (s.assignees.length === 0) return <span className="text-base-content/70">{NOT_ASSIGNED_LABEL}</span>;
+  return <span className="line-clamp-2">{s.assignees.map((a) => a.nomPrenom).join(', ')}</span>;
 }
 
 const place = (s: SignalementDto) =>
@@ -40,6 +46,7 @@ export function SignalementTable({ items }: { items: SignalementDto[] }) {
               <th>Localisation</th>
               <th>Statut</th>
               <th>Niveau</th>
+              <th>Assigné à</th>
             </tr>
           </thead>
           <tbody>
@@ -88,6 +95,9 @@ export function SignalementTable({ items }: { items: SignalementDto[] }) {
                     <span className="text-base-content/70">{EMPTY_VALUE}</span>
                   )}
                 </td>
+                <td className="max-w-44" data-testid="assignees-cell">
+                  <Assignees signalement={s} />
+                </td>
               </tr>
             ))}
           </tbody>
@@ -123,6 +133,9 @@ export function SignalementTable({ items }: { items: SignalementDto[] }) {
                 )}
               </span>
               {place(s) && <span className="text-xs text-base-content/70">{place(s)}</span>}
+              <span className="text-xs">
+                Assigné à : <Assignees signalement={s} />
+              </span>
             </Link>
           </li>
         ))}
