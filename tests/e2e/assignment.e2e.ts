@@ -29,7 +29,8 @@ describe('assigning a report and « Mes dossiers »', () => {
   it('lets the creator assign a colleague, who finds the report in « Mes dossiers » and edits it', async () => {
     await creator.goto(`/admin/signalement/detail/${code}`);
     const card = creator.getByTestId('assignees-card');
-    await expect.poll(() => card.textContent()).toContain('Non assigné');
+    // The first report read starts the server's read threads: slow on a loaded machine.
+    await expect.poll(() => card.textContent(), { timeout: 30_000 }).toContain('Non assigné');
     await assertAxeClean(creator, 'Assignés card');
     await card.getByRole('button', { name: /Utilisateur à assigner/ }).click();
     await card
