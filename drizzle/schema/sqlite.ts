@@ -354,6 +354,29 @@ export const signalementProjects = table(
 );
 
 /**
+ * Who works on a report (docs/decisions/0028): enabled staff of any role, any number of them, each with the
+ * editing rights of the report's creator. The (user, report) index answers « Mes dossiers » and the
+ * « Assigné à » filter; the primary key answers « Non assigné » (NOT EXISTS probed per report).
+ */
+export const signalementAssignees = table(
+  'signalement_assignees',
+  {
+    signalementId: ref('signalement_id')
+      .notNull()
+      .references(() => signalements.id, { onDelete: 'cascade' }),
+    userId: ref('user_id')
+      .notNull()
+      .references(() => utilisateurs.id),
+    assignedById: ref('assigned_by_id').references(() => utilisateurs.id),
+    assignedAt: timestamp('assigned_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.signalementId, t.userId] }),
+    index('signalement_assignees_user_idx').on(t.userId, t.signalementId),
+  ],
+);
+
+/**
  * Reports per business day and per value of one dimension ('total' with refId 0, 'statut', 'region',
  * 'district', 'commune', 'canal', 'niveau', 'resultat', 'subject'): the dashboard's counts. Kept
  * exact by triggers on signalements and signalement_subjects (drizzle/migrations/{sqlite,pg}/0004_day_counts.sql,

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { TEST_PASSWORD, type TestApp } from '#tests/helpers/app';
 import {
   insertAlert,
+  insertAssignment,
   insertFailedMail,
   passwordLinkToken,
   type addPeople,
@@ -49,6 +50,14 @@ export function matrixRequests(fixture: MatrixFixture) {
   });
 
   const creation = () => ({ ...MINIMAL_REPORT });
+  /** A fresh enabled account, so each caller's assignment is a first one. */
+  const freshStaff = () => app().user(`assigne-${unique()}@example.mg`, 'ROLE_USER', 'Rasoa Assignée');
+  /** A fresh account already assigned to the report, for each caller's unassignment. */
+  const assignedStaff = async () => {
+    const code = await freshStaff();
+    await insertAssignment(app(), data.report, code);
+    return code;
+  };
 
   const REQUESTS: Record<string, (caller: Caller) => Call | Promise<Call>> = {
     'POST /api/login': () => ({
@@ -181,6 +190,17 @@ export function matrixRequests(fixture: MatrixFixture) {
     'GET /api/signalements/:code/source': () => ({ url: `/api/signalements/${data.report}/source` }),
     'GET /api/signalements/:code/victimes': () => ({ url: `/api/signalements/${data.report}/victimes` }),
     'GET /api/signalements/:code/historique': () => ({ url: `/api/signalements/${data.report}/historique` }),
+    'GET /api/signalements/:code/assignes': () => ({ url: `/api/signalements/${data.report}/assignes` }),
+    'POST /api/signalements/:code/assignes': async () => ({
+      method: 'POST',
+      url: `/api/signalements/${data.report}/assignes`,
+      body: { utilisateur: `/api/utilisateurs/${await freshStaff()}` },
+    }),
+    'DELETE /api/signalements/:code/assignes/:utilisateur': async () => ({
+      method: 'DELETE',
+      url: `/api/signalements/${data.report}/assignes/${await assignedStaff()}`,
+    }),
+    'GET /api/dashboard/mes-dossiers': () => ({ url: '/api/dashboard/mes-dossiers' }),
     'GET /api/signalement/:code/default-mail-content': () => ({
       url: `/api/signalement/${data.report}/default-mail-content`,
     }),
@@ -329,6 +349,12 @@ export function matrixRequests(fixture: MatrixFixture) {
     'signalements.updateLocalisation': () =>
       mutation('signalements.updateLocalisation', { code: data.report, fokontany: 'Ambohitra' }),
     'signalements.historique': () => query('signalements.historique', { code: data.report }),
+    'signalements.assignees': () => query('signalements.assignees', { code: data.report }),
+    'signalements.assign': async () =>
+      mutation('signalements.assign', { code: data.report, utilisateur: await freshStaff() }),
+    'signalements.unassign': async () =>
+      mutation('signalements.unassign', { code: data.report, utilisateur: await assignedStaff() }),
+    'dashboard.myCases': () => query('dashboard.myCases'),
     'signalements.defaultMailContent': () => query('signalements.defaultMailContent', { code: data.report }),
     'signalements.notifyPartner': () =>
       mutation('signalements.notifyPartner', {

@@ -36,6 +36,22 @@ export interface UserRefDto {
   nomPrenom: string;
 }
 
+/** A staff member named on a report: code and name only (least privilege, docs/decisions/0015). */
+export interface StaffRefDto {
+  '@id': string;
+  code: string;
+  nomPrenom: string;
+}
+
+/** One assignee of a report (docs/decisions/0028), '@id' /api/signalements/{code}/assignes/{user}. */
+export interface AssignationDto {
+  '@id': string;
+  '@type': 'Assignation';
+  utilisateur: StaffRefDto;
+  assignedBy: StaffRefDto | null;
+  assignedAt: string;
+}
+
 export interface SignalementDto {
   '@id': string;
   '@type': 'Signalement';
@@ -66,8 +82,12 @@ export interface SignalementDto {
   description: string | null;
   actionProvisoires: string[];
   preuves: string[];
-  /** Whether the caller may edit this report (its creator, matched by e-mail, or an admin). */
+  /** Who works on it (docs/decisions/0028), by name; empty: « Non assigné ». */
+  assignees: StaffRefDto[];
+  /** Whether the caller may edit this report (its creator, matched by e-mail, an assignee or an admin). */
   canEdit: boolean;
+  /** Whether the caller may assign and unassign it (its creator or an admin). */
+  canAssign: boolean;
 }
 
 /**
@@ -91,6 +111,8 @@ export interface SignalementListItemDto {
   statut: ListRefDto | null;
   niveau: (ListRefDto & Pick<NiveauDto, 'color'>) | null;
   isTreated: boolean;
+  /** « Assigné à »: empty for « Non assigné » (docs/decisions/0028-assignees-rights.md). */
+  assignees: Pick<StaffRefDto, 'code' | 'nomPrenom'>[];
 }
 /** A reference in a list row: its code and its label. */
 export type ListRefDto = Pick<RefDto, 'code' | 'designation'>;

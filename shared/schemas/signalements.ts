@@ -193,6 +193,12 @@ export const notifyPartnerSchema = z.object({
 export const SORT_FIELDS = ['signalementAt', 'code', 'partenaire.designation'] as const;
 
 /** The list filters in the §7 vocabulary; the REST query string parses straight into this. */
+/** A boolean of the query string ('true'/'false') or of a tRPC input. */
+const queryBoolean = z.union([
+  z.boolean(),
+  z.enum(['true', 'false'], { message: 'Valeur invalide (true ou false).' }).transform((v) => v === 'true'),
+]);
+
 export const signalementListSchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
   itemsPerPage: z.coerce.number().int().min(1).max(100).default(PAGE_SIZE_SIGNALEMENTS),
@@ -210,8 +216,17 @@ export const signalementListSchema = z.object({
   signalementAt: z
     .object({ after: isoDate('Date invalide.').optional(), before: isoDate('Date invalide.').optional() })
     .optional(),
+  // « Assigné à » (docs/decisions/0028): users by code, or `exists[assignees]=false` for « Non assigné ».
+  'assignees.code': z.array(z.string().max(64)).max(100).optional(),
+  exists: z.object({ assignees: queryBoolean.optional() }).optional(),
 });
 export type SignalementListInput = z.input<typeof signalementListSchema>;
 export type SignalementListQuery = z.output<typeof signalementListSchema>;
 /** The export takes the same filters without pagination. */
 export const signalementExportSchema = signalementListSchema.omit({ page: true, itemsPerPage: true });
+
+/** Assigning a report (docs/decisions/0028): the user by IRI (/api/utilisateurs/{code}) or code. */
+export const assignSchema = z.object({
+  utilisateur: ref('utilisateurs', 'Veuillez choisir un utilisateur.'),
+});
+export type AssignInput = z.input<typeof assignSchema>;

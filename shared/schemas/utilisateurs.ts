@@ -28,7 +28,11 @@ export type ListUtilisateursInput = z.infer<typeof listUtilisateursInputSchema>;
 
 /** The report list's creator picker: any logged-in user, at most FILTER_PICKER_SIZE entries. */
 export const utilisateurOptionsInputSchema = z
-  .object({ search: z.string().trim().max(200).optional() })
+  .object({
+    search: z.string().trim().max(200).optional(),
+    /** Only enabled accounts: the assignment picker (docs/decisions/0028). */
+    enabledOnly: z.boolean().optional(),
+  })
   .optional();
 export const UTILISATEUR_OPTIONS_LIMIT = FILTER_PICKER_SIZE;
 

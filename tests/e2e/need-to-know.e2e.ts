@@ -51,7 +51,7 @@ describe('need to know and least privilege on the detail screen, for non-admins'
     await expect
       .poll(() => section.getByTestId('sources-protected').textContent())
       .toBe(
-        '1 source(s) protégée(s) — seuls le créateur du signalement et les administrateurs peuvent les consulter.',
+        '1 source(s) protégée(s) — seuls le créateur du signalement, les personnes assignées et les administrateurs peuvent les consulter.',
       );
     expect(await section.getByTestId('person-add').count()).toBe(0);
     expect(await section.getByTestId('person-item').count()).toBe(0);

@@ -99,3 +99,15 @@ export async function passwordLinkToken(t: TestApp, email: string): Promise<stri
   if (!user) throw new Error(`no user ${email}`);
   return (await issuePasswordToken(t.db, user.id, 'reset')).token;
 }
+
+/** Assigns a user to a report straight in the table (no e-mail, no history), for tests of what follows. */
+export async function insertAssignment(t: TestApp, report: string, userCode: string): Promise<void> {
+  const { signalementAssignees: a, signalements: s, utilisateurs: u } = t.db.t;
+  const [r] = await t.db.read.select({ id: s.id }).from(s).where(eq(s.code, report)).limit(1);
+  const [user] = await t.db.read.select({ id: u.id }).from(u).where(eq(u.code, userCode)).limit(1);
+  await t.db.transaction((tx) =>
+    tx
+      .insert(a)
+      .values({ signalementId: r!.id, userId: user!.id, assignedById: null, assignedAt: new Date() }),
+  );
+}

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '#server/db/client';
+import { myCases } from './my-cases';
 import { dateRangeSchema, localisationInputSchema } from './schema';
 import { keyMetrics, perCanal, perDay, perLocalisation, perNiveau, perResultat, perSubject } from './service';
 
@@ -8,6 +9,7 @@ export function dashboardRoutes(app: FastifyInstance, db: Database) {
   const range = (query: unknown) => dateRangeSchema.parse(query ?? {});
 
   app.get('/api/dashboard/key-metrics', (request) => keyMetrics(db, range(request.query)));
+  app.get('/api/dashboard/mes-dossiers', (request) => myCases(db, request.auth!.user));
   app.get('/api/dashboard/count-per-localisation', (request) => {
     const input = localisationInputSchema.parse(request.query ?? {});
     return perLocalisation(db, input.type, input);

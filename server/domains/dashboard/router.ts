@@ -1,5 +1,6 @@
 import { authedProcedure, router } from '#server/trpc/init';
 import { mapStyleConfig } from './map-style';
+import { myCases } from './my-cases';
 import {
   overviewDistribution,
   overviewPerDay,
@@ -20,6 +21,7 @@ const range = dateRangeSchema.optional();
 /** The dashboard's data for the client: the seven calls of spec §7, the map style and the period analysis. */
 export const dashboardRouter = router({
   keyMetrics: authedProcedure.input(range).query(({ ctx, input }) => keyMetrics(ctx.db, input)),
+  myCases: authedProcedure.query(({ ctx }) => myCases(ctx.db, ctx.auth.user)),
   perLocalisation: authedProcedure
     .input(localisationInputSchema)
     .query(({ ctx, input }) => perLocalisation(ctx.db, input.type, input)),

@@ -38,6 +38,12 @@ describe('French descriptions of the access log', () => {
     expect(describeEntry('droits', { action: 'reinitialisation_2fa', utilisateur: 'USR3' })).toBe(
       'Réinitialisation de la double authentification (USR3)',
     );
+    expect(describeEntry('droits', { action: 'assignation', utilisateur: 'USR4' })).toBe(
+      'Assignation du signalement (USR4)',
+    );
+    expect(
+      describeEntry('droits', { action: 'desassignation', utilisateur: 'USR4', motif: 'compte_desactive' }),
+    ).toBe("Fin d'assignation du signalement (USR4) : compte désactivé");
     expect(describeEntry('connexion', { etape: 'mot_de_passe' })).toBe('Connexion (mot de passe)');
     expect(describeEntry('echec_connexion', { motif: 'mot_de_passe_incorrect' })).toBe(
       'Mot de passe incorrect',

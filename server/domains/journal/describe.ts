@@ -50,6 +50,10 @@ function describeRights(d: Details): string {
       return `Création du compte${suffix} : rôle ${str(d.role) || '—'}`;
     case 'reinitialisation_2fa':
       return `Réinitialisation de la double authentification${suffix}`;
+    case 'assignation':
+      return `Assignation du signalement${suffix}`;
+    case 'desassignation':
+      return `Fin d'assignation du signalement${suffix}${d.motif === 'compte_desactive' ? ' : compte désactivé' : ''}`;
     default: {
       const parts = [beforeAfter('Rôle', d.role), beforeAfter('Compte', d.compte)].filter(
         (p): p is string => p !== null,

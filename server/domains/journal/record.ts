@@ -97,6 +97,20 @@ export async function recordRightsChange(
   await recordAccess(db, { kind: 'droits', ...byActor(actor), details }, tx);
 }
 
+/**
+ * A report's assignee added or removed (docs/decisions/0028): a change of who may edit the report and know
+ * its protected sources. `motif` says why an assignment ended without anyone choosing it.
+ */
+export async function recordAssignmentChange(
+  db: Database,
+  actor: Actor,
+  signalement: string,
+  details: { action: 'assignation' | 'desassignation'; utilisateur: string; motif?: 'compte_desactive' },
+  tx: Orm,
+) {
+  await recordAccess(db, { kind: 'droits', ...byActor(actor), signalement, details }, tx);
+}
+
 /** A successful log-in step (password, then second factor when owed). */
 export async function recordLogin(
   db: Database,

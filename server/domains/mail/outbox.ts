@@ -6,7 +6,8 @@ export type MailKind =
   | 'partner-notification'
   | 'access-alert'
   | 'two-factor-guesses'
-  | 'two-factor-reset';
+  | 'two-factor-reset'
+  | 'assignment';
 
 export interface OutgoingMail {
   kind: MailKind;

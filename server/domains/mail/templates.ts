@@ -115,3 +115,35 @@ export function accessAlertMail({ to, nomPrenom, user, message, link }: AccessAl
     html: html(intro, { href: link, label: 'Ouvrir le journal des accès' }, after),
   };
 }
+
+/** A report's page in the back-office: {PUBLIC_URL}/admin/signalement/detail/{code}. */
+export function reportLink(publicUrl: string, code: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}${BASE_PATH}/signalement/detail/${encodeURIComponent(code)}`;
+}
+
+export interface AssignmentMailInput {
+  to: string;
+  nomPrenom: string;
+  /** The report's code; nothing else of the report leaves in the message (no people, no text). */
+  code: string;
+  /** Who assigned it. */
+  by: string;
+  link: string;
+}
+
+/** Tells a user that a report was assigned to them (docs/decisions/0028). */
+export function assignmentMail({ to, nomPrenom, code, by, link }: AssignmentMailInput): OutgoingMail {
+  const intro = [
+    `Bonjour ${nomPrenom},`,
+    `${by} vous a assigné le signalement ${code}.`,
+    'Vous pouvez désormais le modifier et consulter toutes ses personnes. Il apparaît dans « Mes dossiers ».',
+  ];
+  const after = ["Si vous pensez qu'il s'agit d'une erreur, contactez la personne qui vous l'a assigné."];
+  return {
+    kind: 'assignment',
+    to,
+    subject: `Signalements : le signalement ${code} vous est assigné`,
+    text: [...intro, link, ...after, `— ${SIGNATURE}`].join('\n\n') + '\n',
+    html: html(intro, { href: link, label: 'Ouvrir le signalement' }, after),
+  };
+}

@@ -11,7 +11,6 @@ import type { Services, WithCipher } from '#server/context';
 import type { ReadOnlyDatabase } from '#server/db/client';
 import type { SessionUser } from '../auth/session';
 import { recordExport } from '../journal/record';
-import { canEditAs } from './access';
 import { loadSignalements } from './loader';
 import { filterConditions, orderBy, type ListFilters } from './queries';
 
@@ -54,7 +53,7 @@ export async function startExport(
 export async function* exportBatches(db: ReadOnlyDatabase, actor: SessionUser, ids: number[]) {
   for (let i = 0; i < ids.length; i += BATCH) {
     const slice = ids.slice(i, i + BATCH);
-    const items = await loadSignalements(db, slice, canEditAs(actor));
+    const items = await loadSignalements(db, slice, actor);
     const counts = await peopleCounts(db, slice);
     yield items.map((item) => ({
       item,

@@ -2,7 +2,7 @@
 // set, which rows it names by code, its WHERE condition and how the day counts answer a total under it.
 // A filter added to signalementListSchema does not compile until it has its entry here. The totals
 // (queries.ts) and the page (list-page.ts) read the filters through this module only.
-import { and, eq, exists, gte, inArray, lt, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, eq, exists, gte, inArray, lt, not, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { addDays, businessDay, businessDayStart } from '#shared/calendar';
 import type { SignalementListQuery } from '#shared/schemas/signalements';
 import { cipherOf, type ReadsWithCipher, type WithCipher } from '#server/context';
@@ -14,8 +14,8 @@ import {
   signalementSearchCondition,
   type WordMatch,
 } from '#server/db/search';
-import { isAdmin } from '../auth/guards';
 import type { SessionUser } from '../auth/session';
+import { editableCondition } from './access';
 
 export type ListFilters = Omit<SignalementListQuery, 'page' | 'itemsPerPage'>;
 /** The filters; `order` only sorts (list-page.ts). */
@@ -40,8 +40,8 @@ export interface FilterPlan {
 
 /**
  * The reports with a source named exactly `search` (normalised), among those whose sources the viewer
- * may know: the SQL form of canSeeSources (access.ts): not anonymous, or created by the viewer, or any
- * report for an administrator. Names are encrypted: only the keyed HMAC of the whole name is compared.
+ * may know: the SQL form of canSeeSources (access.ts): not anonymous, or editable by the viewer
+ * (editableCondition: created by or assigned to them), or any report for an administrator. Names are encrypted: only the keyed HMAC of the whole name is compared.
  * Looked up for every search, and the list's statements take the answer as one parameter (inIdList), so
  * a name that exists and one that does not issue the same statements with the same plans: the time of a
  * search does not tell whether a protected source bears a name (decision 0015).
@@ -51,7 +51,8 @@ async function reportsNamed(ctx: ReadsWithCipher, search: string, viewer: Sessio
   // A keyed hash that no source has when the search is blank: the same statement runs.
   const index = cipherOf(ctx).blindIndex(search) ?? '';
   const { signalements: s, sources } = db.t;
-  const visible = isAdmin(viewer) ? undefined : or(eq(s.isAnonyme, false), eq(s.createdById, viewer.id));
+  const editable = editableCondition(db, viewer);
+  const visible = editable ? or(eq(s.isAnonyme, false), editable) : undefined;
   const rows = await db.read
     .selectDistinct({ id: s.id })
     .from(sources)
@@ -171,6 +172,39 @@ export const LIST_FILTERS = {
         // first instant).
         before ? lt(s.signalementAt, businessDayStart(addDays(businessDay(before), 1))) : undefined,
       ];
+    },
+  },
+  // « Assigné à » (docs/decisions/0028): a user's reports are few next to the whole list, so the set comes
+  // straight from the (user_id, signalement_id) index in either mode, and the page sorts it.
+  'assignees.code': {
+    isSet: (f) => hasCodes(f['assignees.code']),
+    codes: 'utilisateurs',
+    dayCounts: null,
+    where: ({ db, r }) => {
+      const userIds = r.ids['assignees.code'];
+      if (!userIds) return [];
+      const { signalements: s, signalementAssignees: a } = db.t;
+      return [
+        inArray(s.id, db.read.select({ id: a.signalementId }).from(a).where(inArray(a.userId, userIds))),
+      ];
+    },
+  },
+  // « Non assigné » (exists[assignees]=false), or assigned to anyone (true): each report probed through
+  // the assignees' primary key (signalement_id first), in the list's order, stopping after a page.
+  exists: {
+    isSet: (f) => f.exists?.assignees !== undefined,
+    dayCounts: null,
+    where: ({ db, r }) => {
+      const wanted = r.f.exists?.assignees;
+      if (wanted === undefined) return [];
+      const { signalements: s, signalementAssignees: a } = db.t;
+      const assigned = exists(
+        db.read
+          .select({ one: sql`1` })
+          .from(a)
+          .where(eq(a.signalementId, s.id)),
+      );
+      return [wanted ? assigned : not(assigned)];
     },
   },
   search: {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '#server/db/seed/demo';
 import { createTestApp, type TestApp } from '#tests/helpers/app';
 import { testEngines } from '#tests/helpers/db';
+import { SAME_ORIGIN } from '#tests/helpers/report-fixture';
 
 /**
  * A page of 20 demo reports, in bytes (JSON, and gzip as a client receives it). The whole reports came to
@@ -28,7 +29,9 @@ const MEMBER_FIELDS = [
   'statut',
   'niveau',
   'isTreated',
+  'assignees',
 ];
+const STAFF_FIELDS = ['code', 'nomPrenom'];
 const REF_FIELDS = ['code', 'designation'];
 const COLOURED_REF_FIELDS = ['code', 'designation', 'color'];
 
@@ -55,8 +58,24 @@ describe.each(await testEngines())('report list rows on %s', (engine) => {
     t = await createTestApp(engine);
     // More than the loader prepares for (100 ids): the export's batch of 120 takes its other path.
     await seedDemo(t.ctx, { reports: REPORTS, seed: 27 });
-    await t.user('liste@example.mg', 'ROLE_ADMIN', 'Rasoa Liste');
+    const admin = await t.user('liste@example.mg', 'ROLE_ADMIN', 'Rasoa Liste');
+    const other = await t.user('charge@example.mg', 'ROLE_USER', 'Rabe Charge');
     cookie = await t.login('liste@example.mg');
+    // Two reports of the first page with assignees (one with two), so « Assigné à » is compared with values.
+    const [first, second] = (await restPage()).json().member as Array<{ code: string }>;
+    for (const [report, user] of [
+      [first!.code, admin],
+      [first!.code, other],
+      [second!.code, other],
+    ] as const) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/signalements/${report}/assignes`,
+        headers: { cookie, ...SAME_ORIGIN, 'content-type': 'application/json' },
+        payload: JSON.stringify({ utilisateur: `/api/utilisateurs/${user}` }),
+      });
+      expect(res.statusCode, res.body).toBe(201);
+    }
   });
   afterAll(async () => t?.close());
 
@@ -85,7 +104,11 @@ describe.each(await testEngines())('report list rows on %s', (engine) => {
       }
       for (const subject of item.subjects as Json[]) expect(Object.keys(subject!)).toEqual(REF_FIELDS);
       if (item.niveau !== null) expect(Object.keys(item.niveau!)).toEqual(COLOURED_REF_FIELDS);
-      for (const [key, value] of Object.entries(item)) if (value !== null) present.add(key);
+      for (const assignee of item.assignees as Json[]) expect(Object.keys(assignee!)).toEqual(STAFF_FIELDS);
+      if ((item.assignees as Json[]).length > 0) present.add('assignees');
+      for (const [key, value] of Object.entries(item)) {
+        if (value !== null && key !== 'assignees') present.add(key);
+      }
 
       const detail = await t.app.inject({ url: item['@id'] as string, headers: { cookie } });
       expect(detail.statusCode).toBe(200);

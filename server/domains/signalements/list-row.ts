@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import type { ListRefDto, SignalementListItemDto } from '#shared/dto/signalements';
 import type { Orm, ReadOnlyDatabase } from '#server/db/client';
 import { iri, orNull } from '../referentiels/dto';
-import { forIds, subjectRows } from './loader';
+import { assigneeRows, forIds, subjectRows } from './loader';
 
 /** The list's columns: the report's own, and the code and label of each reference it shows. */
 function listRowColumns(db: ReadOnlyDatabase) {
@@ -51,7 +51,11 @@ const ref = (row: { code: string | null; designation: string } | null): ListRefD
   return set && { code: set.code, designation: set.designation };
 };
 
-function listItem(r: ListRow, subjects: ListRefDto[]): SignalementListItemDto {
+function listItem(
+  r: ListRow,
+  subjects: ListRefDto[],
+  assignees: SignalementListItemDto['assignees'],
+): SignalementListItemDto {
   const niveau = orNull(r.niveau);
   return {
     '@id': iri('signalements', r.s.code),
@@ -67,16 +71,24 @@ function listItem(r: ListRow, subjects: ListRefDto[]): SignalementListItemDto {
     statut: ref(r.statut),
     niveau: niveau && { code: niveau.code, designation: niveau.designation, color: niveau.color },
     isTreated: r.s.isTreated,
+    assignees,
   };
 }
 
-/** The list's rows for the given report ids, in the given order: two statements, whatever the page. */
+/** The list's rows for the given report ids, in the given order: three statements, whatever the page. */
 export async function loadListItems(db: ReadOnlyDatabase, ids: number[]): Promise<SignalementListItemDto[]> {
   if (ids.length === 0) return [];
-  const [rows, subjectList] = await Promise.all([
+  const [rows, subjectList, assigneeList] = await Promise.all([
     forIds(db, 'list_rows', ids, (orm, where) => selectListRows(db, orm).where(where(db.t.signalements.id))),
     forIds(db, 'load_subjects', ids, (orm, where) => subjectRows(db, orm, where)),
+    forIds(db, 'load_assignees', ids, (orm, where) => assigneeRows(db, orm, where)),
   ]);
+  const assignees = new Map<number, SignalementListItemDto['assignees']>();
+  for (const { id, code, nomPrenom } of assigneeList) {
+    const list = assignees.get(id) ?? [];
+    list.push({ code, nomPrenom });
+    assignees.set(id, list);
+  }
   const subjects = new Map<number, ListRefDto[]>();
   for (const { id, code, designation } of subjectList) {
     const list = subjects.get(id) ?? [];
@@ -86,6 +98,6 @@ export async function loadListItems(db: ReadOnlyDatabase, ids: number[]): Promis
   const byId = new Map(rows.map((r) => [r.s.id, r]));
   return ids.flatMap((id) => {
     const row = byId.get(id);
-    return row ? [listItem(row, subjects.get(id) ?? [])] : [];
+    return row ? [listItem(row, subjects.get(id) ?? [], assignees.get(id) ?? [])] : [];
   });
 }

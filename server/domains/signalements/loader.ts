@@ -1,5 +1,5 @@
 // The loading of full report DTOs for a set of ids in a fixed number of queries (no query per row): the
-// report with its nine references, its subjects, its projects.
+// report with its nine references, its subjects, its projects, its assignees.
 import { aliasedTable, asc, eq, inArray, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { SignalementDto } from '#shared/dto/signalements';
 import type { Orm, ReadOnlyDatabase } from '#server/db/client';
@@ -15,6 +15,9 @@ import {
   refDto,
   statutDto,
 } from '../referentiels/dto';
+import type { SessionUser } from '../auth/session';
+import { canAssignAs, canEditAs } from './access';
+import { staffRef } from './staff-ref';
 import { selectReportRows } from './report-row';
 
 /** The subjects of the reports matching `ids`, in their display order: the loader's and the list's. */
@@ -58,6 +61,22 @@ function projectRows(db: ReadOnlyDatabase, orm: Orm, ids: (column: AnyColumn) =>
     .orderBy(asc(t.projects.sigle));
 }
 
+/** The assignees of the reports matching `ids`, by name: the loader's and the list's. */
+export function assigneeRows(db: ReadOnlyDatabase, orm: Orm, ids: (column: AnyColumn) => SQL) {
+  const t = db.t;
+  return orm
+    .select({
+      id: t.signalementAssignees.signalementId,
+      userId: t.signalementAssignees.userId,
+      code: t.utilisateurs.code,
+      nomPrenom: t.utilisateurs.nomPrenom,
+    })
+    .from(t.signalementAssignees)
+    .innerJoin(t.utilisateurs, eq(t.utilisateurs.id, t.signalementAssignees.userId))
+    .where(ids(t.signalementAssignees.signalementId))
+    .orderBy(asc(t.utilisateurs.nomPrenom), asc(t.utilisateurs.id));
+}
+
 /**
  * Runs one statement of the loaders for the given ids (`statement` gets a condition on a column): for a
  * page (at most 100 ids, the largest itemsPerPage), prepared under `name` and run by db.prepared (on SQLite
@@ -77,7 +96,7 @@ export async function forIds<R>(
   });
 }
 
-/** The loader's rows: the report with its nine references, its subjects, its projects. */
+/** The loader's rows: the report with its nine references, its subjects, its projects, its assignees. */
 function loaderRows(db: ReadOnlyDatabase, ids: number[]) {
   return Promise.all([
     forIds(db, 'load_reports', ids, (orm, where) =>
@@ -85,6 +104,7 @@ function loaderRows(db: ReadOnlyDatabase, ids: number[]) {
     ),
     forIds(db, 'load_subjects', ids, (orm, where) => subjectRows(db, orm, where)),
     forIds(db, 'load_projects', ids, (orm, where) => projectRows(db, orm, where)),
+    forIds(db, 'load_assignees', ids, (orm, where) => assigneeRows(db, orm, where)),
   ]);
 }
 
@@ -92,18 +112,21 @@ function loaderRows(db: ReadOnlyDatabase, ids: number[]) {
 export async function loadSignalements(
   db: ReadOnlyDatabase,
   ids: number[],
-  canEdit: (createdByEmail: string) => boolean,
+  viewer: SessionUser,
 ): Promise<SignalementDto[]> {
   if (ids.length === 0) return [];
-  const [rows, subjectRows, projectRows] = await loaderRows(db, ids);
+  const [rows, subjectList, projectList, assigneeList] = await loaderRows(db, ids);
+  const canEdit = canEditAs(viewer);
+  const canAssign = canAssignAs(viewer);
 
   const group = <R extends { id: number }, V>(list: R[], map: (r: R) => V) => {
     const out = new Map<number, V[]>();
     for (const r of list) out.set(r.id, [...(out.get(r.id) ?? []), map(r)]);
     return out;
   };
-  const subjectsById = group(subjectRows, (r) => refDto('subjects', r));
-  const projectsById = group(projectRows, (r) => projectDto(r.project, r.owner));
+  const subjectsById = group(subjectList, (r) => refDto('subjects', r));
+  const projectsById = group(projectList, (r) => projectDto(r.project, r.owner));
+  const assigneesById = group(assigneeList, (r) => r);
   const byId = new Map(rows.map((r) => [r.s.id, r]));
 
   return ids.flatMap((id) => {
@@ -116,6 +139,8 @@ export async function loadSignalements(
     const niveau = orNull(r.niveau);
     const statut = orNull(r.statut);
     const resultat = orNull(r.resultat);
+    const assignees = assigneesById.get(id) ?? [];
+    const rights = { createdByEmail: r.createdBy.email, assigneeIds: assignees.map((a) => Number(a.userId)) };
     const dto: SignalementDto = {
       '@id': iri('signalements', r.s.code),
       '@type': 'Signalement',
@@ -146,7 +171,9 @@ export async function loadSignalements(
       description: r.s.description,
       actionProvisoires: r.s.actionProvisoires,
       preuves: r.s.preuves,
-      canEdit: canEdit(r.createdBy.email),
+      assignees: assignees.map(staffRef),
+      canEdit: canEdit(rights),
+      canAssign: canAssign(rights),
     };
     return [dto];
   });

@@ -8,7 +8,7 @@ import { forbidden } from '#server/errors';
 import { isAdmin } from '../auth/guards';
 import type { SessionUser } from '../auth/session';
 import { enqueueMail } from '../mail/outbox';
-import { canEditAs, findEditable, findSignalement } from './access';
+import { findEditable, findSignalement } from './access';
 import { recordChange } from './history';
 import { loadSignalements } from './loader';
 
@@ -21,7 +21,7 @@ const frDate = (iso: string) =>
  */
 export async function defaultMailContent(db: Database, config: Config, actor: SessionUser, code: string) {
   const report = await findSignalement(db, code);
-  const [s] = await loadSignalements(db, [report.id], canEditAs(actor));
+  const [s] = await loadSignalements(db, [report.id], actor);
   const lines = [
     `Bonjour ${s!.partenaire.designation},`,
     '',

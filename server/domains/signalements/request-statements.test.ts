@@ -44,7 +44,7 @@ describe.skipIf(!(await postgresAvailable()))('statements of one request on Post
     expect(waves(sent).map(named)).toEqual([
       ['signalements_session_check'],
       ['sql', 'sql'],
-      ['signalements_list_rows', 'signalements_load_subjects'],
+      ['signalements_list_rows', 'signalements_load_assignees', 'signalements_load_subjects'],
     ]);
   });
 
@@ -54,7 +54,7 @@ describe.skipIf(!(await postgresAvailable()))('statements of one request on Post
       ['signalements_session_check'],
       ['sql', 'sql'],
       ['sql'],
-      ['signalements_list_rows', 'signalements_load_subjects'],
+      ['signalements_list_rows', 'signalements_load_assignees', 'signalements_load_subjects'],
     ]);
   });
 
@@ -62,8 +62,13 @@ describe.skipIf(!(await postgresAvailable()))('statements of one request on Post
     const { sent } = await request({ url: `/api/signalements/${code}` });
     expect(waves(sent).map(named)).toEqual([
       ['signalements_session_check'],
-      ['sql'],
-      ['signalements_load_projects', 'signalements_load_reports', 'signalements_load_subjects'],
+      ['sql', 'sql'],
+      [
+        'signalements_load_assignees',
+        'signalements_load_projects',
+        'signalements_load_reports',
+        'signalements_load_subjects',
+      ],
     ]);
   });
 
@@ -74,7 +79,7 @@ describe.skipIf(!(await postgresAvailable()))('statements of one request on Post
     const commit = texts.indexOf('commit');
     expect(waves(sent.slice(0, begin)).map((wave) => wave.length)).toEqual([1, 3]);
     expect(commit - begin - 1).toBe(STATEMENTS_IN_CREATE);
-    expect(texts.length - commit - 1).toBe(4);
+    expect(texts.length - commit - 1).toBe(6);
   });
 });
 

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
+  assignSchema,
   localisationSchema,
   notifyPartnerSchema,
   signalementCreateSchema,
@@ -15,6 +16,7 @@ import { collection, parseQuery } from '#server/http/jsonld';
 import { listAuteurs, listSources, listVictimes } from '../personnes/service';
 import { exportBatches, exportFileName, startExport } from './export';
 import { xlsxInThread } from './export-runner';
+import { assign, listAssignees, unassign } from './assignees';
 import { listHistorique } from './history';
 import { defaultMailContent, notifyPartner } from './partner-mail';
 import { getResume } from './resume';
@@ -25,6 +27,8 @@ import { runReadTask } from './tasks/read-tasks';
 
 /** What Fastify sends an object as: the serialised answers of the read tasks keep it. */
 const JSON_UTF8 = 'application/json; charset=utf-8';
+
+const assigneeParamsSchema = codeParamsSchema.extend({ utilisateur: codeParamsSchema.shape.code });
 
 const query = (request: FastifyRequest) => parseQuery(request.query as Record<string, unknown>);
 
@@ -141,6 +145,24 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
     const { code } = codeParamsSchema.parse(request.params);
     const items = await listHistorique(ctx, user(request), code);
     return collection('Historique', request.url, items, items.length);
+  });
+
+  // The report's assignees (docs/decisions/0028): a sub-collection, one item per user.
+  app.get('/api/signalements/:code/assignes', async (request) => {
+    const { code } = codeParamsSchema.parse(request.params);
+    const items = await listAssignees(db, code);
+    return collection('Assignation', request.url, items, items.length);
+  });
+  app.post('/api/signalements/:code/assignes', async (request, reply) => {
+    const { code } = codeParamsSchema.parse(request.params);
+    const { utilisateur } = assignSchema.parse(request.body ?? {});
+    const item = await assign(db, config.PUBLIC_URL, user(request), code, utilisateur);
+    return reply.code(201).header('location', item['@id']).send(item);
+  });
+  app.delete('/api/signalements/:code/assignes/:utilisateur', async (request, reply) => {
+    const { code, utilisateur } = assigneeParamsSchema.parse(request.params);
+    await unassign(db, user(request), code, utilisateur);
+    return reply.code(204).send();
   });
 
   app.get('/api/signalement/:code/default-mail-content', async (request) => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  assignSchema,
   localisationSchema,
   notifyPartnerSchema,
   signalementCreateSchema,
@@ -7,6 +8,7 @@ import {
   signalementPatchSchema,
 } from '#shared/schemas/signalements';
 import { authedProcedure, publicProcedure, router } from '#server/trpc/init';
+import { assign, listAssignees, unassign } from './assignees';
 import { listHistorique } from './history';
 import { defaultMailContent, notifyPartner } from './partner-mail';
 import { getResume } from './resume';
@@ -54,6 +56,16 @@ export const signalementsRouter = router({
   notifyPartner: authedProcedure
     .input(notifyPartnerSchema.extend(byCode.shape))
     .mutation(({ ctx, input }) => notifyPartner(ctx.db, ctx.auth.user, input.code, input)),
+  assignees: authedProcedure.input(byCode).query(({ ctx, input }) => listAssignees(ctx.db, input.code)),
+  assign: authedProcedure
+    .input(assignSchema.extend(byCode.shape))
+    .mutation(({ ctx, input }) =>
+      assign(ctx.db, ctx.config.PUBLIC_URL, ctx.auth.user, input.code, input.utilisateur),
+    ),
+  unassign: authedProcedure.input(assignSchema.extend(byCode.shape)).mutation(async ({ ctx, input }) => {
+    await unassign(ctx.db, ctx.auth.user, input.code, input.utilisateur);
+    return { success: true as const };
+  }),
   resume: publicProcedure
     .meta({ publicLookup: true })
     .input(byCode)

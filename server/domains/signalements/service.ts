@@ -15,7 +15,7 @@ import { insertWithFreshCode } from '#server/db/fresh-code';
 import { invalid } from '#server/errors';
 import type { SessionUser } from '../auth/session';
 import { orNull, placeColumns, placeDto } from '../referentiels/dto';
-import { canEditAs, findEditable, findSignalement, idOf, idsOf } from './access';
+import { findEditable, findSignalement, idOf, idsOf } from './access';
 import { generateSignalementCode } from './code';
 import { diff, recordChange } from './history';
 import { listPage } from './queries';
@@ -43,7 +43,7 @@ export async function getSignalement(
   code: string,
 ): Promise<SignalementDto> {
   const row = await findSignalement(db, code);
-  const [dto] = await loadSignalements(db, [row.id], canEditAs(actor));
+  const [dto] = await loadSignalements(db, [row.id], actor);
   return dto!;
 }
 
@@ -180,7 +180,7 @@ export async function patchSignalement(
     }
     return report.id;
   });
-  const [dto] = await loadSignalements(db, [id], canEditAs(actor));
+  const [dto] = await loadSignalements(db, [id], actor);
   return dto!;
 }
 

@@ -9,6 +9,7 @@ import { requireAdmin } from '../auth/guards';
 import { issuePasswordToken } from '../auth/password-tokens';
 import { invalidateUserSessions, type SessionUser } from '../auth/session';
 import { recordRightsChange } from '../journal/record';
+import { unassignDisabledUser } from '../signalements/assignees';
 import { enqueueMail } from '../mail/outbox';
 import { accountSetupMail, passwordLink, passwordResetMail } from '../mail/templates';
 import { userColumns, utilisateurDto, type UtilisateurDto } from './dto';
@@ -123,6 +124,9 @@ export async function updateUser(
       .where(eq(u.id, target.id));
     // Checked at every request too; deleting the rows ends the sessions even before their next use.
     if (disabling) await invalidateUserSessions(db, target.id);
+    // A disabled account keeps no report: they show « Non assigné » unless someone else has them
+    // (docs/decisions/0028).
+    if (disabling) await unassignDisabledUser(db, tx, actor, target);
     const after = (await findUser(db, tx, { id: target.id }))!;
     const rights = rightsChanges(target, after);
     if (rights)

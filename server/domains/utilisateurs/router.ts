@@ -20,7 +20,7 @@ export const utilisateursRouter = router({
   roles: authedProcedure.query(async ({ ctx }) => (await listRoles(ctx.db)).map(roleDto)),
   options: authedProcedure
     .input(utilisateurOptionsInputSchema)
-    .query(({ ctx, input }) => listUserOptions(ctx.db, ctx.auth.user, input?.search)),
+    .query(({ ctx, input }) => listUserOptions(ctx.db, ctx.auth.user, input?.search, input?.enabledOnly)),
   create: adminProcedure.input(createUtilisateurInputSchema).mutation(({ ctx, input }) =>
     trpcIdempotent(
       ctx,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { asc, count, eq } from 'drizzle-orm';
+import { and, asc, count, eq } from 'drizzle-orm';
 import { ROLE_ADMIN } from '#shared/constants';
 import { UTILISATEUR_OPTIONS_LIMIT } from '#shared/schemas/utilisateurs';
 import type { Database } from '#server/db/client';
@@ -215,10 +215,12 @@ export async function listUserOptions(
   db: Database,
   actor: SessionUser,
   search: string | undefined,
+  enabledOnly = false,
 ): Promise<UtilisateurOption[]> {
   const { utilisateurs } = db.t;
   const admin = isAdmin(actor);
-  const where = await userSearchCondition(db, search, !admin);
+  const searched = await userSearchCondition(db, search, !admin);
+  const where = enabledOnly ? and(searched, eq(utilisateurs.isEnabled, true)) : searched;
   const query = admin
     ? db.read
         .select({ code: utilisateurs.code, nomPrenom: utilisateurs.nomPrenom, email: utilisateurs.email })

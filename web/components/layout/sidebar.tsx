@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type ComponentType, type ReactNode } from 'react';
-import { Link, useLocation } from 'wouter';
+import { Link, useLocation, useSearch } from 'wouter';
+import { myCasesPath } from '#web/features/signalement/list/list-url';
 import { useWhoAmI } from '#web/features/auth/use-who-am-i';
 import { isAdmin } from '#web/lib/role';
 import {
@@ -7,6 +8,7 @@ import {
   CloseIcon,
   DashboardIcon,
   EyeIcon,
+  FolderIcon,
   ListIcon,
   LogOutIcon,
   ShieldAlertIcon,
@@ -113,16 +115,22 @@ export function MobileSidebar() {
 
 function SidebarContent({ collapsed, onNavigate }: { collapsed: boolean; onNavigate?: () => void }) {
   const [location, navigate] = useLocation();
+  const search = useSearch();
   const whoAmI = useWhoAmI();
   // Shown once who-am-i has answered with an admin; hidden while loading and after a failed call.
   const showAdmin = whoAmI.isSuccess && isAdmin(whoAmI.user);
   const [confirmLogout, setConfirmLogout] = useState(false);
 
+  // « Mes dossiers » is the list filtered on me (docs/decisions/0028); it, not the list, is highlighted then.
+  const myCases: NavItemDef | null = whoAmI.user
+    ? { href: myCasesPath(whoAmI.user.code), label: 'Mes dossiers', icon: FolderIcon }
+    : null;
+  const onMyCases = myCases !== null && `${location}?${search}` === myCases.href;
   const item = (def: NavItemDef) => (
     <NavItem
       key={def.href}
       def={def}
-      active={isActive(def, location)}
+      active={def === myCases ? onMyCases : !onMyCases && isActive(def, location)}
       collapsed={collapsed}
       onNavigate={onNavigate}
     />
@@ -147,6 +155,7 @@ function SidebarContent({ collapsed, onNavigate }: { collapsed: boolean; onNavig
         <ul className={`menu w-full gap-0.5 ${collapsed ? 'px-1.5' : ''}`}>{item(DASHBOARD)}</ul>
         <NavGroup label="Signalement" collapsed={collapsed}>
           {SIGNALEMENT_ITEMS.map(item)}
+          {myCases && item(myCases)}
         </NavGroup>
         {showAdmin && (
           <NavGroup label="Administration" collapsed={collapsed} testId="admin-group">

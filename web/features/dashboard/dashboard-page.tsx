@@ -7,6 +7,7 @@ import { DateRangePicker } from './date-range-picker';
 import { CanalBlock, NiveauBlock, ResultatBlock, SubjectBlock } from './distribution-blocks';
 import { MapBlock } from './map-block';
 import { MetricsBlock } from './metrics-block';
+import { MyCasesBlock } from './my-cases-block';
 import { PerDayBlock } from './per-day-block';
 
 const DASHBOARD_PATH = '/dashboard';
@@ -40,6 +41,7 @@ export default function DashboardPage() {
       />
       <div className="flex flex-col gap-6">
         <AccessAlerts />
+        <MyCasesBlock />
         <MetricsBlock range={input} />
         <PerDayBlock range={input} />
         <MapBlock range={input} view={state.view} onViewChange={(view) => update({ view })} />

@@ -36,3 +36,6 @@ export function truncate(text: string, max = OTHERS_BADGE_MAX_CHARS): string {
   const chars = [...text.trim()];
   return chars.length > max ? `${chars.slice(0, max).join('')}…` : chars.join('');
 }
+
+/** A report nobody is assigned to (docs/decisions/0028). */
+export const NOT_ASSIGNED_LABEL = 'Non assigné';

@@ -12,6 +12,7 @@ import { TOASTS } from '../labels';
 import { AuteursSection } from '../people/auteurs-section';
 import { SourcesSection } from '../people/sources-section';
 import { VictimesSection } from '../people/victimes-section';
+import { AssigneesCard } from './assignees-card';
 import { ClassificationPanel } from './classification-panel';
 import { formValuesFrom, isPatchEmpty, patchFrom, type DetailValues } from './detail-form';
 import { GeneralCard } from './general-card';
@@ -102,6 +103,7 @@ export function DetailScreen({ signalement: s }: { signalement: SignalementDto }
           <div className="flex min-w-0 flex-col gap-4">
             <ClassificationPanel signalement={s} />
             <MetadataCard signalement={s} />
+            {s.canAssign && <AssigneesCard signalement={s} />}
             <HistoriquePanel code={code} />
           </div>
         </div>

@@ -7,6 +7,8 @@ const ACTIONS: Record<string, string> = {
   modification: 'Modification du signalement',
   localisation: 'Modification de la localisation',
   notification: 'Email envoyé au partenaire',
+  assignation: 'Assignation',
+  desassignation: "Fin d'assignation",
   'auteur.ajout': 'Auteur ajouté',
   'auteur.modification': 'Auteur modifié',
   'auteur.suppression': 'Auteur supprimé',
@@ -49,6 +51,7 @@ const FIELDS: Record<string, string> = {
   canaux: 'Canaux',
   autreCanal: 'Autre canal',
   email: 'Destinataire',
+  assignes: 'Assignés',
 };
 
 export const actionLabel = (action: string) => ACTIONS[action] ?? action;

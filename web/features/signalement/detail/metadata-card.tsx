@@ -1,6 +1,6 @@
 import type { SignalementDto } from '#shared/dto/signalements';
 import { formatDate, formatDateTime } from '#web/lib/format';
-import { NOT_CLOSED } from '../labels';
+import { NOT_ASSIGNED_LABEL, NOT_CLOSED } from '../labels';
 import { DetailCard, ReadValue, YesNo } from './detail-card';
 
 /** 'Métadonnées': who created the report and when, its dates and whether it is treated. */
@@ -15,6 +15,14 @@ export function MetadataCard({ signalement: s }: { signalement: SignalementDto }
         <ReadValue
           label="Créé par"
           value={s.createdBy.nomPrenom && <span title={s.createdBy.email}>{s.createdBy.nomPrenom}</span>}
+        />
+        <ReadValue
+          label="Assigné à"
+          value={
+            <span data-testid="assignees-value">
+              {s.assignees.map((a) => a.nomPrenom).join(', ') || NOT_ASSIGNED_LABEL}
+            </span>
+          }
         />
         <ReadValue label="Dernière action" value={formatDateTime(s.lastActionAt)} />
         <ReadValue

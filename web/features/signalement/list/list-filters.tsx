@@ -14,7 +14,7 @@ import {
   useSubjects,
   useUtilisateurOptions,
 } from '../use-references';
-import { hasActiveFilters, SORTS, type ListFilters, type SortKey } from './list-url';
+import { hasActiveFilters, NOT_ASSIGNED, SORTS, type ListFilters, type SortKey } from './list-url';
 
 type Update = (change: Partial<ListFilters>, options?: { replace?: boolean }) => void;
 
@@ -25,7 +25,14 @@ export function ListFilters({ filters, update }: { filters: ListFilters; update:
     filters.partenaires.length +
     filters.subjects.length +
     filters.createdBy.length +
-    [filters.region, filters.district, filters.commune, filters.after, filters.before].filter(Boolean).length;
+    [
+      filters.assignee,
+      filters.region,
+      filters.district,
+      filters.commune,
+      filters.after,
+      filters.before,
+    ].filter(Boolean).length;
 
   return (
     <div className="flex flex-col gap-3" data-testid="list-filters">
@@ -88,6 +95,7 @@ export function ListFilters({ filters, update }: { filters: ListFilters; update:
                 partenaires: [],
                 subjects: [],
                 createdBy: [],
+                assignee: null,
                 region: null,
                 district: null,
                 commune: null,
@@ -138,6 +146,8 @@ function SearchBox({ value, onSearch }: { value: string; onSearch: (search: stri
 function FilterPickers({ filters, update }: { filters: ListFilters; update: Update }) {
   const [partnerSearch, setPartnerSearch] = useState('');
   const [userSearch, setUserSearch] = useState('');
+  const [assigneeSearch, setAssigneeSearch] = useState('');
+  const assignees = useUtilisateurOptions(assigneeSearch);
   const partners = usePartenaireOptions(partnerSearch);
   const users = useUtilisateurOptions(userSearch);
   const subjects = useSubjects();
@@ -177,6 +187,18 @@ function FilterPickers({ filters, update }: { filters: ListFilters; update: Upda
         value={filters.createdBy}
         onChange={(createdBy) => update({ createdBy })}
         data-testid="filter-createdBy"
+      />
+      <Combobox
+        label="Filtrer par assigné"
+        placeholder="Assigné à : tous"
+        clearLabel="Tous"
+        options={[{ value: NOT_ASSIGNED, label: 'Non assigné' }, ...assignees.options]}
+        loading={assignees.isPending}
+        onSearchChange={setAssigneeSearch}
+        emptyText="Aucun utilisateur trouvé."
+        value={filters.assignee}
+        onChange={(assignee) => update({ assignee })}
+        data-testid="filter-assignee"
       />
       <Combobox
         label="Filtrer par région"

@@ -4,6 +4,8 @@ import {
   EMPTY_FILTERS,
   hasActiveFilters,
   listSearchString,
+  myCasesPath,
+  NOT_ASSIGNED,
   parseListSearch,
   toExportQuery,
   toListInput,
@@ -17,6 +19,7 @@ const full: ListFilters = {
   partenaires: ['IVY', 'P2'],
   subjects: ['CORRUPTION', 'OTHERS'],
   createdBy: ['U1'],
+  assignee: 'U2',
   region: 'R1',
   district: 'D1',
   commune: 'C1',
@@ -76,6 +79,7 @@ describe('API input', () => {
       'partenaire.code': ['IVY', 'P2'],
       'subjects.code': ['CORRUPTION', 'OTHERS'],
       'createdBy.code': ['U1'],
+      'assignees.code': ['U2'],
       'region.code': 'R1',
       'district.code': 'D1',
       'commune.code': 'C1',
@@ -95,9 +99,18 @@ describe('API input', () => {
   it('builds the export query string without pagination, arrays as field[]', () => {
     expect(toExportQuery(full)).toBe(
       'search=d%C3%A9tournement&order[partenaire.designation]=desc&partenaire.code[]=IVY&partenaire.code[]=P2' +
-        '&subjects.code[]=CORRUPTION&subjects.code[]=OTHERS&createdBy.code[]=U1&region.code=R1&district.code=D1' +
+        '&subjects.code[]=CORRUPTION&subjects.code[]=OTHERS&createdBy.code[]=U1&assignees.code[]=U2&region.code=R1&district.code=D1' +
         '&commune.code=C1&signalementAt[after]=2024-01-01&signalementAt[before]=2024-12-31',
     );
     expect(toExportQuery({ ...EMPTY_FILTERS, page: 5 })).toBe('order[signalementAt]=desc');
+  });
+
+  it('sends « Non assigné » as exists[assignees]=false, and « Mes dossiers » is the list on my code', () => {
+    const unassigned = { ...EMPTY_FILTERS, assignee: NOT_ASSIGNED };
+    expect(toListInput(unassigned)).toMatchObject({ exists: { assignees: false } });
+    expect(toListInput(unassigned)).not.toHaveProperty('assignees.code');
+    expect(signalementListSchema.parse(toListInput(unassigned)).exists).toEqual({ assignees: false });
+    expect(toExportQuery(unassigned)).toBe('order[signalementAt]=desc&exists[assignees]=false');
+    expect(parseListSearch(myCasesPath('U 7').split('?')[1]!)).toEqual({ ...EMPTY_FILTERS, assignee: 'U 7' });
   });
 });

@@ -18,6 +18,8 @@ export interface ListFilters {
   partenaires: string[];
   subjects: string[];
   createdBy: string[];
+  /** « Assigné à »: a user's code, or NOT_ASSIGNED for « Non assigné » (docs/decisions/0028). */
+  assignee: string | null;
   region: string | null;
   district: string | null;
   commune: string | null;
@@ -26,6 +28,13 @@ export interface ListFilters {
   before: string | null;
 }
 
+/** The « Assigné à » value of « Non assigné » (never a user's code: codes are upper-case). */
+export const NOT_ASSIGNED = 'aucun';
+
+/** « Mes dossiers »: the list filtered on the reports assigned to this user. */
+export const myCasesPath = (userCode: string) =>
+  `/signalement/list?${KEY.assignee}=${encodeURIComponent(userCode)}`;
+
 export const EMPTY_FILTERS: ListFilters = {
   page: 1,
   search: '',
@@ -33,6 +42,7 @@ export const EMPTY_FILTERS: ListFilters = {
   partenaires: [],
   subjects: [],
   createdBy: [],
+  assignee: null,
   region: null,
   district: null,
   commune: null,
@@ -48,6 +58,7 @@ const KEY = {
   partenaires: 'partenaire',
   subjects: 'objet',
   createdBy: 'createur',
+  assignee: 'assigne',
   region: 'region',
   district: 'district',
   commune: 'commune',
@@ -91,6 +102,7 @@ export function parseListSearch(search: string): ListFilters {
     partenaires: many(params, KEY.partenaires),
     subjects: many(params, KEY.subjects),
     createdBy: many(params, KEY.createdBy),
+    assignee: single(params, KEY.assignee),
     // The cascade of §4 holds in the URL too: no district without its region, no commune without district.
     region,
     district,
@@ -108,6 +120,7 @@ export function listSearchString(filters: ListFilters): string {
   for (const v of filters.partenaires) params.append(KEY.partenaires, v);
   for (const v of filters.subjects) params.append(KEY.subjects, v);
   for (const v of filters.createdBy) params.append(KEY.createdBy, v);
+  if (filters.assignee) params.set(KEY.assignee, filters.assignee);
   if (filters.region) params.set(KEY.region, filters.region);
   if (filters.region && filters.district) params.set(KEY.district, filters.district);
   if (filters.region && filters.district && filters.commune) params.set(KEY.commune, filters.commune);
@@ -130,6 +143,8 @@ function apiFilters(filters: ListFilters): Omit<SignalementListInput, 'page' | '
   if (filters.partenaires.length) input['partenaire.code'] = filters.partenaires;
   if (filters.subjects.length) input['subjects.code'] = filters.subjects;
   if (filters.createdBy.length) input['createdBy.code'] = filters.createdBy;
+  if (filters.assignee === NOT_ASSIGNED) input.exists = { assignees: false };
+  else if (filters.assignee) input['assignees.code'] = [filters.assignee];
   if (filters.region) input['region.code'] = filters.region;
   if (filters.region && filters.district) input['district.code'] = filters.district;
   if (filters.region && filters.district && filters.commune) input['commune.code'] = filters.commune;
@@ -155,13 +170,14 @@ export function toExportQuery(filters: ListFilters): string {
   if (input.search) add('search', input.search);
   for (const [field, direction] of Object.entries(input.order ?? {}))
     add(`order[${field}]`, String(direction));
-  for (const key of ['partenaire.code', 'subjects.code', 'createdBy.code'] as const) {
+  for (const key of ['partenaire.code', 'subjects.code', 'createdBy.code', 'assignees.code'] as const) {
     for (const value of input[key] ?? []) add(`${key}[]`, value);
   }
   for (const key of ['region.code', 'district.code', 'commune.code'] as const) {
     const value = input[key];
     if (value) add(key, value);
   }
+  if (input.exists?.assignees !== undefined) add('exists[assignees]', String(input.exists.assignees));
   if (input.signalementAt?.after) add('signalementAt[after]', input.signalementAt.after);
   if (input.signalementAt?.before) add('signalementAt[before]', input.signalementAt.before);
   return parts.join('&');

@@ -2,7 +2,7 @@ import { Link } from 'wouter';
 import type { SignalementListItemDto } from '#shared/dto/signalements';
 import { Badge } from '#web/components/ui/badge';
 import { formatDate } from '#web/lib/format';
-import { EMPTY_VALUE } from '../labels';
+import { EMPTY_VALUE, NOT_ASSIGNED_LABEL } from '../labels';
 
 export const detailPath = (code: string) => `/signalement/detail/${encodeURIComponent(code)}`;
 
@@ -17,6 +17,12 @@ function PartnerName({ partenaire }: { partenaire: SignalementListItemDto['parte
       <span className="line-clamp-2">{partenaire.designation}</span>
     </span>
   );
+}
+
+/** « Assigné à »: the assignees' names, or « Non assigné » (docs/decisions/0028). */
+function Assignees({ signalement: s }: { signalement: SignalementListItemDto }) {
+  if (s.assignees.length === 0) return <span className="text-base-content/70">{NOT_ASSIGNED_LABEL}</span>;
+  return <span className="line-clamp-2">{s.assignees.map((a) => a.nomPrenom).join(', ')}</span>;
 }
 
 const place = (s: SignalementListItemDto) =>
@@ -40,6 +46,7 @@ export function SignalementTable({ items }: { items: SignalementListItemDto[] })
               <th>Localisation</th>
               <th>Statut</th>
               <th>Niveau</th>
+              <th>Assigné à</th>
             </tr>
           </thead>
           <tbody>
@@ -88,6 +95,9 @@ export function SignalementTable({ items }: { items: SignalementListItemDto[] })
                     <span className="text-base-content/70">{EMPTY_VALUE}</span>
                   )}
                 </td>
+                <td className="max-w-44" data-testid="assignees-cell">
+                  <Assignees signalement={s} />
+                </td>
               </tr>
             ))}
           </tbody>
@@ -123,6 +133,9 @@ export function SignalementTable({ items }: { items: SignalementListItemDto[] })
                 )}
               </span>
               {place(s) && <span className="text-xs text-base-content/70">{place(s)}</span>}
+              <span className="text-xs">
+                Assigné à : <Assignees signalement={s} />
+              </span>
             </Link>
           </li>
         ))}

@@ -26,7 +26,7 @@ const canauxText = (s: SourceDto) =>
 
 /** What a user without the need to know sees of an anonymous report's sources (docs/decisions/0015). */
 export const protectedSourcesText = (n: number) =>
-  `${n} source(s) protégée(s) — seuls le créateur du signalement et les administrateurs peuvent les consulter.`;
+  `${n} source(s) protégée(s) — seuls le créateur du signalement, les personnes assignées et les administrateurs peuvent les consulter.`;
 
 /**
  * Sources, hidden while the report is anonymous; the switch saves at once (§4). A user who may not

@@ -1,0 +1,62 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'wouter';
+import { useWhoAmI } from '#web/features/auth/use-who-am-i';
+import { myCasesPath, NOT_ASSIGNED } from '#web/features/signalement/list/list-url';
+import { formatNumber } from '#web/lib/format';
+import { useTRPC } from '#web/lib/trpc';
+
+export const MY_CASES_TEXTS = {
+  region: 'Mes dossiers',
+  mine: 'Mes dossiers ouverts',
+  unassigned: 'Signalements ouverts non assignés',
+} as const;
+
+/**
+ * « Mes dossiers » (docs/decisions/0028): my open reports, and for administrators the open reports nobody
+ * has; each card opens the list so filtered.
+ */
+export function MyCasesBlock() {
+  const trpc = useTRPC();
+  const whoAmI = useWhoAmI();
+  const query = useQuery(trpc.dashboard.myCases.queryOptions());
+  if (!query.data || !whoAmI.user) return null;
+  const cards = [
+    {
+      key: 'mine',
+      label: MY_CASES_TEXTS.mine,
+      value: query.data.ouverts,
+      href: myCasesPath(whoAmI.user.code),
+    },
+    ...(query.data.nonAssignes === null
+      ? []
+      : [
+          {
+            key: 'unassigned',
+            label: MY_CASES_TEXTS.unassigned,
+            value: query.data.nonAssignes,
+            href: `/signalement/list?assigne=${NOT_ASSIGNED}`,
+          },
+        ]),
+  ];
+  return (
+    <section aria-label={MY_CASES_TEXTS.region} data-testid="my-cases-block">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4">
+        {cards.map((card) => (
+          <Link
+            key={card.key}
+            href={card.href}
+            className="card border border-l-4 border-base-300 border-l-info bg-base-100 shadow-sm hover:bg-base-200"
+            data-testid={`my-cases-${card.key}`}
+          >
+            <span className="card-body gap-1 p-4">
+              <span className="text-sm text-base-content/70">{card.label}</span>
+              <span className="text-3xl font-semibold tabular-nums" data-testid="my-cases-value">
+                {formatNumber(card.value)}
+              </span>
+            </span>
+          </Link>
+        ))}
+      </div>
+    </section>
+  );
+}
