@@ -30,7 +30,11 @@ const job = workerData as ExportJob;
 setBusinessTimeZone(job.config.APP_TIMEZONE);
 // Already off the main thread: reads on this thread's own connection, no reader threads of its own; the
 // database is read-only (no writer, no transaction; its connections refuse writes).
-const { db } = createReadContext(job.config, { db: openReadOnlyDatabase(job.databaseUrl) });
+// The file is read unmapped: an export touches most of it once, and mapped pages would all count in the
+// process's memory (DatabaseOptions.mapFile).
+const { db } = createReadContext(job.config, {
+  db: openReadOnlyDatabase(job.databaseUrl, { mapFile: false }),
+});
 const out = new PassThrough();
 const post = (message: ExportMessage) => port.postMessage(message);
 
