@@ -102,12 +102,15 @@ function date(iso: string | null): Date | null {
 }
 const yesNo = (b: boolean) => (b ? 'Oui' : 'Non');
 
-type Row = { item: SignalementDto; counts: { auteurs: number; sources: number; victimes: number } };
+export type ExportRow = {
+  item: SignalementDto;
+  counts: { auteurs: number; sources: number; victimes: number };
+};
 
 export const COLUMNS: Array<{
   header: string;
   width: number;
-  value: (r: Row) => string | number | Date | null;
+  value: (r: ExportRow) => string | number | Date | null;
   date?: boolean;
 }> = [
   { header: 'Code', width: 16, value: (r) => r.item.code },
@@ -200,7 +203,7 @@ export function exportFileName(now = new Date()): string {
  * the bytes not yet read are all in `zipped`, where the writer sees them, and it stops adding rows while
  * more than XLSX_HIGH_WATER of them wait (a slow download slows the export instead of filling memory).
  */
-export async function writeXlsx(out: PassThrough, batches: AsyncIterable<Row[]>): Promise<number> {
+export async function writeXlsx(out: PassThrough, batches: AsyncIterable<ExportRow[]>): Promise<number> {
   const zipped = new PassThrough({ highWaterMark: 8 * XLSX_HIGH_WATER });
   zipped.pipe(out);
   out.once('close', () => zipped.destroy());
@@ -234,6 +237,8 @@ export async function writeXlsx(out: PassThrough, batches: AsyncIterable<Row[]>)
       if (++written % ROWS_PER_TURN === 0) {
         await turn();
         await drained(zipped, XLSX_HIGH_WATER);
+        // The download is gone (closed or failed): nobody will read the rest.
+        if (zipped.destroyed) throw new Error('Export abandonné : le téléchargement est fermé.');
       }
     }
   }
