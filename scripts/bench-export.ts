@@ -18,6 +18,11 @@ interface ExportRun {
   megabytes: number;
   seconds: number;
   peakMb: number;
+  /** CPU time of the serving process (all its threads) from its start to the end of the download. */
+  cpuSeconds: number;
+  /** Peaks of the resident memory's anonymous and file-backed parts (sampled every 50 ms, Linux). */
+  anonMb: number;
+  fileMb: number;
   baselineMb: number;
 }
 
@@ -73,12 +78,15 @@ async function exportOnce(
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
   const seconds = (performance.now() - started) / 1000;
   child.stdin!.end();
-  const peakMb = Number((await next()).split('=')[1]);
+  const end = Object.fromEntries((await next()).split(' ').map((kv) => kv.split('=')));
   return {
     rows: Number(res.headers.get('x-total-count')),
     megabytes: bytes / 1024 / 1024,
     seconds,
-    peakMb,
+    peakMb: Number(end.peak),
+    cpuSeconds: Number(end.cpu),
+    anonMb: Number(end.anon),
+    fileMb: Number(end.file),
     baselineMb: Number(ready.baseline),
   };
 }
@@ -102,7 +110,8 @@ export async function benchExport(
     console.info(
       `  ${fr(run.rows, 0)} signalements : ${fr(run.megabytes)} Mo en ${fr(run.seconds, 2)} s, ` +
         `${fr(run.rows / run.seconds, 0)} lignes/s ; mémoire maximale du serveur ${fr(run.peakMb, 0)} Mo ` +
-        `(${fr(run.baselineMb, 0)} Mo avant l'export)`,
+        `(${fr(run.baselineMb, 0)} Mo avant l'export ; au plus ${fr(run.anonMb, 0)} Mo anonymes, ` +
+        `${fr(run.fileMb, 0)} Mo de fichiers), ${fr(run.cpuSeconds)} s de processeur`,
     );
   }
   const rate = median(all.map((r) => r.rows / r.seconds));
