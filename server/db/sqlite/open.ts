@@ -100,7 +100,7 @@ export function openSqlite(
   // With reader threads, a read-only connection of this thread still serves the prepared reads
   // (db.prepared: the session check, the report loader by ids): each is bounded (one row by key, at most
   // 100 reports by id) and costs less than a round trip to a thread (about 50 µs of this thread's time).
-  const readerConn = openSqliteConnection(path, true);
+  const readerConn = openSqliteConnection(path, true, mapFile);
   const local = drizzleSqlite(readerConn, { schema: sqliteSchema });
   const dialect = new SQLiteSyncDialect();
   const reader: Orm = pool
