@@ -10,7 +10,7 @@ import type { ExportControl, ExportJob, ExportMessage } from './export-thread';
 
 /**
  * Heap limits of one export thread (MB): its live heap is the code and a batch of 1,000 reports, about
- * 30 MB (a heap snapshot in the middle of an export of 100,000); the rest is room for the garbage.
+ * 30 MB (a heap snapshot after the rows of an export of 20,000); the rest is room for the garbage.
  */
 export const EXPORT_THREAD_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
 
