@@ -1,7 +1,8 @@
 // Run by bench-reports.ts as its own process: the server alone. It listens on a free port, prints
 // `port=<n> after=<yyyy-MM-dd> count=<n>` (the date from which the most recent ~100,000 reports
-// start), serves until its standard input closes, then prints its own peak memory and exits. The
+// start), serves until its standard input closes, then prints its own peak memory and CPU time and exits. The
 // download runs in the parent, so the figure is the serving process's memory only.
+import { readFileSync } from 'node:fs';
 import { count, desc, gte } from 'drizzle-orm';
 import { buildApp } from '#server/app';
 import { loadConfig } from '#server/config';
@@ -43,10 +44,28 @@ const { port } = app.server.address() as { port: number };
 const baselineMb = process.memoryUsage().rss / 1024 / 1024;
 process.stdout.write(`port=${port} after=${after} count=${n} baseline=${baselineMb.toFixed(0)}\n`);
 
+// The resident memory's two parts, sampled (Linux): anonymous (heaps, buffers) and file-backed (the code,
+// memory-mapped database pages), to tell which one a peak comes from.
+const peaks = { anonKb: 0, fileKb: 0 };
+const sampler = setInterval(() => {
+  try {
+    const status = readFileSync('/proc/self/status', 'utf8');
+    const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+    peaks.anonKb = Math.max(peaks.anonKb, kb('RssAnon'));
+    peaks.fileKb = Math.max(peaks.fileKb, kb('RssFile'));
+  } catch {
+    clearInterval(sampler);
+  }
+}, 50);
 process.stdin.resume();
 process.stdin.on('end', async () => {
-  const peakMb = process.resourceUsage().maxRSS / 1024;
-  process.stdout.write(`peak=${peakMb.toFixed(0)}\n`);
+  const usage = process.resourceUsage();
+  const cpuSeconds = (usage.userCPUTime + usage.systemCPUTime) / 1e6;
+  clearInterval(sampler);
+  process.stdout.write(
+    `peak=${(usage.maxRSS / 1024).toFixed(0)} cpu=${cpuSeconds.toFixed(2)} ` +
+      `anon=${(peaks.anonKb / 1024).toFixed(0)} file=${(peaks.fileKb / 1024).toFixed(0)}\n`,
+  );
   await app.close();
   await db.close();
   process.exit(0);

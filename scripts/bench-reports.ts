@@ -5,12 +5,9 @@
 // the median server-side time of the REST endpoint (in-process inject) and its ratio to the raw SQL of
 // the same statements on the same database; then the peak memory of a process that streams the xlsx
 // export of about 100,000 reports. Prints figures; asserts nothing (timings are not tested).
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { dirname, join, resolve } from 'node:path';
 import { desc, eq, sql } from 'drizzle-orm';
 import Sqlite from 'better-sqlite3';
-import { build } from 'esbuild';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '#server/app';
 import { loadConfig } from '#server/config';
@@ -23,6 +20,7 @@ import type { SessionUser } from '#server/domains/auth/session';
 import { listPage } from '#server/domains/signalements/queries';
 import { signalementListSchema } from '#shared/schemas/signalements';
 import { postgresCopyOf, topUpDemoReports } from './bench-data';
+import { benchExport } from './bench-export';
 import { cliOptions } from './cli';
 
 const { values } = cliOptions(
@@ -64,7 +62,8 @@ const fr = (n: number, digits = 1) => n.toLocaleString('fr-FR', { maximumFractio
   await generator.close();
 }
 
-for (const engine of engines) await measure(engine);
+const urls: Array<[engine: string, url: string]> = [];
+for (const engine of engines) urls.push([engine, await measure(engine)]);
 
 async function measure(engine: string) {
   const url =
@@ -228,8 +227,9 @@ async function measure(engine: string) {
   await printPageWeight(app, cookie);
   await app.close();
   await db.close();
+  return url;
 }
-if (!values['no-export']) await exportMemory(sqliteUrl);
+if (!values['no-export']) await exportFigures(urls);
 
 /**
  * Bytes of a page of 20 reports (the list's first page) on both doors, as the server sends them: the JSON
@@ -256,48 +256,9 @@ async function printPageWeight(app: FastifyInstance, cookie: string) {
   }
 }
 
-async function exportMemory(url: string) {
-  // Export: the server runs in a child process so its peak memory is the serving process's alone; this
-  // process downloads the file as a browser would. The child is bundled as `npm start` runs the server
-  // (plain node on esbuild's output, no TypeScript loader in the process).
-  const childBundle = resolve(import.meta.dirname, '../dist/bench/bench-export-child.mjs');
-  await build({
-    entryPoints: [
-      resolve(import.meta.dirname, 'bench-export-child.ts'),
-      resolve(import.meta.dirname, '../server/domains/signalements/export-thread.ts'),
-    ],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    outdir: resolve(import.meta.dirname, '../dist/bench'),
-    entryNames: '[name]',
-    outExtension: { '.js': '.mjs' },
-    logLevel: 'warning',
-  });
-  const child = spawn(process.execPath, [childBundle, url], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: child.stdout! });
-  const next = async () => (await lines[Symbol.asyncIterator]().next()).value as string;
-  const ready = Object.fromEntries((await next()).split(' ').map((kv) => kv.split('=')));
-  const base = `http://127.0.0.1:${ready.port}`;
-  const login = await fetch(`${base}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: BENCH_USER.email, password: BENCH_USER.password }),
-  });
-  const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
-  const started = performance.now();
-  const res = await fetch(`${base}/api/signalements/export/xlsx?signalementAt[after]=${ready.after}`, {
-    headers: { cookie },
-  });
-  let bytes = 0;
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
-  const seconds = (performance.now() - started) / 1000;
-  child.stdin!.end();
-  const peak = (await next()).split('=')[1];
-  console.info(
-    `\nExport xlsx de ${fr(Number(ready.count), 0)} signalements : ${fr(bytes / 1024 / 1024)} Mo en ${fr(seconds)} s ; ` +
-      `mémoire maximale du processus serveur : ${peak} Mo (objectif < 300 Mo ; ${ready.baseline} Mo avant l'export)`,
-  );
+/** The xlsx export on each engine measured (scripts/bench-export.ts): rows a second and peak memory. */
+async function exportFigures(databases: Array<[engine: string, url: string]>) {
+  for (const [engine, url] of databases) {
+    await benchExport(engine === 'sqlite' ? 'SQLite' : 'PostgreSQL', url, BENCH_USER);
+  }
 }

@@ -9,6 +9,7 @@ import {
   offsetChanges,
   parseDay,
   wallClock,
+  wallClockReader,
   zoneOffsetMs,
 } from './calendar';
 
@@ -55,6 +56,21 @@ describe('business calendar', () => {
       startsAt: Date.parse('1942-07-31T21:15:00Z'),
       offsetMs: 3 * 3_600_000,
     });
+  });
+
+  it('reads the same wall clock from the table of changes as from Intl (for the date cells of an export)', () => {
+    for (const zone of ['Indian/Antananarivo', 'Europe/Paris', 'America/Santiago']) {
+      const read = wallClockReader(zone);
+      const instants = [Date.UTC(1900, 0, 1, 0, 0, 0, 1)];
+      for (let ms = Date.UTC(1900, 0, 1); ms < Date.UTC(2060, 0, 1); ms += 3_999_999_937) instants.push(ms);
+      for (const c of offsetChanges(zone).slice(1))
+        instants.push(c.startsAt, c.startsAt - 1, c.startsAt + 999);
+      for (const ms of instants) {
+        expect(read(new Date(ms)).toISOString(), `${zone} at ${new Date(ms).toISOString()}`).toBe(
+          wallClock(new Date(ms), zone).toISOString(),
+        );
+      }
+    }
   });
 
   it('knows real zones and real days only', () => {

@@ -79,6 +79,27 @@ export function wallClock(at: Date, zone = current): Date {
   return new Date(at.getTime() + zoneOffsetMs(at, zone));
 }
 
+/**
+ * wallClock for many instants (an export's date cells): the zone's offset is read from its table of
+ * changes (offsetChanges, built once per zone, the table the database uses too) by bisection, instead of
+ * asking Intl for each instant, which costs microseconds a cell. The same wall clock as wallClock() from
+ * 1900 to 2100.
+ */
+export function wallClockReader(zone = current): (at: Date) => Date {
+  const changes = offsetChanges(zone);
+  return (at) => {
+    const ms = at.getTime();
+    let lo = 0;
+    let hi = changes.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (changes[mid]!.startsAt <= ms) lo = mid;
+      else hi = mid - 1;
+    }
+    return new Date(ms + changes[lo]!.offsetMs);
+  };
+}
+
 /** 'yyyy-MM-dd' of the business day containing `at`. */
 export function businessDay(at: Date, zone = current): string {
   return wallClock(at, zone).toISOString().slice(0, 10);

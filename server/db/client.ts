@@ -131,6 +131,13 @@ export interface DatabaseOptions {
    * (openReadOnlyDatabase).
    */
   readOnly?: boolean;
+  /**
+   * SQLite, read-only connections: read the file through a memory map (READ_MMAP_SIZE; default true).
+   * false for a reader of most of the file once (the xlsx export): mapped, every page it touches counts in
+   * the process's resident memory until the end (the whole file for a large export); unmapped, SQLite
+   * reads the pages through its own cache of a few megabytes.
+   */
+  mapFile?: boolean;
 }
 
 export const DEFAULT_READ_WORKERS = Math.max(1, Math.min(4, availableParallelism()));
@@ -142,7 +149,13 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
   return trackWrites(
     isPostgresUrl(url)
       ? openPostgres(url, options)
-      : openSqlite(url, readWorkers, options.readJobTimeoutMs, options.readOnly ?? false),
+      : openSqlite(
+          url,
+          readWorkers,
+          options.readJobTimeoutMs,
+          options.readOnly ?? false,
+          options.mapFile ?? true,
+        ),
   );
 }
 
@@ -152,7 +165,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
  */
 export function openReadOnlyDatabase(
   url: string,
-  options: Pick<DatabaseOptions, 'connectTimeoutMs' | 'statementTimeoutMs'> = {},
+  options: Pick<DatabaseOptions, 'connectTimeoutMs' | 'statementTimeoutMs' | 'mapFile'> = {},
 ): ReadOnlyDatabase {
   const db = openDatabase(url, { ...options, readWorkers: 0, readOnly: true });
   return {

@@ -26,7 +26,7 @@ function sqlitePath(url: string): string {
   return resolve(path);
 }
 
-function openSqliteConnection(path: string, readonly: boolean): Sqlite.Database {
+function openSqliteConnection(path: string, readonly: boolean, mapFile = true): Sqlite.Database {
   const conn = new Sqlite(path, { readonly: false });
   conn.pragma('journal_mode = WAL');
   conn.pragma('foreign_keys = ON');
@@ -36,7 +36,7 @@ function openSqliteConnection(path: string, readonly: boolean): Sqlite.Database 
   conn.pragma('synchronous = FULL');
   if (readonly) {
     conn.pragma('query_only = ON');
-    conn.pragma(`mmap_size = ${READ_MMAP_SIZE}`);
+    if (mapFile) conn.pragma(`mmap_size = ${READ_MMAP_SIZE}`);
   }
   // Freed pages and deleted cells are zeroed, so a value once in clear (before encryption at rest,
   // docs/decisions/0017) does not linger in the file after it is rewritten.
@@ -87,19 +87,20 @@ export function openSqlite(
   readWorkers: number,
   readJobTimeoutMs: number | undefined,
   readOnly: boolean,
+  mapFile = true,
 ): Omit<Database, 'writes'> {
   const path = sqlitePath(url);
   // A read-only opening (a thread's) finds the files as the server prepared them.
   if (!readOnly) preparePrivateFiles(path);
   // Read-only: the "writer" refuses writes too (query_only), whatever reaches it.
-  const writerConn = openSqliteConnection(path, readOnly);
+  const writerConn = openSqliteConnection(path, readOnly, mapFile);
   const writer = drizzleSqlite(writerConn, { schema: sqliteSchema });
   // Reads outside transactions: on reader threads, or on a connection of this thread.
   const pool = readWorkers > 0 ? new ReadPool(path, readWorkers, readJobTimeoutMs) : null;
   // With reader threads, a read-only connection of this thread still serves the prepared reads
   // (db.prepared: the session check, the report loader by ids): each is bounded (one row by key, at most
   // 100 reports by id) and costs less than a round trip to a thread (about 50 µs of this thread's time).
-  const readerConn = openSqliteConnection(path, true);
+  const readerConn = openSqliteConnection(path, true, mapFile);
   const local = drizzleSqlite(readerConn, { schema: sqliteSchema });
   const dialect = new SQLiteSyncDialect();
   const reader: Orm = pool

@@ -30,11 +30,37 @@ const job = workerData as ExportJob;
 setBusinessTimeZone(job.config.APP_TIMEZONE);
 // Already off the main thread: reads on this thread's own connection, no reader threads of its own; the
 // database is read-only (no writer, no transaction; its connections refuse writes).
-const { db } = createReadContext(job.config, { db: openReadOnlyDatabase(job.databaseUrl) });
+// The file is read unmapped: an export touches most of it once, and mapped pages would all count in the
+// process's memory (DatabaseOptions.mapFile).
+const { db } = createReadContext(job.config, {
+  db: openReadOnlyDatabase(job.databaseUrl, { mapFile: false }),
+});
 const out = new PassThrough();
 const post = (message: ExportMessage) => port.postMessage(message);
 
-out.on('data', (chunk: Buffer) => post({ type: 'data', chunk }));
+// The zip comes out in small chunks, each a view on a larger buffer that postMessage would copy whole:
+// they are gathered into one buffer of POST_BYTES, handed over (transferred, not copied) to the parent.
+const POST_BYTES = 256 * 1024;
+let pending: Buffer[] = [];
+let pendingBytes = 0;
+function flush() {
+  if (pendingBytes === 0) return;
+  const chunk = new Uint8Array(pendingBytes);
+  let at = 0;
+  for (const part of pending) {
+    chunk.set(part, at);
+    at += part.length;
+  }
+  pending = [];
+  pendingBytes = 0;
+  port.postMessage({ type: 'data', chunk } satisfies ExportMessage, [chunk.buffer]);
+}
+out.on('data', (part: Buffer) => {
+  pending.push(part);
+  pendingBytes += part.length;
+  if (pendingBytes >= POST_BYTES) flush();
+});
+out.on('end', flush);
 port.on('message', (control: ExportControl) => (control === 'pause' ? out.pause() : out.resume()));
 const ended = new Promise<void>((resolve) => out.once('end', resolve));
 try {

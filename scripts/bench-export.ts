@@ -1,0 +1,123 @@
+// The xlsx export's part of bench:reports: the export of about 100,000 reports downloaded from a server
+// running in a child process (bench-export-child.ts), so its peak memory is the serving process's alone;
+// this process downloads the file as a browser would. Run `runs` times per engine (a fresh server each
+// time), printing each run and the medians: rows a second and the peak memory of the serving process.
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { build } from 'esbuild';
+
+/** The export's goals (issue « Performance »): at least this many rows a second, at most this peak. */
+export const EXPORT_GOALS = { rowsPerSecond: 20_000, peakMb: 250 };
+
+const fr = (n: number, digits = 1) => n.toLocaleString('fr-FR', { maximumFractionDigits: digits });
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+interface ExportRun {
+  rows: number;
+  megabytes: number;
+  seconds: number;
+  peakMb: number;
+  /** CPU time of the serving process (all its threads) from its start to the end of the download. */
+  cpuSeconds: number;
+  /** Peaks of the resident memory's anonymous and file-backed parts (sampled every 50 ms, Linux). */
+  anonMb: number;
+  fileMb: number;
+  baselineMb: number;
+}
+
+/**
+ * Builds the child once: it runs as `npm start` runs the server (plain node on esbuild's output, no
+ * TypeScript loader in the process), with the export thread's file beside it.
+ */
+async function buildChild(): Promise<string> {
+  const outdir = resolve(import.meta.dirname, '../dist/bench');
+  await build({
+    entryPoints: [
+      resolve(import.meta.dirname, 'bench-export-child.ts'),
+      resolve(import.meta.dirname, '../server/domains/signalements/export-thread.ts'),
+    ],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    outdir,
+    entryNames: '[name]',
+    outExtension: { '.js': '.mjs' },
+    logLevel: 'warning',
+  });
+  return resolve(outdir, 'bench-export-child.mjs');
+}
+
+async function exportOnce(
+  childBundle: string,
+  url: string,
+  user: { email: string; password: string },
+  nodeArgs: string[],
+): Promise<ExportRun> {
+  const child = spawn(process.execPath, [...nodeArgs, childBundle, url], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const next = async () => (await lines.next()).value as string;
+  const ready = Object.fromEntries((await next()).split(' ').map((kv) => kv.split('=')));
+  const base = `http://127.0.0.1:${ready.port}`;
+  const login = await fetch(`${base}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(user),
+  });
+  const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+  const started = performance.now();
+  const res = await fetch(`${base}/api/signalements/export/xlsx?signalementAt[after]=${ready.after}`, {
+    headers: { cookie },
+  });
+  if (res.status !== 200) throw new Error(`export: ${res.status} ${await res.text()}`);
+  let bytes = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
+  const seconds = (performance.now() - started) / 1000;
+  child.stdin!.end();
+  const end = Object.fromEntries((await next()).split(' ').map((kv) => kv.split('=')));
+  return {
+    rows: Number(res.headers.get('x-total-count')),
+    megabytes: bytes / 1024 / 1024,
+    seconds,
+    peakMb: Number(end.peak),
+    cpuSeconds: Number(end.cpu),
+    anonMb: Number(end.anon),
+    fileMb: Number(end.file),
+    baselineMb: Number(ready.baseline),
+  };
+}
+
+/**
+ * Prints the export's figures for one engine (`label`) on the database at `url`. `nodeArgs` go to the
+ * server's process (`--cpu-prof`, `--cpu-prof-dir=…` profile it and its export thread).
+ */
+export async function benchExport(
+  label: string,
+  url: string,
+  user: { email: string; password: string },
+  { runs = 3, nodeArgs = [] as string[] } = {},
+): Promise<void> {
+  const childBundle = await buildChild();
+  console.info(`\nExport xlsx — ${label}, ${runs} mesures (un serveur neuf pour chacune)`);
+  const all: ExportRun[] = [];
+  for (let i = 0; i < runs; i++) {
+    const run = await exportOnce(childBundle, url, user, nodeArgs);
+    all.push(run);
+    console.info(
+      `  ${fr(run.rows, 0)} signalements : ${fr(run.megabytes)} Mo en ${fr(run.seconds, 2)} s, ` +
+        `${fr(run.rows / run.seconds, 0)} lignes/s ; mémoire maximale du serveur ${fr(run.peakMb, 0)} Mo ` +
+        `(${fr(run.baselineMb, 0)} Mo avant l'export ; au plus ${fr(run.anonMb, 0)} Mo anonymes, ` +
+        `${fr(run.fileMb, 0)} Mo de fichiers), ${fr(run.cpuSeconds)} s de processeur`,
+    );
+  }
+  const rate = median(all.map((r) => r.rows / r.seconds));
+  const peak = median(all.map((r) => r.peakMb));
+  console.info(
+    `  médianes : ${fr(rate, 0)} lignes/s (objectif ≥ ${fr(EXPORT_GOALS.rowsPerSecond, 0)}), ` +
+      `mémoire maximale ${fr(peak, 0)} Mo (objectif ≤ ${EXPORT_GOALS.peakMb} Mo)`,
+  );
+}
