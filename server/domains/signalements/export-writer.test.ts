@@ -42,7 +42,9 @@ function fakeRow(n: number): ExportRow {
     description: `Signalement ${n} : ${(n * 2_654_435_761).toString(36)} ${(n * 40_503).toString(16)}`,
     actionProvisoires: [],
     preuves: [],
+    assignees: [],
     canEdit: false,
+    canAssign: false,
   } as SignalementDto;
   return { item, counts: { auteurs: n % 3, sources: 0, victimes: 1 } };
 }
