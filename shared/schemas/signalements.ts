@@ -215,3 +215,13 @@ export type SignalementListInput = z.input<typeof signalementListSchema>;
 export type SignalementListQuery = z.output<typeof signalementListSchema>;
 /** The export takes the same filters without pagination. */
 export const signalementExportSchema = signalementListSchema.omit({ page: true, itemsPerPage: true });
+/**
+ * The xlsx export: the same filters, and `notesInternes=true` (« Inclure les notes internes ») to add the
+ * internal notes in a last column; off by default (docs/decisions/0029-internal-notes.md).
+ */
+export const signalementXlsxExportSchema = signalementExportSchema.extend({
+  notesInternes: z
+    .enum(['true', 'false'], { error: 'Valeur true ou false attendue.' })
+    .optional()
+    .transform((v) => v === 'true'),
+});

@@ -11,7 +11,8 @@ import type { Services, WithCipher } from '#server/context';
 import type { ReadOnlyDatabase } from '#server/db/client';
 import type { SessionUser } from '../auth/session';
 import { recordExport } from '../journal/record';
-import { canEditAs } from './access';
+import { notesForExport } from '../notes/service';
+import { canEditAs, canSeeSources } from './access';
 import { loadSignalements } from './loader';
 import { filterConditions, orderBy, type ListFilters } from './queries';
 
@@ -44,23 +45,74 @@ export async function startExport(
   actor: SessionUser,
   filters: ListFilters,
   format: 'xlsx' | 'json',
+  options: ExportOptions = {},
 ): Promise<number[]> {
   const ids = await exportIds(ctx, filters, actor);
-  await recordExport(ctx, actor, { format, filtres: { ...filters }, lignes: ids.length });
+  await recordExport(ctx, actor, {
+    format,
+    filtres: { ...filters },
+    lignes: ids.length,
+    ...(options.notesInternes ? { notesInternes: true as const } : {}),
+  });
   return ids;
 }
 
-/** Yields full DTOs with their people counts, BATCH at a time. */
-export async function* exportBatches(db: ReadOnlyDatabase, actor: SessionUser, ids: number[]) {
+export interface ExportOptions {
+  /** « Inclure les notes internes »: a last column with each report's notes (xlsx only; off by default). */
+  notesInternes?: boolean;
+}
+
+/** One note in its cell: « 26/11/2026 14:05 - Rabe Hery : text », the time on the business calendar's clock. */
+export function noteLine(note: { at: Date; auteur: string; texte: string }): string {
+  const w = wallClock(note.at);
+  const two = (n: number) => String(n).padStart(2, '0');
+  const day = `${two(w.getUTCDate())}/${two(w.getUTCMonth() + 1)}/${w.getUTCFullYear()}`;
+  return `${day} ${two(w.getUTCHours())}:${two(w.getUTCMinutes())} - ${note.auteur} : ${note.texte}`;
+}
+
+/**
+ * Yields full DTOs with their people counts, BATCH at a time; with `notesInternes`, the notes of each report
+ * whose notes the exporter may read (the sources' need to know on anonymous reports, as on the screen).
+ */
+export async function* exportBatches(
+  db: ReadOnlyDatabase,
+  actor: SessionUser,
+  ids: number[],
+  options: ExportOptions = {},
+): AsyncGenerator<Row[]> {
   for (let i = 0; i < ids.length; i += BATCH) {
     const slice = ids.slice(i, i + BATCH);
     const items = await loadSignalements(db, slice, canEditAs(actor));
     const counts = await peopleCounts(db, slice);
+    const notes = options.notesInternes ? await readableNotes(db, actor, slice, items) : null;
     yield items.map((item) => ({
       item,
       counts: counts.get(item.code) ?? { auteurs: 0, sources: 0, victimes: 0 },
+      ...(notes ? { notes: notes.get(item.code) ?? null } : {}),
     }));
   }
+}
+
+/** The notes of the reports whose notes the exporter may read, by report code. */
+async function readableNotes(
+  db: ReadOnlyDatabase,
+  actor: SessionUser,
+  ids: number[],
+  items: SignalementDto[],
+): Promise<Map<string, string>> {
+  const s = db.t.signalements;
+  const byCode = new Map(items.map((item) => [item.code, item]));
+  const rows = await db.read.select({ id: s.id, code: s.code }).from(s).where(inArray(s.id, ids));
+  const readable = rows.filter((r) => {
+    const item = byCode.get(r.code);
+    return item && canSeeSources(actor, { createdByEmail: item.createdBy.email, isAnonyme: item.isAnonyme });
+  });
+  const notes = await notesForExport(
+    db,
+    readable.map((r) => r.id),
+    noteLine,
+  );
+  return new Map(readable.flatMap((r) => (notes.has(r.id) ? [[r.code, notes.get(r.id)!] as const] : [])));
 }
 
 async function peopleCounts(db: ReadOnlyDatabase, ids: number[]) {
@@ -93,7 +145,12 @@ async function peopleCounts(db: ReadOnlyDatabase, ids: number[]) {
 const date = (iso: string | null) => (iso ? wallClock(new Date(iso)) : null);
 const yesNo = (b: boolean) => (b ? 'Oui' : 'Non');
 
-type Row = { item: SignalementDto; counts: { auteurs: number; sources: number; victimes: number } };
+type Row = {
+  item: SignalementDto;
+  counts: { auteurs: number; sources: number; victimes: number };
+  /** The report's internal notes, when asked for (null: none, or not for this exporter). */
+  notes?: string | null;
+};
 
 export const COLUMNS: Array<{
   header: string;
@@ -174,7 +231,19 @@ export function exportFileName(now = new Date()): string {
   return `signalements_${businessDay(now)}.xlsx`;
 }
 
-export async function writeXlsx(out: PassThrough, batches: AsyncIterable<Row[]>): Promise<number> {
+/** The last column, only when the export asks for the notes. */
+export const NOTES_COLUMN: (typeof COLUMNS)[number] = {
+  header: 'Notes internes',
+  width: 60,
+  value: (r) => r.notes ?? null,
+};
+
+export async function writeXlsx(
+  out: PassThrough,
+  batches: AsyncIterable<Row[]>,
+  options: ExportOptions = {},
+): Promise<number> {
+  const columns = options.notesInternes ? [...COLUMNS, NOTES_COLUMN] : COLUMNS;
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
     stream: out,
     useStyles: true,
@@ -182,7 +251,7 @@ export async function writeXlsx(out: PassThrough, batches: AsyncIterable<Row[]>)
   });
   workbook.creator = 'Signalements';
   const sheet = workbook.addWorksheet('Signalements', { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = COLUMNS.map((c) => ({
+  sheet.columns = columns.map((c) => ({
     header: c.header,
     width: c.width,
     style: c.date ? { numFmt: 'dd/mm/yyyy' } : {},
@@ -192,8 +261,8 @@ export async function writeXlsx(out: PassThrough, batches: AsyncIterable<Row[]>)
   let written = 0;
   for await (const rows of batches) {
     for (const r of rows) {
-      const row = sheet.addRow(COLUMNS.map(() => null));
-      COLUMNS.forEach((column, i) => {
+      const row = sheet.addRow(columns.map(() => null));
+      columns.forEach((column, i) => {
         const { value, text } = safeCell(column.value(r));
         const cell = row.getCell(i + 1);
         cell.value = value;
