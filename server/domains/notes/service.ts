@@ -3,15 +3,16 @@
 // same function decides both). Their author may edit or delete a note for NOTE_EDIT_MINUTES by the
 // context's clock, then it is frozen. Every change goes to the report's history (without the text), every
 // read to the access log.
-import { asc, count, eq, inArray } from 'drizzle-orm';
+import { asc, count, eq } from 'drizzle-orm';
 import { NOTE_EDIT_MINUTES } from '#shared/constants';
 import type { NoteDto, NotesListDto } from '#shared/dto/notes';
 import type { AppContext } from '#server/context';
-import type { Orm, ReadOnlyDatabase } from '#server/db/client';
+import type { Orm } from '#server/db/client';
 import { insertWithFreshCode } from '#server/db/fresh-code';
 import { conflict, forbidden, notFound } from '#server/errors';
 import type { SessionUser } from '../auth/session';
 import { recordNotesRead } from '../journal/record';
+import { selectNotes } from './queries';
 import { iri } from '../referentiels/dto';
 import {
   canEditAs,
@@ -70,23 +71,6 @@ function noteDto(
     modifiableJusquA: until.toISOString(),
     modifiable: mayWrite && row.authorId === actor.id && now.getTime() <= until.getTime(),
   };
-}
-
-function selectNotes(db: ReadOnlyDatabase, orm: Orm) {
-  const { reportNotes: n, utilisateurs: u } = db.t;
-  return orm
-    .select({
-      id: n.id,
-      code: n.code,
-      texte: n.texte,
-      authorId: n.authorId,
-      createdAt: n.createdAt,
-      updatedAt: n.updatedAt,
-      auteur: { code: u.code, nomPrenom: u.nomPrenom },
-      signalementId: n.signalementId,
-    })
-    .from(n)
-    .innerJoin(u, eq(u.id, n.authorId));
 }
 
 /**
@@ -213,28 +197,4 @@ export async function deleteNote(ctx: NotesContext, actor: SessionUser, code: st
       longueur: { from: note.texte.length, to: null },
     });
   });
-}
-
-/**
- * The notes of an export's reports, one text per report: « dd/MM/yyyy HH:mm - Author : text », oldest
- * first, blank line between notes. The caller passes only the reports whose notes the exporter may read
- * (need to know, as on the screen).
- */
-export async function notesForExport(
-  db: ReadOnlyDatabase,
-  reportIds: number[],
-  format: (note: { at: Date; auteur: string; texte: string }) => string,
-): Promise<Map<number, string>> {
-  const out = new Map<number, string>();
-  if (reportIds.length === 0) return out;
-  const n = db.t.reportNotes;
-  const rows = await selectNotes(db, db.read)
-    .where(inArray(n.signalementId, reportIds))
-    .orderBy(asc(n.signalementId), asc(n.createdAt), asc(n.id));
-  for (const r of rows) {
-    const line = format({ at: r.createdAt, auteur: r.auteur.nomPrenom, texte: r.texte });
-    const before = out.get(r.signalementId);
-    out.set(r.signalementId, before === undefined ? line : `${before}\n\n${line}`);
-  }
-  return out;
 }

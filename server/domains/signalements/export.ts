@@ -11,7 +11,7 @@ import type { Services, WithCipher } from '#server/context';
 import type { ReadOnlyDatabase } from '#server/db/client';
 import type { SessionUser } from '../auth/session';
 import { recordExport } from '../journal/record';
-import { notesForExport } from '../notes/service';
+import { notesForExport } from '../notes/queries';
 import { canEditAs, canSeeSources } from './access';
 import { loadSignalements } from './loader';
 import { filterConditions, orderBy, type ListFilters } from './queries';

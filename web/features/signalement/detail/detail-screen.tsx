@@ -21,6 +21,7 @@ import { LeaveDialog } from './leave-dialog';
 import { LocationCard } from './location-card';
 import { MailDialog } from './mail-dialog';
 import { MetadataCard } from './metadata-card';
+import { NotesCard } from './notes-card';
 import { SubjectsCard } from './subjects-card';
 import { UnsavedBanner } from './unsaved-banner';
 import { useLeaveGuard } from './use-leave-guard';
@@ -102,6 +103,7 @@ export function DetailScreen({ signalement: s }: { signalement: SignalementDto }
           <div className="flex min-w-0 flex-col gap-4">
             <ClassificationPanel signalement={s} />
             <MetadataCard signalement={s} />
+            <NotesCard code={code} />
             <HistoriquePanel code={code} />
           </div>
         </div>
