@@ -25,6 +25,8 @@ export const NOTES_TEXT = {
   empty: 'Aucune note interne.',
   loadFailed: 'Impossible de charger les notes internes.',
   newLabel: 'Nouvelle note',
+  formLabel: 'Ajouter une note interne',
+  editFormLabel: 'Modification de la note',
   hint: `Texte simple, sans mise en forme. Vous pourrez la modifier ou la supprimer pendant ${NOTE_EDIT_MINUTES} minutes.`,
   add: 'Ajouter la note',
   save: 'Enregistrer',
@@ -189,7 +191,7 @@ export function NotesCard({ code }: { code: string }) {
           )}
           {data!.peutAjouter && (
             <Form
-              label={NOTES_TEXT.newLabel}
+              label={NOTES_TEXT.formLabel}
               onSubmit={(e) => void add(e).catch(() => undefined)}
               data-testid="note-form"
             >
@@ -198,11 +200,12 @@ export function NotesCard({ code }: { code: string }) {
                 name="texte"
                 id="note-new"
                 label={NOTES_TEXT.newLabel}
-                hint={NOTES_TEXT.hint}
                 rows={3}
                 maxLength={NOTE_MAX_LENGTH}
               />
-              <div className="flex justify-end">
+              {/* Beside the field, not as its hint: the kit's hint line does not wrap. */}
+              <div className="flex flex-wrap items-start justify-between gap-2">
+                <p className="min-w-0 flex-1 text-xs text-base-content/70">{NOTES_TEXT.hint}</p>
                 <SubmitButton pending={create.isPending}>{NOTES_TEXT.add}</SubmitButton>
               </div>
             </Form>
@@ -243,7 +246,7 @@ function NoteEditor({
   const save = form.handleSubmit((values) => onSave(values.texte));
   return (
     <Form
-      label={NOTES_TEXT.editLabel}
+      label={NOTES_TEXT.editFormLabel}
       onSubmit={(e) => void save(e).catch(() => undefined)}
       data-testid="note-edit-form"
     >
