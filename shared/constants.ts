@@ -84,6 +84,7 @@ export const IDEMPOTENT_CREATES: readonly string[] = [
   'auteurs.create',
   'sources.create',
   'victimes.create',
+  'notes.create',
   'partenaires.create',
   'projects.create',
   'utilisateurs.create',

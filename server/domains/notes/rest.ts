@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { codeParamsSchema } from '#shared/schemas/common';
 import { noteSchema } from '#shared/schemas/notes';
 import { collection } from '#server/http/jsonld';
+import { restIdempotent } from '../idempotency/doors';
 import * as service from './service';
 
 export function notesRoutes(app: FastifyInstance) {
@@ -16,8 +17,16 @@ export function notesRoutes(app: FastifyInstance) {
     return { ...collection('NoteInterne', request.url, notes, notes.length), peutAjouter, masquees };
   });
   app.post('/api/signalements/:code/notes', async (request, reply) => {
-    const input = noteSchema.parse(request.body ?? {});
-    const note = await service.createNote(ctx, user(request), { signalement: code(request), ...input });
+    const input = { signalement: code(request), ...noteSchema.parse(request.body ?? {}) };
+    // A retry with its Idempotency-Key reads the note again under today's rights (decision 0020).
+    const note = await restIdempotent(
+      ctx,
+      request,
+      reply,
+      input,
+      () => service.createNote(ctx, user(request), input),
+      (stored) => service.rereadNote(ctx, user(request), stored),
+    );
     return reply.code(201).header('location', note['@id']).send(note);
   });
   app.patch('/api/notes/:code', async (request) =>

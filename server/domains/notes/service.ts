@@ -145,6 +145,31 @@ export async function createNote(
 }
 
 /**
+ * A create repeated with its Idempotency-Key (decision 0020) answers the note as a fresh read would today, and
+ * is logged like one: a caller who may no longer know the report's sources gets the note's code and no text.
+ */
+export async function rereadNote(ctx: NotesContext, actor: SessionUser, stored: NoteDto): Promise<NoteDto> {
+  const { db } = ctx;
+  const { reportNotes: n, signalements: s } = db.t;
+  const [found] = await db.read
+    .select({ id: n.id, reportCode: s.code })
+    .from(n)
+    .innerJoin(s, eq(s.id, n.signalementId))
+    .where(eq(n.code, stored.code))
+    .limit(1);
+  if (!found) throw notFound(NOTE_TEXTS.notFound);
+  const report = await findSignalement(db, found.reportCode);
+  const [note] = await selectNotes(db, db.read).where(eq(n.id, found.id));
+  const now = ctx.clock.now();
+  if (!mayReadNotes(actor, report)) {
+    await recordNotesRead(ctx, actor, report.code, { protegees: true, masquees: 1 });
+    return { ...noteDto(note!, report.code, actor, false, now), texte: '' };
+  }
+  await recordNotesRead(ctx, actor, report.code, { nombre: 1 });
+  return noteDto(note!, report.code, actor, canEditAs(actor)(report.createdByEmail), now);
+}
+
+/**
  * The note, checked for a change by `actor`: 404 when it does not exist, 403 when the actor may not edit
  * its report or is not its author (administrators included: a note is its author's word), 409 once frozen.
  */
