@@ -16,6 +16,7 @@ import { mailRoutes } from './domains/mail/rest';
 import { partenairesRoutes } from './domains/partenaires/rest';
 import { utilisateursRoutes } from './domains/utilisateurs/rest';
 import { personnesRoutes } from './domains/personnes/rest';
+import { notesRoutes } from './domains/notes/rest';
 import { projectsRoutes } from './domains/projects/rest';
 import { referentielsRoutes } from './domains/referentiels/rest';
 import { signalementsRoutes } from './domains/signalements/rest';
@@ -182,6 +183,7 @@ export async function buildApp({ ctx, webRoot, logStream }: BuildAppOptions): Pr
   mailRoutes(app, db);
   signalementsRoutes(app, db, config);
   personnesRoutes(app);
+  notesRoutes(app);
   projectsRoutes(app, db);
   referentielsRoutes(app, db);
   dashboardRoutes(app, db);

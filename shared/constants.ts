@@ -84,15 +84,17 @@ export const IDEMPOTENT_CREATES: readonly string[] = [
   'auteurs.create',
   'sources.create',
   'victimes.create',
+  'notes.create',
   'partenaires.create',
   'projects.create',
   'utilisateurs.create',
 ];
 
-/** Kinds of access-log entries (decision 0015): reads of a report's people, exports, rights, log-ins. */
+/** Kinds of access-log entries (decision 0015): reads of a report's people and notes, exports, rights, log-ins. */
 export const ACCESS_LOG_KINDS = [
   'lecture_personnes',
   'lecture_historique',
+  'lecture_notes',
   'export',
   'droits',
   'connexion',
@@ -110,3 +112,11 @@ export const ACCESS_ALERT_KINDS = [
   'export_quotidien',
 ] as const;
 export type AccessAlertKind = (typeof ACCESS_ALERT_KINDS)[number];
+
+/**
+ * Internal notes (docs/decisions/0029-internal-notes.md): their author may edit or delete one for this many
+ * minutes after writing it, by the server's clock; then it is frozen.
+ */
+export const NOTE_EDIT_MINUTES = 15;
+/** The longest internal note, in characters. */
+export const NOTE_MAX_LENGTH = 5000;

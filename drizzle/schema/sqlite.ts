@@ -477,6 +477,29 @@ export const victimes = table(
   (t) => [index('victimes_signalement_idx').on(t.signalementId)],
 );
 
+/**
+ * The « Notes internes » of a report (docs/decisions/0029-internal-notes.md): plain text by a member of
+ * staff, editable by its author for a few minutes (NOTE_EDIT_MINUTES), then frozen. `updatedAt` is null
+ * until the first edit.
+ */
+export const reportNotes = table(
+  'report_notes',
+  {
+    id: id(),
+    code: text('code').notNull().unique(),
+    signalementId: ref('signalement_id')
+      .notNull()
+      .references(() => signalements.id, { onDelete: 'cascade' }),
+    authorId: ref('author_id')
+      .notNull()
+      .references(() => utilisateurs.id),
+    texte: text('texte').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at'),
+  },
+  (t) => [index('report_notes_signalement_idx').on(t.signalementId, t.createdAt)],
+);
+
 // One row per change to a report or one of its children, written in the change's transaction.
 export const signalementHistorique = table(
   'signalement_historique',

@@ -30,12 +30,14 @@ export interface MatrixFixture {
   unique(): string;
   newPartner(): Promise<string>;
   freshPeople(): ReturnType<typeof addPeople>;
+  /** A fresh internal note of the creator on the report (its author may change it for 15 minutes). */
+  freshNote(): Promise<string>;
   /** A fresh session of the caller (log-out ends it), or none for the anonymous caller. */
   freshSession(caller: Caller): Promise<string | null>;
 }
 
 export function matrixRequests(fixture: MatrixFixture) {
-  const { data, unique, newPartner, freshPeople, freshSession } = fixture;
+  const { data, unique, newPartner, freshPeople, freshNote, freshSession } = fixture;
   // The test app exists once the test's set-up has run: read it when a request is built, not before.
   const app = () => fixture.t;
   const strongPassword = () => `Lakana-${randomBytes(8).toString('hex')}-Vato`;
@@ -251,6 +253,18 @@ export function matrixRequests(fixture: MatrixFixture) {
       method: 'DELETE',
       url: `/api/victimes/${(await freshPeople()).victime}`,
     }),
+    'GET /api/signalements/:code/notes': () => ({ url: `/api/signalements/${data.report}/notes` }),
+    'POST /api/signalements/:code/notes': () => ({
+      method: 'POST',
+      url: `/api/signalements/${data.report}/notes`,
+      body: { texte: 'Note de la matrice' },
+    }),
+    'PATCH /api/notes/:code': async () => ({
+      method: 'PATCH',
+      url: `/api/notes/${await freshNote()}`,
+      body: { texte: 'Note de la matrice, revue' },
+    }),
+    'DELETE /api/notes/:code': async () => ({ method: 'DELETE', url: `/api/notes/${await freshNote()}` }),
 
     ...Object.fromEntries(
       ['subjects', 'canals', 'niveaux', 'statuts', 'resultats', 'regions', 'districts', 'communes'].map(
@@ -380,6 +394,11 @@ export function matrixRequests(fixture: MatrixFixture) {
     'victimes.update': () =>
       mutation('victimes.update', { code: data.victime, data: { nomPrenom: 'Rabearivelo Victime' } }),
     'victimes.delete': async () => mutation('victimes.delete', { code: (await freshPeople()).victime }),
+    'notes.list': () => query('notes.list', { signalement: data.report }),
+    'notes.create': () => mutation('notes.create', { signalement: data.report, texte: 'Note de la matrice' }),
+    'notes.update': async () =>
+      mutation('notes.update', { code: await freshNote(), texte: 'Note de la matrice, revue' }),
+    'notes.delete': async () => mutation('notes.delete', { code: await freshNote() }),
 
     ...Object.fromEntries(
       ['subjects', 'canals', 'niveaux', 'statuts', 'resultats', 'regions', 'districts', 'communes'].map(

@@ -72,6 +72,12 @@ export const MATRIX: Record<string, Row> = {
   'POST /api/victimes':                                    [401,   403,   201,   201],
   'PATCH /api/victimes/:code':                             [401,   403,   200,   200],
   'DELETE /api/victimes/:code':                            [401,   403,   204,   204],
+  // Internal notes (docs/decisions/0029): read with the report, added by who may edit it; a note is changed
+  // by its author alone (the creator's own note here, fresh for each caller), administrators included.
+  'GET /api/signalements/:code/notes':                     [401,   200,   200,   200],
+  'POST /api/signalements/:code/notes':                    [401,   403,   201,   201],
+  'PATCH /api/notes/:code':                                [401,   403,   200,   403],
+  'DELETE /api/notes/:code':                               [401,   403,   204,   403],
   // ------------------------------------------------ REST: reference lists and dashboard
   'GET /api/subjects':                                     [401,   200,   200,   200],
   'GET /api/canals':                                       [401,   200,   200,   200],
@@ -150,6 +156,10 @@ export const MATRIX: Record<string, Row> = {
   'victimes.create':                                       [401,   403,   200,   200],
   'victimes.update':                                       [401,   403,   200,   200],
   'victimes.delete':                                       [401,   403,   200,   200],
+  'notes.list':                                            [401,   200,   200,   200],
+  'notes.create':                                          [401,   403,   200,   200],
+  'notes.update':                                          [401,   403,   200,   403],
+  'notes.delete':                                          [401,   403,   200,   403],
   // ------------------------------------------------ tRPC: reference lists and dashboard
   'referentiels.subjects':                                 [401,   200,   200,   200],
   'referentiels.canals':                                   [401,   200,   200,   200],

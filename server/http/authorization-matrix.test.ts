@@ -94,6 +94,15 @@ describe.each(await testEngines())('authorization matrix on %s', (engine) => {
     return res.json().code;
   }
   const freshPeople = () => addPeople(t, cookies.creator!, data.report, ` ${unique()}`);
+  async function freshNote(): Promise<string> {
+    const res = await send('creator', {
+      method: 'POST',
+      url: `/api/signalements/${data.report}/notes`,
+      body: { texte: `Note ${unique()}` },
+    });
+    if (res.statusCode !== 201) throw new Error(`note: ${res.statusCode} ${res.body}`);
+    return res.json().code;
+  }
   /** A fresh session of the caller (log-out ends it), or none for the anonymous caller. */
   const freshSession = async (caller: Caller) => (caller === 'anonymous' ? null : t.login(EMAIL[caller]));
   const REQUESTS = matrixRequests({
@@ -104,6 +113,7 @@ describe.each(await testEngines())('authorization matrix on %s', (engine) => {
     unique,
     newPartner,
     freshPeople,
+    freshNote,
     freshSession,
   });
 

@@ -31,12 +31,16 @@ export interface Failure {
   body: string;
 }
 
+/** An internal note's text: never in an answer to an anonymous caller. */
+const NOTE_TEXT = 'Note interne des portes : le témoin rappelle lundi';
+
 export async function openDoors(engine: Engine) {
   const data = {
     report: '',
     auteur: '',
     source: '',
     victime: '',
+    note: '',
     partner: '',
     user: '',
     project: '',
@@ -80,6 +84,13 @@ export async function openDoors(engine: Engine) {
   const adminCookie = await t.login('admin@example.mg');
   data.report = await createReport(t, creatorCookie);
   Object.assign(data, await addPeople(t, creatorCookie, data.report));
+  const note = await t.app.inject({
+    method: 'POST',
+    url: `/api/signalements/${data.report}/notes`,
+    headers: { cookie: creatorCookie, ...SAME_ORIGIN },
+    payload: { texte: NOTE_TEXT },
+  });
+  data.note = note.json().code;
   const partner = await t.app.inject({
     method: 'POST',
     url: '/api/partenaires',
@@ -112,6 +123,7 @@ export async function openDoors(engine: Engine) {
     PEOPLE.victime,
     'cible@example.mg',
     'portes@partenaire.example.mg',
+    NOTE_TEXT,
     UNDECLARED_ANSWER.leaked,
   ];
 
@@ -124,6 +136,7 @@ export async function openDoors(engine: Engine) {
       presume_auteurs: data.auteur,
       sources: data.source,
       victimes: data.victime,
+      notes: data.note,
       partenaires: data.partner,
       utilisateurs: data.user,
       'reset-password': data.user,

@@ -147,6 +147,7 @@ export interface Pools {
   auteurs: string[];
   sources: string[];
   victimes: string[];
+  notes: string[];
   utilisateurs: string[];
   projects: string[];
   mails: number[];
@@ -183,6 +184,8 @@ export const IRI_COLLECTION: Partial<Record<keyof Pools, string>> = { roles: 'ut
 /** Which codes a `code` (body field or path parameter) names, from the route or procedure path. */
 export function poolOfRoute(route: string): keyof Pools {
   const table: Array<[RegExp, keyof Pools]> = [
+    // A note's own routes; the report's (/api/signalements/:code/notes) take a report code.
+    [/^\/api\/notes\/|^notes\./, 'notes'],
     [/presume_auteurs|auteurs\./, 'auteurs'],
     [/sources/, 'sources'],
     [/victimes/, 'victimes'],

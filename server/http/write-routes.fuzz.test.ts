@@ -32,6 +32,7 @@ import {
   victimeCreateSchema,
   victimeSchema,
 } from '#shared/schemas/signalements';
+import { noteSchema } from '#shared/schemas/notes';
 import {
   createUtilisateurInputSchema,
   passwordField,
@@ -87,6 +88,9 @@ const REST_SCHEMAS: Record<string, z.ZodType | null> = {
   'PATCH /api/victimes/:code': victimeSchema,
   'DELETE /api/victimes/:code': null,
   'POST /api/projects': projectCreateSchema,
+  'POST /api/signalements/:code/notes': noteSchema,
+  'PATCH /api/notes/:code': noteSchema,
+  'DELETE /api/notes/:code': null,
 };
 
 /** Typical English of zod, Fastify, tRPC and Node messages; the project answers in French. */
@@ -259,6 +263,7 @@ describe.each(await testEngines())('fuzzing every write route and mutation (%s)'
       auteurs: await codes(tt.presumeAuteurs!),
       sources: await codes(tt.sources!),
       victimes: await codes(tt.victimes!),
+      notes: await codes(tt.reportNotes!),
       utilisateurs: (await codes(tt.utilisateurs!, 50)).filter((code) => !actorCodes.includes(code)),
       projects: await codes(tt.projects!),
       mails: (
@@ -370,7 +375,10 @@ describe.each(await testEngines())('fuzzing every write route and mutation (%s)'
 
   beforeAll(async () => {
     started = Date.now();
-    t = await createTestApp(engine);
+    // The services' clock stands still: a note stays within its author's 15 minutes however long the run
+    // takes, so both engines get the same answers (docs/decisions/0029).
+    const frozenAt = new Date(started);
+    t = await createTestApp(engine, {}, { clock: { now: () => new Date(frozenAt) } });
     actorCodes = [
       await t.user(actors.admin, 'ROLE_ADMIN', 'Admin Fuzz'),
       await t.user(actors.user, 'ROLE_USER', 'Agent Fuzz'),
@@ -395,6 +403,13 @@ describe.each(await testEngines())('fuzzing every write route and mutation (%s)'
         });
         if (res.statusCode !== 201) throw new Error(`${path}: ${res.body}`);
       }
+      const note = await t.app.inject({
+        method: 'POST',
+        url: `/api/signalements/${signalement}/notes`,
+        headers: { cookie },
+        payload: { texte: 'Note interne\nsur deux lignes' },
+      });
+      if (note.statusCode !== 201) throw new Error(`note: ${note.body}`);
     }
     const project = await t.app.inject({
       method: 'POST',

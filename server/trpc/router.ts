@@ -4,6 +4,7 @@ import { twoFactorRouter } from '../domains/auth/two-factor-router';
 import { dashboardRouter } from '../domains/dashboard/router';
 import { journalRouter } from '../domains/journal/router';
 import { mailRouter } from '../domains/mail/router';
+import { notesRouter } from '../domains/notes/router';
 import { partenairesRouter } from '../domains/partenaires/router';
 import { auteursRouter, sourcesRouter, victimesRouter } from '../domains/personnes/router';
 import { projectsRouter } from '../domains/projects/router';
@@ -23,6 +24,7 @@ export const appRouter = router({
   auteurs: auteursRouter,
   sources: sourcesRouter,
   victimes: victimesRouter,
+  notes: notesRouter,
   projects: projectsRouter,
   referentiels: referentielsRouter,
   dashboard: dashboardRouter,

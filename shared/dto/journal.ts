@@ -5,6 +5,7 @@ import type { AccessAlertKind, AccessLogKind } from '../constants';
 export const ACCESS_LOG_KIND_LABELS: Record<AccessLogKind, string> = {
   lecture_personnes: 'Lecture des personnes',
   lecture_historique: "Lecture de l'historique",
+  lecture_notes: 'Lecture des notes internes',
   export: 'Export',
   droits: 'Droits et rôles',
   connexion: 'Connexion',

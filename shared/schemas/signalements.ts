@@ -230,3 +230,13 @@ export const assignSchema = z.object({
   utilisateur: ref('utilisateurs', 'Veuillez choisir un utilisateur.'),
 });
 export type AssignInput = z.input<typeof assignSchema>;
+/**
+ * The xlsx export: the same filters, and `notesInternes=true` (« Inclure les notes internes ») to add the
+ * internal notes in a last column; off by default (docs/decisions/0029-internal-notes.md).
+ */
+export const signalementXlsxExportSchema = signalementExportSchema.extend({
+  notesInternes: z
+    .enum(['true', 'false'], { error: 'Valeur true ou false attendue.' })
+    .optional()
+    .transform((v) => v === 'true'),
+});

@@ -4,7 +4,7 @@ import { eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '#server/app';
 import { loadConfig, type Config } from '#server/config';
-import { createAppContext, type AppContext } from '#server/context';
+import { createAppContext, type AppContext, type Clock } from '#server/context';
 import { formatDataKey } from '#server/crypto/cipher';
 import { verifierOf } from '#server/crypto/data-key';
 import type { Database, Engine } from '#server/db/client';
@@ -54,6 +54,8 @@ export interface TestAppOptions {
    * threads), so that the suites run the production path; 0 runs the tasks on the main thread.
    */
   taskThreads?: number;
+  /** The services' clock (default: the system's); a test that moves time passes its own. */
+  clock?: Clock;
 }
 
 export async function createTestApp(
@@ -72,6 +74,7 @@ export async function createTestApp(
     db: tdb.db,
     cipher: tdb.cipher,
     taskThreads: options.taskThreads ?? Math.min(1, tdb.db.readThreads),
+    ...(options.clock ? { clock: options.clock } : {}),
     // The thread reads the test's own key, as the server's read the configured one.
     taskData: { key: { ...config, DATA_KEY: formatDataKey(tdb.dataKey) } },
   });

@@ -102,6 +102,12 @@ describe.each(await testEngines())('idempotent creates on %s', (engine) => {
         payload: { signalement: `/api/signalements/${report}`, nomPrenom: PEOPLE.victime },
       },
       {
+        url: `/api/signalements/${report}/notes`,
+        cookie: agent,
+        table: 'reportNotes',
+        payload: { texte: 'Note idempotente' },
+      },
+      {
         url: '/api/partenaires',
         cookie: admin,
         table: 'partenaires',
@@ -166,6 +172,11 @@ describe.each(await testEngines())('idempotent creates on %s', (engine) => {
         cookie: () => agent,
         table: 'victimes',
         input: { signalement: report, nomPrenom: 'Victime tRPC' },
+      },
+      'notes.create': {
+        cookie: () => agent,
+        table: 'reportNotes',
+        input: { signalement: report, texte: 'Note tRPC' },
       },
       'partenaires.create': {
         cookie: () => admin,

@@ -15,6 +15,13 @@ describe('French descriptions of the access log', () => {
     expect(describeEntry('export', { format: 'xlsx', filtres: {}, lignes: 120 })).toBe(
       'Export xlsx : 120 lignes',
     );
+    expect(describeEntry('lecture_notes', { nombre: 2 })).toBe('Notes internes (2)');
+    expect(describeEntry('lecture_notes', { protegees: true, masquees: 1 })).toBe(
+      "Notes internes protégées : 1 masquée (besoin d'en connaître)",
+    );
+    expect(describeEntry('export', { format: 'xlsx', filtres: {}, lignes: 3, notesInternes: true })).toBe(
+      'Export xlsx : 3 lignes, avec les notes internes',
+    );
     expect(describeEntry('export', { objet: 'journal', format: 'xlsx', lignes: 1 })).toBe(
       'Export du journal des accès xlsx : 1 ligne',
     );

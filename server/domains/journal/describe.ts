@@ -78,7 +78,8 @@ function describeExport(d: Details): string {
   const filtres = d.filtres && typeof d.filtres === 'object' ? (d.filtres as Details) : {};
   // Older entries held the search text; it is never shown (the migration removed it).
   const search = describeSearch(filtres.recherche);
-  return `Export ${str(d.format)} : ${plural(num(d.lignes), 'ligne', 'lignes')}${search ? `, ${search}` : ''}`;
+  const notes = d.notesInternes === true ? ', avec les notes internes' : '';
+  return `Export ${str(d.format)} : ${plural(num(d.lignes), 'ligne', 'lignes')}${search ? `, ${search}` : ''}${notes}`;
 }
 
 function describeLoginFailure(d: Details): string {
@@ -103,6 +104,10 @@ export function describeEntry(kind: AccessLogKind, d: Details): string {
       const masked = num(d.masquees) > 0 ? `, ${plural(num(d.masquees), 'masquée', 'masquées')}` : '';
       return `Historique : ${plural(num(d.entrees), 'entrée', 'entrées')}, dont ${num(d.personnes)} sur des personnes${masked}`;
     }
+    case 'lecture_notes':
+      if (d.protegees === true)
+        return `Notes internes protégées : ${plural(num(d.masquees), 'masquée', 'masquées')} (besoin d'en connaître)`;
+      return `Notes internes (${num(d.nombre)})`;
     case 'export':
       return describeExport(d);
     case 'droits':

@@ -48,10 +48,23 @@ export async function recordHistoryRead(
   await recordRead(ctx, actor, 'lecture_historique', signalement, details);
 }
 
+/** What a read of a report's internal notes returned (docs/decisions/0029-internal-notes.md). */
+export type NotesRead = { nombre: number; protegees?: false } | { protegees: true; masquees: number };
+
+/** A read of a report's internal notes; may raise a `lecture_massive` alert like a read of its people. */
+export async function recordNotesRead(
+  ctx: Services,
+  actor: Actor,
+  signalement: string,
+  read: NotesRead,
+): Promise<void> {
+  await recordRead(ctx, actor, 'lecture_notes', signalement, { ...read });
+}
+
 async function recordRead(
   ctx: Services,
   actor: Actor,
-  kind: 'lecture_personnes' | 'lecture_historique',
+  kind: 'lecture_personnes' | 'lecture_historique' | 'lecture_notes',
   signalement: string,
   details: Record<string, unknown>,
 ) {
@@ -67,6 +80,8 @@ export interface ExportRecord {
   /** The filters of the export, as parsed; the search text is replaced by its description before writing. */
   filtres: Record<string, unknown>;
   lignes: number;
+  /** The export holds the internal notes (« Inclure les notes internes »). */
+  notesInternes?: true;
 }
 
 /** The filters as logged: codes and dates as given, the search text never (its kind, length and hash). */

@@ -19,6 +19,8 @@ export interface ExportJob {
   databaseUrl: string;
   actor: SessionUser;
   ids: number[];
+  /** « Inclure les notes internes » (export.ts). */
+  notesInternes?: boolean;
 }
 export type ExportMessage =
   { type: 'data'; chunk: Uint8Array } | { type: 'end' } | { type: 'error'; error: PostedError };
@@ -64,7 +66,8 @@ out.on('end', flush);
 port.on('message', (control: ExportControl) => (control === 'pause' ? out.pause() : out.resume()));
 const ended = new Promise<void>((resolve) => out.once('end', resolve));
 try {
-  await writeXlsx(out, exportBatches(db, job.actor, job.ids));
+  const options = { notesInternes: job.notesInternes ?? false };
+  await writeXlsx(out, exportBatches(db, job.actor, job.ids, options), options);
   await ended;
   post({ type: 'end' });
 } catch (error) {

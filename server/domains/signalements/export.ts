@@ -4,12 +4,13 @@
 import { getTableName, inArray, sql, type AnyColumn } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { Transform, type PassThrough } from 'node:stream';
-import { businessDay, businessTimeZone, wallClockReader } from '#shared/calendar';
+import { businessDay, businessTimeZone, wallClock, wallClockReader } from '#shared/calendar';
 import type { SignalementDto } from '#shared/dto/signalements';
 import type { Services, WithCipher } from '#server/context';
 import type { ReadOnlyDatabase } from '#server/db/client';
 import type { SessionUser } from '../auth/session';
 import { recordExport } from '../journal/record';
+import { notesForExport } from '../notes/queries';
 import { loadSignalements } from './loader';
 import { filterConditions, orderBy, type ListFilters } from './queries';
 
@@ -46,23 +47,76 @@ export async function startExport(
   actor: SessionUser,
   filters: ListFilters,
   format: 'xlsx' | 'json',
+  options: ExportOptions = {},
 ): Promise<number[]> {
   const ids = await exportIds(ctx, filters, actor);
-  await recordExport(ctx, actor, { format, filtres: { ...filters }, lignes: ids.length });
+  await recordExport(ctx, actor, {
+    format,
+    filtres: { ...filters },
+    lignes: ids.length,
+    ...(options.notesInternes ? { notesInternes: true as const } : {}),
+  });
   return ids;
 }
 
-/** Yields full DTOs with their people counts, BATCH at a time. */
-export async function* exportBatches(db: ReadOnlyDatabase, actor: SessionUser, ids: number[]) {
+export interface ExportOptions {
+  /** « Inclure les notes internes »: a last column with each report's notes (xlsx only; off by default). */
+  notesInternes?: boolean;
+}
+
+/** One note in its cell: « 26/11/2026 14:05 - Rabe Hery : text », the time on the business calendar's clock. */
+export function noteLine(note: { at: Date; auteur: string; texte: string }): string {
+  const w = wallClock(note.at);
+  const two = (n: number) => String(n).padStart(2, '0');
+  const day = `${two(w.getUTCDate())}/${two(w.getUTCMonth() + 1)}/${w.getUTCFullYear()}`;
+  return `${day} ${two(w.getUTCHours())}:${two(w.getUTCMinutes())} - ${note.auteur} : ${note.texte}`;
+}
+
+/**
+ * Yields full DTOs with their people counts, BATCH at a time; with `notesInternes`, the notes of each report
+ * whose notes the exporter may read (the sources' need to know on anonymous reports, as on the screen).
+ */
+export async function* exportBatches(
+  db: ReadOnlyDatabase,
+  actor: SessionUser,
+  ids: number[],
+  options: ExportOptions = {},
+): AsyncGenerator<ExportRow[]> {
   for (let i = 0; i < ids.length; i += BATCH) {
     const slice = ids.slice(i, i + BATCH);
     const items = await loadSignalements(db, slice, actor);
     const counts = await peopleCounts(db, slice);
+    const notes = options.notesInternes ? await readableNotes(db, actor, slice, items) : null;
     yield items.map((item) => ({
       item,
       counts: counts.get(item.code) ?? { auteurs: 0, sources: 0, victimes: 0 },
+      ...(notes ? { notes: notes.get(item.code) ?? null } : {}),
     }));
   }
+}
+
+/** The notes of the reports whose notes the exporter may read, by report code. */
+async function readableNotes(
+  db: ReadOnlyDatabase,
+  actor: SessionUser,
+  ids: number[],
+  items: SignalementDto[],
+): Promise<Map<string, string>> {
+  const s = db.t.signalements;
+  const byCode = new Map(items.map((item) => [item.code, item]));
+  const rows = await db.read.select({ id: s.id, code: s.code }).from(s).where(inArray(s.id, ids));
+  // The sources' need to know (access.ts canSeeSources), as the loader decided it for this exporter: a
+  // report that is not anonymous, or one the exporter may edit (creator, assignee, administrator).
+  const readable = rows.filter((r) => {
+    const item = byCode.get(r.code);
+    return item !== undefined && (!item.isAnonyme || item.canEdit);
+  });
+  const notes = await notesForExport(
+    db,
+    readable.map((r) => r.id),
+    noteLine,
+  );
+  return new Map(readable.flatMap((r) => (notes.has(r.id) ? [[r.code, notes.get(r.id)!] as const] : [])));
 }
 
 /** The people counts of the given reports by code, in one statement (a count per kind of person). */
@@ -104,6 +158,8 @@ const yesNo = (b: boolean) => (b ? 'Oui' : 'Non');
 export type ExportRow = {
   item: SignalementDto;
   counts: { auteurs: number; sources: number; victimes: number };
+  /** The report's internal notes, when asked for (null: none, or not for this exporter). */
+  notes?: string | null;
 };
 
 export const COLUMNS: Array<{
@@ -205,13 +261,25 @@ export function exportFileName(now = new Date()): string {
   return `signalements_${businessDay(now)}.xlsx`;
 }
 
+/** The last column, only when the export asks for the notes. */
+export const NOTES_COLUMN: (typeof COLUMNS)[number] = {
+  header: 'Notes internes',
+  width: 60,
+  value: (r) => r.notes ?? null,
+};
+
 /**
  * Writes the workbook of `batches` to `out` with exceljs's public streaming writer only. The zip comes out
  * into a buffer of its own (`zipped`, piped to `out`), large enough that the zip writer never waits on it:
  * the bytes not yet read are all in `zipped`, where the writer sees them, and it stops adding rows while
  * more than XLSX_HIGH_WATER of them wait (a slow download slows the export instead of filling memory).
  */
-export async function writeXlsx(out: PassThrough, batches: AsyncIterable<ExportRow[]>): Promise<number> {
+export async function writeXlsx(
+  out: PassThrough,
+  batches: AsyncIterable<ExportRow[]>,
+  options: ExportOptions = {},
+): Promise<number> {
+  const columns = options.notesInternes ? [...COLUMNS, NOTES_COLUMN] : COLUMNS;
   // Counts the rows written since the zip last came out (ROWS_AHEAD_OF_ZIP).
   let rowsAhead = 0;
   const zipped = new Transform({
@@ -234,18 +302,18 @@ export async function writeXlsx(out: PassThrough, batches: AsyncIterable<ExportR
   });
   workbook.creator = 'Signalements';
   const sheet = workbook.addWorksheet('Signalements', { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = COLUMNS.map((c) => ({
+  sheet.columns = columns.map((c) => ({
     header: c.header,
     width: c.width,
     style: c.date ? DATE_STYLE : {},
   }));
   sheet.getRow(1).font = { bold: true };
   sheet.getRow(1).commit();
-  const styles = COLUMNS.map((c) => (c.date ? DATE_STYLE : PLAIN_STYLE));
+  const styles = columns.map((c) => (c.date ? DATE_STYLE : PLAIN_STYLE));
   let written = 0;
   for await (const rows of batches) {
     for (const r of rows) {
-      const values = COLUMNS.map((column) => column.value(r));
+      const values = columns.map((column) => column.value(r));
       const row = sheet.addRow(values);
       for (let i = 0; i < values.length; i++) {
         // One style object per kind of cell: exceljs indexes a style once per object, not once per cell.

@@ -8,6 +8,7 @@ import {
   signalementExportSchema,
   signalementListSchema,
   signalementPatchSchema,
+  signalementXlsxExportSchema,
 } from '#shared/schemas/signalements';
 import { codeParamsSchema } from '#shared/schemas/common';
 import type { Config } from '#server/config';
@@ -89,15 +90,15 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
   });
 
   app.get('/api/signalements/export/xlsx', async (request, reply) => {
-    const filters = signalementExportSchema.parse(query(request));
-    const ids = await startExport(ctx, user(request), filters, 'xlsx');
+    const { notesInternes, ...filters } = signalementXlsxExportSchema.parse(query(request));
+    const ids = await startExport(ctx, user(request), filters, 'xlsx', { notesInternes });
     reply
       .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
       .header('content-disposition', `attachment; filename="${exportFileName()}"`)
       .header('x-total-count', String(ids.length))
       .header('access-control-expose-headers', 'x-total-count, content-disposition');
     // Written on a thread of its own with a capped heap (export-runner.ts).
-    const workbook = xlsxInThread({ config, databaseUrl: db.url, actor: user(request), ids });
+    const workbook = xlsxInThread({ config, databaseUrl: db.url, actor: user(request), ids, notesInternes });
     workbook.once('error', (error) => request.log.error({ err: error }, 'xlsx export failed'));
     return reply.send(workbook);
   });

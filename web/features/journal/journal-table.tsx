@@ -9,6 +9,7 @@ import { JOURNAL_TEXT } from './journal-text';
 const KIND_TONES: Record<AccessLogKind, BadgeTone> = {
   lecture_personnes: 'amber',
   lecture_historique: 'yellow',
+  lecture_notes: 'yellow',
   export: 'violet',
   droits: 'red',
   connexion: 'gray',

@@ -22,6 +22,7 @@ import { LeaveDialog } from './leave-dialog';
 import { LocationCard } from './location-card';
 import { MailDialog } from './mail-dialog';
 import { MetadataCard } from './metadata-card';
+import { NotesCard } from './notes-card';
 import { SubjectsCard } from './subjects-card';
 import { UnsavedBanner } from './unsaved-banner';
 import { useLeaveGuard } from './use-leave-guard';
@@ -104,6 +105,7 @@ export function DetailScreen({ signalement: s }: { signalement: SignalementDto }
             <ClassificationPanel signalement={s} />
             <MetadataCard signalement={s} />
             {s.canAssign && <AssigneesCard signalement={s} />}
+            <NotesCard code={code} />
             <HistoriquePanel code={code} />
           </div>
         </div>

@@ -18,6 +18,9 @@ const ACTIONS: Record<string, string> = {
   'victime.ajout': 'Victime ajoutée',
   'victime.modification': 'Victime modifiée',
   'victime.suppression': 'Victime supprimée',
+  'note.ajout': 'Note interne ajoutée',
+  'note.modification': 'Note interne modifiée',
+  'note.suppression': 'Note interne supprimée',
 };
 
 const FIELDS: Record<string, string> = {
@@ -52,6 +55,9 @@ const FIELDS: Record<string, string> = {
   autreCanal: 'Autre canal',
   email: 'Destinataire',
   assignes: 'Assignés',
+  // A note's entry names it and gives its length, never its text (docs/decisions/0029-internal-notes.md).
+  note: 'Note',
+  longueur: 'Longueur (caractères)',
 };
 
 export const actionLabel = (action: string) => ACTIONS[action] ?? action;

@@ -25,6 +25,19 @@ export function formatBytes(bytes: number): string {
   return `${format(bytes / (1024 * 1024))} Mo`;
 }
 
+export interface ExportOptions {
+  /** « Inclure les notes internes »: a last column with the internal notes (off by default). */
+  notesInternes?: boolean;
+}
+
+/** The export's URL: the current filters, and `notesInternes=true` only when the box is ticked. */
+export function exportUrl(filters: ListFilters, options: ExportOptions = {}): string {
+  const query = [toExportQuery(filters), options.notesInternes ? 'notesInternes=true' : '']
+    .filter(Boolean)
+    .join('&');
+  return `${EXPORT_URL}${query ? `?${query}` : ''}`;
+}
+
 /**
  * Downloads the xlsx of the current filters: streamed by the server, read chunk by chunk so the button
  * can show how far it got, then handed to the browser as a blob. Resolves with the number of rows.
@@ -32,9 +45,9 @@ export function formatBytes(bytes: number): string {
 export async function downloadExport(
   filters: ListFilters,
   onProgress: (progress: ExportProgress) => void,
+  options: ExportOptions = {},
 ): Promise<number> {
-  const query = toExportQuery(filters);
-  const response = await fetch(`${EXPORT_URL}${query ? `?${query}` : ''}`, { credentials: 'include' });
+  const response = await fetch(exportUrl(filters, options), { credentials: 'include' });
   if (!response.ok) throw new Error(TOASTS.httpError(response.status));
   const header = response.headers.get('X-Total-Count');
   const rows = header !== null && Number.isFinite(Number(header)) ? Number(header) : null;
