@@ -5,7 +5,6 @@
 // whatever the size of the export.
 import { PassThrough } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
-import { setBusinessTimeZone } from '#shared/calendar';
 import type { Config } from '#server/config';
 import { createReadContext } from '#server/context';
 import { openReadOnlyDatabase } from '#server/db/client';
@@ -26,11 +25,10 @@ export type ExportControl = 'pause' | 'resume';
 
 const port = parentPort!;
 const job = workerData as ExportJob;
-// The cells' wall-clock times are in the server's business time zone, as on the main thread (start.ts).
-setBusinessTimeZone(job.config.APP_TIMEZONE);
 // Already off the main thread: reads on this thread's own connection, no reader threads of its own; the
-// database is read-only (no writer, no transaction; its connections refuse writes).
-const { db } = createReadContext(job.config, { db: openReadOnlyDatabase(job.databaseUrl) });
+// database is read-only (no writer, no transaction; its connections refuse writes). The cells' wall-clock
+// times are in the context's business calendar, the server's APP_TIMEZONE.
+const { db, calendar } = createReadContext(job.config, { db: openReadOnlyDatabase(job.databaseUrl) });
 const out = new PassThrough();
 const post = (message: ExportMessage) => port.postMessage(message);
 
@@ -38,7 +36,7 @@ out.on('data', (chunk: Buffer) => post({ type: 'data', chunk }));
 port.on('message', (control: ExportControl) => (control === 'pause' ? out.pause() : out.resume()));
 const ended = new Promise<void>((resolve) => out.once('end', resolve));
 try {
-  await writeXlsx(out, exportBatches(db, job.actor, job.ids));
+  await writeXlsx(out, exportBatches(db, job.actor, job.ids), calendar);
   await ended;
   post({ type: 'end' });
 } catch (error) {

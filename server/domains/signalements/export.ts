@@ -5,9 +5,9 @@ import { count, inArray } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { once } from 'node:events';
 import type { PassThrough } from 'node:stream';
-import { businessDay, wallClock } from '#shared/calendar';
+import type { BusinessCalendar } from '#shared/calendar';
 import type { SignalementDto } from '#shared/dto/signalements';
-import type { Services, WithCipher } from '#server/context';
+import type { ListContext, Services } from '#server/context';
 import type { ReadOnlyDatabase } from '#server/db/client';
 import type { SessionUser } from '../auth/session';
 import { recordExport } from '../journal/record';
@@ -19,7 +19,7 @@ const BATCH = 200;
 
 /** Ids of the matching reports in list order (the viewer's search matches as in the list). */
 export async function exportIds(
-  ctx: WithCipher,
+  ctx: ListContext,
   filters: ListFilters,
   viewer?: SessionUser,
 ): Promise<number[]> {
@@ -46,7 +46,15 @@ export async function startExport(
   format: 'xlsx' | 'json',
 ): Promise<number[]> {
   const ids = await exportIds(ctx, filters, actor);
-  await recordExport(ctx, actor, { format, filtres: { ...filters }, lignes: ids.length });
+  // Logged with its dates as instants: a bare day is its first instant in the business calendar.
+  const { signalementAt: at } = filters;
+  const dates = at && {
+    signalementAt: {
+      ...(at.after && { after: ctx.calendar.instant(at.after) }),
+      ...(at.before && { before: ctx.calendar.instant(at.before) }),
+    },
+  };
+  await recordExport(ctx, actor, { format, filtres: { ...filters, ...dates }, lignes: ids.length });
   return ids;
 }
 
@@ -90,7 +98,8 @@ async function peopleCounts(db: ReadOnlyDatabase, ids: number[]) {
 // ---------------------------------------------------------------- xlsx
 // A spreadsheet date has no time zone: the cell holds the business calendar's wall clock, so it shows the
 // day the screens show (docs/decisions/0018-business-calendar.md).
-const date = (iso: string | null) => (iso ? wallClock(new Date(iso)) : null);
+const date = (iso: string | null, calendar: BusinessCalendar) =>
+  iso ? calendar.wallClock(new Date(iso)) : null;
 const yesNo = (b: boolean) => (b ? 'Oui' : 'Non');
 
 type Row = { item: SignalementDto; counts: { auteurs: number; sources: number; victimes: number } };
@@ -98,14 +107,14 @@ type Row = { item: SignalementDto; counts: { auteurs: number; sources: number; v
 export const COLUMNS: Array<{
   header: string;
   width: number;
-  value: (r: Row) => string | number | Date | null;
+  value: (r: Row, calendar: BusinessCalendar) => string | number | Date | null;
   date?: boolean;
 }> = [
   { header: 'Code', width: 16, value: (r) => r.item.code },
-  { header: 'Date du signalement', width: 14, date: true, value: (r) => date(r.item.signalementAt) },
-  { header: 'Date de création', width: 14, date: true, value: (r) => date(r.item.createdAt) },
-  { header: 'Date de clôture', width: 14, date: true, value: (r) => date(r.item.closeAt) },
-  { header: 'Dernière action', width: 14, date: true, value: (r) => date(r.item.lastActionAt) },
+  { header: 'Date du signalement', width: 14, date: true, value: (r, c) => date(r.item.signalementAt, c) },
+  { header: 'Date de création', width: 14, date: true, value: (r, c) => date(r.item.createdAt, c) },
+  { header: 'Date de clôture', width: 14, date: true, value: (r, c) => date(r.item.closeAt, c) },
+  { header: 'Dernière action', width: 14, date: true, value: (r, c) => date(r.item.lastActionAt, c) },
   { header: 'Partenaire', width: 28, value: (r) => r.item.partenaire.designation },
   { header: 'Canal principal', width: 18, value: (r) => r.item.canalPrincipal?.designation ?? null },
   { header: 'Autre canal', width: 20, value: (r) => r.item.autreCanalPrincipal },
@@ -170,11 +179,15 @@ async function backpressure(sheet: ExcelJS.Worksheet, out: PassThrough) {
   while (out.readableLength > HIGH_WATER && !out.destroyed) await once(out, 'data');
 }
 
-export function exportFileName(now = new Date()): string {
-  return `signalements_${businessDay(now)}.xlsx`;
+export function exportFileName(calendar: BusinessCalendar, now = new Date()): string {
+  return `signalements_${calendar.day(now)}.xlsx`;
 }
 
-export async function writeXlsx(out: PassThrough, batches: AsyncIterable<Row[]>): Promise<number> {
+export async function writeXlsx(
+  out: PassThrough,
+  batches: AsyncIterable<Row[]>,
+  calendar: BusinessCalendar,
+): Promise<number> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
     stream: out,
     useStyles: true,
@@ -194,7 +207,7 @@ export async function writeXlsx(out: PassThrough, batches: AsyncIterable<Row[]>)
     for (const r of rows) {
       const row = sheet.addRow(COLUMNS.map(() => null));
       COLUMNS.forEach((column, i) => {
-        const { value, text } = safeCell(column.value(r));
+        const { value, text } = safeCell(column.value(r, calendar));
         const cell = row.getCell(i + 1);
         cell.value = value;
         if (text) cell.numFmt = '@';

@@ -49,7 +49,7 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
       request,
       reply,
       input,
-      () => service.createSignalement(db, user(request), input),
+      () => service.createSignalement(ctx, user(request), input),
       storedAnswer,
     );
     // The report itself is read afresh, under today's rights, on a first answer and on a replay.
@@ -89,7 +89,7 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
     const ids = await startExport(ctx, user(request), filters, 'xlsx');
     reply
       .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-      .header('content-disposition', `attachment; filename="${exportFileName()}"`)
+      .header('content-disposition', `attachment; filename="${exportFileName(ctx.calendar)}"`)
       .header('x-total-count', String(ids.length))
       .header('access-control-expose-headers', 'x-total-count, content-disposition');
     // Written on a thread of its own with a capped heap (export-runner.ts).
@@ -106,7 +106,7 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
   app.patch('/api/signalements/:code', async (request) => {
     const { code } = codeParamsSchema.parse(request.params);
     const patch = signalementPatchSchema.parse(request.body ?? {});
-    return service.patchSignalement(db, user(request), code, patch);
+    return service.patchSignalement(ctx, user(request), code, patch);
   });
 
   app.get('/api/signalements/:code/localisation', async (request) => {
@@ -145,7 +145,7 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
 
   app.get('/api/signalement/:code/default-mail-content', async (request) => {
     const { code } = codeParamsSchema.parse(request.params);
-    return defaultMailContent(db, config, user(request), code);
+    return defaultMailContent(ctx, user(request), code);
   });
   app.post('/api/signalement/:code/notify-partner', async (request) => {
     const { code } = codeParamsSchema.parse(request.params);
@@ -159,7 +159,7 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
     },
     async (request) => {
       const { code } = codeParamsSchema.parse(request.params);
-      return getResume(db, code);
+      return getResume(ctx, code);
     },
   );
 }

@@ -1,6 +1,8 @@
 // Business rules of reports: listing, reading, creation, merge-patch, location (spec §4–§6).
 import { eq } from 'drizzle-orm';
+import { MIN_SIGNALEMENT_DATE } from '#shared/constants';
 import type { LocalisationDto, SignalementDto } from '#shared/dto/signalements';
+import { DATE_TOO_OLD } from '#shared/schemas/common';
 import {
   othersIssues,
   type signalementCreateSchema,
@@ -9,7 +11,7 @@ import {
   type localisationSchema,
 } from '#shared/schemas/signalements';
 import type { z } from 'zod';
-import type { ReadsWithCipher } from '#server/context';
+import type { AppContext, ListContext } from '#server/context';
 import type { Database, Orm, ReadOnlyDatabase } from '#server/db/client';
 import { insertWithFreshCode } from '#server/db/fresh-code';
 import { invalid } from '#server/errors';
@@ -29,7 +31,7 @@ type CreateInput = z.output<typeof signalementCreateSchema>;
 type PatchInput = z.output<typeof signalementPatchSchema>;
 type LocalisationInput = z.output<typeof localisationSchema>;
 
-export async function listSignalements(ctx: ReadsWithCipher, actor: SessionUser, q: ListQuery) {
+export async function listSignalements(ctx: ListContext, actor: SessionUser, q: ListQuery) {
   const { db } = ctx;
   const { ids, total } = await listPage(ctx, actor, q);
   const items = await loadSignalements(db, ids, canEditAs(actor));
@@ -52,11 +54,15 @@ function assertOthers(value: Parameters<typeof othersIssues>[0]) {
 }
 
 export async function createSignalement(
-  db: Database,
+  { db, calendar }: Pick<AppContext, 'db' | 'calendar'>,
   actor: SessionUser,
   input: CreateInput,
 ): Promise<{ code: string }> {
   const t = db.t;
+  const signalementAt = calendar.instant(input.signalementAt);
+  // The schema checks an instant against every zone's 1900-01-01; the business day it falls on decides.
+  if (calendar.day(signalementAt) < MIN_SIGNALEMENT_DATE)
+    throw invalid(DATE_TOO_OLD, { propertyPath: 'signalementAt' });
   return db.transaction(async (tx) => {
     const partenaireId = await idOf(tx, t.partenaires, input.partenaire, 'Partenaire');
     const canalPrincipalId = await idOf(tx, t.canals, input.canalPrincipal, 'Canal');
@@ -71,7 +77,7 @@ export async function createSignalement(
             .insert(t.signalements)
             .values({
               code,
-              signalementAt: input.signalementAt,
+              signalementAt,
               createdById: actor.id,
               partenaireId,
               canalPrincipalId,
@@ -95,7 +101,7 @@ export async function createSignalement(
 
 /** Applies a merge-patch: absent fields are unchanged, null clears. Records the differences. */
 export async function patchSignalement(
-  db: Database,
+  { db, calendar }: Pick<AppContext, 'db' | 'calendar'>,
   actor: SessionUser,
   code: string,
   patch: PatchInput,
@@ -160,7 +166,7 @@ export async function patchSignalement(
     const changes = diff(before.fields, (await snapshot(db, tx, report.id)).fields);
     if (Object.keys(changes).length > 0 || patch.lastActionAt !== undefined) {
       await recordChange(db, tx, report.id, actor, 'modification', changes, {
-        lastActionAt: patch.lastActionAt,
+        lastActionAt: patch.lastActionAt && calendar.instant(patch.lastActionAt),
       });
     }
     return report.id;
