@@ -15,6 +15,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { businessCalendar, DEFAULT_BUSINESS_TIME_ZONE } from '#shared/calendar';
 import { buildApp } from '#server/app';
 import { loadConfig } from '#server/config';
 import { createAppContext } from '#server/context';
@@ -58,11 +59,13 @@ const fr = (n: number, digits = 0) =>
   n.toLocaleString('fr-FR', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 type Input = { dateStart?: string; dateEnd?: string };
+// The databases are built with the default zone's offsets (business_calendar_offsets).
+const calendar = businessCalendar(DEFAULT_BUSINESS_TIME_ZONE);
 const ENDPOINTS: Array<{ path: string; service: (db: Database, input: Input) => Promise<unknown> }> = [
   { path: 'key-metrics', service: (db, i) => keyMetrics(db, i) },
   { path: 'count-per-localisation', service: (db, i) => perLocalisation(db, 'Region', i) },
   { path: 'count-per-canal-principal', service: (db, i) => perCanal(db, i) },
-  { path: 'signalement-per-jour', service: (db, i) => perDay(db, i) },
+  { path: 'signalement-per-jour', service: (db, i) => perDay({ db, calendar }, i) },
   { path: 'count-per-subject', service: (db, i) => perSubject(db, i) },
   { path: 'count-per-niveau', service: (db, i) => perNiveau(db, i) },
   { path: 'count-per-resultat', service: (db, i) => perResultat(db, i) },

@@ -14,11 +14,13 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_BUSINESS_TIME_ZONE, setBusinessTimeZone } from '#shared/calendar';
-import { createTestApp, type TestApp } from '#tests/helpers/app';
+import { DEFAULT_BUSINESS_TIME_ZONE } from '#shared/calendar';
+import { createTestApp, sessionCookie, type TestApp } from '#tests/helpers/app';
 import { PG_ADMIN_URL, testEngines } from '#tests/helpers/db';
 import { createReport } from '#tests/helpers/signalements';
+import { buildApp } from './app';
 import { loadConfig } from './config';
+import { createAppContext } from './context';
 import { storedOffsets, syncBusinessCalendar } from './db/business-calendar';
 import { openDatabase, type Engine } from './db/client';
 import { overviewPerDay } from './domains/dashboard/overview';
@@ -43,10 +45,7 @@ describe.each(await testEngines())('business calendar at the day boundary on %s'
   let late: string;
   let early: string;
   beforeAll(async () => {
-    // No task thread: the last test changes this thread's zone while the app runs, as a restart with
-    // another APP_TIMEZONE would; a task thread keeps the zone it started with (a restarted server starts
-    // its threads with the new one), so the list would still be cut by Madagascar days.
-    t = await createTestApp(engine, {}, { taskThreads: 0 });
+    t = await createTestApp(engine);
     await t.user('agent@example.mg', 'ROLE_USER', 'Agent Calendrier');
     cookie = await t.login('agent@example.mg');
     late = await createReport(t, cookie, { signalementAt: LATE });
@@ -113,7 +112,7 @@ describe.each(await testEngines())('business calendar at the day boundary on %s'
 
   it('counts the period analysis per Madagascar day', async () => {
     // 06:00 on the 21st in Madagascar: 'today' is the 21st.
-    const days = await overviewPerDay(t.db, 'day', new Date('2025-11-21T03:00:00Z'));
+    const days = await overviewPerDay(t.ctx, 'day', new Date('2025-11-21T03:00:00Z'));
     expect(days['2025-11-20']).toBe(1);
     expect(days['2025-11-21']).toBe(1);
     expect(Object.keys(days).at(-1)).toBe('2025-11-21');
@@ -128,22 +127,31 @@ describe.each(await testEngines())('business calendar at the day boundary on %s'
   });
 
   it('rebuilds the counts when the server starts with another zone, and back', async () => {
-    const perDay = async () =>
-      (await get('/api/dashboard/signalement-per-jour?dateStart=2025-11-20&dateEnd=2025-11-21')).json();
+    const perDayUrl = '/api/dashboard/signalement-per-jour?dateStart=2025-11-20&dateEnd=2025-11-21';
+    // A restart with APP_TIMEZONE=UTC on the same database: a context of its own, the same sessions.
+    const config = { ...t.config, APP_TIMEZONE: 'UTC' };
+    const utc = await buildApp({ ctx: createAppContext(config, { db: t.db, cipher: t.ctx.cipher }) });
+    const getUtc = async (url: string) => {
+      const res = await utc.inject({ url, headers: { cookie } });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json();
+    };
     try {
-      setBusinessTimeZone('UTC');
       expect(await syncBusinessCalendar(t.db, 'UTC')).toMatchObject({
         rebuilt: true,
         previousZone: 'Indian/Antananarivo',
       });
       expect((await storedOffsets(t.db)).zone).toBe('UTC');
-      expect(await perDay()).toEqual({ '2025-11-20': 2, '2025-11-21': 0 });
-      expect(await codesOn('2025-11-20')).toEqual([early, late]);
+      expect(await getUtc(perDayUrl)).toEqual({ '2025-11-20': 2, '2025-11-21': 0 });
+      const list = await getUtc(
+        '/api/signalements?signalementAt[after]=2025-11-20&signalementAt[before]=2025-11-20',
+      );
+      expect(list.member.map((s: { code: string }) => s.code)).toEqual([early, late]);
     } finally {
-      setBusinessTimeZone(DEFAULT_BUSINESS_TIME_ZONE);
+      await utc.close();
       await syncBusinessCalendar(t.db, DEFAULT_BUSINESS_TIME_ZONE);
     }
-    expect(await perDay()).toEqual({ '2025-11-20': 1, '2025-11-21': 1 });
+    expect((await get(perDayUrl)).json()).toEqual({ '2025-11-20': 1, '2025-11-21': 1 });
     // Nothing to do when the zone is unchanged.
     expect(await syncBusinessCalendar(t.db, DEFAULT_BUSINESS_TIME_ZONE)).toMatchObject({ rebuilt: false });
   });
@@ -151,11 +159,9 @@ describe.each(await testEngines())('business calendar at the day boundary on %s'
 
 describe.each(await testEngines())('the threads of a server in another zone on %s', (engine) => {
   it('cut the list and write the export cells by the days of APP_TIMEZONE, not Madagascar', async () => {
-    // As start.ts does for this thread; the task and export threads take the zone from the configuration.
-    setBusinessTimeZone('UTC');
+    // The task and export threads build their context, calendar included, from the server's configuration.
     const t = await createTestApp(engine, { APP_TIMEZONE: 'UTC' });
     try {
-      await syncBusinessCalendar(t.db, 'UTC');
       await t.user('agent@example.mg', 'ROLE_USER', 'Agent Calendrier');
       const cookie = await t.login('agent@example.mg');
       const late = await createReport(t, cookie, { signalementAt: LATE });
@@ -184,9 +190,103 @@ describe.each(await testEngines())('the threads of a server in another zone on %
       expect(cells.get(late)).toBe('2025-11-20T20:30');
       expect(cells.get(early)).toBe('2025-11-20T21:30');
     } finally {
-      setBusinessTimeZone(DEFAULT_BUSINESS_TIME_ZONE);
       await t.close();
     }
+  });
+});
+
+describe.each(await testEngines())('two servers in one process, in two zones, on %s', (engine) => {
+  // The zone is each context's (server/context.ts), never the process's: two apps built side by side with
+  // different APP_TIMEZONE, asked at the same time, each answer by their own days. A zone held by a module
+  // would give both the same days.
+  const KIRITIMATI = 'Pacific/Kiritimati'; // UTC+14: 20:30 and 21:30 UTC are both the 21st there
+  let madagascar: TestApp;
+  let kiritimati: TestApp;
+  const cookies = new Map<TestApp, string>();
+  const codes = new Map<TestApp, { late: string; early: string }>();
+  beforeAll(async () => {
+    [madagascar, kiritimati] = await Promise.all([
+      createTestApp(engine),
+      createTestApp(engine, { APP_TIMEZONE: KIRITIMATI }),
+    ]);
+    for (const t of [madagascar, kiritimati]) {
+      await t.user('agent@example.mg', 'ROLE_USER', 'Agent Calendrier');
+      const cookie = await t.login('agent@example.mg');
+      cookies.set(t, cookie);
+      codes.set(t, {
+        late: await createReport(t, cookie, { signalementAt: LATE }),
+        early: await createReport(t, cookie, { signalementAt: EARLY }),
+      });
+    }
+  });
+  afterAll(async () => {
+    await madagascar?.close();
+    await kiritimati?.close();
+  });
+
+  const get = async (t: TestApp, url: string) => {
+    const res = await t.app.inject({ url, headers: { cookie: cookies.get(t)! } });
+    expect(res.statusCode, res.body).toBe(200);
+    return res;
+  };
+  /** Both apps asked at once. */
+  const both = <T>(ask: (t: TestApp) => Promise<T>) => Promise.all([ask(madagascar), ask(kiritimati)]);
+
+  it('tells who-am-i and the public summary their own zone', async () => {
+    const [mg, ki] = await both(async (t) => (await get(t, '/api/utilisateur/who-am-i')).json().timeZone);
+    expect([mg, ki]).toEqual([DEFAULT_BUSINESS_TIME_ZONE, KIRITIMATI]);
+    const login = await kiritimati.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: 'agent@example.mg', password: 'mot-de-passe-de-test-42' },
+    });
+    expect(sessionCookie(login)).toMatch(/^session=/);
+    expect(login.json().timeZone).toBe(KIRITIMATI);
+    const summaries = await both(
+      async (t) => (await get(t, `/api/resume/signalements-details/${codes.get(t)!.early}`)).json().timeZone,
+    );
+    expect(summaries).toEqual([DEFAULT_BUSINESS_TIME_ZONE, KIRITIMATI]);
+  });
+
+  it('filters the list by its own days', async () => {
+    const on21 = await both(async (t) =>
+      (await get(t, '/api/signalements?signalementAt[after]=2025-11-21&signalementAt[before]=2025-11-21'))
+        .json()
+        .member.map((s: { code: string }) => s.code),
+    );
+    expect(on21).toEqual([
+      [codes.get(madagascar)!.early],
+      [codes.get(kiritimati)!.early, codes.get(kiritimati)!.late],
+    ]);
+  });
+
+  it('counts the dashboard by its own days', async () => {
+    const perDay = await both(async (t) =>
+      (await get(t, '/api/dashboard/signalement-per-jour?dateStart=2025-11-20&dateEnd=2025-11-21')).json(),
+    );
+    expect(perDay).toEqual([
+      { '2025-11-20': 1, '2025-11-21': 1 },
+      { '2025-11-20': 0, '2025-11-21': 2 },
+    ]);
+  });
+
+  it('writes the export cells, on the export thread, in its own wall clock', async () => {
+    const cells = await both(async (t) => {
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load(
+        (await get(t, '/api/signalements/export/xlsx')).rawPayload as unknown as ArrayBuffer,
+      );
+      const sheet = workbook.getWorksheet('Signalements')!;
+      const headers = (sheet.getRow(1).values as unknown[]).slice(1);
+      const byCode = new Map<string, string>();
+      for (let r = 2; r <= sheet.actualRowCount; r++) {
+        const row = sheet.getRow(r);
+        const date = row.getCell(headers.indexOf('Date du signalement') + 1).value as Date;
+        byCode.set(String(row.getCell(headers.indexOf('Code') + 1).value), date.toISOString().slice(0, 16));
+      }
+      return byCode.get(codes.get(t)!.late);
+    });
+    expect(cells).toEqual(['2025-11-20T23:30', '2025-11-21T10:30']);
   });
 });
 

@@ -1,6 +1,7 @@
 // The application's context (docs/decisions/0026-app-context.md): what the server, the test app and every
 // thread build once from the configuration and hand down, instead of registries keyed by the database.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { businessCalendar, type BusinessCalendar } from '#shared/calendar';
 import type { Config } from './config';
 import type { DataCipher } from './crypto/cipher';
 import { openDatabase, type Database, type ReadOnlyDatabase } from './db/client';
@@ -38,6 +39,11 @@ export interface AppContext {
   /** The threads of the read tasks (domains/signalements/tasks/read-tasks.ts); null: the tasks run on this thread. */
   tasks: ReadTaskPool | null;
   clock: Clock;
+  /**
+   * The business calendar (docs/decisions/0018-business-calendar.md), bound to the configuration's
+   * APP_TIMEZONE: every day the services compute (filters, counts, exports, mails) is one of its days.
+   */
+  calendar: BusinessCalendar;
 }
 
 /**
@@ -49,13 +55,16 @@ export interface ReadContext extends Omit<AppContext, 'db' | 'tasks'> {
 }
 
 /** What a service that reads sources or writes the access log receives (a context, or part of one). */
-export type Services = Pick<AppContext, 'db' | 'cipher' | 'journal'>;
+export type Services = Pick<AppContext, 'db' | 'cipher' | 'journal' | 'calendar'>;
 
 /** What a service that reads sources receives. */
 export type WithCipher = Pick<AppContext, 'db' | 'cipher'>;
 
 /** What a service that only reads, sources included, receives (a read-only thread's context too). */
 export type ReadsWithCipher = Pick<ReadContext, 'db' | 'cipher'>;
+
+/** What the report list and its export receive: their date filters are business days. */
+export type ListContext = Pick<ReadContext, 'db' | 'cipher' | 'calendar'>;
 
 export interface AppContextOptions {
   /** The open database; without it, one is opened from the configuration. */
@@ -90,6 +99,7 @@ export function createAppContext(config: Config, options: AppContextOptions = {}
     journal: { settings: journalSettingsOf(config), refusals: new LoginRefusals() },
     tasks,
     clock: options.clock ?? systemClock,
+    calendar: businessCalendar(config.APP_TIMEZONE),
   };
 }
 
@@ -104,6 +114,7 @@ export function createReadContext(
     cipher: options.cipher ?? null,
     journal: { settings: journalSettingsOf(config), refusals: new LoginRefusals() },
     clock: options.clock ?? systemClock,
+    calendar: businessCalendar(config.APP_TIMEZONE),
   };
 }
 

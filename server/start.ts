@@ -5,7 +5,6 @@ import { createAppContext, type AppContext } from './context';
 import type { DataCipher } from './crypto/cipher';
 import { openDataKey } from './crypto/data-key';
 import { encryptPlaintext, type PlaintextMigration } from './crypto/migrate-plaintext';
-import { setBusinessTimeZone } from '#shared/calendar';
 import { syncBusinessCalendar, type CalendarSync } from './db/business-calendar';
 import { openDatabase, type Database } from './db/client';
 import { seed } from './db/seed/index';
@@ -46,7 +45,6 @@ export async function start(env: Record<string, string | undefined> = process.en
     // Several servers starting at once on one PostgreSQL take turns for all of this.
     prepared = await db.exclusively(async () => {
       await db.migrate();
-      setBusinessTimeZone(config.APP_TIMEZONE);
       const calendar = await syncBusinessCalendar(db, config.APP_TIMEZONE);
       // Before anything reads or writes a source: refuses to start without the right key.
       const { cipher, createdKeyFile } = await openDataKey(db, config);
@@ -104,6 +102,7 @@ export async function start(env: Record<string, string | undefined> = process.en
   const mail = startMailWorker({
     db,
     journal: ctx.journal,
+    calendar: ctx.calendar,
     config,
     log: app.log,
     stopGraceMs: Math.min(5000, budgetMs / 5),

@@ -5,6 +5,7 @@ import {
   businessDayNumber,
   businessDayStart,
   businessDaysRange,
+  businessCalendar,
   isTimeZone,
   offsetChanges,
   parseDay,
@@ -13,17 +14,19 @@ import {
   zoneOffsetMs,
 } from './calendar';
 
+const MG = 'Indian/Antananarivo';
+
 describe('business calendar', () => {
   it('puts 23:30 and 00:30 in Madagascar on two days, though they share a UTC day', () => {
-    expect(businessDay(new Date('2025-11-20T20:30:00Z'))).toBe('2025-11-20');
-    expect(businessDay(new Date('2025-11-20T21:30:00Z'))).toBe('2025-11-21');
-    expect(businessDayNumber(new Date('2025-11-20T21:30:00Z'))).toBe(Date.UTC(2025, 10, 21) / 86_400_000);
-    expect(wallClock(new Date('2025-11-20T21:30:00Z')).toISOString()).toBe('2025-11-21T00:30:00.000Z');
+    expect(businessDay(new Date('2025-11-20T20:30:00Z'), MG)).toBe('2025-11-20');
+    expect(businessDay(new Date('2025-11-20T21:30:00Z'), MG)).toBe('2025-11-21');
+    expect(businessDayNumber(new Date('2025-11-20T21:30:00Z'), MG)).toBe(Date.UTC(2025, 10, 21) / 86_400_000);
+    expect(wallClock(new Date('2025-11-20T21:30:00Z'), MG).toISOString()).toBe('2025-11-21T00:30:00.000Z');
   });
 
   it('starts a Madagascar day at 21:00 UTC the evening before', () => {
-    expect(businessDayStart('2025-11-21').toISOString()).toBe('2025-11-20T21:00:00.000Z');
-    expect(businessDaysRange('2025-11-20', '2025-11-20')).toEqual({
+    expect(businessDayStart('2025-11-21', MG).toISOString()).toBe('2025-11-20T21:00:00.000Z');
+    expect(businessDaysRange('2025-11-20', '2025-11-20', MG)).toEqual({
       start: new Date('2025-11-19T21:00:00Z'),
       end: new Date('2025-11-20T21:00:00Z'),
     });
@@ -71,6 +74,18 @@ describe('business calendar', () => {
         );
       }
     }
+  });
+
+  it('binds the functions to one zone, and resolves a given day in it', () => {
+    const utc = businessCalendar('UTC');
+    const mg = businessCalendar(MG);
+    const late = new Date('2025-11-20T21:30:00Z');
+    expect([utc.day(late), mg.day(late)]).toEqual(['2025-11-20', '2025-11-21']);
+    expect(utc.instant({ day: '2025-11-21' }).toISOString()).toBe('2025-11-21T00:00:00.000Z');
+    expect(mg.instant({ day: '2025-11-21' }).toISOString()).toBe('2025-11-20T21:00:00.000Z');
+    expect(mg.instant(late)).toBe(late);
+    expect([mg.label, utc.label]).toEqual(['heure de Madagascar', 'fuseau UTC']);
+    expect(() => businessCalendar('Mars/Olympus')).toThrow(RangeError);
   });
 
   it('knows real zones and real days only', () => {

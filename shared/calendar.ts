@@ -1,29 +1,17 @@
 // The business calendar (docs/decisions/0018-business-calendar.md): a day is a day in one configured
-// time zone, Madagascar by default, for every screen, filter, export, count and chart. The server sets
-// the zone from APP_TIMEZONE at start; the client from who-am-i (or the public summary). Offsets come
-// from the platform's time-zone data (Intl), so a zone with daylight saving works as well as a fixed one.
+// time zone, Madagascar by default, for every screen, filter, export, count and chart. This module holds
+// no zone of its own: every function that depends on it takes it, and businessCalendar(zone) binds them
+// to one. The server's context builds that from APP_TIMEZONE (server/context.ts); the client keeps the
+// zone who-am-i (or the public summary) announced (web/lib/business-time-zone.ts). Offsets come from the
+// platform's time-zone data (Intl), so a zone with daylight saving works as well as a fixed one.
 
 export const DEFAULT_BUSINESS_TIME_ZONE = 'Indian/Antananarivo';
 
 const DAY_MS = 86_400_000;
 const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-let current = DEFAULT_BUSINESS_TIME_ZONE;
-
-/** The zone in force ('Indian/Antananarivo' unless set). */
-export function businessTimeZone(): string {
-  return current;
-}
-
-/** Sets the zone in force; throws a RangeError for a name the platform does not know. */
-export function setBusinessTimeZone(zone: string): void {
-  if (zone === current) return;
-  if (!isTimeZone(zone)) throw new RangeError(`Fuseau horaire inconnu : ${zone}`);
-  current = zone;
-}
-
 /** How the zone is named beside a time: 'heure de Madagascar' for the default, else 'fuseau <name>'. */
-export function businessZoneLabel(zone = current): string {
+export function businessZoneLabel(zone: string): string {
   return zone === DEFAULT_BUSINESS_TIME_ZONE ? 'heure de Madagascar' : `fuseau ${zone}`;
 }
 
@@ -59,7 +47,7 @@ function wallClockFormat(zone: string): Intl.DateTimeFormat {
 }
 
 /** Milliseconds to add to a UTC instant to read the zone's wall clock at that instant (+3 h in Madagascar). */
-export function zoneOffsetMs(at: Date | number, zone = current): number {
+export function zoneOffsetMs(at: Date | number, zone: string): number {
   const ms = typeof at === 'number' ? at : at.getTime();
   const whole = ms - (((ms % 1000) + 1000) % 1000);
   const parts: Record<string, string> = {};
@@ -75,7 +63,7 @@ export function zoneOffsetMs(at: Date | number, zone = current): number {
  * The zone's wall clock at `at`, as a Date whose UTC fields read that wall clock (for calendar
  * arithmetic with getUTC…, and for spreadsheet cells, which have no time zone).
  */
-export function wallClock(at: Date, zone = current): Date {
+export function wallClock(at: Date, zone: string): Date {
   return new Date(at.getTime() + zoneOffsetMs(at, zone));
 }
 
@@ -85,7 +73,7 @@ export function wallClock(at: Date, zone = current): Date {
  * asking Intl for each instant, which costs microseconds a cell. The same wall clock as wallClock() from
  * 1900 to 2100.
  */
-export function wallClockReader(zone = current): (at: Date) => Date {
+export function wallClockReader(zone: string): (at: Date) => Date {
   const changes = offsetChanges(zone);
   return (at) => {
     const ms = at.getTime();
@@ -101,12 +89,12 @@ export function wallClockReader(zone = current): (at: Date) => Date {
 }
 
 /** 'yyyy-MM-dd' of the business day containing `at`. */
-export function businessDay(at: Date, zone = current): string {
+export function businessDay(at: Date, zone: string): string {
   return wallClock(at, zone).toISOString().slice(0, 10);
 }
 
 /** Days since 1970-01-01 of the business day containing `at` (the key of signalement_day_counts). */
-export function businessDayNumber(at: Date, zone = current): number {
+export function businessDayNumber(at: Date, zone: string): number {
   return Math.floor(wallClock(at, zone).getTime() / DAY_MS);
 }
 
@@ -132,7 +120,7 @@ export function addDays(day: string, n: number): string {
  * The first instant of the business day 'yyyy-MM-dd'. Where the zone skips midnight (a daylight-saving
  * change at 00:00), the first instant that exists on that day.
  */
-export function businessDayStart(day: string, zone = current): Date {
+export function businessDayStart(day: string, zone: string): Date {
   const midnight = parseDay(day);
   if (!midnight) throw new RangeError(`Jour invalide : ${day}`);
   const wall = midnight.getTime();
@@ -149,8 +137,44 @@ export function businessDayStart(day: string, zone = current): Date {
 }
 
 /** The half-open range [start, end) of the business days `first` to `last` (inclusive, 'yyyy-MM-dd'). */
-export function businessDaysRange(first: string, last: string, zone = current): { start: Date; end: Date } {
+export function businessDaysRange(first: string, last: string, zone: string): { start: Date; end: Date } {
   return { start: businessDayStart(first, zone), end: businessDayStart(addDays(last, 1), zone) };
+}
+
+/**
+ * A date as a user gives it (docs/decisions/0018): an instant, or a bare business day ('yyyy-MM-dd'),
+ * which only a zone turns into an instant. The shared schemas output it; whoever knows the zone resolves
+ * it (BusinessCalendar.instant).
+ */
+export type GivenDate = Date | { day: string };
+
+/** The calendar functions bound to one zone: what the server's context and the client hold. */
+export interface BusinessCalendar {
+  readonly zone: string;
+  /** 'heure de Madagascar' for the default zone, else 'fuseau <name>'. */
+  readonly label: string;
+  wallClock(at: Date): Date;
+  day(at: Date): string;
+  dayNumber(at: Date): number;
+  dayStart(day: string): Date;
+  daysRange(first: string, last: string): { start: Date; end: Date };
+  /** The instant of a given date: itself, or the first instant of the business day. */
+  instant(given: GivenDate): Date;
+}
+
+/** The calendar of `zone`; throws a RangeError for a name the platform does not know. */
+export function businessCalendar(zone: string): BusinessCalendar {
+  if (!isTimeZone(zone)) throw new RangeError(`Fuseau horaire inconnu : ${zone}`);
+  return {
+    zone,
+    label: businessZoneLabel(zone),
+    wallClock: (at) => wallClock(at, zone),
+    day: (at) => businessDay(at, zone),
+    dayNumber: (at) => businessDayNumber(at, zone),
+    dayStart: (day) => businessDayStart(day, zone),
+    daysRange: (first, last) => businessDaysRange(first, last, zone),
+    instant: (given) => (given instanceof Date ? given : businessDayStart(given.day, zone)),
+  };
 }
 
 export interface OffsetChange {

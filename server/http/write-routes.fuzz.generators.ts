@@ -3,7 +3,7 @@
 // schema over the codes and IRIs that exist (near misses, edge dates, malformed escapes).
 import fc from 'fast-check';
 import type { z } from 'zod';
-import { businessDay } from '#shared/calendar';
+import { businessDay, DEFAULT_BUSINESS_TIME_ZONE } from '#shared/calendar';
 
 // ------------------------------------------------------------------------------------------------ values
 
@@ -197,7 +197,7 @@ export function poolOfRoute(route: string): keyof Pools {
   return table.find(([pattern]) => pattern.test(route))?.[1] ?? 'signalements';
 }
 
-export const today = businessDay(new Date());
+export const today = businessDay(new Date(), DEFAULT_BUSINESS_TIME_ZONE);
 
 /** Where a value goes: its field, the route (for `code`), the codes that exist, and whether to stay valid. */
 export interface Target {

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { businessDay } from '#shared/calendar';
+import { businessDay, DEFAULT_BUSINESS_TIME_ZONE } from '#shared/calendar';
 import { MONTHS_FR } from '#web/features/dashboard/calendar';
 import { insertFixture } from '#server/domains/dashboard/test-fixture';
 import { createUser } from '#server/domains/utilisateurs/service';
@@ -43,7 +43,10 @@ describe('dashboard state in the URL', () => {
   it('opens the picker on the previous and the current month, never on a month to come', async () => {
     await page.goto('/admin/dashboard');
     await page.getByTestId('date-range-picker').getByRole('button').first().click();
-    const [y, m] = businessDay(new Date()).split('-').map(Number) as [number, number];
+    const [y, m] = businessDay(new Date(), DEFAULT_BUSINESS_TIME_ZONE).split('-').map(Number) as [
+      number,
+      number,
+    ];
     const grids = await page
       .getByTestId('date-range-picker')
       .getByRole('grid')

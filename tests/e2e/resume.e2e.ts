@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { businessDay } from '#shared/calendar';
+import { businessDay, DEFAULT_BUSINESS_TIME_ZONE } from '#shared/calendar';
 import { ADMIN, signInByApi, useE2E } from './harness';
 
 /** A report with a bit of everything, made through the REST facade as the admin. */
@@ -73,7 +73,7 @@ describe('public summary page in a real browser', () => {
     expect(await page.getByTestId('resume-preuves').count()).toBe(0);
     // Today in the business calendar (Madagascar), not the machine's: from 21:00 UTC they differ.
     expect(await page.getByTestId('resume-footer').textContent()).toBe(
-      `Résumé généré le ${businessDay(new Date()).split('-').reverse().join('/')}`,
+      `Résumé généré le ${businessDay(new Date(), DEFAULT_BUSINESS_TIME_ZONE).split('-').reverse().join('/')}`,
     );
     const body = (await page.locator('body').textContent())!;
     expect(body).not.toContain('Randria Secret');

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { businessDay } from '#shared/calendar';
+import { businessDay, DEFAULT_BUSINESS_TIME_ZONE } from '#shared/calendar';
 import { seedDemo } from '#server/db/seed/demo';
 import { PASSWORD, signInByApi, useE2E } from './harness';
 
@@ -168,7 +168,9 @@ describe('links, log-in return and list details', () => {
     await page.getByTestId('create-button').click();
     const dialog = page.getByTestId('create-dialog');
     const date = dialog.getByLabel('Date de signalement');
-    expect(await date.inputValue()).toBe(businessDay(new Date()).split('-').reverse().join('/'));
+    expect(await date.inputValue()).toBe(
+      businessDay(new Date(), DEFAULT_BUSINESS_TIME_ZONE).split('-').reverse().join('/'),
+    );
     await dialog.getByRole('button', { name: 'Partenaire concerné' }).click();
     await dialog.getByRole('option', { name: /Ivorary/ }).click();
     await dialog.getByRole('button', { name: 'Objet(s) de la plainte' }).click();
@@ -182,7 +184,7 @@ describe('links, log-in return and list details', () => {
     const report = (await (await page.request.get(`/api/signalements/${created}`)).json()) as {
       signalementAt: string;
     };
-    expect(businessDay(new Date(report.signalementAt))).toBe('2024-03-05');
+    expect(businessDay(new Date(report.signalementAt), DEFAULT_BUSINESS_TIME_ZONE)).toBe('2024-03-05');
   });
 
   it('names a role the header shows raw, and keeps the sidebar panel down a long page', async () => {

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { businessDay } from '#shared/calendar';
+import { businessDay, DEFAULT_BUSINESS_TIME_ZONE } from '#shared/calendar';
 import { ADMIN, PASSWORD, signInByApi, toast, useE2E } from './harness';
 
 /** Creates a report through the creation dialog and returns its code, read from the detail URL. */
@@ -47,7 +47,7 @@ async function createThroughDialog(page: Page): Promise<string> {
   await expect
     .poll(() => dialog.getByText('La date ne peut pas être antérieure au 01/01/1900.').isVisible())
     .toBe(true);
-  await date.fill(`01/01/${Number(businessDay(new Date()).slice(0, 4)) + 1}`);
+  await date.fill(`01/01/${Number(businessDay(new Date(), DEFAULT_BUSINESS_TIME_ZONE).slice(0, 4)) + 1}`);
   await dialog.getByRole('button', { name: 'Initialiser' }).click();
   await expect.poll(() => dialog.getByText('La date ne peut pas être dans le futur.').isVisible()).toBe(true);
   await date.fill('31/02/2024');

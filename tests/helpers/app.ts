@@ -7,6 +7,7 @@ import { loadConfig, type Config } from '#server/config';
 import { createAppContext, type AppContext, type Clock } from '#server/context';
 import { formatDataKey } from '#server/crypto/cipher';
 import { verifierOf } from '#server/crypto/data-key';
+import { syncBusinessCalendar } from '#server/db/business-calendar';
 import type { Database, Engine } from '#server/db/client';
 import { seed } from '#server/db/seed/index';
 import { createUser } from '#server/domains/utilisateurs/service';
@@ -70,6 +71,8 @@ export async function createTestApp(
     tx.insert(tdb.db.t.dataKeyCheck).values({ verifier: verifierOf(tdb.cipher) }),
   );
   const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: tdb.url, TRUST_PROXY: 'true', ...env });
+  // As the server's start does: the database's day counts follow APP_TIMEZONE (a no-op for the default).
+  await syncBusinessCalendar(tdb.db, config.APP_TIMEZONE);
   const ctx = createAppContext(config, {
     db: tdb.db,
     cipher: tdb.cipher,

@@ -163,13 +163,14 @@ export function memoryLogger() {
 
 /** A delivery worker with test-sized delays: polls every 20 ms, retries after 30, 60, 120… ms. */
 export function startTestWorker(
-  { db, journal }: Pick<AppContext, 'db' | 'journal'>,
+  { db, journal, calendar }: Pick<AppContext, 'db' | 'journal' | 'calendar'>,
   config: TransportConfig,
-  options: Partial<Omit<MailWorkerOptions, 'db' | 'journal' | 'config'>> = {},
+  options: Partial<Omit<MailWorkerOptions, 'db' | 'journal' | 'calendar' | 'config'>> = {},
 ): MailWorker {
   return startMailWorker({
     db,
     journal,
+    calendar,
     config,
     log: memoryLogger(),
     pollMs: 20,

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_BUSINESS_TIME_ZONE, setBusinessTimeZone } from '#shared/calendar';
+import { DEFAULT_BUSINESS_TIME_ZONE } from '#shared/calendar';
+import { adoptBusinessTimeZone } from './business-time-zone';
 import {
   formatDate,
   formatDateTime,
@@ -48,12 +49,12 @@ describe('formatDate', () => {
   });
 
   it('follows the zone the server announces', () => {
-    setBusinessTimeZone('America/Los_Angeles');
+    adoptBusinessTimeZone('America/Los_Angeles');
     try {
       expect(formatDate('2024-03-31T22:30:00Z')).toBe('31/03/2024');
       expect(formatDateTime('2024-07-01T06:30:00Z')).toBe('30/06/2024 23:30');
     } finally {
-      setBusinessTimeZone(DEFAULT_BUSINESS_TIME_ZONE);
+      adoptBusinessTimeZone(DEFAULT_BUSINESS_TIME_ZONE);
     }
   });
 

@@ -1,5 +1,6 @@
-import { businessDay, parseDay, wallClock } from '#shared/calendar';
+import { parseDay } from '#shared/calendar';
 import { INITIALS_MAX } from '#shared/constants';
+import { tabCalendar } from './business-time-zone';
 
 type DateInput = string | Date | null | undefined;
 
@@ -32,7 +33,7 @@ function businessWallClock(value: DateInput): Date | null {
     return date;
   }
   const date = parseDate(value);
-  return date ? wallClock(date) : null;
+  return date ? tabCalendar().wallClock(date) : null;
 }
 
 /** `dd/MM/yyyy` in the business time zone; `fallback` (e.g. 'Jamais') for an empty or invalid date. */
@@ -59,7 +60,7 @@ export function toIsoDate(date: Date): string {
 
 /** `yyyy-MM-dd` of today in the business calendar (a form's default date, the picker's today). */
 export function businessToday(now = new Date()): string {
-  return businessDay(now);
+  return tabCalendar().day(now);
 }
 
 const percentNumber = new Intl.NumberFormat('fr-FR', { minimumFractionDigits: 1, maximumFractionDigits: 1 });

@@ -13,7 +13,7 @@ export function authRoutes(app: FastifyInstance, db: Database, config: Config) {
     const input = loginInputSchema.parse(request.body ?? {});
     const result = await login(ctx, input, request.ip);
     setSessionCookie(reply, config, result.token, result.session);
-    return currentUserAnswer(result.auth, config);
+    return currentUserAnswer(result.auth, ctx);
   });
 
   app.post('/api/logout', { config: { twoFactorStep: true } }, async (request, reply) => {
@@ -24,7 +24,7 @@ export function authRoutes(app: FastifyInstance, db: Database, config: Config) {
   });
 
   app.get('/api/utilisateur/who-am-i', { config: { twoFactorStep: true } }, async (request) =>
-    currentUserAnswer(request.auth!, config),
+    currentUserAnswer(request.auth!, ctx),
   );
 
   // The second step of a log-in through the REST facade (enrolment is done in the application).

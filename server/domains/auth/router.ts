@@ -10,18 +10,16 @@ export const authRouter = router({
     .mutation(async ({ ctx, input }) => {
       const result = await login(ctx, input, ctx.req.ip);
       setSessionCookie(ctx.res, ctx.config, result.token, result.session);
-      return currentUserAnswer(result.auth, ctx.config);
+      return currentUserAnswer(result.auth, ctx);
     }),
   logout: authedProcedure.meta({ twoFactorStep: true }).mutation(async ({ ctx }) => {
     await logout(ctx.db, ctx.auth.session.id);
     clearSessionCookie(ctx.res, ctx.config);
     return { success: true };
   }),
-  whoAmI: authedProcedure
-    .meta({ twoFactorStep: true })
-    .query(({ ctx }) => currentUserAnswer(ctx.auth, ctx.config)),
+  whoAmI: authedProcedure.meta({ twoFactorStep: true }).query(({ ctx }) => currentUserAnswer(ctx.auth, ctx)),
   // The client's first question: the session's user, or null without a session.
   // Answered 200 either way, so that a visit without a session logs no failed request in the browser;
   // an anonymous caller learns only that it has no session (docs/decisions/0015-security-model.md).
-  session: publicProcedure.query(({ ctx }) => (ctx.auth ? currentUserAnswer(ctx.auth, ctx.config) : null)),
+  session: publicProcedure.query(({ ctx }) => (ctx.auth ? currentUserAnswer(ctx.auth, ctx) : null)),
 });

@@ -1,7 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { businessTimeZone } from '#shared/calendar';
-import type { Config } from '#server/config';
-import type { Auth, Services } from '#server/context';
+import type { AppContext, Auth, Services } from '#server/context';
 import type { Database } from '#server/db/client';
 import { DomainError } from '#server/errors';
 import { clientKeyOf } from '#server/http/network';
@@ -26,12 +24,12 @@ export interface LoginResult {
  * The answer of log-in and who-am-i on both doors: the user, the second-factor step still owed, and
  * the business calendar's zone (docs/decisions/0018).
  */
-export function currentUserAnswer(auth: Auth, config: Pick<Config, 'TWO_FACTOR_REQUIRED'>) {
+export function currentUserAnswer(auth: Auth, { config, calendar }: Pick<AppContext, 'config' | 'calendar'>) {
   return {
     ...utilisateurDto(auth.user, auth.user.code),
     twoFactor: twoFactorStep(auth, config),
     twoFactorEnrolled: auth.user.twoFactorEnrolled,
-    timeZone: businessTimeZone(),
+    timeZone: calendar.zone,
   };
 }
 

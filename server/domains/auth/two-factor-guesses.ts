@@ -5,7 +5,7 @@
 // an hour per account (a window in rate_windows): whoever has the password and many addresses would
 // otherwise fill the owner's inbox, one e-mail per session ended.
 import { eq, sql } from 'drizzle-orm';
-import type { Auth } from '#server/context';
+import type { AppContext, Auth } from '#server/context';
 import type { Database, Orm } from '#server/db/client';
 import { DomainError } from '#server/errors';
 import { enqueueMail } from '../mail/outbox';
@@ -31,7 +31,7 @@ export const SESSION_ENDED_MESSAGE =
  * is deleted and the owner's e-mail queued in the same transaction, and this throws 401.
  */
 export async function countWrongCode(
-  db: Database,
+  { db, calendar }: Pick<AppContext, 'db' | 'calendar'>,
   auth: Auth,
   ip: string,
   fromAddress: number,
@@ -51,7 +51,7 @@ export async function countWrongCode(
     const { email, nomPrenom } = auth.user;
     await enqueueMail(
       db,
-      twoFactorGuessesMail({ to: email, nomPrenom, address: ip, at: new Date(), wrongCodes }),
+      twoFactorGuessesMail({ to: email, nomPrenom, address: ip, at: new Date(), calendar, wrongCodes }),
     );
     return true;
   });

@@ -2,7 +2,7 @@
 // docs/decisions/0016-two-factor.md.
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '#server/db/client';
+import type { AppContext } from '#server/context';
 import { notFound } from '#server/errors';
 import { recordRightsChange } from '../journal/record';
 import { enqueueMail } from '../mail/outbox';
@@ -17,7 +17,7 @@ import { twoFactorResetMail } from './two-factor-mail';
  * secret); the user is told by e-mail in the same transaction, so a reset nobody asked for is noticed.
  */
 export async function resetTwoFactor(
-  db: Database,
+  { db, calendar }: Pick<AppContext, 'db' | 'calendar'>,
   actor: SessionUser,
   code: string,
   log: FastifyBaseLogger,
@@ -56,6 +56,7 @@ export async function resetTwoFactor(
         nomPrenom: target.nomPrenom,
         by: actor.nomPrenom,
         at: new Date(),
+        calendar,
       }),
     );
     return removed;

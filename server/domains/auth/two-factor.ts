@@ -115,7 +115,7 @@ export async function counted(
   const result = await check();
   if (result !== true) {
     await failed(step.failure);
-    if (session) await countWrongCode(db, session, ip, fromAddress);
+    if (session) await countWrongCode(ctx, session, ip, fromAddress);
     throw invalid(result === 'used' ? TWO_FACTOR_TEXT.usedCode : message);
   }
   await releaseAttempt(db, user.email, ip, 'success', 'code');

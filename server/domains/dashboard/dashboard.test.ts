@@ -1,4 +1,4 @@
-import { businessDay } from '#shared/calendar';
+import { businessDay, DEFAULT_BUSINESS_TIME_ZONE } from '#shared/calendar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '#tests/helpers/app';
 import { testEngines } from '#tests/helpers/db';
@@ -179,7 +179,7 @@ describe.each(await testEngines())('dashboard calls on %s', (engine) => {
 
   it('runs the daily chart without range from the first report to today, and caps it', async () => {
     const now = new Date('2025-03-07T10:00:00Z');
-    expect(await perDay(t.db, undefined, now)).toEqual({
+    expect(await perDay(t.ctx, undefined, now)).toEqual({
       '2025-02-28': 1,
       '2025-03-01': 2,
       '2025-03-02': 0,
@@ -189,14 +189,14 @@ describe.each(await testEngines())('dashboard calls on %s', (engine) => {
       '2025-03-06': 0,
       '2025-03-07': 0,
     });
-    const later = await perDay(t.db, undefined, new Date('2028-01-01T00:00:00Z'));
+    const later = await perDay(t.ctx, undefined, new Date('2028-01-01T00:00:00Z'));
     const days = Object.keys(later);
     expect(days).toHaveLength(731);
     expect(days.at(-1)).toBe('2028-01-01');
-    expect(await perDay(t.db, { dateEnd: '2025-03-01' }, now)).toEqual({ '2025-02-28': 1, '2025-03-01': 2 });
+    expect(await perDay(t.ctx, { dateEnd: '2025-03-01' }, now)).toEqual({ '2025-02-28': 1, '2025-03-01': 2 });
     const fromRest = await ok('signalement-per-jour');
     expect(Object.keys(fromRest)[0]).toBe('2025-02-28');
-    expect(Object.keys(fromRest).at(-1)).toBe(businessDay(new Date()));
+    expect(Object.keys(fromRest).at(-1)).toBe(businessDay(new Date(), DEFAULT_BUSINESS_TIME_ZONE));
     expect(Object.values(fromRest).reduce((a, b) => Number(a) + Number(b), 0)).toBe(5);
   });
 

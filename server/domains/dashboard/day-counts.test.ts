@@ -8,7 +8,7 @@ import { testEngines } from '#tests/helpers/db';
 import { createReport, mergePatch } from '#tests/helpers/signalements';
 import type { Database } from '#server/db/client';
 import { dayCountsBackfill } from '#server/db/day-counts';
-import { businessDayNumber } from '#shared/calendar';
+import { businessDayNumber, DEFAULT_BUSINESS_TIME_ZONE } from '#shared/calendar';
 
 const DAY_MS = 86_400_000;
 const DIMENSIONS = {
@@ -31,7 +31,7 @@ async function liveCounts(db: Database): Promise<Record<string, number>> {
   const reports = await db.read.select().from(t.signalements);
   const dayOf = new Map<number, number>();
   for (const r of reports) {
-    const day = businessDayNumber(r.signalementAt);
+    const day = businessDayNumber(r.signalementAt, DEFAULT_BUSINESS_TIME_ZONE);
     dayOf.set(r.id, day);
     add(`total:0:${day}`);
     for (const [dimension, field] of Object.entries(DIMENSIONS)) {

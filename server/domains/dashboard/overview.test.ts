@@ -9,11 +9,14 @@ import {
   overviewTop,
 } from './overview';
 import { periodWindows } from './periods';
+import { businessCalendar, DEFAULT_BUSINESS_TIME_ZONE } from '#shared/calendar';
 import { insertFixture } from './test-fixture';
+
+const MADAGASCAR = businessCalendar(DEFAULT_BUSINESS_TIME_ZONE);
 
 describe('period windows', () => {
   it('compares the month to date with the same stretch of the previous month, in Madagascar days (UTC+3)', () => {
-    const w = periodWindows('month', new Date('2025-03-10T06:00:00Z'));
+    const w = periodWindows(MADAGASCAR, 'month', new Date('2025-03-10T06:00:00Z'));
     expect(w.current).toEqual({
       start: new Date('2025-02-28T21:00:00Z'),
       end: new Date('2025-03-10T06:00:00Z'),
@@ -44,17 +47,19 @@ describe('period windows', () => {
   });
 
   it('starts weeks on Monday and never lets the previous window run into the current one', () => {
-    const sunday = periodWindows('week', new Date('2025-03-09T20:00:00Z'));
+    const sunday = periodWindows(MADAGASCAR, 'week', new Date('2025-03-09T20:00:00Z'));
     // 23:00 on Sunday 9 March in Madagascar: still the week of Monday 3 March (00:00 local = 21:00 UTC).
     expect(sunday.current.start).toEqual(new Date('2025-03-02T21:00:00Z'));
     expect(sunday.previous.start).toEqual(new Date('2025-02-23T21:00:00Z'));
     // 00:30 on Monday 10 March in Madagascar, still Sunday in UTC: a new week.
-    const monday = periodWindows('week', new Date('2025-03-09T21:30:00Z'));
+    const monday = periodWindows(MADAGASCAR, 'week', new Date('2025-03-09T21:30:00Z'));
     expect(monday.current.start).toEqual(new Date('2025-03-09T21:00:00Z'));
-    expect(periodWindows('day', new Date('2025-03-09T21:30:00Z')).series.at(-1)!.day).toBe('2025-03-10');
-    const march31 = periodWindows('month', new Date('2025-03-31T12:00:00Z'));
+    expect(periodWindows(MADAGASCAR, 'day', new Date('2025-03-09T21:30:00Z')).series.at(-1)!.day).toBe(
+      '2025-03-10',
+    );
+    const march31 = periodWindows(MADAGASCAR, 'month', new Date('2025-03-31T12:00:00Z'));
     expect(march31.previous.end).toEqual(new Date('2025-02-28T21:00:00Z'));
-    const year = periodWindows('year', new Date('2025-06-01T00:00:00Z'));
+    const year = periodWindows(MADAGASCAR, 'year', new Date('2025-06-01T00:00:00Z'));
     expect(year.current.start).toEqual(new Date('2024-12-31T21:00:00Z'));
     expect(year.series.map((b) => b.day)).toEqual([
       '2021-01-01',
@@ -82,7 +87,7 @@ describe.each(await testEngines())('period analysis on %s', (engine) => {
   const END_OF_MARCH = new Date('2025-03-30T21:00:00Z');
 
   it('sums up the month against the previous one, with the status split and mean days to close', async () => {
-    const s = await overviewSummary(t.db, 'month', END_OF_MARCH);
+    const s = await overviewSummary(t.ctx, 'month', END_OF_MARCH);
     expect(s.current).toEqual({ dateStart: '2025-03-01', dateEnd: '2025-03-30' });
     expect(s.previous).toEqual({ dateStart: '2025-02-01', dateEnd: '2025-02-28' });
     expect(s.totals).toEqual({
@@ -98,7 +103,7 @@ describe.each(await testEngines())('period analysis on %s', (engine) => {
   });
 
   it('raises urgent, overdue and untriaged alerts from the open reports', async () => {
-    const s = await overviewSummary(t.db, 'month', new Date('2025-04-10T00:00:00Z'));
+    const s = await overviewSummary(t.ctx, 'month', new Date('2025-04-10T00:00:00Z'));
     expect(s.alerts).toEqual([
       { id: 'urgent', type: 'urgent', count: 1, message: '1 signalement non traité de niveau « Critique »' },
       {
@@ -109,12 +114,12 @@ describe.each(await testEngines())('period analysis on %s', (engine) => {
       },
       { id: 'info', type: 'info', count: 1, message: '1 signalement non traité sans niveau de gravité' },
     ]);
-    const early = await overviewSummary(t.db, 'month', new Date('2025-03-20T00:00:00Z'));
+    const early = await overviewSummary(t.ctx, 'month', new Date('2025-03-20T00:00:00Z'));
     expect(early.alerts.find((a) => a.id === 'overdue')!.count).toBe(0);
   });
 
   it('draws the evolution: reports received per month and how many of them are treated', async () => {
-    const series = await overviewSeries(t.db, 'month', END_OF_MARCH);
+    const series = await overviewSeries(t.ctx, 'month', END_OF_MARCH);
     expect(series).toHaveLength(12);
     expect(series.at(-1)).toEqual({ date: '2025-03-01', complaints: 4, resolved: 2 });
     expect(series.at(-2)).toEqual({ date: '2025-02-01', complaints: 1, resolved: 1 });
@@ -123,7 +128,7 @@ describe.each(await testEngines())('period analysis on %s', (engine) => {
 
   it('distributes the period by region, district, commune, subject, channel and project', async () => {
     const d = (dimension: Parameters<typeof overviewDistribution>[2]) =>
-      overviewDistribution(t.db, 'month', dimension, END_OF_MARCH);
+      overviewDistribution(t.ctx, 'month', dimension, END_OF_MARCH);
     expect(await d('region')).toEqual({
       total: 4,
       items: [
@@ -145,14 +150,14 @@ describe.each(await testEngines())('period analysis on %s', (engine) => {
     expect((await d('project')).items).toEqual([
       { code: 'PRJ-T-1', designation: 'PAS — Projet d’appui social', count: 1 },
     ]);
-    expect(await overviewDistribution(t.db, 'week', 'region', new Date('2024-06-01T00:00:00Z'))).toEqual({
+    expect(await overviewDistribution(t.ctx, 'week', 'region', new Date('2024-06-01T00:00:00Z'))).toEqual({
       total: 0,
       items: [],
     });
   });
 
   it('ranks users by reports recorded and partners by reports received with their mean days to close', async () => {
-    const top = await overviewTop(t.db, 'month', END_OF_MARCH);
+    const top = await overviewTop(t.ctx, 'month', END_OF_MARCH);
     expect(top.users).toEqual([
       { name: 'Rabe Hery', email: 'agent@example.mg', role: 'Utilisateur', complaintsHandled: 3 },
       { name: 'Rasoa Vola', email: 'analyste@example.mg', role: 'Analyste', complaintsHandled: 1 },
@@ -176,7 +181,7 @@ describe.each(await testEngines())('period analysis on %s', (engine) => {
   });
 
   it('counts reports per day over the period and at least 30 days', async () => {
-    const days = await overviewPerDay(t.db, 'week', new Date('2025-03-05T12:00:00Z'));
+    const days = await overviewPerDay(t.ctx, 'week', new Date('2025-03-05T12:00:00Z'));
     const keys = Object.keys(days);
     expect(keys).toHaveLength(30);
     expect(keys[0]).toBe('2025-02-04');

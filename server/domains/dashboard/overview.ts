@@ -13,7 +13,7 @@ import {
 } from './overview-queries';
 import { periodWindows, windowDays, type Window } from './periods';
 import type { Dimension, Period } from './schema';
-import { countsPerDay, type PerDay } from './service';
+import { countsPerDay, type DashboardContext, type PerDay } from './service';
 
 /** Open reports older than this many days are 'overdue'. */
 export const OVERDUE_AFTER_DAYS = 30;
@@ -98,11 +98,11 @@ async function alerts(db: Database, now: Date): Promise<Alert[]> {
 }
 
 export async function overviewSummary(
-  db: Database,
+  { db, calendar }: DashboardContext,
   period: Period,
   now = new Date(),
 ): Promise<OverviewSummary> {
-  const windows = periodWindows(period, now);
+  const windows = periodWindows(calendar, period, now);
   const current = await windowSummary(db, windows.current);
   const previous = await windowSummary(db, windows.previous);
   const compared = (key: 'total' | 'treated' | 'inProgress' | 'closed' | 'avgDays'): Compared => ({
@@ -111,8 +111,8 @@ export async function overviewSummary(
   });
   return {
     period,
-    current: windowDays(windows.current),
-    previous: windowDays(windows.previous),
+    current: windowDays(calendar, windows.current),
+    previous: windowDays(calendar, windows.previous),
     totals: {
       received: compared('total'),
       treated: compared('treated'),
@@ -135,8 +135,12 @@ export interface SeriesPoint {
   resolved: number;
 }
 
-export async function overviewSeries(db: Database, period: Period, now = new Date()): Promise<SeriesPoint[]> {
-  const rows = await db.rows(seriesSql(db, periodWindows(period, now).series));
+export async function overviewSeries(
+  { db, calendar }: DashboardContext,
+  period: Period,
+  now = new Date(),
+): Promise<SeriesPoint[]> {
+  const rows = await db.rows(seriesSql(db, periodWindows(calendar, period, now).series));
   return rows.map((r) => ({
     date: String(r.day),
     complaints: db.dialect.count(r.received),
@@ -151,12 +155,12 @@ export interface Distribution {
 }
 
 export async function overviewDistribution(
-  db: Database,
+  { db, calendar }: DashboardContext,
   period: Period,
   dimension: Dimension,
   now = new Date(),
 ): Promise<Distribution> {
-  const window = periodWindows(period, now).current;
+  const window = periodWindows(calendar, period, now).current;
   const query =
     dimension === 'subject' || dimension === 'project'
       ? linkedSql(db, dimension, window)
@@ -184,8 +188,12 @@ export interface TopLists {
   }>;
 }
 
-export async function overviewTop(db: Database, period: Period, now = new Date()): Promise<TopLists> {
-  const window = periodWindows(period, now).current;
+export async function overviewTop(
+  { db, calendar }: DashboardContext,
+  period: Period,
+  now = new Date(),
+): Promise<TopLists> {
+  const window = periodWindows(calendar, period, now).current;
   const users = await db.rows(topUsersSql(db, window));
   const partners = await db.rows(topPartnersSql(db, window));
   return {
@@ -206,7 +214,11 @@ export async function overviewTop(db: Database, period: Period, now = new Date()
 }
 
 /** 'Signalements Reçus par Jour': every day of the period, and at least the last 30 days. */
-export async function overviewPerDay(db: Database, period: Period, now = new Date()): Promise<PerDay> {
-  const { first, last } = periodWindows(period, now).days;
+export async function overviewPerDay(
+  { db, calendar }: DashboardContext,
+  period: Period,
+  now = new Date(),
+): Promise<PerDay> {
+  const { first, last } = periodWindows(calendar, period, now).days;
   return countsPerDay(db, first, last);
 }

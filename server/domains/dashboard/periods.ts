@@ -1,7 +1,7 @@
 // Calendar windows of the period analysis (docs/decisions/0012-period-analysis.md), in the business
 // calendar like every dashboard date (docs/decisions/0018-business-calendar.md). Only the window edges are
 // computed here; every count is SQL.
-import { businessDay, businessDayStart, wallClock } from '#shared/calendar';
+import type { BusinessCalendar } from '#shared/calendar';
 import type { Bucket } from '#server/db/dates';
 import type { Period } from './schema';
 
@@ -32,8 +32,8 @@ const isoDay = (at: Date) => at.toISOString().slice(0, 10);
  * The first business day of the period containing `at`, `offset` periods later (negative: earlier), as
  * 'yyyy-MM-dd'.
  */
-export function periodFirstDay(period: Period, at: Date, offset = 0): string {
-  const wall = wallClock(at);
+export function periodFirstDay(calendar: BusinessCalendar, period: Period, at: Date, offset = 0): string {
+  const wall = calendar.wallClock(at);
   const y = wall.getUTCFullYear();
   const m = wall.getUTCMonth();
   const d = wall.getUTCDate();
@@ -52,25 +52,25 @@ export function periodFirstDay(period: Period, at: Date, offset = 0): string {
 }
 
 /** The first instant of the period containing `at`, `offset` periods later (negative: earlier). */
-export function periodStart(period: Period, at: Date, offset = 0): Date {
-  return businessDayStart(periodFirstDay(period, at, offset));
+export function periodStart(calendar: BusinessCalendar, period: Period, at: Date, offset = 0): Date {
+  return calendar.dayStart(periodFirstDay(calendar, period, at, offset));
 }
 
-export function periodWindows(period: Period, now = new Date()): PeriodWindows {
-  const start = periodStart(period, now);
-  const previousStart = periodStart(period, now, -1);
+export function periodWindows(calendar: BusinessCalendar, period: Period, now = new Date()): PeriodWindows {
+  const start = periodStart(calendar, period, now);
+  const previousStart = periodStart(calendar, period, now, -1);
   const elapsed = now.getTime() - start.getTime();
   const previousEnd = new Date(Math.min(previousStart.getTime() + elapsed, start.getTime()));
   const series: Bucket[] = [];
   for (let i = SERIES_LENGTH[period] - 1; i >= 0; i--) {
     series.push({
-      day: periodFirstDay(period, now, -i),
-      lo: periodStart(period, now, -i),
-      hi: periodStart(period, now, -i + 1),
+      day: periodFirstDay(calendar, period, now, -i),
+      lo: periodStart(calendar, period, now, -i),
+      hi: periodStart(calendar, period, now, -i + 1),
     });
   }
-  const first = new Date(`${periodFirstDay(period, now)}T00:00:00Z`);
-  const today = new Date(`${businessDay(now)}T00:00:00Z`);
+  const first = new Date(`${periodFirstDay(calendar, period, now)}T00:00:00Z`);
+  const today = new Date(`${calendar.day(now)}T00:00:00Z`);
   const monthBack = new Date(today.getTime() - (MIN_DAILY_CHART_DAYS - 1) * DAY_MS);
   return {
     current: { start, end: now },
@@ -81,7 +81,10 @@ export function periodWindows(period: Period, now = new Date()): PeriodWindows {
 }
 
 /** 'yyyy-MM-dd' of the inclusive first and last business days of a window, as the dashboard inputs take them. */
-export function windowDays(window: Window): { dateStart: string; dateEnd: string } {
+export function windowDays(
+  calendar: BusinessCalendar,
+  window: Window,
+): { dateStart: string; dateEnd: string } {
   const lastInstant = new Date(Math.max(window.start.getTime(), window.end.getTime() - 1));
-  return { dateStart: businessDay(window.start), dateEnd: businessDay(lastInstant) };
+  return { dateStart: calendar.day(window.start), dateEnd: calendar.day(lastInstant) };
 }

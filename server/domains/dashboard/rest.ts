@@ -15,7 +15,7 @@ export function dashboardRoutes(app: FastifyInstance, db: Database) {
     return perLocalisation(db, input.type, input);
   });
   app.get('/api/dashboard/count-per-canal-principal', (request) => perCanal(db, range(request.query)));
-  app.get('/api/dashboard/signalement-per-jour', (request) => perDay(db, range(request.query)));
+  app.get('/api/dashboard/signalement-per-jour', (request) => perDay(app.ctx, range(request.query)));
   app.get('/api/dashboard/count-per-subject', (request) => perSubject(db, range(request.query)));
   app.get('/api/dashboard/count-per-niveau', (request) => perNiveau(db, range(request.query)));
   app.get('/api/dashboard/count-per-resultat', (request) => perResultat(db, range(request.query)));

@@ -26,7 +26,7 @@ export const dashboardRouter = router({
     .input(localisationInputSchema)
     .query(({ ctx, input }) => perLocalisation(ctx.db, input.type, input)),
   perCanal: authedProcedure.input(range).query(({ ctx, input }) => perCanal(ctx.db, input)),
-  perDay: authedProcedure.input(range).query(({ ctx, input }) => perDay(ctx.db, input)),
+  perDay: authedProcedure.input(range).query(({ ctx, input }) => perDay(ctx, input)),
   perSubject: authedProcedure.input(range).query(({ ctx, input }) => perSubject(ctx.db, input)),
   perNiveau: authedProcedure.input(range).query(({ ctx, input }) => perNiveau(ctx.db, input)),
   perResultat: authedProcedure.input(range).query(({ ctx, input }) => perResultat(ctx.db, input)),
@@ -34,18 +34,16 @@ export const dashboardRouter = router({
   overview: router({
     summary: authedProcedure
       .input(periodInputSchema)
-      .query(({ ctx, input }) => overviewSummary(ctx.db, input.period)),
+      .query(({ ctx, input }) => overviewSummary(ctx, input.period)),
     series: authedProcedure
       .input(periodInputSchema)
-      .query(({ ctx, input }) => overviewSeries(ctx.db, input.period)),
+      .query(({ ctx, input }) => overviewSeries(ctx, input.period)),
     distribution: authedProcedure
       .input(distributionInputSchema)
-      .query(({ ctx, input }) => overviewDistribution(ctx.db, input.period, input.dimension)),
-    top: authedProcedure
-      .input(periodInputSchema)
-      .query(({ ctx, input }) => overviewTop(ctx.db, input.period)),
+      .query(({ ctx, input }) => overviewDistribution(ctx, input.period, input.dimension)),
+    top: authedProcedure.input(periodInputSchema).query(({ ctx, input }) => overviewTop(ctx, input.period)),
     perDay: authedProcedure
       .input(periodInputSchema)
-      .query(({ ctx, input }) => overviewPerDay(ctx.db, input.period)),
+      .query(({ ctx, input }) => overviewPerDay(ctx, input.period)),
   }),
 });

@@ -1,6 +1,7 @@
 // The live dashboard (spec §3 "Dashboard data", §7 "Dashboard"): each call is one SQL statement from
 // queries.ts; this file only shapes its rows into the response of §3.
-import { businessDay } from '#shared/calendar';
+import type { BusinessCalendar } from '#shared/calendar';
+import type { AppContext } from '#server/context';
 import type { Database } from '#server/db/client';
 import { invalid } from '#server/errors';
 import {
@@ -59,8 +60,11 @@ export interface ResultatCount {
 }
 export type PerDay = Record<string, number>;
 
+/** What the dashboard's per-day answers receive: their days are the business calendar's. */
+export type DashboardContext = Pick<AppContext, 'db' | 'calendar'>;
+
 /** The business day containing `at`, as the UTC midnight of its calendar date (how days are held here). */
-const dayOf = (at: Date) => parseIsoDay(businessDay(at))!;
+const dayOf = (calendar: BusinessCalendar, at: Date) => parseIsoDay(calendar.day(at))!;
 
 export async function keyMetrics(db: Database, input?: DateRangeInput): Promise<KeyMetrics> {
   const [row] = await db.rows(keyMetricsSql(db, toInstantRange(input)));
@@ -128,20 +132,20 @@ async function reportBounds(db: Database): Promise<{ first: Date | null; last: D
  * without any bound the range keeps its last DEFAULT_PER_DAY_MAX_DAYS days.
  */
 export async function perDayRange(
-  db: Database,
+  { db, calendar }: DashboardContext,
   input?: DateRangeInput,
   now = new Date(),
 ): Promise<{ first: Date; last: Date }> {
   const explicitFirst = input?.dateStart ? parseIsoDay(input.dateStart)! : null;
   const explicitLast = input?.dateEnd ? parseIsoDay(input.dateEnd)! : null;
-  const today = dayOf(now);
+  const today = dayOf(calendar, now);
   let first = explicitFirst;
   let last = explicitLast;
   if (!first || !last) {
     const bounds = await reportBounds(db);
-    const lastReportDay = bounds.last ? dayOf(bounds.last) : today;
+    const lastReportDay = bounds.last ? dayOf(calendar, bounds.last) : today;
     last ??= lastReportDay > today ? lastReportDay : today;
-    first ??= bounds.first ? dayOf(bounds.first) : today;
+    first ??= bounds.first ? dayOf(calendar, bounds.first) : today;
     // An explicit bound stays as asked; the default one gives way (e.g. a start after today).
     if (first > last) {
       if (explicitFirst) last = first;
@@ -159,9 +163,13 @@ export async function perDayRange(
 }
 
 /** Reports per business day, every day of the range present (0 when none). */
-export async function perDay(db: Database, input?: DateRangeInput, now = new Date()): Promise<PerDay> {
-  const { first, last } = await perDayRange(db, input, now);
-  return countsPerDay(db, first, last);
+export async function perDay(
+  ctx: DashboardContext,
+  input?: DateRangeInput,
+  now = new Date(),
+): Promise<PerDay> {
+  const { first, last } = await perDayRange(ctx, input, now);
+  return countsPerDay(ctx.db, first, last);
 }
 
 /** Reports per business day from `first` to `last` (calendar dates at UTC midnight, inclusive), 0 for days without any. */

@@ -8,7 +8,7 @@
 //   ACCESS_ALERT_EXPORT_SHARE of all reports (an export cut in date chunks adds up);
 // - export_quotidien: the day's cumulated exported rows reach ACCESS_ALERT_DAILY_EXPORT_ROWS.
 import { and, count, countDistinct, eq, gte, inArray } from 'drizzle-orm';
-import { businessDay, businessDayStart } from '#shared/calendar';
+import type { BusinessCalendar } from '#shared/calendar';
 import { ROLE_ADMIN, type AccessAlertKind } from '#shared/constants';
 import type { Database, Orm } from '#server/db/client';
 import { LOCK_SPACE, lockFor } from '#server/db/locks';
@@ -40,17 +40,18 @@ async function reportsRead(db: Database, tx: Orm, userId: number, since: Date): 
   return Number(row?.n ?? 0);
 }
 
-const today = (now: Date) => businessDayStart(businessDay(now));
+const today = (calendar: BusinessCalendar, now: Date) => calendar.dayStart(calendar.day(now));
 
 /** After a read of a report's people or history (its entry already written in `tx`). */
 export async function checkMassiveReading(
   settings: JournalSettings,
+  calendar: BusinessCalendar,
   db: Database,
   tx: Orm,
   userId: number,
   now = new Date(),
 ): Promise<void> {
-  const dayStart = today(now);
+  const dayStart = today(calendar, now);
   // Two reads of the same user at once must not both raise the alert (SQLite serialises already).
   await lockFor(db, tx, LOCK_SPACE.accessAlerts, userId);
   const windowStart = new Date(now.getTime() - settings.windowMinutes * 60_000);
@@ -69,7 +70,7 @@ export async function checkMassiveReading(
   ) {
     await raiseAlert(settings, db, tx, userId, 'lecture_quotidienne', {
       signalements: inDay,
-      jour: businessDay(now),
+      jour: calendar.day(now),
       seuil: settings.dailyReads,
     });
   }
@@ -98,16 +99,17 @@ async function rowsExported(
 /** After an export of the reports list (its entry already written in `tx`). */
 export async function checkMassiveExport(
   settings: JournalSettings,
+  calendar: BusinessCalendar,
   db: Database,
   tx: Orm,
   userId: number,
   format: string,
   now = new Date(),
 ): Promise<void> {
-  const dayStart = today(now);
+  const dayStart = today(calendar, now);
   await lockFor(db, tx, LOCK_SPACE.accessAlerts, userId);
   const { lignes, exports } = await rowsExported(db, tx, userId, dayStart);
-  const jour = businessDay(now);
+  const jour = calendar.day(now);
   if (lignes >= settings.exportMinRows && !(await alertedSince(db, tx, userId, 'export_massif', dayStart))) {
     const [row] = await tx.select({ n: count() }).from(db.t.signalements);
     const total = Number(row?.n ?? 0);

@@ -4,7 +4,7 @@
 // an `export_massif` alert.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { businessDay, businessDayStart } from '#shared/calendar';
+import { businessDay, businessDayStart, DEFAULT_BUSINESS_TIME_ZONE } from '#shared/calendar';
 import { createTestApp, type TestApp } from '#tests/helpers/app';
 import { testEngines } from '#tests/helpers/db';
 import { SAME_ORIGIN } from '#tests/helpers/report-fixture';
@@ -145,7 +145,12 @@ describe.each(await testEngines())('alerts that slow reading does not evade on %
   const reports: string[] = [];
   const MINUTE = 60_000;
   // Noon of today's business day: the test's half hour stays within one business day.
-  const noon = businessDayStart(businessDay(new Date())).getTime() + 12 * 60 * MINUTE;
+  const noon =
+    businessDayStart(
+      businessDay(new Date(), DEFAULT_BUSINESS_TIME_ZONE),
+      DEFAULT_BUSINESS_TIME_ZONE,
+    ).getTime() +
+    12 * 60 * MINUTE;
   const at = (minutes: number) => vi.setSystemTime(noon + minutes * MINUTE);
 
   beforeAll(async () => {
@@ -198,7 +203,7 @@ describe.each(await testEngines())('alerts that slow reading does not evade on %
     expect(alert).toMatchObject({
       kind: 'lecture_quotidienne',
       message: 'a consulté les personnes de 8 signalements dans la journée (seuil : 8)',
-      details: { signalements: 8, seuil: 8, jour: businessDay(new Date(noon)) },
+      details: { signalements: 8, seuil: 8, jour: businessDay(new Date(noon), DEFAULT_BUSINESS_TIME_ZONE) },
     });
     at(22);
     await readAuthors(reader, reports[8]!);

@@ -4,7 +4,7 @@
 // what it removed; no other DELETE gets through the triggers, on either engine.
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays, businessDay, businessDayStart } from '#shared/calendar';
+import { addDays, businessDay, businessDayStart, DEFAULT_BUSINESS_TIME_ZONE } from '#shared/calendar';
 import { createTestApp, type TestApp } from '#tests/helpers/app';
 import { testEngines } from '#tests/helpers/db';
 import { accessLogRows } from '#tests/helpers/journal';
@@ -94,8 +94,8 @@ describe.each(await testEngines())('access log flood and retention on %s', (engi
 
   it('purges with the hourly maintenance only the entries older than the retention in business days, and logs it', async () => {
     const now = new Date();
-    const firstKept = addDays(businessDay(now), -365);
-    const start = businessDayStart(firstKept);
+    const firstKept = addDays(businessDay(now, DEFAULT_BUSINESS_TIME_ZONE), -365);
+    const start = businessDayStart(firstKept, DEFAULT_BUSINESS_TIME_ZONE);
     await entry(new Date(start.getTime() - 1), 'veille');
     await entry(start, 'premier-jour');
     await entry(new Date(start.getTime() + DAY / 2), 'dans-la-periode');
@@ -114,7 +114,10 @@ describe.each(await testEngines())('access log flood and retention on %s', (engi
     await refused('DELETE FROM access_log');
     const [marker] = await t.db.read.select().from(t.db.t.accessLogPurge);
     expect(marker).toEqual({ id: 1, cutoff: null });
-    expect(await purgeAccessLog(t.ctx.journal, t.db, now)).toEqual({ entries: 0, refusals: 0 });
+    expect(await purgeAccessLog(t.ctx.journal, t.ctx.calendar, t.db, now)).toEqual({
+      entries: 0,
+      refusals: 0,
+    });
   });
 
   it('shows the purge on the Journal des accès screen in French', async () => {
@@ -123,7 +126,10 @@ describe.each(await testEngines())('access log flood and retention on %s', (engi
     const input = encodeURIComponent(JSON.stringify({ page: 1, filters: { kind: 'purge' } }));
     const res = await t.app.inject({ url: `/trpc/journal.list?input=${input}`, headers: { cookie: admin } });
     expect(res.statusCode, res.body).toBe(200);
-    const day = addDays(businessDay(new Date()), -365).split('-').reverse().join('/');
+    const day = addDays(businessDay(new Date(), DEFAULT_BUSINESS_TIME_ZONE), -365)
+      .split('-')
+      .reverse()
+      .join('/');
     expect(res.json().result.data.items[0].description).toBe(
       `Purge des entrées antérieures au ${day} (conservation 365 jours) : 2 entrées supprimées`,
     );

@@ -71,7 +71,7 @@ async function recordRead(
   const { db, journal } = ctx;
   await db.transaction(async (tx) => {
     await recordAccess(db, { kind, ...byActor(actor), signalement, details }, tx);
-    await checkMassiveReading(journal.settings, db, tx, actor.id);
+    await checkMassiveReading(journal.settings, ctx.calendar, db, tx, actor.id);
   });
 }
 
@@ -98,7 +98,7 @@ export async function recordExport(ctx: Services, actor: Actor, record: ExportRe
   const filtres = loggedFilters(ctx.cipher, record.filtres);
   await db.transaction(async (tx) => {
     await recordAccess(db, { kind: 'export', ...byActor(actor), details: { ...record, filtres } }, tx);
-    await checkMassiveExport(journal.settings, db, tx, actor.id, record.format);
+    await checkMassiveExport(journal.settings, ctx.calendar, db, tx, actor.id, record.format);
   });
 }
 

@@ -10,7 +10,7 @@ export function journalRoutes(app: FastifyInstance) {
     const { buffer, rows } = await exportJournalXlsx(app.ctx, request.auth!.user, filters);
     return reply
       .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-      .header('content-disposition', `attachment; filename="${journalExportFileName()}"`)
+      .header('content-disposition', `attachment; filename="${journalExportFileName(app.ctx.calendar)}"`)
       .header('x-total-count', String(rows))
       .header('access-control-expose-headers', 'x-total-count, content-disposition')
       .send(buffer);

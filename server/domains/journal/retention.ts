@@ -5,7 +5,7 @@
 // writes one `purge` entry saying what it removed, and clears the marker before it commits: outside that
 // transaction no statement sees a marker, and the database refuses one younger than 30 days.
 import { eq, lt } from 'drizzle-orm';
-import { addDays, businessDay, businessDayStart } from '#shared/calendar';
+import { addDays, type BusinessCalendar } from '#shared/calendar';
 import type { JournalContext } from '#server/context';
 import type { Database } from '#server/db/client';
 import { recordAccess } from './append';
@@ -19,18 +19,19 @@ export interface LogPurged {
 }
 
 /** The first business day kept, 'yyyy-MM-dd'. */
-export const firstDayKept = (now: Date, retentionDays: number): string =>
-  addDays(businessDay(now), -retentionDays);
+export const firstDayKept = (calendar: BusinessCalendar, now: Date, retentionDays: number): string =>
+  addDays(calendar.day(now), -retentionDays);
 
 export async function purgeAccessLog(
   journal: JournalContext,
+  calendar: BusinessCalendar,
   db: Database,
   now = new Date(),
   retentionDays = journal.settings.retentionDays,
 ): Promise<LogPurged> {
   const refusals = await flushLoginRefusals(journal.refusals, db, now.getTime());
-  const day = firstDayKept(now, retentionDays);
-  const cutoff = businessDayStart(day);
+  const day = firstDayKept(calendar, now, retentionDays);
+  const cutoff = calendar.dayStart(day);
   const { accessLog: l, accessLogPurge: p } = db.t;
   const [oldest] = await db.read.select({ id: l.id }).from(l).where(lt(l.at, cutoff)).limit(1);
   if (!oldest) return { entries: 0, refusals };

@@ -6,7 +6,7 @@ import { listAlerts, listJournal, markAlertSeen } from './service';
 export const journalRouter = router({
   list: adminProcedure
     .input(journalListInputSchema)
-    .query(({ ctx, input }) => listJournal(ctx.db, ctx.auth.user, input)),
+    .query(({ ctx, input }) => listJournal(ctx, ctx.auth.user, input)),
   alerts: adminProcedure.query(({ ctx }) => listAlerts(ctx.db, ctx.auth.user)),
   markAlertSeen: adminProcedure.input(alertIdSchema).mutation(async ({ ctx, input }) => {
     await markAlertSeen(ctx.db, ctx.auth.user, input.id);

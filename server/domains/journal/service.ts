@@ -5,7 +5,7 @@
 import { PassThrough } from 'node:stream';
 import { and, count, desc, eq, gte, inArray, isNull, lt, lte, max, type SQL } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
-import { addDays, businessDay, businessDayStart, businessZoneLabel, wallClock } from '#shared/calendar';
+import { addDays, type BusinessCalendar } from '#shared/calendar';
 import type { AccessLogKind } from '#shared/constants';
 import {
   ACCESS_LOG_KIND_LABELS,
@@ -15,7 +15,7 @@ import {
   type JournalUserDto,
 } from '#shared/dto/journal';
 import { JOURNAL_PAGE_SIZE, type JournalFilters, type JournalListInput } from '#shared/schemas/journal';
-import type { Services } from '#server/context';
+import type { AppContext, Services } from '#server/context';
 import type { Database } from '#server/db/client';
 import { forbidden, notFound } from '#server/errors';
 import { requireAdmin } from '../auth/guards';
@@ -40,20 +40,20 @@ export const JOURNAL_EXPORT_MAX_ROWS = 100_000;
 const EXPORT_BATCH = 2_000;
 
 /** 'dd/MM/yyyy HH:mm:ss' in the business time zone (Madagascar by default). */
-export function businessDateTime(at: Date): string {
-  const [day, time] = wallClock(at).toISOString().slice(0, 19).split('T');
+export function businessDateTime(at: Date, calendar: BusinessCalendar): string {
+  const [day, time] = calendar.wallClock(at).toISOString().slice(0, 19).split('T');
   return `${day!.split('-').reverse().join('/')} ${time}`;
 }
 
-function conditions(db: Database, f: JournalFilters): SQL | undefined {
+function conditions(db: Database, calendar: BusinessCalendar, f: JournalFilters): SQL | undefined {
   const { accessLog: l, utilisateurs: u } = db.t;
   const c: SQL[] = [];
   if (f.utilisateur)
     c.push(inArray(l.userId, db.read.select({ id: u.id }).from(u).where(eq(u.code, f.utilisateur))));
   if (f.signalement) c.push(eq(l.signalementCode, f.signalement));
   if (f.kind) c.push(eq(l.kind, f.kind));
-  if (f.du) c.push(gte(l.at, businessDayStart(f.du)));
-  if (f.au) c.push(lt(l.at, businessDayStart(addDays(f.au, 1))));
+  if (f.du) c.push(gte(l.at, calendar.dayStart(f.du)));
+  if (f.au) c.push(lt(l.at, calendar.dayStart(addDays(f.au, 1))));
   return c.length > 0 ? and(...c) : undefined;
 }
 
@@ -107,12 +107,13 @@ async function countEntries(db: Database, where: SQL | undefined): Promise<numbe
 
 /** One page of the log, newest first, with the exact number of matching entries. */
 export async function listJournal(
-  db: Database,
+  ctx: Pick<AppContext, 'db' | 'calendar'>,
   actor: SessionUser,
   input: JournalListInput,
 ): Promise<AccessLogPageDto> {
+  const { db } = ctx;
   requireAdmin(actor);
-  const where = conditions(db, input.filters);
+  const where = conditions(db, ctx.calendar, input.filters);
   const [total, rows] = await Promise.all([
     countEntries(db, where),
     entriesQuery(db, where)
@@ -174,11 +175,11 @@ export async function markAlertSeen(db: Database, actor: SessionUser, id: number
 const COLUMNS: Array<{
   header: string;
   width: number;
-  value: (r: AccessLogEntryDto) => string | Date | null;
+  value: (r: AccessLogEntryDto, calendar: BusinessCalendar) => string | Date | null;
   date?: boolean;
 }> = [
   // A date cell has no time zone: it holds the business calendar's wall-clock time.
-  { header: 'Date', width: 20, date: true, value: (r) => wallClock(new Date(r.at)) },
+  { header: 'Date', width: 20, date: true, value: (r, calendar) => calendar.wallClock(new Date(r.at)) },
   {
     header: 'Utilisateur',
     width: 28,
@@ -218,7 +219,7 @@ export async function exportJournalXlsx(
   // Entries written while the file is built (this export's own, others') would shift the pages.
   const l = db.t.accessLog;
   const [last] = await db.read.select({ id: max(l.id) }).from(l);
-  const where = and(conditions(db, filters), lte(l.id, last?.id ?? 0));
+  const where = and(conditions(db, ctx.calendar, filters), lte(l.id, last?.id ?? 0));
   const total = await countEntries(db, where);
   const rows = Math.min(total, maxRows);
   const capped = total > rows;
@@ -251,7 +252,7 @@ export async function exportJournalXlsx(
     for (const entry of batch.map(entryDto)) {
       const row = sheet.addRow(COLUMNS.map(() => null));
       COLUMNS.forEach((column, i) => {
-        const { value, text } = safeCell(column.value(entry));
+        const { value, text } = safeCell(column.value(entry, ctx.calendar));
         const cell = row.getCell(i + 1);
         cell.value = value;
         if (text) cell.numFmt = '@';
@@ -269,7 +270,7 @@ export async function exportJournalXlsx(
   info.columns = [{ width: 100 }];
   for (const line of [
     'Journal des accès',
-    `Exporté le ${businessDateTime(new Date())} (${businessZoneLabel()}) par ${actor.nomPrenom} (${actor.code})`,
+    `Exporté le ${businessDateTime(new Date(), ctx.calendar)} (${ctx.calendar.label}) par ${actor.nomPrenom} (${actor.code})`,
     ...filtersLines(filters),
     `${rows.toLocaleString('fr-FR')} entrée(s) exportée(s) sur ${total.toLocaleString('fr-FR')}`,
     ...(capped ? [JOURNAL_TEXT.capped(maxRows, total)] : []),
@@ -304,4 +305,5 @@ export async function exportJournalXlsx(
   return { buffer: Buffer.concat(chunks), rows };
 }
 
-export const journalExportFileName = () => `journal-des-acces-${businessDay(new Date())}.xlsx`;
+export const journalExportFileName = (calendar: BusinessCalendar) =>
+  `journal-des-acces-${calendar.day(new Date())}.xlsx`;

@@ -27,7 +27,7 @@ export interface Purged {
 }
 
 export async function purgeExpired(
-  { db, journal }: Pick<AppContext, 'db' | 'journal'>,
+  { db, journal, calendar }: Pick<AppContext, 'db' | 'journal' | 'calendar'>,
   retentionMs = DEFAULT_RETENTION_MS,
   now = new Date(),
 ): Promise<Purged> {
@@ -85,6 +85,6 @@ export async function purgeExpired(
     )
     .then((rows) => rows.length);
   const windows = await purgeRateWindows(db, now.getTime());
-  const accessLog = await purgeAccessLog(journal, db, now);
+  const accessLog = await purgeAccessLog(journal, calendar, db, now);
   return { mails, links, workers: gone ?? 0, answers, windows, accessLog };
 }

@@ -2,6 +2,7 @@
 // there is work and backs off to maxIdleMs otherwise; enqueueMail() wakes it once the message is committed
 // (db.afterCommit), the polling stays as the fallback. Its timers are unref'd
 // and stop() ends it cleanly, so it never keeps a process (or a test) alive.
+import type { BusinessCalendar } from '#shared/calendar';
 import type { JournalContext } from '#server/context';
 import type { Database } from '#server/db/client';
 import { DEFAULT_POLICY, deliverDueMail, msUntilNextDue, type DeliveryPolicy } from './delivery';
@@ -20,6 +21,8 @@ export interface MailWorkerOptions {
   db: Database;
   /** The access log's settings and refusal windows: the hourly purge trims the log and writes the windows. */
   journal: JournalContext;
+  /** The business calendar: the log is kept by business days (journal/retention.ts). */
+  calendar: BusinessCalendar;
   config: TransportConfig;
   log: Logger;
   /** Defaults to SMTP (SMTP_URL) or .eml files (mailDir, default data/mail). */
@@ -94,7 +97,10 @@ export function startMailWorker(options: MailWorkerOptions): MailWorker {
         kicked = false;
         if (Date.now() - purgedAt >= purgeEveryMs) {
           purgedAt = Date.now();
-          const purged = await purgeExpired({ db, journal: options.journal }, retentionMs);
+          const purged = await purgeExpired(
+            { db, journal: options.journal, calendar: options.calendar },
+            retentionMs,
+          );
           if (purged.mails + purged.links > 0)
             log.info(purged, 'rétention : anciens e-mails envoyés et liens de mot de passe supprimés');
           if (purged.accessLog.entries > 0)

@@ -24,8 +24,8 @@ import {
 import { generateCode } from '../signalements/code';
 import { recordChange } from '../signalements/history';
 
-/** What the notes' services receive: the database, the access log's settings and the clock. */
-export type NotesContext = Pick<AppContext, 'db' | 'cipher' | 'journal' | 'clock'>;
+/** What the notes' services receive: the database, the access log's settings, the clock and the calendar. */
+export type NotesContext = Pick<AppContext, 'db' | 'cipher' | 'journal' | 'clock' | 'calendar'>;
 
 export const NOTE_PREFIX = 'NOT';
 export const NOTE_TEXTS = {

@@ -7,7 +7,7 @@ import { count, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '#tests/helpers/app';
 import { testEngines } from '#tests/helpers/db';
-import { businessDayStart } from '#shared/calendar';
+import { businessDayStart, DEFAULT_BUSINESS_TIME_ZONE } from '#shared/calendar';
 import { countFromDayCounts, countSignalements, filterConditions, type ListFilters } from './queries';
 
 const HOUR = 3_600_000;
@@ -106,7 +106,7 @@ describe.each(await testEngines())('list totals from the day counts on %s', (eng
       .where(await filterConditions(t.ctx, f, { mode: 'set' }));
     return Number(row!.n);
   };
-  const day = (iso: string) => businessDayStart(iso);
+  const day = (iso: string) => businessDayStart(iso, DEFAULT_BUSINESS_TIME_ZONE);
   const combinations = (): ListFilters[] => {
     const ranges = [
       undefined,
@@ -138,7 +138,7 @@ describe.each(await testEngines())('list totals from the day counts on %s', (eng
 
   const expectExact = async () => {
     for (const f of combinations()) {
-      const fromCounters = await countFromDayCounts(t.db, f);
+      const fromCounters = await countFromDayCounts(t.db, f, t.ctx.calendar);
       expect(fromCounters, JSON.stringify(f)).not.toBeNull();
       expect(fromCounters, JSON.stringify(f)).toBe(await counted(f));
       expect(await countSignalements(t.ctx, f)).toBe(fromCounters);
@@ -148,9 +148,13 @@ describe.each(await testEngines())('list totals from the day counts on %s', (eng
   it('equals COUNT(*) for no filter, one place, partners, creators or one subject and whole days, at 23:30 and 00:30 local', async () => {
     // The day of 20 November holds its 00:30 and 01:30 reports, and the 21:30 and 23:30 ones of that evening.
     expect(
-      await countFromDayCounts(t.db, {
-        signalementAt: { after: day('2025-11-20'), before: day('2025-11-20') },
-      }),
+      await countFromDayCounts(
+        t.db,
+        {
+          signalementAt: { after: day('2025-11-20'), before: day('2025-11-20') },
+        },
+        t.ctx.calendar,
+      ),
     ).toBe(4);
     await expectExact();
   });
@@ -180,7 +184,7 @@ describe.each(await testEngines())('list totals from the day counts on %s', (eng
       { 'region.code': places.region[0], 'district.code': places.district[0] },
       { signalementAt: { after: new Date(MIDNIGHTS[0]! + HOUR) } },
     ] satisfies ListFilters[]) {
-      expect(await countFromDayCounts(t.db, f), JSON.stringify(f)).toBeNull();
+      expect(await countFromDayCounts(t.db, f, t.ctx.calendar), JSON.stringify(f)).toBeNull();
       // The list still counts them exactly, the other way.
       expect(await countSignalements(t.ctx, f)).toBe(await counted(f));
     }

@@ -5,7 +5,6 @@
 // whatever the size of the export.
 import { PassThrough } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
-import { setBusinessTimeZone } from '#shared/calendar';
 import type { Config } from '#server/config';
 import { createReadContext } from '#server/context';
 import { openReadOnlyDatabase } from '#server/db/client';
@@ -28,13 +27,12 @@ export type ExportControl = 'pause' | 'resume';
 
 const port = parentPort!;
 const job = workerData as ExportJob;
-// The cells' wall-clock times are in the server's business time zone, as on the main thread (start.ts).
-setBusinessTimeZone(job.config.APP_TIMEZONE);
 // Already off the main thread: reads on this thread's own connection, no reader threads of its own; the
-// database is read-only (no writer, no transaction; its connections refuse writes).
+// database is read-only (no writer, no transaction; its connections refuse writes). The cells' wall-clock
+// times are in the context's business calendar, the server's APP_TIMEZONE.
 // The file is read unmapped: an export touches most of it once, and mapped pages would all count in the
 // process's memory (DatabaseOptions.mapFile).
-const { db } = createReadContext(job.config, {
+const { db, calendar } = createReadContext(job.config, {
   db: openReadOnlyDatabase(job.databaseUrl, { mapFile: false }),
 });
 const out = new PassThrough();
@@ -67,7 +65,7 @@ port.on('message', (control: ExportControl) => (control === 'pause' ? out.pause(
 const ended = new Promise<void>((resolve) => out.once('end', resolve));
 try {
   const options = { notesInternes: job.notesInternes ?? false };
-  await writeXlsx(out, exportBatches(db, job.actor, job.ids, options), options);
+  await writeXlsx(out, exportBatches(db, job.actor, job.ids, { ...options, calendar }), calendar, options);
   await ended;
   post({ type: 'end' });
 } catch (error) {

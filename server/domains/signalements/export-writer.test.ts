@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { describe, expect, it, vi } from 'vitest';
-import { wallClockReader } from '#shared/calendar';
+import { businessCalendar, DEFAULT_BUSINESS_TIME_ZONE, wallClockReader } from '#shared/calendar';
 import type { SignalementDto } from '#shared/dto/signalements';
 import { writeXlsx, XLSX_HIGH_WATER, type ExportRow } from './export';
 
@@ -49,6 +49,8 @@ function fakeRow(n: number): ExportRow {
   return { item, counts: { auteurs: n % 3, sources: 0, victimes: 1 } };
 }
 
+const calendar = businessCalendar(DEFAULT_BUSINESS_TIME_ZONE);
+
 describe('xlsx writer', () => {
   it('uses only exceljs’s public streaming writer: no internals, no in-memory workbook', () => {
     // What the export once did to reach exceljs's internal zip entry, and what the check must refuse.
@@ -70,7 +72,7 @@ describe('xlsx writer', () => {
     async function* batches() {
       yield Array.from({ length: 50 }, (_, i) => fakeRow(i));
     }
-    expect(await writeXlsx(out, batches())).toBe(50);
+    expect(await writeXlsx(out, batches(), calendar)).toBe(50);
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(Buffer.concat(chunks) as never);
     const sheet = workbook.getWorksheet('Signalements')!;
@@ -91,9 +93,9 @@ describe('xlsx writer', () => {
     }
     // The zone's table of offsets is built once per zone (seconds on a busy machine): built here, so the
     // writer's first rows are not mistaken for a stop.
-    wallClockReader();
+    wallClockReader(DEFAULT_BUSINESS_TIME_ZONE);
     const out = new PassThrough();
-    const writing = writeXlsx(out, endless());
+    const writing = writeXlsx(out, endless(), calendar);
     writing.catch(() => {});
     // Nobody reads: the writer must stop, the download full, and take no row for a second (four looks
     // 300 ms apart). Without backpressure it takes rows forever (thousands a second) and this wait times out.

@@ -1,4 +1,4 @@
-import { businessDay } from '#shared/calendar';
+import { businessDay, DEFAULT_BUSINESS_TIME_ZONE } from '#shared/calendar';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '#tests/helpers/app';
@@ -59,7 +59,7 @@ describe.each(await testEngines())('report export on %s', (engine) => {
 
   it('streams an xlsx named signalements_{date}.xlsx with French headers and one row per report', async () => {
     const { res, sheet } = await download();
-    const today = businessDay(new Date());
+    const today = businessDay(new Date(), DEFAULT_BUSINESS_TIME_ZONE);
     expect(res.headers['content-disposition']).toBe(`attachment; filename="signalements_${today}.xlsx"`);
     expect(res.headers['x-total-count']).toBe('2');
     const headers = (sheet.getRow(1).values as unknown[]).slice(1);

@@ -4,9 +4,9 @@
 import { getTableName, inArray, sql, type AnyColumn } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { Transform, type PassThrough } from 'node:stream';
-import { businessDay, businessTimeZone, wallClock, wallClockReader } from '#shared/calendar';
+import { wallClockReader, type BusinessCalendar } from '#shared/calendar';
 import type { SignalementDto } from '#shared/dto/signalements';
-import type { Services, WithCipher } from '#server/context';
+import type { ListContext, Services } from '#server/context';
 import type { ReadOnlyDatabase } from '#server/db/client';
 import type { SessionUser } from '../auth/session';
 import { recordExport } from '../journal/record';
@@ -22,7 +22,7 @@ const BATCH = 1000;
 
 /** Ids of the matching reports in list order (the viewer's search matches as in the list). */
 export async function exportIds(
-  ctx: WithCipher,
+  ctx: ListContext,
   filters: ListFilters,
   viewer?: SessionUser,
 ): Promise<number[]> {
@@ -50,9 +50,17 @@ export async function startExport(
   options: ExportOptions = {},
 ): Promise<number[]> {
   const ids = await exportIds(ctx, filters, actor);
+  // Logged with its dates as instants: a bare day is its first instant in the business calendar.
+  const { signalementAt: at } = filters;
+  const dates = at && {
+    signalementAt: {
+      ...(at.after && { after: ctx.calendar.instant(at.after) }),
+      ...(at.before && { before: ctx.calendar.instant(at.before) }),
+    },
+  };
   await recordExport(ctx, actor, {
     format,
-    filtres: { ...filters },
+    filtres: { ...filters, ...dates },
     lignes: ids.length,
     ...(options.notesInternes ? { notesInternes: true as const } : {}),
   });
@@ -64,9 +72,17 @@ export interface ExportOptions {
   notesInternes?: boolean;
 }
 
+/** What the export's batches need with the notes: the calendar their times are written in. */
+export interface BatchOptions extends ExportOptions {
+  calendar?: BusinessCalendar;
+}
+
 /** One note in its cell: « 26/11/2026 14:05 - Rabe Hery : text », the time on the business calendar's clock. */
-export function noteLine(note: { at: Date; auteur: string; texte: string }): string {
-  const w = wallClock(note.at);
+export function noteLine(
+  note: { at: Date; auteur: string; texte: string },
+  calendar: Pick<BusinessCalendar, 'wallClock'>,
+): string {
+  const w = calendar.wallClock(note.at);
   const two = (n: number) => String(n).padStart(2, '0');
   const day = `${two(w.getUTCDate())}/${two(w.getUTCMonth() + 1)}/${w.getUTCFullYear()}`;
   return `${day} ${two(w.getUTCHours())}:${two(w.getUTCMinutes())} - ${note.auteur} : ${note.texte}`;
@@ -80,13 +96,15 @@ export async function* exportBatches(
   db: ReadOnlyDatabase,
   actor: SessionUser,
   ids: number[],
-  options: ExportOptions = {},
+  options: BatchOptions = {},
 ): AsyncGenerator<ExportRow[]> {
+  const { calendar } = options;
+  if (options.notesInternes && !calendar) throw new Error('the notes of an export need its calendar');
   for (let i = 0; i < ids.length; i += BATCH) {
     const slice = ids.slice(i, i + BATCH);
     const items = await loadSignalements(db, slice, actor);
     const counts = await peopleCounts(db, slice);
-    const notes = options.notesInternes ? await readableNotes(db, actor, slice, items) : null;
+    const notes = options.notesInternes ? await readableNotes(db, actor, slice, items, calendar!) : null;
     yield items.map((item) => ({
       item,
       counts: counts.get(item.code) ?? { auteurs: 0, sources: 0, victimes: 0 },
@@ -101,6 +119,7 @@ async function readableNotes(
   actor: SessionUser,
   ids: number[],
   items: SignalementDto[],
+  calendar: BusinessCalendar,
 ): Promise<Map<string, string>> {
   const s = db.t.signalements;
   const byCode = new Map(items.map((item) => [item.code, item]));
@@ -114,7 +133,7 @@ async function readableNotes(
   const notes = await notesForExport(
     db,
     readable.map((r) => r.id),
-    noteLine,
+    (note) => noteLine(note, calendar),
   );
   return new Map(readable.flatMap((r) => (notes.has(r.id) ? [[r.code, notes.get(r.id)!] as const] : [])));
 }
@@ -146,13 +165,11 @@ async function peopleCounts(db: ReadOnlyDatabase, ids: number[]) {
 // ---------------------------------------------------------------- xlsx
 // A spreadsheet date has no time zone: the cell holds the business calendar's wall clock, so it shows the
 // day the screens show (docs/decisions/0018-business-calendar.md).
-// Read from the zone's table of offsets (wallClockReader), not from Intl once per cell.
-let reader = { zone: '', read: (at: Date) => at };
-function date(iso: string | null): Date | null {
-  if (!iso) return null;
-  if (reader.zone !== businessTimeZone()) reader = { zone: businessTimeZone(), read: wallClockReader() };
-  return reader.read(new Date(iso));
-}
+// Read from the zone's table of offsets (wallClockReader, bound once per export in writeXlsx), not from
+// Intl once per cell.
+const date = (iso: string | null, calendar: CellCalendar) => (iso ? calendar.wallClock(new Date(iso)) : null);
+/** What a cell reads of the business calendar: its wall clock. */
+type CellCalendar = Pick<BusinessCalendar, 'wallClock'>;
 const yesNo = (b: boolean) => (b ? 'Oui' : 'Non');
 
 export type ExportRow = {
@@ -165,14 +182,14 @@ export type ExportRow = {
 export const COLUMNS: Array<{
   header: string;
   width: number;
-  value: (r: ExportRow) => string | number | Date | null;
+  value: (r: ExportRow, calendar: CellCalendar) => string | number | Date | null;
   date?: boolean;
 }> = [
   { header: 'Code', width: 16, value: (r) => r.item.code },
-  { header: 'Date du signalement', width: 14, date: true, value: (r) => date(r.item.signalementAt) },
-  { header: 'Date de création', width: 14, date: true, value: (r) => date(r.item.createdAt) },
-  { header: 'Date de clôture', width: 14, date: true, value: (r) => date(r.item.closeAt) },
-  { header: 'Dernière action', width: 14, date: true, value: (r) => date(r.item.lastActionAt) },
+  { header: 'Date du signalement', width: 14, date: true, value: (r, c) => date(r.item.signalementAt, c) },
+  { header: 'Date de création', width: 14, date: true, value: (r, c) => date(r.item.createdAt, c) },
+  { header: 'Date de clôture', width: 14, date: true, value: (r, c) => date(r.item.closeAt, c) },
+  { header: 'Dernière action', width: 14, date: true, value: (r, c) => date(r.item.lastActionAt, c) },
   { header: 'Partenaire', width: 28, value: (r) => r.item.partenaire.designation },
   { header: 'Canal principal', width: 18, value: (r) => r.item.canalPrincipal?.designation ?? null },
   { header: 'Autre canal', width: 20, value: (r) => r.item.autreCanalPrincipal },
@@ -257,8 +274,8 @@ async function drained(stream: Transform, limit: number) {
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-export function exportFileName(now = new Date()): string {
-  return `signalements_${businessDay(now)}.xlsx`;
+export function exportFileName(calendar: BusinessCalendar, now = new Date()): string {
+  return `signalements_${calendar.day(now)}.xlsx`;
 }
 
 /** The last column, only when the export asks for the notes. */
@@ -277,9 +294,11 @@ export const NOTES_COLUMN: (typeof COLUMNS)[number] = {
 export async function writeXlsx(
   out: PassThrough,
   batches: AsyncIterable<ExportRow[]>,
+  calendar: BusinessCalendar,
   options: ExportOptions = {},
 ): Promise<number> {
   const columns = options.notesInternes ? [...COLUMNS, NOTES_COLUMN] : COLUMNS;
+  const cells: CellCalendar = { wallClock: wallClockReader(calendar.zone) };
   // Counts the rows written since the zip last came out (ROWS_AHEAD_OF_ZIP).
   let rowsAhead = 0;
   const zipped = new Transform({
@@ -313,7 +332,7 @@ export async function writeXlsx(
   let written = 0;
   for await (const rows of batches) {
     for (const r of rows) {
-      const values = columns.map((column) => column.value(r));
+      const values = columns.map((column) => column.value(r, cells));
       const row = sheet.addRow(values);
       for (let i = 0; i < values.length; i++) {
         // One style object per kind of cell: exceljs indexes a style once per object, not once per cell.

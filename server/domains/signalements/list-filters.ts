@@ -3,9 +3,9 @@
 // A filter added to signalementListSchema does not compile until it has its entry here. The totals
 // (queries.ts) and the page (list-page.ts) read the filters through this module only.
 import { and, eq, exists, gte, inArray, lt, not, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import { addDays, businessDay, businessDayStart } from '#shared/calendar';
+import { addDays, type BusinessCalendar } from '#shared/calendar';
 import type { SignalementListQuery } from '#shared/schemas/signalements';
-import { cipherOf, type ReadsWithCipher, type WithCipher } from '#server/context';
+import { cipherOf, type ListContext, type ReadsWithCipher } from '#server/context';
 import type { ReadOnlyDatabase, Schema } from '#server/db/client';
 import {
   inIdList,
@@ -164,13 +164,14 @@ export const LIST_FILTERS = {
     dayCounts: 'days',
     where: ({ db, r }) => {
       const s = db.t.signalements;
+      const { calendar } = r;
       const after = r.f.signalementAt?.after;
-      const before = r.f.signalementAt?.before;
+      const before = r.f.signalementAt?.before && calendar.instant(r.f.signalementAt.before);
       return [
-        after ? gte(s.signalementAt, after) : undefined,
+        after ? gte(s.signalementAt, calendar.instant(after)) : undefined,
         // Inclusive by business day: up to the end of the day that contains `before` (a bare day is its
         // first instant).
-        before ? lt(s.signalementAt, businessDayStart(addDays(businessDay(before), 1))) : undefined,
+        before ? lt(s.signalementAt, calendar.dayStart(addDays(calendar.day(before), 1))) : undefined,
       ];
     },
   },
@@ -235,6 +236,8 @@ const CODED_FILTERS = FILTER_KEYS.filter((key) => teaching(key).codes !== undefi
  */
 export interface ResolvedFilters {
   f: ListFilters;
+  /** The business calendar the date filters' days belong to (the context's). */
+  calendar: BusinessCalendar;
   /** For each coded filter set, the ids of its rows (unknown codes have none). */
   ids: Partial<Record<CodedFilter, number[]>>;
   /** `named`: the reports the viewer may know with a source of that exact name (only with a viewer). */
@@ -243,7 +246,7 @@ export interface ResolvedFilters {
 
 /** With a viewer, a search also matches the exact name of a source the viewer may know. */
 export async function resolveFilters(
-  ctx: ReadsWithCipher,
+  ctx: ListContext,
   f: ListFilters,
   viewer?: SessionUser,
 ): Promise<ResolvedFilters> {
@@ -270,7 +273,12 @@ export async function resolveFilters(
   ]);
   const ids: ResolvedFilters['ids'] = Object.fromEntries(named.map(([key]) => [key, [] as number[]]));
   for (const row of rows) ids[row.k]!.push(Number(row.id));
-  return { f, ids, ...(plan ? { search: { plan, ...(sourcesNamed ? { named: sourcesNamed } : {}) } } : {}) };
+  return {
+    f,
+    calendar: ctx.calendar,
+    ids,
+    ...(plan ? { search: { plan, ...(sourcesNamed ? { named: sourcesNamed } : {}) } } : {}),
+  };
 }
 
 /** The WHERE conditions of the §7 filters (LIST_FILTERS), in one AND. `before` includes its whole day. */
@@ -289,7 +297,7 @@ export function filterWhere(
 
 /** filterWhere after resolveFilters, for callers that run the filters once (export, counts, tests). */
 export async function filterConditions(
-  ctx: WithCipher,
+  ctx: ListContext,
   f: ListFilters,
   plan: FilterPlan = { mode: 'set' },
 ): Promise<SQL | undefined> {

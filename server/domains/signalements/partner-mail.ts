@@ -1,8 +1,7 @@
 import { eq } from 'drizzle-orm';
-import { businessTimeZone } from '#shared/calendar';
 import type { z } from 'zod';
 import type { notifyPartnerSchema } from '#shared/schemas/signalements';
-import type { Config } from '#server/config';
+import type { AppContext } from '#server/context';
 import type { Database } from '#server/db/client';
 import { forbidden } from '#server/errors';
 import { isAdmin } from '../auth/guards';
@@ -12,20 +11,24 @@ import { findEditable, findSignalement } from './access';
 import { recordChange } from './history';
 import { loadSignalements } from './loader';
 
-const frDate = (iso: string) =>
-  new Intl.DateTimeFormat('fr-FR', { timeZone: businessTimeZone() }).format(new Date(iso));
+const frDate = (iso: string, zone: string) =>
+  new Intl.DateTimeFormat('fr-FR', { timeZone: zone }).format(new Date(iso));
 
 /**
  * The default message to a report's partner: what was reported and where it stands, with the link
  * to the public summary. No names of people: the message leaves the unit.
  */
-export async function defaultMailContent(db: Database, config: Config, actor: SessionUser, code: string) {
+export async function defaultMailContent(
+  { db, config, calendar }: Pick<AppContext, 'db' | 'config' | 'calendar'>,
+  actor: SessionUser,
+  code: string,
+) {
   const report = await findSignalement(db, code);
   const [s] = await loadSignalements(db, [report.id], actor);
   const lines = [
     `Bonjour ${s!.partenaire.designation},`,
     '',
-    `Nous vous informons du signalement ${s!.code}, reçu le ${frDate(s!.signalementAt)}, qui concerne votre organisation.`,
+    `Nous vous informons du signalement ${s!.code}, reçu le ${frDate(s!.signalementAt, calendar.zone)}, qui concerne votre organisation.`,
     '',
     `Objet(s) : ${s!.subjects.map((x) => (x.code === 'OTHERS' && s!.autreObject ? s!.autreObject : x.designation)).join(', ')}`,
     `Canal de réception : ${s!.canalPrincipal?.designation ?? 'Non renseigné'}`,

@@ -2,9 +2,9 @@
 // count) and listPage, which runs a page (list-page.ts) beside its total. The filters themselves, their
 // conditions and what each strategy does with each of them: list-filters.ts. The DTOs of a page: loader.ts.
 import { and, countDistinct, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
-import { businessDay, businessDayNumber, businessDayStart } from '#shared/calendar';
+import type { BusinessCalendar } from '#shared/calendar';
 import { LIST_COUNT_CAP, MAX_PAGE_LINKS } from '#shared/constants';
-import type { ReadsWithCipher, WithCipher } from '#server/context';
+import type { ListContext } from '#server/context';
 import type { ReadOnlyDatabase, Schema } from '#server/db/client';
 import { countSearchInIndex, inIdList, signalementSearchCondition } from '#server/db/search';
 import type { SessionUser } from '../auth/session';
@@ -61,7 +61,11 @@ async function countSearchOnly(
  * business days: one row per day instead of one per report (a million reports: under a millisecond
  * instead of 15–70 ms). Null when the filters need the reports themselves.
  */
-export async function countFromDayCounts(db: ReadOnlyDatabase, f: ListFilters): Promise<number | null> {
+export async function countFromDayCounts(
+  db: ReadOnlyDatabase,
+  f: ListFilters,
+  calendar: BusinessCalendar,
+): Promise<number | null> {
   const {
     order: _order,
     page: _page,
@@ -77,10 +81,10 @@ export async function countFromDayCounts(db: ReadOnlyDatabase, f: ListFilters): 
   const counted = filter ? filterTeaching(filter[0]) : undefined;
   if (set.length > 1 || (filter && (!counted?.codes || !counted.dayCounts || counted.dayCounts === 'days')))
     return null;
-  const after = signalementAt?.after;
-  const before = signalementAt?.before;
-  // `after` is an instant: only one at the start of a business day bounds whole days.
-  if (after && businessDayStart(businessDay(after)).getTime() !== after.getTime()) return null;
+  const after = signalementAt?.after && calendar.instant(signalementAt.after);
+  const before = signalementAt?.before && calendar.instant(signalementAt.before);
+  // Only an `after` at the start of a business day bounds whole days.
+  if (after && calendar.dayStart(calendar.day(after)).getTime() !== after.getTime()) return null;
   const c = db.t.signalementDayCounts;
   const conditions: SQL[] = [];
   if (filter && counted?.codes && counted.dayCounts && counted.dayCounts !== 'days') {
@@ -95,9 +99,9 @@ export async function countFromDayCounts(db: ReadOnlyDatabase, f: ListFilters): 
   } else {
     conditions.push(eq(c.dimension, 'total'), eq(c.refId, 0));
   }
-  if (after) conditions.push(gte(c.day, businessDayNumber(after)));
+  if (after) conditions.push(gte(c.day, calendar.dayNumber(after)));
   // `before` includes its whole day.
-  if (before) conditions.push(lte(c.day, businessDayNumber(before)));
+  if (before) conditions.push(lte(c.day, calendar.dayNumber(before)));
   const [row] = await db.read
     .select({ n: sql<number>`coalesce(sum(${c.n}), 0)`.mapWith(Number) })
     .from(c)
@@ -106,8 +110,12 @@ export async function countFromDayCounts(db: ReadOnlyDatabase, f: ListFilters): 
 }
 
 /** The exact count when an index or the counters give it cheaply, or null. */
-export async function cheapExactCount(db: ReadOnlyDatabase, f: ListFilters): Promise<number | null> {
-  const counted = await countFromDayCounts(db, f);
+export async function cheapExactCount(
+  db: ReadOnlyDatabase,
+  f: ListFilters,
+  calendar: BusinessCalendar,
+): Promise<number | null> {
+  const counted = await countFromDayCounts(db, f, calendar);
   if (counted !== null) return counted;
   const subjectCodes = f['subjects.code'];
   const subjectSetCount = db.dialect.subjectSetCount;
@@ -125,12 +133,12 @@ export async function cheapExactCount(db: ReadOnlyDatabase, f: ListFilters): Pro
 
 /** How many reports match the filters, exactly (tests, benchmarks; the list uses listTotal). */
 export async function countSignalements(
-  ctx: WithCipher,
+  ctx: ListContext,
   f: ListFilters,
   viewer?: SessionUser,
 ): Promise<number> {
   const { db } = ctx;
-  const cheap = await cheapExactCount(db, f);
+  const cheap = await cheapExactCount(db, f, ctx.calendar);
   if (cheap !== null) return cheap;
   const { signalementSubjects: ss, subjects } = db.t;
   const subjectCodes = f['subjects.code'];
@@ -171,13 +179,13 @@ export interface ListTotal {
 }
 
 export async function listTotal(
-  ctx: WithCipher,
+  ctx: ListContext,
   f: ListFilters,
   viewer: SessionUser,
   cap: number,
 ): Promise<ListTotal> {
   const { db } = ctx;
-  const cheap = await cheapExactCount(db, f);
+  const cheap = await cheapExactCount(db, f, ctx.calendar);
   return cheap !== null
     ? { n: cheap, exact: true }
     : boundedTotal(db, await resolveFilters(ctx, f, viewer), viewer, cap);
@@ -252,7 +260,7 @@ export function boundedCountQuery(
  * least LIST_COUNT_CAP; below the largest safe integer whatever the page number.
  */
 export async function listPage(
-  ctx: ReadsWithCipher,
+  ctx: ListContext,
   viewer: SessionUser,
   q: ListFilters & { page: number; itemsPerPage: number },
 ): Promise<{ ids: number[]; total: ListTotal }> {
@@ -264,7 +272,7 @@ export async function listPage(
   // Side by side: each step waits for a database round trip (a reader thread, a pooled connection), and
   // the page never waits for the counters (decision 0030).
   const resolving = resolveFilters(ctx, q, viewer);
-  const counting = cheapExactCount(db, q);
+  const counting = cheapExactCount(db, q, ctx.calendar);
   const pageOf = (r: ResolvedFilters, strategy: 'index' | 'scan') => pageQuery(db, r, viewer, q, strategy);
   const ids = (page: Array<{ id: number }>) => page.map((row) => row.id);
   if (!q.search) {

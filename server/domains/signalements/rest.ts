@@ -54,7 +54,7 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
       request,
       reply,
       input,
-      () => service.createSignalement(db, user(request), input),
+      () => service.createSignalement(ctx, user(request), input),
       storedAnswer,
     );
     // The report itself is read afresh, under today's rights, on a first answer and on a replay.
@@ -94,7 +94,7 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
     const ids = await startExport(ctx, user(request), filters, 'xlsx', { notesInternes });
     reply
       .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-      .header('content-disposition', `attachment; filename="${exportFileName()}"`)
+      .header('content-disposition', `attachment; filename="${exportFileName(ctx.calendar)}"`)
       .header('x-total-count', String(ids.length))
       .header('access-control-expose-headers', 'x-total-count, content-disposition');
     // Written on a thread of its own with a capped heap (export-runner.ts).
@@ -111,7 +111,7 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
   app.patch('/api/signalements/:code', async (request) => {
     const { code } = codeParamsSchema.parse(request.params);
     const patch = signalementPatchSchema.parse(request.body ?? {});
-    return service.patchSignalement(db, user(request), code, patch);
+    return service.patchSignalement(ctx, user(request), code, patch);
   });
 
   app.get('/api/signalements/:code/localisation', async (request) => {
@@ -168,7 +168,7 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
 
   app.get('/api/signalement/:code/default-mail-content', async (request) => {
     const { code } = codeParamsSchema.parse(request.params);
-    return defaultMailContent(db, config, user(request), code);
+    return defaultMailContent(ctx, user(request), code);
   });
   app.post('/api/signalement/:code/notify-partner', async (request) => {
     const { code } = codeParamsSchema.parse(request.params);
@@ -182,7 +182,7 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
     },
     async (request) => {
       const { code } = codeParamsSchema.parse(request.params);
-      return getResume(db, code);
+      return getResume(ctx, code);
     },
   );
 }

@@ -1,7 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
-import { businessTimeZone } from '#shared/calendar';
 import type { SignalementResumeDto } from '#shared/dto/signalements';
-import type { Database } from '#server/db/client';
+import type { AppContext } from '#server/context';
 import { notFound } from '#server/errors';
 import { orNull } from '../referentiels/dto';
 import { selectReportRows } from './report-row';
@@ -10,7 +9,10 @@ import { selectReportRows } from './report-row';
  * The public summary addressed by code (spec §2). It carries classification and place only: never
  * names, contacts or descriptions of people, never the report's description or creator.
  */
-export async function getResume(db: Database, code: string): Promise<SignalementResumeDto> {
+export async function getResume(
+  { db, calendar }: Pick<AppContext, 'db' | 'calendar'>,
+  code: string,
+): Promise<SignalementResumeDto> {
   const t = db.t;
   const s = t.signalements;
   const [row] = await selectReportRows(db, db.read).where(eq(s.code, code)).limit(1);
@@ -50,6 +52,6 @@ export async function getResume(db: Database, code: string): Promise<Signalement
     isRecurrent: r.isRecurrent,
     actionProvisoires: r.actionProvisoires,
     preuves: r.preuves,
-    timeZone: businessTimeZone(),
+    timeZone: calendar.zone,
   };
 }

@@ -34,13 +34,13 @@ export const signalementsRouter = router({
         ctx,
         'signalements.create',
         input,
-        () => service.createSignalement(ctx.db, ctx.auth.user, input),
+        () => service.createSignalement(ctx, ctx.auth.user, input),
         storedAnswer,
       ),
     ),
   update: authedProcedure
     .input(byCode.extend({ patch: signalementPatchSchema }))
-    .mutation(({ ctx, input }) => service.patchSignalement(ctx.db, ctx.auth.user, input.code, input.patch)),
+    .mutation(({ ctx, input }) => service.patchSignalement(ctx, ctx.auth.user, input.code, input.patch)),
   localisation: authedProcedure
     .input(byCode)
     .query(({ ctx, input }) => service.getLocalisation(ctx.db, input.code)),
@@ -52,7 +52,7 @@ export const signalementsRouter = router({
     .query(({ ctx, input }) => listHistorique(ctx, ctx.auth.user, input.code)),
   defaultMailContent: authedProcedure
     .input(byCode)
-    .query(({ ctx, input }) => defaultMailContent(ctx.db, ctx.config, ctx.auth.user, input.code)),
+    .query(({ ctx, input }) => defaultMailContent(ctx, ctx.auth.user, input.code)),
   notifyPartner: authedProcedure
     .input(notifyPartnerSchema.extend(byCode.shape))
     .mutation(({ ctx, input }) => notifyPartner(ctx.db, ctx.auth.user, input.code, input)),
@@ -69,5 +69,5 @@ export const signalementsRouter = router({
   resume: publicProcedure
     .meta({ publicLookup: true })
     .input(byCode)
-    .query(({ ctx, input }) => getResume(ctx.db, input.code)),
+    .query(({ ctx, input }) => getResume(ctx, input.code)),
 });

@@ -1,6 +1,8 @@
 // Business rules of reports: listing, reading, creation, merge-patch, location (spec §4–§6).
 import { eq } from 'drizzle-orm';
+import { MIN_SIGNALEMENT_DATE } from '#shared/constants';
 import type { LocalisationDto, SignalementDto } from '#shared/dto/signalements';
+import { DATE_TOO_OLD } from '#shared/schemas/common';
 import {
   othersIssues,
   type signalementCreateSchema,
@@ -9,7 +11,7 @@ import {
   type localisationSchema,
 } from '#shared/schemas/signalements';
 import type { z } from 'zod';
-import type { ReadsWithCipher } from '#server/context';
+import type { AppContext, ListContext } from '#server/context';
 import type { Database, Orm, ReadOnlyDatabase } from '#server/db/client';
 import { insertWithFreshCode } from '#server/db/fresh-code';
 import { invalid } from '#server/errors';
@@ -31,7 +33,7 @@ type PatchInput = z.output<typeof signalementPatchSchema>;
 type LocalisationInput = z.output<typeof localisationSchema>;
 
 /** A page of the list: its rows as the list shows them (list-row.ts; the whole report is getSignalement). */
-export async function listSignalements(ctx: ReadsWithCipher, actor: SessionUser, q: ListQuery) {
+export async function listSignalements(ctx: ListContext, actor: SessionUser, q: ListQuery) {
   const { ids, total } = await listPage(ctx, actor, q);
   const items = await loadListItems(ctx.db, ids);
   return { items, total: total.n, totalExact: total.exact };
@@ -53,11 +55,15 @@ function assertOthers(value: Parameters<typeof othersIssues>[0]) {
 }
 
 export async function createSignalement(
-  db: Database,
+  { db, calendar }: Pick<AppContext, 'db' | 'calendar'>,
   actor: SessionUser,
   input: CreateInput,
 ): Promise<{ code: string }> {
   const t = db.t;
+  const signalementAt = calendar.instant(input.signalementAt);
+  // The schema checks an instant against every zone's 1900-01-01; the business day it falls on decides.
+  if (calendar.day(signalementAt) < MIN_SIGNALEMENT_DATE)
+    throw invalid(DATE_TOO_OLD, { propertyPath: 'signalementAt' });
   // The codes are resolved before the transaction, side by side (three round trips in one): a reference
   // deleted meanwhile fails the insert's foreign key as it would inside (decision 0030). Awaited in this
   // order, so the first unknown code named is always the same.
@@ -82,7 +88,7 @@ export async function createSignalement(
             .insert(t.signalements)
             .values({
               code,
-              signalementAt: input.signalementAt,
+              signalementAt,
               createdById: actor.id,
               partenaireId,
               canalPrincipalId,
@@ -110,7 +116,7 @@ export async function createSignalement(
 
 /** Applies a merge-patch: absent fields are unchanged, null clears. Records the differences. */
 export async function patchSignalement(
-  db: Database,
+  { db, calendar }: Pick<AppContext, 'db' | 'calendar'>,
   actor: SessionUser,
   code: string,
   patch: PatchInput,
@@ -175,7 +181,7 @@ export async function patchSignalement(
     const changes = diff(before.fields, (await snapshot(db, tx, report.id)).fields);
     if (Object.keys(changes).length > 0 || patch.lastActionAt !== undefined) {
       await recordChange(db, tx, report.id, actor, 'modification', changes, {
-        lastActionAt: patch.lastActionAt,
+        lastActionAt: patch.lastActionAt && calendar.instant(patch.lastActionAt),
       });
     }
     return report.id;

@@ -106,6 +106,17 @@ describe.each(await testEngines())('reports on %s', (engine) => {
       expect(violation?.message).toBe(message);
     });
 
+    it('refuses an instant still on 31 December 1899 in the business zone (the schema cannot know the zone)', async () => {
+      const res = await post({
+        partenaire: '/api/partenaires/IVY',
+        subjects: ['/api/subjects/CORRUPTION'],
+        canalPrincipal: '/api/canals/TELEPHONE',
+        signalementAt: '1899-12-31T18:00:00Z',
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().message).toBe('La date ne peut pas être antérieure au 01/01/1900.');
+    });
+
     it('refuses an unknown partner with a 400, and writes nothing', async () => {
       const before = await t.db.read.select().from(t.db.t.signalements);
       const res = await post({

@@ -54,7 +54,7 @@ export function utilisateursRoutes(app: FastifyInstance, db: Database, config: C
 
   app.post('/api/utilisateur/reset-two-factor/:code', async (request, reply) => {
     const { code } = codeParamsSchema.parse(request.params);
-    await resetTwoFactor(db, request.auth!.user, code, request.log);
+    await resetTwoFactor(app.ctx, request.auth!.user, code, request.log);
     return reply.code(204).send();
   });
 }

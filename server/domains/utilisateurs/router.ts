@@ -41,7 +41,7 @@ export const utilisateursRouter = router({
   resetTwoFactor: adminProcedure
     .input(z.object({ code: utilisateurCodeSchema }))
     .mutation(async ({ ctx, input }) => {
-      await resetTwoFactor(ctx.db, ctx.auth.user, input.code, ctx.req.log);
+      await resetTwoFactor(ctx, ctx.auth.user, input.code, ctx.req.log);
       return { success: true };
     }),
 });

@@ -1,9 +1,7 @@
 // A thread that runs read tasks (read-tasks.ts) for the main thread: its own connections (reads on this
 // thread, no reader threads of its own), the data key read and checked as the server's start did, its
-// context built from the server's configuration (server/context.ts), the business time zone of the
-// server. Answers { id, result } or { id, error } (read-task-pool.ts).
+// context built from the server's configuration (server/context.ts), the business calendar included. Answers { id, result } or { id, error } (read-task-pool.ts).
 import { parentPort, workerData } from 'node:worker_threads';
-import { setBusinessTimeZone } from '#shared/calendar';
 import { createCipher } from '#server/crypto/cipher';
 import { keyMatches, readDataKey, readVerifier } from '#server/crypto/data-key';
 import { createReadContext, type ReadContext } from '#server/context';
@@ -16,7 +14,6 @@ import { TEST_TASKS } from './read-tasks.test-hooks';
 
 const port = parentPort!;
 const data = workerData as ReadTaskThreadData;
-setBusinessTimeZone(data.config.APP_TIMEZONE);
 type Task = (ctx: ReadContext, actor: SessionUser, args: unknown) => Promise<unknown>;
 const tasks: Record<string, Task> = { ...(READ_TASKS as Record<string, Task>) };
 if (data.testTasks && process.env.VITEST) Object.assign(tasks, TEST_TASKS);
