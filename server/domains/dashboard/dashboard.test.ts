@@ -253,13 +253,13 @@ describe.each(await testEngines())('dashboard calls on %s', (engine) => {
   });
 
   it('requires a session on every dashboard route', async () => {
-    for (const path of ['key-metrics', 'count-per-localisation', 'signalement-per-jour']) {
+    for (const path of ['key-metrics', 'count-per-localisation', 'signalement-per-jour', 'mes-dossiers']) {
       const res = await t.app.inject({ url: `/api/dashboard/${path}` });
       expect(res.statusCode).toBe(401);
     }
     const { appRouter } = await import('#server/trpc/router');
     const procedures = Object.keys(appRouter._def.procedures).filter((p) => p.startsWith('dashboard.'));
-    expect(procedures).toHaveLength(13);
+    expect(procedures).toHaveLength(14);
     for (const path of procedures)
       expect((await t.app.inject({ url: `/trpc/${path}` })).statusCode, path).toBe(401);
   });
