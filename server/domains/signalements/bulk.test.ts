@@ -292,11 +292,12 @@ describe.each(await testEngines())('bulk actions on %s', (engine) => {
 
   it(
     `acts on ${BULK_MAX} reports of a filter in one transaction and refuses ${BULK_MAX + 1}`,
-    { timeout: 120_000 },
+    { timeout: 600_000 },
     async () => {
       const { signalements: s, partenaires: p, utilisateurs: u, signalementHistorique: h } = t.db.t;
       const [creator] = await t.db.read.select({ id: u.id }).from(u).where(eq(u.code, code.other));
       const [ivy] = await t.db.read.select({ id: p.id }).from(p).where(eq(p.code, 'IVY'));
+      // PostgreSQL's day-count trigger makes this slow there (decision 0035, « Known cost »): a long timeout.
       // One more report than the cap, a day earlier than the others so a date filter leaves exactly the cap.
       const day = (d: string) => new Date(`${d}T09:00:00Z`);
       await t.db.transaction(async (tx) => {
@@ -335,6 +336,11 @@ describe.each(await testEngines())('bulk actions on %s', (engine) => {
           and(eq(s.createdById, creator!.id), eq(h.action, 'modification'), sql`${s.code} like 'VOL-%'`),
         );
       expect(entries!.n).toBe(BULK_MAX);
+      // The same 10,000 hand-picked: one statement's worth of codes on both engines, already changed.
+      const codes = Array.from({ length: BULK_MAX }, (_, i) => `VOL-${String(i).padStart(5, '0')}`);
+      const picked = await restPreview('other', { codes, action });
+      expect(picked.statusCode, picked.body.slice(0, 200)).toBe(200);
+      expect(picked.json()).toMatchObject({ selectionnes: BULK_MAX, modifies: 0 });
     },
   );
 });
