@@ -107,28 +107,27 @@ async function selectedIds(ctx: BulkContext, actor: SessionUser, input: PreviewI
 /** The selected reports with what their rights and the actions need: one statement each, ids as one value. */
 async function loadSelected(db: ReadOnlyDatabase, ids: number[]): Promise<SelectedReport[]> {
   const { signalements: s, utilisateurs: u, statuts: st, signalementAssignees: a } = db.t;
-  const [rows, assignees] = await Promise.all([
-    db.read
-      .select({
-        id: s.id,
-        code: s.code,
-        createdByEmail: u.email,
-        statutId: s.statutId,
-        statut: st.designation,
-        isTreated: s.isTreated,
-        closeAt: s.closeAt,
-        niveauId: s.niveauId,
-      })
-      .from(s)
-      .innerJoin(u, eq(u.id, s.createdById))
-      .leftJoin(st, eq(st.id, s.statutId))
-      .where(db.dialect.idList(s.id, ids))
-      .orderBy(asc(s.id)),
-    db.read
-      .select({ reportId: a.signalementId, userId: a.userId })
-      .from(a)
-      .where(db.dialect.idList(a.signalementId, ids)),
-  ]);
+  // One after the other: inside the transaction they share its one connection.
+  const rows = await db.read
+    .select({
+      id: s.id,
+      code: s.code,
+      createdByEmail: u.email,
+      statutId: s.statutId,
+      statut: st.designation,
+      isTreated: s.isTreated,
+      closeAt: s.closeAt,
+      niveauId: s.niveauId,
+    })
+    .from(s)
+    .innerJoin(u, eq(u.id, s.createdById))
+    .leftJoin(st, eq(st.id, s.statutId))
+    .where(db.dialect.idList(s.id, ids))
+    .orderBy(asc(s.id));
+  const assignees = await db.read
+    .select({ reportId: a.signalementId, userId: a.userId })
+    .from(a)
+    .where(db.dialect.idList(a.signalementId, ids));
   const byReport = new Map<number, number[]>();
   for (const row of assignees) {
     const list = byReport.get(Number(row.reportId)) ?? [];
@@ -232,7 +231,8 @@ async function plan(ctx: BulkContext, actor: SessionUser, input: PreviewInput, n
   const { db } = ctx;
   const ids = await selectedIds(ctx, actor, input);
   if (ids.length === 0) throw invalid(BULK_REFUSALS.empty);
-  const [reports, target] = await Promise.all([loadSelected(db, ids), resolveTarget(db, input.action)]);
+  const reports = await loadSelected(db, ids);
+  const target = await resolveTarget(db, input.action);
   const assigning = target.type === 'assigner' || target.type === 'desassigner';
   const allowed = assigning ? canAssignAs(actor) : canEditAs(actor);
   const refused = reports.filter((r) => !allowed(r)).length;
@@ -465,17 +465,15 @@ async function recordHistory(
 ) {
   const { signalementHistorique: h, signalements: s } = db.t;
   for (const part of chunks(entries)) {
-    await tx
-      .insert(h)
-      .values(
-        part.map((e) => ({
-          signalementId: e.id,
-          userId: actor.id,
-          at,
-          action: e.action,
-          changes: e.changes,
-        })),
-      );
+    await tx.insert(h).values(
+      part.map((e) => ({
+        signalementId: e.id,
+        userId: actor.id,
+        at,
+        action: e.action,
+        changes: e.changes,
+      })),
+    );
   }
   const where: SQL = db.dialect.idList(
     s.id,
