@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { PAGE_SIZE_SIGNALEMENTS } from '#shared/constants';
 import { apiFilters, type ListFilters } from '../list-url';
+import { BULK_TEXTS } from './bulk-texts';
 import { BulkDialog, type BulkSelectionInput } from './bulk-dialog';
 import { BulkToolbar, type BulkKind } from './bulk-toolbar';
 import { SelectionBanner } from './selection-banner';
@@ -30,7 +31,12 @@ export function BulkActions({
   if (count === 0 && kind === null) return null;
   return (
     <div className="flex flex-col gap-2">
-      <BulkToolbar count={count} onAction={setKind} />
+      <BulkToolbar
+        label={
+          selection.wholeFilter && !totalExact ? BULK_TEXTS.selectedUncounted : BULK_TEXTS.selected(count)
+        }
+        onAction={setKind}
+      />
       <SelectionBanner
         selection={selection}
         pageSize={PAGE_SIZE_SIGNALEMENTS}

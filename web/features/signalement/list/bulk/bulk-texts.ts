@@ -13,6 +13,10 @@ export const BULK_TEXTS = {
       ? `Les ${n(count)} signalements de cette page sont sélectionnés.`
       : 'Le signalement de cette page est sélectionné.',
   filterSelected: (total: number) => `Les ${reports(total)} du filtre sont sélectionnés.`,
+  /** The list's total is only bounded (« plus de 1 000 », decision 0022): the preview gives the number. */
+  selectFilterUncounted: 'Sélectionner tous les signalements du filtre',
+  filterSelectedUncounted: 'Tous les signalements du filtre sont sélectionnés.',
+  selectedUncounted: 'Tous les signalements du filtre',
   filterTooLarge: `Le filtre compte plus de ${n(BULK_MAX)} signalements : affinez-le pour agir sur tous.`,
   clearSelection: 'Annuler la sélection',
   toolbar: 'Actions groupées',

@@ -11,7 +11,7 @@ const ACTIONS: Array<{ kind: BulkKind; label: string }> = [
 ];
 
 /** The four bulk actions, shown while something is selected; each opens its dialog. */
-export function BulkToolbar({ count, onAction }: { count: number; onAction: (kind: BulkKind) => void }) {
+export function BulkToolbar({ label, onAction }: { label: string; onAction: (kind: BulkKind) => void }) {
   return (
     <div
       role="toolbar"
@@ -20,7 +20,7 @@ export function BulkToolbar({ count, onAction }: { count: number; onAction: (kin
       data-testid="bulk-toolbar"
     >
       <span className="mr-auto text-sm font-medium" data-testid="bulk-count">
-        {BULK_TEXTS.selected(count)}
+        {label}
       </span>
       {ACTIONS.map((a) => (
         <button

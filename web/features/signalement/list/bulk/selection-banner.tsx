@@ -4,7 +4,7 @@ import type { BulkSelection } from './use-bulk-selection';
 
 /**
  * Once the whole page is selected, offers every report of the filter (up to BULK_MAX), as mail clients
- * do; says so when the filter holds more.
+ * do; says so when the filter holds more. When the list's total is only bounded, the preview counts them.
  */
 export function SelectionBanner({
   selection,
@@ -18,7 +18,7 @@ export function SelectionBanner({
   totalExact: boolean;
 }) {
   if (!selection.allOnPage || (total <= pageSize && totalExact)) return null;
-  const fits = totalExact && total <= BULK_MAX;
+  const tooLarge = totalExact && total > BULK_MAX;
   return (
     <div
       className="flex flex-wrap items-center gap-2 rounded-box bg-base-200 px-3 py-2 text-sm"
@@ -26,7 +26,7 @@ export function SelectionBanner({
     >
       {selection.wholeFilter ? (
         <>
-          <span>{BULK_TEXTS.filterSelected(total)}</span>
+          <span>{totalExact ? BULK_TEXTS.filterSelected(total) : BULK_TEXTS.filterSelectedUncounted}</span>
           <button type="button" className="btn btn-link btn-sm" onClick={selection.clear}>
             {BULK_TEXTS.clearSelection}
           </button>
@@ -34,14 +34,14 @@ export function SelectionBanner({
       ) : (
         <>
           <span>{BULK_TEXTS.pageSelected(selection.codes.size)}</span>
-          {fits ? (
+          {!tooLarge ? (
             <button
               type="button"
               className="btn btn-link btn-sm"
               onClick={selection.selectFilter}
               data-testid="select-filter"
             >
-              {BULK_TEXTS.selectFilter(total)}
+              {totalExact ? BULK_TEXTS.selectFilter(total) : BULK_TEXTS.selectFilterUncounted}
             </button>
           ) : (
             <span className="text-base-content/70">{BULK_TEXTS.filterTooLarge}</span>
