@@ -100,6 +100,7 @@ export const ACCESS_LOG_KINDS = [
   'connexion',
   'echec_connexion',
   'purge',
+  'action_groupee',
 ] as const;
 export type AccessLogKind = (typeof ACCESS_LOG_KINDS)[number];
 export const PAGE_SIZE_ACCESS_LOG = 50;
@@ -120,3 +121,6 @@ export type AccessAlertKind = (typeof ACCESS_ALERT_KINDS)[number];
 export const NOTE_EDIT_MINUTES = 15;
 /** The longest internal note, in characters. */
 export const NOTE_MAX_LENGTH = 5000;
+
+/** The most reports one bulk action changes (docs/decisions/0035-bulk-actions.md). */
+export const BULK_MAX = 10_000;

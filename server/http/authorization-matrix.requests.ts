@@ -202,6 +202,16 @@ export function matrixRequests(fixture: MatrixFixture) {
       method: 'DELETE',
       url: `/api/signalements/${data.report}/assignes/${await assignedStaff()}`,
     }),
+    'POST /api/signalements/actions-groupees/apercu': () => ({
+      method: 'POST',
+      url: '/api/signalements/actions-groupees/apercu',
+      body: { codes: [data.report], action: { type: 'niveau', niveau: '/api/niveaux/MOYEN' } },
+    }),
+    'POST /api/signalements/actions-groupees': () => ({
+      method: 'POST',
+      url: '/api/signalements/actions-groupees',
+      body: { codes: [data.report], action: { type: 'niveau', niveau: '/api/niveaux/MOYEN' } },
+    }),
     'GET /api/dashboard/mes-dossiers': () => ({ url: '/api/dashboard/mes-dossiers' }),
     'GET /api/signalement/:code/default-mail-content': () => ({
       url: `/api/signalement/${data.report}/default-mail-content`,
@@ -368,6 +378,13 @@ export function matrixRequests(fixture: MatrixFixture) {
       mutation('signalements.assign', { code: data.report, utilisateur: await freshStaff() }),
     'signalements.unassign': async () =>
       mutation('signalements.unassign', { code: data.report, utilisateur: await assignedStaff() }),
+    'signalements.bulkPreview': () =>
+      mutation('signalements.bulkPreview', {
+        codes: [data.report],
+        action: { type: 'statut', statut: 'EN_COURS' },
+      }),
+    'signalements.bulk': () =>
+      mutation('signalements.bulk', { codes: [data.report], action: { type: 'statut', statut: 'EN_COURS' } }),
     'dashboard.myCases': () => query('dashboard.myCases'),
     'signalements.defaultMailContent': () => query('signalements.defaultMailContent', { code: data.report }),
     'signalements.notifyPartner': () =>

@@ -61,6 +61,9 @@ export const MATRIX: Record<string, Row> = {
   'POST /api/signalements/:code/assignes':                 [401,   403,   201,   201],
   'DELETE /api/signalements/:code/assignes/:utilisateur':  [401,   403,   204,   204],
   'GET /api/dashboard/mes-dossiers':                       [401,   200,   200,   200],
+  // Bulk actions (docs/decisions/0035-bulk-actions.md): refused as a whole when one report is not the caller's.
+  'POST /api/signalements/actions-groupees/apercu':        [401,   403,   200,   200],
+  'POST /api/signalements/actions-groupees':               [401,   403,   200,   200],
   'GET /api/signalement/:code/default-mail-content':       [401,   200,   200,   200],
   'POST /api/signalement/:code/notify-partner':            [401,   403,   200,   200],
   'POST /api/presume_auteurs':                             [401,   403,   201,   201],
@@ -140,6 +143,8 @@ export const MATRIX: Record<string, Row> = {
   'signalements.historique':                               [401,   200,   200,   200],
   'signalements.assignees':                                [401,   200,   200,   200],
   'signalements.assign':                                   [401,   403,   200,   200],
+  'signalements.bulkPreview':                              [401,   403,   200,   200],
+  'signalements.bulk':                                     [401,   403,   200,   200],
   'signalements.unassign':                                 [401,   403,   200,   200],
   'dashboard.myCases':                                     [401,   200,   200,   200],
   'signalements.defaultMailContent':                       [401,   200,   200,   200],

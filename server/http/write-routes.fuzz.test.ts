@@ -21,6 +21,8 @@ import { loginInputSchema } from '#shared/schemas/auth';
 import { partenaireInputSchema } from '#shared/schemas/partenaires';
 import {
   auteurCreateSchema,
+  bulkActionInputSchema,
+  bulkPreviewSchema,
   auteurSchema,
   localisationSchema,
   notifyPartnerSchema,
@@ -78,6 +80,8 @@ const REST_SCHEMAS: Record<string, z.ZodType | null> = {
   'PATCH /api/signalements/:code/localisation': localisationSchema,
   'PUT /api/signalements/:code/localisation': localisationSchema,
   'POST /api/signalement/:code/notify-partner': notifyPartnerSchema,
+  'POST /api/signalements/actions-groupees/apercu': bulkPreviewSchema,
+  'POST /api/signalements/actions-groupees': bulkActionInputSchema,
   'POST /api/presume_auteurs': auteurCreateSchema,
   'PATCH /api/presume_auteurs/:code': auteurSchema,
   'DELETE /api/presume_auteurs/:code': null,

@@ -1,8 +1,8 @@
 // Input schemas of the report domain (spec §5), shared by the server (tRPC input, REST body) and the
 // client (react-hook-form through zodResolver). Messages are the specification's, to the letter.
 import { z } from 'zod';
-import { OTHERS_CODE, PAGE_SIZE_SIGNALEMENTS } from '../constants';
-import { isoDate, optionalText, pastDate, ref, textList } from './common';
+import { BULK_MAX, OTHERS_CODE, PAGE_SIZE_SIGNALEMENTS } from '../constants';
+import { codeSchema, isoDate, optionalText, pastDate, ref, textList } from './common';
 
 export const MESSAGES = {
   partenaireRequired: 'Le partenaire concerné est obligatoire.',
@@ -240,3 +240,53 @@ export const signalementXlsxExportSchema = signalementExportSchema.extend({
     .optional()
     .transform((v) => v === 'true'),
 });
+
+// ---------------------------------------------------------------- bulk actions (docs/decisions/0035-bulk-actions.md)
+export const BULK_MESSAGES = {
+  selection: 'Choisissez des signalements (codes) ou un filtre, pas les deux.',
+  tooMany: `Une action groupée porte sur au plus ${BULK_MAX.toLocaleString('fr-FR')} signalements.`,
+  action: 'Action inconnue : assigner, desassigner, statut ou niveau.',
+  user: 'Veuillez choisir un utilisateur.',
+  statut: 'Veuillez choisir un statut.',
+} as const;
+
+const bulkUser = ref('utilisateurs', BULK_MESSAGES.user);
+/** What a bulk action does: one of four, each with its value (a niveau may be cleared with null). */
+export const bulkActionSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.strictObject({ type: z.literal('assigner'), utilisateur: bulkUser }),
+    z.strictObject({ type: z.literal('desassigner'), utilisateur: bulkUser }),
+    z.strictObject({ type: z.literal('statut'), statut: ref('statuts', BULK_MESSAGES.statut) }),
+    z.strictObject({ type: z.literal('niveau'), niveau: ref('niveaux').nullable() }),
+  ],
+  { error: BULK_MESSAGES.action },
+);
+export type BulkAction = z.output<typeof bulkActionSchema>;
+
+const bulkSelection = {
+  codes: z
+    .array(codeSchema)
+    .min(1, { message: BULK_MESSAGES.selection })
+    .max(BULK_MAX, { message: BULK_MESSAGES.tooMany })
+    .optional(),
+  filtre: signalementExportSchema.optional(),
+  action: bulkActionSchema,
+};
+const oneSelection = (v: { codes?: unknown; filtre?: unknown }) =>
+  (v.codes === undefined) !== (v.filtre === undefined);
+
+/**
+ * The reports a bulk action acts on: hand-picked codes, or every report of the list's filters (the list's
+ * own parameters, resolved by the list's own code), and the action. What the preview takes.
+ */
+export const bulkPreviewSchema = z
+  .strictObject(bulkSelection)
+  .refine(oneSelection, { message: BULK_MESSAGES.selection, path: ['codes'] });
+export type BulkPreviewInput = z.input<typeof bulkPreviewSchema>;
+
+/** The action itself: `attendu`, the count the confirmation stated; another count refuses it (409). */
+export const bulkActionInputSchema = z
+  .strictObject({ ...bulkSelection, attendu: z.number().int().min(0).max(BULK_MAX).optional() })
+  .refine(oneSelection, { message: BULK_MESSAGES.selection, path: ['codes'] });
+export type BulkActionInput = z.input<typeof bulkActionInputSchema>;

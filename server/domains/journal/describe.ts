@@ -82,6 +82,24 @@ function describeExport(d: Details): string {
   return `Export ${str(d.format)} : ${plural(num(d.lignes), 'ligne', 'lignes')}${search ? `, ${search}` : ''}${notes}`;
 }
 
+const BULK_ACTIONS: Record<string, string> = {
+  assigner: 'assignation',
+  desassigner: "fin d'assignation",
+  statut: 'changement de statut',
+  niveau: 'changement de niveau',
+};
+
+/** A bulk action (docs/decisions/0035-bulk-actions.md): what, on which selection, how many changed. */
+function describeBulk(d: Details): string {
+  const action = BULK_ACTIONS[str(d.action)] ?? 'action';
+  const target = str(d.utilisateur) || str(d.statut) || str(d.niveau);
+  const selection =
+    d.selection === 'filtre'
+      ? `les ${plural(num(d.selectionnes), 'signalement', 'signalements')} d'un filtre`
+      : plural(num(d.selectionnes), 'signalement choisi', 'signalements choisis');
+  return `Action groupée (${action}${target ? ` : ${target}` : ''}) sur ${selection} : ${plural(num(d.modifies), 'modifié', 'modifiés')}`;
+}
+
 function describeLoginFailure(d: Details): string {
   const label = LOGIN_FAILURES[str(d.motif) as LoginFailure] ?? ACCESS_LOG_KIND_LABELS.echec_connexion;
   if (num(d.refus) > 0) {
@@ -118,6 +136,8 @@ export function describeEntry(kind: AccessLogKind, d: Details): string {
       return describeLoginFailure(d);
     case 'purge':
       return `Purge des entrées antérieures au ${str(d.avant).split('-').reverse().join('/')} (conservation ${num(d.conservationJours)} jours) : ${plural(num(d.supprimees), 'entrée supprimée', 'entrées supprimées')}`;
+    case 'action_groupee':
+      return describeBulk(d);
     default:
       return ACCESS_LOG_KIND_LABELS[kind] ?? String(kind);
   }

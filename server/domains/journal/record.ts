@@ -126,6 +126,22 @@ export async function recordAssignmentChange(
   await recordAccess(db, { kind: 'droits', ...byActor(actor), signalement, details }, tx);
 }
 
+/**
+ * One bulk action on reports (docs/decisions/0035-bulk-actions.md), in its transaction: the action, the
+ * selection (the filters as an export logs them, or how many codes were picked) and how many changed.
+ */
+export async function recordBulkAction(
+  ctx: Pick<Services, 'db' | 'cipher'>,
+  actor: Actor,
+  details: { selection: 'codes' | 'filtre'; filtres?: Record<string, unknown> } & Record<string, unknown>,
+  tx: Orm,
+) {
+  const logged = details.filtres
+    ? { ...details, filtres: loggedFilters(ctx.cipher, details.filtres) }
+    : details;
+  await recordAccess(ctx.db, { kind: 'action_groupee', ...byActor(actor), details: logged }, tx);
+}
+
 /** A successful log-in step (password, then second factor when owed). */
 export async function recordLogin(
   db: Database,

@@ -121,6 +121,44 @@ export function reportLink(publicUrl: string, code: string): string {
   return `${publicUrl.replace(/\/+$/, '')}${BASE_PATH}/signalement/detail/${encodeURIComponent(code)}`;
 }
 
+/** The list filtered on a user's reports (« Mes dossiers »). */
+export function myCasesLink(publicUrl: string, userCode: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}${BASE_PATH}/signalement/list?assigne=${encodeURIComponent(userCode)}`;
+}
+
+/** The codes a bulk assignment e-mail names, at most; the rest are counted (docs/decisions/0035). */
+export const BULK_MAIL_CODES = 50;
+
+/**
+ * Tells a user that several reports were assigned to them at once (docs/decisions/0035-bulk-actions.md):
+ * one e-mail per bulk action, their codes and a link to « Mes dossiers »; nothing else of the reports.
+ */
+export function bulkAssignmentMail(input: {
+  to: string;
+  nomPrenom: string;
+  codes: readonly string[];
+  by: string;
+  link: string;
+}): OutgoingMail {
+  const { to, nomPrenom, codes, by, link } = input;
+  if (codes.length === 1) return assignmentMail({ to, nomPrenom, code: codes[0]!, by, link });
+  const shown = codes.slice(0, BULK_MAIL_CODES);
+  const more = codes.length - shown.length;
+  const intro = [
+    `Bonjour ${nomPrenom},`,
+    `${by} vous a assigné ${codes.length} signalements : ${shown.join(', ')}${more > 0 ? ` et ${more} autres` : ''}.`,
+    'Vous pouvez désormais les modifier et consulter toutes leurs personnes. Ils apparaissent dans « Mes dossiers ».',
+  ];
+  const after = ["Si vous pensez qu'il s'agit d'une erreur, contactez la personne qui vous les a assignés."];
+  return {
+    kind: 'assignment',
+    to,
+    subject: `Signalements : ${codes.length} signalements vous sont assignés`,
+    text: [...intro, link, ...after, `— ${SIGNATURE}`].join('\n\n') + '\n',
+    html: html(intro, { href: link, label: 'Ouvrir « Mes dossiers »' }, after),
+  };
+}
+
 export interface AssignmentMailInput {
   to: string;
   nomPrenom: string;

@@ -2,6 +2,8 @@ import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   assignSchema,
+  bulkActionInputSchema,
+  bulkPreviewSchema,
   localisationSchema,
   notifyPartnerSchema,
   signalementCreateSchema,
@@ -18,6 +20,7 @@ import { listAuteurs, listSources, listVictimes } from '../personnes/service';
 import { exportBatches, exportFileName, startExport } from './export';
 import { xlsxInThread } from './export-runner';
 import { assign, listAssignees, unassign } from './assignees';
+import { previewBulk, runBulk } from './bulk';
 import { listHistorique } from './history';
 import { defaultMailContent, notifyPartner } from './partner-mail';
 import { getResume } from './resume';
@@ -102,6 +105,14 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
     workbook.once('error', (error) => request.log.error({ err: error }, 'xlsx export failed'));
     return reply.send(workbook);
   });
+
+  // Bulk actions (docs/decisions/0035-bulk-actions.md): the preview the confirmation states, then the action.
+  app.post('/api/signalements/actions-groupees/apercu', async (request) =>
+    previewBulk(ctx, user(request), bulkPreviewSchema.parse(request.body ?? {})),
+  );
+  app.post('/api/signalements/actions-groupees', async (request) =>
+    runBulk(ctx, user(request), bulkActionInputSchema.parse(request.body ?? {})),
+  );
 
   app.get('/api/signalements/:code', async (request, reply) => {
     const { code } = codeParamsSchema.parse(request.params);

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import {
   assignSchema,
+  bulkActionInputSchema,
+  bulkPreviewSchema,
   localisationSchema,
   notifyPartnerSchema,
   signalementCreateSchema,
@@ -9,6 +11,7 @@ import {
 } from '#shared/schemas/signalements';
 import { authedProcedure, publicProcedure, router } from '#server/trpc/init';
 import { assign, listAssignees, unassign } from './assignees';
+import { previewBulk, runBulk } from './bulk';
 import { listHistorique } from './history';
 import { defaultMailContent, notifyPartner } from './partner-mail';
 import { getResume } from './resume';
@@ -66,6 +69,14 @@ export const signalementsRouter = router({
     await unassign(ctx.db, ctx.auth.user, input.code, input.utilisateur);
     return { success: true as const };
   }),
+  // Bulk actions (docs/decisions/0035-bulk-actions.md). The preview is a mutation only because its input
+  // (up to 10,000 codes) does not fit a query string; it writes nothing.
+  bulkPreview: authedProcedure
+    .input(bulkPreviewSchema)
+    .mutation(({ ctx, input }) => previewBulk(ctx, ctx.auth.user, input)),
+  bulk: authedProcedure
+    .input(bulkActionInputSchema)
+    .mutation(({ ctx, input }) => runBulk(ctx, ctx.auth.user, input)),
   resume: publicProcedure
     .meta({ publicLookup: true })
     .input(byCode)

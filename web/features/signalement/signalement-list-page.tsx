@@ -9,9 +9,11 @@ import { LoadError } from '#web/components/ui/load-error';
 import { useTRPC } from '#web/lib/trpc';
 import { PRELOADED_LIST_FRESH_MS } from '#web/preload';
 import { CreateSignalementDialog } from './create/create-dialog';
+import { BulkActions } from './list/bulk/bulk-actions';
+import { useBulkSelection } from './list/bulk/use-bulk-selection';
 import { ExportButton } from './list/export-button';
 import { ListFilters } from './list/list-filters';
-import { toListInput } from './list/list-url';
+import { listSearchString, toListInput } from './list/list-url';
 import { SignalementTable } from './list/signalement-table';
 import { useListFilters } from './list/use-list-filters';
 
@@ -34,6 +36,10 @@ export default function SignalementListPage() {
 
   const items = list.data?.items ?? [];
   const total = list.data?.total ?? 0;
+  const selection = useBulkSelection(
+    items.map((s) => s.code),
+    listSearchString(filters),
+  );
 
   return (
     <>
@@ -58,6 +64,12 @@ export default function SignalementListPage() {
       <div className="card border border-base-300 bg-base-100">
         <div className="card-body gap-4 p-4 md:p-6">
           <ListFilters filters={filters} update={update} />
+          <BulkActions
+            selection={selection}
+            filters={filters}
+            total={total}
+            totalExact={list.data?.totalExact ?? true}
+          />
           <div
             className={list.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}
             aria-busy={list.isFetching}
@@ -76,7 +88,7 @@ export default function SignalementListPage() {
                 Aucun signalement trouvé.
               </p>
             ) : (
-              <SignalementTable items={items} />
+              <SignalementTable items={items} selection={selection} />
             )}
           </div>
           {!list.isError && (

@@ -32,7 +32,7 @@ export const ASSIGN_TEXTS = {
 } as const;
 
 /** Enabled staff for the assignment picker, searched on the server. */
-function useStaffOptions(search: string) {
+export function useStaffOptions(search: string) {
   const trpc = useTRPC();
   const term = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
   const query = useQuery(

@@ -136,7 +136,7 @@ export function hasActiveFilters(filters: ListFilters): boolean {
 }
 
 /** The filters without pagination, as the list call and the export share them. */
-function apiFilters(filters: ListFilters): Omit<SignalementListInput, 'page' | 'itemsPerPage'> {
+export function apiFilters(filters: ListFilters): Omit<SignalementListInput, 'page' | 'itemsPerPage'> {
   const field = SORTS.find((s) => s.key === filters.sort)?.field ?? 'signalementAt';
   const input: Omit<SignalementListInput, 'page' | 'itemsPerPage'> = { order: { [field]: 'desc' } };
   if (filters.search.trim()) input.search = filters.search.trim();

@@ -3,6 +3,9 @@ import type { SignalementListItemDto } from '#shared/dto/signalements';
 import { Badge } from '#web/components/ui/badge';
 import { formatDate } from '#web/lib/format';
 import { EMPTY_VALUE, NOT_ASSIGNED_LABEL } from '../labels';
+import { BULK_TEXTS } from './bulk/bulk-texts';
+import { SelectCheckbox } from './bulk/select-checkbox';
+import type { BulkSelection } from './bulk/use-bulk-selection';
 
 export const detailPath = (code: string) => `/signalement/detail/${encodeURIComponent(code)}`;
 
@@ -33,13 +36,40 @@ const place = (s: SignalementListItemDto) =>
  * detail: the code's link covers the whole row, so a click, Ctrl-click, middle-click
  * or « Ouvrir dans un nouvel onglet » anywhere on it behaves as on a link.
  */
-export function SignalementTable({ items }: { items: SignalementListItemDto[] }) {
+export function SignalementTable({
+  items,
+  selection,
+}: {
+  items: SignalementListItemDto[];
+  /** The bulk actions' selection (docs/decisions/0035-bulk-actions.md): a checkbox per row when given. */
+  selection?: BulkSelection;
+}) {
+  const rowBox = (code: string) =>
+    selection && (
+      <SelectCheckbox
+        label={BULK_TEXTS.selectRow(code)}
+        checked={selection.wholeFilter || selection.codes.has(code)}
+        onChange={() => selection.toggle(code)}
+        testId="row-select"
+      />
+    );
   return (
     <>
       <div className="hidden overflow-x-auto md:block">
         <table className="table table-sm" data-testid="signalement-table">
           <thead>
             <tr>
+              {selection && (
+                <th className="w-8">
+                  <SelectCheckbox
+                    label={BULK_TEXTS.selectPage}
+                    checked={selection.allOnPage}
+                    mixed={selection.someOnPage}
+                    onChange={selection.togglePage}
+                    testId="page-select"
+                  />
+                </th>
+              )}
               <th>Code</th>
               <th>Partenaire</th>
               <th>Objet(s)</th>
@@ -57,6 +87,7 @@ export function SignalementTable({ items }: { items: SignalementListItemDto[] })
                 data-testid="signalement-row"
                 data-code={s.code}
               >
+                {selection && <td>{rowBox(s.code)}</td>}
                 <td className="whitespace-nowrap">
                   <Link
                     href={detailPath(s.code)}
@@ -105,10 +136,11 @@ export function SignalementTable({ items }: { items: SignalementListItemDto[] })
       </div>
       <ul className="flex flex-col gap-2 md:hidden" data-testid="signalement-cards">
         {items.map((s) => (
-          <li key={s.code}>
+          <li key={s.code} className="flex items-start gap-2">
+            {selection && <span className="pt-3">{rowBox(s.code)}</span>}
             <Link
               href={detailPath(s.code)}
-              className="flex w-full flex-col gap-1.5 rounded-box border border-base-300 bg-base-100 p-3 text-left hover:bg-base-200"
+              className="flex w-full min-w-0 flex-col gap-1.5 rounded-box border border-base-300 bg-base-100 p-3 text-left hover:bg-base-200"
               data-testid="signalement-card"
               data-code={s.code}
             >

@@ -1,0 +1,124 @@
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { describeViolations, seriousViolations } from './axe';
+import { createReportByApi, PASSWORD, signInByApi, toast, useE2E } from './harness';
+
+/**
+ * Bulk actions on the list (docs/decisions/0035-bulk-actions.md): two rows picked and their statut changed
+ * after a confirmation that states 2; every report of a filter selected past the page and their niveau
+ * changed; a user who may not edit the selection reads the French refusal before anything is confirmed.
+ * The toolbar and the dialog are axe-clean on a desktop and a phone.
+ */
+describe('bulk actions on the list', () => {
+  const e = useE2E();
+  let creator: Page;
+  const may: string[] = [];
+  const june: string[] = [];
+  /** Three reports in May 2024, twenty-one in June 2024: the list's date filter names each set. */
+  const MAY = '/admin/signalement/list?du=2024-05-01&au=2024-05-31';
+  const JUNE = '/admin/signalement/list?du=2024-06-01&au=2024-06-30';
+
+  const assertAxeClean = async (page: Page, what: string) => {
+    const violations = await seriousViolations(page);
+    expect(violations, `${what} :\n${describeViolations(violations)}`).toEqual([]);
+  };
+  const tableRows = (page: Page) => page.getByTestId('signalement-table').getByTestId('signalement-row');
+
+  beforeAll(async () => {
+    await e.user('createur@example.mg', 'ROLE_USER', 'Rabe Createur');
+    await e.user('autre@example.mg', 'ROLE_USER', 'Randria Autre');
+    creator = await e.newPage({ width: 1440, height: 900 });
+    await signInByApi(creator, 'createur@example.mg', PASSWORD);
+    for (let i = 1; i <= 3; i++)
+      may.push(await createReportByApi(creator, { signalementAt: `2024-05-0${i}` }));
+    for (let i = 1; i <= 21; i++)
+      june.push(await createReportByApi(creator, { signalementAt: `2024-06-${String(i).padStart(2, '0')}` }));
+  });
+
+  it('changes the statut of two picked rows after a confirmation that states 2', async () => {
+    await creator.goto(MAY);
+    // The first list read starts the server's read threads: slow on a loaded machine.
+    await expect.poll(() => tableRows(creator).count(), { timeout: 30_000 }).toBe(3);
+    expect(await creator.getByTestId('bulk-toolbar').count()).toBe(0);
+    const picked: string[] = [];
+    for (const row of (await tableRows(creator).all()).slice(0, 2)) {
+      await row.getByTestId('row-select').check();
+      picked.push((await row.getAttribute('data-code'))!);
+    }
+    const toolbar = creator.getByTestId('bulk-toolbar');
+    await expect
+      .poll(() => toolbar.getByTestId('bulk-count').textContent())
+      .toBe('2 signalements sélectionnés');
+    await assertAxeClean(creator, 'list with a selection');
+    await toolbar.getByRole('button', { name: 'Changer le statut' }).click();
+    const dialog = creator.getByTestId('bulk-dialog');
+    await dialog.getByTestId('bulk-value').selectOption('TRAITE');
+    await expect
+      .poll(() => dialog.getByTestId('bulk-preview').textContent())
+      .toBe('2 signalements seront modifiés.');
+    await assertAxeClean(creator, 'bulk dialog');
+    await dialog.getByTestId('bulk-confirm').click();
+    await expect.poll(() => toast(creator, '2 signalements modifiés.').count()).toBe(1);
+    for (const code of picked) {
+      await expect
+        .poll(() => creator.getByTestId('signalement-table').locator(`[data-code="${code}"]`).textContent())
+        .toContain('Traité');
+    }
+    const other = may.find((c) => !picked.includes(c))!;
+    expect(
+      await creator.getByTestId('signalement-table').locator(`[data-code="${other}"]`).textContent(),
+    ).not.toContain('Traité');
+    expect(await creator.getByTestId('bulk-toolbar').count()).toBe(0);
+  });
+
+  it('selects every report of the filter beyond the page and changes their niveau', async () => {
+    await creator.goto(JUNE);
+    await expect.poll(() => tableRows(creator).count(), { timeout: 30_000 }).toBe(20);
+    await creator.getByTestId('page-select').check();
+    const banner = creator.getByTestId('selection-banner');
+    await banner.getByRole('button', { name: 'Sélectionner les 21 signalements du filtre' }).click();
+    await expect
+      .poll(() => banner.textContent())
+      .toContain('Les 21 signalements du filtre sont sélectionnés.');
+    const toolbar = creator.getByTestId('bulk-toolbar');
+    expect(await toolbar.getByTestId('bulk-count').textContent()).toBe('21 signalements sélectionnés');
+    await toolbar.getByRole('button', { name: 'Changer le niveau' }).click();
+    const dialog = creator.getByTestId('bulk-dialog');
+    await dialog.getByTestId('bulk-value').selectOption('ELEVE');
+    await expect
+      .poll(() => dialog.getByTestId('bulk-preview').textContent())
+      .toBe('21 signalements seront modifiés.');
+    await dialog.getByTestId('bulk-confirm').click();
+    await expect.poll(() => toast(creator, '21 signalements modifiés.').count()).toBe(1);
+    await expect
+      .poll(
+        async () => (await tableRows(creator).allTextContents()).filter((t) => t.includes('Élevé')).length,
+      )
+      .toBe(20);
+  });
+
+  it('shows the French refusal to a user who may not edit the selection, before any confirmation', async () => {
+    const other = await e.newPage({ width: 390, height: 844 });
+    await signInByApi(other, 'autre@example.mg', PASSWORD);
+    // The preview is refused (403): the browser logs the failed request.
+    const allowed = e.allowConsoleErrors(/403/);
+    await other.goto(MAY);
+    const cards = other.getByTestId('signalement-cards').locator('li');
+    await expect.poll(() => cards.count(), { timeout: 30_000 }).toBe(3);
+    await cards.first().getByTestId('row-select').check();
+    await cards.nth(1).getByTestId('row-select').check();
+    const toolbar = other.getByTestId('bulk-toolbar');
+    await toolbar.getByRole('button', { name: 'Assigner', exact: true }).click();
+    const dialog = other.getByTestId('bulk-dialog');
+    await dialog.getByRole('button', { name: /Utilisateur/ }).click();
+    await dialog.getByRole('option', { name: /Randria Autre/ }).click();
+    await expect
+      .poll(() => dialog.getByTestId('bulk-preview').textContent())
+      .toBe(
+        "Action refusée : seuls le créateur et les administrateurs modifient les assignations, et ce n'est pas votre cas pour 2 des 2 signalements sélectionnés. Aucun signalement n'a été modifié.",
+      );
+    expect(await dialog.getByTestId('bulk-confirm').isDisabled()).toBe(true);
+    await assertAxeClean(other, 'bulk dialog with a refusal (phone)');
+    await expect.poll(() => allowed.length).toBeGreaterThan(0);
+  });
+});
