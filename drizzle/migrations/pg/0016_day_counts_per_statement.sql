@@ -28,6 +28,7 @@ BEGIN
   )
   INSERT INTO "signalement_day_counts" (dimension, ref_id, day, n)
   SELECT dimension, ref_id, day, sum(delta)::integer FROM deltas GROUP BY 1, 2, 3 HAVING sum(delta) <> 0
+  ORDER BY 1, 2, 3 -- counter rows locked in one order by every statement: two concurrent changes cannot deadlock here
   ON CONFLICT (dimension, ref_id, day) DO UPDATE SET n = "signalement_day_counts".n + excluded.n;
   RETURN NULL;
 END;
