@@ -7,6 +7,7 @@ import { Transform, type PassThrough } from 'node:stream';
 import { wallClockReader, type BusinessCalendar } from '#shared/calendar';
 import type { SignalementDto } from '#shared/dto/signalements';
 import type { ListContext, Services } from '#server/context';
+import type { DataCipher } from '#server/crypto/cipher';
 import type { ReadOnlyDatabase } from '#server/db/client';
 import type { SessionUser } from '../auth/session';
 import { recordExport } from '../journal/record';
@@ -72,9 +73,10 @@ export interface ExportOptions {
   notesInternes?: boolean;
 }
 
-/** What the export's batches need with the notes: the calendar their times are written in. */
+/** What the export's batches need with the notes: the calendar their times are written in, the key that opens them. */
 export interface BatchOptions extends ExportOptions {
   calendar?: BusinessCalendar;
+  cipher?: DataCipher | null;
 }
 
 /** One note in its cell: « 26/11/2026 14:05 - Rabe Hery : text », the time on the business calendar's clock. */
@@ -98,13 +100,16 @@ export async function* exportBatches(
   ids: number[],
   options: BatchOptions = {},
 ): AsyncGenerator<ExportRow[]> {
-  const { calendar } = options;
+  const { calendar, cipher } = options;
   if (options.notesInternes && !calendar) throw new Error('the notes of an export need its calendar');
+  if (options.notesInternes && !cipher) throw new Error('the notes of an export need the data key');
   for (let i = 0; i < ids.length; i += BATCH) {
     const slice = ids.slice(i, i + BATCH);
     const items = await loadSignalements(db, slice, actor);
     const counts = await peopleCounts(db, slice);
-    const notes = options.notesInternes ? await readableNotes(db, actor, slice, items, calendar!) : null;
+    const notes = options.notesInternes
+      ? await readableNotes(db, cipher!, actor, slice, items, calendar!)
+      : null;
     yield items.map((item) => ({
       item,
       counts: counts.get(item.code) ?? { auteurs: 0, sources: 0, victimes: 0 },
@@ -116,6 +121,7 @@ export async function* exportBatches(
 /** The notes of the reports whose notes the exporter may read, by report code. */
 async function readableNotes(
   db: ReadOnlyDatabase,
+  cipher: DataCipher,
   actor: SessionUser,
   ids: number[],
   items: SignalementDto[],
@@ -132,6 +138,7 @@ async function readableNotes(
   });
   const notes = await notesForExport(
     db,
+    cipher,
     readable.map((r) => r.id),
     (note) => noteLine(note, calendar),
   );

@@ -98,7 +98,14 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
       .header('x-total-count', String(ids.length))
       .header('access-control-expose-headers', 'x-total-count, content-disposition');
     // Written on a thread of its own with a capped heap (export-runner.ts).
-    const workbook = xlsxInThread({ config, databaseUrl: db.url, actor: user(request), ids, notesInternes });
+    const workbook = xlsxInThread({
+      config,
+      databaseUrl: db.url,
+      actor: user(request),
+      ids,
+      notesInternes,
+      ...(notesInternes ? { key: ctx.keySettings } : {}),
+    });
     workbook.once('error', (error) => request.log.error({ err: error }, 'xlsx export failed'));
     return reply.send(workbook);
   });
