@@ -164,7 +164,7 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
   app.post('/api/signalements/:code/assignes', async (request, reply) => {
     const { code } = codeParamsSchema.parse(request.params);
     const { utilisateur } = assignSchema.parse(request.body ?? {});
-    const item = await assign(db, config.PUBLIC_URL, user(request), code, utilisateur);
+    const item = await assign(ctx, user(request), code, utilisateur);
     return reply.code(201).header('location', item['@id']).send(item);
   });
   app.delete('/api/signalements/:code/assignes/:utilisateur', async (request, reply) => {
