@@ -29,12 +29,17 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
+/** Where the data key is read from (server/crypto/data-key.ts): what a thread that opens encrypted values is handed. */
+export type KeySettings = Pick<Config, 'DATABASE_URL' | 'DATA_KEY' | 'DATA_KEY_FILE'>;
+
 /** What the server (or a thread, or a test app) holds once: the services receive the parts they use. */
 export interface AppContext {
   db: Database;
   config: Config;
   /** The data cipher; null only where the data key was not loaded (scripts, benchmarks). */
   cipher: DataCipher | null;
+  /** Where `cipher`'s key was read from: a thread (an export with its notes) reads and checks it again. */
+  keySettings: KeySettings;
   journal: JournalContext;
   /** The threads of the read tasks (domains/signalements/tasks/read-tasks.ts); null: the tasks run on this thread. */
   tasks: ReadTaskPool | null;
@@ -50,7 +55,7 @@ export interface AppContext {
  * The context of a thread that only reads (read tasks, exports): its database cannot write, and it has no
  * task threads of its own. The main thread's AppContext is one too (a task may run there).
  */
-export interface ReadContext extends Omit<AppContext, 'db' | 'tasks'> {
+export interface ReadContext extends Omit<AppContext, 'db' | 'tasks' | 'keySettings'> {
   db: ReadOnlyDatabase;
 }
 
@@ -70,6 +75,8 @@ export interface AppContextOptions {
   /** The open database; without it, one is opened from the configuration. */
   db?: Database;
   cipher?: DataCipher | null;
+  /** Where the key of `cipher` is read from (default: the configuration's DATA_KEY, DATA_KEY_FILE). */
+  keySettings?: KeySettings;
   /**
    * Threads of the read tasks (0 or unset: none); they open the database as `taskData` says, reading
    * the data key from the configuration unless `taskData.key` says otherwise.
@@ -84,10 +91,11 @@ export function createAppContext(config: Config, options: AppContextOptions = {}
   const db = options.db ?? openConfigured(config);
   const threads = options.taskThreads ?? 0;
   const { DATABASE_URL, DATA_KEY, DATA_KEY_FILE } = config;
+  const keySettings = options.keySettings ?? { DATABASE_URL, DATA_KEY, DATA_KEY_FILE };
   const tasks =
     threads > 0
       ? new ReadTaskPool(
-          { url: db.url, key: { DATABASE_URL, DATA_KEY, DATA_KEY_FILE }, config, ...options.taskData },
+          { url: db.url, key: keySettings, config, ...options.taskData },
           threads,
           config.READ_JOB_TIMEOUT_SECONDS * 1000,
         )
@@ -96,6 +104,7 @@ export function createAppContext(config: Config, options: AppContextOptions = {}
     db,
     config,
     cipher: options.cipher ?? null,
+    keySettings,
     journal: { settings: journalSettingsOf(config), refusals: new LoginRefusals() },
     tasks,
     clock: options.clock ?? systemClock,

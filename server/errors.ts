@@ -12,7 +12,12 @@ export type DomainErrorKind =
    * The server cannot answer right now: the database cannot be reached (a lost connection, a restart), or
    * a read passed its deadline (READ_JOB_TIMEOUT_SECONDS). Try again shortly.
    */
-  | 'unavailable';
+  | 'unavailable'
+  /**
+   * A stored value that fails its integrity check (an encrypted note's text altered, copied from another row,
+   * or sealed with another key): the request was right, the data is not; retrying does not help.
+   */
+  | 'unreadable';
 
 export class DomainError extends Error {
   constructor(
@@ -56,6 +61,7 @@ export const HTTP_STATUS: Record<DomainErrorKind, number> = {
   conflict: 409,
   too_many_requests: 429,
   unavailable: 503,
+  unreadable: 422,
 };
 
 export const TRPC_CODE = {
@@ -66,6 +72,7 @@ export const TRPC_CODE = {
   conflict: 'CONFLICT',
   too_many_requests: 'TOO_MANY_REQUESTS',
   unavailable: 'SERVICE_UNAVAILABLE',
+  unreadable: 'UNPROCESSABLE_CONTENT',
 } as const satisfies Record<DomainErrorKind, string>;
 
 export const MESSAGES = {

@@ -80,10 +80,10 @@ export async function start(env: Record<string, string | undefined> = process.en
       `Calendrier : les jours sont ceux du fuseau ${calendar.zone} ; compteurs journaliers recalculés.`,
     );
   }
-  if (encrypted.sources + encrypted.history + encrypted.totpKeys > 0) {
+  if (encrypted.sources + encrypted.history + encrypted.totpKeys + encrypted.notes > 0) {
     app.log.info(
       encrypted,
-      'Données en clair d’une version précédente chiffrées (sources, historique, clés TOTP).',
+      'Données en clair d’une version précédente chiffrées (sources, historique, clés TOTP, notes internes).',
     );
   }
   let address: string;

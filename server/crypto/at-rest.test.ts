@@ -1,10 +1,13 @@
 // A copy of the database alone (the SQLite file with its WAL, or a pg_dump) shows no source's name or
-// phone number (docs/decisions/0017), while the application still shows them to those who may know.
+// phone number (docs/decisions/0017), nor the text of an internal note (0029), while the application still
+// shows them to those who may know.
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '#tests/helpers/app';
 import { testEngines } from '#tests/helpers/db';
 import { rawCopy } from '#tests/helpers/raw-copy';
 import { SAME_ORIGIN } from '#tests/helpers/report-fixture';
+import { NOTE_UNREADABLE } from './notes';
 import { createReport } from '#tests/helpers/signalements';
 
 const NAME = 'Ravelomanantsoa Zafindrabe-Unique';
@@ -13,7 +16,13 @@ const OLD_PHONE = '+261 33 08 765 43';
 const NOTE = 'Voisine directe du receveur Tsiafahy';
 const GONE = 'Andrianjafitrimo Supprimee-Source';
 const VICTIM = 'Rabemananjara Victime-Claire';
+const INTERNAL = 'Appel du frere Randrianasolo-Interne, il connait la source';
+const EDITED = 'Visite chez Rakotondrabe-Corrige a Ambohimanarina';
 const SECRETS = [
+  INTERNAL,
+  EDITED,
+  'randrianasolo',
+  'rakotondrabe',
   NAME,
   PHONE,
   OLD_PHONE,
@@ -26,12 +35,13 @@ const SECRETS = [
   '08 765 43',
 ];
 
-describe.each(await testEngines())('sources encrypted at rest on %s', (engine) => {
+describe.each(await testEngines())('sources and notes encrypted at rest on %s', (engine) => {
   let t: TestApp;
   let creator: string;
   let admin: string;
   let other: string;
   let report: string;
+  let notes: string[];
 
   const send = (cookie: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) =>
     t.app.inject({
@@ -84,6 +94,14 @@ describe.each(await testEngines())('sources encrypted at rest on %s', (engine) =
     expect(
       (await send(creator, 'POST', '/api/victimes', { signalement, nomPrenom: VICTIM })).statusCode,
     ).toBe(201);
+    // Two internal notes, one of them edited (the update is sealed too).
+    notes = [];
+    for (const texte of [INTERNAL, 'Premier jet']) {
+      const note = await send(creator, 'POST', `${signalement}/notes`, { texte });
+      expect(note.statusCode, note.body).toBe(201);
+      notes.push(note.json().code as string);
+    }
+    expect((await send(creator, 'PATCH', `/api/notes/${notes[1]}`, { texte: EDITED })).statusCode).toBe(200);
   });
   afterAll(async () => t?.close());
 
@@ -104,11 +122,65 @@ describe.each(await testEngines())('sources encrypted at rest on %s', (engine) =
     }
   });
 
+  it('serves the notes in clear to their readers, each stored sealed to its own note', async () => {
+    for (const cookie of [creator, other, admin]) {
+      const answer = (await send(cookie, 'GET', `/api/signalements/${report}/notes`)).json();
+      expect(answer.member.map((n: { texte: string }) => n.texte)).toEqual([INTERNAL, EDITED]);
+    }
+    const n = t.db.t.reportNotes;
+    const stored = await t.db.read.select({ code: n.code, texte: n.texte }).from(n);
+    for (const row of stored) {
+      expect(row.texte).toMatch(/^v1:[A-Za-z0-9_-]+$/);
+      expect(t.ctx.cipher!.decrypt(row.texte, 'report_notes.texte', row.code)).toMatch(
+        /Randrianasolo|Rakotondrabe/,
+      );
+    }
+  });
+
   it('finds the report by the exact name of its source, never by a fragment', async () => {
     expect(await total(creator, NAME)).toBe(1);
     expect(await total(other, 'ravelomanantsoa  ZAFINDRABE-unique')).toBe(1);
     expect(await total(admin, 'Ravelomanantsoa')).toBe(0);
     expect(await total(admin, 'Zafindrabe-Unique')).toBe(0);
     expect(await total(admin, GONE)).toBe(0);
+  });
+
+  // Last: it damages the stored notes.
+  it('refuses a note text swapped from another note or altered, with a French 422 that names no value', async () => {
+    const n = t.db.t.reportNotes;
+    const texts = new Map(
+      (await t.db.read.select({ code: n.code, texte: n.texte }).from(n)).map((r) => [r.code, r.texte]),
+    );
+    const [a, b] = notes as [string, string];
+    const swap = async (code: string, texte: string) =>
+      t.db.transaction((tx) => tx.update(n).set({ texte }).where(eq(n.code, code)));
+    const expectRefused = async () => {
+      const rest = await send(creator, 'GET', `/api/signalements/${report}/notes`);
+      expect(rest.statusCode).toBe(422);
+      expect(rest.json()).toEqual({ status: 422, message: NOTE_UNREADABLE });
+      const trpc = await t.app.inject({
+        method: 'GET',
+        url: `/trpc/notes.list?input=${encodeURIComponent(JSON.stringify({ signalement: report }))}`,
+        headers: { cookie: creator, ...SAME_ORIGIN },
+      });
+      expect(trpc.statusCode).toBe(422);
+      expect(trpc.json().error.message).toBe(NOTE_UNREADABLE);
+      for (const body of [rest.body, trpc.body]) {
+        for (const value of texts.values()) expect(body).not.toContain(value.slice(3, 20));
+        expect(body).not.toMatch(/Randrianasolo|Rakotondrabe|DecryptError|stack/i);
+      }
+    };
+    // Each note's own ciphertext, valid under the key, put on the other note.
+    await swap(a, texts.get(b)!);
+    await swap(b, texts.get(a)!);
+    await expectRefused();
+    // Put back, it opens again: the refusal was the swap.
+    await swap(a, texts.get(a)!);
+    await swap(b, texts.get(b)!);
+    expect((await send(creator, 'GET', `/api/signalements/${report}/notes`)).statusCode).toBe(200);
+    // One character of the ciphertext changed.
+    const body = texts.get(a)!;
+    await swap(a, `${body.slice(0, 20)}${body[20] === 'A' ? 'B' : 'A'}${body.slice(21)}`);
+    await expectRefused();
   });
 });

@@ -25,6 +25,15 @@ describe('data cipher (AES-256-GCM, blind index)', () => {
     expect(() => cipher.decrypt('v1:', 'sources.contact')).toThrow(DecryptError);
   });
 
+  it('binds a value to its row when given one: it opens only as that row, and never without it', () => {
+    const stored = cipher.encrypt('Appel du voisin', 'report_notes.texte', 'NOT-AAAA-0001');
+    expect(cipher.decrypt(stored, 'report_notes.texte', 'NOT-AAAA-0001')).toBe('Appel du voisin');
+    expect(() => cipher.decrypt(stored, 'report_notes.texte', 'NOT-AAAA-0002')).toThrow(DecryptError);
+    expect(() => cipher.decrypt(stored, 'report_notes.texte')).toThrow(DecryptError);
+    const unbound = cipher.encrypt('Appel du voisin', 'report_notes.texte');
+    expect(() => cipher.decrypt(unbound, 'report_notes.texte', 'NOT-AAAA-0001')).toThrow(DecryptError);
+  });
+
   it('indexes names by their normalised form, keyed', () => {
     expect(cipher.blindIndex('Rasoa  HANTA')).toBe(cipher.blindIndex('rasoa hanta'));
     expect(cipher.blindIndex('Rasoa Hanta')).not.toBe(cipher.blindIndex('Rasoa'));

@@ -27,6 +27,7 @@ export type CipherContext =
   | 'two_factor_keys.key'
   | 'sessions.two_factor_pending_key'
   | 'idempotency_keys.response'
+  | 'report_notes.texte'
   | 'data_key_check.verifier';
 
 /** A stored value that does not decrypt with this key: a wrong key or a damaged value, never garbage. */
@@ -38,9 +39,13 @@ export class DecryptError extends Error {
 }
 
 export interface DataCipher {
-  encrypt(plain: string, context: CipherContext): string;
-  /** Throws DecryptError on any failure (wrong key, altered value, value of another column). */
-  decrypt(stored: string, context: CipherContext): string;
+  /**
+   * `row`, when given, joins the column in the additional data: the value then decrypts only as this row's
+   * (a note's text copied onto another note is refused). The same `row` must be given to decrypt.
+   */
+  encrypt(plain: string, context: CipherContext, row?: string): string;
+  /** Throws DecryptError on any failure (wrong key, altered value, value of another column or row). */
+  decrypt(stored: string, context: CipherContext, row?: string): string;
   encryptNullable(plain: string | null, context: CipherContext): string | null;
   decryptNullable(stored: string | null, context: CipherContext): string | null;
   /** HMAC of the normalised name: equal names give equal indexes, nothing else can be read from it. */
@@ -74,15 +79,20 @@ export function createCipher(key: Buffer): DataCipher {
   const encKey = subkey(key, 'signalements/aes-256-gcm/v1');
   const indexKey = subkey(key, 'signalements/blind-index/v1');
 
-  const encrypt = (plain: string, context: CipherContext): string => {
+  // The column alone, as before rows were bound (every value written so far keeps opening); with a row,
+  // the column, a NUL (in no column name) and the row's stable key.
+  const aad = (context: CipherContext, row?: string) =>
+    Buffer.from(row === undefined ? context : `${context}\0${row}`, 'utf8');
+
+  const encrypt = (plain: string, context: CipherContext, row?: string): string => {
     const nonce = randomBytes(NONCE_BYTES);
     const cipher = createCipheriv('aes-256-gcm', encKey, nonce, { authTagLength: TAG_BYTES });
-    cipher.setAAD(Buffer.from(context, 'utf8'));
+    cipher.setAAD(aad(context, row));
     const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
     return PREFIX + Buffer.concat([nonce, body, cipher.getAuthTag()]).toString('base64url');
   };
 
-  const decrypt = (stored: string, context: CipherContext): string => {
+  const decrypt = (stored: string, context: CipherContext, row?: string): string => {
     if (!isEncrypted(stored)) throw new DecryptError(context);
     const bytes = Buffer.from(stored.slice(PREFIX.length), 'base64url');
     if (bytes.length < NONCE_BYTES + TAG_BYTES) throw new DecryptError(context);
@@ -90,7 +100,7 @@ export function createCipher(key: Buffer): DataCipher {
       const decipher = createDecipheriv('aes-256-gcm', encKey, bytes.subarray(0, NONCE_BYTES), {
         authTagLength: TAG_BYTES,
       });
-      decipher.setAAD(Buffer.from(context, 'utf8'));
+      decipher.setAAD(aad(context, row));
       decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
       return Buffer.concat([
         decipher.update(bytes.subarray(NONCE_BYTES, bytes.length - TAG_BYTES)),

@@ -181,3 +181,20 @@ export async function openDataKey(
   });
   return { cipher, createdKeyFile };
 }
+
+/**
+ * The cipher of a thread that opens encrypted values (read tasks, an export with its notes): the key read as
+ * the server's start did and checked against the database's verifier; null without a key. A thread that
+ * finds another key than the server's stops (its work fails, nothing leaks).
+ */
+export async function threadCipher(
+  db: ReadOnlyDatabase,
+  settings: Pick<Config, 'DATABASE_URL' | 'DATA_KEY' | 'DATA_KEY_FILE'>,
+): Promise<DataCipher | null> {
+  const verifier = await readVerifier(db);
+  const loaded = readDataKey(settings);
+  const cipher = loaded ? createCipher(loaded.key) : null;
+  if (cipher && verifier !== null && !keyMatches(cipher, verifier))
+    throw new Error('Clé de chiffrement différente de celle du serveur.');
+  return cipher;
+}

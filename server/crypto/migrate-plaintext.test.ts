@@ -1,5 +1,5 @@
-// A database written by a version before encryption at rest: sources, their history and TOTP keys in
-// clear, source names in the search text and (SQLite) in the token list. The next start encrypts it all.
+// A database written by a version before encryption at rest: sources, their history, TOTP keys and internal
+// notes in clear, source names in the search text and (SQLite) in the token list. The next start encrypts it all.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
@@ -19,6 +19,12 @@ const PHONE = '+261 34 55 666 77';
 const NOTE = 'Gardien du marché Analakely';
 const OLD_NAME = 'Ramanantsoavina Premiernom';
 const TOTP = Buffer.alloc(20, 7).toString('base64');
+/** Notes typed in clear, two of them starting like a sealed value (free text may). */
+const NOTES = {
+  'NOT-OLD0-0001': 'Le cousin Randriamampionona-Ancien a rappele',
+  'NOT-OLD0-0002': 'v1: appel de Razanamparany-Ancienne\nsuite demain',
+  'NOT-OLD0-0003': 'v1:Rasolofonirina',
+};
 
 async function writeAsOldVersion(tdb: TestDatabase): Promise<{ report: number; user: number }> {
   const { db } = tdb;
@@ -63,6 +69,15 @@ async function writeAsOldVersion(tdb: TestDatabase): Promise<{ report: number; u
       },
     });
     await tx.insert(t.twoFactorKeys).values({ userId: user.id, key: TOTP });
+    await tx.insert(t.reportNotes).values(
+      Object.entries(NOTES).map(([code, texte]) => ({
+        code,
+        signalementId: report!.id,
+        authorId: user.id,
+        texte,
+        createdAt: new Date('2024-05-04'),
+      })),
+    );
     return { report: report!.id, user: user.id };
   });
 }
@@ -78,7 +93,7 @@ describe.each(await testEngines())('migration of a database with sources in clea
     vi.restoreAllMocks();
   });
 
-  it('encrypts sources, their history and TOTP keys at the next start, and takes the names out of the search', async () => {
+  it('encrypts sources, their history, TOTP keys and notes at the next start, and takes the names out of the search', async () => {
     tdb = await createTestDatabase(engine);
     const ids = await writeAsOldVersion(tdb);
     vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
@@ -112,6 +127,15 @@ describe.each(await testEngines())('migration of a database with sources in clea
     const [key] = await db.read.select().from(t.twoFactorKeys).where(eq(t.twoFactorKeys.userId, ids.user));
     expect(cipher.decrypt(key!.key, 'two_factor_keys.key')).toBe(TOTP);
 
+    const notes = await db.read
+      .select({ code: t.reportNotes.code, texte: t.reportNotes.texte })
+      .from(t.reportNotes);
+    expect(notes).toHaveLength(3);
+    for (const note of notes)
+      expect(cipher.decrypt(note.texte, 'report_notes.texte', note.code)).toBe(
+        NOTES[note.code as keyof typeof NOTES],
+      );
+
     const [report] = await db.read
       .select({ searchText: t.signalements.searchText })
       .from(t.signalements)
@@ -120,7 +144,13 @@ describe.each(await testEngines())('migration of a database with sources in clea
     expect(report!.searchText).not.toContain('rakotondrazafy');
 
     // Nothing left to do at the next start.
-    expect(await encryptPlaintext(db, cipher)).toEqual({ sources: 0, history: 0, reports: 0, totpKeys: 0 });
+    expect(await encryptPlaintext(db, cipher)).toEqual({
+      sources: 0,
+      history: 0,
+      reports: 0,
+      totpKeys: 0,
+      notes: 0,
+    });
 
     const raw =
       engine === 'sqlite'
@@ -143,6 +173,9 @@ describe.each(await testEngines())('migration of a database with sources in clea
       'anciennesource',
       'ramanantsoavina',
       TOTP,
+      'randriamampionona',
+      'razanamparany',
+      'rasolofonirina',
     ]) {
       expect(raw.toLowerCase(), secret).not.toContain(secret.toLowerCase());
     }

@@ -1,12 +1,14 @@
 // Start-time migration of a database written before sources were encrypted (docs/decisions/0017):
 // in one transaction, every source value still in clear is encrypted and its name indexed, the
 // history entries about sources are encrypted, the search text of the reports concerned is recomputed
-// without their names, and the TOTP keys are encrypted. Idempotent: a second start finds nothing to do.
-import { and, asc, eq, gt, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+// without their names, the TOTP keys and the internal notes' texts are encrypted. Idempotent: a second start
+// finds nothing to do.
+import { and, asc, eq, gt, isNotNull, isNull, like, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Database, Orm } from '../db/client';
 import { refreshSearchText } from '../domains/signalements/search-refresh';
 import { rowsById, sourceHistoryRows } from './batches';
 import { isEncrypted, type DataCipher } from './cipher';
+import { sealNote } from './notes';
 import {
   hasPlainSourceChanges,
   sealPlainSourceChanges,
@@ -20,9 +22,11 @@ export interface PlaintextMigration {
   history: number;
   reports: number;
   totpKeys: number;
+  notes: number;
 }
 
-const changedAnything = (m: PlaintextMigration) => m.sources + m.history + m.reports + m.totpKeys > 0;
+const changedAnything = (m: PlaintextMigration) =>
+  m.sources + m.history + m.reports + m.totpKeys + m.notes > 0;
 
 /** A column holding a value not in the encrypted format (case-sensitive on both engines). */
 const plain = (column: Parameters<typeof isNotNull>[0]): SQL | undefined =>
@@ -99,6 +103,44 @@ async function migrateTotpKeys(db: Database, tx: Orm, cipher: DataCipher): Promi
   return rows.length;
 }
 
+/** The shortest stored value: `v1:` and the base64url of a nonce and a tag around an empty text. */
+const SHORTEST_SEALED = 3 + Math.ceil(((12 + 16) * 4) / 3);
+
+/**
+ * Notes are free text: one typed before 0029's encryption may begin with `v1:` itself. A sealed value is `v1:`
+ * and base64url only, so a text that is shorter, or holds a space, a line break or punctuation base64url never
+ * has, is still in clear, whatever its start.
+ */
+function plainNote(texte: Parameters<typeof isNotNull>[0]): SQL | undefined {
+  const rest = sql`substr(${texte}, 4)`;
+  return or(
+    plain(texte),
+    lt(sql`length(${texte})`, SHORTEST_SEALED),
+    ...[' ', '\n', '\t', '.', ',', ':', '/', ';', "'"].map((c) => like(rest, `%${c}%`)),
+  );
+}
+
+async function migrateNotes(db: Database, tx: Orm, cipher: DataCipher): Promise<number> {
+  const n = db.t.reportNotes;
+  let done = 0;
+  const rows = rowsById((after, limit) =>
+    tx
+      .select({ id: n.id, code: n.code, texte: n.texte })
+      .from(n)
+      .where(and(gt(n.id, after), plainNote(n.texte)))
+      .orderBy(asc(n.id))
+      .limit(limit),
+  );
+  for await (const row of rows) {
+    await tx
+      .update(n)
+      .set({ texte: sealNote(cipher, row.code, row.texte) })
+      .where(eq(n.id, row.id));
+    done++;
+  }
+  return done;
+}
+
 /** Encrypts what an older version left in clear; returns what it changed (nothing on later starts). */
 export async function encryptPlaintext(db: Database, cipher: DataCipher): Promise<PlaintextMigration> {
   const result = await db.transaction(async (tx) => {
@@ -106,9 +148,10 @@ export async function encryptPlaintext(db: Database, cipher: DataCipher): Promis
     const sources = await migrateSources(db, tx, cipher, reports);
     const history = await migrateHistory(db, tx, cipher);
     const totpKeys = await migrateTotpKeys(db, tx, cipher);
+    const notes = await migrateNotes(db, tx, cipher);
     // Older versions put the names of the sources of non-anonymous reports in the search text.
     for (const id of reports) await refreshSearchText(db, tx, id);
-    const migration = { sources, history, reports: reports.size, totpKeys };
+    const migration = { sources, history, reports: reports.size, totpKeys, notes };
     // No token of a source's name may remain in the search indexes (SQLite's keep deleted words).
     if (reports.size > 0) await db.dialect.purgeSearchIndexes(tx);
     return migration;

@@ -1,5 +1,5 @@
 // Rotation of the data key: after it, the old key is refused, the new one reads every source, their
-// history and TOTP keys, and search by exact name still works (the blind index is recomputed).
+// history, TOTP keys and internal notes, and search by exact name still works (the blind index is recomputed).
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +19,7 @@ const NAME = 'Razafimahatratra Tournante';
 // gets the new key, rather than on a task thread that read the old one when it started.
 const inProcess = { sameProcess: true };
 const PHONE = '+261 32 40 404 04';
+const NOTE = 'Rappeler la voisine apres la rotation';
 
 describe.each(await testEngines())('rotation of the data key on %s', (engine) => {
   let t: TestApp;
@@ -71,6 +72,7 @@ describe.each(await testEngines())('rotation of the data key on %s', (engine) =>
     expect((await send('PATCH', created.json()['@id'], { nomPrenom: NAME, contact: PHONE })).statusCode).toBe(
       200,
     );
+    expect((await send('POST', `/api/signalements/${report}/notes`, { texte: NOTE })).statusCode).toBe(201);
     // As the server's first start would have left it: a verifier for the key in use.
     await t.db.transaction((tx) =>
       tx.insert(t.db.t.dataKeyCheck).values({ verifier: verifierOf(t.ctx.cipher!) }),
@@ -90,7 +92,7 @@ describe.each(await testEngines())('rotation of the data key on %s', (engine) =>
       new Date('2026-01-02T03:04:05Z'),
       inProcess,
     );
-    expect(result).toMatchObject({ origin: 'file', sources: 1, totpKeys: 1, keyFile });
+    expect(result).toMatchObject({ origin: 'file', sources: 1, totpKeys: 1, notes: 1, keyFile });
     expect(result.history).toBeGreaterThanOrEqual(2);
 
     const newKey = parseDataKey(readFileSync(keyFile, 'utf8'))!;
@@ -122,6 +124,15 @@ describe.each(await testEngines())('rotation of the data key on %s', (engine) =>
     });
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.json()).toMatchObject({ nomPrenom: NAME, contact: PHONE });
+    // The note is sealed under the new key (the old one no longer opens it) and served in clear.
+    const n = t.db.t.reportNotes;
+    const [stored] = await t.db.read.select({ code: n.code, texte: n.texte }).from(n);
+    expect(() =>
+      createCipher(t.dataKey).decrypt(stored!.texte, 'report_notes.texte', stored!.code),
+    ).toThrow();
+    expect((await send('GET', `/api/signalements/${report}/notes`)).json().member).toMatchObject([
+      { texte: NOTE },
+    ]);
     // The TOTP key still checks the administrator's code.
     expect(await t.login('admin@example.mg')).toMatch(/^session=/);
   });
@@ -150,6 +161,9 @@ describe.each(await testEngines())('rotation of the data key on %s', (engine) =>
     t.ctx.cipher = createCipher(next);
     expect((await send('GET', `/api/signalements/${report}/source`)).json().sources).toMatchObject([
       { nomPrenom: NAME },
+    ]);
+    expect((await send('GET', `/api/signalements/${report}/notes`)).json().member).toMatchObject([
+      { texte: NOTE },
     ]);
   });
 });

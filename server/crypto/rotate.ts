@@ -1,4 +1,5 @@
-// Rotation of the data key (npm run db:rotate-key, docs/decisions/0017): every encrypted value and
+// Rotation of the data key (npm run db:rotate-key, docs/decisions/0017): every encrypted value (the
+// internal notes' texts included) and
 // every blind index is rewritten under the new key, with the verifier, in one transaction; then the
 // new key file replaces the old one atomically (the old one is kept beside it), or, when the key comes
 // from DATA_KEY, the new key is handed back to be printed once for the operator.
@@ -12,12 +13,14 @@ import { rowsById, sourceHistoryRows } from './batches';
 import { createCipher, generateDataKey, sameKey, type DataCipher } from './cipher';
 import { DataKeyError, openDataKey, readDataKey, syncDirectory, verifierOf, writeKeyFile } from './data-key';
 import { encryptPlaintext } from './migrate-plaintext';
+import { NOTE_TEXT } from './notes';
 import { openSource, openSourceChanges, sealSource, sealSourceChanges } from './sources';
 
 export interface RotationCounts {
   sources: number;
   history: number;
   totpKeys: number;
+  notes: number;
 }
 
 /** Re-encrypts everything from `from` to `to` in one transaction and replaces the verifier. */
@@ -27,6 +30,7 @@ export async function reencryptAll(db: Database, from: DataCipher, to: DataCiphe
       sources: await rotateSources(db, tx, from, to),
       history: await rotateHistory(db, tx, from, to),
       totpKeys: 0,
+      notes: await rotateNotes(db, tx, from, to),
     };
     const k = db.t.twoFactorKeys;
     for (const row of await tx.select({ id: k.id, key: k.key }).from(k)) {
@@ -77,6 +81,25 @@ async function rotateHistory(db: Database, tx: Orm, from: DataCipher, to: DataCi
       .update(h)
       .set({ changes: sealSourceChanges(to, openSourceChanges(from, row.changes)) })
       .where(eq(h.id, row.id));
+    done++;
+  }
+  return done;
+}
+
+/** Each note's text, opened and sealed again bound to the same note (a text that does not open stops the rotation). */
+async function rotateNotes(db: Database, tx: Orm, from: DataCipher, to: DataCipher): Promise<number> {
+  const n = db.t.reportNotes;
+  let done = 0;
+  for await (const row of rowsById((after, limit) =>
+    tx
+      .select({ id: n.id, code: n.code, texte: n.texte })
+      .from(n)
+      .where(gt(n.id, after))
+      .orderBy(asc(n.id))
+      .limit(limit),
+  )) {
+    const texte = to.encrypt(from.decrypt(row.texte, NOTE_TEXT, row.code), NOTE_TEXT, row.code);
+    await tx.update(n).set({ texte }).where(eq(n.id, row.id));
     done++;
   }
   return done;

@@ -29,6 +29,9 @@ export function registerErrorHandler(app: FastifyInstance) {
       error = unavailable();
     }
     if (error instanceof DomainError) {
+      // Damaged or swapped data is worth an administrator's look: logged with the row's key, never its value.
+      if (error.kind === 'unreadable')
+        request.log.error({ details: error.details }, 'stored value unreadable');
       const retry = error.details?.retryAfterSeconds;
       if (typeof retry === 'number') reply.header('retry-after', String(retry));
       const status = HTTP_STATUS[error.kind];

@@ -24,7 +24,17 @@ import { formatDataKey } from '../crypto/cipher';
 import { dataKeyPath, readDataKey, syncDirectory } from '../crypto/data-key';
 import { isPostgresUrl } from '../db/client';
 import { sqliteFile } from '../db/sqlite/pid-file';
-import { keyOpens, pgCounts, pgVerifier, sqliteCounts, sqliteVerifier, type Counts } from './restore-checks';
+import {
+  keyOpens,
+  keyOpensNotes,
+  pgCounts,
+  pgSealedNote,
+  pgVerifier,
+  sqliteCounts,
+  sqliteSealedNote,
+  sqliteVerifier,
+  type Counts,
+} from './restore-checks';
 import { sealTo, SealError } from './seal';
 
 /** A refusal or failure of a backup command: one French line for the operator. */
@@ -179,6 +189,12 @@ const keyMismatch = (settings: BackupSettings) =>
       'sauvegarde refusée (les sources de la copie seraient illisibles).',
   );
 
+const notesMismatch = (settings: BackupSettings) =>
+  new BackupError(
+    `La clé de chiffrement (${settings.DATA_KEY ? 'DATA_KEY' : `fichier ${dataKeyPath(settings)}`}) n'ouvre pas les notes internes de cette base : ` +
+      'sauvegarde refusée (les notes de la copie seraient illisibles).',
+  );
+
 async function backupInto(dir: string, settings: BackupSettings, now: Date): Promise<BackupResult> {
   const stamp = backupStamp(now);
   const postgres = isPostgresUrl(settings.DATABASE_URL);
@@ -232,6 +248,7 @@ async function sealSqlite(settings: BackupSettings, key: Buffer, out: string): P
     try {
       const verifier = sqliteVerifier(copy);
       if (!keyOpens(key, verifier)) throw keyMismatch(settings);
+      if (!keyOpensNotes(key, sqliteSealedNote(copy))) throw notesMismatch(settings);
       manifest = { dataKey: formatDataKey(key), verifier, counts: sqliteCounts(copy) };
     } finally {
       copy.close();
@@ -252,6 +269,7 @@ async function sealPostgres(settings: BackupSettings, key: Buffer, out: string):
     const snapshot = (await client.query<{ s: string }>('select pg_export_snapshot() as s')).rows[0]!.s;
     const verifier = await pgVerifier(client);
     if (!keyOpens(key, verifier)) throw keyMismatch(settings);
+    if (!keyOpensNotes(key, await pgSealedNote(client))) throw notesMismatch(settings);
     const manifest: Manifest = { dataKey: formatDataKey(key), verifier, counts: await pgCounts(client) };
     const dump = spawnTool(
       'pg_dump',

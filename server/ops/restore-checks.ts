@@ -1,6 +1,6 @@
 // What a restore checks before it replaces anything (docs/decisions/0017, "Backups"): the row count of
 // every table against the counts the backup recorded from the same snapshot, the data key against the
-// database's verifier, and the schema — tables, columns, indexes, constraints, triggers, functions —
+// database's verifier (and the internal notes' texts), and the schema — tables, columns, indexes, constraints, triggers, functions —
 // against a scratch database migrated from this version's own migrations. Each listing is a set of
 // lines, so a difference names the object that differs.
 import { randomBytes } from 'node:crypto';
@@ -11,6 +11,7 @@ import Sqlite from 'better-sqlite3';
 import pg from 'pg';
 import { createCipher } from '../crypto/cipher';
 import { keyMatches } from '../crypto/data-key';
+import { NOTE_TEXT } from '../crypto/notes';
 import { openDatabase } from '../db/client';
 
 export type Counts = Record<string, number>;
@@ -78,6 +79,40 @@ export async function pgVerifier(client: pg.ClientBase): Promise<string | null> 
     'select verifier from data_key_check order by id limit 1',
   );
   return result.rows[0]?.verifier ?? null;
+}
+
+/** The newest note whose text is sealed (`v1:`), or null (no note yet, or a backup older than the notes). */
+export type SealedNote = { code: string; texte: string } | null;
+const SEALED_NOTE =
+  "select code, texte from report_notes where substr(texte, 1, 3) = 'v1:' order by id desc limit 1";
+
+export function sqliteSealedNote(conn: Sqlite.Database): SealedNote {
+  const table = sqliteRows(
+    conn,
+    "select 1 from sqlite_master where type = 'table' and name = 'report_notes'",
+  );
+  if (table.length === 0) return null;
+  return sqliteRows<{ code: string; texte: string }>(conn, SEALED_NOTE)[0] ?? null;
+}
+
+export async function pgSealedNote(client: pg.ClientBase): Promise<SealedNote> {
+  const table = await client.query<{ t: string | null }>("select to_regclass('public.report_notes') as t");
+  if (table.rows[0]?.t === null) return null;
+  return (await client.query<{ code: string; texte: string }>(SEALED_NOTE)).rows[0] ?? null;
+}
+
+/**
+ * Whether the key opens the notes as it opens the verifier (checked on the newest sealed note, bound to its
+ * code): a copy whose notes another key sealed would answer every thread with an error once restored.
+ */
+export function keyOpensNotes(key: Buffer, note: SealedNote): boolean {
+  if (note === null) return true;
+  try {
+    createCipher(key).decrypt(note.texte, NOTE_TEXT, note.code);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function sqliteSchema(conn: Sqlite.Database): string[] {

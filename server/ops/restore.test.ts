@@ -1,7 +1,8 @@
 // What a restore refuses (decision 0017, "Backups"), on both engines, each time with the live database, its
 // reports and its key file left exactly as they were and no temporary database left behind: a wrong
 // passphrase, one changed byte, a cut file, a database cut inside an intact seal, a key that does not open
-// the database, a schema without one of its triggers. And what a backup refuses: no sealing key, no data key.
+// the database or its internal notes, a schema without one of its triggers. And what a backup refuses: no
+// sealing key, no data key, a key that does not open the notes.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,8 +14,9 @@ import { PG_ADMIN_URL, testEngines } from '#tests/helpers/db';
 import { SAME_ORIGIN } from '#tests/helpers/report-fixture';
 import { MINIMAL_REPORT } from '#tests/helpers/signalements';
 import { loadConfig } from '../config';
-import { formatDataKey, generateDataKey } from '../crypto/cipher';
+import { createCipher, formatDataKey, generateDataKey } from '../crypto/cipher';
 import { dataKeyPath } from '../crypto/data-key';
+import { NOTE_TEXT } from '../crypto/notes';
 import { type Engine } from '../db/client';
 import { createUser } from '../domains/utilisateurs/service';
 import { PROJECT_ROOT } from '../paths';
@@ -56,7 +58,7 @@ describe.each(await testEngines())('restore refusals on %s', (engine: Engine) =>
     return { ...common, DATABASE_URL: url.toString(), DATA_KEY_FILE: join(folder, 'data.key') };
   }
 
-  /** Starts the instance once: migrated, its key file written, one user and one report with a source. */
+  /** Starts the instance once: migrated, its key file written, one user and three reports, one with a note. */
   async function populate(env: Record<string, string>): Promise<void> {
     vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     const running = await start({ ...env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' }).finally(() =>
@@ -79,6 +81,14 @@ describe.each(await testEngines())('restore refusals on %s', (engine: Engine) =>
           payload: MINIMAL_REPORT,
         });
         expect(res.statusCode).toBe(201);
+        if (i > 0) continue;
+        const note = await running.app.inject({
+          method: 'POST',
+          url: `/api/signalements/${res.json().code}/notes`,
+          headers: { cookie, ...SAME_ORIGIN },
+          payload: { texte: 'Note à restaurer' },
+        });
+        expect(note.statusCode).toBe(201);
       }
     } finally {
       await running.close();
@@ -249,6 +259,35 @@ describe.each(await testEngines())('restore refusals on %s', (engine: Engine) =>
     ).rejects.toThrow(/n'est pas celle de DATA_KEY/);
     expect(await liveState(origin)).toEqual(before);
   });
+
+  it('refuses to back up, and to restore, a database whose notes its key does not open', async () => {
+    // A note sealed under another key (a rotation gone wrong), its verifier intact.
+    const sealedElsewhere = createCipher(generateDataKey()).encrypt('Autre clé', NOTE_TEXT, 'NOT-AUTR-0001');
+    const copy = await instance('notes-autre-cle');
+    await restoreDatabase(loadConfig(copy), good, UNLOCK);
+    const update = 'update report_notes set texte = $1';
+    if (engine === 'sqlite') {
+      const conn = new Sqlite(copy.DATABASE_URL!.replace(/^file:/, ''));
+      conn.prepare(update.replace('$1', '?')).run(sealedElsewhere);
+      conn.close();
+    } else {
+      const client = new pg.Client({ connectionString: copy.DATABASE_URL });
+      await client.connect();
+      await client.query(update, [sealedElsewhere]);
+      await client.end();
+    }
+    await expect(backupDatabase(loadConfig(copy))).rejects.toThrow(
+      /n'ouvre pas les notes internes de cette base : sauvegarde refusée/,
+    );
+    if (engine !== 'sqlite') return;
+    // The same database inside an intact seal (the body of a SQLite backup is the database file).
+    const body = readFileSync(copy.DATABASE_URL!.replace(/^file:/, ''));
+    const damaged = await reseal(good, 'notes-autre-cle.sauvegarde', (manifest) => [manifest, body]);
+    await refusedUntouched(
+      damaged,
+      /n'ouvre pas ses notes internes : restauration refusée.*n'a pas été touchée/,
+    );
+  }, 60_000);
 
   it('refuses a backup whose schema lacks a trigger of the migrations', async () => {
     const copy = await instance('sans-declencheur');

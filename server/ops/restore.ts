@@ -29,13 +29,17 @@ import {
   expectedPgSchema,
   expectedSqliteSchema,
   keyOpens,
+  keyOpensNotes,
   pgCounts,
   pgSchema,
+  pgSealedNote,
   pgVerifier,
   schemaDiffers,
   sqliteCounts,
   sqliteSchema,
+  sqliteSealedNote,
   sqliteVerifier,
+  type SealedNote,
 } from './restore-checks';
 import { SealError, sealedEngine, unseal, type Unlock } from './seal';
 
@@ -154,6 +158,17 @@ export async function restoreDatabase(
     : restoreSqlite(settings, path, unlock, stamp);
 }
 
+/** The sealed key must open the copy's notes as it opens its verifier (restore-checks.ts keyOpensNotes). */
+function refuseUnreadableNotes(manifest: Manifest, note: SealedNote): void {
+  const key = parseDataKey(manifest.dataKey);
+  // A key that does not even open the verifier is refused by plannedKey, with its own message.
+  if (!key || !keyOpens(key, manifest.verifier)) return;
+  if (!keyOpensNotes(key, note))
+    throw new Refusal(
+      "La clé de chiffrement de la sauvegarde n'ouvre pas ses notes internes : restauration refusée.",
+    );
+}
+
 function checkSqliteCopy(file: string, manifest: Manifest): void {
   let conn: Sqlite.Database | undefined;
   try {
@@ -170,6 +185,7 @@ function checkSqliteCopy(file: string, manifest: Manifest): void {
       throw new Refusal(
         'La base de la sauvegarde ne porte pas le vérificateur de clé enregistré : restauration refusée.',
       );
+    refuseUnreadableNotes(manifest, sqliteSealedNote(conn));
   } finally {
     conn?.close();
   }
@@ -350,6 +366,7 @@ async function restorePostgres(
           throw new Refusal(
             'La base de la sauvegarde ne porte pas le vérificateur de clé enregistré : restauration refusée.',
           );
+        refuseUnreadableNotes(manifest, await pgSealedNote(client));
       } finally {
         await client.end();
       }

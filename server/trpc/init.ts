@@ -76,6 +76,8 @@ const mapErrors = t.middleware(async ({ ctx, next, path }) => {
       cause = unavailable();
     }
     if (cause instanceof DomainError) {
+      if (cause.kind === 'unreadable')
+        ctx.req.log.error({ details: cause.details, path }, 'stored value unreadable');
       throw new TRPCError({ code: TRPC_CODE[cause.kind], message: cause.message, cause });
     }
     if (result.error.code === 'INTERNAL_SERVER_ERROR') {

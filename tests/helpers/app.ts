@@ -78,8 +78,8 @@ export async function createTestApp(
     cipher: tdb.cipher,
     taskThreads: options.taskThreads ?? Math.min(1, tdb.db.readThreads),
     ...(options.clock ? { clock: options.clock } : {}),
-    // The thread reads the test's own key, as the server's read the configured one.
-    taskData: { key: { ...config, DATA_KEY: formatDataKey(tdb.dataKey) } },
+    // Threads read the test's own key, as the server's read the configured one.
+    keySettings: { ...config, DATA_KEY: formatDataKey(tdb.dataKey) },
   });
   const app = await buildApp({ ctx, webRoot: env.WEB_ROOT });
   await options.beforeReady?.(app);

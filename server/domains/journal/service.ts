@@ -205,6 +205,15 @@ function filtersLines(f: JournalFilters): string[] {
 }
 
 /**
+ * One style object per kind of cell (decision 0031): exceljs indexes a style once per object, and a style
+ * made per cell (`cell.numFmt = …`) is one more object for each cell of the file.
+ */
+const PLAIN_STYLE: Partial<ExcelJS.Style> = {};
+const DATE_STYLE: Partial<ExcelJS.Style> = { numFmt: 'dd/mm/yyyy hh:mm:ss' };
+/** Text a spreadsheet could read as a formula stays text when edited (signalements/export.ts safeCell). */
+const TEXT_STYLE: Partial<ExcelJS.Style> = { numFmt: '@' };
+
+/**
  * The filtered log as an xlsx file (newest first, at most `maxRows` rows, JOURNAL_EXPORT_MAX_ROWS by
  * default, which the file says when it is capped). The export is itself logged, before the file is returned.
  */
@@ -241,8 +250,9 @@ export async function exportJournalXlsx(
   sheet.columns = COLUMNS.map((c) => ({
     header: c.header,
     width: c.width,
-    style: c.date ? { numFmt: 'dd/mm/yyyy hh:mm:ss' } : {},
+    style: c.date ? DATE_STYLE : PLAIN_STYLE,
   }));
+  const styles = COLUMNS.map((c) => (c.date ? DATE_STYLE : PLAIN_STYLE));
   sheet.getRow(1).font = { bold: true };
   sheet.getRow(1).commit();
   for (let offset = 0; offset < rows; offset += EXPORT_BATCH) {
@@ -250,12 +260,10 @@ export async function exportJournalXlsx(
       .limit(Math.min(EXPORT_BATCH, rows - offset))
       .offset(offset);
     for (const entry of batch.map(entryDto)) {
-      const row = sheet.addRow(COLUMNS.map(() => null));
-      COLUMNS.forEach((column, i) => {
-        const { value, text } = safeCell(column.value(entry, ctx.calendar));
-        const cell = row.getCell(i + 1);
-        cell.value = value;
-        if (text) cell.numFmt = '@';
+      const cells = COLUMNS.map((column) => safeCell(column.value(entry, ctx.calendar)));
+      const row = sheet.addRow(cells.map((c) => c.value));
+      cells.forEach((c, i) => {
+        row.getCell(i + 1).style = c.text ? TEXT_STYLE : styles[i]!;
       });
       row.commit();
     }

@@ -1,4 +1,5 @@
 // Internal notes of a report, « Notes internes » (docs/decisions/0029-internal-notes.md): plain text by staff,
+// stored encrypted with the data key and opened only for a reader allowed to see it (server/crypto/notes.ts),
 // read by whoever may read the report, and on an anonymous report only by whoever may know its sources (the
 // same function decides both). Their author may edit or delete a note for NOTE_EDIT_MINUTES by the
 // context's clock, then it is frozen. Every change goes to the report's history (without the text), every
@@ -6,7 +7,8 @@
 import { asc, count, eq } from 'drizzle-orm';
 import { NOTE_EDIT_MINUTES } from '#shared/constants';
 import type { NoteDto, NotesListDto } from '#shared/dto/notes';
-import type { AppContext } from '#server/context';
+import { cipherOf, type AppContext } from '#server/context';
+import { openNote, sealNote } from '#server/crypto/notes';
 import type { Orm } from '#server/db/client';
 import { insertWithFreshCode } from '#server/db/fresh-code';
 import { conflict, forbidden, notFound } from '#server/errors';
@@ -50,6 +52,12 @@ type NoteRow = {
   updatedAt: Date | null;
   auteur: { code: string; nomPrenom: string };
 };
+
+/** A stored note with its text opened (a text that does not open is refused: 422, logged). */
+const opened = <R extends { code: string; texte: string }>(ctx: NotesContext, row: R): R => ({
+  ...row,
+  texte: openNote(cipherOf(ctx), row.code, row.texte),
+});
 
 function noteDto(
   row: NoteRow,
@@ -99,7 +107,7 @@ export async function listNotes(
   const mayWrite = canEditAs(actor)(report);
   const now = ctx.clock.now();
   return {
-    notes: rows.map((r) => noteDto(r, report.code, actor, mayWrite, now)),
+    notes: rows.map((r) => noteDto(opened(ctx, r), report.code, actor, mayWrite, now)),
     peutAjouter: mayWrite,
     masquees: 0,
   };
@@ -128,7 +136,7 @@ export async function createNote(
               code,
               signalementId: report.id,
               authorId: actor.id,
-              texte: input.texte,
+              texte: sealNote(cipherOf(ctx), code, input.texte),
               createdAt: now,
             })
             .onConflictDoNothing({ target: n.code })
@@ -140,7 +148,7 @@ export async function createNote(
       note: { from: null, to: stored!.code },
       longueur: { from: null, to: input.texte.length },
     });
-    return noteDto(stored!, report.code, actor, true, now);
+    return noteDto({ ...stored!, texte: input.texte }, report.code, actor, true, now);
   });
 }
 
@@ -163,10 +171,11 @@ export async function rereadNote(ctx: NotesContext, actor: SessionUser, stored: 
   const now = ctx.clock.now();
   if (!mayReadNotes(actor, report)) {
     await recordNotesRead(ctx, actor, report.code, { protegees: true, masquees: 1 });
+    // Never opened for a caller who may not read it.
     return { ...noteDto(note!, report.code, actor, false, now), texte: '' };
   }
   await recordNotesRead(ctx, actor, report.code, { nombre: 1 });
-  return noteDto(note!, report.code, actor, canEditAs(actor)(report), now);
+  return noteDto(opened(ctx, note!), report.code, actor, canEditAs(actor)(report), now);
 }
 
 /**
@@ -184,11 +193,11 @@ async function noteForChange(ctx: NotesContext, tx: Orm, actor: SessionUser, cod
     .limit(1);
   if (!found) throw notFound(NOTE_TEXTS.notFound);
   const report = await findEditable(db, actor, found.reportCode, tx);
-  const [note] = await selectNotes(db, tx).where(eq(n.id, found.id));
-  if (note!.authorId !== actor.id) throw forbidden(NOTE_TEXTS.notAuthor);
+  const [stored] = await selectNotes(db, tx).where(eq(n.id, found.id));
+  if (stored!.authorId !== actor.id) throw forbidden(NOTE_TEXTS.notAuthor);
   const now = ctx.clock.now();
-  if (now.getTime() > note!.createdAt.getTime() + EDIT_WINDOW_MS) throw conflict(NOTE_TEXTS.frozen);
-  return { note: note!, report, now };
+  if (now.getTime() > stored!.createdAt.getTime() + EDIT_WINDOW_MS) throw conflict(NOTE_TEXTS.frozen);
+  return { note: opened(ctx, stored!), report, now };
 }
 
 export async function updateNote(
@@ -202,7 +211,10 @@ export async function updateNote(
   return db.transaction(async (tx) => {
     const { note, report, now } = await noteForChange(ctx, tx, actor, code);
     if (note.texte === input.texte) return noteDto(note, report.code, actor, true, now);
-    await tx.update(n).set({ texte: input.texte, updatedAt: now }).where(eq(n.id, note.id));
+    await tx
+      .update(n)
+      .set({ texte: sealNote(cipherOf(ctx), code, input.texte), updatedAt: now })
+      .where(eq(n.id, note.id));
     await recordChange(db, tx, report.id, actor, 'note.modification', {
       note: { from: code, to: code },
       longueur: { from: note.texte.length, to: input.texte.length },

@@ -233,4 +233,28 @@ describe.each(await testEngines())('assignment on %s', (engine) => {
       details: { action: 'desassignation', utilisateur: code.other, motif: 'compte_desactive' },
     });
   });
+
+  it("stamps an assignment with the context's clock and names who made it, by both doors", async () => {
+    const at = new Date('2026-03-04T05:06:07.000Z');
+    const clock = t.ctx.clock;
+    t.ctx.clock = { now: () => at };
+    try {
+      const res = await restAssign('admin', code.assignee);
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json()).toMatchObject({
+        assignedAt: at.toISOString(),
+        assignedBy: { code: suite.admin.code, nomPrenom: 'Rasoa Admin' },
+      });
+    } finally {
+      t.ctx.clock = clock;
+    }
+    const viaTrpc = await trpcQuery('admin', 'signalements.assignees', { code: report });
+    expect(viaTrpc.json().result.data).toMatchObject([
+      {
+        utilisateur: { code: code.assignee },
+        assignedAt: at.toISOString(),
+        assignedBy: { code: suite.admin.code, nomPrenom: 'Rasoa Admin' },
+      },
+    ]);
+  });
 });

@@ -1,8 +1,9 @@
 // Who works on a report (docs/decisions/0028): assign and unassign, by the report's creator or an
 // administrator. Each change is one transaction with its history entry, its access-log entry (« droits »)
 // and, for an assignment, the assignee's e-mail.
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, getTableName, sql, type AnyColumn } from 'drizzle-orm';
 import type { AssignationDto } from '#shared/dto/signalements';
+import type { AppContext } from '#server/context';
 import type { Database, Orm, ReadOnlyDatabase } from '#server/db/client';
 import { conflict, forbidden, invalid, notFound } from '#server/errors';
 import type { SessionUser } from '../auth/session';
@@ -25,27 +26,42 @@ export const ASSIGN_MESSAGES = {
 const assignationIri = (report: string, user: string) =>
   `${iri('signalements', report)}/assignes/${encodeURIComponent(user)}`;
 
-/** The assignees of one report, by name (inside a transaction, as it sees them). */
-export async function listAssignees(db: ReadOnlyDatabase, code: string, tx?: Orm): Promise<AssignationDto[]> {
-  const report = await findSignalement(db, code, tx);
+/**
+ * One column of the user who made an assignment, as a correlated subselect on an alias of `utilisateurs`:
+ * drizzle's `alias()` is per dialect and types the rows `never` on the union Orm, raw SQL types them.
+ */
+function assignerColumn(db: ReadOnlyDatabase, column: AnyColumn) {
   const { signalementAssignees: a, utilisateurs: u } = db.t;
-  const orm: Orm = tx ?? db.read;
-  const rows = await orm
-    .select({ code: u.code, nomPrenom: u.nomPrenom, byId: a.assignedById, at: a.assignedAt })
+  const by = sql.identifier('assigner');
+  // Named with its table: the outer query's own `utilisateurs` is the assignee.
+  const assignedById = sql`${sql.identifier(getTableName(a))}.${sql.identifier(a.assignedById.name)}`;
+  return sql<
+    string | null
+  >`(select ${by}.${sql.identifier(column.name)} from ${u} ${by} where ${by}.${sql.identifier(u.id.name)} = ${assignedById})`;
+}
+
+/** The assignees of one report, by name, with who assigned them (in a transaction, as it sees them). */
+export async function listAssignees(db: ReadOnlyDatabase, code: string): Promise<AssignationDto[]> {
+  const report = await findSignalement(db, code);
+  const { signalementAssignees: a, utilisateurs: u } = db.t;
+  const rows = await db.read
+    .select({
+      code: u.code,
+      nomPrenom: u.nomPrenom,
+      byCode: assignerColumn(db, u.code),
+      byName: assignerColumn(db, u.nomPrenom),
+      at: a.assignedAt,
+    })
     .from(a)
     .innerJoin(u, eq(u.id, a.userId))
     .where(eq(a.signalementId, report.id))
     .orderBy(asc(u.nomPrenom), asc(u.id));
-  const byIds = [...new Set(rows.flatMap((r) => (r.byId === null ? [] : [r.byId])))];
-  const assigners = byIds.length
-    ? await orm.select({ id: u.id, code: u.code, nomPrenom: u.nomPrenom }).from(u).where(inArray(u.id, byIds))
-    : [];
-  const byId = new Map(assigners.map((x) => [Number(x.id), staffRef(x)]));
   return rows.map((r) => ({
     '@id': assignationIri(report.code, r.code),
     '@type': 'Assignation',
     utilisateur: staffRef(r),
-    assignedBy: r.byId === null ? null : (byId.get(Number(r.byId)) ?? null),
+    assignedBy:
+      r.byCode === null || r.byName === null ? null : staffRef({ code: r.byCode, nomPrenom: r.byName }),
     assignedAt: r.at.toISOString(),
   }));
 }
@@ -78,17 +94,20 @@ async function assigneeNames(db: Database, tx: Orm, reportId: number): Promise<s
   return rows.map((r) => r.nomPrenom);
 }
 
+/** What an assignment reads: the database, the clock that stamps it, the public address its e-mail links to. */
+export type AssignContext = Pick<AppContext, 'db' | 'clock' | 'config'>;
+
 /**
  * Assigns an enabled user to the report and e-mails them a link to it (not when they assign themselves).
  * Assigning someone already assigned is a conflict: nothing changes and no second e-mail leaves.
  */
 export async function assign(
-  db: Database,
-  publicUrl: string,
+  ctx: AssignContext,
   actor: SessionUser,
   code: string,
   userCode: string,
 ): Promise<AssignationDto> {
+  const { db } = ctx;
   const assigned = await db.transaction(async (tx) => {
     const report = await findAssignable(db, actor, code, tx);
     const user = await findUser(db, tx, userCode);
@@ -97,7 +116,12 @@ export async function assign(
     const before = await assigneeNames(db, tx, report.id);
     const inserted = await tx
       .insert(db.t.signalementAssignees)
-      .values({ signalementId: report.id, userId: user.id, assignedById: actor.id, assignedAt: new Date() })
+      .values({
+        signalementId: report.id,
+        userId: user.id,
+        assignedById: actor.id,
+        assignedAt: ctx.clock.now(),
+      })
       .onConflictDoNothing()
       .returning({ userId: db.t.signalementAssignees.userId });
     if (inserted.length === 0) throw conflict(ASSIGN_MESSAGES.alreadyAssigned);
@@ -119,11 +143,11 @@ export async function assign(
           nomPrenom: user.nomPrenom,
           code: report.code,
           by: actor.nomPrenom,
-          link: reportLink(publicUrl, report.code),
+          link: reportLink(ctx.config.PUBLIC_URL, report.code),
         }),
       );
     }
-    return (await listAssignees(db, report.code, tx)).find((x) => x.utilisateur.code === user.code)!;
+    return (await listAssignees(db, report.code)).find((x) => x.utilisateur.code === user.code)!;
   });
   return assigned;
 }

@@ -6,7 +6,8 @@
 import { PassThrough } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Config } from '#server/config';
-import { createReadContext } from '#server/context';
+import { createReadContext, type KeySettings } from '#server/context';
+import { threadCipher } from '#server/crypto/data-key';
 import { openReadOnlyDatabase } from '#server/db/client';
 import { encodeError, type PostedError } from '#server/db/threads/errors';
 import type { SessionUser } from '../auth/session';
@@ -20,6 +21,8 @@ export interface ExportJob {
   ids: number[];
   /** « Inclure les notes internes » (export.ts). */
   notesInternes?: boolean;
+  /** Where the data key is read from, to open the notes' texts (only with `notesInternes`). */
+  key?: KeySettings;
 }
 export type ExportMessage =
   { type: 'data'; chunk: Uint8Array } | { type: 'end' } | { type: 'error'; error: PostedError };
@@ -65,7 +68,14 @@ port.on('message', (control: ExportControl) => (control === 'pause' ? out.pause(
 const ended = new Promise<void>((resolve) => out.once('end', resolve));
 try {
   const options = { notesInternes: job.notesInternes ?? false };
-  await writeXlsx(out, exportBatches(db, job.actor, job.ids, { ...options, calendar }), calendar, options);
+  // The key only where notes are opened: an export without them reads nothing encrypted.
+  const cipher = options.notesInternes && job.key ? await threadCipher(db, job.key) : null;
+  await writeXlsx(
+    out,
+    exportBatches(db, job.actor, job.ids, { ...options, calendar, cipher }),
+    calendar,
+    options,
+  );
   await ended;
   post({ type: 'end' });
 } catch (error) {

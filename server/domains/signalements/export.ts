@@ -7,11 +7,12 @@ import { Transform, type PassThrough } from 'node:stream';
 import { wallClockReader, type BusinessCalendar } from '#shared/calendar';
 import type { SignalementDto } from '#shared/dto/signalements';
 import type { ListContext, Services } from '#server/context';
+import type { DataCipher } from '#server/crypto/cipher';
 import type { ReadOnlyDatabase } from '#server/db/client';
 import type { SessionUser } from '../auth/session';
 import { recordExport } from '../journal/record';
 import { notesForExport } from '../notes/queries';
-import { loadSignalements } from './loader';
+import { loadSignalementsById } from './loader';
 import { filterConditions, orderBy, type ListFilters } from './queries';
 
 /**
@@ -72,9 +73,10 @@ export interface ExportOptions {
   notesInternes?: boolean;
 }
 
-/** What the export's batches need with the notes: the calendar their times are written in. */
+/** What the export's batches need with the notes: the calendar their times are written in, the key that opens them. */
 export interface BatchOptions extends ExportOptions {
   calendar?: BusinessCalendar;
+  cipher?: DataCipher | null;
 }
 
 /** One note in its cell: « 26/11/2026 14:05 - Rabe Hery : text », the time on the business calendar's clock. */
@@ -98,14 +100,15 @@ export async function* exportBatches(
   ids: number[],
   options: BatchOptions = {},
 ): AsyncGenerator<ExportRow[]> {
-  const { calendar } = options;
+  const { calendar, cipher } = options;
   if (options.notesInternes && !calendar) throw new Error('the notes of an export need its calendar');
+  if (options.notesInternes && !cipher) throw new Error('the notes of an export need the data key');
   for (let i = 0; i < ids.length; i += BATCH) {
     const slice = ids.slice(i, i + BATCH);
-    const items = await loadSignalements(db, slice, actor);
+    const loaded = await loadSignalementsById(db, slice, actor);
     const counts = await peopleCounts(db, slice);
-    const notes = options.notesInternes ? await readableNotes(db, actor, slice, items, calendar!) : null;
-    yield items.map((item) => ({
+    const notes = options.notesInternes ? await readableNotes(db, cipher!, loaded, calendar!) : null;
+    yield loaded.map(({ item }) => ({
       item,
       counts: counts.get(item.code) ?? { auteurs: 0, sources: 0, victimes: 0 },
       ...(notes ? { notes: notes.get(item.code) ?? null } : {}),
@@ -113,29 +116,25 @@ export async function* exportBatches(
   }
 }
 
-/** The notes of the reports whose notes the exporter may read, by report code. */
+/** The notes of the loaded reports whose notes the exporter may read, by report code. */
 async function readableNotes(
   db: ReadOnlyDatabase,
-  actor: SessionUser,
-  ids: number[],
-  items: SignalementDto[],
+  cipher: DataCipher,
+  loaded: Array<{ id: number; item: SignalementDto }>,
   calendar: BusinessCalendar,
 ): Promise<Map<string, string>> {
-  const s = db.t.signalements;
-  const byCode = new Map(items.map((item) => [item.code, item]));
-  const rows = await db.read.select({ id: s.id, code: s.code }).from(s).where(inArray(s.id, ids));
   // The sources' need to know (access.ts canSeeSources), as the loader decided it for this exporter: a
   // report that is not anonymous, or one the exporter may edit (creator, assignee, administrator).
-  const readable = rows.filter((r) => {
-    const item = byCode.get(r.code);
-    return item !== undefined && (!item.isAnonyme || item.canEdit);
-  });
+  const readable = loaded.filter(({ item }) => !item.isAnonyme || item.canEdit);
   const notes = await notesForExport(
     db,
+    cipher,
     readable.map((r) => r.id),
     (note) => noteLine(note, calendar),
   );
-  return new Map(readable.flatMap((r) => (notes.has(r.id) ? [[r.code, notes.get(r.id)!] as const] : [])));
+  return new Map(
+    readable.flatMap(({ id, item }) => (notes.has(id) ? [[item.code, notes.get(id)!] as const] : [])),
+  );
 }
 
 /** The people counts of the given reports by code, in one statement (a count per kind of person). */

@@ -114,6 +114,15 @@ export async function loadSignalements(
   ids: number[],
   viewer: SessionUser,
 ): Promise<SignalementDto[]> {
+  return (await loadSignalementsById(db, ids, viewer)).map((loaded) => loaded.item);
+}
+
+/** The same, each DTO with its report's id (the export reads the notes of the reports by id). */
+export async function loadSignalementsById(
+  db: ReadOnlyDatabase,
+  ids: number[],
+  viewer: SessionUser,
+): Promise<Array<{ id: number; item: SignalementDto }>> {
   if (ids.length === 0) return [];
   const [rows, subjectList, projectList, assigneeList] = await loaderRows(db, ids);
   const canEdit = canEditAs(viewer);
@@ -175,6 +184,6 @@ export async function loadSignalements(
       canEdit: canEdit(rights),
       canAssign: canAssign(rights),
     };
-    return [dto];
+    return [{ id, item: dto }];
   });
 }

@@ -101,7 +101,14 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
       .header('x-total-count', String(ids.length))
       .header('access-control-expose-headers', 'x-total-count, content-disposition');
     // Written on a thread of its own with a capped heap (export-runner.ts).
-    const workbook = xlsxInThread({ config, databaseUrl: db.url, actor: user(request), ids, notesInternes });
+    const workbook = xlsxInThread({
+      config,
+      databaseUrl: db.url,
+      actor: user(request),
+      ids,
+      notesInternes,
+      ...(notesInternes ? { key: ctx.keySettings } : {}),
+    });
     workbook.once('error', (error) => request.log.error({ err: error }, 'xlsx export failed'));
     return reply.send(workbook);
   });
@@ -168,7 +175,7 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
   app.post('/api/signalements/:code/assignes', async (request, reply) => {
     const { code } = codeParamsSchema.parse(request.params);
     const { utilisateur } = assignSchema.parse(request.body ?? {});
-    const item = await assign(db, config.PUBLIC_URL, user(request), code, utilisateur);
+    const item = await assign(ctx, user(request), code, utilisateur);
     return reply.code(201).header('location', item['@id']).send(item);
   });
   app.delete('/api/signalements/:code/assignes/:utilisateur', async (request, reply) => {

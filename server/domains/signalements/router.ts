@@ -62,9 +62,7 @@ export const signalementsRouter = router({
   assignees: authedProcedure.input(byCode).query(({ ctx, input }) => listAssignees(ctx.db, input.code)),
   assign: authedProcedure
     .input(assignSchema.extend(byCode.shape))
-    .mutation(({ ctx, input }) =>
-      assign(ctx.db, ctx.config.PUBLIC_URL, ctx.auth.user, input.code, input.utilisateur),
-    ),
+    .mutation(({ ctx, input }) => assign(ctx, ctx.auth.user, input.code, input.utilisateur)),
   unassign: authedProcedure.input(assignSchema.extend(byCode.shape)).mutation(async ({ ctx, input }) => {
     await unassign(ctx.db, ctx.auth.user, input.code, input.utilisateur);
     return { success: true as const };

@@ -2,8 +2,7 @@
 // thread, no reader threads of its own), the data key read and checked as the server's start did, its
 // context built from the server's configuration (server/context.ts), the business calendar included. Answers { id, result } or { id, error } (read-task-pool.ts).
 import { parentPort, workerData } from 'node:worker_threads';
-import { createCipher } from '#server/crypto/cipher';
-import { keyMatches, readDataKey, readVerifier } from '#server/crypto/data-key';
+import { threadCipher } from '#server/crypto/data-key';
 import { createReadContext, type ReadContext } from '#server/context';
 import { openReadOnlyDatabase } from '#server/db/client';
 import type { SessionUser } from '#server/domains/auth/session';
@@ -21,14 +20,8 @@ if (data.testTasks && process.env.VITEST) Object.assign(tasks, TEST_TASKS);
 const db = openReadOnlyDatabase(data.url, { statementTimeoutMs: data.statementTimeoutMs });
 
 /** The server started with this key; a thread that finds another one stops (its tasks fail, none leaks). */
-const ready = (async () => {
-  const verifier = await readVerifier(db);
-  const loaded = readDataKey(data.key);
-  const cipher = loaded ? createCipher(loaded.key) : null;
-  if (cipher && verifier !== null && !keyMatches(cipher, verifier))
-    throw new Error('Clé de chiffrement différente de celle du serveur.');
-  return createReadContext(data.config, { db, cipher });
-})();
+const ready = (async () =>
+  createReadContext(data.config, { db, cipher: await threadCipher(db, data.key) }))();
 // Its failure is each task's answer (a 500, logged by the server), not an unhandled rejection that ends the thread.
 ready.catch(() => undefined);
 

@@ -1,32 +1,14 @@
+// Creating, listing and editing accounts: both doors, the set-up e-mail, duplicates, the form's messages,
+// administrators only, the list and the picker (which counts the accounts the tests before it created).
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { TEST_PASSWORD } from '#tests/helpers/app';
 import { testEngines } from '#tests/helpers/db';
-import { serverSuite } from '#tests/helpers/suite';
 import { outbox, passwordLinkIn } from '#tests/helpers/smtp';
-import { PASSWORD_STRENGTH_MESSAGES } from '../auth/password-strength';
 import { hashPasswordToken, PASSWORD_TOKEN_TTL_MS } from '../auth/password-tokens';
-import { createUser, setPassword } from './service';
+import { accountsSuite, PUBLIC_URL } from './utilisateurs.harness';
 
 describe.each(await testEngines())('user accounts on %s', (engine) => {
-  const PUBLIC_URL = 'http://signalements.test';
-  const { app: t, admin, user: agent } = serverSuite(engine, { env: { PUBLIC_URL } });
-
-  // As the application's own pages send them (fetch metadata), so the CSRF check lets them through.
-  const inject = (method: 'GET' | 'POST' | 'PATCH', url: string, cookie: string, payload?: object) =>
-    t.app.inject({
-      method,
-      url,
-      headers: { cookie, 'sec-fetch-site': 'same-origin' },
-      ...(payload ? { payload } : {}),
-    });
-  const createRest = (payload: object, cookie = admin.cookie) =>
-    inject('POST', '/api/utilisateur/create-user', cookie, payload);
-  const trpc = (path: string, cookie: string, payload: object) =>
-    t.app.inject({ method: 'POST', url: `/trpc/${path}`, headers: { cookie }, payload });
-  const userRow = async (email: string) =>
-    (await t.db.read.select().from(t.db.t.utilisateurs).where(eq(t.db.t.utilisateurs.email, email)))[0]!;
-  const mailsTo = async (email: string) => (await outbox(t.db)).filter((m) => m.to === email);
+  const { t, admin, agent, inject, createRest, trpc, userRow, mailsTo } = accountsSuite(engine);
 
   it('creates a user through REST, sends a set-up e-mail with a single-use 48 h link, and stores only its hash', async () => {
     const before = Date.now();
@@ -249,176 +231,6 @@ describe.each(await testEngines())('user accounts on %s', (engine) => {
       (await inject('PATCH', '/api/utilisateurs/USR-INCONNU', admin.cookie, { nomPrenom: 'Personne' }))
         .statusCode,
     ).toBe(404);
-  });
-
-  it('ends the sessions of a disabled user at once and lets them back in once enabled again', async () => {
-    const code = await t.user('bientot-off@example.mg');
-    const cookie = await t.login('bientot-off@example.mg');
-    const userId = (await userRow('bientot-off@example.mg')).id;
-    const res = await inject('PATCH', `/api/utilisateurs/${code}`, admin.cookie, { isEnabled: false });
-    expect(res.statusCode).toBe(200);
-    expect(res.json().isEnabled).toBe(false);
-    expect(
-      await t.db.read.select().from(t.db.t.sessions).where(eq(t.db.t.sessions.userId, userId)),
-    ).toHaveLength(0);
-    expect((await inject('GET', '/api/utilisateur/who-am-i', cookie)).statusCode).toBe(401);
-    const login = await t.app.inject({
-      method: 'POST',
-      url: '/api/login',
-      payload: { email: 'bientot-off@example.mg', password: TEST_PASSWORD },
-    });
-    expect(login.statusCode).toBe(401);
-    expect(
-      (await trpc('utilisateurs.update', admin.cookie, { code, isEnabled: true })).json().result.data
-        .isEnabled,
-    ).toBe(true);
-    await t.login('bientot-off@example.mg');
-  });
-
-  it('refuses that an administrator disables or demotes themself', async () => {
-    const code = (await userRow('admin@example.mg')).code;
-    const off = await inject('PATCH', `/api/utilisateurs/${code}`, admin.cookie, { isEnabled: false });
-    expect(off.statusCode).toBe(403);
-    expect(off.json().message).toBe('Vous ne pouvez pas désactiver votre propre compte.');
-    const demote = await trpc('utilisateurs.update', admin.cookie, { code, utilisateurRole: 'ROLE_USER' });
-    expect(demote.statusCode).toBe(403);
-    expect(demote.json().error.message).toBe(
-      "Vous ne pouvez pas retirer votre propre rôle d'administrateur.",
-    );
-    // Renaming oneself, keeping the admin role, is fine.
-    expect(
-      (
-        await inject('PATCH', `/api/utilisateurs/${code}`, admin.cookie, {
-          nomPrenom: 'Rasoa Admin',
-          utilisateurRole: 'ROLE_ADMIN',
-        })
-      ).statusCode,
-    ).toBe(200);
-    const row = await userRow('admin@example.mg');
-    expect(row.isEnabled).toBe(true);
-  });
-
-  it('never leaves the application without an enabled administrator, even when two admins disable each other at once', async () => {
-    const codeA = await t.user('chef-a@example.mg', 'ROLE_ADMIN', 'Chef A');
-    const codeB = await t.user('chef-b@example.mg', 'ROLE_ADMIN', 'Chef B');
-    const a = await t.login('chef-a@example.mg');
-    const b = await t.login('chef-b@example.mg');
-    // The first administrator steps aside, so A and B are the only enabled administrators.
-    const first = (await userRow('admin@example.mg')).code;
-    expect((await inject('PATCH', `/api/utilisateurs/${first}`, a, { isEnabled: false })).statusCode).toBe(
-      200,
-    );
-    const [ab, ba] = await Promise.all([
-      inject('PATCH', `/api/utilisateurs/${codeB}`, a, { isEnabled: false }),
-      inject('PATCH', `/api/utilisateurs/${codeA}`, b, { isEnabled: false }),
-    ]);
-    const statuses = [ab.statusCode, ba.statusCode].sort();
-    // Either the second is refused as the last administrator, or its author was disabled first.
-    expect(statuses[0]).toBe(200);
-    expect([401, 409]).toContain(statuses[1]);
-    if (statuses[1] === 409) {
-      expect([ab, ba].find((r) => r.statusCode === 409)!.json().message).toBe(
-        'Impossible de désactiver le dernier administrateur actif.',
-      );
-    }
-    const admins = await t.db.read
-      .select()
-      .from(t.db.t.utilisateurs)
-      .where(eq(t.db.t.utilisateurs.isEnabled, true));
-    const enabledAdmins = [];
-    for (const u of admins)
-      if (['chef-a@example.mg', 'chef-b@example.mg'].includes(u.email)) enabledAdmins.push(u.email);
-    expect(enabledAdmins).toHaveLength(1);
-    // Put the first administrator back for the other tests.
-    const survivor = enabledAdmins[0] === 'chef-a@example.mg' ? a : b;
-    expect(
-      (await inject('PATCH', `/api/utilisateurs/${first}`, survivor, { isEnabled: true })).statusCode,
-    ).toBe(200);
-    admin.cookie = await t.login('admin@example.mg');
-  });
-
-  it('refuses to disable or demote the last enabled administrator, even for a session that is no longer current', async () => {
-    const { updateUser } = await import('./manage');
-    const lone = await userRow('admin@example.mg');
-    const stale = await userRow('chef-a@example.mg').then(async (row) =>
-      row.isEnabled ? row : userRow('chef-b@example.mg'),
-    );
-    // The only other enabled administrator loses its rights, but its session object is still in hand.
-    await t.db.transaction((tx) =>
-      tx.update(t.db.t.utilisateurs).set({ isEnabled: false }).where(eq(t.db.t.utilisateurs.id, stale.id)),
-    );
-    const actor = {
-      ...stale,
-      role: { code: 'ROLE_ADMIN', designation: 'Administrateur' },
-      twoFactorEnrolled: false,
-    };
-    await expect(updateUser(t.db, actor, lone.code, { isEnabled: false })).rejects.toThrow(
-      'Impossible de désactiver le dernier administrateur actif.',
-    );
-    await expect(updateUser(t.db, actor, lone.code, { utilisateurRole: 'ROLE_USER' })).rejects.toThrow(
-      'Impossible de retirer le rôle du dernier administrateur actif.',
-    );
-    expect((await userRow('admin@example.mg')).isEnabled).toBe(true);
-  });
-
-  it('sends a reset e-mail by GET /api/utilisateur/reset-password/{code}; the new link replaces the previous one', async () => {
-    const code = await t.user('oubli@example.mg', 'ROLE_USER', 'Rabe Oubli');
-    const first = await inject('GET', `/api/utilisateur/reset-password/${code}`, admin.cookie);
-    expect(first.statusCode).toBe(200);
-    expect(first.json()).toEqual({ message: 'Email de réinitialisation envoyé avec succès !' });
-    const second = await trpc('utilisateurs.resetPassword', admin.cookie, { code });
-    expect(second.json().result.data.message).toBe('Email de réinitialisation envoyé avec succès !');
-    const mails = await mailsTo('oubli@example.mg');
-    expect(mails.map((m) => m.kind)).toEqual(['password-reset', 'password-reset']);
-    expect(mails[0]!.subject).toBe('Signalements : réinitialisation de votre mot de passe');
-    const [oldToken, newToken] = mails.map((m) => passwordLinkIn(m).split('/').pop()!);
-    const inspect = async (token: string) =>
-      (await t.app.inject({ url: `/api/definir-mot-de-passe/${token}` })).json().status;
-    expect(await inspect(oldToken!)).toBe('used');
-    expect(await inspect(newToken!)).toBe('valid');
-    expect(
-      (await inject('GET', '/api/utilisateur/reset-password/USR-INCONNU', admin.cookie)).statusCode,
-    ).toBe(404);
-  });
-
-  it('refuses a reset e-mail for a disabled user', async () => {
-    const code = await t.user('off-reset@example.mg');
-    await inject('PATCH', `/api/utilisateurs/${code}`, admin.cookie, { isEnabled: false });
-    const res = await inject('GET', `/api/utilisateur/reset-password/${code}`, admin.cookie);
-    expect(res.statusCode).toBe(409);
-    expect(res.json().message).toBe(
-      "Impossible d'envoyer un email de réinitialisation à un utilisateur désactivé.",
-    );
-    expect(await mailsTo('off-reset@example.mg')).toHaveLength(0);
-  });
-
-  it('refuses a weak password when a user is created with one or when a password is set, and changes nothing', async () => {
-    await expect(
-      createUser(t.db, {
-        email: 'faible@example.mg',
-        nomPrenom: 'Rabe Faible',
-        roleCode: 'ROLE_USER',
-        password: 'azertyuiop12',
-      }),
-    ).rejects.toMatchObject({ kind: 'invalid', message: PASSWORD_STRENGTH_MESSAGES.weak });
-    expect(
-      await t.db.read
-        .select()
-        .from(t.db.t.utilisateurs)
-        .where(eq(t.db.t.utilisateurs.email, 'faible@example.mg')),
-    ).toHaveLength(0);
-
-    await t.user('change-faible@example.mg', 'ROLE_USER', 'Randria Tsiky');
-    const { id, passwordHash } = await userRow('change-faible@example.mg');
-    await expect(setPassword(t.db, id, 'motdepasse123')).rejects.toMatchObject({
-      message: PASSWORD_STRENGTH_MESSAGES.weak,
-    });
-    await expect(setPassword(t.db, id, 'Randria-Tsiky-2025')).rejects.toMatchObject({
-      message: PASSWORD_STRENGTH_MESSAGES.personal,
-    });
-    expect((await userRow('change-faible@example.mg')).passwordHash).toBe(passwordHash);
-    await setPassword(t.db, id, 'girafe violette sous la pluie');
-    expect((await userRow('change-faible@example.mg')).passwordHash).not.toBe(passwordHash);
   });
 
   it('gives any logged-in user the creator picker (codes and names only, at most 300) while the user list stays admin only', async () => {
