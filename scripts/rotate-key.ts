@@ -50,6 +50,7 @@ try {
   console.info(`  sources réécrites            : ${result.sources}`);
   console.info(`  entrées d'historique         : ${result.history}`);
   console.info(`  clés de double authentification : ${result.totpKeys}`);
+  console.info(`  pièces jointes (clés rechiffrées) : ${result.evidence}`);
   if (result.origin === 'file') {
     console.info(`  nouvelle clé                 : ${result.keyFile}`);
     console.info(`  ancienne clé conservée       : ${result.oldKeyFile}`);

@@ -27,6 +27,7 @@ export type CipherContext =
   | 'two_factor_keys.key'
   | 'sessions.two_factor_pending_key'
   | 'idempotency_keys.response'
+  | 'evidence_files.cle'
   | 'data_key_check.verifier';
 
 /** A stored value that does not decrypt with this key: a wrong key or a damaged value, never garbage. */

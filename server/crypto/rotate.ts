@@ -10,6 +10,7 @@ import { openDatabase, type Database, type Orm } from '../db/client';
 import { liveWorkers, STALE_MS } from '../domains/mail/workers';
 import { rowsById, sourceHistoryRows } from './batches';
 import { createCipher, generateDataKey, sameKey, type DataCipher } from './cipher';
+import { rotateEvidenceKeys } from './evidence';
 import { DataKeyError, openDataKey, readDataKey, syncDirectory, verifierOf, writeKeyFile } from './data-key';
 import { encryptPlaintext } from './migrate-plaintext';
 import { openSource, openSourceChanges, sealSource, sealSourceChanges } from './sources';
@@ -18,6 +19,8 @@ export interface RotationCounts {
   sources: number;
   history: number;
   totpKeys: number;
+  /** Evidence files whose key was rewrapped (docs/decisions/0033-evidence-files.md). */
+  evidence: number;
 }
 
 /** Re-encrypts everything from `from` to `to` in one transaction and replaces the verifier. */
@@ -27,6 +30,7 @@ export async function reencryptAll(db: Database, from: DataCipher, to: DataCiphe
       sources: await rotateSources(db, tx, from, to),
       history: await rotateHistory(db, tx, from, to),
       totpKeys: 0,
+      evidence: await rotateEvidenceKeys(db, tx, from, to),
     };
     const k = db.t.twoFactorKeys;
     for (const row of await tx.select({ id: k.id, key: k.key }).from(k)) {
