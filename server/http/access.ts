@@ -76,8 +76,8 @@ export function registerAccessControl(app: FastifyInstance, db: Database, config
       : route.config.binaryBody
         ? BINARY_TYPE
         : request.method === 'PATCH'
-        ? PATCH_TYPE
-        : REST_TYPE;
+          ? PATCH_TYPE
+          : REST_TYPE;
     if (
       WRITES.has(request.method) &&
       hasBody(request) &&

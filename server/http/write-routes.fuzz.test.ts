@@ -508,48 +508,52 @@ describe.each(await testEngines())('fuzzing every write route and mutation (%s)'
     }
   });
 
-  it('evidence upload: any bytes under any name, never a 5xx, refusals in French and without any write', LONG, async () => {
-    await keepSessions();
-    await refreshPools();
-    const pdfHead = Buffer.from('%PDF-1.4\n');
-    const content = fc.oneof(
-      fc.uint8Array({ maxLength: 3000 }).map((bytes) => Buffer.from(bytes)),
-      fc.uint8Array({ maxLength: 3000 }).map((bytes) => Buffer.concat([pdfHead, Buffer.from(bytes)])),
-      fc.constantFrom(Buffer.from('MZ\x90\x00'), Buffer.from('<svg onload=alert(1)>'), Buffer.alloc(0)),
-    );
-    const name = fc.oneof(
-      fc.string({ unit: 'grapheme', maxLength: 60 }).map(encodeURIComponent),
-      hostileString.map((text) => {
-        try {
-          return encodeURIComponent(text);
-        } catch {
-          return '%ED%A0%80';
-        }
-      }),
-      fc.constantFrom('%', '%zz', '%00.pdf', '..', '%2F..%2Fetc', 'a'.repeat(300), 'photo.jpg'),
-    );
-    await fc.assert(
-      fc.asyncProperty(
-        fc.constantFrom(...pools.signalements, 'INEXISTANT'),
-        content,
-        name,
-        fc.constantFrom('application/octet-stream', 'application/json', 'text/plain'),
-        async (report, bytes, fileName, type) => {
-          for (const role of ['admin', 'user'] as const)
-            await send(
-              'upload',
-              role,
-              'POST',
-              `/api/signalements/${report}/pieces-jointes`,
-              { raw: bytes },
-              type,
-              { 'x-nom-fichier': fileName },
-            );
-        },
-      ),
-      { seed: SEED, numRuns: RUNS * 2, endOnFailure: true },
-    );
-  });
+  it(
+    'evidence upload: any bytes under any name, never a 5xx, refusals in French and without any write',
+    LONG,
+    async () => {
+      await keepSessions();
+      await refreshPools();
+      const pdfHead = Buffer.from('%PDF-1.4\n');
+      const content = fc.oneof(
+        fc.uint8Array({ maxLength: 3000 }).map((bytes) => Buffer.from(bytes)),
+        fc.uint8Array({ maxLength: 3000 }).map((bytes) => Buffer.concat([pdfHead, Buffer.from(bytes)])),
+        fc.constantFrom(Buffer.from('MZ\x90\x00'), Buffer.from('<svg onload=alert(1)>'), Buffer.alloc(0)),
+      );
+      const name = fc.oneof(
+        fc.string({ unit: 'grapheme', maxLength: 60 }).map(encodeURIComponent),
+        hostileString.map((text) => {
+          try {
+            return encodeURIComponent(text);
+          } catch {
+            return '%ED%A0%80';
+          }
+        }),
+        fc.constantFrom('%', '%zz', '%00.pdf', '..', '%2F..%2Fetc', 'a'.repeat(300), 'photo.jpg'),
+      );
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...pools.signalements, 'INEXISTANT'),
+          content,
+          name,
+          fc.constantFrom('application/octet-stream', 'application/json', 'text/plain'),
+          async (report, bytes, fileName, type) => {
+            for (const role of ['admin', 'user'] as const)
+              await send(
+                'upload',
+                role,
+                'POST',
+                `/api/signalements/${report}/pieces-jointes`,
+                { raw: bytes },
+                type,
+                { 'x-nom-fichier': fileName },
+              );
+          },
+        ),
+        { seed: SEED, numRuns: RUNS * 2, endOnFailure: true },
+      );
+    },
+  );
 
   it(
     'stores any text without NUL or lone surrogate as it was sent (emoji, RTL marks, combining marks)',

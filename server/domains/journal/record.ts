@@ -69,7 +69,8 @@ export async function recordEvidenceRead(
   ctx: Services,
   actor: Actor,
   signalement: string,
-  read: { nombre: number } | { protegees: true; masquees: number } | { telechargement: string; taille: number },
+  read:
+    { nombre: number } | { protegees: true; masquees: number } | { telechargement: string; taille: number },
 ): Promise<void> {
   await recordRead(ctx, actor, 'lecture_pieces_jointes', signalement, { ...read });
 }
