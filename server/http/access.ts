@@ -34,6 +34,7 @@ const TRPC_TYPE = /^application\/json\s*(?:;|$)/i;
 // An evidence file's upload (docs/decisions/0033-evidence-files.md): the raw file, under a type that a
 // cross-site form cannot send either.
 const BINARY_TYPE = /^application\/octet-stream\s*(?:;|$)/i;
+export const BINARY_TYPE_MESSAGE = 'Le fichier doit être envoyé tel quel, en application/octet-stream.';
 
 function allowedOrigins(request: FastifyRequest, config: Config): string[] {
   return [new URL(config.PUBLIC_URL).origin, `${request.protocol}://${request.host}`];
@@ -83,7 +84,7 @@ export function registerAccessControl(app: FastifyInstance, db: Database, config
       hasBody(request) &&
       !bodyType.test(request.headers['content-type'] ?? '')
     ) {
-      throw new HttpError(415, MESSAGES.unsupportedMediaType);
+      throw new HttpError(415, route.config.binaryBody ? BINARY_TYPE_MESSAGE : MESSAGES.unsupportedMediaType);
     }
     if (isHostileQuery(request.query)) throw new DomainError('invalid', MESSAGES.forbiddenKey);
     refuseHostileInput(request.query);
