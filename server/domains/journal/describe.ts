@@ -111,7 +111,8 @@ export function describeEntry(kind: AccessLogKind, d: Details): string {
     case 'lecture_pieces_jointes':
       if (d.protegees === true)
         return `Pièces jointes protégées : ${plural(num(d.masquees), 'masquée', 'masquées')} (besoin d'en connaître)`;
-      if (typeof d.telechargement === 'string') return `Téléchargement de la pièce jointe ${d.telechargement}`;
+      if (typeof d.telechargement === 'string')
+        return `Téléchargement de la pièce jointe ${d.telechargement}`;
       return `Liste des pièces jointes (${num(d.nombre)})`;
     case 'export':
       return describeExport(d);
