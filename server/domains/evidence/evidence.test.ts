@@ -46,6 +46,28 @@ const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
   'base64',
 );
+/** A zip of stored (uncompressed) entries: only the local headers file-type reads. */
+function storedZip(entries: Array<[string, string]>): Buffer {
+  const parts: Buffer[] = [];
+  for (const [name, text] of entries) {
+    const data = Buffer.from(text);
+    const header = Buffer.alloc(30);
+    header.writeUInt32LE(0x04034b50, 0);
+    header.writeUInt16LE(20, 4);
+    header.writeUInt32LE(data.length, 18);
+    header.writeUInt32LE(data.length, 22);
+    header.writeUInt16LE(Buffer.byteLength(name), 26);
+    parts.push(header, Buffer.from(name), data);
+  }
+  return Buffer.concat(parts);
+}
+const DOCX = storedZip([
+  [
+    '[Content_Types].xml',
+    '<Types><Override ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+  ],
+  ['word/document.xml', '<w:document/>'],
+]);
 /** A Windows executable: « MZ », then a PE header where file-type looks for it. */
 function exe(): Buffer {
   const b = Buffer.alloc(1024);
@@ -183,14 +205,23 @@ describe.each(await testEngines())('evidence files on %s', (engine) => {
     const renamed = await uploaded('creator', pdf(2000), 'photo.jpg');
     expect(renamed.type).toBe('application/pdf');
     expect((await uploaded('creator', PNG, 'capture')).type).toBe('image/png');
-    for (const content of [exe(), Buffer.from('<html><script>alert(1)</script></html>'), randomBytes(5000)]) {
+    expect((await uploaded('creator', DOCX, 'rapport.pdf')).type).toBe(
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    );
+    for (const content of [
+      exe(),
+      Buffer.from('<html><script>alert(1)</script></html>'),
+      Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'),
+      storedZip([['notes.txt', 'une archive, pas un document']]),
+      randomBytes(5000),
+    ]) {
       const refused = await upload('creator', content, 'rapport.pdf');
       expect(refused.statusCode, refused.body).toBe(415);
       expect(refused.json().message).toBe(UNSUPPORTED_TYPE_MESSAGE);
     }
     const empty = await upload('creator', Buffer.alloc(0));
     expect([empty.statusCode, empty.json().message]).toEqual([400, EVIDENCE_TEXTS.empty]);
-    expect(await stored()).toEqual({ files: 2, chunks: 2 });
+    expect(await stored()).toEqual({ files: 3, chunks: 3 });
     await clearFiles();
   });
 
