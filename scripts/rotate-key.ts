@@ -51,6 +51,7 @@ try {
   console.info(`  entrées d'historique         : ${result.history}`);
   console.info(`  clés de double authentification : ${result.totpKeys}`);
   console.info(`  notes internes               : ${result.notes}`);
+  console.info(`  pièces jointes (clés rechiffrées) : ${result.evidence}`);
   if (result.origin === 'file') {
     console.info(`  nouvelle clé                 : ${result.keyFile}`);
     console.info(`  ancienne clé conservée       : ${result.oldKeyFile}`);

@@ -17,6 +17,7 @@ import { partenairesRoutes } from './domains/partenaires/rest';
 import { utilisateursRoutes } from './domains/utilisateurs/rest';
 import { personnesRoutes } from './domains/personnes/rest';
 import { notesRoutes } from './domains/notes/rest';
+import { evidenceRoutes } from './domains/evidence/rest';
 import { projectsRoutes } from './domains/projects/rest';
 import { referentielsRoutes } from './domains/referentiels/rest';
 import { signalementsRoutes } from './domains/signalements/rest';
@@ -184,6 +185,7 @@ export async function buildApp({ ctx, webRoot, logStream }: BuildAppOptions): Pr
   signalementsRoutes(app, db, config);
   personnesRoutes(app);
   notesRoutes(app);
+  evidenceRoutes(app);
   projectsRoutes(app, db);
   referentielsRoutes(app, db);
   dashboardRoutes(app, db);

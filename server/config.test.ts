@@ -86,6 +86,16 @@ describe('configuration from the environment', () => {
     expect(attempt).toThrow('ACCESS_LOG_RETENTION_DAYS: au moins 30');
   });
 
+  it('has the evidence files limits (20 MB per file, 200 MB per report) and refuses bad values in French', () => {
+    const defaults = loadConfig({});
+    expect([defaults.EVIDENCE_MAX_MB, defaults.EVIDENCE_REPORT_MAX_MB]).toEqual([20, 200]);
+    const set = loadConfig({ EVIDENCE_MAX_MB: '5', EVIDENCE_REPORT_MAX_MB: '50' });
+    expect([set.EVIDENCE_MAX_MB, set.EVIDENCE_REPORT_MAX_MB]).toEqual([5, 50]);
+    const attempt = () => loadConfig({ EVIDENCE_MAX_MB: '0', EVIDENCE_REPORT_MAX_MB: 'beaucoup' });
+    expect(attempt).toThrow('EVIDENCE_MAX_MB: au moins 1');
+    expect(attempt).toThrow('EVIDENCE_REPORT_MAX_MB: doit être un nombre');
+  });
+
   it('takes TRUST_PROXY as false, a hop count (true is one) or the proxies by address or network, and refuses the rest in French', () => {
     const trust = (TRUST_PROXY: string) => loadConfig({ TRUST_PROXY }).TRUST_PROXY;
     expect([trust('false'), trust(''), trust('true'), trust('2')]).toEqual([false, false, 1, 2]);

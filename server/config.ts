@@ -89,6 +89,10 @@ export const configSchema = z.object({
   // Entries of the access log older than this many business days are deleted by the hourly purge, which
   // logs what it removed (docs/decisions/0015, "Retention"); the database refuses a cutoff under 30 days.
   ACCESS_LOG_RETENTION_DAYS: wholeNumber(30, 3650).default(365),
+  // Evidence files (docs/decisions/0033-evidence-files.md): the largest file, and all of a report's files
+  // together, in megabytes (10⁶ bytes); refused while streaming with a 413.
+  EVIDENCE_MAX_MB: wholeNumber(1, 1024).default(20),
+  EVIDENCE_REPORT_MAX_MB: wholeNumber(1, 100_000).default(200),
   // Key of the sources' encryption at rest (docs/decisions/0017). Unset: the key file DATA_KEY_FILE
   // (by default data.key beside the SQLite database, data/data.key in the project's folder with PostgreSQL), created at the
   // first start. Its value is never logged nor shown in an error.

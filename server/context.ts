@@ -173,6 +173,11 @@ declare module 'fastify' {
     clientFile?: boolean;
     /** A GET with an effect (spec §7's reset-password): same-origin check as for writes. */
     effectfulGet?: boolean;
+    /**
+     * The body is a file, streamed by the handler (application/octet-stream only: a type no cross-site form
+     * can send), not parsed (docs/decisions/0033-evidence-files.md).
+     */
+    binaryBody?: boolean;
     /** Counted against the public look-up limit before the handler runs. */
     publicLookup?: boolean;
     /**

@@ -95,6 +95,7 @@ export const ACCESS_LOG_KINDS = [
   'lecture_personnes',
   'lecture_historique',
   'lecture_notes',
+  'lecture_pieces_jointes',
   'export',
   'droits',
   'connexion',
@@ -124,3 +125,11 @@ export const NOTE_MAX_LENGTH = 5000;
 
 /** The most reports one bulk action changes (docs/decisions/0035-bulk-actions.md). */
 export const BULK_MAX = 10_000;
+/**
+ * Evidence files (docs/decisions/0033-evidence-files.md): their uploader may delete one for this many minutes
+ * after sending it (an administrator at any time); stored in encrypted blocks of EVIDENCE_CHUNK_BYTES.
+ */
+export const EVIDENCE_DELETE_MINUTES = 15;
+export const EVIDENCE_CHUNK_BYTES = 256 * 1024;
+/** The longest file name kept, in characters. */
+export const EVIDENCE_NAME_MAX_LENGTH = 200;

@@ -1,7 +1,7 @@
 // SQLite schema. drizzle/schema/pg.ts declares the same tables, columns, keys and indexes with the
 // same export names; drizzle/schema/schema.test.ts fails when the two drift apart.
 import { sql } from 'drizzle-orm';
-import { index, integer, primaryKey, real, sqliteTable as table, text } from 'drizzle-orm/sqlite-core';
+import { blob, index, integer, primaryKey, real, sqliteTable as table, text } from 'drizzle-orm/sqlite-core';
 import type { AccessAlertKind, AccessLogKind, DayCountDimension, StatutKind } from '#shared/constants';
 
 const id = () => integer('id').primaryKey({ autoIncrement: true });
@@ -15,6 +15,7 @@ const createdAt = () =>
 const float = (name: string) => real(name);
 const stringList = (name: string) => text(name, { mode: 'json' }).$type<string[]>();
 const json = <T>(name: string) => text(name, { mode: 'json' }).$type<T>();
+const bytes = (name: string) => blob(name, { mode: 'buffer' });
 
 // ---------------------------------------------------------------- accounts
 export const utilisateurRoles = table('utilisateur_roles', {
@@ -498,6 +499,48 @@ export const reportNotes = table(
     updatedAt: timestamp('updated_at'),
   },
   (t) => [index('report_notes_signalement_idx').on(t.signalementId, t.createdAt)],
+);
+
+// ---------------------------------------------------------------- evidence files (« Pièces jointes »)
+/**
+ * A file attached to a report (docs/decisions/0033-evidence-files.md). Its content lives in evidence_chunks,
+ * encrypted under a key of its own (`cle`, wrapped by the data key: a rotation rewraps it). A row without
+ * `sha256` is an upload still streaming: never listed, removed when it fails or is abandoned.
+ */
+export const evidenceFiles = table(
+  'evidence_files',
+  {
+    id: id(),
+    code: text('code').notNull().unique(),
+    signalementId: ref('signalement_id')
+      .notNull()
+      .references(() => signalements.id, { onDelete: 'cascade' }),
+    uploadedById: ref('uploaded_by_id')
+      .notNull()
+      .references(() => utilisateurs.id),
+    nom: text('nom').notNull(),
+    // Detected from the content (file-type), never the name or the browser's claim.
+    type: text('type').notNull(),
+    taille: integer('taille').notNull().default(0),
+    blocs: integer('blocs').notNull().default(0),
+    sha256: text('sha256'),
+    cle: text('cle').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('evidence_files_signalement_idx').on(t.signalementId, t.createdAt)],
+);
+
+/** The encrypted content of an evidence file, in blocks of EVIDENCE_CHUNK_BYTES (the last one shorter). */
+export const evidenceChunks = table(
+  'evidence_chunks',
+  {
+    evidenceId: ref('evidence_id')
+      .notNull()
+      .references(() => evidenceFiles.id, { onDelete: 'cascade' }),
+    idx: integer('idx').notNull(),
+    data: bytes('data').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.evidenceId, t.idx] })],
 );
 
 // One row per change to a report or one of its children, written in the change's transaction.

@@ -28,6 +28,7 @@ export type CipherContext =
   | 'sessions.two_factor_pending_key'
   | 'idempotency_keys.response'
   | 'report_notes.texte'
+  | 'evidence_files.cle'
   | 'data_key_check.verifier';
 
 /** A stored value that does not decrypt with this key: a wrong key or a damaged value, never garbage. */

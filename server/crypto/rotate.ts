@@ -11,6 +11,7 @@ import { openDatabase, type Database, type Orm } from '../db/client';
 import { liveWorkers, STALE_MS } from '../domains/mail/workers';
 import { rowsById, sourceHistoryRows } from './batches';
 import { createCipher, generateDataKey, sameKey, type DataCipher } from './cipher';
+import { rotateEvidenceKeys } from './evidence';
 import { DataKeyError, openDataKey, readDataKey, syncDirectory, verifierOf, writeKeyFile } from './data-key';
 import { encryptPlaintext } from './migrate-plaintext';
 import { NOTE_TEXT } from './notes';
@@ -21,6 +22,8 @@ export interface RotationCounts {
   history: number;
   totpKeys: number;
   notes: number;
+  /** Evidence files whose key was rewrapped (docs/decisions/0033-evidence-files.md). */
+  evidence: number;
 }
 
 /** Re-encrypts everything from `from` to `to` in one transaction and replaces the verifier. */
@@ -31,6 +34,7 @@ export async function reencryptAll(db: Database, from: DataCipher, to: DataCiphe
       history: await rotateHistory(db, tx, from, to),
       totpKeys: 0,
       notes: await rotateNotes(db, tx, from, to),
+      evidence: await rotateEvidenceKeys(db, tx, from, to),
     };
     const k = db.t.twoFactorKeys;
     for (const row of await tx.select({ id: k.id, key: k.key }).from(k)) {

@@ -31,6 +31,10 @@ const PATCH_TYPE = /^application\/(?:merge-patch\+)?json\s*(?:;|$)/i;
 // tRPC reads application/json itself; a merge-patch body would be parsed by Fastify first, and a deeply
 // nested one then overflows the stack when tRPC's adapter serializes it again (a 500).
 const TRPC_TYPE = /^application\/json\s*(?:;|$)/i;
+// An evidence file's upload (docs/decisions/0033-evidence-files.md): the raw file, under a type that a
+// cross-site form cannot send either.
+const BINARY_TYPE = /^application\/octet-stream\s*(?:;|$)/i;
+export const BINARY_TYPE_MESSAGE = 'Le fichier doit être envoyé tel quel, en application/octet-stream.';
 
 function allowedOrigins(request: FastifyRequest, config: Config): string[] {
   return [new URL(config.PUBLIC_URL).origin, `${request.protocol}://${request.host}`];
@@ -70,15 +74,17 @@ export function registerAccessControl(app: FastifyInstance, db: Database, config
     refuseCrossSite(request, config);
     const bodyType = route.config.procedures
       ? TRPC_TYPE
-      : request.method === 'PATCH'
-        ? PATCH_TYPE
-        : REST_TYPE;
+      : route.config.binaryBody
+        ? BINARY_TYPE
+        : request.method === 'PATCH'
+          ? PATCH_TYPE
+          : REST_TYPE;
     if (
       WRITES.has(request.method) &&
       hasBody(request) &&
       !bodyType.test(request.headers['content-type'] ?? '')
     ) {
-      throw new HttpError(415, MESSAGES.unsupportedMediaType);
+      throw new HttpError(415, route.config.binaryBody ? BINARY_TYPE_MESSAGE : MESSAGES.unsupportedMediaType);
     }
     if (isHostileQuery(request.query)) throw new DomainError('invalid', MESSAGES.forbiddenKey);
     refuseHostileInput(request.query);

@@ -61,6 +61,30 @@ export function matrixRequests(fixture: MatrixFixture) {
     return code;
   };
 
+  /** An evidence file's upload: a small PDF (its type is read from the content). */
+  const evidenceUpload = (): Call => ({
+    method: 'POST',
+    url: `/api/signalements/${data.report}/pieces-jointes`,
+    file: { payload: Buffer.from('%PDF-1.4\n%matrice\n'), headers: { 'x-nom-fichier': 'matrice.pdf' } },
+  });
+  /** A fresh evidence file of the creator on the report (its uploader may delete it for 15 minutes). */
+  const freshEvidence = async (): Promise<string> => {
+    const call = evidenceUpload();
+    const res = await app().app.inject({
+      method: 'POST',
+      url: call.url,
+      headers: {
+        'sec-fetch-site': 'same-origin',
+        cookie: await app().login(EMAIL.creator),
+        'content-type': 'application/octet-stream',
+        ...call.file!.headers,
+      },
+      payload: call.file!.payload,
+    });
+    if (res.statusCode !== 201) throw new Error(`evidence: ${res.statusCode} ${res.body}`);
+    return res.json().code;
+  };
+
   const REQUESTS: Record<string, (caller: Caller) => Call | Promise<Call>> = {
     'POST /api/login': () => ({
       method: 'POST',
@@ -275,6 +299,17 @@ export function matrixRequests(fixture: MatrixFixture) {
       body: { texte: 'Note de la matrice, revue' },
     }),
     'DELETE /api/notes/:code': async () => ({ method: 'DELETE', url: `/api/notes/${await freshNote()}` }),
+    'GET /api/signalements/:code/pieces-jointes': () => ({
+      url: `/api/signalements/${data.report}/pieces-jointes`,
+    }),
+    'POST /api/signalements/:code/pieces-jointes': evidenceUpload,
+    'GET /api/pieces-jointes/:code/contenu': async () => ({
+      url: `/api/pieces-jointes/${await freshEvidence()}/contenu`,
+    }),
+    'DELETE /api/pieces-jointes/:code': async () => ({
+      method: 'DELETE',
+      url: `/api/pieces-jointes/${await freshEvidence()}`,
+    }),
 
     ...Object.fromEntries(
       ['subjects', 'canals', 'niveaux', 'statuts', 'resultats', 'regions', 'districts', 'communes'].map(
@@ -416,6 +451,8 @@ export function matrixRequests(fixture: MatrixFixture) {
     'notes.update': async () =>
       mutation('notes.update', { code: await freshNote(), texte: 'Note de la matrice, revue' }),
     'notes.delete': async () => mutation('notes.delete', { code: await freshNote() }),
+    'piecesJointes.list': () => query('piecesJointes.list', { signalement: data.report }),
+    'piecesJointes.delete': async () => mutation('piecesJointes.delete', { code: await freshEvidence() }),
 
     ...Object.fromEntries(
       ['subjects', 'canals', 'niveaux', 'statuts', 'resultats', 'regions', 'districts', 'communes'].map(

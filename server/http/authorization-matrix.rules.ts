@@ -81,6 +81,12 @@ export const MATRIX: Record<string, Row> = {
   'POST /api/signalements/:code/notes':                    [401,   403,   201,   201],
   'PATCH /api/notes/:code':                                [401,   403,   200,   403],
   'DELETE /api/notes/:code':                               [401,   403,   204,   403],
+  // Evidence files (docs/decisions/0033): read and downloaded with the report, attached by who may edit it,
+  // deleted by their uploader (the creator's own file here, fresh for each caller) or an administrator.
+  'GET /api/signalements/:code/pieces-jointes':            [401,   200,   200,   200],
+  'POST /api/signalements/:code/pieces-jointes':           [401,   403,   201,   201],
+  'GET /api/pieces-jointes/:code/contenu':                 [401,   200,   200,   200],
+  'DELETE /api/pieces-jointes/:code':                      [401,   403,   204,   204],
   // ------------------------------------------------ REST: reference lists and dashboard
   'GET /api/subjects':                                     [401,   200,   200,   200],
   'GET /api/canals':                                       [401,   200,   200,   200],
@@ -165,6 +171,8 @@ export const MATRIX: Record<string, Row> = {
   'notes.create':                                          [401,   403,   200,   200],
   'notes.update':                                          [401,   403,   200,   403],
   'notes.delete':                                          [401,   403,   200,   403],
+  'piecesJointes.list':                                    [401,   200,   200,   200],
+  'piecesJointes.delete':                                  [401,   403,   200,   200],
   // ------------------------------------------------ tRPC: reference lists and dashboard
   'referentiels.subjects':                                 [401,   200,   200,   200],
   'referentiels.canals':                                   [401,   200,   200,   200],
@@ -206,6 +214,8 @@ export interface Call {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
   body?: unknown;
+  /** A binary body (an evidence file's upload) sent as application/octet-stream with these headers. */
+  file?: { payload: Buffer; headers: Record<string, string> };
   /** Overrides the caller's session (a fresh one for log-out); null sends none. */
   cookie?: string | null;
 }

@@ -79,8 +79,10 @@ describe.each(await testEngines())('authorization matrix on %s', (engine) => {
                   ? 'application/merge-patch+json'
                   : 'application/json',
             }),
+        ...(call.file ? { 'content-type': 'application/octet-stream', ...call.file.headers } : {}),
       },
       ...(call.body === undefined ? {} : { payload: JSON.stringify(call.body) }),
+      ...(call.file ? { payload: call.file.payload } : {}),
     });
   }
 

@@ -41,6 +41,7 @@ export async function openDoors(engine: Engine) {
     source: '',
     victime: '',
     note: '',
+    piece: '',
     partner: '',
     user: '',
     project: '',
@@ -91,6 +92,19 @@ export async function openDoors(engine: Engine) {
     payload: { texte: NOTE_TEXT },
   });
   data.note = note.json().code;
+  // An evidence file (docs/decisions/0033): its body is the file, application/octet-stream.
+  const piece = await t.app.inject({
+    method: 'POST',
+    url: `/api/signalements/${data.report}/pieces-jointes`,
+    headers: {
+      cookie: creatorCookie,
+      ...SAME_ORIGIN,
+      'content-type': 'application/octet-stream',
+      'x-nom-fichier': 'portes.pdf',
+    },
+    payload: Buffer.from('%PDF-1.4\n%portes\n'),
+  });
+  data.piece = piece.json().code;
   const partner = await t.app.inject({
     method: 'POST',
     url: '/api/partenaires',
@@ -137,6 +151,7 @@ export async function openDoors(engine: Engine) {
       sources: data.source,
       victimes: data.victime,
       notes: data.note,
+      'pieces-jointes': data.piece,
       partenaires: data.partner,
       utilisateurs: data.user,
       'reset-password': data.user,
@@ -151,13 +166,21 @@ export async function openDoors(engine: Engine) {
     );
   }
 
-  const bodyFor = (method: string): { headers: Record<string, string>; body: string | undefined } =>
+  /** A body of the type the route takes: JSON, or a file's bytes where the route declares `binaryBody`. */
+  const bodyFor = (
+    method: string,
+    binary = false,
+  ): { headers: Record<string, string>; body: string | undefined } =>
     ['POST', 'PUT', 'PATCH', 'DELETE'].includes(method)
       ? {
           headers: {
-            'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json',
+            'content-type': binary
+              ? 'application/octet-stream'
+              : method === 'PATCH'
+                ? 'application/merge-patch+json'
+                : 'application/json',
           },
-          body: '{}',
+          body: binary ? '%PDF-1.4\n' : '{}',
         }
       : { headers: {}, body: undefined };
 

@@ -121,7 +121,7 @@ describe.each(await testEngines())('every door under hostile spellings on %s', (
           label: `${s.label}${s.same ? ' (same route)' : ''}`,
           route: `${route.method} ${route.url}`,
           same: s.same,
-          ...bodyFor(route.method),
+          ...bodyFor(route.method, route.config.binaryBody),
         })),
       );
     expect(requests.length).toBeGreaterThan(1000);

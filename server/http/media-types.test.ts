@@ -8,6 +8,7 @@ import { testEngines } from '#tests/helpers/db';
 import { serverSuite } from '#tests/helpers/suite';
 import { SAME_ORIGIN } from '#tests/helpers/report-fixture';
 import { createReport } from '#tests/helpers/signalements';
+import { BINARY_TYPE_MESSAGE } from './access';
 
 const WRONG_TYPE = 'Les données doivent être envoyées en JSON.';
 const ACCEPTED: Record<string, string[]> = {
@@ -46,7 +47,11 @@ describe.each(await testEngines())('request body media types of the REST doors o
   const restWrites = () =>
     t.app.routeList
       .filter(
-        (r) => ['POST', 'PUT', 'PATCH'].includes(r.method) && !r.config.procedures && !r.config.clientFile,
+        (r) =>
+          ['POST', 'PUT', 'PATCH'].includes(r.method) &&
+          !r.config.procedures &&
+          !r.config.clientFile &&
+          !r.config.binaryBody,
       )
       .map((r) => ({ method: r.method, url: r.url.replace(/:[^/]+/g, report) }))
       .sort((a, b) => Number(a.url === '/api/logout') - Number(b.url === '/api/logout'));
@@ -69,6 +74,33 @@ describe.each(await testEngines())('request body media types of the REST doors o
       }
     }
     expect(wrong).toEqual([]);
+  });
+
+  it('takes an evidence file only as application/octet-stream, and refuses the others with a French 415', async () => {
+    const binary = t.app.routeList.filter((r) => r.config.binaryBody).map((r) => `${r.method} ${r.url}`);
+    expect(binary).toEqual(['POST /api/signalements/:code/pieces-jointes']);
+    const url = `/api/signalements/${report}/pieces-jointes`;
+    // The first test logged the suite's session out.
+    const cookie = await t.login('admin@example.mg');
+    const upload = (type: string) =>
+      t.app.inject({
+        method: 'POST',
+        url,
+        headers: { cookie, ...SAME_ORIGIN, 'content-type': type, 'x-nom-fichier': 'a.pdf' },
+        payload: Buffer.from('%PDF-1.4\n'),
+      });
+    for (const type of ['application/octet-stream', 'Application/Octet-Stream; x=1'])
+      expect((await upload(type)).statusCode, type).toBe(201);
+    for (const type of [
+      'application/json',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/pdf',
+    ]) {
+      const res = await upload(type);
+      expect([res.statusCode, res.json().message], type).toEqual([415, BINARY_TYPE_MESSAGE]);
+    }
   });
 
   it('creates a partner, a report and a person sent as application/ld+json, as a Hydra client does', async () => {

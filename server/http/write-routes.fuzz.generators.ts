@@ -148,6 +148,8 @@ export interface Pools {
   sources: string[];
   victimes: string[];
   notes: string[];
+  /** Evidence files (docs/decisions/0033). */
+  pieces: string[];
   utilisateurs: string[];
   projects: string[];
   mails: number[];
@@ -186,6 +188,8 @@ export function poolOfRoute(route: string): keyof Pools {
   const table: Array<[RegExp, keyof Pools]> = [
     // A note's own routes; the report's (/api/signalements/:code/notes) take a report code.
     [/^\/api\/notes\/|^notes\./, 'notes'],
+    // An evidence file's own routes; the report's (/api/signalements/:code/pieces-jointes) take a report code.
+    [/^\/api\/pieces-jointes\/|^piecesJointes\.delete/, 'pieces'],
     [/presume_auteurs|auteurs\./, 'auteurs'],
     [/sources/, 'sources'],
     [/victimes/, 'victimes'],

@@ -95,6 +95,9 @@ const REST_SCHEMAS: Record<string, z.ZodType | null> = {
   'POST /api/signalements/:code/notes': noteSchema,
   'PATCH /api/notes/:code': noteSchema,
   'DELETE /api/notes/:code': null,
+  // The body is a file (application/octet-stream): fuzzed with JSON here, with bytes and names below.
+  'POST /api/signalements/:code/pieces-jointes': null,
+  'DELETE /api/pieces-jointes/:code': null,
 };
 
 /** Typical English of zod, Fastify, tRPC and Node messages; the project answers in French. */
@@ -268,6 +271,7 @@ describe.each(await testEngines())('fuzzing every write route and mutation (%s)'
       sources: await codes(tt.sources!),
       victimes: await codes(tt.victimes!),
       notes: await codes(tt.reportNotes!),
+      pieces: await codes(tt.evidenceFiles!),
       utilisateurs: (await codes(tt.utilisateurs!, 50)).filter((code) => !actorCodes.includes(code)),
       projects: await codes(tt.projects!),
       mails: (
@@ -308,6 +312,7 @@ describe.each(await testEngines())('fuzzing every write route and mutation (%s)'
     url: string,
     body: unknown,
     contentType: string,
+    extraHeaders: Record<string, string> = {},
   ) {
     const raw =
       body && typeof body === 'object' && 'raw' in body ? (body as { raw: string | Buffer }).raw : undefined;
@@ -317,6 +322,7 @@ describe.each(await testEngines())('fuzzing every write route and mutation (%s)'
       'sec-fetch-site': 'same-origin',
       // Log-in attempts are throttled per address: fuzzed ones must not lock out the actors' re-login.
       'x-forwarded-for': `10.${sent % 250}.${Math.floor(sent / 250) % 250}.7`,
+      ...extraHeaders,
     };
     if (payload !== undefined) headers['content-type'] = contentType;
     const before = last;
@@ -414,6 +420,18 @@ describe.each(await testEngines())('fuzzing every write route and mutation (%s)'
         payload: { texte: 'Note interne\nsur deux lignes' },
       });
       if (note.statusCode !== 201) throw new Error(`note: ${note.body}`);
+      const piece = await t.app.inject({
+        method: 'POST',
+        url: `/api/signalements/${signalement}/pieces-jointes`,
+        headers: {
+          cookie,
+          'sec-fetch-site': 'same-origin',
+          'content-type': 'application/octet-stream',
+          'x-nom-fichier': 'pi%C3%A8ce.pdf',
+        },
+        payload: Buffer.from('%PDF-1.4\n%fuzz\n'),
+      });
+      if (piece.statusCode !== 201) throw new Error(`piece: ${piece.body}`);
     }
     const project = await t.app.inject({
       method: 'POST',
@@ -493,6 +511,53 @@ describe.each(await testEngines())('fuzzing every write route and mutation (%s)'
       );
     }
   });
+
+  it(
+    'evidence upload: any bytes under any name, never a 5xx, refusals in French and without any write',
+    LONG,
+    async () => {
+      await keepSessions();
+      await refreshPools();
+      const pdfHead = Buffer.from('%PDF-1.4\n');
+      const content = fc.oneof(
+        fc.uint8Array({ maxLength: 3000 }).map((bytes) => Buffer.from(bytes)),
+        fc.uint8Array({ maxLength: 3000 }).map((bytes) => Buffer.concat([pdfHead, Buffer.from(bytes)])),
+        fc.constantFrom(Buffer.from('MZ\x90\x00'), Buffer.from('<svg onload=alert(1)>'), Buffer.alloc(0)),
+      );
+      const name = fc.oneof(
+        fc.string({ unit: 'grapheme', maxLength: 60 }).map(encodeURIComponent),
+        hostileString.map((text) => {
+          try {
+            return encodeURIComponent(text);
+          } catch {
+            return '%ED%A0%80';
+          }
+        }),
+        fc.constantFrom('%', '%zz', '%00.pdf', '..', '%2F..%2Fetc', 'a'.repeat(300), 'photo.jpg'),
+      );
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...pools.signalements, 'INEXISTANT'),
+          content,
+          name,
+          fc.constantFrom('application/octet-stream', 'application/json', 'text/plain'),
+          async (report, bytes, fileName, type) => {
+            for (const role of ['admin', 'user'] as const)
+              await send(
+                'upload',
+                role,
+                'POST',
+                `/api/signalements/${report}/pieces-jointes`,
+                { raw: bytes },
+                type,
+                { 'x-nom-fichier': fileName },
+              );
+          },
+        ),
+        { seed: SEED, numRuns: RUNS * 2, endOnFailure: true },
+      );
+    },
+  );
 
   it(
     'stores any text without NUL or lone surrogate as it was sent (emoji, RTL marks, combining marks)',

@@ -5,6 +5,7 @@ import { dashboardRouter } from '../domains/dashboard/router';
 import { journalRouter } from '../domains/journal/router';
 import { mailRouter } from '../domains/mail/router';
 import { notesRouter } from '../domains/notes/router';
+import { evidenceRouter } from '../domains/evidence/router';
 import { partenairesRouter } from '../domains/partenaires/router';
 import { auteursRouter, sourcesRouter, victimesRouter } from '../domains/personnes/router';
 import { projectsRouter } from '../domains/projects/router';
@@ -25,6 +26,7 @@ export const appRouter = router({
   sources: sourcesRouter,
   victimes: victimesRouter,
   notes: notesRouter,
+  piecesJointes: evidenceRouter,
   projects: projectsRouter,
   referentiels: referentielsRouter,
   dashboard: dashboardRouter,

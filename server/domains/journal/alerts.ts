@@ -17,7 +17,12 @@ import { accessAlertMail, journalLink } from '../mail/templates';
 import { describeAlert } from './describe';
 import type { JournalSettings } from './settings';
 
-const READ_KINDS = ['lecture_personnes', 'lecture_historique', 'lecture_notes'] as const;
+const READ_KINDS = [
+  'lecture_personnes',
+  'lecture_historique',
+  'lecture_notes',
+  'lecture_pieces_jointes',
+] as const;
 
 /** Whether the user already has an alert of this kind since `since` (one alert per rule and day). */
 async function alertedSince(db: Database, tx: Orm, userId: number, kind: AccessAlertKind, since: Date) {

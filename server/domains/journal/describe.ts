@@ -126,6 +126,12 @@ export function describeEntry(kind: AccessLogKind, d: Details): string {
       if (d.protegees === true)
         return `Notes internes protégées : ${plural(num(d.masquees), 'masquée', 'masquées')} (besoin d'en connaître)`;
       return `Notes internes (${num(d.nombre)})`;
+    case 'lecture_pieces_jointes':
+      if (d.protegees === true)
+        return `Pièces jointes protégées : ${plural(num(d.masquees), 'masquée', 'masquées')} (besoin d'en connaître)`;
+      if (typeof d.telechargement === 'string')
+        return `Téléchargement de la pièce jointe ${d.telechargement}`;
+      return `Liste des pièces jointes (${num(d.nombre)})`;
     case 'export':
       return describeExport(d);
     case 'droits':

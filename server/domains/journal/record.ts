@@ -61,10 +61,24 @@ export async function recordNotesRead(
   await recordRead(ctx, actor, 'lecture_notes', signalement, { ...read });
 }
 
+/**
+ * A read of a report's evidence files: their list, or one file downloaded; may raise a `lecture_massive` alert
+ * like a read of its people (docs/decisions/0033-evidence-files.md).
+ */
+export async function recordEvidenceRead(
+  ctx: Services,
+  actor: Actor,
+  signalement: string,
+  read:
+    { nombre: number } | { protegees: true; masquees: number } | { telechargement: string; taille: number },
+): Promise<void> {
+  await recordRead(ctx, actor, 'lecture_pieces_jointes', signalement, { ...read });
+}
+
 async function recordRead(
   ctx: Services,
   actor: Actor,
-  kind: 'lecture_personnes' | 'lecture_historique' | 'lecture_notes',
+  kind: 'lecture_personnes' | 'lecture_historique' | 'lecture_notes' | 'lecture_pieces_jointes',
   signalement: string,
   details: Record<string, unknown>,
 ) {

@@ -91,7 +91,7 @@ export async function listHistorique(
       user: r.user && r.user.code !== null ? r.user : null,
       changes: r.changes,
     };
-    if (hideSources && isSourceAction(r.action)) {
+    if (hideSources && (isSourceAction(r.action) || isEvidenceAction(r.action))) {
       entry.changes = Object.fromEntries(
         Object.keys(r.changes).map((field) => [field, { from: null, to: null }]),
       );
@@ -116,3 +116,6 @@ export async function listHistorique(
 export const isPeopleAction = (action: string) => /^(auteur|source|victime)\./.test(action);
 
 export const isSourceAction = (action: string) => action.startsWith('source.');
+
+/** Entries about evidence files: their names may identify a source, so they follow the sources' need to know (0033). */
+export const isEvidenceAction = (action: string) => action.startsWith('piece_jointe.');

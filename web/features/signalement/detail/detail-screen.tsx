@@ -23,6 +23,7 @@ import { LocationCard } from './location-card';
 import { MailDialog } from './mail-dialog';
 import { MetadataCard } from './metadata-card';
 import { NotesCard } from './notes-card';
+import { EvidenceCard } from './evidence-card';
 import { SubjectsCard } from './subjects-card';
 import { UnsavedBanner } from './unsaved-banner';
 import { useLeaveGuard } from './use-leave-guard';
@@ -106,6 +107,7 @@ export function DetailScreen({ signalement: s }: { signalement: SignalementDto }
             <MetadataCard signalement={s} />
             {s.canAssign && <AssigneesCard signalement={s} />}
             <NotesCard code={code} />
+            <EvidenceCard code={code} />
             <HistoriquePanel code={code} />
           </div>
         </div>

@@ -21,6 +21,8 @@ const ACTIONS: Record<string, string> = {
   'note.ajout': 'Note interne ajoutée',
   'note.modification': 'Note interne modifiée',
   'note.suppression': 'Note interne supprimée',
+  'piece_jointe.ajout': 'Pièce jointe ajoutée',
+  'piece_jointe.suppression': 'Pièce jointe supprimée',
 };
 
 const FIELDS: Record<string, string> = {
@@ -58,6 +60,10 @@ const FIELDS: Record<string, string> = {
   // A note's entry names it and gives its length, never its text (docs/decisions/0029-internal-notes.md).
   note: 'Note',
   longueur: 'Longueur (caractères)',
+  // An evidence file's entry: its code, name and SHA-256, never its content (docs/decisions/0033-evidence-files.md).
+  piece: 'Pièce jointe',
+  nom: 'Nom du fichier',
+  sha256: 'Empreinte SHA-256',
 };
 
 export const actionLabel = (action: string) => ACTIONS[action] ?? action;
