@@ -100,6 +100,7 @@ export const ACCESS_LOG_KINDS = [
   'connexion',
   'echec_connexion',
   'purge',
+  'parametres',
 ] as const;
 export type AccessLogKind = (typeof ACCESS_LOG_KINDS)[number];
 export const PAGE_SIZE_ACCESS_LOG = 50;
@@ -120,3 +121,19 @@ export type AccessAlertKind = (typeof ACCESS_ALERT_KINDS)[number];
 export const NOTE_EDIT_MINUTES = 15;
 /** The longest internal note, in characters. */
 export const NOTE_MAX_LENGTH = 5000;
+
+/**
+ * The due day (epoch-day number) of a report that has no handling deadline: no niveau, a niveau without
+ * one, or a statut of the treated or closed kind (docs/decisions/0032-deadlines.md). Later than any day, so
+ * such reports are never overdue and come last in a sort by due day.
+ */
+export const NO_DUE_DAY = 2_147_483_647;
+/** Handling deadlines per niveau, in business days, as the specification sets them by default. */
+export const DEFAULT_DELAIS_TRAITEMENT: Readonly<Record<string, number>> = {
+  CRITIQUE: 7,
+  ELEVE: 15,
+  MOYEN: 30,
+  FAIBLE: 60,
+};
+/** The « À échéance sous 7 jours » filter: due today or within this many calendar days. */
+export const DUE_SOON_DAYS = 7;

@@ -11,6 +11,7 @@ export const ACCESS_LOG_KIND_LABELS: Record<AccessLogKind, string> = {
   connexion: 'Connexion',
   echec_connexion: 'Échec de connexion',
   purge: 'Purge (durée de conservation)',
+  parametres: 'Paramètres',
 };
 
 export const ACCESS_ALERT_KIND_LABELS: Record<AccessAlertKind, string> = {

@@ -126,6 +126,16 @@ export async function recordAssignmentChange(
   await recordAccess(db, { kind: 'droits', ...byActor(actor), signalement, details }, tx);
 }
 
+/** A setting changed by an administrator (docs/decisions/0032): which one, before → after. */
+export async function recordSettingChange(
+  db: Database,
+  actor: Actor,
+  details: { parametre: 'delai_traitement'; niveau: string; avant: number | null; apres: number | null },
+  tx: Orm,
+) {
+  await recordAccess(db, { kind: 'parametres', ...byActor(actor), details }, tx);
+}
+
 /** A successful log-in step (password, then second factor when owed). */
 export async function recordLogin(
   db: Database,

@@ -15,6 +15,7 @@ const KIND_TONES: Record<AccessLogKind, BadgeTone> = {
   connexion: 'gray',
   echec_connexion: 'orange',
   purge: 'blue',
+  parametres: 'blue',
 };
 
 /** Columns: Date (Madagascar time), Utilisateur, Adresse, Type, Signalement, Détail. */
