@@ -68,8 +68,11 @@ export async function updateDelais(
       .innerJoin(d, eq(d.niveauId, n.id))
       .where(inArray(n.code, [...wanted.keys()]));
     const byCode = new Map(rows.map((r) => [r.code, r]));
+    const order = [...wanted.keys()];
     const unknown = [...wanted.keys()].find((code) => !byCode.has(code));
     if (unknown !== undefined) throw invalid(`Niveau introuvable : ${unknown}.`, { propertyPath: 'niveau' });
+    // In the order given, so the access log reads as the administrator wrote it.
+    rows.sort((x, y) => order.indexOf(x.code) - order.indexOf(y.code));
     const changed = rows.filter((r) => (r.jours === null ? null : Number(r.jours)) !== wanted.get(r.code));
     const now = clock.now();
     for (const r of changed) {
