@@ -32,6 +32,7 @@ import {
   victimeCreateSchema,
   victimeSchema,
 } from '#shared/schemas/signalements';
+import { delaiPatchSchema } from '#shared/schemas/delais';
 import { noteSchema } from '#shared/schemas/notes';
 import {
   createUtilisateurInputSchema,
@@ -91,6 +92,7 @@ const REST_SCHEMAS: Record<string, z.ZodType | null> = {
   'POST /api/signalements/:code/notes': noteSchema,
   'PATCH /api/notes/:code': noteSchema,
   'DELETE /api/notes/:code': null,
+  'PATCH /api/delais_traitement/:code': delaiPatchSchema,
 };
 
 /** Typical English of zod, Fastify, tRPC and Node messages; the project answers in French. */

@@ -13,7 +13,7 @@ describe.each(await testEngines())('handling deadlines on %s', (engine) => {
   let agent: string;
   let agentCode: string;
   let now = new Date('2026-11-26T09:00:00Z'); // Thursday 26 November 2026, 12:00 in Madagascar
-  const codes: Record<string, string> = {};
+  const codes = { critique: '', faible: '', sans: '' };
   beforeAll(async () => {
     // Tasks on this thread: the list reads the fixed clock as the services do.
     t = await createTestApp(engine, {}, { clock: { now: () => now }, taskThreads: 0 });
