@@ -18,17 +18,19 @@ export const DELAI_MESSAGES = {
  */
 export const joursField = z
   .union([z.number(), z.string(), z.null()], { error: DELAI_MESSAGES.jours })
-  .transform((value, ctx): number | null => {
-    if (value === null) return null;
-    const text = typeof value === 'string' ? value.trim() : null;
-    if (text === '') return null;
-    const n = text === null ? value : /^\d{1,3}$/.test(text) ? Number(text) : Number.NaN;
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < DELAI_MIN_JOURS || n > DELAI_MAX_JOURS) {
-      ctx.addIssue({ code: 'custom', message: DELAI_MESSAGES.jours });
-      return z.NEVER;
-    }
-    return n;
-  });
+  .transform(toJours);
+
+function toJours(value: number | string | null, ctx: z.RefinementCtx): number | null {
+  if (value === null) return null;
+  const text = typeof value === 'string' ? value.trim() : null;
+  if (text === '') return null;
+  const n = text === null ? value : /^\d{1,3}$/.test(text) ? Number(text) : Number.NaN;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < DELAI_MIN_JOURS || n > DELAI_MAX_JOURS) {
+    ctx.addIssue({ code: 'custom', message: DELAI_MESSAGES.jours });
+    return z.NEVER;
+  }
+  return n;
+}
 
 /** One niveau's deadline (REST: PATCH /api/delais_traitement/{niveau}, merge-patch). */
 export const delaiPatchSchema = z.object({ jours: joursField });
@@ -42,3 +44,8 @@ export const delaisUpdateSchema = z.object({
 });
 export type DelaisUpdateInput = z.input<typeof delaisUpdateSchema>;
 export type DelaisUpdate = z.output<typeof delaisUpdateSchema>;
+/** The form's schema: each niveau's field as typed (digits, or empty for none), the same rules. */
+export const delaisFormSchema = z.object({
+  delais: z.array(z.object({ niveau: codeSchema, jours: z.string({ error: DELAI_MESSAGES.jours }).transform(toJours) })),
+});
+export type DelaisFormValues = z.input<typeof delaisFormSchema>;

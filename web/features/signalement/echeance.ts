@@ -3,10 +3,7 @@
 import { dayNumber } from '#shared/calendar';
 
 export type EcheanceState =
-  | { kind: 'none' }
-  | { kind: 'overdue'; days: number }
-  | { kind: 'today' }
-  | { kind: 'left'; days: number };
+  { kind: 'none' } | { kind: 'overdue'; days: number } | { kind: 'today' } | { kind: 'left'; days: number };
 
 /** The state of a due day ('yyyy-MM-dd', or null: no deadline) on the day `today` ('yyyy-MM-dd'). */
 export function echeanceState(echeance: string | null, today: string): EcheanceState {
