@@ -283,7 +283,7 @@ export function isBusinessDay(day: string): boolean {
 export function addBusinessDays(start: string, businessDays: number): string {
   if (!Number.isInteger(businessDays) || businessDays < 0) throw new RangeError('Nombre de jours invalide');
   let day = start;
-  for (let left = businessDays; left > 0; ) {
+  for (let left = businessDays; left > 0;) {
     day = addDays(day, 1);
     if (isBusinessDay(day)) left -= 1;
   }

@@ -46,6 +46,8 @@ export type DelaisUpdateInput = z.input<typeof delaisUpdateSchema>;
 export type DelaisUpdate = z.output<typeof delaisUpdateSchema>;
 /** The form's schema: each niveau's field as typed (digits, or empty for none), the same rules. */
 export const delaisFormSchema = z.object({
-  delais: z.array(z.object({ niveau: codeSchema, jours: z.string({ error: DELAI_MESSAGES.jours }).transform(toJours) })),
+  delais: z.array(
+    z.object({ niveau: codeSchema, jours: z.string({ error: DELAI_MESSAGES.jours }).transform(toJours) }),
+  ),
 });
 export type DelaisFormValues = z.input<typeof delaisFormSchema>;

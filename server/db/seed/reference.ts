@@ -115,7 +115,12 @@ export async function seedReference(db: Database): Promise<void> {
     const niveaux = await tx.select({ id: t.niveaux.id, code: t.niveaux.code }).from(t.niveaux);
     await tx
       .insert(t.delaisTraitement)
-      .values(niveaux.map((n) => ({ niveauId: n.id, jours: Object.hasOwn(DEFAULT_DELAIS_TRAITEMENT, n.code) ? DEFAULT_DELAIS_TRAITEMENT[n.code]! : null })))
+      .values(
+        niveaux.map((n) => ({
+          niveauId: n.id,
+          jours: Object.hasOwn(DEFAULT_DELAIS_TRAITEMENT, n.code) ? DEFAULT_DELAIS_TRAITEMENT[n.code]! : null,
+        })),
+      )
       .onConflictDoNothing({ target: t.delaisTraitement.niveauId });
     await tx
       .insert(t.statuts)
