@@ -630,14 +630,19 @@ export const rateWindows = table(
 // ---------------------------------------------------------------- handling deadlines (docs/decisions/0032)
 
 /** The handling deadline of each niveau, in business days; null: reports of that niveau have none. */
-export const delaisTraitement = table('delais_traitement', {
-  niveauId: ref('niveau_id')
-    .primaryKey()
-    .references(() => niveaux.id),
-  jours: integer('jours'),
-  updatedAt: timestamp('updated_at'),
-  updatedById: ref('updated_by_id').references(() => utilisateurs.id),
-});
+export const delaisTraitement = table(
+  'delais_traitement',
+  {
+    niveauId: ref('niveau_id')
+      .notNull()
+      .references(() => niveaux.id),
+    jours: integer('jours'),
+    updatedAt: timestamp('updated_at'),
+    updatedById: ref('updated_by_id').references(() => utilisateurs.id),
+  },
+  // A key of its own rather than an INTEGER PRIMARY KEY column, which SQLite makes the rowid.
+  (t) => [primaryKey({ columns: [t.niveauId] })],
+);
 
 /**
  * Every calendar day from 1900 to 2100 (epoch-day number) with its business-day ordinal: how many business
@@ -647,8 +652,8 @@ export const delaisTraitement = table('delais_traitement', {
 export const businessDays = table(
   'business_days',
   {
-    day: integer('day').primaryKey(),
+    day: integer('day').notNull(),
     ordinal: integer('ordinal').notNull(),
   },
-  (t) => [index('business_days_ordinal_idx').on(t.ordinal, t.day)],
+  (t) => [primaryKey({ columns: [t.day] }), index('business_days_ordinal_idx').on(t.ordinal, t.day)],
 );

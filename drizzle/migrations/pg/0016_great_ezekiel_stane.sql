@@ -1,13 +1,15 @@
 CREATE TABLE "business_days" (
-	"day" integer PRIMARY KEY NOT NULL,
-	"ordinal" integer NOT NULL
+	"day" integer NOT NULL,
+	"ordinal" integer NOT NULL,
+	CONSTRAINT "business_days_day_pk" PRIMARY KEY("day")
 );
 --> statement-breakpoint
 CREATE TABLE "delais_traitement" (
-	"niveau_id" integer PRIMARY KEY NOT NULL,
+	"niveau_id" integer NOT NULL,
 	"jours" integer,
 	"updated_at" timestamp (3) with time zone,
-	"updated_by_id" integer
+	"updated_by_id" integer,
+	CONSTRAINT "delais_traitement_niveau_id_pk" PRIMARY KEY("niveau_id")
 );
 --> statement-breakpoint
 ALTER TABLE "signalements" ADD COLUMN "due_day" integer DEFAULT 2147483647 NOT NULL;--> statement-breakpoint
