@@ -12,6 +12,7 @@ import { authRoutes } from './domains/auth/rest';
 import { journalRoutes } from './domains/journal/rest';
 import { flushLoginRefusals } from './domains/journal/refusals';
 import { dashboardRoutes } from './domains/dashboard/rest';
+import { delaisRoutes } from './domains/delais/rest';
 import { mailRoutes } from './domains/mail/rest';
 import { partenairesRoutes } from './domains/partenaires/rest';
 import { utilisateursRoutes } from './domains/utilisateurs/rest';
@@ -190,6 +191,7 @@ export async function buildApp({ ctx, webRoot, logStream }: BuildAppOptions): Pr
   referentielsRoutes(app, db);
   dashboardRoutes(app, db);
   journalRoutes(app);
+  delaisRoutes(app);
 
   await registerClient(app, webRoot ?? PATHS.webRoot);
   return app;

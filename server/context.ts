@@ -69,7 +69,10 @@ export type WithCipher = Pick<AppContext, 'db' | 'cipher'>;
 export type ReadsWithCipher = Pick<ReadContext, 'db' | 'cipher'>;
 
 /** What the report list and its export receive: their date filters are business days. */
-export type ListContext = Pick<ReadContext, 'db' | 'cipher' | 'calendar'>;
+export type ListContext = Pick<ReadContext, 'db' | 'cipher' | 'calendar'> & {
+  /** Today for the deadline filters (docs/decisions/0032); the system's clock when absent. */
+  clock?: Clock;
+};
 
 export interface AppContextOptions {
   /** The open database; without it, one is opened from the configuration. */

@@ -222,3 +222,98 @@ export function offsetChanges(zone: string): OffsetChange[] {
  * driver reads back as written (node-postgres reads year 0001 as 2001).
  */
 export const FAR_PAST_MS = Date.UTC(1000, 0, 1);
+
+// ---------------------------------------------------------------- business days (docs/decisions/0032)
+
+/** Easter Sunday of a Gregorian year, 'yyyy-MM-dd' (the anonymous Gregorian algorithm). */
+export function easterSunday(year: number): string {
+  const a = year % 19;
+  const b = Math.floor(year / 100);
+  const c = year % 100;
+  const d = Math.floor(b / 4);
+  const e = b % 4;
+  const f = Math.floor((b + 8) / 25);
+  const g = Math.floor((b - f + 1) / 3);
+  const h = (19 * a + b - d - g + 15) % 30;
+  const i = Math.floor(c / 4);
+  const k = c % 4;
+  const l = (32 + 2 * e + 2 * i - h - k) % 7;
+  const m = Math.floor((a + 11 * h + 22 * l) / 451);
+  const month = Math.floor((h + l - 7 * m + 114) / 31);
+  const day = ((h + l - 7 * m + 114) % 31) + 1;
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+const FIXED_HOLIDAYS = ['01-01', '03-08', '03-29', '05-01', '06-26', '08-15', '11-01', '12-25'];
+
+/**
+ * Madagascar's public holidays of `year`, sorted: New Year, Women's Day (8 March), the 1947 Martyrs
+ * (29 March), Easter Monday, Labour Day, Ascension Thursday, Whit Monday, Independence Day (26 June),
+ * Assumption, All Saints' and Christmas. A holiday on a weekend is not moved to another day.
+ */
+export function madagascarHolidays(year: number): string[] {
+  const easter = easterSunday(year);
+  const y = String(year).padStart(4, '0');
+  const movable = [addDays(easter, 1), addDays(easter, 39), addDays(easter, 50)];
+  return [...FIXED_HOLIDAYS.map((md) => `${y}-${md}`), ...movable].sort();
+}
+
+const holidaysByYear = new Map<number, Set<string>>();
+
+/** Whether the calendar day 'yyyy-MM-dd' is a business day: Monday to Friday, not a public holiday. */
+export function isBusinessDay(day: string): boolean {
+  const at = parseDay(day);
+  if (!at) throw new RangeError(`Jour invalide : ${day}`);
+  const weekday = at.getUTCDay();
+  if (weekday === 0 || weekday === 6) return false;
+  const year = at.getUTCFullYear();
+  let holidays = holidaysByYear.get(year);
+  if (!holidays) {
+    holidays = new Set(madagascarHolidays(year));
+    holidaysByYear.set(year, holidays);
+  }
+  return !holidays.has(day);
+}
+
+/**
+ * The due day of a deadline of `businessDays` business days that starts on the day `start` ('yyyy-MM-dd'):
+ * the day itself is not counted, so the first business day after it is day 1, whatever `start` is (a
+ * report filed on a Saturday, a holiday, or a Monday at any hour all count from the next business day).
+ */
+export function addBusinessDays(start: string, businessDays: number): string {
+  if (!Number.isInteger(businessDays) || businessDays < 0) throw new RangeError('Nombre de jours invalide');
+  let day = start;
+  for (let left = businessDays; left > 0;) {
+    day = addDays(day, 1);
+    if (isBusinessDay(day)) left -= 1;
+  }
+  return day;
+}
+
+/** The epoch-day number of 'yyyy-MM-dd' (days since 1970-01-01), the form the database keeps days in. */
+export function dayNumber(day: string): number {
+  const at = parseDay(day);
+  if (!at) throw new RangeError(`Jour invalide : ${day}`);
+  return Math.round(at.getTime() / DAY_MS);
+}
+
+/** 'yyyy-MM-dd' of an epoch-day number. */
+export function dayOfNumber(n: number): string {
+  return new Date(n * DAY_MS).toISOString().slice(0, 10);
+}
+
+/**
+ * The business-day ordinals from `first` to `last` (epoch-day numbers, inclusive): for each calendar day,
+ * how many business days there are from `first` up to and including it. The n-th business day after a day
+ * of ordinal k is the first day of ordinal k + n: what the database's business_days table holds, so that a
+ * due day is two index lookups (server/db/due-days.ts).
+ */
+export function businessDayOrdinals(first: number, last: number): Array<{ day: number; ordinal: number }> {
+  const rows: Array<{ day: number; ordinal: number }> = [];
+  let ordinal = 0;
+  for (let n = first; n <= last; n++) {
+    if (isBusinessDay(dayOfNumber(n))) ordinal += 1;
+    rows.push({ day: n, ordinal });
+  }
+  return rows;
+}

@@ -102,6 +102,7 @@ export const ACCESS_LOG_KINDS = [
   'echec_connexion',
   'purge',
   'action_groupee',
+  'parametres',
 ] as const;
 export type AccessLogKind = (typeof ACCESS_LOG_KINDS)[number];
 export const PAGE_SIZE_ACCESS_LOG = 50;
@@ -133,3 +134,18 @@ export const EVIDENCE_DELETE_MINUTES = 15;
 export const EVIDENCE_CHUNK_BYTES = 256 * 1024;
 /** The longest file name kept, in characters. */
 export const EVIDENCE_NAME_MAX_LENGTH = 200;
+/**
+ * The due day (epoch-day number) of a report that has no handling deadline: no niveau, a niveau without
+ * one, or a statut of the treated or closed kind (docs/decisions/0032-deadlines.md). Later than any day, so
+ * such reports are never overdue and come last in a sort by due day.
+ */
+export const NO_DUE_DAY = 2_147_483_647;
+/** Handling deadlines per niveau, in business days, as the specification sets them by default. */
+export const DEFAULT_DELAIS_TRAITEMENT: Readonly<Record<string, number>> = {
+  CRITIQUE: 7,
+  ELEVE: 15,
+  MOYEN: 30,
+  FAIBLE: 60,
+};
+/** The « À échéance sous 7 jours » filter: due today or within this many calendar days. */
+export const DUE_SOON_DAYS = 7;

@@ -14,6 +14,7 @@ import {
   timestamp as pgTimestamp,
 } from 'drizzle-orm/pg-core';
 import type { AccessAlertKind, AccessLogKind, DayCountDimension, StatutKind } from '#shared/constants';
+import { NO_DUE_DAY } from '#shared/constants';
 
 const id = () => integer('id').primaryKey().generatedByDefaultAsIdentity();
 const ref = (name: string) => integer(name);
@@ -315,6 +316,10 @@ export const signalements = table(
       .default(sql`'[]'::jsonb`),
     // Lower-cased, accent-free text of everything the list search looks at, kept by the service.
     searchText: text('search_text').notNull().default(''),
+    // The handling deadline (docs/decisions/0032-deadlines.md): the epoch day it falls on while the report
+    // is open and its niveau has one; NO_DUE_DAY otherwise, so that one plain index serves the « En retard »
+    // filter and the sort by due day alike on both engines. Written by refreshDueDays only.
+    dueDay: integer('due_day').notNull().default(NO_DUE_DAY),
   },
   (t) => [
     index('signalements_signalement_at_idx').on(t.signalementAt, t.id),
@@ -327,6 +332,7 @@ export const signalements = table(
     index('signalements_statut_idx').on(t.statutId, t.signalementAt),
     index('signalements_niveau_idx').on(t.niveauId, t.signalementAt),
     index('signalements_resultat_idx').on(t.resultatId, t.signalementAt),
+    index('signalements_due_day_idx').on(t.dueDay, t.id),
   ],
 );
 
@@ -670,4 +676,35 @@ export const rateWindows = table(
     count: integer('count').notNull(),
   },
   (t) => [index('rate_windows_started_idx').on(t.startedAt)],
+);
+
+// ---------------------------------------------------------------- handling deadlines (docs/decisions/0032)
+
+/** The handling deadline of each niveau, in business days; null: reports of that niveau have none. */
+export const delaisTraitement = table(
+  'delais_traitement',
+  {
+    niveauId: ref('niveau_id')
+      .notNull()
+      .references(() => niveaux.id),
+    jours: integer('jours'),
+    updatedAt: timestamp('updated_at'),
+    updatedById: ref('updated_by_id').references(() => utilisateurs.id),
+  },
+  // A key of its own rather than an INTEGER PRIMARY KEY column, which SQLite makes the rowid.
+  (t) => [primaryKey({ columns: [t.niveauId] })],
+);
+
+/**
+ * Every calendar day from 1900 to 2100 (epoch-day number) with its business-day ordinal: how many business
+ * days of Madagascar's calendar there are up to it (shared/calendar.ts businessDayOrdinals). Filled at start
+ * (server/db/due-days.ts); the due day of a deadline of n days is the first day of ordinal k + n.
+ */
+export const businessDays = table(
+  'business_days',
+  {
+    day: integer('day').notNull(),
+    ordinal: integer('ordinal').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day] }), index('business_days_ordinal_idx').on(t.ordinal, t.day)],
 );

@@ -6,6 +6,7 @@ import { asc, sql } from 'drizzle-orm';
 import { offsetChanges, type OffsetChange } from '#shared/calendar';
 import type { Database } from './client';
 import { dayCountsBackfill } from './day-counts';
+import { refreshDueDays } from './due-days';
 
 export interface CalendarSync {
   zone: string;
@@ -42,6 +43,8 @@ export async function syncBusinessCalendar(db: Database, zone: string): Promise<
       .values(wanted.map((c) => ({ startsAt: new Date(c.startsAt), offsetMs: c.offsetMs, zone })));
     await tx.delete(db.t.signalementDayCounts);
     for (const statement of dayCountsBackfill(db.engine)) await db.execute(sql.raw(statement));
+    // A report's start day is a day of the zone: its due day moves with it (docs/decisions/0032).
+    await refreshDueDays(db, 'all');
   });
   return { zone, previousZone: stored.zone, rebuilt: true };
 }

@@ -237,6 +237,13 @@ export function matrixRequests(fixture: MatrixFixture) {
       body: { codes: [data.report], action: { type: 'niveau', niveau: '/api/niveaux/MOYEN' } },
     }),
     'GET /api/dashboard/mes-dossiers': () => ({ url: '/api/dashboard/mes-dossiers' }),
+    'GET /api/delais_traitement': () => ({ url: '/api/delais_traitement' }),
+    'GET /api/delais_traitement/:code': () => ({ url: '/api/delais_traitement/CRITIQUE' }),
+    'PATCH /api/delais_traitement/:code': () => ({
+      method: 'PATCH',
+      url: '/api/delais_traitement/MOYEN',
+      body: { jours: 30 },
+    }),
     'GET /api/signalement/:code/default-mail-content': () => ({
       url: `/api/signalement/${data.report}/default-mail-content`,
     }),
@@ -369,6 +376,8 @@ export function matrixRequests(fixture: MatrixFixture) {
     'mail.retry': async () => mutation('mail.retry', { id: await insertFailedMail(app()) }),
     'journal.list': () => query('journal.list', { page: 1, filters: {} }),
     'journal.alerts': () => query('journal.alerts'),
+    'delais.list': () => query('delais.list'),
+    'delais.update': () => mutation('delais.update', { delais: [{ niveau: 'MOYEN', jours: 30 }] }),
     'journal.markAlertSeen': async () => mutation('journal.markAlertSeen', { id: await insertAlert(app()) }),
 
     'partenaires.list': () => query('partenaires.list', {}),

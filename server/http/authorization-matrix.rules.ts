@@ -64,6 +64,10 @@ export const MATRIX: Record<string, Row> = {
   // Bulk actions (docs/decisions/0035-bulk-actions.md): refused as a whole when one report is not the caller's.
   'POST /api/signalements/actions-groupees/apercu':        [401,   403,   200,   200],
   'POST /api/signalements/actions-groupees':               [401,   403,   200,   200],
+  // Handling deadlines (docs/decisions/0032): any staff member reads them, administrators change them.
+  'GET /api/delais_traitement':                            [401,   200,   200,   200],
+  'GET /api/delais_traitement/:code':                      [401,   200,   200,   200],
+  'PATCH /api/delais_traitement/:code':                    [401,   403,   403,   200],
   'GET /api/signalement/:code/default-mail-content':       [401,   200,   200,   200],
   'POST /api/signalement/:code/notify-partner':            [401,   403,   200,   200],
   'POST /api/presume_auteurs':                             [401,   403,   201,   201],
@@ -153,6 +157,8 @@ export const MATRIX: Record<string, Row> = {
   'signalements.bulk':                                     [401,   403,   200,   200],
   'signalements.unassign':                                 [401,   403,   200,   200],
   'dashboard.myCases':                                     [401,   200,   200,   200],
+  'delais.list':                                           [401,   200,   200,   200],
+  'delais.update':                                         [401,   403,   403,   200],
   'signalements.defaultMailContent':                       [401,   200,   200,   200],
   'signalements.notifyPartner':                            [401,   403,   200,   200],
   'auteurs.list':                                          [401,   200,   200,   200],

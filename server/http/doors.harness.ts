@@ -158,6 +158,8 @@ export async function openDoors(engine: Engine) {
       projects: data.project,
       mail_outbox: data.mail,
       'definir-mot-de-passe': data.token,
+      // A niveau's handling deadline (docs/decisions/0032).
+      delais_traitement: 'CRITIQUE',
     };
     const segments = url.split('/').slice(1);
     // A new collection without an entry above still gets a real, existing code.

@@ -197,6 +197,8 @@ export function poolOfRoute(route: string): keyof Pools {
     [/utilisateur|passwordTokens|definir/, 'utilisateurs'],
     [/mail/, 'mails'],
     [/projects/, 'projects'],
+    // A niveau's deadline (docs/decisions/0032).
+    [/delais/, 'niveaux'],
   ];
   return table.find(([pattern]) => pattern.test(route))?.[1] ?? 'signalements';
 }

@@ -34,6 +34,7 @@ import {
   victimeCreateSchema,
   victimeSchema,
 } from '#shared/schemas/signalements';
+import { delaiPatchSchema } from '#shared/schemas/delais';
 import { noteSchema } from '#shared/schemas/notes';
 import {
   createUtilisateurInputSchema,
@@ -98,6 +99,7 @@ const REST_SCHEMAS: Record<string, z.ZodType | null> = {
   // The body is a file (application/octet-stream): fuzzed with JSON here, with bytes and names below.
   'POST /api/signalements/:code/pieces-jointes': null,
   'DELETE /api/pieces-jointes/:code': null,
+  'PATCH /api/delais_traitement/:code': delaiPatchSchema,
 };
 
 /** Typical English of zod, Fastify, tRPC and Node messages; the project answers in French. */

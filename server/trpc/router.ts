@@ -2,6 +2,7 @@ import { passwordTokensRouter } from '../domains/auth/password-tokens-router';
 import { authRouter } from '../domains/auth/router';
 import { twoFactorRouter } from '../domains/auth/two-factor-router';
 import { dashboardRouter } from '../domains/dashboard/router';
+import { delaisRouter } from '../domains/delais/router';
 import { journalRouter } from '../domains/journal/router';
 import { mailRouter } from '../domains/mail/router';
 import { notesRouter } from '../domains/notes/router';
@@ -31,6 +32,7 @@ export const appRouter = router({
   referentiels: referentielsRouter,
   dashboard: dashboardRouter,
   journal: journalRouter,
+  delais: delaisRouter,
 });
 
 export type AppRouter = typeof appRouter;

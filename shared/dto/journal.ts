@@ -13,6 +13,7 @@ export const ACCESS_LOG_KIND_LABELS: Record<AccessLogKind, string> = {
   echec_connexion: 'Échec de connexion',
   purge: 'Purge (durée de conservation)',
   action_groupee: 'Action groupée',
+  parametres: 'Paramètres',
 };
 
 export const ACCESS_ALERT_KIND_LABELS: Record<AccessAlertKind, string> = {

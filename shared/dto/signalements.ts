@@ -72,6 +72,11 @@ export interface SignalementDto {
   fokontany: string | null;
   projects: ProjectDto[];
   isTreated: boolean;
+  /**
+   * The handling deadline's due day, 'yyyy-MM-dd' (docs/decisions/0032-deadlines.md): null when the report
+   * is treated or closed, has no niveau, or its niveau has no deadline. Overdue from the day after.
+   */
+  echeance: string | null;
   isInternalResponsability: boolean;
   isConfict: boolean;
   isRecurrent: boolean;
@@ -111,6 +116,8 @@ export interface SignalementListItemDto {
   statut: ListRefDto | null;
   niveau: (ListRefDto & Pick<NiveauDto, 'color'>) | null;
   isTreated: boolean;
+  /** The due day, as SignalementDto's (docs/decisions/0032). */
+  echeance: string | null;
   /** « Assigné à »: empty for « Non assigné » (docs/decisions/0028-assignees-rights.md). */
   assignees: Pick<StaffRefDto, 'code' | 'nomPrenom'>[];
 }

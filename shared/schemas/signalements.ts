@@ -190,7 +190,10 @@ export const notifyPartnerSchema = z.object({
 });
 
 // ---------------------------------------------------------------- list
-export const SORT_FIELDS = ['signalementAt', 'code', 'partenaire.designation'] as const;
+export const SORT_FIELDS = ['signalementAt', 'code', 'partenaire.designation', 'echeance'] as const;
+/** The deadline filter (docs/decisions/0032): « En retard », « À échéance sous 7 jours ». */
+export const ECHEANCE_FILTERS = ['en_retard', 'sous_7_jours'] as const;
+export type EcheanceFilter = (typeof ECHEANCE_FILTERS)[number];
 
 /** The list filters in the §7 vocabulary; the REST query string parses straight into this. */
 /** A boolean of the query string ('true'/'false') or of a tRPC input. */
@@ -219,6 +222,10 @@ export const signalementListSchema = z.object({
   // « Assigné à » (docs/decisions/0028): users by code, or `exists[assignees]=false` for « Non assigné ».
   'assignees.code': z.array(z.string().max(64)).max(100).optional(),
   exists: z.object({ assignees: queryBoolean.optional() }).optional(),
+  // « En retard » / « À échéance sous 7 jours » (docs/decisions/0032), by the server's today.
+  echeance: z
+    .enum(ECHEANCE_FILTERS, { message: 'Échéance invalide (en_retard ou sous_7_jours).' })
+    .optional(),
 });
 export type SignalementListInput = z.input<typeof signalementListSchema>;
 export type SignalementListQuery = z.output<typeof signalementListSchema>;

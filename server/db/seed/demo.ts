@@ -6,6 +6,7 @@ import { sealSource } from '#server/crypto/sources';
 import { generateCode, generateSignalementCode } from '#server/domains/signalements/code';
 import { normalizeSearch } from '#server/domains/signalements/search-text';
 import { type Database, type Orm } from '../client';
+import { refreshDueDays } from '../due-days';
 import { recordSearchTerms } from '../search';
 import { bulkInsert } from './bulk';
 import { DEMO_PARTNERS, DEMO_PROJECTS, FIRST_NAMES, LAST_NAMES } from './demo-data';
@@ -364,5 +365,7 @@ export async function seedDemo(ctx: WithCipher, options: DemoOptions): Promise<D
     result.victimes += written.victimes;
     options.onProgress?.(result.reports, total);
   }
+  // The reports were written without the service: their due days, set-based (docs/decisions/0032).
+  if (total > 0) await refreshDueDays(db, 'all');
   return result;
 }

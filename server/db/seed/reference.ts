@@ -1,4 +1,5 @@
 import {
+  DEFAULT_DELAIS_TRAITEMENT,
   INTERNAL_PARTNER_CODE,
   OTHERS_CODE,
   ROLE_ADMIN,
@@ -110,6 +111,17 @@ export async function seedReference(db: Database): Promise<void> {
       .insert(t.niveaux)
       .values([...NIVEAUX])
       .onConflictDoNothing({ target: t.niveaux.code });
+    // The default handling deadlines (docs/decisions/0032), once: an administrator's choice is kept.
+    const niveaux = await tx.select({ id: t.niveaux.id, code: t.niveaux.code }).from(t.niveaux);
+    await tx
+      .insert(t.delaisTraitement)
+      .values(
+        niveaux.map((n) => ({
+          niveauId: n.id,
+          jours: Object.hasOwn(DEFAULT_DELAIS_TRAITEMENT, n.code) ? DEFAULT_DELAIS_TRAITEMENT[n.code]! : null,
+        })),
+      )
+      .onConflictDoNothing({ target: t.delaisTraitement.niveauId });
     await tx
       .insert(t.statuts)
       .values([...STATUTS])

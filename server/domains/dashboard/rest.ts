@@ -9,7 +9,7 @@ export function dashboardRoutes(app: FastifyInstance, db: Database) {
   const range = (query: unknown) => dateRangeSchema.parse(query ?? {});
 
   app.get('/api/dashboard/key-metrics', (request) => keyMetrics(db, range(request.query)));
-  app.get('/api/dashboard/mes-dossiers', (request) => myCases(db, request.auth!.user));
+  app.get('/api/dashboard/mes-dossiers', (request) => myCases(app.ctx, request.auth!.user));
   app.get('/api/dashboard/count-per-localisation', (request) => {
     const input = localisationInputSchema.parse(request.query ?? {});
     return perLocalisation(db, input.type, input);

@@ -21,7 +21,7 @@ const range = dateRangeSchema.optional();
 /** The dashboard's data for the client: the seven calls of spec §7, the map style and the period analysis. */
 export const dashboardRouter = router({
   keyMetrics: authedProcedure.input(range).query(({ ctx, input }) => keyMetrics(ctx.db, input)),
-  myCases: authedProcedure.query(({ ctx }) => myCases(ctx.db, ctx.auth.user)),
+  myCases: authedProcedure.query(({ ctx }) => myCases(ctx, ctx.auth.user)),
   perLocalisation: authedProcedure
     .input(localisationInputSchema)
     .query(({ ctx, input }) => perLocalisation(ctx.db, input.type, input)),

@@ -63,6 +63,12 @@ function describeRights(d: Details): string {
   }
 }
 
+/** A change of a setting (docs/decisions/0032): « Délai de traitement Critique : 7 → 10 jours ». */
+function describeSetting(d: Details): string {
+  const days = (value: unknown) => (typeof value === 'number' ? `${value} jours` : 'aucun délai');
+  return `Délai de traitement ${str(d.niveau)} : ${days(d.avant)} → ${days(d.apres)}`;
+}
+
 /** A logged search (logged-text.ts): « recherche (12 caractères) », or the report code searched. */
 function describeSearch(r: unknown): string | null {
   if (!r || typeof r !== 'object') return null;
@@ -140,6 +146,8 @@ export function describeEntry(kind: AccessLogKind, d: Details): string {
       return LOGIN_STEPS[str(d.etape) as LoginStep] ?? ACCESS_LOG_KIND_LABELS.connexion;
     case 'echec_connexion':
       return describeLoginFailure(d);
+    case 'parametres':
+      return describeSetting(d);
     case 'purge':
       return `Purge des entrées antérieures au ${str(d.avant).split('-').reverse().join('/')} (conservation ${num(d.conservationJours)} jours) : ${plural(num(d.supprimees), 'entrée supprimée', 'entrées supprimées')}`;
     case 'action_groupee':

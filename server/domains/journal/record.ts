@@ -156,6 +156,16 @@ export async function recordBulkAction(
   await recordAccess(ctx.db, { kind: 'action_groupee', ...byActor(actor), details: logged }, tx);
 }
 
+/** A setting changed by an administrator (docs/decisions/0032): which one, before → after. */
+export async function recordSettingChange(
+  db: Database,
+  actor: Actor,
+  details: { parametre: 'delai_traitement'; niveau: string; avant: number | null; apres: number | null },
+  tx: Orm,
+) {
+  await recordAccess(db, { kind: 'parametres', ...byActor(actor), details }, tx);
+}
+
 /** A successful log-in step (password, then second factor when owed). */
 export async function recordLogin(
   db: Database,

@@ -183,7 +183,12 @@ describe.each(await testEngines())('assignment on %s', (engine) => {
     expect(viaTrpc.json().result.data.items.map((r: { code: string }) => r.code)).toEqual([report]);
 
     const mine = await trpcQuery('assignee', 'dashboard.myCases');
-    expect(mine.json().result.data).toEqual({ ouverts: 1, nonAssignes: null });
+    expect(mine.json().result.data).toEqual({
+      ouverts: 1,
+      enRetard: 0,
+      nonAssignes: null,
+      enRetardTous: null,
+    });
     const admin = await send('admin', 'GET', '/api/dashboard/mes-dossiers');
     expect(admin.json()).toMatchObject({ ouverts: 0, nonAssignes: expect.any(Number) });
     expect(admin.json().nonAssignes).toBeGreaterThanOrEqual(1);

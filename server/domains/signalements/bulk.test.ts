@@ -4,6 +4,7 @@
 // Both doors, both engines.
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { NO_DUE_DAY } from '#shared/constants';
 import { BULK_MAX } from '#shared/constants';
 import { testEngines } from '#tests/helpers/db';
 import { insertAssignment, SAME_ORIGIN } from '#tests/helpers/report-fixture';
@@ -48,7 +49,14 @@ describe.each(await testEngines())('bulk actions on %s', (engine) => {
   const state = async (codes: string[]) => {
     const { signalements: s, statuts: st, niveaux: n } = t.db.t;
     return t.db.read
-      .select({ code: s.code, statut: st.code, niveau: n.code, isTreated: s.isTreated, closeAt: s.closeAt })
+      .select({
+        code: s.code,
+        statut: st.code,
+        niveau: n.code,
+        isTreated: s.isTreated,
+        closeAt: s.closeAt,
+        dueDay: s.dueDay,
+      })
       .from(s)
       .leftJoin(st, eq(st.id, s.statutId))
       .leftJoin(n, eq(n.id, s.niveauId))
@@ -137,6 +145,9 @@ describe.each(await testEngines())('bulk actions on %s', (engine) => {
     });
     expect(res.statusCode, res.body).toBe(200);
     expect((await state(mine)).map((r) => r.niveau)).toEqual(['CRITIQUE', 'CRITIQUE', 'CRITIQUE']);
+    // The deadline follows the niveau (docs/decisions/0032-deadlines.md): a real due day now.
+    const due = (await state(mine)).map((r) => r.dueDay);
+    for (const day of due) expect(day).toBeLessThan(NO_DUE_DAY);
     const entries = await history(mine, 'modification');
     expect(entries.map((e) => e.changes)).toEqual(
       mine.map(() => ({ niveau: { from: null, to: 'Critique' } })),
@@ -149,10 +160,24 @@ describe.each(await testEngines())('bulk actions on %s', (engine) => {
       selectionnes: 3,
       modifies: 3,
     });
-    // Cleared with null.
+    // A closed report is due no more; reopened, it has its due day back.
+    const closed = await rest('admin', {
+      filtre,
+      action: { type: 'statut', statut: '/api/statuts/CLOTURE' },
+    });
+    expect(closed.json(), closed.body).toMatchObject({ modifies: 3 });
+    expect((await state(mine)).map((r) => r.dueDay)).toEqual([NO_DUE_DAY, NO_DUE_DAY, NO_DUE_DAY]);
+    const reopened = await rest('admin', {
+      filtre,
+      action: { type: 'statut', statut: '/api/statuts/EN_COURS' },
+    });
+    expect(reopened.json(), reopened.body).toMatchObject({ modifies: 3 });
+    expect((await state(mine)).map((r) => r.dueDay)).toEqual(due);
+    // Cleared with null: no niveau, no deadline.
     const cleared = await rest('admin', { filtre, action: { type: 'niveau', niveau: null } });
     expect(cleared.json()).toMatchObject({ modifies: 3 });
     expect((await state(mine)).map((r) => r.niveau)).toEqual([null, null, null]);
+    expect((await state(mine)).map((r) => r.dueDay)).toEqual([NO_DUE_DAY, NO_DUE_DAY, NO_DUE_DAY]);
   });
 
   it('assigns and unassigns in bulk: one history entry per report, one e-mail listing the reports', async () => {

@@ -14,6 +14,7 @@ import {
 } from '#shared/schemas/signalements';
 import type { AppContext } from '#server/context';
 import type { Database, Orm, ReadOnlyDatabase } from '#server/db/client';
+import { refreshDueDays } from '#server/db/due-days';
 import { conflict, forbidden, invalid, notFound } from '#server/errors';
 import type { SessionUser } from '../auth/session';
 import { recordBulkAction } from '../journal/record';
@@ -356,6 +357,7 @@ async function apply(
     case 'niveau': {
       const before = await niveauNames(db, tx, ids);
       await applyNiveau(db, tx, ids, target.niveau?.id ?? null);
+      await refreshDueDays(db, { ids }); // the deadline follows the niveau (docs/decisions/0032-deadlines.md)
       const to = target.niveau?.designation ?? null;
       return ids.map((id) => ({
         id,
@@ -383,6 +385,7 @@ async function apply(
           .set({ statutId: statut.id, isTreated, closeAt })
           .where(db.dialect.idList(s.id, move));
       }
+      await refreshDueDays(db, { ids }); // a treated or closed report is due no more, a reopened one again
       return ids.map((id) => ({ id, action: 'modification', changes: changed.get(id)! }));
     }
     case 'assigner':

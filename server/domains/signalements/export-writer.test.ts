@@ -31,6 +31,7 @@ function fakeRow(n: number): ExportRow {
     fokontany: null,
     projects: [],
     isTreated: false,
+    echeance: null,
     isInternalResponsability: false,
     isConfict: false,
     isRecurrent: n % 2 === 0,

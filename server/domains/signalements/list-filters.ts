@@ -5,7 +5,7 @@
 import { and, eq, exists, gte, inArray, lt, not, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { addDays, type BusinessCalendar } from '#shared/calendar';
 import type { SignalementListQuery } from '#shared/schemas/signalements';
-import { cipherOf, type ListContext, type ReadsWithCipher } from '#server/context';
+import { cipherOf, systemClock, type ListContext, type ReadsWithCipher } from '#server/context';
 import type { ReadOnlyDatabase, Schema } from '#server/db/client';
 import {
   inIdList,
@@ -15,6 +15,7 @@ import {
   type WordMatch,
 } from '#server/db/search';
 import type { SessionUser } from '../auth/session';
+import { dueSoonCondition, overdueCondition } from '../delais/conditions';
 import { editableCondition } from './access';
 
 export type ListFilters = Omit<SignalementListQuery, 'page' | 'itemsPerPage'>;
@@ -208,6 +209,23 @@ export const LIST_FILTERS = {
       return [wanted ? assigned : not(assigned)];
     },
   },
+  // « En retard » (due day before today) and « À échéance sous 7 jours » (today to today + 7): a range of
+  // the due-day index (docs/decisions/0032), which holds NO_DUE_DAY for reports without a deadline, treated
+  // and closed ones included, so the range holds open reports only.
+  echeance: {
+    isSet: (f) => f.echeance !== undefined,
+    dayCounts: null,
+    where: ({ db, r }) => {
+      switch (r.f.echeance) {
+        case 'en_retard':
+          return [overdueCondition(db, r.today)];
+        case 'sous_7_jours':
+          return [dueSoonCondition(db, r.today)];
+        default:
+          return [];
+      }
+    },
+  },
   search: {
     isSet: (f) => Boolean(f.search),
     dayCounts: null,
@@ -238,6 +256,8 @@ export interface ResolvedFilters {
   f: ListFilters;
   /** The business calendar the date filters' days belong to (the context's). */
   calendar: BusinessCalendar;
+  /** Today's business day (epoch-day number) by the context's clock: the deadline filters' reference. */
+  today: number;
   /** For each coded filter set, the ids of its rows (unknown codes have none). */
   ids: Partial<Record<CodedFilter, number[]>>;
   /** `named`: the reports the viewer may know with a source of that exact name (only with a viewer). */
@@ -276,6 +296,7 @@ export async function resolveFilters(
   return {
     f,
     calendar: ctx.calendar,
+    today: ctx.calendar.dayNumber((ctx.clock ?? systemClock).now()),
     ids,
     ...(plan ? { search: { plan, ...(sourcesNamed ? { named: sourcesNamed } : {}) } } : {}),
   };

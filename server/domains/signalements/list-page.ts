@@ -50,6 +50,10 @@ export function orderBy(db: ReadOnlyDatabase, order: ListFilters['order']) {
         dir(s.signalementAt),
         dir(s.id),
       ];
+    case 'echeance':
+      // The due-day index (due_day, id): reports without a deadline hold NO_DUE_DAY, last in ascending
+      // order (docs/decisions/0032).
+      return [dir(s.dueDay), dir(s.id)];
     default:
       return [dir(s.signalementAt), dir(s.id)];
   }

@@ -10,9 +10,10 @@ import { SAME_ORIGIN } from '#tests/helpers/report-fixture';
 
 /**
  * A page of 20 demo reports, in bytes (JSON, and gzip as a client receives it). The whole reports came to
- * about 42,000 and 7,200; these budgets leave room for longer labels, not for another field.
+ * about 42,000 and 7,200; these budgets leave room for longer labels, not for another field. The due day
+ * (« Échéance », docs/decisions/0032) added 500 bytes, 25 a row.
  */
-const PAGE_BUDGET = { json: 15_000, gzip: 2_800 };
+const PAGE_BUDGET = { json: 15_500, gzip: 2_800 };
 
 /** The documented fields of a member (shared/dto/signalements.ts, SignalementListItemDto). */
 const MEMBER_FIELDS = [
@@ -29,6 +30,7 @@ const MEMBER_FIELDS = [
   'statut',
   'niveau',
   'isTreated',
+  'echeance',
   'assignees',
 ];
 const STAFF_FIELDS = ['code', 'nomPrenom'];

@@ -5,6 +5,7 @@
 import { eq } from 'drizzle-orm';
 import type { ListRefDto, SignalementListItemDto } from '#shared/dto/signalements';
 import type { Orm, ReadOnlyDatabase } from '#server/db/client';
+import { dueDayDto } from '../delais/due-day-dto';
 import { iri, orNull } from '../referentiels/dto';
 import { assigneeRows, forIds, subjectRows } from './loader';
 
@@ -13,7 +14,7 @@ function listRowColumns(db: ReadOnlyDatabase) {
   const t = db.t;
   const s = t.signalements;
   return {
-    s: { id: s.id, code: s.code, signalementAt: s.signalementAt, isTreated: s.isTreated },
+    s: { id: s.id, code: s.code, signalementAt: s.signalementAt, isTreated: s.isTreated, dueDay: s.dueDay },
     partenaire: {
       code: t.partenaires.code,
       designation: t.partenaires.designation,
@@ -71,6 +72,7 @@ function listItem(
     statut: ref(r.statut),
     niveau: niveau && { code: niveau.code, designation: niveau.designation, color: niveau.color },
     isTreated: r.s.isTreated,
+    echeance: dueDayDto(r.s.dueDay),
     assignees,
   };
 }

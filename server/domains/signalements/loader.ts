@@ -4,6 +4,7 @@ import { aliasedTable, asc, eq, inArray, type AnyColumn, type SQL } from 'drizzl
 import type { SignalementDto } from '#shared/dto/signalements';
 import type { Orm, ReadOnlyDatabase } from '#server/db/client';
 import { idList, inIdList, type Preparable } from '#server/db/prepared';
+import { dueDayDto } from '../delais/due-day-dto';
 import {
   canalDto,
   iri,
@@ -170,6 +171,7 @@ export async function loadSignalementsById(
       fokontany: r.s.fokontany,
       projects: projectsById.get(id) ?? [],
       isTreated: r.s.isTreated,
+      echeance: dueDayDto(r.s.dueDay),
       isInternalResponsability: r.s.isInternalResponsability,
       isConfict: r.s.isConfict,
       isRecurrent: r.s.isRecurrent,

@@ -23,6 +23,7 @@ function reportRowColumns(db: ReadOnlyDatabase) {
       autreObject: s.autreObject,
       fokontany: s.fokontany,
       isTreated: s.isTreated,
+      dueDay: s.dueDay,
       isInternalResponsability: s.isInternalResponsability,
       isConfict: s.isConfict,
       isRecurrent: s.isRecurrent,

@@ -13,6 +13,7 @@ import {
 import type { z } from 'zod';
 import type { AppContext, ListContext } from '#server/context';
 import type { Database, Orm, ReadOnlyDatabase } from '#server/db/client';
+import { refreshDueDays } from '#server/db/due-days';
 import { insertWithFreshCode } from '#server/db/fresh-code';
 import { invalid } from '#server/errors';
 import type { SessionUser } from '../auth/session';
@@ -103,7 +104,9 @@ export async function createSignalement(
     await tx
       .insert(t.signalementSubjects)
       .values(subjectIds.map((subjectId) => ({ signalementId: row.id, subjectId })));
-    // Two statements less while the day counters' rows are locked (decision 0030).
+    // Two statements less while the day counters' rows are locked (decision 0030). A report is created
+    // without a niveau, so without a deadline: due_day's default (NO_DUE_DAY) is its due day, and
+    // refreshDueDays runs when a niveau is set (docs/decisions/0032).
     await refreshSearchText(db, tx, row.id, { created: true });
     const created = await snapshot(db, tx, row.id);
     // The insert set lastActionAt: one statement less while the day counters' rows are locked.
@@ -167,6 +170,8 @@ export async function patchSignalement(
       );
     }
     if (Object.keys(set).length > 0) await tx.update(s).set(set).where(eq(s.id, report.id));
+    // The due day follows the niveau and the statut's kind (docs/decisions/0032).
+    if (niveauId !== undefined || patch.statut !== undefined) await refreshDueDays(db, { ids: [report.id] });
 
     if (patch.subjects !== undefined) {
       const subjectIds = await idsOf(tx, t.subjects, patch.subjects, 'Objet');

@@ -1,11 +1,11 @@
 import { PageHeader } from '#web/components/ui/page-header';
-import { Placeholder } from '#web/components/ui/placeholder';
+import { DelaisSection } from './delais-section';
 
 export default function ConfigurationPage() {
   return (
     <>
       <PageHeader title="Configuration" />
-      <Placeholder />
+      <DelaisSection />
     </>
   );
 }

@@ -9,11 +9,13 @@ export const MY_CASES_TEXTS = {
   region: 'Mes dossiers',
   mine: 'Mes dossiers ouverts',
   unassigned: 'Signalements ouverts non assignés',
+  mineOverdue: 'Mes dossiers en retard',
+  allOverdue: 'Signalements en retard',
 } as const;
 
 /**
- * « Mes dossiers » (docs/decisions/0028): my open reports, and for administrators the open reports nobody
- * has; each card opens the list so filtered.
+ * « Mes dossiers » (docs/decisions/0028): my open reports and my overdue ones, and for administrators the
+ * open reports nobody has and every overdue report (docs/decisions/0032); each card opens the list so filtered.
  */
 export function MyCasesBlock() {
   const trpc = useTRPC();
@@ -27,6 +29,12 @@ export function MyCasesBlock() {
       value: query.data.ouverts,
       href: myCasesPath(whoAmI.user.code),
     },
+    {
+      key: 'mine-overdue',
+      label: MY_CASES_TEXTS.mineOverdue,
+      value: query.data.enRetard,
+      href: `${myCasesPath(whoAmI.user.code)}&echeance=en_retard`,
+    },
     ...(query.data.nonAssignes === null
       ? []
       : [
@@ -35,6 +43,16 @@ export function MyCasesBlock() {
             label: MY_CASES_TEXTS.unassigned,
             value: query.data.nonAssignes,
             href: `/signalement/list?assigne=${NOT_ASSIGNED}`,
+          },
+        ]),
+    ...(query.data.enRetardTous === null
+      ? []
+      : [
+          {
+            key: 'all-overdue',
+            label: MY_CASES_TEXTS.allOverdue,
+            value: query.data.enRetardTous,
+            href: '/signalement/list?echeance=en_retard',
           },
         ]),
   ];

@@ -17,6 +17,7 @@ const KIND_TONES: Record<AccessLogKind, BadgeTone> = {
   echec_connexion: 'orange',
   purge: 'blue',
   action_groupee: 'red',
+  parametres: 'blue',
 };
 
 /** Columns: Date (Madagascar time), Utilisateur, Adresse, Type, Signalement, Détail. */

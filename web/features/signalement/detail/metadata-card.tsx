@@ -1,5 +1,6 @@
 import type { SignalementDto } from '#shared/dto/signalements';
 import { formatDate, formatDateTime } from '#web/lib/format';
+import { EcheanceValue } from '../echeance-badge';
 import { NOT_ASSIGNED_LABEL, NOT_CLOSED } from '../labels';
 import { DetailCard, ReadValue, YesNo } from './detail-card';
 
@@ -11,6 +12,7 @@ export function MetadataCard({ signalement: s }: { signalement: SignalementDto }
         <ReadValue label="Code" value={<span className="font-mono">{s.code}</span>} />
         <ReadValue label="Partenaire" value={s.partenaire.designation} />
         <ReadValue label="Date de signalement" value={formatDate(s.signalementAt)} />
+        <ReadValue label="Échéance" value={<EcheanceValue echeance={s.echeance} />} />
         <ReadValue label="Créé le" value={formatDateTime(s.createdAt)} />
         <ReadValue
           label="Créé par"

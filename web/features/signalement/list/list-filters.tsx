@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { SEARCH_DEBOUNCE_MS } from '#shared/constants';
+import type { EcheanceFilter } from '#shared/schemas/signalements';
 import { DateInput } from '#web/components/ui/date-input';
 import { Combobox } from '#web/components/ui/combobox';
 import { FilterIcon, SearchIcon } from '#web/components/ui/more-icons';
@@ -15,6 +16,12 @@ import {
   useUtilisateurOptions,
 } from '../use-references';
 import { hasActiveFilters, NOT_ASSIGNED, SORTS, type ListFilters, type SortKey } from './list-url';
+
+/** The deadline filter's choices (docs/decisions/0032). */
+const ECHEANCE_OPTIONS: Array<{ value: EcheanceFilter; label: string }> = [
+  { value: 'en_retard', label: 'En retard' },
+  { value: 'sous_7_jours', label: 'À échéance sous 7 jours' },
+];
 
 type Update = (change: Partial<ListFilters>, options?: { replace?: boolean }) => void;
 
@@ -32,6 +39,7 @@ export function ListFilters({ filters, update }: { filters: ListFilters; update:
       filters.commune,
       filters.after,
       filters.before,
+      filters.echeance,
     ].filter(Boolean).length;
 
   return (
@@ -101,6 +109,7 @@ export function ListFilters({ filters, update }: { filters: ListFilters; update:
                 commune: null,
                 after: null,
                 before: null,
+                echeance: null,
               })
             }
           >
@@ -232,6 +241,15 @@ function FilterPickers({ filters, update }: { filters: ListFilters; update: Upda
         value={filters.commune}
         onChange={(commune) => update({ commune })}
         data-testid="filter-commune"
+      />
+      <Combobox
+        label="Filtrer par échéance"
+        placeholder="Toutes les échéances"
+        clearLabel="Toutes les échéances"
+        options={ECHEANCE_OPTIONS}
+        value={filters.echeance}
+        onChange={(echeance) => update({ echeance: echeance as EcheanceFilter | null })}
+        data-testid="filter-echeance"
       />
     </>
   );

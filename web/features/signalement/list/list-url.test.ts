@@ -25,6 +25,7 @@ const full: ListFilters = {
   commune: 'C1',
   after: '2024-01-01',
   before: '2024-12-31',
+  echeance: 'en_retard',
 };
 
 describe('list URL', () => {
@@ -70,7 +71,7 @@ describe('list URL', () => {
 });
 
 describe('API input', () => {
-  it('sends the §7 vocabulary, always descending, with page size 20', () => {
+  it('sends the §7 vocabulary, descending but for the due day, with page size 20', () => {
     expect(toListInput(full)).toEqual({
       page: 3,
       itemsPerPage: 20,
@@ -83,6 +84,7 @@ describe('API input', () => {
       'region.code': 'R1',
       'district.code': 'D1',
       'commune.code': 'C1',
+      echeance: 'en_retard',
       signalementAt: { after: '2024-01-01', before: '2024-12-31' },
     });
     expect(toListInput(EMPTY_FILTERS)).toEqual({
@@ -100,9 +102,21 @@ describe('API input', () => {
     expect(toExportQuery(full)).toBe(
       'search=d%C3%A9tournement&order[partenaire.designation]=desc&partenaire.code[]=IVY&partenaire.code[]=P2' +
         '&subjects.code[]=CORRUPTION&subjects.code[]=OTHERS&createdBy.code[]=U1&assignees.code[]=U2&region.code=R1&district.code=D1' +
-        '&commune.code=C1&signalementAt[after]=2024-01-01&signalementAt[before]=2024-12-31',
+        '&commune.code=C1&echeance=en_retard&signalementAt[after]=2024-01-01&signalementAt[before]=2024-12-31',
     );
     expect(toExportQuery({ ...EMPTY_FILTERS, page: 5 })).toBe('order[signalementAt]=desc');
+  });
+
+  it('sorts by due day ascending (the nearest first) and keeps only known deadline filters', () => {
+    expect(toListInput({ ...EMPTY_FILTERS, sort: 'echeance' }).order).toEqual({ echeance: 'asc' });
+    expect(parseListSearch('tri=echeance&echeance=sous_7_jours')).toMatchObject({
+      sort: 'echeance',
+      echeance: 'sous_7_jours',
+    });
+    expect(parseListSearch('echeance=bientot').echeance).toBeNull();
+    expect(toExportQuery({ ...EMPTY_FILTERS, sort: 'echeance', echeance: 'sous_7_jours' })).toBe(
+      'order[echeance]=asc&echeance=sous_7_jours',
+    );
   });
 
   it('sends « Non assigné » as exists[assignees]=false, and « Mes dossiers » is the list on my code', () => {

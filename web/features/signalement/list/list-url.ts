@@ -1,12 +1,18 @@
 // The list's filters live in the address bar (bookmarkable, back button). The browser URL uses short
 // readable keys; the API gets the §7 vocabulary (order[field]=desc, field[]=a, signalementAt[after]).
 import { PAGE_SIZE_SIGNALEMENTS } from '#shared/constants';
-import type { SignalementListInput } from '#shared/schemas/signalements';
+import {
+  ECHEANCE_FILTERS,
+  type EcheanceFilter,
+  type SignalementListInput,
+} from '#shared/schemas/signalements';
 
 export const SORTS = [
   { key: 'recent', label: 'Plus récent', field: 'signalementAt' },
   { key: 'code', label: 'Code', field: 'code' },
   { key: 'partenaire', label: 'Partenaire', field: 'partenaire.designation' },
+  // The nearest due day first (docs/decisions/0032); reports without a deadline last.
+  { key: 'echeance', label: 'Échéance', field: 'echeance', direction: 'asc' },
 ] as const;
 export type SortKey = (typeof SORTS)[number]['key'];
 export const DEFAULT_SORT: SortKey = 'recent';
@@ -26,6 +32,8 @@ export interface ListFilters {
   /** yyyy-MM-dd, inclusive bounds of signalementAt. */
   after: string | null;
   before: string | null;
+  /** « En retard » or « À échéance sous 7 jours » (docs/decisions/0032). */
+  echeance: EcheanceFilter | null;
 }
 
 /** The « Assigné à » value of « Non assigné » (never a user's code: codes are upper-case). */
@@ -48,6 +56,7 @@ export const EMPTY_FILTERS: ListFilters = {
   commune: null,
   after: null,
   before: null,
+  echeance: null,
 };
 
 // Browser URL keys.
@@ -64,6 +73,7 @@ const KEY = {
   commune: 'commune',
   after: 'du',
   before: 'au',
+  echeance: 'echeance',
 } as const;
 
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -83,6 +93,9 @@ function many(params: URLSearchParams, key: string): string[] {
     ),
   ];
 }
+
+const echeanceOf = (value: string | null): EcheanceFilter | null =>
+  ECHEANCE_FILTERS.find((f) => f === value) ?? null;
 
 /** Reads the filters from a query string ('?q=x&page=2' or 'q=x&page=2'); junk falls back to defaults. */
 export function parseListSearch(search: string): ListFilters {
@@ -109,6 +122,7 @@ export function parseListSearch(search: string): ListFilters {
     commune: district ? single(params, KEY.commune) : null,
     after: day(KEY.after),
     before: day(KEY.before),
+    echeance: echeanceOf(single(params, KEY.echeance)),
   };
 }
 
@@ -126,6 +140,7 @@ export function listSearchString(filters: ListFilters): string {
   if (filters.region && filters.district && filters.commune) params.set(KEY.commune, filters.commune);
   if (filters.after) params.set(KEY.after, filters.after);
   if (filters.before) params.set(KEY.before, filters.before);
+  if (filters.echeance) params.set(KEY.echeance, filters.echeance);
   if (filters.page > 1) params.set(KEY.page, String(filters.page));
   return params.toString();
 }
@@ -137,8 +152,9 @@ export function hasActiveFilters(filters: ListFilters): boolean {
 
 /** The filters without pagination, as the list call and the export share them. */
 export function apiFilters(filters: ListFilters): Omit<SignalementListInput, 'page' | 'itemsPerPage'> {
-  const field = SORTS.find((s) => s.key === filters.sort)?.field ?? 'signalementAt';
-  const input: Omit<SignalementListInput, 'page' | 'itemsPerPage'> = { order: { [field]: 'desc' } };
+  const sort = SORTS.find((s) => s.key === filters.sort) ?? SORTS[0];
+  const direction = 'direction' in sort ? sort.direction : 'desc';
+  const input: Omit<SignalementListInput, 'page' | 'itemsPerPage'> = { order: { [sort.field]: direction } };
   if (filters.search.trim()) input.search = filters.search.trim();
   if (filters.partenaires.length) input['partenaire.code'] = filters.partenaires;
   if (filters.subjects.length) input['subjects.code'] = filters.subjects;
@@ -148,6 +164,7 @@ export function apiFilters(filters: ListFilters): Omit<SignalementListInput, 'pa
   if (filters.region) input['region.code'] = filters.region;
   if (filters.region && filters.district) input['district.code'] = filters.district;
   if (filters.region && filters.district && filters.commune) input['commune.code'] = filters.commune;
+  if (filters.echeance) input.echeance = filters.echeance;
   if (filters.after || filters.before) {
     input.signalementAt = {
       ...(filters.after ? { after: filters.after } : {}),
@@ -178,6 +195,7 @@ export function toExportQuery(filters: ListFilters): string {
     if (value) add(key, value);
   }
   if (input.exists?.assignees !== undefined) add('exists[assignees]', String(input.exists.assignees));
+  if (input.echeance) add('echeance', input.echeance);
   if (input.signalementAt?.after) add('signalementAt[after]', input.signalementAt.after);
   if (input.signalementAt?.before) add('signalementAt[before]', input.signalementAt.before);
   return parts.join('&');

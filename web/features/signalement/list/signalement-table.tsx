@@ -2,6 +2,7 @@ import { Link } from 'wouter';
 import type { SignalementListItemDto } from '#shared/dto/signalements';
 import { Badge } from '#web/components/ui/badge';
 import { formatDate } from '#web/lib/format';
+import { EcheanceCell } from '../echeance-badge';
 import { EMPTY_VALUE, NOT_ASSIGNED_LABEL } from '../labels';
 import { BULK_TEXTS } from './bulk/bulk-texts';
 import { SelectCheckbox } from './bulk/select-checkbox';
@@ -76,6 +77,7 @@ export function SignalementTable({
               <th>Localisation</th>
               <th>Statut</th>
               <th>Niveau</th>
+              <th>Échéance</th>
               <th>Assigné à</th>
             </tr>
           </thead>
@@ -126,6 +128,9 @@ export function SignalementTable({
                     <span className="text-base-content/70">{EMPTY_VALUE}</span>
                   )}
                 </td>
+                <td>
+                  <EcheanceCell echeance={s.echeance} />
+                </td>
                 <td className="max-w-44" data-testid="assignees-cell">
                   <Assignees signalement={s} />
                 </td>
@@ -165,6 +170,11 @@ export function SignalementTable({
                 )}
               </span>
               {place(s) && <span className="text-xs text-base-content/70">{place(s)}</span>}
+              {s.echeance && (
+                <span className="flex items-center gap-1.5 text-xs">
+                  Échéance : <EcheanceCell echeance={s.echeance} />
+                </span>
+              )}
               <span className="text-xs">
                 Assigné à : <Assignees signalement={s} />
               </span>

@@ -1,0 +1,25 @@
+// The REST door of the handling deadlines (docs/decisions/0032-deadlines.md): the collection
+// /api/delais_traitement (one item per niveau, the most serious first), each item at
+// /api/delais_traitement/{niveau} read by any staff member and changed by administrators (merge-patch).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { codeParamsSchema } from '#shared/schemas/common';
+import { delaiPatchSchema } from '#shared/schemas/delais';
+import { collection } from '#server/http/jsonld';
+import * as service from './service';
+
+export function delaisRoutes(app: FastifyInstance) {
+  const { ctx } = app;
+  const code = (request: FastifyRequest) => codeParamsSchema.parse(request.params).code;
+
+  app.get('/api/delais_traitement', async (request) => {
+    const items = await service.listDelais(ctx.db);
+    return collection('DelaiTraitement', request.url, items, items.length);
+  });
+  app.get('/api/delais_traitement/:code', async (request) => service.getDelai(ctx.db, code(request)));
+  app.patch('/api/delais_traitement/:code', async (request) => {
+    const niveau = code(request);
+    const { jours } = delaiPatchSchema.parse(request.body ?? {});
+    await service.updateDelais(ctx, request.auth!.user, { delais: [{ niveau, jours }] });
+    return service.getDelai(ctx.db, niveau);
+  });
+}
