@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { insertFixture } from '#server/domains/dashboard/test-fixture';
 import { createUser } from '#server/domains/utilisateurs/service';
-import { ADMIN, loginAs, PASSWORD, toast, useE2E } from './harness';
+import { ADMIN, PASSWORD, toast, useE2E } from './harness';
 
 // The hand-built data set of the server tests: five reports, four in March 2025 (see test-fixture.ts).
 const fr = new Intl.NumberFormat('fr-FR');
@@ -31,7 +31,16 @@ async function openOnMarch2025(page: Page) {
 }
 
 describe('live dashboard in a real browser', () => {
-  const e = useE2E();
+  const e = useE2E({}, { closeTestPages: true });
+  /**
+   * The dashboard, where a log-in lands. Logging in is not what these tests look at: the page starts
+   * with the file's shared session of the account (one log-in per account and file).
+   */
+  async function openDashboard(account: { email: string; password: string }) {
+    const page = await e.newPage({ signedInAs: account });
+    await page.goto('/admin/dashboard');
+    return page;
+  }
   beforeAll(async () => {
     const u1 = (
       await createUser(e.running.db, {
@@ -53,8 +62,7 @@ describe('live dashboard in a real browser', () => {
   });
 
   it('renders every block with the figures of the data set', async () => {
-    const page = await e.newPage();
-    await loginAs(page, 'agent@example.mg', PASSWORD);
+    const page = await openDashboard({ email: 'agent@example.mg', password: PASSWORD });
     await expect.poll(() => page.getByRole('heading', { name: 'Tableau de bord' }).isVisible()).toBe(true);
     const trigger = page.getByRole('button', { name: 'Choisir une plage de dates' });
     expect(Math.round((await trigger.boundingBox())!.width)).toBe(300);
@@ -133,8 +141,7 @@ describe('live dashboard in a real browser', () => {
   });
 
   it('changes the figures with the date range, and says when a range has no data', async () => {
-    const page = await e.newPage();
-    await loginAs(page, ADMIN.email, ADMIN.password);
+    const page = await openDashboard(ADMIN);
     await ready(page, 'per-day-block');
     await openOnMarch2025(page);
     await page.getByRole('button', { name: 'samedi 1 mars 2025' }).click();
@@ -187,8 +194,7 @@ describe('live dashboard in a real browser', () => {
   });
 
   it('switches the map between regions, districts and communes and pages its side table by 8', async () => {
-    const page = await e.newPage();
-    await loginAs(page, ADMIN.email, ADMIN.password);
+    const page = await openDashboard(ADMIN);
     await ready(page, 'map-block');
     const region = page.getByRole('button', { name: 'Région', exact: true });
     expect(await region.getAttribute('aria-pressed')).toBe('true');
@@ -216,10 +222,9 @@ describe('live dashboard in a real browser', () => {
   });
 
   it('shows the error of a block whose call fails while the other blocks render', async () => {
-    const page = await e.newPage();
     // The browser reports the failed calls themselves; nothing else may reach the console.
     const failedCalls = e.allowConsoleErrors(/status of (401|500|502)/);
-    await loginAs(page, ADMIN.email, ADMIN.password);
+    const page = await openDashboard(ADMIN);
     const internal = {
       error: {
         message: 'Une erreur interne est survenue. Veuillez réessayer plus tard.',

@@ -7,7 +7,10 @@ import { decodeBase32IgnorePadding } from '@oslojs/encoding';
 import { generateHOTP } from '@oslojs/otp';
 import { eq, inArray } from 'drizzle-orm';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+
+/** A browser context's cookies and local storage (playwright's BrowserContext.storageState()). */
+export type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import type { Database } from '#server/db/client';
 import { createUser } from '#server/domains/utilisateurs/service';
 import { start, type Running } from '#server/start';
@@ -34,9 +37,23 @@ export interface E2E {
   browser: Browser;
   /**
    * A new browser context and page; console errors and failed page loads are collected. The browser
-   * runs in Madagascar's time zone and the fr-FR locale unless told otherwise.
+   * runs in Madagascar's time zone and the fr-FR locale unless told otherwise. With `signedInAs`, the
+   * context starts with that account's session (see signedInState), second factor passed.
    */
-  newPage(options?: { width?: number; height?: number; timezoneId?: string; locale?: string }): Promise<Page>;
+  newPage(options?: {
+    width?: number;
+    height?: number;
+    timezoneId?: string;
+    locale?: string;
+    signedInAs?: { email: string; password: string };
+  }): Promise<Page>;
+  /**
+   * The cookies of a session of this account, opened once per file through the REST log-in
+   * (signInByApi) and shared by every context asking for it: a log-in hashes the password with
+   * argon2 and passes the second factor, which a test that does not test the log-in need not repeat.
+   * Only for an account whose sessions no test of the file ends (log-out, disabling, new password).
+   */
+  signedInState(email: string, password: string): Promise<StorageState>;
   /** Creates a user with PASSWORD. */
   user(email: string, roleCode: string, nomPrenom: string): Promise<void>;
   /**
@@ -57,13 +74,39 @@ export interface E2E {
  * uncaught exception. `env` is read when the server starts, so it may name what an earlier beforeAll
  * started (e.g. SMTP_URL of a test SMTP server).
  */
-export function useE2E(env: Record<string, string> | (() => Record<string, string>) = {}): E2E {
+export function useE2E(
+  env: Record<string, string> | (() => Record<string, string>) = {},
+  options: {
+    /**
+     * Closes after each test the contexts its test opened with newPage() (not those of beforeAll hooks),
+     * so a page left open does not keep polling the server through the next tests.
+     */
+    closeTestPages?: boolean;
+  } = {},
+): E2E {
   const e = {} as E2E;
+  let testContexts: BrowserContext[] | undefined;
   beforeAll(async () => {
     Object.assign(e, await startE2E(typeof env === 'function' ? env() : env));
+    if (options.closeTestPages) {
+      const newPage = e.newPage.bind(e);
+      e.newPage = async (pageOptions) => {
+        const page = await newPage(pageOptions);
+        testContexts?.push(page.context());
+        return page;
+      };
+    }
   });
-  afterEach(() => {
-    if (e.assertNoConsoleErrors) e.assertNoConsoleErrors();
+  beforeEach(() => {
+    if (options.closeTestPages) testContexts = [];
+  });
+  afterEach(async () => {
+    try {
+      if (e.assertNoConsoleErrors) e.assertNoConsoleErrors();
+    } finally {
+      for (const context of testContexts?.splice(0) ?? []) await context.close().catch(() => undefined);
+      testContexts = undefined;
+    }
   });
   afterAll(async () => {
     if (e.close) await e.close();
@@ -88,17 +131,45 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
   const errors: string[] = [];
   const allowed: Array<{ pattern: RegExp; seen: string[] }> = [];
   const failedResponses: string[] = [];
+  const states = new Map<string, Promise<StorageState>>();
+  function signedInState(email: string, password: string): Promise<StorageState> {
+    const key = email.toLowerCase();
+    let state = states.get(key);
+    if (!state) {
+      state = (async () => {
+        const context = await browser.newContext({ baseURL: running.url });
+        try {
+          const page = await context.newPage();
+          await signInByApi(page, email, password);
+          return await context.storageState();
+        } finally {
+          await context.close();
+        }
+      })();
+      states.set(key, state);
+      // A failed log-in is not kept: the next test asking for it tries again (and fails on its own).
+      state.catch(() => states.delete(key));
+    }
+    return state;
+  }
 
   return {
     running,
     baseUrl: running.url,
     browser,
-    async newPage({ width = 1280, height = 800, timezoneId = 'Indian/Antananarivo', locale = 'fr-FR' } = {}) {
+    async newPage({
+      width = 1280,
+      height = 800,
+      timezoneId = 'Indian/Antananarivo',
+      locale = 'fr-FR',
+      signedInAs,
+    } = {}) {
       const context = await browser.newContext({
         viewport: { width, height },
         locale,
         timezoneId,
         baseURL: running.url,
+        storageState: signedInAs ? await signedInState(signedInAs.email, signedInAs.password) : undefined,
       });
       contexts.push(context);
       const page = await context.newPage();
@@ -122,6 +193,7 @@ export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
       });
       return page;
     },
+    signedInState,
     async user(email, roleCode, nomPrenom) {
       await createUser(running.db, { email, roleCode, nomPrenom, password: PASSWORD });
     },
