@@ -7,6 +7,8 @@ import {
   linkedSql,
   receivedSql,
   seriesSql,
+  statutIdsSql,
+  type StatutIds,
   topPartnersSql,
   topUsersSql,
   windowSummarySql,
@@ -65,8 +67,16 @@ async function windowSummary(db: Database, window: Window) {
 const plural = (n: number, one: string, many: string) => (n > 1 ? many : one);
 const fr = new Intl.NumberFormat('fr-FR');
 
+/** The statut ids of the open kind and of the treated and closed kinds. */
+async function statutIds(db: Database): Promise<StatutIds> {
+  const rows = await db.rows(statutIdsSql(db));
+  const ids = (open: boolean) =>
+    rows.filter((r) => (String(r.kind) === 'open') === open).map((r) => Number(r.id));
+  return { open: ids(true), done: ids(false) };
+}
+
 async function alerts({ db, calendar }: DashboardContext, now: Date): Promise<Alert[]> {
-  const [row] = await db.rows(alertsSql(db, calendar.dayNumber(now)));
+  const [row] = await db.rows(alertsSql(db, calendar.dayNumber(now), await statutIds(db)));
   const urgent = db.dialect.count(row?.urgent);
   const overdue = db.dialect.count(row?.overdue);
   const untriaged = db.dialect.count(row?.untriaged);
@@ -213,7 +223,7 @@ export async function overviewTop(
   now = new Date(),
 ): Promise<TopLists> {
   const window = periodWindows(calendar, period, now).current;
-  const users = await db.rows(topUsersSql(db, window, calendar.dayNumber(now)));
+  const users = await db.rows(topUsersSql(db, window, calendar.dayNumber(now), await statutIds(db)));
   const partners = await db.rows(topPartnersSql(db, window));
   return {
     users: users.map((u) => ({
