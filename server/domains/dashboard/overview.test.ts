@@ -144,7 +144,7 @@ describe.each(await testEngines())('period analysis on %s', (engine) => {
         id: 'overdue',
         type: 'overdue',
         count: 1,
-        message: '1 signalement non traité en retard sur leur délai de traitement',
+        message: '1 signalement non traité en retard (délai de traitement dépassé)',
       },
       { id: 'unassigned', type: 'info', count: 1, message: '1 signalement non traité « Non assigné »' },
       { id: 'info', type: 'info', count: 1, message: '1 signalement non traité sans niveau de gravité' },

@@ -95,7 +95,7 @@ async function alerts({ db, calendar }: DashboardContext, now: Date): Promise<Al
       id: 'overdue',
       type: 'overdue',
       count: overdue,
-      message: `${reports(overdue)} en retard sur leur délai de traitement`,
+      message: `${reports(overdue)} en retard (délai de traitement dépassé)`,
     },
     {
       id: 'unassigned',
