@@ -32,6 +32,7 @@ const COPIED = [
   'signalements',
   'signalement_subjects',
   'signalement_projects',
+  'signalement_assignees',
 ];
 const CHUNK = 20_000;
 

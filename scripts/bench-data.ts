@@ -2,10 +2,10 @@
 // by the demo generator, generated once and kept for later runs, with the progress printed; and its copy
 // in PostgreSQL, so both engines are measured on the same rows.
 import Sqlite from 'better-sqlite3';
-import { count } from 'drizzle-orm';
+import { count, sql } from 'drizzle-orm';
 import pg from 'pg';
 import type { WithCipher } from '#server/context';
-import { openDatabase } from '#server/db/client';
+import { openDatabase, type Database } from '#server/db/client';
 import { seedDemo } from '#server/db/seed/demo';
 import { copyToPostgres } from './bench-dashboard-copy';
 
@@ -42,6 +42,37 @@ export async function topUpDemoReports(
     },
   });
   return present;
+}
+
+/**
+ * Gives the demo reports assignees, in one statement (the demo generator assigns nobody): four reports in
+ * five, by id, to the enabled users in turn, one each; every fifth report stays « Non assigné ». Idempotent:
+ * a report that has an assignee is left alone, so a topped-up database gets the same shares. The due days
+ * are the generator's (it recomputes every open report's, set-based, when it is done). Returns how many
+ * reports it assigned.
+ */
+export async function assignDemoReports(db: Database): Promise<number> {
+  const started = performance.now();
+  const before = await assignedCount(db);
+  await db.transaction(async () => {
+    await db.execute(sql`insert into signalement_assignees (signalement_id, user_id, assigned_at)
+      select s.id, u.id, s.signalement_at
+      from signalements as s
+      join (select id, row_number() over (order by id) - 1 as k, count(*) over () as m
+            from utilisateurs where is_enabled = ${db.engine === 'postgres' ? sql`true` : sql`1`}) as u
+        on u.k = s.id % u.m
+      where s.id % 5 <> 0
+        and not exists (select 1 from signalement_assignees as a where a.signalement_id = s.id)`);
+  });
+  const added = (await assignedCount(db)) - before;
+  if (added > 0)
+    console.info(`  ${fr(added)} signalements assignés (${fr((performance.now() - started) / 1000, 1)} s)`);
+  return added;
+}
+
+async function assignedCount(db: Database): Promise<number> {
+  const [row] = await db.read.select({ n: count() }).from(db.t.signalementAssignees);
+  return Number(row?.n ?? 0);
 }
 
 /**

@@ -19,7 +19,7 @@ import { createUser } from '#server/domains/utilisateurs/service';
 import type { SessionUser } from '#server/domains/auth/session';
 import { listPage } from '#server/domains/signalements/queries';
 import { signalementListSchema } from '#shared/schemas/signalements';
-import { postgresCopyOf, topUpDemoReports } from './bench-data';
+import { assignDemoReports, postgresCopyOf, topUpDemoReports } from './bench-data';
 import { benchExport } from './bench-export';
 import { cliOptions } from './cli';
 
@@ -58,6 +58,7 @@ const fr = (n: number, digits = 1) => n.toLocaleString('fr-FR', { maximumFractio
   const { cipher } = await openDataKey(generator, { DATABASE_URL: sqliteUrl, DATA_KEY_FILE: keyFile });
   await seed(generator);
   await topUpDemoReports({ db: generator, cipher }, target, { seed: 1, where: path });
+  await assignDemoReports(generator);
   await generator.execute(sql`analyze`);
   await generator.close();
 }
@@ -130,6 +131,15 @@ async function measure(engine: string) {
     .get() as { n: string };
   names.close();
   const lastName = author.n.split(' ')[0]!;
+  // « Mes dossiers »: the reports of a user who has some (the demo's assignees, assignDemoReports).
+  const assignee = await pick(
+    db.read
+      .select({ code: t.utilisateurs.code })
+      .from(t.utilisateurs)
+      .innerJoin(t.signalementAssignees, eq(t.signalementAssignees.userId, t.utilisateurs.id))
+      .orderBy(t.utilisateurs.code)
+      .limit(1),
+  );
   const sample = await pick(
     db.read
       .select({ code: t.signalements.code })
@@ -147,6 +157,9 @@ async function measure(engine: string) {
     ['filtre objet', 'subjects.code[]=FRAUDE'],
     ['filtre objets (deux)', 'subjects.code[]=FRAUDE&subjects.code[]=CORRUPTION'],
     ['filtre créateur', `createdBy.code[]=${creator.code}`],
+    ['« Mes dossiers » (un assigné)', `assignees.code[]=${assignee.code}`],
+    ['« En retard »', 'echeance=en_retard'],
+    ['« Non assigné »', 'exists[assignees]=false'],
     ['filtre région', 'region.code=MG11'],
     ['filtre district', 'district.code=MG11101001A'],
     ['filtre commune', 'commune.code=MG11101001'],
@@ -190,7 +203,12 @@ async function measure(engine: string) {
       else if (group)
         out[group[1]!] = {
           ...((out[group[1]!] as object) ?? {}),
-          [group[2]!]: group[2] === 'after' || group[2] === 'before' ? new Date(`${value}T00:00:00Z`) : value,
+          [group[2]!]:
+            group[2] === 'after' || group[2] === 'before'
+              ? new Date(`${value}T00:00:00Z`)
+              : group[1] === 'exists'
+                ? value === 'true'
+                : value,
         };
     }
     return out;

@@ -1,6 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { eq, isNotNull } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { refreshDueDays } from '#server/db/due-days';
 import { seedDemo } from '#server/db/seed/demo';
 import { ADMIN, loginAs, useE2E } from './harness';
 
@@ -12,7 +13,7 @@ async function summaryFromApi(page: Page, period: string) {
   expect(res.status()).toBe(200);
   return (await res.json()).result.data as {
     totals: { received: { value: number } };
-    alerts: Array<{ message: string; count: number }>;
+    alerts: Array<{ id: string; message: string; count: number }>;
   };
 }
 
@@ -95,5 +96,58 @@ describe('period analysis in a real browser', () => {
     await page.reload();
     await page.getByRole('button', { name: 'Année' }).click();
     await expect.poll(() => received.textContent()).toBe(fr.format(year.totals.received.value + 1));
+  });
+
+  it('lists first the user whose assigned reports are overdue, and raises the overdue and unassigned alerts', async () => {
+    const { db } = e.running;
+    const { t } = db;
+    const [admin] = await db.read.select().from(t.utilisateurs).where(eq(t.utilisateurs.email, ADMIN.email));
+    const [ivy] = await db.read.select().from(t.partenaires).where(eq(t.partenaires.code, 'IVY'));
+    const [delai] = await db.read
+      .select()
+      .from(t.delaisTraitement)
+      .where(isNotNull(t.delaisTraitement.jours))
+      .limit(1);
+    // Two reports received 90 days ago with a niveau that has a deadline, assigned to the administrator (the
+    // demo assigns nobody), and one left without an assignee.
+    const long = new Date(Date.now() - 90 * 86_400_000);
+    const report = (code: string) => ({
+      code,
+      signalementAt: long,
+      createdById: admin!.id,
+      partenaireId: ivy!.id,
+      niveauId: delai!.niveauId,
+    });
+    await db.transaction(async (tx) => {
+      const rows = await tx
+        .insert(t.signalements)
+        .values([report('SIG-E2E-LATE-1'), report('SIG-E2E-LATE-2'), report('SIG-E2E-NOBODY')])
+        .returning({ id: t.signalements.id, code: t.signalements.code });
+      await tx
+        .insert(t.signalementAssignees)
+        .values(
+          rows
+            .filter((r) => r.code !== 'SIG-E2E-NOBODY')
+            .map((r) => ({ signalementId: r.id, userId: admin!.id, assignedAt: new Date() })),
+        );
+      await refreshDueDays(db, { ids: rows.map((r) => r.id) });
+    });
+
+    const page = await e.newPage();
+    await loginAs(page, ADMIN.email, ADMIN.password);
+    await page.goto('/admin/dashboard/analyse');
+    await page.locator('[data-testid="overview-top-users"]:not([data-state="loading"])').waitFor();
+    const first = page.getByTestId('top-user').first();
+    expect(await first.textContent()).toContain(ADMIN.email);
+    expect(await first.getByTestId('top-user-overdue').textContent()).toBe('2');
+
+    const api = await summaryFromApi(page, 'month');
+    const overdue = api.alerts.find((a) => a.id === 'overdue')!;
+    const unassigned = api.alerts.find((a) => a.id === 'unassigned')!;
+    expect(overdue.count).toBeGreaterThanOrEqual(2);
+    expect(unassigned.count).toBeGreaterThanOrEqual(1);
+    expect(await page.getByTestId('alert-overdue').textContent()).toBe(overdue.message);
+    expect(await page.getByTestId('alert-unassigned').textContent()).toBe(unassigned.message);
+    expect(unassigned.message).toContain('« Non assigné »');
   });
 });

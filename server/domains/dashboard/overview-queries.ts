@@ -28,11 +28,6 @@ function rangeWhere(db: Database, column: AnyColumn | SQL, range: InstantRange):
 const TOP = 5;
 const DISTRIBUTION_TOP = 10;
 
-function openStatutIds(db: Database): SQL {
-  const st = db.t.statuts;
-  return sql`(select ${st.id} from ${st} where ${st.kind} = 'open')`;
-}
-
 /** Reports received in the range: total, without statut, treated (kinds treated + closed), closed, mean days to close. */
 export function windowSummarySql(db: Database, range: InstantRange): SQL {
   const { signalements: s, statuts: st } = db.t;
@@ -102,14 +97,56 @@ export function linkedSql(db: Database, dimension: 'subject' | 'project', range:
     order by c.n desc, designation limit ${sql.raw(String(DISTRIBUTION_TOP))}`;
 }
 
-/** Users who recorded the most reports received in the range. */
-export function topUsersSql(db: Database, range: InstantRange): SQL {
-  const { signalements: s, utilisateurs: u, utilisateurRoles: role } = db.t;
-  return sql`select * from (
-      select ${u.nomPrenom} as name, ${u.email} as email, ${role.designation} as role,
-        (select count(*) from ${s} where ${s.createdById} = ${u.id}${rangeCondition(db, s.signalementAt, range)}) as n
-      from ${u} join ${role} on ${role.id} = ${u.roleId}) as x
-    where x.n > 0 order by x.n desc, x.name limit ${sql.raw(String(TOP))}`;
+/** The statut ids of each kind group, read first so that the planners see the values (and their statistics). */
+export interface StatutIds {
+  open: readonly number[];
+  done: readonly number[];
+}
+
+export function statutIdsSql(db: Database): SQL {
+  const st = db.t.statuts;
+  return sql`select ${st.id} as id, ${st.kind} as kind from ${st}`;
+}
+
+/** `column in (1, 2)` with the ids written out (integers read from the database), or false when none. */
+function statutIn(column: AnyColumn, ids: readonly number[]): SQL {
+  if (ids.length === 0) return sql`1 = 0`;
+  return sql`${column} in (${sql.raw(ids.map((id) => String(Math.trunc(Number(id)))).join(', '))})`;
+}
+
+/** The open reports (no statut, or a statut of kind open) as two ranges of the statut index, with their due day. */
+function openReports(db: Database, statuts: StatutIds): SQL {
+  const s = db.t.signalements;
+  return sql`(select ${s.id} as id, ${s.dueDay} as due_day from ${s} where ${s.statutId} is null
+    union all
+    select ${s.id} as id, ${s.dueDay} as due_day from ${s} where ${statutIn(s.statutId, statuts.open)})`;
+}
+
+/**
+ * The staff handling reports (docs/decisions/0012): per assignee, the reports received in the range and
+ * treated or closed today (handled) with the mean days to close those closed, and now, the open reports
+ * assigned (open) and those of them past their due day (overdue: due_day < today). The most overdue first,
+ * then the most open, then the most handled. Each figure walks an index: the signalement_at range joined
+ * to the assignees' primary key, and the open reports (statut index) joined the same way.
+ */
+export function topUsersSql(db: Database, range: InstantRange, today: number, statuts: StatutIds): SQL {
+  const { signalements: s, signalementAssignees: a, utilisateurs: u, utilisateurRoles: role } = db.t;
+  const handled = sql`select ${a.userId} as user_id, count(*) as n,
+      avg(case when ${s.closeAt} is not null then ${db.dialect.daysBetween(s.signalementAt, s.closeAt)} end) as avg_days
+    from ${s} join ${a} on ${a.signalementId} = ${s.id}
+    where ${statutIn(s.statutId, statuts.done)}${rangeCondition(db, s.signalementAt, range)}
+    group by ${a.userId}`;
+  const load = sql`select ${a.userId} as user_id, count(*) as n,
+      sum(case when o.due_day < ${today} then 1 else 0 end) as overdue
+    from ${openReports(db, statuts)} as o join ${a} on ${a.signalementId} = o.id
+    group by ${a.userId}`;
+  return sql`select ${u.nomPrenom} as name, ${u.email} as email, ${role.designation} as role,
+      coalesce(h.n, 0) as handled, h.avg_days as avg_days, coalesce(l.n, 0) as open, coalesce(l.overdue, 0) as overdue
+    from ${u} join ${role} on ${role.id} = ${u.roleId}
+      left join (${handled}) as h on h.user_id = ${u.id}
+      left join (${load}) as l on l.user_id = ${u.id}
+    where h.user_id is not null or l.user_id is not null
+    order by overdue desc, open desc, handled desc, name limit ${sql.raw(String(TOP))}`;
 }
 
 /** Partners with the most reports received in the range, and the mean days to close those closed. */
@@ -128,16 +165,21 @@ export function topPartnersSql(db: Database, range: InstantRange): SQL {
     order by y.n desc, y.designation`;
 }
 
-/** Open reports (no statut or a statut of kind open) needing attention now. */
-export function alertsSql(db: Database, overdueBefore: Date): SQL {
-  const { signalements: s, niveaux: n } = db.t;
-  const open = sql`(${s.statutId} is null or ${s.statutId} in ${openStatutIds(db)})`;
-  const before = db.dialect.timestamp(overdueBefore);
+/**
+ * Reports needing attention now: open reports of the highest niveau rank (urgent), reports past their due
+ * day (overdue, the due-day index: docs/decisions/0032), open reports without a niveau (untriaged) and open
+ * reports nobody is assigned to (unassigned: the statut index, then the assignees' primary key).
+ */
+export function alertsSql(db: Database, today: number, statuts: StatutIds): SQL {
+  const { signalements: s, niveaux: n, signalementAssignees: a } = db.t;
+  const open = sql`(${s.statutId} is null or ${statutIn(s.statutId, statuts.open)})`;
   const topRank = sql`(select max(${n.rank}) from ${n})`;
+  const noAssignee = sql`not exists (select 1 from ${a} where ${a.signalementId} = ${s.id})`;
   return sql`select
     (select ${n.designation} from ${n} where ${n.rank} = ${topRank} order by ${n.designation} limit 1) as top_niveau,
     (select count(*) from ${s} where ${s.niveauId} in (select ${n.id} from ${n} where ${n.rank} = ${topRank}) and ${open}) as urgent,
-    (select count(*) from ${s} where ${s.statutId} is null and ${s.signalementAt} < ${before})
-      + (select count(*) from ${s} where ${s.statutId} in ${openStatutIds(db)} and ${s.signalementAt} < ${before}) as overdue,
-    (select count(*) from ${s} where ${s.niveauId} is null and ${open}) as untriaged`;
+    (select count(*) from ${s} where ${s.dueDay} < ${today}) as overdue,
+    (select count(*) from ${s} where ${s.niveauId} is null and ${open}) as untriaged,
+    (select count(*) from ${s} where ${s.statutId} is null and ${noAssignee})
+      + (select count(*) from ${s} where ${statutIn(s.statutId, statuts.open)} and ${noAssignee}) as unassigned`;
 }

@@ -10,6 +10,8 @@ import {
 } from './overview';
 import { periodWindows } from './periods';
 import { businessCalendar, DEFAULT_BUSINESS_TIME_ZONE } from '#shared/calendar';
+import { dayNumber } from '#shared/calendar';
+import { eq, inArray } from 'drizzle-orm';
 import { insertFixture } from './test-fixture';
 
 const MADAGASCAR = businessCalendar(DEFAULT_BUSINESS_TIME_ZONE);
@@ -79,6 +81,38 @@ describe.each(await testEngines())('period analysis on %s', (engine) => {
     const u1 = await t.user('agent@example.mg', 'ROLE_USER', 'Rabe Hery');
     const u2 = await t.user('analyste@example.mg', 'ROLE_ANALYSTE', 'Rasoa Vola');
     await insertFixture(t.db, { u1, u2 });
+    // Rabe Hery handles R1 (open, due on 20 March); Rasoa Vola R2 and R3 (treated in March, R3 closed after
+    // 7 days) and R5 (closed in February). R4 (open, no niveau hence no due day) has nobody.
+    const { t: tables } = t.db;
+    const users = new Map(
+      (
+        await t.db.read
+          .select({ id: tables.utilisateurs.id, code: tables.utilisateurs.code })
+          .from(tables.utilisateurs)
+          .where(inArray(tables.utilisateurs.code, [u1, u2]))
+      ).map((u) => [u.code, u.id]),
+    );
+    const reports = new Map(
+      (
+        await t.db.read
+          .select({ id: tables.signalements.id, code: tables.signalements.code })
+          .from(tables.signalements)
+      ).map((r) => [r.code, r.id]),
+    );
+    const assign = (code: string, user: string) => ({
+      signalementId: reports.get(code)!,
+      userId: users.get(user)!,
+      assignedAt: new Date('2025-03-01T00:00:00Z'),
+    });
+    await t.db.transaction(async (tx) => {
+      await tx
+        .insert(tables.signalementAssignees)
+        .values([assign('SIG-T-1', u1), assign('SIG-T-2', u2), assign('SIG-T-3', u2), assign('SIG-T-5', u2)]);
+      await tx
+        .update(tables.signalements)
+        .set({ dueDay: dayNumber('2025-03-20') })
+        .where(eq(tables.signalements.code, 'SIG-T-1'));
+    });
   });
   afterAll(async () => t?.close());
 
@@ -102,20 +136,25 @@ describe.each(await testEngines())('period analysis on %s', (engine) => {
     expect(s.status).toEqual({ waiting: 1, inProgress: 1, resolved: 2 });
   });
 
-  it('raises urgent, overdue and untriaged alerts from the open reports', async () => {
+  it('raises urgent, overdue (past the stored due day), unassigned and untriaged alerts', async () => {
     const s = await overviewSummary(t.ctx, 'month', new Date('2025-04-10T00:00:00Z'));
     expect(s.alerts).toEqual([
       { id: 'urgent', type: 'urgent', count: 1, message: '1 signalement non traité de niveau « Critique »' },
       {
         id: 'overdue',
         type: 'overdue',
-        count: 2,
-        message: '2 signalements non traités depuis plus de 30 jours',
+        count: 1,
+        message: '1 signalement non traité en retard (délai de traitement dépassé)',
       },
+      { id: 'unassigned', type: 'info', count: 1, message: '1 signalement non traité « Non assigné »' },
       { id: 'info', type: 'info', count: 1, message: '1 signalement non traité sans niveau de gravité' },
     ]);
-    const early = await overviewSummary(t.ctx, 'month', new Date('2025-03-20T00:00:00Z'));
-    expect(early.alerts.find((a) => a.id === 'overdue')!.count).toBe(0);
+    // 03:00 on 20 March in Madagascar: R1's due day itself is still on time.
+    const onDueDay = await overviewSummary(t.ctx, 'month', new Date('2025-03-20T00:00:00Z'));
+    expect(onDueDay.alerts.find((a) => a.id === 'overdue')!.count).toBe(0);
+    // 00:00 on 21 March in Madagascar (20 March in UTC): one day late.
+    const nextDay = await overviewSummary(t.ctx, 'month', new Date('2025-03-20T21:00:00Z'));
+    expect(nextDay.alerts.find((a) => a.id === 'overdue')!.count).toBe(1);
   });
 
   it('draws the evolution: reports received per month and how many of them are treated', async () => {
@@ -156,12 +195,38 @@ describe.each(await testEngines())('period analysis on %s', (engine) => {
     });
   });
 
-  it('ranks users by reports recorded and partners by reports received with their mean days to close', async () => {
+  it('ranks assignees overdue first, and partners by reports received with their mean days to close', async () => {
     const top = await overviewTop(t.ctx, 'month', END_OF_MARCH);
+    // Rabe Hery has handled nothing but has an overdue report: he shows before Rasoa Vola, who handled two.
     expect(top.users).toEqual([
-      { name: 'Rabe Hery', email: 'agent@example.mg', role: 'Utilisateur', complaintsHandled: 3 },
-      { name: 'Rasoa Vola', email: 'analyste@example.mg', role: 'Analyste', complaintsHandled: 1 },
+      {
+        name: 'Rabe Hery',
+        email: 'agent@example.mg',
+        role: 'Utilisateur',
+        complaintsHandled: 0,
+        avgResolutionTime: null,
+        openCases: 1,
+        overdueCases: 1,
+      },
+      {
+        name: 'Rasoa Vola',
+        email: 'analyste@example.mg',
+        role: 'Analyste',
+        complaintsHandled: 2,
+        avgResolutionTime: 7,
+        openCases: 0,
+        overdueCases: 0,
+      },
     ]);
+    // The year adds R5 (closed after 2 days) to Rasoa Vola's; on 15 March Rabe Hery's report is not yet late,
+    // yet his open report still puts him first (open load before reports handled).
+    const year = await overviewTop(t.ctx, 'year', new Date('2025-03-15T12:00:00Z'));
+    expect(year.users.map((u) => [u.name, u.complaintsHandled, u.avgResolutionTime, u.overdueCases])).toEqual(
+      [
+        ['Rabe Hery', 0, null, 0],
+        ['Rasoa Vola', 3, 4.5, 0],
+      ],
+    );
     expect(top.partners).toEqual([
       {
         code: 'IVY',

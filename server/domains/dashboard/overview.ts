@@ -7,6 +7,8 @@ import {
   linkedSql,
   receivedSql,
   seriesSql,
+  statutIdsSql,
+  type StatutIds,
   topPartnersSql,
   topUsersSql,
   windowSummarySql,
@@ -14,10 +16,6 @@ import {
 import { periodWindows, windowDays, type Window } from './periods';
 import type { Dimension, Period } from './schema';
 import { countsPerDay, type DashboardContext, type PerDay } from './service';
-
-/** Open reports older than this many days are 'overdue'. */
-export const OVERDUE_AFTER_DAYS = 30;
-const DAY_MS = 86_400_000;
 
 /** A number of days to one decimal, or null. */
 const oneDecimal = (value: number | null): number | null =>
@@ -29,7 +27,7 @@ export interface Compared {
 }
 
 export interface Alert {
-  id: 'urgent' | 'overdue' | 'info';
+  id: 'urgent' | 'overdue' | 'info' | 'unassigned';
   type: 'urgent' | 'overdue' | 'info';
   message: string;
   count: number;
@@ -69,30 +67,47 @@ async function windowSummary(db: Database, window: Window) {
 const plural = (n: number, one: string, many: string) => (n > 1 ? many : one);
 const fr = new Intl.NumberFormat('fr-FR');
 
-async function alerts(db: Database, now: Date): Promise<Alert[]> {
-  const [row] = await db.rows(alertsSql(db, new Date(now.getTime() - OVERDUE_AFTER_DAYS * DAY_MS)));
+/** The statut ids of the open kind and of the treated and closed kinds. */
+async function statutIds(db: Database): Promise<StatutIds> {
+  const rows = await db.rows(statutIdsSql(db));
+  const ids = (open: boolean) =>
+    rows.filter((r) => (String(r.kind) === 'open') === open).map((r) => Number(r.id));
+  return { open: ids(true), done: ids(false) };
+}
+
+async function alerts({ db, calendar }: DashboardContext, now: Date): Promise<Alert[]> {
+  const [row] = await db.rows(alertsSql(db, calendar.dayNumber(now), await statutIds(db)));
   const urgent = db.dialect.count(row?.urgent);
   const overdue = db.dialect.count(row?.overdue);
   const untriaged = db.dialect.count(row?.untriaged);
+  const unassigned = db.dialect.count(row?.unassigned);
   const niveau = row?.top_niveau ? String(row.top_niveau) : 'le plus élevé';
+  const reports = (n: number) =>
+    `${fr.format(n)} ${plural(n, 'signalement non traité', 'signalements non traités')}`;
   return [
     {
       id: 'urgent',
       type: 'urgent',
       count: urgent,
-      message: `${fr.format(urgent)} ${plural(urgent, 'signalement non traité', 'signalements non traités')} de niveau « ${niveau} »`,
+      message: `${reports(urgent)} de niveau « ${niveau} »`,
     },
     {
       id: 'overdue',
       type: 'overdue',
       count: overdue,
-      message: `${fr.format(overdue)} ${plural(overdue, 'signalement non traité', 'signalements non traités')} depuis plus de ${OVERDUE_AFTER_DAYS} jours`,
+      message: `${reports(overdue)} en retard (délai de traitement dépassé)`,
+    },
+    {
+      id: 'unassigned',
+      type: 'info',
+      count: unassigned,
+      message: `${reports(unassigned)} « Non assigné »`,
     },
     {
       id: 'info',
       type: 'info',
       count: untriaged,
-      message: `${fr.format(untriaged)} ${plural(untriaged, 'signalement non traité', 'signalements non traités')} sans niveau de gravité`,
+      message: `${reports(untriaged)} sans niveau de gravité`,
     },
   ];
 }
@@ -125,7 +140,7 @@ export async function overviewSummary(
       inProgress: current.total - current.waiting - current.treated,
       resolved: current.treated,
     },
-    alerts: await alerts(db, now),
+    alerts: await alerts({ db, calendar }, now),
   };
 }
 
@@ -177,8 +192,22 @@ export async function overviewDistribution(
   };
 }
 
+export interface TopUser {
+  name: string;
+  email: string;
+  role: string;
+  /** Reports assigned to the user, received in the period and treated or closed today. */
+  complaintsHandled: number;
+  /** Mean days from receipt to closing of those of them closed (null when none is). */
+  avgResolutionTime: number | null;
+  /** Open reports assigned to the user now. */
+  openCases: number;
+  /** Of those, the ones past their due day. */
+  overdueCases: number;
+}
+
 export interface TopLists {
-  users: Array<{ name: string; email: string; role: string; complaintsHandled: number }>;
+  users: TopUser[];
   partners: Array<{
     code: string;
     designation: string;
@@ -194,14 +223,17 @@ export async function overviewTop(
   now = new Date(),
 ): Promise<TopLists> {
   const window = periodWindows(calendar, period, now).current;
-  const users = await db.rows(topUsersSql(db, window));
+  const users = await db.rows(topUsersSql(db, window, calendar.dayNumber(now), await statutIds(db)));
   const partners = await db.rows(topPartnersSql(db, window));
   return {
     users: users.map((u) => ({
       name: String(u.name),
       email: String(u.email),
       role: String(u.role),
-      complaintsHandled: db.dialect.count(u.n),
+      complaintsHandled: db.dialect.count(u.handled),
+      avgResolutionTime: oneDecimal(db.dialect.number(u.avg_days)),
+      openCases: db.dialect.count(u.open),
+      overdueCases: db.dialect.count(u.overdue),
     })),
     partners: partners.map((p) => ({
       code: String(p.code),

@@ -106,7 +106,7 @@ export function SummaryBlock({ period }: { period: Period }) {
                   key={a.id}
                   role="status"
                   className={`alert alert-soft ${ALERT_CLASS[a.type]}`}
-                  data-testid={`alert-${a.type}`}
+                  data-testid={`alert-${a.id}`}
                 >
                   {a.message}
                 </div>
