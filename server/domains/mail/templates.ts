@@ -234,7 +234,9 @@ export function assigneeDigestMail(input: {
     (overdue > 0 ? `, dont ${overdue} en retard.` : '.');
   const intro = [`Bonjour ${nomPrenom},`, summary];
   const moreLine = more > 0 ? [`… et ${more} autres, dans « Mes dossiers ».`] : [];
-  const after = ['Vous pouvez désactiver ce récapitulatif dans la page Configuration, « Rappels quotidiens ».'];
+  const after = [
+    'Vous pouvez désactiver ce récapitulatif dans la page Configuration, « Rappels quotidiens ».',
+  ];
   const p = (text: string) => `<p style="margin:0 0 16px">${escapeHtml(text)}</p>`;
   const items = shown
     .map(
@@ -311,7 +313,8 @@ export function adminDigestMail(input: {
       [`Bonjour ${nomPrenom},`, 'Voici le récapitulatif du jour.', ...lines],
       {
         href: link.link,
-        label: unassigned.count > 0 ? 'Voir les signalements non assignés' : 'Voir les signalements en retard',
+        label:
+          unassigned.count > 0 ? 'Voir les signalements non assignés' : 'Voir les signalements en retard',
       },
       [
         `Signalements en retard : ${overdue.link}`,

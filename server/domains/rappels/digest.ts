@@ -83,7 +83,10 @@ async function assigneeDigests(ctx: DigestContext, tx: Orm, today: number): Prom
     .leftJoin(n, eq(n.id, s.niveauId))
     .where(and(eq(u.isEnabled, true), eq(u.digestEnabled, true), lte(s.dueDay, today + DIGEST_SOON_DAYS)))
     .orderBy(asc(u.id), asc(s.dueDay), asc(s.code));
-  const byUser = new Map<number, { to: string; nomPrenom: string; userCode: string; reports: DigestReport[] }>();
+  const byUser = new Map<
+    number,
+    { to: string; nomPrenom: string; userCode: string; reports: DigestReport[] }
+  >();
   for (const row of rows) {
     let entry = byUser.get(row.userId);
     if (!entry) {
@@ -159,7 +162,12 @@ async function adminDigests(ctx: DigestContext, tx: Orm, today: number): Promise
   for (const admin of admins) {
     await enqueueMail(
       db,
-      adminDigestMail({ to: admin.email, nomPrenom: admin.nomPrenom, unassigned: unassignedList, overdue: overdueList }),
+      adminDigestMail({
+        to: admin.email,
+        nomPrenom: admin.nomPrenom,
+        unassigned: unassignedList,
+        overdue: overdueList,
+      }),
     );
   }
   return admins.length;
