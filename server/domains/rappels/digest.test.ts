@@ -220,8 +220,8 @@ describe.each(await testEngines())('daily reminders on %s', (engine) => {
     now = new Date('2026-12-01T04:00:00Z');
     const logged: string[] = [];
     const log = {
-      info: (_: unknown, msg: string) => logged.push(msg),
-      error: (_: unknown, msg: string) => logged.push(msg),
+      info: (_: object, msg: string) => void logged.push(msg),
+      error: (_: object, msg: string) => void logged.push(msg),
     };
     const a = startDigestScheduler({ ctx: ctx(), log, intervalMs: 3_600_000 });
     const b = startDigestScheduler({ ctx: ctx(), log, intervalMs: 3_600_000 });

@@ -1,7 +1,6 @@
 // The timer of the daily reminders in each server (docs/decisions/0036-daily-reminders.md): every minute it
 // asks sendDailyDigests whether today's reminders are due; the database decides which server sends them.
 // Unref'd (never keeps the process alive) and stopped on shutdown, like the mail worker.
-import type { FastifyBaseLogger } from 'fastify';
 import { sendDailyDigests, type DigestContext } from './digest';
 
 export const DIGEST_CHECK_MS = 60_000;
@@ -15,7 +14,7 @@ export interface DigestScheduler {
 
 export function startDigestScheduler(options: {
   ctx: DigestContext;
-  log: Pick<FastifyBaseLogger, 'info' | 'error'>;
+  log: { info(details: object, message: string): void; error(details: object, message: string): void };
   intervalMs?: number;
 }): DigestScheduler {
   const { ctx, log } = options;
