@@ -139,8 +139,12 @@ describe.each(await testEngines())('daily reminders on %s', (engine) => {
     expect(agent.text).toMatch(/Mes dossiers : http:\/\/localhost:3000\/admin\/signalement\/list\?assigne=/);
     for (const name of ['tard', 'sans', 'calme', 'silence', 'parti'])
       expect(agent.text).not.toContain(codes[name]);
+    expect(agent.html).toContain(
+      `<a href="http://localhost:3000/admin/signalement/detail/${codes.bientot}" style="color:#2563eb">${codes.bientot}</a>`,
+    );
+    expect(agent.html).toContain('<strong>En retard de 2 jours</strong>');
     const chef = mails.find((m) => m.to === 'chef@example.mg')!;
-    // Every report but the two of the disabled and of the one who turned it off has an assignee.
+    // Only « orphelin » has nobody; the overdue ones of the disabled account and of the switch off count too.
     expect(chef.text).toContain(`Signalements ouverts non assignés : 1 — ${codes.orphelin}.`);
     expect(chef.text).toContain('/admin/signalement/list?assigne=aucun');
     expect(chef.text).toContain(
