@@ -13,6 +13,7 @@ import { journalRoutes } from './domains/journal/rest';
 import { flushLoginRefusals } from './domains/journal/refusals';
 import { dashboardRoutes } from './domains/dashboard/rest';
 import { delaisRoutes } from './domains/delais/rest';
+import { preferencesRoutes } from './domains/rappels/rest';
 import { mailRoutes } from './domains/mail/rest';
 import { partenairesRoutes } from './domains/partenaires/rest';
 import { utilisateursRoutes } from './domains/utilisateurs/rest';
@@ -192,6 +193,7 @@ export async function buildApp({ ctx, webRoot, logStream }: BuildAppOptions): Pr
   dashboardRoutes(app, db);
   journalRoutes(app);
   delaisRoutes(app);
+  preferencesRoutes(app);
 
   await registerClient(app, webRoot ?? PATHS.webRoot);
   return app;

@@ -86,6 +86,16 @@ describe('configuration from the environment', () => {
     expect(attempt).toThrow('ACCESS_LOG_RETENTION_DAYS: au moins 30');
   });
 
+  it('has the hour of the daily reminders (7 by default, 0 to 23) and refuses other values in French', () => {
+    expect(loadConfig({}).DIGEST_HOUR).toBe(7);
+    expect(loadConfig({ DIGEST_HOUR: '0' }).DIGEST_HOUR).toBe(0);
+    expect(loadConfig({ DIGEST_HOUR: '23' }).DIGEST_HOUR).toBe(23);
+    expect(() => loadConfig({ DIGEST_HOUR: '24' })).toThrow('DIGEST_HOUR: au plus 23');
+    expect(() => loadConfig({ DIGEST_HOUR: '-1' })).toThrow('DIGEST_HOUR: au moins 0');
+    expect(() => loadConfig({ DIGEST_HOUR: '7.5' })).toThrow('DIGEST_HOUR: doit être un entier');
+    expect(() => loadConfig({ DIGEST_HOUR: 'sept' })).toThrow('DIGEST_HOUR: doit être un nombre');
+  });
+
   it('has the evidence files limits (20 MB per file, 200 MB per report) and refuses bad values in French', () => {
     const defaults = loadConfig({});
     expect([defaults.EVIDENCE_MAX_MB, defaults.EVIDENCE_REPORT_MAX_MB]).toEqual([20, 200]);

@@ -120,6 +120,9 @@ export const configSchema = z.object({
   READ_JOB_TIMEOUT_SECONDS: wholeNumber(1, 3600).default(30),
   // Sent e-mails and used or expired password links are deleted after this many days (docs/decisions/0004).
   MAIL_RETENTION_DAYS: wholeNumber(1, 3650).default(30),
+  // The hour (0–23, in APP_TIMEZONE) from which the daily reminder e-mails are sent, once per business day
+  // (docs/decisions/0036-daily-reminders.md).
+  DIGEST_HOUR: wholeNumber(0, 23).default(7),
   // Backups (npm run db:backup, README « Sauvegarde et restauration »): where they go, how many are kept.
   BACKUP_DIR: z.string().trim().min(1).default('./data/backups'),
   BACKUP_KEEP: wholeNumber(1, 1000).default(7),

@@ -9,6 +9,7 @@ import { syncBusinessCalendar, type CalendarSync } from './db/business-calendar'
 import { openDatabase, type Database } from './db/client';
 import { seed } from './db/seed/index';
 import { startMailWorker, type MailWorker } from './domains/mail/worker';
+import { startDigestScheduler, type DigestScheduler } from './domains/rappels/scheduler';
 import { ensureFirstAdmin } from './domains/utilisateurs/first-admin';
 import { drainConnections, shutdownSchedule } from './http/drain';
 
@@ -23,6 +24,8 @@ export interface Running {
   url: string;
   /** Delivers the outbox (SMTP_URL, or .eml files under data/mail/). */
   mail: MailWorker;
+  /** Queues the daily reminders once per business day (docs/decisions/0036-daily-reminders.md). */
+  digests: DigestScheduler;
   close(): Promise<void>;
 }
 
@@ -108,6 +111,7 @@ export async function start(env: Record<string, string | undefined> = process.en
     stopGraceMs: Math.min(5000, budgetMs / 5),
     retentionMs: config.MAIL_RETENTION_DAYS * 24 * 60 * 60_000,
   });
+  const digests = startDigestScheduler({ ctx, log: app.log });
   return {
     app,
     db,
@@ -115,6 +119,7 @@ export async function start(env: Record<string, string | undefined> = process.en
     ctx,
     url: `http://127.0.0.1:${port}`,
     mail,
+    digests,
     async close() {
       // Answers in progress (a long export) get the budget but the time needed to close the threads and
       // the database (http/drain.ts); connections still open then are cut, so a client that never finishes
@@ -126,7 +131,7 @@ export async function start(env: Record<string, string | undefined> = process.en
       }, shutdownSchedule(config.SHUTDOWN_TIMEOUT_SECONDS).cutMs);
       cut.unref();
       try {
-        await Promise.all([drainConnections(app).then(() => app.close()), mail.stop()]);
+        await Promise.all([drainConnections(app).then(() => app.close()), mail.stop(), digests.stop()]);
       } finally {
         clearTimeout(cut);
       }

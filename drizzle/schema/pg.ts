@@ -48,6 +48,8 @@ export const utilisateurs = table(
       .references(() => utilisateurRoles.id),
     lastConnectionAt: timestamp('last_connection_at'),
     createdAt: createdAt(),
+    // The daily reminder e-mail (docs/decisions/0036-daily-reminders.md); each user turns their own off.
+    digestEnabled: bool('digest_enabled').notNull().default(true),
   },
   (t) => [index('utilisateurs_nom_prenom_idx').on(t.nomPrenom), index('utilisateurs_role_idx').on(t.roleId)],
 );
@@ -707,4 +709,21 @@ export const businessDays = table(
     ordinal: integer('ordinal').notNull(),
   },
   (t) => [primaryKey({ columns: [t.day] }), index('business_days_ordinal_idx').on(t.ordinal, t.day)],
+);
+
+// ---------------------------------------------------------------- daily reminders (docs/decisions/0036)
+
+/**
+ * The business days whose reminder e-mails were queued: the server whose insert of the day wins queues every
+ * digest in the same transaction; the others insert nothing and send nothing.
+ */
+export const dailyDigests = table(
+  'daily_digests',
+  {
+    // Epoch-day number of the business day (shared/calendar.ts dayNumber).
+    day: integer('day').notNull(),
+    sentAt: timestamp('sent_at').notNull(),
+    mails: integer('mails').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day] })],
 );

@@ -244,6 +244,12 @@ export function matrixRequests(fixture: MatrixFixture) {
       url: '/api/delais_traitement/MOYEN',
       body: { jours: 30 },
     }),
+    'GET /api/utilisateur/preferences': () => ({ url: '/api/utilisateur/preferences' }),
+    'PATCH /api/utilisateur/preferences': () => ({
+      method: 'PATCH',
+      url: '/api/utilisateur/preferences',
+      body: { recapitulatifQuotidien: true },
+    }),
     'GET /api/signalement/:code/default-mail-content': () => ({
       url: `/api/signalement/${data.report}/default-mail-content`,
     }),
@@ -378,6 +384,8 @@ export function matrixRequests(fixture: MatrixFixture) {
     'journal.alerts': () => query('journal.alerts'),
     'delais.list': () => query('delais.list'),
     'delais.update': () => mutation('delais.update', { delais: [{ niveau: 'MOYEN', jours: 30 }] }),
+    'preferences.get': () => query('preferences.get'),
+    'preferences.update': () => mutation('preferences.update', { recapitulatifQuotidien: true }),
     'journal.markAlertSeen': async () => mutation('journal.markAlertSeen', { id: await insertAlert(app()) }),
 
     'partenaires.list': () => query('partenaires.list', {}),

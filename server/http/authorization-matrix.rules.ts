@@ -68,6 +68,9 @@ export const MATRIX: Record<string, Row> = {
   'GET /api/delais_traitement':                            [401,   200,   200,   200],
   'GET /api/delais_traitement/:code':                      [401,   200,   200,   200],
   'PATCH /api/delais_traitement/:code':                    [401,   403,   403,   200],
+  // Each staff member's own preferences (docs/decisions/0036): the session's user, never another one.
+  'GET /api/utilisateur/preferences':                      [401,   200,   200,   200],
+  'PATCH /api/utilisateur/preferences':                    [401,   200,   200,   200],
   'GET /api/signalement/:code/default-mail-content':       [401,   200,   200,   200],
   'POST /api/signalement/:code/notify-partner':            [401,   403,   200,   200],
   'POST /api/presume_auteurs':                             [401,   403,   201,   201],
@@ -159,6 +162,8 @@ export const MATRIX: Record<string, Row> = {
   'dashboard.myCases':                                     [401,   200,   200,   200],
   'delais.list':                                           [401,   200,   200,   200],
   'delais.update':                                         [401,   403,   403,   200],
+  'preferences.get':                                       [401,   200,   200,   200],
+  'preferences.update':                                    [401,   200,   200,   200],
   'signalements.defaultMailContent':                       [401,   200,   200,   200],
   'signalements.notifyPartner':                            [401,   403,   200,   200],
   'auteurs.list':                                          [401,   200,   200,   200],

@@ -35,6 +35,7 @@ import {
   victimeSchema,
 } from '#shared/schemas/signalements';
 import { delaiPatchSchema } from '#shared/schemas/delais';
+import { preferencesPatchSchema } from '#shared/schemas/preferences';
 import { noteSchema } from '#shared/schemas/notes';
 import {
   createUtilisateurInputSchema,
@@ -100,6 +101,7 @@ const REST_SCHEMAS: Record<string, z.ZodType | null> = {
   'POST /api/signalements/:code/pieces-jointes': null,
   'DELETE /api/pieces-jointes/:code': null,
   'PATCH /api/delais_traitement/:code': delaiPatchSchema,
+  'PATCH /api/utilisateur/preferences': preferencesPatchSchema,
 };
 
 /** Typical English of zod, Fastify, tRPC and Node messages; the project answers in French. */

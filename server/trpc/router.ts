@@ -3,6 +3,7 @@ import { authRouter } from '../domains/auth/router';
 import { twoFactorRouter } from '../domains/auth/two-factor-router';
 import { dashboardRouter } from '../domains/dashboard/router';
 import { delaisRouter } from '../domains/delais/router';
+import { preferencesRouter } from '../domains/rappels/router';
 import { journalRouter } from '../domains/journal/router';
 import { mailRouter } from '../domains/mail/router';
 import { notesRouter } from '../domains/notes/router';
@@ -33,6 +34,7 @@ export const appRouter = router({
   dashboard: dashboardRouter,
   journal: journalRouter,
   delais: delaisRouter,
+  preferences: preferencesRouter,
 });
 
 export type AppRouter = typeof appRouter;

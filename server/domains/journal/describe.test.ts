@@ -16,6 +16,12 @@ describe('French descriptions of the access log', () => {
       'Export xlsx : 120 lignes',
     );
     expect(describeEntry('lecture_notes', { nombre: 2 })).toBe('Notes internes (2)');
+    expect(
+      describeEntry('parametres', { parametre: 'recapitulatif_quotidien', avant: true, apres: false }),
+    ).toBe('Récapitulatif quotidien : activé → désactivé');
+    expect(
+      describeEntry('parametres', { parametre: 'delai_traitement', niveau: 'MOYEN', avant: 30, apres: null }),
+    ).toBe('Délai de traitement MOYEN : 30 jours → aucun délai');
     expect(describeEntry('lecture_notes', { protegees: true, masquees: 1 })).toBe(
       "Notes internes protégées : 1 masquée (besoin d'en connaître)",
     );

@@ -65,6 +65,10 @@ function describeRights(d: Details): string {
 
 /** A change of a setting (docs/decisions/0032): « Délai de traitement Critique : 7 → 10 jours ». */
 function describeSetting(d: Details): string {
+  if (d.parametre === 'recapitulatif_quotidien') {
+    const state = (value: unknown) => (value === true ? 'activé' : 'désactivé');
+    return `Récapitulatif quotidien : ${state(d.avant)} → ${state(d.apres)}`;
+  }
   const days = (value: unknown) => (typeof value === 'number' ? `${value} jours` : 'aucun délai');
   return `Délai de traitement ${str(d.niveau)} : ${days(d.avant)} → ${days(d.apres)}`;
 }

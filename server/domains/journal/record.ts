@@ -160,7 +160,9 @@ export async function recordBulkAction(
 export async function recordSettingChange(
   db: Database,
   actor: Actor,
-  details: { parametre: 'delai_traitement'; niveau: string; avant: number | null; apres: number | null },
+  details:
+    | { parametre: 'delai_traitement'; niveau: string; avant: number | null; apres: number | null }
+    | { parametre: 'recapitulatif_quotidien'; avant: boolean; apres: boolean },
   tx: Orm,
 ) {
   await recordAccess(db, { kind: 'parametres', ...byActor(actor), details }, tx);

@@ -7,7 +7,8 @@ export type MailKind =
   | 'access-alert'
   | 'two-factor-guesses'
   | 'two-factor-reset'
-  | 'assignment';
+  | 'assignment'
+  | 'digest';
 
 export interface OutgoingMail {
   kind: MailKind;

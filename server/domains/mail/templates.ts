@@ -185,3 +185,141 @@ export function assignmentMail({ to, nomPrenom, code, by, link }: AssignmentMail
     html: html(intro, { href: link, label: 'Ouvrir le signalement' }, after),
   };
 }
+
+/** The codes a daily reminder names per list, at most; the rest are counted (docs/decisions/0036). */
+export const DIGEST_MAIL_CODES = 50;
+
+/** One report of an assignee's daily reminder: nothing of its people, only what names the report. */
+export interface DigestReport {
+  code: string;
+  partenaire: string;
+  niveau: string | null;
+  /** Its due day, 'dd/MM/yyyy'. */
+  echeance: string;
+  /** Calendar days from today to the due day: negative when overdue. */
+  days: number;
+  link: string;
+}
+
+const dayCount = (n: number) => `${n} jour${n > 1 ? 's' : ''}`;
+
+/** « En retard de 2 jours », « Échéance aujourd'hui », « Échéance dans 3 jours ». */
+export function digestDueText(days: number): string {
+  if (days < 0) return `En retard de ${dayCount(-days)}`;
+  if (days === 0) return "Échéance aujourd'hui";
+  return `Échéance dans ${dayCount(days)}`;
+}
+
+function digestLine(r: DigestReport): string {
+  return `${r.code} — ${r.partenaire} — ${r.niveau ?? 'sans niveau'} — échéance le ${r.echeance} : ${digestDueText(r.days)}`;
+}
+
+/**
+ * The daily reminder of an assignee (docs/decisions/0036-daily-reminders.md): their reports overdue or due
+ * within three days, each with its code, partner, niveau and due day, and links to each report and to
+ * « Mes dossiers ». Never a person's name or any text of the report.
+ */
+export function assigneeDigestMail(input: {
+  to: string;
+  nomPrenom: string;
+  reports: readonly DigestReport[];
+  myCases: string;
+}): OutgoingMail {
+  const { to, nomPrenom, reports, myCases } = input;
+  const overdue = reports.filter((r) => r.days < 0).length;
+  const shown = reports.slice(0, DIGEST_MAIL_CODES);
+  const more = reports.length - shown.length;
+  const summary =
+    `Vous avez ${reports.length} signalement${reports.length > 1 ? 's' : ''} à traiter bientôt` +
+    (overdue > 0 ? `, dont ${overdue} en retard.` : '.');
+  const intro = [`Bonjour ${nomPrenom},`, summary];
+  const moreLine = more > 0 ? [`… et ${more} autres, dans « Mes dossiers ».`] : [];
+  const after = [
+    'Vous pouvez désactiver ce récapitulatif dans la page Configuration, « Rappels quotidiens ».',
+  ];
+  const p = (text: string) => `<p style="margin:0 0 16px">${escapeHtml(text)}</p>`;
+  const items = shown
+    .map(
+      (r) =>
+        `<li style="margin:0 0 8px"><a href="${escapeHtml(r.link)}" style="color:#2563eb">${escapeHtml(r.code)}</a> — ${escapeHtml(r.partenaire)} — ${escapeHtml(r.niveau ?? 'sans niveau')} — échéance le ${escapeHtml(r.echeance)} : <strong>${escapeHtml(digestDueText(r.days))}</strong></li>`,
+    )
+    .join('\n');
+  const body = html(intro, { href: myCases, label: 'Ouvrir « Mes dossiers »' }, [
+    ...moreLine,
+    ...after,
+  ]).replace(
+    `${p(summary)}`,
+    `${p(summary)}\n<ul style="margin:0 0 16px;padding-left:20px">\n${items}\n</ul>`,
+  );
+  return {
+    kind: 'digest',
+    to,
+    subject: `Signalements : récapitulatif du jour (${reports.length} à traiter${overdue > 0 ? `, ${overdue} en retard` : ''})`,
+    text:
+      [
+        ...intro,
+        shown.map((r) => `- ${digestLine(r)}\n  ${r.link}`).join('\n'),
+        ...moreLine,
+        `Mes dossiers : ${myCases}`,
+        ...after,
+        `— ${SIGNATURE}`,
+      ].join('\n\n') + '\n',
+    html: body,
+  };
+}
+
+/** A list of an administrator's daily reminder: how many, the first codes, the filtered list. */
+export interface DigestList {
+  count: number;
+  codes: readonly string[];
+  link: string;
+}
+
+/**
+ * The daily reminder of an administrator (docs/decisions/0036-daily-reminders.md): the open reports nobody
+ * is assigned to and the overdue ones, as counts and at most DIGEST_MAIL_CODES codes each, with links to the
+ * filtered list.
+ */
+export function adminDigestMail(input: {
+  to: string;
+  nomPrenom: string;
+  unassigned: DigestList;
+  overdue: DigestList;
+}): OutgoingMail {
+  const { to, nomPrenom, unassigned, overdue } = input;
+  const section = (title: string, list: DigestList) => {
+    const more = list.count - list.codes.length;
+    return `${title} : ${list.count}${list.codes.length ? ` — ${list.codes.join(', ')}${more > 0 ? ` et ${more} autres` : ''}` : ''}.`;
+  };
+  const lines = [
+    section('Signalements ouverts non assignés', unassigned),
+    section('Signalements en retard', overdue),
+  ];
+  const text = [
+    `Bonjour ${nomPrenom},`,
+    'Voici le récapitulatif du jour.',
+    `${lines[0]}\n${unassigned.link}`,
+    `${lines[1]}\n${overdue.link}`,
+    'Vous pouvez désactiver ce récapitulatif dans la page Configuration, « Rappels quotidiens ».',
+    `— ${SIGNATURE}`,
+  ];
+  const link = unassigned.count > 0 ? unassigned : overdue;
+  return {
+    kind: 'digest',
+    to,
+    subject: `Signalements : récapitulatif du jour (${unassigned.count} non assignés, ${overdue.count} en retard)`,
+    text: text.join('\n\n') + '\n',
+    html: html(
+      [`Bonjour ${nomPrenom},`, 'Voici le récapitulatif du jour.', ...lines],
+      {
+        href: link.link,
+        label:
+          unassigned.count > 0 ? 'Voir les signalements non assignés' : 'Voir les signalements en retard',
+      },
+      [
+        `Signalements en retard : ${overdue.link}`,
+        'Vous pouvez désactiver ce récapitulatif dans la page Configuration, « Rappels quotidiens ».',
+      ],
+    ),
+  };
+}
