@@ -78,9 +78,12 @@ describe.each(await testEngines())('two-factor enrolment on %s', (engine) => {
         headers: {
           cookie,
           ...SAME_ORIGIN,
-          ...(route.method === 'GET' ? {} : { 'content-type': 'application/json' }),
+          // Each door with the body type it takes (an evidence file's upload: its bytes).
+          ...(route.method === 'GET'
+            ? {}
+            : { 'content-type': route.config.binaryBody ? 'application/octet-stream' : 'application/json' }),
         },
-        ...(route.method === 'GET' ? {} : { payload: '{}' }),
+        ...(route.method === 'GET' ? {} : { payload: route.config.binaryBody ? '%PDF-1.4\n' : '{}' }),
       });
       expect(`${route.method} ${route.url} ${res.statusCode}`).toBe(`${route.method} ${route.url} 403`);
       expect(res.json().message).toBe(STEP_REQUIRED);
