@@ -38,9 +38,14 @@ describe.each(await testEngines())('server-side guards on %s', (engine) => {
       const res = await t.app.inject({
         method: route.method as 'GET',
         url: concrete(route.url),
-        payload: {},
+        // The body type the door takes (an evidence file's upload: its bytes), so that the answer is the
+        // session check's, not the body type's 415.
+        payload: route.config.binaryBody ? '%PDF-1.4\n' : {},
         // As the application's pages send it: the CSRF check would otherwise answer first (403).
-        headers: { 'sec-fetch-site': 'same-origin' },
+        headers: {
+          'sec-fetch-site': 'same-origin',
+          ...(route.config.binaryBody ? { 'content-type': 'application/octet-stream' } : {}),
+        },
       });
       expect(res.statusCode, key).toBe(401);
       expect(res.json().message, key).toBe('Authentification requise.');
