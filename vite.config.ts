@@ -32,6 +32,16 @@ export default defineConfig({
     emptyOutDir: true,
     // dist/web/.vite/manifest.json: the chunks each screen loads, read by scripts/bundle-budget.ts.
     manifest: true,
+    rolldownOptions: {
+      output: {
+        // zod and the module that sets it jitless in one chunk, evaluated before any chunk that builds a
+        // schema: a chunk merging zod with shared schemas built objects (and probed eval, refused by the CSP)
+        // before web/lib/zod-jitless.ts could run.
+        advancedChunks: {
+          groups: [{ name: 'zod', test: /node_modules[\\/]zod[\\/]|web[\\/]lib[\\/]zod-jitless/ }],
+        },
+      },
+    },
   },
   server: {
     port: 5173,
