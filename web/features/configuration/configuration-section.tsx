@@ -1,4 +1,3 @@
-import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { LoadError } from '#web/components/ui/load-error';
 
@@ -8,7 +7,7 @@ interface ConfigurationSectionProps {
   title: string;
   intro: string;
   /** The section's settings as read: when the read fails, `loadFailed` and a retry take their place. */
-  query: Pick<UseQueryResult, 'isError' | 'error' | 'refetch'>;
+  query: { isError: boolean; error: unknown; refetch(): unknown };
   loadFailed: string;
   /** The settings, once read. */
   children?: ReactNode;
