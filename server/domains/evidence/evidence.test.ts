@@ -17,7 +17,8 @@ import { accessLogRows } from '#tests/helpers/journal';
 import { insertAssignment, SAME_ORIGIN } from '#tests/helpers/report-fixture';
 import { createReport, mergePatch } from '#tests/helpers/signalements';
 import { serverSuite } from '#tests/helpers/suite';
-import { EVIDENCE_TEXTS, purgeAbandonedUploads, uploadEvidence } from './service';
+import { EVIDENCE_TEXTS } from './files';
+import { purgeAbandonedUploads, uploadEvidence } from './upload';
 import { UNSUPPORTED_TYPE_MESSAGE } from './types';
 
 class FixedClock implements Clock {
