@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { loadConfig, type Config } from './config';
-import { createAppContext, type AppContext } from './context';
+import { createAppContext, type AppContext, type Clock } from './context';
 import type { DataCipher } from './crypto/cipher';
 import { openDataKey } from './crypto/data-key';
 import { encryptPlaintext, type PlaintextMigration } from './crypto/migrate-plaintext';
@@ -29,8 +29,19 @@ export interface Running {
   close(): Promise<void>;
 }
 
+export interface StartOptions {
+  /**
+   * The services' clock (default: the system's). Only the browser tests pass one, to move the server's time
+   * (tests/e2e/harness.ts); server/index.ts never does, and no request can reach it.
+   */
+  clock?: Clock;
+}
+
 /** Migrates, seeds, creates the first administrator, then listens. */
-export async function start(env: Record<string, string | undefined> = process.env): Promise<Running> {
+export async function start(
+  env: Record<string, string | undefined> = process.env,
+  options: StartOptions = {},
+): Promise<Running> {
   const config = loadConfig(env);
   const db = openDatabase(config.DATABASE_URL, {
     connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000,
@@ -69,7 +80,7 @@ export async function start(env: Record<string, string | undefined> = process.en
     throw error;
   }
   // SQLite: the report list and a report are built on threads of their own, as many as the reader threads.
-  const ctx = createAppContext(config, { db, cipher, taskThreads: db.readThreads });
+  const ctx = createAppContext(config, { db, cipher, taskThreads: db.readThreads, clock: options.clock });
   const app = await buildApp({ ctx });
   if (createdKeyFile) {
     app.log.warn(

@@ -4,28 +4,19 @@
 // - « En retard » and « À échéance sous 7 jours »: a range of signalements_due_day_idx, for the page and
 //   for the bounded count, with no sort of the matches;
 // - the sort by due day: the page read in the index's order and stopped after a page (no sort step).
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayNumber } from '#shared/calendar';
 import { LIST_COUNT_CAP, NO_DUE_DAY } from '#shared/constants';
 import { createTestDatabase, testEngines, type TestDatabase } from '#tests/helpers/db';
-import type { SessionUser } from '../domains/auth/session';
+import { explainText, PLAN_VIEWER } from '#tests/helpers/plans';
 import { boundedCountQuery, pageQuery, resolveFilters } from '../domains/signalements/queries';
 import type { ListFilters } from '../domains/signalements/list-filters';
 import { seed } from './seed/index';
 
 const REPORTS = 60_000;
 const TODAY = dayNumber('2026-11-26');
-const viewer: SessionUser = {
-  id: 1,
-  code: 'USR-PLAN',
-  email: 'plan@example.mg',
-  nomPrenom: 'Plan',
-  isEnabled: true,
-  lastConnectionAt: null,
-  role: { code: 'ROLE_USER', designation: 'Utilisateur' },
-  twoFactorEnrolled: false,
-};
+const viewer = PLAN_VIEWER;
 
 describe.each(await testEngines())('due-day plans on %s', (engine) => {
   let t: TestDatabase;
@@ -55,14 +46,7 @@ describe.each(await testEngines())('due-day plans on %s', (engine) => {
   }, 120_000);
   afterAll(async () => t?.drop());
 
-  const plan = async (query: { getSQL(): ReturnType<typeof sql> }): Promise<string> => {
-    if (engine === 'postgres') {
-      const rows = await t.db.rows<{ 'QUERY PLAN': string }>(sql`explain ${query.getSQL()}`);
-      return rows.map((r) => r['QUERY PLAN']).join('\n');
-    }
-    const rows = await t.db.rows<{ detail: string }>(sql`explain query plan ${query.getSQL()}`);
-    return rows.map((r) => r.detail).join('\n');
-  };
+  const plan = (query: { getSQL(): SQL }) => explainText(t.db, query);
   const resolved = (f: ListFilters) =>
     resolveFilters({ ...t.ctx, clock: { now: () => new Date('2026-11-26T09:00:00Z') } }, f, viewer);
   const noSort = (text: string) =>

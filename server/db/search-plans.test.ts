@@ -7,13 +7,13 @@
 // - the density check tells the two apart;
 // - a search's count and page are sent side by side, rare word or common (decision 0030);
 // - all of this with the exact-source-name condition, which every search by a user carries (decision 0015).
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIST_COUNT_CAP } from '#shared/constants';
 import { createTestDatabase, postgresAvailable, type TestDatabase } from '#tests/helpers/db';
 import { pgStatementsOf } from '#tests/helpers/pg-statements';
+import { explainNodes, PLAN_VIEWER, type PlanNode } from '#tests/helpers/plans';
 import { seed } from './seed/index';
-import type { SessionUser } from '../domains/auth/session';
 import {
   boundedCountQuery,
   DENSE_SEARCH,
@@ -26,24 +26,7 @@ import { createUser } from '../domains/utilisateurs/service';
 import { isDenseSearch } from './search';
 
 const REPORTS = 120_000;
-const viewer: SessionUser = {
-  id: 1,
-  code: 'USR-PLAN',
-  email: 'plan@example.mg',
-  nomPrenom: 'Plan',
-  isEnabled: true,
-  lastConnectionAt: null,
-  role: { code: 'ROLE_USER', designation: 'Utilisateur' },
-  twoFactorEnrolled: false,
-};
-
-interface PlanNode {
-  'Node Type': string;
-  'Index Name'?: string;
-  'Scan Direction'?: string;
-  Plans?: PlanNode[];
-}
-const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+const viewer = PLAN_VIEWER;
 
 describe.skipIf(!(await postgresAvailable()))('search query plans on PostgreSQL', () => {
   let t: TestDatabase;
@@ -81,12 +64,7 @@ describe.skipIf(!(await postgresAvailable()))('search query plans on PostgreSQL'
   }, 120_000);
   afterAll(async () => t?.drop());
 
-  const explain = async (query: { getSQL(): ReturnType<typeof sql> }): Promise<PlanNode[]> => {
-    const [row] = await t.db.rows<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(
-      sql`explain (format json) ${query.getSQL()}`,
-    );
-    return nodes(row!['QUERY PLAN'][0]!.Plan);
-  };
+  const explain = (query: { getSQL(): SQL }) => explainNodes(t.db, query);
   const usesTrigram = (plan: PlanNode[]) =>
     plan.some((n) => n['Index Name'] === 'signalements_search_trgm_idx');
 

@@ -13,6 +13,7 @@ export type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import type { Database } from '#server/db/client';
 import { createUser } from '#server/domains/utilisateurs/service';
+import type { Clock } from '#server/context';
 import { start, type Running } from '#server/start';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -82,12 +83,14 @@ export function useE2E(
      * so a page left open does not keep polling the server through the next tests.
      */
     closeTestPages?: boolean;
+    /** The server's clock (a movableClock() the test moves); the system's by default. */
+    clock?: Clock;
   } = {},
 ): E2E {
   const e = {} as E2E;
   let testContexts: BrowserContext[] | undefined;
   beforeAll(async () => {
-    Object.assign(e, await startE2E(typeof env === 'function' ? env() : env));
+    Object.assign(e, await startE2E(typeof env === 'function' ? env() : env, options.clock));
     if (options.closeTestPages) {
       const newPage = e.newPage.bind(e);
       e.newPage = async (pageOptions) => {
@@ -118,13 +121,16 @@ export function useE2E(
 export const toast = (page: Page, text: string | RegExp) =>
   page.getByTestId('toast').filter({ hasText: text });
 
-/** `env` adds to or overrides the server's environment (e.g. SMTP_URL of a test SMTP server). */
-export async function startE2E(env: Record<string, string> = {}): Promise<E2E> {
+/**
+ * `env` adds to or overrides the server's environment (e.g. SMTP_URL of a test SMTP server); `clock`, the
+ * server's clock.
+ */
+export async function startE2E(env: Record<string, string> = {}, clock?: Clock): Promise<E2E> {
   if (!existsSync(resolve(import.meta.dirname, '../../dist/web/index.html'))) {
     throw new Error('Client non construit : lancez « npm run build » avant les tests navigateur.');
   }
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} absent : apt-get install chromium`);
-  const server = await startServer(env);
+  const server = await startServer(env, clock);
   const { running } = server;
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const contexts: BrowserContext[] = [];
@@ -221,22 +227,26 @@ let serverDb: Database | undefined;
 
 /**
  * A real server on a fresh SQLite database of its own (a temporary folder removed on close), with
- * the ADMIN account. `env` adds to or overrides its environment.
+ * the ADMIN account. `env` adds to or overrides its environment; `clock` is its services' clock.
  */
 export async function startServer(
   env: Record<string, string> = {},
+  clock?: Clock,
 ): Promise<{ running: Running; close(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'signalements-e2e-'));
-  const running = await start({
-    DATABASE_URL: `file:${join(dir, 'e2e.db')}`,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-    PUBLIC_URL: 'http://127.0.0.1',
-    ...env,
-  });
+  const running = await start(
+    {
+      DATABASE_URL: `file:${join(dir, 'e2e.db')}`,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      PUBLIC_URL: 'http://127.0.0.1',
+      ...env,
+    },
+    { clock },
+  );
   serverDb = running.db;
   return {
     running,
@@ -383,4 +393,25 @@ export async function createReportByApi(
   });
   expect(res.status(), await res.text()).toBe(201);
   return ((await res.json()) as { code: string }).code;
+}
+
+/** A clock that reads the system's time moved by whole days: the server's (useE2E's `clock`) in a test of time. */
+export interface MovableClock extends Clock {
+  /** Moves the clock `days` days ahead of the system's (0: back to it). */
+  setDaysAhead(days: number): void;
+  /** How far ahead, in milliseconds. */
+  readonly offsetMs: number;
+}
+
+export function movableClock(): MovableClock {
+  let offsetMs = 0;
+  return {
+    now: () => new Date(Date.now() + offsetMs),
+    setDaysAhead(days) {
+      offsetMs = days * 24 * 60 * 60_000;
+    },
+    get offsetMs() {
+      return offsetMs;
+    },
+  };
 }

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { businessDay, DEFAULT_BUSINESS_TIME_ZONE } from '#shared/calendar';
-import { ADMIN, PASSWORD, signInByApi, toast, useE2E } from './harness';
+import { ADMIN, createReportByApi, PASSWORD, signInByApi, toast, useE2E } from './harness';
 
 /** Creates a report through the creation dialog and returns its code, read from the detail URL. */
 async function createThroughDialog(page: Page): Promise<string> {
@@ -61,10 +61,13 @@ async function createThroughDialog(page: Page): Promise<string> {
   return decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
 }
 
+/**
+ * The detail screen in a real browser. Each test works on a report of its own (created in the dialog by the
+ * first, through the API by the others, partner Ivorary), so any one of them runs alone or in any order.
+ */
 describe('report detail in a real browser', () => {
   const e = useE2E();
   let admin: Page;
-  let code: string;
   beforeAll(async () => {
     await e.user('agent@example.mg', 'ROLE_USER', 'Rabe Hery');
     admin = await e.newPage();
@@ -74,7 +77,7 @@ describe('report detail in a real browser', () => {
   });
 
   it('creates a report through the dialog and opens its detail with every element of §2', async () => {
-    code = await createThroughDialog(admin);
+    const code = await createThroughDialog(admin);
     expect(await admin.getByTestId('signalement-code').textContent()).toBe(code);
     expect(await admin.getByTestId('breadcrumb').textContent()).toContain(`Détail (${code})`);
     expect(await admin.getByTestId('partner-badge').textContent()).toBe('Ivorary');
@@ -98,6 +101,7 @@ describe('report detail in a real browser', () => {
   });
 
   it('edits and saves: the banner appears, the toast confirms, the page reloads clean and the history grows', async () => {
+    const code = await createReportByApi(admin);
     await admin.goto(`/admin/signalement/detail/${code}`);
     await admin.getByTestId('detail-description').fill('Des fournitures ont été payées mais jamais livrées.');
     await admin.getByTestId('detail-statut').selectOption({ label: 'Traité' });
@@ -134,6 +138,7 @@ describe('report detail in a real browser', () => {
   });
 
   it('adds an author (name required), then deletes it after the confirmation', async () => {
+    const code = await createReportByApi(admin);
     await admin.goto(`/admin/signalement/detail/${code}`);
     const section = admin.getByTestId('auteurs-section');
     await section.getByTestId('person-add').click();
@@ -162,6 +167,7 @@ describe('report detail in a real browser', () => {
   });
 
   it('hides the sources while anonymous, saving the switch at once', async () => {
+    const code = await createReportByApi(admin);
     await admin.goto(`/admin/signalement/detail/${code}`);
     const section = admin.getByTestId('sources-section');
     await section.getByTestId('person-add').waitFor();
@@ -181,6 +187,7 @@ describe('report detail in a real browser', () => {
   });
 
   it('asks before leaving through the breadcrumb with unsaved changes; the banner can be dismissed', async () => {
+    const code = await createReportByApi(admin);
     await admin.goto(`/admin/signalement/detail/${code}`);
     await admin.getByTestId('detail-description').fill('Brouillon non enregistré');
     const banner = admin.getByTestId('unsaved-banner');
@@ -210,6 +217,12 @@ describe('report detail in a real browser', () => {
   });
 
   it('shows a ROLE_USER who did not create the report the read-only views', async () => {
+    const code = await createReportByApi(admin);
+    const res = await admin.request.patch(`/api/signalements/${code}`, {
+      headers: { 'sec-fetch-site': 'same-origin', 'content-type': 'application/merge-patch+json' },
+      data: JSON.stringify({ description: 'Des fournitures ont été payées mais jamais livrées.' }),
+    });
+    expect(res.status(), await res.text()).toBe(200);
     const user = await e.newPage();
     await signInByApi(user, 'agent@example.mg', PASSWORD);
     await user.goto(`/admin/signalement/detail/${code}`);
@@ -230,6 +243,7 @@ describe('report detail in a real browser', () => {
   });
 
   it('edits the location with the cascading clears of §4 and saves it', async () => {
+    const code = await createReportByApi(admin);
     await admin.goto(`/admin/signalement/detail/${code}`);
     const card = admin.getByTestId('location-card');
     const region = card.getByRole('button', { name: /^Région/ });
@@ -280,6 +294,7 @@ describe('report detail in a real browser', () => {
   });
 
   it("creates the partner's first project from the classification panel and links it", async () => {
+    const code = await createReportByApi(admin);
     await admin.goto(`/admin/signalement/detail/${code}`);
     const field = admin.getByTestId('projects-field');
     await expect.poll(() => field.textContent()).toContain('Aucun projet trouvé.');
@@ -305,6 +320,7 @@ describe('report detail in a real browser', () => {
   });
 
   it('sends an e-mail to the partner from the default content, checked as §5', async () => {
+    const code = await createReportByApi(admin);
     await admin.goto(`/admin/signalement/detail/${code}`);
     await admin.getByTestId('other-actions').click();
     await admin.getByRole('menuitem', { name: 'Envoyer un email à Ivorary' }).click();

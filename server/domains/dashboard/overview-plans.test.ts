@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayNumber } from '#shared/calendar';
 import { NO_DUE_DAY } from '#shared/constants';
 import { createTestDatabase, testEngines, type TestDatabase } from '#tests/helpers/db';
+import { explainText } from '#tests/helpers/plans';
 import { seed } from '#server/db/seed/index';
 import { alertsSql, statutIdsSql, topUsersSql, type StatutIds } from './overview-queries';
 
@@ -52,14 +53,7 @@ describe.each(await testEngines())('period analysis plans on %s', (engine) => {
   }, 120_000);
   afterAll(async () => t?.drop());
 
-  const plan = async (query: SQL): Promise<string> => {
-    if (engine === 'postgres') {
-      const rows = await t.db.rows<{ 'QUERY PLAN': string }>(sql`explain ${query}`);
-      return rows.map((r) => r['QUERY PLAN']).join('\n');
-    }
-    const rows = await t.db.rows<{ detail: string }>(sql`explain query plan ${query}`);
-    return rows.map((r) => r.detail).join('\n');
-  };
+  const plan = (query: SQL) => explainText(t.db, query);
   const statuts = async (): Promise<StatutIds> => {
     const rows = await t.db.rows(statutIdsSql(t.db));
     const ids = (open: boolean) => rows.filter((r) => (r.kind === 'open') === open).map((r) => Number(r.id));

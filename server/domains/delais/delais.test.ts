@@ -15,8 +15,8 @@ describe.each(await testEngines())('handling deadlines on %s', (engine) => {
   let now = new Date('2026-11-26T09:00:00Z'); // Thursday 26 November 2026, 12:00 in Madagascar
   const codes = { critique: '', faible: '', sans: '' };
   beforeAll(async () => {
-    // Tasks on this thread: the list reads the fixed clock as the services do.
-    t = await createTestApp(engine, {}, { clock: { now: () => now }, taskThreads: 0 });
+    // On SQLite the list runs on the app's task thread, which reads this clock too (never the system's).
+    t = await createTestApp(engine, {}, { clock: { now: () => now } });
     await t.user('chef@example.mg', 'ROLE_ADMIN', 'Rasoa Chef');
     agentCode = await t.user('agent@example.mg', 'ROLE_USER', 'Rabe Agent');
     admin = await t.login('chef@example.mg');

@@ -10,6 +10,7 @@ import { HttpError } from '#server/errors';
 import { collection } from '#server/http/jsonld';
 import { restIdempotent } from '../idempotency/doors';
 import * as service from './service';
+import { rereadEvidence, uploadEvidence } from './upload';
 
 export const NAME_HEADER = 'x-nom-fichier';
 const NAME_MISSING =
@@ -69,14 +70,14 @@ export function evidenceRoutes(app: FastifyInstance) {
         const signalement = code(request);
         try {
           const nom = fileName(request);
-          const dto = await service.uploadEvidence(
+          const dto = await uploadEvidence(
             ctx,
             user(request),
             { signalement, nom, body: request.raw, declaredLength: declaredLength(request) },
             // A retry with its Idempotency-Key answers the first upload and keeps nothing of its own (0020).
             (fingerprint, commit) =>
               restIdempotent(ctx, request, reply, fingerprint, commit, (stored) =>
-                service.rereadEvidence(ctx, user(request), stored),
+                rereadEvidence(ctx, user(request), stored),
               ),
           );
           return reply.code(201).header('location', dto['@id']).send(dto);

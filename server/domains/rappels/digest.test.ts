@@ -76,7 +76,7 @@ describe.each(await testEngines())('daily reminders on %s', (engine) => {
     });
 
   beforeAll(async () => {
-    t = await createTestApp(engine, {}, { clock, taskThreads: 0 });
+    t = await createTestApp(engine, {}, { clock });
     await t.user('chef@example.mg', 'ROLE_ADMIN', 'Rasoa Chef');
     await t.user('agent@example.mg', 'ROLE_USER', 'Rabe Agent');
     await t.user('calme@example.mg', 'ROLE_USER', 'Rakoto Calme');

@@ -1,4 +1,4 @@
-import { businessDay, DEFAULT_BUSINESS_TIME_ZONE } from '#shared/calendar';
+import { addBusinessDays, businessDay, DEFAULT_BUSINESS_TIME_ZONE } from '#shared/calendar';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '#tests/helpers/app';
@@ -33,6 +33,11 @@ describe.each(await testEngines())('report export on %s', (engine) => {
       subjects: ['/api/subjects/CORRUPTION', '/api/subjects/FRAUDE'],
     });
     second = await createReport(t, cookie, { signalementAt: '2025-02-20' });
+    // Open with a niveau: a due day (Critique, 7 business days); `first` is closed, so it has none.
+    const niveau = await mergePatch(t, cookie, `/api/signalements/${second}`, {
+      niveau: '/api/niveaux/CRITIQUE',
+    });
+    expect(niveau.statusCode, niveau.body).toBe(200);
     await mergePatch(t, cookie, `/api/signalements/${first}`, {
       description: '=HYPERLINK("http://evil.example","clic")',
       preuves: ['@malveillant', 'photo'],
@@ -90,6 +95,21 @@ describe.each(await testEngines())('report export on %s', (engine) => {
     expect(sheet.getRow(2).getCell(col('Code')).value).toBe(second);
   });
 
+  it('writes the due day in an « Échéance » date column, empty without a deadline', async () => {
+    const { sheet } = await download();
+    const headers = (sheet.getRow(1).values as unknown[]).slice(1);
+    const echeance = headers.indexOf('Échéance') + 1;
+    expect(echeance).toBeGreaterThan(0);
+    const due = sheet.getRow(2).getCell(echeance);
+    expect(due.value).toBeInstanceOf(Date);
+    // The business day itself (Thursday 20 February 2025 + 7 business days), whatever the zone's offset.
+    expect((due.value as Date).toISOString()).toBe(`${addBusinessDays('2025-02-20', 7)}T00:00:00.000Z`);
+    expect(addBusinessDays('2025-02-20', 7)).toBe('2025-03-03');
+    expect(due.numFmt).toBe('dd/mm/yyyy');
+    expect(sheet.getRow(3).getCell(headers.indexOf('Code') + 1).value).toBe(first);
+    expect(sheet.getRow(3).getCell(echeance).value).toBeNull();
+  });
+
   it('writes cells that could run as formulas as string cells with the exact text, no apostrophe', async () => {
     const { sheet } = await download();
     const headers = (sheet.getRow(1).values as unknown[]).slice(1);
@@ -115,6 +135,7 @@ describe.each(await testEngines())('report export on %s', (engine) => {
     const body = res.json();
     expect(body.totalItems).toBe(2);
     expect(body.member.map((m: { code: string }) => m.code)).toEqual([second, first]);
+    expect(body.member.map((m: { echeance: string | null }) => m.echeance)).toEqual(['2025-03-03', null]);
   });
 
   it('requires a session', async () => {

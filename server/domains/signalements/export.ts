@@ -4,7 +4,7 @@
 import { getTableName, inArray, sql, type AnyColumn } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { Transform, type PassThrough } from 'node:stream';
-import { wallClockReader, type BusinessCalendar } from '#shared/calendar';
+import { parseDay, wallClockReader, type BusinessCalendar } from '#shared/calendar';
 import type { SignalementDto } from '#shared/dto/signalements';
 import type { ListContext, Services } from '#server/context';
 import type { DataCipher } from '#server/crypto/cipher';
@@ -189,6 +189,13 @@ export const COLUMNS: Array<{
   { header: 'Date de création', width: 14, date: true, value: (r, c) => date(r.item.createdAt, c) },
   { header: 'Date de clôture', width: 14, date: true, value: (r, c) => date(r.item.closeAt, c) },
   { header: 'Dernière action', width: 14, date: true, value: (r, c) => date(r.item.lastActionAt, c) },
+  // The due day is already a business day (docs/decisions/0032): its midnight, as the wall clock's cells are.
+  {
+    header: 'Échéance',
+    width: 14,
+    date: true,
+    value: (r) => (r.item.echeance ? parseDay(r.item.echeance) : null),
+  },
   { header: 'Partenaire', width: 28, value: (r) => r.item.partenaire.designation },
   { header: 'Canal principal', width: 18, value: (r) => r.item.canalPrincipal?.designation ?? null },
   { header: 'Autre canal', width: 20, value: (r) => r.item.autreCanalPrincipal },

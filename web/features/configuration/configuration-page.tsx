@@ -6,8 +6,10 @@ export default function ConfigurationPage() {
   return (
     <>
       <PageHeader title="Configuration" />
-      <DelaisSection />
-      <RappelsSection />
+      <div className="flex flex-col gap-4">
+        <DelaisSection />
+        <RappelsSection />
+      </div>
     </>
   );
 }

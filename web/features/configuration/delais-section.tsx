@@ -6,12 +6,12 @@ import { delaisFormSchema, type DelaisFormValues, type DelaisUpdate } from '#sha
 import { Badge } from '#web/components/ui/badge';
 import { Form, SubmitButton } from '#web/components/ui/form-actions';
 import { TextField } from '#web/components/ui/form-field';
-import { LoadError } from '#web/components/ui/load-error';
 import { useToast } from '#web/components/ui/toast';
 import { useWhoAmI } from '#web/features/auth/use-who-am-i';
 import { serverMessage } from '#web/lib/errors';
 import { isAdmin } from '#web/lib/role';
 import { useTRPC } from '#web/lib/trpc';
+import { ConfigurationSection } from './configuration-section';
 
 export const DELAIS_TEXT = {
   title: 'Délais de traitement',
@@ -38,28 +38,16 @@ export function DelaisSection() {
   const whoAmI = useWhoAmI();
   const query = useQuery(trpc.delais.list.queryOptions());
   return (
-    <section
-      className="card border border-base-300 bg-base-100"
-      aria-labelledby="delais-title"
-      data-testid="delais-section"
+    <ConfigurationSection
+      id="delais"
+      title={DELAIS_TEXT.title}
+      intro={DELAIS_TEXT.intro}
+      query={query}
+      loadFailed={DELAIS_TEXT.loadFailed}
     >
-      <div className="card-body gap-4 p-4 md:p-5">
-        <h2 id="delais-title" className="card-title text-lg">
-          {DELAIS_TEXT.title}
-        </h2>
-        <p className="text-sm text-base-content/70">{DELAIS_TEXT.intro}</p>
-        {query.isError && (
-          <LoadError
-            title={DELAIS_TEXT.loadFailed}
-            error={query.error}
-            onRetry={() => void query.refetch()}
-            testId="delais-error"
-          />
-        )}
-        {query.data &&
-          (isAdmin(whoAmI.user) ? <DelaisForm delais={query.data} /> : <DelaisTable delais={query.data} />)}
-      </div>
-    </section>
+      {query.data &&
+        (isAdmin(whoAmI.user) ? <DelaisForm delais={query.data} /> : <DelaisTable delais={query.data} />)}
+    </ConfigurationSection>
   );
 }
 

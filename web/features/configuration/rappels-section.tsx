@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PreferencesDto } from '#shared/dto/preferences';
-import { LoadError } from '#web/components/ui/load-error';
 import { Switch } from '#web/components/ui/switch';
 import { useToast } from '#web/components/ui/toast';
 import { serverMessage } from '#web/lib/errors';
 import { useTRPC } from '#web/lib/trpc';
+import { ConfigurationSection } from './configuration-section';
 
 export const RAPPELS_TEXT = {
   title: 'Rappels quotidiens',
@@ -39,40 +39,28 @@ export function RappelsSection() {
     }),
   );
   return (
-    <section
-      className="card mt-4 border border-base-300 bg-base-100"
-      aria-labelledby="rappels-title"
-      data-testid="rappels-section"
+    <ConfigurationSection
+      id="rappels"
+      title={RAPPELS_TEXT.title}
+      intro={RAPPELS_TEXT.intro}
+      query={query}
+      loadFailed={RAPPELS_TEXT.loadFailed}
     >
-      <div className="card-body gap-4 p-4 md:p-5">
-        <h2 id="rappels-title" className="card-title text-lg">
-          {RAPPELS_TEXT.title}
-        </h2>
-        <p className="text-sm text-base-content/70">{RAPPELS_TEXT.intro}</p>
-        {query.isError && (
-          <LoadError
-            title={RAPPELS_TEXT.loadFailed}
-            error={query.error}
-            onRetry={() => void query.refetch()}
-            testId="rappels-error"
+      {query.data && (
+        <>
+          <p className="text-sm" data-testid="rappels-heure">
+            {RAPPELS_TEXT.hour(query.data)}
+          </p>
+          <Switch
+            id="rappels-recapitulatif"
+            checked={query.data.recapitulatifQuotidien}
+            disabled={update.isPending}
+            label={RAPPELS_TEXT.toggle}
+            data-testid="rappels-switch"
+            onChange={(checked) => update.mutate({ recapitulatifQuotidien: checked })}
           />
-        )}
-        {query.data && (
-          <>
-            <p className="text-sm" data-testid="rappels-heure">
-              {RAPPELS_TEXT.hour(query.data)}
-            </p>
-            <Switch
-              id="rappels-recapitulatif"
-              checked={query.data.recapitulatifQuotidien}
-              disabled={update.isPending}
-              label={RAPPELS_TEXT.toggle}
-              data-testid="rappels-switch"
-              onChange={(checked) => update.mutate({ recapitulatifQuotidien: checked })}
-            />
-          </>
-        )}
-      </div>
-    </section>
+        </>
+      )}
+    </ConfigurationSection>
   );
 }

@@ -33,11 +33,16 @@ export class ReadTaskPool extends ThreadPool {
     });
   }
 
+  /**
+   * `now`: the time by the main thread's clock (the context's), which the task reads as its own clock: a
+   * thread never reads the system's, so a server whose clock is moved (tests) answers the same on a thread.
+   */
   run<K extends ReadTaskName>(
     task: K,
     actor: SessionUser,
     args: ReadTaskArgs<K>,
+    now: Date,
   ): Promise<ReadTaskResult<K>> {
-    return this.post({ task, actor, args }) as Promise<ReadTaskResult<K>>;
+    return this.post({ task, actor, args, now: now.getTime() }) as Promise<ReadTaskResult<K>>;
   }
 }

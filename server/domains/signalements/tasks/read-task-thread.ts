@@ -1,6 +1,7 @@
 // A thread that runs read tasks (read-tasks.ts) for the main thread: its own connections (reads on this
 // thread, no reader threads of its own), the data key read and checked as the server's start did, its
-// context built from the server's configuration (server/context.ts), the business calendar included. Answers { id, result } or { id, error } (read-task-pool.ts).
+// context built from the server's configuration (server/context.ts), the business calendar included, and
+// the main thread's clock as each task's (never the system's). Answers { id, result } or { id, error } (read-task-pool.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import { threadCipher } from '#server/crypto/data-key';
 import { createReadContext, type ReadContext } from '#server/context';
@@ -30,6 +31,8 @@ interface TaskMessage {
   task: ReadTaskName;
   actor: SessionUser;
   args: unknown;
+  /** The main thread's clock when it posted the task (epoch milliseconds): the task's clock. */
+  now: number;
   close?: boolean;
 }
 
@@ -43,7 +46,8 @@ port.on('message', async (message: TaskMessage) => {
     const ctx = await ready;
     if (!Object.hasOwn(tasks, message.task)) throw new Error(`Tâche de lecture inconnue : ${message.task}`);
     const task = tasks[message.task]!;
-    port.postMessage({ id: message.id, result: await task(ctx, message.actor, message.args) });
+    const clock = { now: () => new Date(message.now) };
+    port.postMessage({ id: message.id, result: await task({ ...ctx, clock }, message.actor, message.args) });
   } catch (error) {
     port.postMessage({ id: message.id, error: encodeError(error) });
   }

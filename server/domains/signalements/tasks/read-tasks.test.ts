@@ -13,6 +13,7 @@ import { createReport, mergePatch } from '#tests/helpers/signalements';
 import { ReadTaskPool } from './read-task-pool';
 import type { ReadTaskPool as Pool } from './read-task-pool';
 import { READ_TASKS } from './read-tasks';
+import { signalementListSchema } from '#shared/schemas/signalements';
 
 describe('read tasks on their own threads (SQLite)', () => {
   let t: TestApp;
@@ -140,20 +141,14 @@ describe('read tasks on their own threads (SQLite)', () => {
     }
   }, 60_000);
 
-  it('answers a task past its deadline with the French 503, stops its looping thread and replaces it; the next task succeeds', async () => {
-    const data = {
-      url: t.db.url,
-      key: { ...t.config, DATA_KEY: formatDataKey(t.dataKey) },
-      config: t.config,
-      testTasks: true,
-    };
-    const pool = new ReadTaskPool(data, 1, 5000);
+  /** The session user of lecteur@example.mg, as the main thread hands it to a task. */
+  async function reader(): Promise<SessionUser> {
     const u = t.db.t.utilisateurs;
     const [user] = await t.db.read
       .select({ id: u.id, code: u.code })
       .from(u)
       .where(eq(u.email, 'lecteur@example.mg'));
-    const actor: SessionUser = {
+    return {
       ...user!,
       email: 'lecteur@example.mg',
       nomPrenom: 'Lecteur Fil',
@@ -162,11 +157,43 @@ describe('read tasks on their own threads (SQLite)', () => {
       role: { code: 'ROLE_GESTIONNAIRE', designation: 'Gestionnaire' },
       twoFactorEnrolled: false,
     };
+  }
+
+  it("reads the main thread's clock, handed with each task, not the system's (the deadline filters' today)", async () => {
+    // Filed on Monday 10 February 2025, niveau Critique: due on the 7th business day after, 19 February.
+    const code = await createReport(t, cookie, { signalementAt: '2025-02-10' });
+    const patched = await mergePatch(t, cookie, `/api/signalements/${code}`, {
+      niveau: '/api/niveaux/CRITIQUE',
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    const actor = await reader();
+    const codesOn = async (echeance: 'en_retard' | 'sous_7_jours', now: string) => {
+      const query = signalementListSchema.parse({ echeance });
+      const { items } = await own.run('signalements.list', actor, query, new Date(now));
+      return items.map((item) => item.code);
+    };
+    // Midday in Madagascar: the 19th is the due day, on time; the 20th, overdue. Both long before the
+    // system's today, when the report is overdue by the system's clock.
+    expect(await codesOn('en_retard', '2025-02-19T09:00:00Z')).toEqual([]);
+    expect(await codesOn('sous_7_jours', '2025-02-19T09:00:00Z')).toEqual([code]);
+    expect(await codesOn('sous_7_jours', '2025-02-11T09:00:00Z')).toEqual([]);
+    expect(await codesOn('en_retard', '2025-02-20T09:00:00Z')).toEqual([code]);
+  }, 60_000);
+
+  it('answers a task past its deadline with the French 503, stops its looping thread and replaces it; the next task succeeds', async () => {
+    const data = {
+      url: t.db.url,
+      key: { ...t.config, DATA_KEY: formatDataKey(t.dataKey) },
+      config: t.config,
+      testTasks: true,
+    };
+    const pool = new ReadTaskPool(data, 1, 5000);
+    const actor = await reader();
     try {
-      const before = await pool.run('signalements.get', actor, codes[0]!);
+      const before = await pool.run('signalements.get', actor, codes[0]!, new Date());
       expect(before.code).toBe(codes[0]);
       // A task that never returns (registered only for a pool built with testTasks under vitest).
-      const loop = pool.run('test.loop' as 'signalements.get', actor, codes[0]!);
+      const loop = pool.run('test.loop' as 'signalements.get', actor, codes[0]!, new Date());
       await expect(loop).rejects.toMatchObject({
         name: 'DomainError',
         kind: 'unavailable',
@@ -176,7 +203,7 @@ describe('read tasks on their own threads (SQLite)', () => {
       await expect
         .poll(() => pool.health(), { timeout: 10_000 })
         .toMatchObject({ threads: 1, stuck: 0, timeouts: 1, down: false });
-      expect(await pool.run('signalements.get', actor, codes[0]!)).toEqual(before);
+      expect(await pool.run('signalements.get', actor, codes[0]!, new Date())).toEqual(before);
     } finally {
       await pool.close();
     }

@@ -51,7 +51,7 @@ export function runReadTask<K extends ReadTaskName>(
   actor: SessionUser,
   args: ReadTaskArgs<K>,
 ): Promise<ReadTaskResult<K>> {
-  if (ctx.tasks) return ctx.tasks.run(name, actor, args);
+  if (ctx.tasks) return ctx.tasks.run(name, actor, args, ctx.clock.now());
   const task = READ_TASKS[name] as (
     ctx: ReadContext,
     actor: SessionUser,

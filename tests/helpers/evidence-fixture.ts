@@ -1,0 +1,194 @@
+// The evidence files' server fixture (docs/decisions/0033-evidence-files.md): one test app per file and engine
+// with small limits (1 MB per file, 3 MB per report) and a clock the tests move, a creator, an assignee, another
+// user and an administrator signed in, a report, and the requests the evidence tests send. Each test starts
+// without files (the limits count them). Contents: PDFs with a marker the database must never show, a PNG, a
+// DOCX, an executable.
+import type { Readable } from 'node:stream';
+import { count, eq } from 'drizzle-orm';
+import { afterEach, beforeAll, expect } from 'vitest';
+import type { EvidenceDto } from '#shared/dto/evidence';
+import type { Clock } from '#server/context';
+import type { Engine } from '#server/db/client';
+import type { SessionUser } from '#server/domains/auth/session';
+import { insertAssignment, SAME_ORIGIN } from './report-fixture';
+import { createReport } from './signalements';
+import { serverSuite } from './suite';
+
+export class FixedClock implements Clock {
+  at = new Date();
+  now() {
+    return new Date(this.at);
+  }
+  advance(minutes: number) {
+    this.at = new Date(this.at.getTime() + minutes * 60_000);
+  }
+}
+
+export const MARKER = Buffer.from('TEMOIGNAGE-EN-CLAIR-0123456789');
+/** A PDF as file-type reads it: its magic bytes, then a body holding a marker the database must never show. */
+export function pdf(size: number): Buffer {
+  const head = Buffer.from(
+    '%PDF-1.4\n%\u00e2\u00e3\u00cf\u00d3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n',
+    'latin1',
+  );
+  const body = Buffer.alloc(Math.max(0, size - head.length));
+  for (let i = 0; i < body.length; i += MARKER.length) MARKER.copy(body, i);
+  return Buffer.concat([head, body]).subarray(0, size);
+}
+// A 1×1 PNG.
+export const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+/** A zip of stored (uncompressed) entries: only the local headers file-type reads. */
+export function storedZip(entries: Array<[string, string]>): Buffer {
+  const parts: Buffer[] = [];
+  for (const [name, text] of entries) {
+    const data = Buffer.from(text);
+    const header = Buffer.alloc(30);
+    header.writeUInt32LE(0x04034b50, 0);
+    header.writeUInt16LE(20, 4);
+    header.writeUInt32LE(data.length, 18);
+    header.writeUInt32LE(data.length, 22);
+    header.writeUInt16LE(Buffer.byteLength(name), 26);
+    parts.push(header, Buffer.from(name), data);
+  }
+  return Buffer.concat(parts);
+}
+export const DOCX = storedZip([
+  [
+    '[Content_Types].xml',
+    '<Types><Override ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+  ],
+  ['word/document.xml', '<w:document/>'],
+]);
+/** A Windows executable: « MZ », then a PE header where file-type looks for it. */
+export function exe(): Buffer {
+  const b = Buffer.alloc(1024);
+  b.write('MZ', 0, 'latin1');
+  b.writeUInt32LE(0x80, 0x3c);
+  b.write('PE\0\0', 0x80, 'latin1');
+  return b;
+}
+
+/** Call in the describe block of one engine (describe.each(await testEngines())). */
+export function evidenceSuite(engine: Engine) {
+  const clock = new FixedClock();
+  const suite = serverSuite(engine, {
+    user: { email: 'createur@example.mg', nomPrenom: 'Rabe Createur' },
+    // Small limits so the tests stream past them: 1 MB per file, 3 MB per report.
+    env: { EVIDENCE_MAX_MB: '1', EVIDENCE_REPORT_MAX_MB: '3' },
+    options: { clock },
+  });
+  const t = suite.app;
+  const cookie = { creator: '', other: '', assignee: '', admin: '' };
+  type Caller = keyof typeof cookie;
+  const ids = { report: '' };
+
+  beforeAll(async () => {
+    await t.user('autre@example.mg', 'ROLE_USER', 'Rakoto Autre');
+    const assignee = await t.user('assigne@example.mg', 'ROLE_USER', 'Ravelo Assigne');
+    cookie.creator = suite.user.cookie;
+    cookie.admin = suite.admin.cookie;
+    cookie.other = await t.login('autre@example.mg');
+    cookie.assignee = await t.login('assigne@example.mg');
+    ids.report = await createReport(t, cookie.creator);
+    await insertAssignment(t, ids.report, assignee);
+  });
+  // Each test starts without files (the limits count them).
+  afterEach(async () => clearFiles());
+
+  const upload = (
+    caller: Caller,
+    content: Buffer | Readable,
+    name = 'pièce.pdf',
+    code = ids.report,
+    headers: Record<string, string> = {},
+  ) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/signalements/${code}/pieces-jointes`,
+      headers: {
+        cookie: cookie[caller],
+        ...SAME_ORIGIN,
+        'content-type': 'application/octet-stream',
+        'x-nom-fichier': encodeURIComponent(name),
+        ...headers,
+      },
+      payload: content,
+    });
+  const uploaded = async (caller: Caller, content: Buffer, name?: string, code?: string) => {
+    const res = await upload(caller, content, name, code);
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json() as EvidenceDto;
+  };
+  const send = (caller: Caller, method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) =>
+    t.app.inject({
+      method,
+      url,
+      headers: {
+        cookie: cookie[caller],
+        ...SAME_ORIGIN,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+    });
+  const list = async (caller: Caller, code = ids.report) => {
+    const res = await send(caller, 'GET', `/api/signalements/${code}/pieces-jointes`);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as {
+      member: EvidenceDto[];
+      totalItems: number;
+      peutAjouter: boolean;
+      masquees: number;
+      limites: { fichier: number; signalement: number; utilise: number };
+    };
+  };
+  const stored = async () => {
+    const { evidenceFiles: f, evidenceChunks: c } = t.db.t;
+    const [files] = await t.db.read.select({ n: count() }).from(f);
+    const [chunks] = await t.db.read.select({ n: count() }).from(c);
+    return { files: Number(files!.n), chunks: Number(chunks!.n) };
+  };
+  const clearFiles = async () => {
+    const { evidenceFiles: f, evidenceChunks: c } = t.db.t;
+    await t.db.transaction(async (tx) => {
+      await tx.delete(c);
+      await tx.delete(f);
+    });
+  };
+
+  /** A user as the session gives it, for a service called directly. */
+  async function sessionUser(email: string): Promise<SessionUser> {
+    const u = t.db.t.utilisateurs;
+    const [row] = await t.db.read.select().from(u).where(eq(u.email, email));
+    return {
+      id: row!.id,
+      code: row!.code,
+      email: row!.email,
+      nomPrenom: row!.nomPrenom,
+      isEnabled: true,
+      lastConnectionAt: null,
+      role: { code: 'ROLE_USER', designation: 'Utilisateur' },
+      twoFactorEnrolled: false,
+    } as SessionUser;
+  }
+
+  return {
+    suite,
+    t,
+    clock,
+    cookie,
+    /** The report the tests attach to by default (created in beforeAll). */
+    get report() {
+      return ids.report;
+    },
+    upload,
+    uploaded,
+    send,
+    list,
+    stored,
+    clearFiles,
+    sessionUser,
+  };
+}
