@@ -316,7 +316,9 @@ export const signalements = table(
     dueDay: integer('due_day').notNull().default(NO_DUE_DAY),
   },
   (t) => [
-    index('signalements_signalement_at_idx').on(t.signalementAt, t.id),
+    // The list's order; due_day rides along so « En retard » in that order is read from the index alone
+    // (the newest reports are not yet due: 14,000 of them were fetched from the table at 1,000,000).
+    index('signalements_signalement_at_idx').on(t.signalementAt, t.id, t.dueDay),
     index('signalements_partenaire_idx').on(t.partenaireId, t.signalementAt),
     index('signalements_created_by_idx').on(t.createdById, t.signalementAt),
     index('signalements_region_idx').on(t.regionId, t.signalementAt),

@@ -65,6 +65,22 @@ describe.each(await testEngines())('due-day plans on %s', (engine) => {
     });
   }
 
+  it('reads « En retard » in the list order from the date index alone, never from the table', async () => {
+    const r = await resolved({ echeance: 'en_retard' });
+    const page = await plan(pageQuery(t.db, r, viewer, { page: 1, itemsPerPage: 20 }, 'index'));
+    // Whichever index the planner takes, the due day is in it: the reports that are not yet due are
+    // skipped in the index (the newest are never due, and there are many of them).
+    if (page.includes('signalements_signalement_at_idx')) {
+      expect(page).toMatch(
+        engine === 'postgres'
+          ? /Index Only Scan Backward using signalements_signalement_at_idx/
+          : /COVERING INDEX signalements_signalement_at_idx/,
+      );
+    } else {
+      expect(page).toContain('signalements_due_day_idx');
+    }
+  });
+
   it('reads a page sorted by due day in the index order, without sorting every report', async () => {
     const r = await resolved({});
     for (const direction of ['asc', 'desc'] as const) {
