@@ -2,7 +2,6 @@
 // server and the « Webhooks » form. The address is only parsed here: no name is resolved at registration.
 import { z } from 'zod';
 import './zod-french';
-import { codeSchema } from './common';
 
 export const WEBHOOK_URL_MAX_LENGTH = 2000;
 
@@ -58,7 +57,11 @@ export const webhookUrlField = z
   .transform((value) => new URL(value).href);
 
 export const webhookEndpointInputSchema = z.object({
-  partenaire: codeSchema.refine((v) => v.length > 0, WEBHOOK_MESSAGES.partnerRequired),
+  partenaire: z
+    .string({ error: WEBHOOK_MESSAGES.partnerRequired })
+    .trim()
+    .min(1, WEBHOOK_MESSAGES.partnerRequired)
+    .max(64),
   url: webhookUrlField,
 });
 
