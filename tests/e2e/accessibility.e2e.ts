@@ -204,6 +204,15 @@ describe.each(VIEWPORTS)('accessibility ($name)', (viewport) => {
     await admin.getByRole('heading', { name: 'Journal des accès' }).waitFor();
     await expectAccessible(admin, 'journal des accès');
 
+    await admin.goto('/admin/webhooks');
+    await settle(admin);
+    await admin.getByRole('heading', { name: 'Webhooks', exact: true }).waitFor();
+    await expectAccessible(admin, 'webhooks');
+    await admin.getByRole('button', { name: 'Nouveau point de réception' }).click();
+    await admin.getByRole('dialog').getByRole('textbox').first().waitFor();
+    await expectAccessible(admin, 'nouveau point de réception');
+    await admin.keyboard.press('Escape');
+
     await admin.goto('/admin/configuration');
     await settle(admin);
     await expectAccessible(admin, 'configuration');

@@ -12,7 +12,7 @@ import { serverSuite } from '#tests/helpers/suite';
 import { systemClock } from '#server/context';
 import { WEBHOOK_MESSAGES } from '#shared/schemas/webhooks';
 import { DEFAULT_WEBHOOK_POLICY, deliverDueWebhooks, webhookRetryDelayMs } from './delivery';
-import { startWebhookWorker, type WebhookWorker } from './worker';
+import { purgeDeliveredWebhooks, startWebhookWorker, type WebhookWorker } from './worker';
 
 interface Received {
   path: string;
@@ -382,6 +382,31 @@ describe.each(await testEngines())('signed webhooks on %s', (engine) => {
     await expect
       .poll(async () => (await deliveries())[1]?.lastError, { timeout: 10_000 })
       .toMatch(/HTTPS obligatoire/);
+  });
+
+  it('delivers each event exactly once with two workers on one outbox, and purges old deliveries', async () => {
+    await register();
+    const codes = [await createReport(t, admin.cookie), await createReport(t, admin.cookie)];
+    for (const statut of ['EN_COURS', 'EN_ENQUETE', 'TRAITE'])
+      for (const code of codes) await setStatut(code, statut);
+    worker();
+    worker();
+    await expect
+      .poll(async () => (await deliveries()).filter((d) => d.status === 'delivered').length, {
+        timeout: 10_000,
+      })
+      .toBe(6);
+    await Promise.all(workers.splice(0).map((w) => w.stop()));
+    expect(receiver.received).toHaveLength(6);
+    expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(6);
+    for (const code of codes) {
+      const order = receiver.received
+        .filter((r) => payloadOf(r).data.signalement === code)
+        .map((r) => (payloadOf(r).data.changements as { statut: { apres: string } }).statut.apres);
+      expect(order).toEqual(['EN_COURS', 'EN_ENQUETE', 'TRAITE']);
+    }
+    expect(await purgeDeliveredWebhooks(t.db, new Date(Date.now() - 60_000))).toBe(0);
+    expect(await purgeDeliveredWebhooks(t.db, new Date(Date.now() + 60_000))).toBe(6);
   });
 
   it('waits longer after each failure, with jitter, up to the cap', () => {

@@ -2,6 +2,7 @@
 // worker (docs/decisions/0004-mail-outbox.md, 0039-signed-webhooks.md): it polls while there is work,
 // backs off when there is none, wakes when an event is committed, registers and beats in mail_workers so
 // that a delivery held by a dead process is taken again at once. Its timers are unref'd.
+import { and, eq, lt } from 'drizzle-orm';
 import type { Clock } from '#server/context';
 import { systemClock } from '#server/context';
 import type { Database } from '#server/db/client';
@@ -31,6 +32,24 @@ export interface WebhookWorkerOptions {
   maxIdleMs?: number;
   /** A POST still running this long after stop() is aborted (the delivery is retried later). */
   stopGraceMs?: number;
+  /** Delivered deliveries older than this are deleted, at start and every hour. */
+  retentionMs?: number;
+}
+
+/** Delivered deliveries are kept this long for the screen, then deleted (dead letters stay until acted on). */
+export const WEBHOOK_RETENTION_MS = 30 * 24 * 60 * 60_000;
+const PURGE_EVERY_MS = 60 * 60_000;
+
+/** Deletes the deliveries delivered before `before`; returns how many. */
+export async function purgeDeliveredWebhooks(db: Database, before: Date): Promise<number> {
+  const d = db.t.webhookDeliveries;
+  const gone = await db.transaction((tx) =>
+    tx
+      .delete(d)
+      .where(and(eq(d.status, 'delivered'), lt(d.deliveredAt, before)))
+      .returning({ id: d.id }),
+  );
+  return gone.length;
 }
 
 export interface WebhookWorker {
@@ -65,6 +84,8 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
   const maxIdleMs = options.maxIdleMs ?? 30_000;
   const stopGraceMs = options.stopGraceMs ?? 5000;
 
+  const retentionMs = options.retentionMs ?? WEBHOOK_RETENTION_MS;
+  let purgedAt = -Infinity;
   let stopped = false;
   let idleMs = pollMs;
   let kicked = false;
@@ -88,6 +109,11 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
       let delay: number;
       try {
         kicked = false;
+        if (clock.now().getTime() - purgedAt >= PURGE_EVERY_MS) {
+          purgedAt = clock.now().getTime();
+          const purged = await purgeDeliveredWebhooks(db, new Date(purgedAt - retentionMs));
+          if (purged > 0) log.info({ purged }, 'rétention : anciennes livraisons de webhooks supprimées');
+        }
         const claimed = await deliverDueWebhooks(db, policy, {
           signal: abort.signal,
           log,
