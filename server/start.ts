@@ -117,6 +117,7 @@ export async function start(env: Record<string, string | undefined> = process.en
   const digests = startDigestScheduler({ ctx, log: app.log });
   const webhooks = startWebhookWorker({
     db,
+    workerId: mail.id,
     log: app.log,
     clock: ctx.clock,
     policy: webhookPolicyOf(config),

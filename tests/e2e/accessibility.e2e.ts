@@ -199,11 +199,6 @@ describe.each(VIEWPORTS)('accessibility ($name)', (viewport) => {
     await expectAccessible(admin, 'nouveau partenaire');
     await admin.keyboard.press('Escape');
 
-    await admin.goto('/admin/journal-acces');
-    await settle(admin);
-    await admin.getByRole('heading', { name: 'Journal des accès' }).waitFor();
-    await expectAccessible(admin, 'journal des accès');
-
     await admin.goto('/admin/webhooks');
     await settle(admin);
     await admin.getByRole('heading', { name: 'Webhooks', exact: true }).waitFor();
@@ -212,6 +207,11 @@ describe.each(VIEWPORTS)('accessibility ($name)', (viewport) => {
     await admin.getByRole('dialog').getByRole('textbox').first().waitFor();
     await expectAccessible(admin, 'nouveau point de réception');
     await admin.keyboard.press('Escape');
+
+    await admin.goto('/admin/journal-acces');
+    await settle(admin);
+    await admin.getByRole('heading', { name: 'Journal des accès' }).waitFor();
+    await expectAccessible(admin, 'journal des accès');
 
     await admin.goto('/admin/configuration');
     await settle(admin);

@@ -1,7 +1,8 @@
 // The background worker of each server process that empties the webhook outbox, shaped like the mail
 // worker (docs/decisions/0004-mail-outbox.md, 0039-signed-webhooks.md): it polls while there is work,
-// backs off when there is none, wakes when an event is committed, registers and beats in mail_workers so
-// that a delivery held by a dead process is taken again at once. Its timers are unref'd.
+// backs off when there is none, wakes when an event is committed, and claims under the id its process beats
+// with in mail_workers, so that a delivery held by a dead process is taken again at once. Its timers are
+// unref'd.
 import { and, eq, lt } from 'drizzle-orm';
 import type { Clock } from '#server/context';
 import { systemClock } from '#server/context';
@@ -34,6 +35,11 @@ export interface WebhookWorkerOptions {
   stopGraceMs?: number;
   /** Delivered deliveries older than this are deleted, at start and every hour. */
   retentionMs?: number;
+  /**
+   * The id of this process's mail worker, which already beats for it in mail_workers (server/start.ts): one
+   * registration per process. Without it (tests) this worker registers and beats under an id of its own.
+   */
+  workerId?: string;
 }
 
 /** Delivered deliveries are kept this long for the screen, then deleted (dead letters stay until acted on). */
@@ -76,7 +82,8 @@ export function webhookPolicyOf(config: {
 export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker {
   const { db, log } = options;
   const clock = options.clock ?? systemClock;
-  const id = newWorkerId();
+  const ownBeat = options.workerId === undefined;
+  const id = options.workerId ?? newWorkerId();
   const policy: WebhookPolicy = { ...DEFAULT_WEBHOOK_POLICY, ...options.policy, workerId: id };
   // The lease outlives any POST by far, whatever the configured timeout.
   policy.leaseMs = Math.max(policy.leaseMs, policy.timeoutMs * 3);
@@ -125,7 +132,8 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
           continue;
         }
         const dueIn = await msUntilNextWebhook(db, clock.now());
-        delay = dueIn === null ? idleMs : Math.min(dueIn, idleMs);
+        // Due now yet not claimed (this process's first beat not yet written): look again after a poll.
+        delay = dueIn === null ? idleMs : dueIn === 0 ? pollMs : Math.min(dueIn, idleMs);
         idleMs = Math.min(idleMs * 2, maxIdleMs);
       } catch (error) {
         if (stopped) break;
@@ -147,13 +155,15 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
   const unsubscribe = onWebhookQueued((queuedOn) => {
     if (queuedOn === db) kick();
   });
-  const beating = (async () => beat(db, id))().catch(() => undefined);
-  const heartbeat = setInterval(() => {
-    beat(db, id).catch((error: unknown) =>
-      log.warn({ err: error }, "file d'envoi des webhooks : battement non enregistré"),
-    );
-  }, HEARTBEAT_MS);
-  heartbeat.unref();
+  const beating = ownBeat ? (async () => beat(db, id))().catch(() => undefined) : Promise.resolve();
+  const heartbeat = ownBeat
+    ? setInterval(() => {
+        beat(db, id).catch((error: unknown) =>
+          log.warn({ err: error }, "file d'envoi des webhooks : battement non enregistré"),
+        );
+      }, HEARTBEAT_MS)
+    : null;
+  heartbeat?.unref();
   const running = beating.then(loop);
 
   return {
@@ -170,8 +180,8 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
         await running;
       } finally {
         clearTimeout(grace);
-        clearInterval(heartbeat);
-        await unregister(db, id).catch(() => undefined);
+        if (heartbeat) clearInterval(heartbeat);
+        if (ownBeat) await unregister(db, id).catch(() => undefined);
       }
     },
   };
