@@ -11,7 +11,7 @@ import { serverMessage } from '#web/lib/errors';
 import { formatDateTime } from '#web/lib/format';
 import { useTRPC } from '#web/lib/trpc';
 import { EndpointFormDialog } from './endpoint-form-dialog';
-import { DELIVERY_STATE_LABELS, WEBHOOKS_TEXT } from './webhooks-text';
+import { DELIVERY_STATE_LABELS, FAILING_LABEL, WEBHOOKS_TEXT } from './webhooks-text';
 
 type DeliveryState = (typeof webhookDeliveryStates)[number];
 const STATE_TONES: Record<DeliveryState, BadgeTone> = { pending: 'amber', delivered: 'green', dead: 'red' };
@@ -224,7 +224,11 @@ export default function WebhooksPage() {
                         {d.type}
                       </td>
                       <td data-label={WEBHOOKS_TEXT.state}>
-                        <Badge tone={STATE_TONES[d.state]}>{DELIVERY_STATE_LABELS[d.state]}</Badge>
+                        {d.state === 'pending' && d.lastError ? (
+                          <Badge tone="orange">{FAILING_LABEL}</Badge>
+                        ) : (
+                          <Badge tone={STATE_TONES[d.state]}>{DELIVERY_STATE_LABELS[d.state]}</Badge>
+                        )}
                         {d.state === 'pending' && d.nextAttemptAt && (
                           <span className="block text-xs text-base-content/70">
                             {WEBHOOKS_TEXT.nextAttempt} : {formatDateTime(d.nextAttemptAt)}

@@ -58,3 +58,6 @@ export const DELIVERY_STATE_LABELS = {
   delivered: 'Livré',
   dead: 'Lettre morte',
 } as const;
+
+/** A waiting delivery whose last attempt failed: it will be tried again, then become a dead letter. */
+export const FAILING_LABEL = 'En échec';
