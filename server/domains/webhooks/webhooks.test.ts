@@ -77,7 +77,10 @@ describe.each(await testEngines())('signed webhooks on %s', (engine) => {
   const { app: t, admin } = serverSuite(engine);
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   const workers: WebhookWorker[] = [];
-  const log = { info: () => {}, warn: () => {}, error: () => {} };
+  /** Everything the workers logged, to prove a secret never is. */
+  const logged: unknown[] = [];
+  const record = (obj: object, msg: string) => void logged.push(obj, msg);
+  const log = { info: record, warn: record, error: record };
   const worker = (maxAttempts = 3) => {
     const w = startWebhookWorker({
       db: t.db,
@@ -127,6 +130,7 @@ describe.each(await testEngines())('signed webhooks on %s', (engine) => {
   });
   afterEach(async () => {
     await Promise.all(workers.splice(0).map((w) => w.stop()));
+    logged.length = 0;
     receiver.received.length = 0;
     receiver.answerWith(() => ({ status: 204 }));
     await t.db.transaction(async (tx) => {
@@ -238,6 +242,12 @@ describe.each(await testEngines())('signed webhooks on %s', (engine) => {
       .toEqual(['delivered', 'delivered']);
     const rows = await deliveries();
     expect(rows.map((d) => d.eventId)).toEqual(receiver.received.map((r) => r.headers['webhook-id']));
+    // The worker logged each delivery, never the secret nor the signature.
+    expect(logged.filter((entry) => entry === 'webhook livré')).toHaveLength(2);
+    const logText = JSON.stringify(logged);
+    expect(logText).not.toContain(secret.slice('whsec_'.length));
+    for (const request of receiver.received)
+      expect(logText).not.toContain(String(request.headers['webhook-signature']).slice(3));
     expect(rows.every((d) => d.attempts === 1 && d.lastStatus === 204)).toBe(true);
   });
 
