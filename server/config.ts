@@ -123,6 +123,12 @@ export const configSchema = z.object({
   // The hour (0–23, in APP_TIMEZONE) from which the daily reminder e-mails are sent, once per business day
   // (docs/decisions/0036-daily-reminders.md).
   DIGEST_HOUR: wholeNumber(0, 23).default(7),
+  // Signed webhooks to partners (docs/decisions/0039-signed-webhooks.md): how long one POST may take, how
+  // many attempts before the dead letter, and the exponential backoff between them (with jitter).
+  WEBHOOK_TIMEOUT_SECONDS: wholeNumber(1, 120).default(10),
+  WEBHOOK_MAX_ATTEMPTS: wholeNumber(1, 100).default(12),
+  WEBHOOK_RETRY_BASE_SECONDS: wholeNumber(1, 3600).default(30),
+  WEBHOOK_RETRY_MAX_SECONDS: wholeNumber(1, 86400).default(3600),
   // Backups (npm run db:backup, README « Sauvegarde et restauration »): where they go, how many are kept.
   BACKUP_DIR: z.string().trim().min(1).default('./data/backups'),
   BACKUP_KEEP: wholeNumber(1, 1000).default(7),

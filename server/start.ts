@@ -10,6 +10,7 @@ import { openDatabase, type Database } from './db/client';
 import { seed } from './db/seed/index';
 import { startMailWorker, type MailWorker } from './domains/mail/worker';
 import { startDigestScheduler, type DigestScheduler } from './domains/rappels/scheduler';
+import { startWebhookWorker, webhookPolicyOf, type WebhookWorker } from './domains/webhooks/worker';
 import { ensureFirstAdmin } from './domains/utilisateurs/first-admin';
 import { drainConnections, shutdownSchedule } from './http/drain';
 
@@ -26,6 +27,8 @@ export interface Running {
   mail: MailWorker;
   /** Queues the daily reminders once per business day (docs/decisions/0036-daily-reminders.md). */
   digests: DigestScheduler;
+  /** Delivers the signed webhooks to the partners' endpoints (docs/decisions/0039-signed-webhooks.md). */
+  webhooks: WebhookWorker;
   close(): Promise<void>;
 }
 
@@ -123,6 +126,14 @@ export async function start(
     retentionMs: config.MAIL_RETENTION_DAYS * 24 * 60 * 60_000,
   });
   const digests = startDigestScheduler({ ctx, log: app.log });
+  const webhooks = startWebhookWorker({
+    db,
+    workerId: mail.id,
+    log: app.log,
+    clock: ctx.clock,
+    policy: webhookPolicyOf(config),
+    stopGraceMs: Math.min(5000, budgetMs / 5),
+  });
   return {
     app,
     db,
@@ -131,6 +142,7 @@ export async function start(
     url: `http://127.0.0.1:${port}`,
     mail,
     digests,
+    webhooks,
     async close() {
       // Answers in progress (a long export) get the budget but the time needed to close the threads and
       // the database (http/drain.ts); connections still open then are cut, so a client that never finishes
@@ -142,7 +154,12 @@ export async function start(
       }, shutdownSchedule(config.SHUTDOWN_TIMEOUT_SECONDS).cutMs);
       cut.unref();
       try {
-        await Promise.all([drainConnections(app).then(() => app.close()), mail.stop(), digests.stop()]);
+        await Promise.all([
+          drainConnections(app).then(() => app.close()),
+          mail.stop(),
+          digests.stop(),
+          webhooks.stop(),
+        ]);
       } finally {
         clearTimeout(cut);
       }

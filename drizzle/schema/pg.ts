@@ -729,3 +729,59 @@ export const dailyDigests = table(
   },
   (t) => [primaryKey({ columns: [t.day] })],
 );
+
+// ---------------------------------------------------------------- webhooks (docs/decisions/0039)
+
+/**
+ * A partner's endpoint that hears when one of its reports changes statut, résultat or niveau. The secret
+ * (`whsec_` + base64) signs every delivery; it is shown once at registration and never logged.
+ */
+export const webhookEndpoints = table(
+  'webhook_endpoints',
+  {
+    id: id(),
+    partenaireId: ref('partenaire_id')
+      .notNull()
+      .references(() => partenaires.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    secret: text('secret').notNull(),
+    isEnabled: bool('is_enabled').notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [index('webhook_endpoints_partenaire_idx').on(t.partenaireId)],
+);
+
+/**
+ * The webhook outbox: one row per event and endpoint, inserted in the transaction of the change. Claimed
+ * like mail_outbox (lease, claimed_by a live worker of mail_workers); 'dead' is the dead letter.
+ */
+export const webhookDeliveries = table(
+  'webhook_deliveries',
+  {
+    id: id(),
+    // The Standard Webhooks message id (webhook-id): the same on every attempt, so a receiver deduplicates.
+    eventId: text('event_id').notNull().unique(),
+    endpointId: ref('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    signalementId: ref('signalement_id')
+      .notNull()
+      .references(() => signalements.id, { onDelete: 'cascade' }),
+    eventType: text('event_type').notNull(),
+    payload: text('payload').notNull(),
+    status: text('status').$type<'pending' | 'delivered' | 'dead'>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at').notNull(),
+    lastError: text('last_error'),
+    lastStatus: integer('last_status'),
+    lastResponse: text('last_response'),
+    deliveredAt: timestamp('delivered_at'),
+    claimedBy: text('claimed_by'),
+    claimedAt: timestamp('claimed_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('webhook_deliveries_due_idx').on(t.status, t.nextAttemptAt),
+    index('webhook_deliveries_order_idx').on(t.endpointId, t.signalementId, t.id),
+  ],
+);

@@ -6,7 +6,9 @@ import { TEST_PASSWORD, type TestApp } from '#tests/helpers/app';
 import {
   insertAlert,
   insertAssignment,
+  insertDeadWebhookDelivery,
   insertFailedMail,
+  insertWebhookEndpoint,
   passwordLinkToken,
   type addPeople,
 } from '#tests/helpers/report-fixture';
@@ -380,6 +382,22 @@ export function matrixRequests(fixture: MatrixFixture) {
     'utilisateurs.resetPassword': () => mutation('utilisateurs.resetPassword', { code: data.user }),
     'mail.failed': () => query('mail.failed'),
     'mail.retry': async () => mutation('mail.retry', { id: await insertFailedMail(app()) }),
+    'webhooks.endpoints': () => query('webhooks.endpoints'),
+    'webhooks.createEndpoint': () =>
+      mutation('webhooks.createEndpoint', {
+        partenaire: data.partner,
+        url: 'https://matrice.example.mg/hook',
+      }),
+    'webhooks.setEndpointEnabled': async () =>
+      mutation('webhooks.setEndpointEnabled', {
+        id: await insertWebhookEndpoint(app(), data.partner),
+        actif: false,
+      }),
+    'webhooks.deleteEndpoint': async () =>
+      mutation('webhooks.deleteEndpoint', { id: await insertWebhookEndpoint(app(), data.partner) }),
+    'webhooks.deliveries': () => query('webhooks.deliveries', { state: 'dead' }),
+    'webhooks.retryDelivery': async () =>
+      mutation('webhooks.retryDelivery', { id: await insertDeadWebhookDelivery(app(), data.report) }),
     'journal.list': () => query('journal.list', { page: 1, filters: {} }),
     'journal.alerts': () => query('journal.alerts'),
     'delais.list': () => query('delais.list'),

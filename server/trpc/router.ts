@@ -14,6 +14,7 @@ import { projectsRouter } from '../domains/projects/router';
 import { referentielsRouter } from '../domains/referentiels/router';
 import { signalementsRouter } from '../domains/signalements/router';
 import { utilisateursRouter } from '../domains/utilisateurs/router';
+import { webhooksRouter } from '../domains/webhooks/router';
 import { router } from './init';
 
 export const appRouter = router({
@@ -35,6 +36,7 @@ export const appRouter = router({
   journal: journalRouter,
   delais: delaisRouter,
   preferences: preferencesRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -199,6 +199,15 @@ describe.each(VIEWPORTS)('accessibility ($name)', (viewport) => {
     await expectAccessible(admin, 'nouveau partenaire');
     await admin.keyboard.press('Escape');
 
+    await admin.goto('/admin/webhooks');
+    await settle(admin);
+    await admin.getByRole('heading', { name: 'Webhooks', exact: true }).waitFor();
+    await expectAccessible(admin, 'webhooks');
+    await admin.getByRole('button', { name: 'Nouveau point de réception' }).click();
+    await admin.getByRole('dialog').getByRole('textbox').first().waitFor();
+    await expectAccessible(admin, 'nouveau point de réception');
+    await admin.keyboard.press('Escape');
+
     await admin.goto('/admin/journal-acces');
     await settle(admin);
     await admin.getByRole('heading', { name: 'Journal des accès' }).waitFor();

@@ -65,6 +65,62 @@ export async function insertFailedMail(t: TestApp, to = 'injoignable@example.mg'
   return Number(row!.id);
 }
 
+/** A webhook endpoint of a partner (IVY unless said), written straight into the table; returns its id. */
+export async function insertWebhookEndpoint(t: TestApp, partenaire = 'IVY'): Promise<number> {
+  const { webhookEndpoints: e, partenaires: p } = t.db.t;
+  const [row] = await t.db.transaction(async (tx) => {
+    const [partner] = await tx.select({ id: p.id }).from(p).where(eq(p.code, partenaire));
+    return tx
+      .insert(e)
+      .values({
+        partenaireId: partner!.id,
+        url: 'https://partenaire.example.mg/webhooks',
+        secret: 'whsec_AAAA',
+      })
+      .returning({ id: e.id });
+  });
+  return Number(row!.id);
+}
+
+/** A dead letter (« lettre morte ») of the report's partner's new endpoint; returns its id. */
+export async function insertDeadWebhookDelivery(t: TestApp, reportCode: string): Promise<number> {
+  const { webhookDeliveries: d, signalements: s } = t.db.t;
+  const [report] = await t.db.read
+    .select({ id: s.id, partenaireId: s.partenaireId })
+    .from(s)
+    .where(eq(s.code, reportCode));
+  const [partner] = await t.db.read
+    .select({ code: t.db.t.partenaires.code })
+    .from(t.db.t.partenaires)
+    .where(eq(t.db.t.partenaires.id, report!.partenaireId));
+  const endpointId = await insertWebhookEndpoint(t, partner!.code);
+  // Disabled, so that no worker of the test sends it again.
+  await t.db.transaction((tx) =>
+    tx
+      .update(t.db.t.webhookEndpoints)
+      .set({ isEnabled: false })
+      .where(eq(t.db.t.webhookEndpoints.id, endpointId)),
+  );
+  const [row] = await t.db.transaction((tx) =>
+    tx
+      .insert(d)
+      .values({
+        eventId: `msg_matrice_${endpointId}`,
+        endpointId,
+        signalementId: report!.id,
+        eventType: 'signalement.modifie',
+        payload: '{}',
+        status: 'dead',
+        attempts: 12,
+        nextAttemptAt: new Date(),
+        lastStatus: 500,
+        lastError: 'Réponse HTTP 500.',
+      })
+      .returning({ id: d.id }),
+  );
+  return Number(row!.id);
+}
+
 /**
  * An unseen alert on unusual reading about the first user who is not an administrator (an administrator
  * may not mark seen an alert about themselves), as the dashboard lists it; returns its id.

@@ -25,6 +25,7 @@ import { ASSIGN_MESSAGES } from './assignees';
 import { diff, type Changes } from './history';
 import { filterWhere, resolveFilters } from './list-filters';
 import { applyStatutKind } from './statut-kind';
+import { enqueueWebhookEvents, webhookStates } from '../webhooks/events';
 
 type PreviewInput = z.output<typeof bulkPreviewSchema>;
 type ActionInput = z.output<typeof bulkActionInputSchema>;
@@ -274,8 +275,12 @@ export async function runBulk(
       throw conflict(BULK_REFUSALS.changed(input.attendu, changed.size));
     const ids = [...changed.keys()];
     if (ids.length > 0) {
+      // The partners' endpoints hear of a new statut or niveau (docs/decisions/0039-signed-webhooks.md).
+      const watched = target.type === 'statut' || target.type === 'niveau';
+      const before = watched ? await webhookStates(db, tx, ids) : new Map();
       const history = await apply(db, tx, actor, reports, target, changed, at);
       await recordHistory(db, tx, actor, history, at);
+      if (before.size > 0) await enqueueWebhookEvents(db, tx, before, await webhookStates(db, tx, ids), at);
     }
     const selection = input.codes
       ? { selection: 'codes' as const }

@@ -27,6 +27,7 @@ import { loadSignalements } from './loader';
 import { refreshSearchText } from './search-refresh';
 import { snapshot } from './snapshot';
 import { applyStatutKind } from './statut-kind';
+import { enqueueWebhookEvents, webhookStates } from '../webhooks/events';
 
 type ListQuery = z.output<typeof signalementListSchema>;
 type CreateInput = z.output<typeof signalementCreateSchema>;
@@ -130,6 +131,9 @@ export async function patchSignalement(
     const report = await findEditable(db, actor, code, tx);
     const before = await snapshot(db, tx, report.id);
     const current = before.codes;
+    // Only a patch of a watched field pays the read (docs/decisions/0039-signed-webhooks.md).
+    const watched = patch.statut !== undefined || patch.resultat !== undefined || patch.niveau !== undefined;
+    const watchedBefore = watched ? await webhookStates(db, tx, [report.id]) : new Map<number, never>();
     const merged = {
       subjects: patch.subjects ?? current.subjects,
       autreObject: patch.autreObject !== undefined ? patch.autreObject : current.autreObject,
@@ -172,6 +176,9 @@ export async function patchSignalement(
     if (Object.keys(set).length > 0) await tx.update(s).set(set).where(eq(s.id, report.id));
     // The due day follows the niveau and the statut's kind (docs/decisions/0032).
     if (niveauId !== undefined || patch.statut !== undefined) await refreshDueDays(db, { ids: [report.id] });
+    // The partner's endpoints hear of a new statut, résultat or niveau (docs/decisions/0039-signed-webhooks.md).
+    if (watchedBefore.size > 0)
+      await enqueueWebhookEvents(db, tx, watchedBefore, await webhookStates(db, tx, [report.id]), new Date());
 
     if (patch.subjects !== undefined) {
       const subjectIds = await idsOf(tx, t.subjects, patch.subjects, 'Objet');

@@ -13,6 +13,7 @@ import {
   LogOutIcon,
   ShieldAlertIcon,
   UsersIcon,
+  WebhookIcon,
 } from '../icons';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { useSidebar } from './sidebar-context';
@@ -40,6 +41,7 @@ const ADMIN_ITEMS: NavItemDef[] = [
   { href: '/users', label: 'Utilisateurs', icon: UsersIcon },
   { href: '/partenaires', label: 'Partenaires', icon: BuildingIcon },
   { href: '/journal-acces', label: 'Journal des accès', icon: EyeIcon },
+  { href: '/webhooks', label: 'Webhooks', icon: WebhookIcon },
 ];
 
 function isActive(item: NavItemDef, location: string): boolean {

@@ -1,0 +1,137 @@
+// The « Webhooks » screen in a real browser (docs/decisions/0039-signed-webhooks.md): an administrator
+// registers a loopback endpoint (French validation, the secret shown once), a report's new statut fails to
+// reach it and becomes a dead letter (WEBHOOK_MAX_ATTEMPTS=1), « Relancer » delivers it, signed with that
+// secret; axe finds no serious violation on the screen or its dialog.
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeViolations, seriousViolations } from './axe';
+import { ADMIN, createReportByApi, loginAs, toast, useE2E } from './harness';
+
+describe('the « Webhooks » screen in a real browser', () => {
+  const e = useE2E({ WEBHOOK_MAX_ATTEMPTS: '1' });
+  const received: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
+  let status = 500;
+  let server: Server;
+  let url = '';
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+        res.writeHead(status);
+        res.end(status === 500 ? 'panne du partenaire' : '');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server?.close(() => resolve()));
+  });
+
+  async function expectAccessible(page: Page, what: string) {
+    // As accessibility.e2e.ts: a dialog still fading in would be measured half transparent.
+    await page.evaluate(() =>
+      Promise.race([
+        Promise.all(
+          document
+            .getAnimations()
+            .filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity)
+            .map((a) => a.finished.catch(() => undefined)),
+        ),
+        new Promise((resolve) => setTimeout(resolve, 2000)),
+      ]),
+    );
+    const violations = await seriousViolations(page);
+    expect(violations, `${what} :\n${describeViolations(violations)}`).toEqual([]);
+  }
+  /** Reloads the screen until the deliveries show a row in this state (the screen does not poll). */
+  async function waitForDelivery(page: Page, state: string) {
+    const row = page.locator(`[data-testid="webhook-delivery-row"][data-state="${state}"]`);
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          await page.getByRole('heading', { name: 'Livraisons' }).waitFor();
+          await expect.poll(() => page.getByText(/^Chargement/).count()).toBe(0);
+          return row.count();
+        },
+        { timeout: 15_000, interval: 200 },
+      )
+      .toBeGreaterThan(0);
+    return row.first();
+  }
+
+  it('registers an endpoint, shows its secret once, lists a dead letter and delivers it on « Relancer »', async () => {
+    const page = await e.newPage();
+    await loginAs(page, ADMIN.email, ADMIN.password);
+    await page.getByTestId('admin-group').getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('heading', { name: 'Webhooks', exact: true }).waitFor();
+    await page.getByTestId('webhook-endpoints-empty').waitFor();
+    await expectAccessible(page, 'webhooks (vide)');
+
+    await page.getByRole('button', { name: 'Nouveau point de réception' }).click();
+    const dialog = page.getByTestId('webhook-endpoint-dialog');
+    await dialog.getByLabel('Adresse (URL)').fill('http://partenaire.example.mg/webhooks');
+    await dialog.getByRole('button', { name: 'Enregistrer' }).click();
+    await dialog.getByText('Choisissez un partenaire.').waitFor();
+    await dialog
+      .getByText(
+        "HTTP n'est accepté que vers la machine locale (127.0.0.1 ou [::1]) ; utilisez une adresse https://.",
+      )
+      .waitFor();
+    await expectAccessible(page, 'nouveau point de réception');
+    await expect.poll(() => dialog.locator('#webhook-partenaire option[value="IVY"]').count()).toBe(1);
+    await dialog.getByLabel('Partenaire').selectOption('IVY');
+    await dialog.getByLabel('Adresse (URL)').fill(url);
+    await dialog.getByRole('button', { name: 'Enregistrer' }).click();
+    const secretField = dialog.getByTestId('webhook-secret-value');
+    await secretField.waitFor();
+    const secret = await secretField.inputValue();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    await expectAccessible(page, 'secret de signature');
+    await dialog.getByRole('button', { name: 'Fermer' }).click();
+    const endpointRow = page.getByTestId('webhook-endpoint-row');
+    await endpointRow.waitFor();
+    expect(await endpointRow.textContent()).toContain(url);
+    expect(await endpointRow.textContent()).toContain('Actif');
+    // The secret is never shown again.
+    expect(await page.content()).not.toContain(secret);
+
+    const code = await createReportByApi(page);
+    const patch = await page.request.patch(`/api/signalements/${code}`, {
+      headers: { 'sec-fetch-site': 'same-origin', 'content-type': 'application/merge-patch+json' },
+      data: JSON.stringify({ statut: '/api/statuts/EN_COURS' }),
+    });
+    expect(patch.status()).toBe(200);
+    const dead = await waitForDelivery(page, 'dead');
+    expect(await dead.textContent()).toContain(code);
+    expect(await dead.textContent()).toContain('Lettre morte');
+    expect(await dead.textContent()).toContain('HTTP 500');
+    await expectAccessible(page, 'webhooks (lettre morte)');
+
+    status = 204;
+    await dead.getByRole('button', { name: /Relancer/ }).click();
+    await toast(page, 'Livraison relancée.').waitFor();
+    const delivered = await waitForDelivery(page, 'delivered');
+    expect(await delivered.textContent()).toContain('Livré');
+    expect(received).toHaveLength(2);
+    // The same message both times, signed with the secret shown once (Standard Webhooks).
+    const [first, last] = received;
+    expect(last!.headers['webhook-id']).toBe(first!.headers['webhook-id']);
+    const { headers, body } = last!;
+    const signature = createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64'))
+      .update(`${headers['webhook-id']}.${headers['webhook-timestamp']}.${body}`)
+      .digest('base64');
+    expect(headers['webhook-signature']).toBe(`v1,${signature}`);
+    expect(JSON.parse(body).data).toEqual({
+      signalement: code,
+      partenaire: 'IVY',
+      changements: { statut: { avant: null, apres: 'EN_COURS' } },
+    });
+  });
+});
