@@ -46,6 +46,8 @@ export interface Packaged {
   assetBytes: number;
   id: string;
   node: string;
+  /** Bytes of the Node binary the executable is made from. */
+  nodeBytes: number;
 }
 
 /**
@@ -231,7 +233,15 @@ export async function packageExecutable(out = join(root, 'dist', 'signalements')
     SEA_FUSE,
   ]);
   renameSync(partial, out);
-  return { file: out, bytes: statSync(out).size, assets: keys.length, assetBytes, id, node: process.version };
+  return {
+    file: out,
+    bytes: statSync(out).size,
+    assets: keys.length,
+    assetBytes,
+    id,
+    node: process.version,
+    nodeBytes: statSync(process.execPath).size,
+  };
 }
 
 /** Runs a build step; its output (postject's section warnings) is shown only when it fails. */
@@ -260,7 +270,7 @@ if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename
     const made = await packageExecutable();
     console.info(
       `${relative(process.cwd(), made.file).split(sep).join('/')} : ${megabytes(made.bytes)} ` +
-        `(Node ${made.node} ; ${made.assets} fichiers intégrés, ${megabytes(made.assetBytes)} ; ` +
+        `(Node ${made.node} : ${megabytes(made.nodeBytes)} ; ${made.assets} fichiers intégrés : ${megabytes(made.assetBytes)} ; ` +
         `version ${made.id}) construit en ${((Date.now() - started) / 1000).toFixed(1)} s.`,
     );
   } catch (error) {
