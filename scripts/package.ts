@@ -3,8 +3,9 @@
 // (process.execPath). The built client (dist/web, from `vite build`, which `npm run package` runs first),
 // the server bundled with every JavaScript dependency, its thread modules, the migrations of both engines,
 // the geography the seed reads and the native modules (those of node_modules, which must be built for this
-// same Node: they are loaded here to prove it) travel as assets; server/sea/main.ts writes them to
-// data/.runtime/<id>/ at the first start and runs the server from there. Prints the executable's size.
+// same Node: they are loaded here, which proves it and tells their files) travel as assets;
+// server/sea/main.ts writes them to data/.runtime/<id>/ at the first start and runs the server from there.
+// Prints the executable's size.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -50,33 +51,49 @@ export interface Packaged {
   nodeBytes: number;
 }
 
+/** The native modules the server loads, each under the name the bundle's loaders ask for (below). */
+const NATIVE = { 'better-sqlite3': 'better_sqlite3.node', argon2: 'argon2.node' } as const;
+
 /**
- * The native modules the server loads, by the file name the bundle asks for: better-sqlite3 through
- * `bindings`, argon2 through `node-gyp-build`, both replaced in the bundle by a load from native/.
+ * The addon file each native module loads in this very Node, found by loading it here (which proves it was
+ * built for this Node): whatever file the package picks (its build, a prebuild), it is in require.cache.
  */
 function nativeModules(): Record<string, string> {
-  const sqliteDir = dirname(require.resolve('better-sqlite3/package.json'));
-  const argon2Dir = dirname(require.resolve('argon2/package.json'));
-  const gypBuild = require('node-gyp-build') as { path(dir: string): string };
-  const modules = {
-    'better_sqlite3.node': join(sqliteDir, 'build', 'Release', 'better_sqlite3.node'),
-    'argon2.node': gypBuild.path(argon2Dir),
-  };
-  for (const [name, file] of Object.entries(modules)) {
-    try {
-      process.dlopen({ exports: {} }, file);
-    } catch (error) {
-      throw new Error(
-        `Module natif ${name} (${file}) inutilisable avec Node ${process.version} : ${(error as Error).message}\n` +
-          'Reconstruisez-le avec ce Node (« npm ci » ou « npm rebuild better-sqlite3 argon2 »).',
-        { cause: error },
-      );
-    }
+  try {
+    const Sqlite = require('better-sqlite3') as new (file: string) => { close(): void };
+    new Sqlite(':memory:').close();
+    require('argon2');
+  } catch (error) {
+    throw new Error(
+      `Modules natifs inutilisables avec Node ${process.version} : ${(error as Error).message}\n` +
+        'Reconstruisez-les avec ce Node (« npm ci » ou « npm rebuild better-sqlite3 argon2 »).',
+      { cause: error },
+    );
+  }
+  const addons = Object.keys(require.cache).filter((file) => file.endsWith('.node'));
+  const modules: Record<string, string> = {};
+  for (const [pkg, name] of Object.entries(NATIVE)) {
+    const dir = dirname(require.resolve(`${pkg}/package.json`)) + sep;
+    const file = addons.find((addon) => addon.startsWith(dir));
+    if (!file) throw new Error(`Module natif de ${pkg} introuvable après son chargement (${dir}).`);
+    modules[name] = file;
   }
   return modules;
 }
 
-/** `bindings` and `node-gyp-build` in the bundle: the native module from the runtime's native/ folder. */
+/**
+ * The native modules' loaders in the bundle, replaced by a load from the runtime's native/ folder:
+ * better-sqlite3 12 asks `bindings`, 13 its own `./binding` module; argon2 asks `node-gyp-build`.
+ * `__seaNative` is declared by the banner of every output file (dist/server/ → ../../native/).
+ */
+const SHIMS: Record<string, string> = {
+  bindings: 'module.exports = (name) => require(__seaNative + name);',
+  'node-gyp-build': `module.exports = () => require(__seaNative + '${NATIVE.argon2}');`,
+  'better-sqlite3-binding':
+    "exports.getBinding = (given) => (typeof given === 'object' && given !== null ? given : " +
+    `require(__seaNative + '${NATIVE['better-sqlite3']}'));\nexports.getPrebuildPath = () => null;`,
+};
+
 const nativeShims: Plugin = {
   name: 'native-shims',
   setup(b) {
@@ -84,14 +101,12 @@ const nativeShims: Plugin = {
       path: args.path,
       namespace: 'native',
     }));
-    b.onLoad({ filter: /.*/, namespace: 'native' }, (args) => ({
-      loader: 'js',
-      // `__seaNative` is declared by the banner of every output file (dist/server/ → ../../native/).
-      contents:
-        args.path === 'bindings'
-          ? 'module.exports = (name) => require(__seaNative + name);'
-          : "module.exports = () => require(__seaNative + 'argon2.node');",
-    }));
+    b.onResolve({ filter: /^\.\/binding$/ }, (args) =>
+      args.importer.includes(`${sep}better-sqlite3${sep}`)
+        ? { path: 'better-sqlite3-binding', namespace: 'native' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'native' }, (args) => ({ loader: 'js', contents: SHIMS[args.path] }));
   },
 };
 

@@ -163,7 +163,7 @@ describe('the single executable (npm run package)', () => {
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
     expect(existsSync(join(dir, 'data', 'signalements.db.pid'))).toBe(false);
-  });
+  }, 180_000);
 
   it('starts again from the files it wrote, without printing an administrator', async () => {
     const server = await startExecutable();
@@ -172,5 +172,5 @@ describe('the single executable (npm run package)', () => {
     expect(readdirSync(join(dir, 'data', '.runtime'))).toHaveLength(1);
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
-  });
+  }, 120_000);
 });
