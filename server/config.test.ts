@@ -5,6 +5,7 @@ describe('configuration from the environment', () => {
   it('has working defaults for a local start', () => {
     const config = loadConfig({});
     expect(config.PORT).toBe(3000);
+    expect(config.HOST).toBe('127.0.0.1');
     expect(config.DATABASE_URL).toBe('file:./data/signalements.db');
     expect(config.LOG_LEVEL).toBe('info');
     expect(config.TRUST_PROXY).toBe(false);

@@ -22,7 +22,8 @@ const wholeNumber = (min: number, max: number) =>
 
 export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
-  HOST: z.string().default('0.0.0.0'),
+  // Loopback unless told otherwise: a laptop's server is not for the whole local network.
+  HOST: z.string().default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   DATABASE_URL: z
     .string()

@@ -1,6 +1,7 @@
 // Files the server reads at run time, located from the project root: the same paths whether the
-// server runs from its TypeScript sources (tsx, tests) or from the bundle `npm run build` writes to
-// dist/server/index.mjs.
+// server runs from its TypeScript sources (tsx, tests), from the bundle `npm run build` writes to
+// dist/server/index.mjs, or from the single executable's copy of the project's layout under
+// data/.runtime/<id>/ (docs/decisions/0041-single-executable.md).
 import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
@@ -13,6 +14,15 @@ export function findProjectRoot(from: string): string {
 }
 
 export const PROJECT_ROOT = findProjectRoot(import.meta.dirname);
+
+/** Whether this process is the single executable (`./signalements`). */
+export const IN_EXECUTABLE = (process.getBuiltinModule('node:sea') as { isSea(): boolean }).isSea();
+
+/**
+ * The folder that holds `data/` when no setting names it: the project's, or for the single executable
+ * the folder it was started in (its PROJECT_ROOT is the runtime copy, replaced by the next build).
+ */
+export const HOME = IN_EXECUTABLE ? process.cwd() : PROJECT_ROOT;
 
 export const PATHS = {
   webRoot: join(PROJECT_ROOT, 'dist/web'),

@@ -1,7 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { connect, type AddressInfo } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createTestDatabase, testEngines } from '#tests/helpers/db';
+import { formatDataKey } from './crypto/cipher';
 import { DEFAULT_ADMIN_EMAIL, start, type Running } from './start';
 
 describe('first start', () => {
@@ -61,5 +64,43 @@ describe('first start', () => {
       payload: { email: 'chef@example.mg', password: 'un-mot-de-passe-solide' },
     });
     expect(res.statusCode).toBe(200);
+  });
+});
+
+describe.each(await testEngines())('listening address on %s', (engine) => {
+  it('listens on the loopback interface only when HOST is unset: another address of the machine refuses', async () => {
+    vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const t = await createTestDatabase(engine);
+    let running: Running | undefined;
+    try {
+      running = await start({
+        DATABASE_URL: t.url,
+        DATA_KEY: formatDataKey(t.dataKey),
+        PORT: '0',
+        LOG_LEVEL: 'silent',
+      });
+      const { address, port } = running.app.server.address() as AddressInfo;
+      expect(address).toBe('127.0.0.1');
+      expect((await fetch(`http://127.0.0.1:${port}/api/health`)).status).toBe(200);
+      // A machine with a network interface: the same port on its address is closed.
+      const lan = Object.values(networkInterfaces())
+        .flat()
+        .find((i) => i && !i.internal && i.family === 'IPv4');
+      if (lan) {
+        const refused = await new Promise<string>((done) => {
+          const socket = connect(port, lan.address);
+          socket.once('connect', () => {
+            socket.destroy();
+            done('connected');
+          });
+          socket.once('error', (error: NodeJS.ErrnoException) => done(error.code ?? 'error'));
+        });
+        expect(refused).toBe('ECONNREFUSED');
+      }
+    } finally {
+      await running?.close();
+      await t.drop();
+      vi.restoreAllMocks();
+    }
   });
 });

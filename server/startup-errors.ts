@@ -52,7 +52,7 @@ export function startupSettings(env: Record<string, string | undefined>): Startu
   return {
     DATABASE_URL: env.DATABASE_URL || 'file:./data/signalements.db',
     PORT: env.PORT || '3000',
-    HOST: env.HOST || '0.0.0.0',
+    HOST: env.HOST || '127.0.0.1',
     DATABASE_CONNECT_TIMEOUT_SECONDS: Number.isInteger(seconds) && seconds > 0 ? seconds : 10,
   };
 }
@@ -72,7 +72,7 @@ export function explainStartupFailure(error: unknown, settings: StartupSettings)
   const listenError = errors.find((e) => str(e.syscall) === 'listen');
 
   if (listenError) {
-    const where = `${settings.HOST ?? '0.0.0.0'}:${settings.PORT ?? ''}`;
+    const where = `${settings.HOST ?? '127.0.0.1'}:${settings.PORT ?? ''}`;
     if (has('EADDRINUSE'))
       return `Démarrage impossible (PORT) : l'adresse ${where} est déjà utilisée par un autre programme.`;
     if (has('EACCES'))

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { PROJECT_ROOT } from '#server/paths';
+import { HOME } from '#server/paths';
 import { STARTUP_LOCK } from './open';
 import type { Dialect } from '../dialect';
 import { daysBetween, listedBuckets, timestampParam } from '../dates';
@@ -41,7 +41,7 @@ export const postgresDialect: Dialect = {
   date: decodeDate,
 
   // From the project's folder, not the current one: the server and every command find the same file.
-  defaultKeyFile: () => join(PROJECT_ROOT, 'data', 'data.key'),
+  defaultKeyFile: () => join(HOME, 'data', 'data.key'),
   /** postgres://user:secret@host:port/db → « db » sur host:port (never the password). */
   describeTarget(url) {
     try {

@@ -1,6 +1,6 @@
 // The server's pid file beside a SQLite database: SQLite is served by one process, and db:restore and
 // db:rotate-key refuse while it runs. Moved from server/ops/backup.ts, which re-exports it.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError } from '#server/config';
 
@@ -28,15 +28,24 @@ export function runningServerPid(url: string): number | null {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EPERM') return null;
   }
-  // After a reboot the number may belong to an unrelated program: only a Node.js process counts (where
-  // the system tells, as Linux does in /proc; elsewhere any live process counts).
+  // After a reboot the number may belong to an unrelated program: only a Node.js process or the single
+  // executable (by its name, or as this very executable under another name) counts (where the system
+  // tells, as Linux does in /proc; elsewhere any live process counts).
   try {
     const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    if (!/node/i.test(command)) return null;
+    if (!/node|signalements/i.test(command) && !sameExecutable(pid)) return null;
   } catch {
     // No /proc, or not readable: keep the cautious answer.
   }
   return pid;
+}
+
+function sameExecutable(pid: number): boolean {
+  try {
+    return readlinkSync(`/proc/${pid}/exe`) === readlinkSync('/proc/self/exe');
+  } catch {
+    return false;
+  }
 }
 
 /**
