@@ -65,17 +65,23 @@ async function dashboardDrawn(page: Page): Promise<void> {
   });
 }
 
-/** FCP and LCP as the page observed them (buffered entries). */
-async function paints(page: Page): Promise<{ fcp: number; lcp: number }> {
+/** FCP and LCP as the page observed them (buffered entries), and what the LCP painted. */
+async function paints(page: Page): Promise<{ fcp: number; lcp: number; element: string }> {
   return page.evaluate(
     () =>
-      new Promise<{ fcp: number; lcp: number }>((done) => {
+      new Promise<{ fcp: number; lcp: number; element: string }>((done) => {
         const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN;
         let lcp = NaN;
+        let element = '';
         new PerformanceObserver((list) => {
-          for (const entry of list.getEntries()) lcp = entry.startTime;
+          for (const entry of list.getEntries()) {
+            lcp = entry.startTime;
+            const node = (entry as PerformanceEntry & { element?: Element | null }).element;
+            const block = node?.closest('[data-testid]')?.getAttribute('data-testid');
+            element = node ? `${node.tagName.toLowerCase()}${block ? ` in ${block}` : ''}` : '';
+          }
         }).observe({ type: 'largest-contentful-paint', buffered: true });
-        setTimeout(() => done({ fcp, lcp }), 200);
+        setTimeout(() => done({ fcp, lcp, element }), 200);
       }),
   );
 }
@@ -128,7 +134,7 @@ async function main() {
     ];
     const figures = new Map(screens.map((screen) => [screen.name, [] as Timing[]]));
     console.info('Fast-3G simulé (150 ms, 1,6 Mb/s descendant, 750 kb/s montant, sans cache) :');
-    console.info('écran       essai  FCP (ms)  contenu visible (ms)  complet (ms)  LCP (ms)');
+    console.info('écran       essai  FCP (ms)  contenu visible (ms)  complet (ms)  LCP (ms)  élément du LCP');
     for (let run = 1; run <= runs; run++) {
       for (const screen of screens) {
         const ctx = screen.anonymous
@@ -158,11 +164,11 @@ async function main() {
         // chunks, the map's regions and worker), or the last chart drawn if that came later.
         await page.waitForLoadState('networkidle', { timeout: 60_000 });
         const complete = Math.max(screen.drawn ? drawn : 0, lastResponse, started + visible) - started;
-        const { fcp, lcp } = await paints(page);
+        const { fcp, lcp, element } = await paints(page);
         const timing = { fcp: Math.round(fcp), visible, complete, lcp: Math.round(lcp) };
         figures.get(screen.name)!.push(timing);
         console.info(
-          `${screen.name.padEnd(11)} ${String(run).padStart(5)}  ${String(timing.fcp).padStart(8)}  ${String(visible).padStart(20)}  ${String(complete).padStart(12)}  ${String(timing.lcp).padStart(8)}`,
+          `${screen.name.padEnd(11)} ${String(run).padStart(5)}  ${String(timing.fcp).padStart(8)}  ${String(visible).padStart(20)}  ${String(complete).padStart(12)}  ${String(timing.lcp).padStart(8)}  ${element}`,
         );
         await page.close();
         if (screen.anonymous) await ctx.close();
