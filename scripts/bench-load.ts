@@ -16,6 +16,7 @@ import { seed } from '#server/db/seed/index';
 import { createUser, findUserByEmail } from '#server/domains/utilisateurs/service';
 import { postgresCopyOf, topUpDemoReports } from './bench-data';
 import { cliOptions } from './cli';
+import { measured, writeFigures, type Cell } from './figures';
 
 const USAGE = `Usage : npm run bench:load -- [--reports 1000000] [--engine sqlite|pg|both] [--connections 50] [--duration 20] [--read-workers N] [--cpu-prof DOSSIER]
 
@@ -291,9 +292,21 @@ async function bench(engine: string) {
 
 const rows: string[] = [];
 const kinds: string[] = [];
+const trafficCells: Cell[][] = [];
+const kindCells: Cell[][] = [];
+const round = (n: number) => Math.round(n);
 for (const engine of ENGINES) {
   const { ceiling, mix } = await bench(engine);
+  const engineName = engine === 'sqlite' ? 'SQLite' : 'PostgreSQL';
   for (const [kind, list] of Object.entries(mix.byKind).sort()) {
+    kindCells.push([
+      engineName,
+      kind,
+      list.length,
+      round(percentile(list, 50)),
+      round(percentile(list, 95)),
+      round(percentile(list, 99)),
+    ]);
     kinds.push(
       `| ${engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'} | ${kind} | ${fr(list.length)} | ${fr(percentile(list, 50))} | ${fr(percentile(list, 95))} | ${fr(percentile(list, 99))} |`,
     );
@@ -301,6 +314,20 @@ for (const engine of ENGINES) {
   const line = (what: string, f: Figures) =>
     `| ${engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'} | ${what} | ${fr(f.perSecond)} | ${fr(f.p50)} | ${fr(f.p95)} | ${fr(f.p99)} | ${f.errors + f.non2xx} |`;
   rows.push(line('no-op authentifié (plafond)', ceiling), line('mélange 80/15/5', mix));
+  for (const [what, f] of [
+    ['no-op (ceiling)', ceiling],
+    ['mix 80/15/5', mix],
+  ] as const) {
+    trafficCells.push([
+      engineName,
+      what,
+      round(f.perSecond),
+      round(f.p50),
+      round(f.p95),
+      round(f.p99),
+      f.errors + f.non2xx,
+    ]);
+  }
   for (const f of [ceiling, mix])
     if (Object.keys(f.statuses).length > 0) console.warn(`Réponses non 2xx (${engine}) :`, f.statuses);
 }
@@ -314,3 +341,20 @@ console.info('\nLe mélange par sorte de requête (latences vues du client) :');
 console.info('| moteur | requête | nombre | p50 (ms) | p95 (ms) | p99 (ms) |');
 console.info('| --- | --- | --- | --- | --- | --- |');
 for (const row of kinds) console.info(row);
+const options = process.argv.slice(2).join(' ');
+console.info(
+  `\n${writeFigures(
+    measured(`load-${REPORTS}`, `npm run bench:load${options ? ` -- ${options}` : ''}`, [
+      {
+        caption: `${REPORTS.toLocaleString('en-US')} reports, ${CONNECTIONS} connections, ${DURATION} s each, SQLite reader threads: ${READ_WORKERS ?? 'default'} (latencies in ms, seen by the client).`,
+        columns: ['engine', 'traffic', 'req/s', 'p50', 'p95', 'p99', 'errors'],
+        rows: trafficCells,
+      },
+      {
+        caption: 'The mix by kind of request (same run):',
+        columns: ['engine', 'request', 'count', 'p50', 'p95', 'p99'],
+        rows: kindCells,
+      },
+    ]),
+  )}`,
+);

@@ -22,6 +22,7 @@ import { signalementListSchema } from '#shared/schemas/signalements';
 import { assignDemoReports, postgresCopyOf, topUpDemoReports } from './bench-data';
 import { benchExport } from './bench-export';
 import { cliOptions } from './cli';
+import { measured, writeFigures, type Cell } from './figures';
 
 const { values } = cliOptions(
   `Usage : npm run bench:reports -- [--reports 1000000] [--runs 15] [--engine sqlite|pg|both] [--db data/bench/demo-sqlite.db] [--no-export]
@@ -63,8 +64,20 @@ const fr = (n: number, digits = 1) => n.toLocaleString('fr-FR', { maximumFractio
   await generator.close();
 }
 
+/** What each engine measured, for docs/figures/ (the console shows the same figures as they come). */
+interface ListCase {
+  label: string;
+  total: string;
+  endpoint: number;
+  raw: number;
+}
+const ENGINE_NAMES: Record<string, string> = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
+const listResults = new Map<string, { existing: number; cases: ListCase[] }>();
+const pageWeights = new Map<string, Array<[door: string, json: number, gzip: number, brotli: number]>>();
+
 const urls: Array<[engine: string, url: string]> = [];
 for (const engine of engines) urls.push([engine, await measure(engine)]);
+writeListFigures();
 
 async function measure(engine: string) {
   const url =
@@ -224,6 +237,8 @@ async function measure(engine: string) {
       'SQL brut (ms)'.padStart(16) +
       'ratio'.padStart(8),
   );
+  const cases_: ListCase[] = [];
+  listResults.set(engine, { existing, cases: cases_ });
   for (const [label, query] of cases) {
     const res = await app.inject({ url: `/api/signalements?${query}`, headers: { cookie } });
     if (res.statusCode !== 200) throw new Error(`${label}: ${res.statusCode} ${res.body}`);
@@ -234,6 +249,12 @@ async function measure(engine: string) {
     const endpoint = await time(() => app.inject({ url: `/api/signalements?${query}`, headers: { cookie } }));
     const raw = await time(() => rawSql(query));
     const shown = exact ? fr(total, 0) : `> ${fr(total, 0)}`;
+    cases_.push({
+      label,
+      total: exact ? total.toLocaleString('en-US') : `> ${total.toLocaleString('en-US')}`,
+      endpoint: Number(endpoint.toFixed(1)),
+      raw: Number(raw.toFixed(1)),
+    });
     console.info(
       label.padEnd(40) +
         shown.padStart(12) +
@@ -242,7 +263,7 @@ async function measure(engine: string) {
         fr(endpoint / raw, 2).padStart(8),
     );
   }
-  await printPageWeight(app, cookie);
+  pageWeights.set(engine, await printPageWeight(app, cookie));
   await app.close();
   await db.close();
   return url;
@@ -254,6 +275,7 @@ if (!values['no-export']) await exportFigures(urls);
  * itself, then the body it sends to a client that accepts gzip, then brotli (app.ts compresses on the fly).
  */
 async function printPageWeight(app: FastifyInstance, cookie: string) {
+  const weights: Array<[door: string, json: number, gzip: number, brotli: number]> = [];
   const input = encodeURIComponent(JSON.stringify({ page: 1, itemsPerPage: 20 }));
   const doors: Array<[string, string]> = [
     ['REST GET /api/signalements', '/api/signalements?itemsPerPage=20'],
@@ -268,10 +290,72 @@ async function printPageWeight(app: FastifyInstance, cookie: string) {
       return res.rawPayload.length;
     };
     const [raw, gzip, br] = [await sent('identity'), await sent('gzip'), await sent('br')];
+    weights.push([label, raw, gzip, br]);
     console.info(
       label.padEnd(40) + fr(raw, 0).padStart(12) + fr(gzip, 0).padStart(12) + fr(br, 0).padStart(12),
     );
   }
+  return weights;
+}
+
+/**
+ * docs/figures/reports-list-<N>.json (one file per size, so a small run never replaces the 1,000,000's
+ * figures) and docs/figures/reports-bytes.json (a page of 20 reports, the first engine measured).
+ */
+function writeListFigures() {
+  const command = `npm run bench:reports -- ${process.argv.slice(2).join(' ')}`.trim();
+  const measuredEngines = [...listResults.keys()];
+  const first = listResults.get(measuredEngines[0]!)!;
+  const rows: Cell[][] = first.cases.map((item, i) => {
+    const totals = measuredEngines.map((engine) => listResults.get(engine)!.cases[i]!.total);
+    const total = totals.every((value) => value === totals[0])
+      ? totals[0]!
+      : measuredEngines.map((engine, j) => `${ENGINE_NAMES[engine]}: ${totals[j]}`).join(', ');
+    return [
+      item.label,
+      total,
+      ...measuredEngines.flatMap((engine) => {
+        const measuredCase = listResults.get(engine)!.cases[i]!;
+        return [measuredCase.endpoint, measuredCase.raw];
+      }),
+    ];
+  });
+  const sizes = measuredEngines
+    .map(
+      (engine) => `${listResults.get(engine)!.existing.toLocaleString('en-US')} on ${ENGINE_NAMES[engine]}`,
+    )
+    .join(', ');
+  console.info(
+    `\n${writeFigures(
+      measured(`reports-list-${target}`, command, [
+        {
+          caption: `The report list, reports in the database: ${sizes}; median server-side time of \`GET /api/signalements\` (in-process) and of the raw SQL it runs, over ${runs} runs (ms).`,
+          columns: [
+            'case',
+            'total',
+            ...measuredEngines.flatMap((engine) => [
+              `${ENGINE_NAMES[engine]} endpoint`,
+              `${ENGINE_NAMES[engine]} raw SQL`,
+            ]),
+          ],
+          decimals: [null, null, ...measuredEngines.flatMap(() => [1, 1])],
+          rows,
+        },
+      ]),
+    )}`,
+  );
+  const weights = pageWeights.get(measuredEngines[0]!)!;
+  console.info(
+    `\n${writeFigures(
+      measured('reports-bytes', command, [
+        {
+          caption: `Bytes of the list's first page of 20 reports as the server sends it (${ENGINE_NAMES[measuredEngines[0]!]}): the JSON, then the body a client accepting gzip, then brotli, receives.`,
+          columns: ['door', 'JSON', 'gzip', 'brotli'],
+          rows: weights.map(([door, json, gzip, brotli]) => [door, json, gzip, brotli]),
+        },
+      ]),
+    )}`,
+  );
 }
 
 /** The xlsx export on each engine measured (scripts/bench-export.ts): rows a second and peak memory. */

@@ -51,7 +51,7 @@ describe('scripts', () => {
     expect(res.stdout.startsWith(`Usage : npm run ${name}`)).toBe(true);
   });
 
-  it.each([['scripts/compress-assets.ts'], ['scripts/bench-export-child.ts']])(
+  it.each([['scripts/precompress.ts'], ['scripts/bench-export-child.ts']])(
     '%s --help prints its usage',
     (script) => {
       const res = run(script, ['--help']);

@@ -1,10 +1,10 @@
 // Writes a brotli (.br, quality 11) and a gzip (.gz, level 9) copy beside every compressible file of the
 // built client, once at build time, so the server only picks one by Accept-Encoding (@fastify/static
-// `preCompressed`) and never compresses on a request. Run by the Vite plugin in vite.config.ts after
-// `vite build`; `tsx scripts/compress-assets.ts [dir]` does it again by hand.
+// `preCompressed`) and never compresses on a request. Run by the Vite plugin in scripts/vite-plugins.ts after
+// `vite build`; `tsx scripts/precompress.ts [dir]` does it again by hand. Node's own modules only: the Vite
+// config loads this file, and its imports stay loadable by Node's native TypeScript loader.
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
-import { cliOptions } from './cli';
+import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import {
   brotliCompress as brotliCallback,
@@ -80,16 +80,4 @@ function kib(bytes: number): string {
 export function summary(files: CompressedFile[]): string {
   const total = (key: 'raw' | 'br' | 'gz') => files.reduce((sum, f) => sum + f[key], 0);
   return `${files.length} fichiers précompressés : ${kib(total('raw'))} → brotli ${kib(total('br'))}, gzip ${kib(total('gz'))}`;
-}
-
-if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
-  const { positionals } = cliOptions(
-    `Usage : tsx scripts/compress-assets.ts [<dossier>]
-
-Écrit à côté de chaque fichier texte du client (plus de 512 octets) une copie brotli et une copie gzip.
-« npm run build » le fait déjà ; dossier par défaut : dist/web.`,
-    {},
-  );
-  const dir = resolve(positionals[0] ?? 'dist/web');
-  console.info(summary(await compressAssets(dir)));
 }
