@@ -244,7 +244,7 @@ export function boundedCountQuery(
   strategy: 'index' | 'sequential',
 ) {
   const s = db.t.signalements;
-  const where = filterWhere(db, r, { mode: 'page', searchStrategy: strategy, viewer });
+  const where = filterWhere(db, r, { mode: 'page', counting: true, searchStrategy: strategy, viewer });
   const matches = db.read
     .select({ one: sql`1` })
     .from(s)
