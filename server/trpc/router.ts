@@ -4,6 +4,7 @@ import { twoFactorRouter } from '../domains/auth/two-factor-router';
 import { dashboardRouter } from '../domains/dashboard/router';
 import { delaisRouter } from '../domains/delais/router';
 import { preferencesRouter } from '../domains/rappels/router';
+import { jetonsApiRouter } from '../domains/jetons-api/router';
 import { journalRouter } from '../domains/journal/router';
 import { mailRouter } from '../domains/mail/router';
 import { notesRouter } from '../domains/notes/router';
@@ -35,6 +36,7 @@ export const appRouter = router({
   journal: journalRouter,
   delais: delaisRouter,
   preferences: preferencesRouter,
+  jetonsApi: jetonsApiRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -18,6 +18,7 @@ const KIND_TONES: Record<AccessLogKind, BadgeTone> = {
   purge: 'blue',
   action_groupee: 'red',
   parametres: 'blue',
+  jeton_api: 'violet',
 };
 
 /** Columns: Date (Madagascar time), Utilisateur, Adresse, Type, Signalement, Détail. */
