@@ -15,6 +15,17 @@ export const JETON_MESSAGES = {
 /** The lifetimes the form proposes, in days. */
 export const JETON_DUREES = [30, 90, 180, 365] as const;
 
+const days = z
+  .number({ error: JETON_MESSAGES.duree })
+  .int(JETON_MESSAGES.duree)
+  .min(1, JETON_MESSAGES.duree)
+  .max(API_TOKEN_MAX_DAYS, JETON_MESSAGES.duree);
+/** A number of days, or its digits (as a select gives them). */
+const dureeField = z
+  .union([z.number(), z.string().regex(/^\d{1,4}$/, JETON_MESSAGES.duree)], { error: JETON_MESSAGES.duree })
+  .transform((value) => Number(value))
+  .pipe(days);
+
 export const jetonCreateSchema = z.object({
   partenaire: z.string({ error: JETON_MESSAGES.partenaire }).trim().min(1, JETON_MESSAGES.partenaire).max(64),
   nom: z
@@ -29,14 +40,19 @@ export const jetonCreateSchema = z.object({
     .min(1, JETON_MESSAGES.scopes)
     .max(API_TOKEN_SCOPES.length)
     .transform((scopes) => [...new Set(scopes)].sort()),
-  dureeJours: z.coerce
-    .number({ error: JETON_MESSAGES.duree })
-    .int(JETON_MESSAGES.duree)
-    .min(1, JETON_MESSAGES.duree)
-    .max(API_TOKEN_MAX_DAYS, JETON_MESSAGES.duree),
+  dureeJours: dureeField,
 });
 export type JetonCreateInput = z.input<typeof jetonCreateSchema>;
 export type JetonCreate = z.output<typeof jetonCreateSchema>;
+/** The form's schema: the lifetime as its select gives it (digits), the same rules. */
+export const jetonFormSchema = jetonCreateSchema.extend({
+  dureeJours: z
+    .string({ error: JETON_MESSAGES.duree })
+    .regex(/^\d{1,4}$/, JETON_MESSAGES.duree)
+    .transform((value) => Number(value))
+    .pipe(days),
+});
+export type JetonFormValues = z.input<typeof jetonFormSchema>;
 
 export const jetonListSchema = z.object({ partenaire: codeSchema.optional() });
 export const jetonRevokeSchema = z.object({ id: codeSchema });

@@ -6,6 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { encodeBase32LowerCaseNoPadding } from '@oslojs/encoding';
 import { desc, eq } from 'drizzle-orm';
 import { ROLE_USER, type ApiTokenScope } from '#shared/constants';
+import type { CreatedJeton, JetonDto, JetonState } from '#shared/dto/jetons-api';
 import type { JetonCreate } from '#shared/schemas/jetons-api';
 import type { Database, Orm } from '#server/db/client';
 import { insertWithFreshCode } from '#server/db/fresh-code';
@@ -14,6 +15,8 @@ import type { SessionUser } from '../auth/session';
 import { requireAdmin } from '../auth/guards';
 import { recordAccess } from '../journal/record';
 import { roleIdOf } from '../utilisateurs/service';
+
+export type { CreatedJeton, JetonDto, JetonState };
 
 export const TOKEN_PREFIX = 'sig_';
 /** `sig_` + public id (10 random bytes) + `_` + secret (20 random bytes), both in lower-case base32. */
@@ -27,27 +30,6 @@ export const JETON_RULES = {
   partenaire: 'Partenaire introuvable.',
   alreadyRevoked: "Ce jeton d'API est déjà révoqué.",
 } as const;
-
-export type JetonState = 'actif' | 'expire' | 'revoque';
-
-export interface JetonDto {
-  id: string;
-  nom: string;
-  partenaire: { code: string; designation: string };
-  scopes: ApiTokenScope[];
-  expiresAt: string;
-  createdAt: string;
-  createdBy: { code: string; nomPrenom: string };
-  revokedAt: string | null;
-  lastUsedAt: string | null;
-  etat: JetonState;
-}
-
-export interface CreatedJeton {
-  jeton: JetonDto;
-  /** The whole token, shown once: never stored, never sent again. */
-  secret: string;
-}
 
 export const secretHashOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
 

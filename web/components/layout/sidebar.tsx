@@ -9,6 +9,7 @@ import {
   DashboardIcon,
   EyeIcon,
   FolderIcon,
+  KeyIcon,
   ListIcon,
   LogOutIcon,
   ShieldAlertIcon,
@@ -40,6 +41,7 @@ const ADMIN_ITEMS: NavItemDef[] = [
   { href: '/users', label: 'Utilisateurs', icon: UsersIcon },
   { href: '/partenaires', label: 'Partenaires', icon: BuildingIcon },
   { href: '/journal-acces', label: 'Journal des accès', icon: EyeIcon },
+  { href: '/acces-api', label: 'Accès API', icon: KeyIcon },
 ];
 
 function isActive(item: NavItemDef, location: string): boolean {
