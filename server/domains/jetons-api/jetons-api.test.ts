@@ -12,6 +12,7 @@ import { addPeople, SAME_ORIGIN } from '#tests/helpers/report-fixture';
 import { createReport, MINIMAL_REPORT } from '#tests/helpers/signalements';
 import { BEARER_MESSAGES } from './bearer';
 import { TOKEN_IDEMPOTENCY_REQUIRED } from '../signalements/rest';
+import { USER_RULES } from '../utilisateurs/manage';
 
 const PARTNER_FIELDS = [
   '@id',
@@ -257,6 +258,30 @@ describe.each(await testEngines())('partner API tokens on %s', (engine) => {
       payload: { email: `jeton-${expired.jeton.id}@jetons-api.invalid`, password: 'mot-de-passe-quelconque' },
     });
     expect(login.statusCode).toBe(401);
+  });
+
+  it("keeps the token's account off the users screen, disabled, and out of its edition", async () => {
+    const created = await createToken(t, admin, { partenaire: partner, nom: 'Compte du jeton' });
+    const [account] = await t.db.read
+      .select({ code: t.db.t.utilisateurs.code, isEnabled: t.db.t.utilisateurs.isEnabled })
+      .from(t.db.t.utilisateurs)
+      .where(eq(t.db.t.utilisateurs.email, `jeton-${created.jeton.id}@jetons-api.invalid`));
+    expect(account!.isEnabled).toBe(false);
+    const users = await t.app.inject({
+      url: '/api/utilisateurs?itemsPerPage=100',
+      headers: { cookie: admin },
+    });
+    expect(users.statusCode, users.body).toBe(200);
+    expect(users.body).toContain('Rabe Agent');
+    expect(users.body).not.toContain('Jeton API');
+    const enable = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/utilisateurs/${account!.code}`,
+      headers: { cookie: admin, ...SAME_ORIGIN, 'content-type': 'application/merge-patch+json' },
+      payload: JSON.stringify({ isEnabled: true }),
+    });
+    expect(enable.statusCode).toBe(409);
+    expect(enable.json().message).toBe(USER_RULES.tokenAccount);
   });
 
   it('logs every use under the token and writes its last use at most once a minute', async () => {
