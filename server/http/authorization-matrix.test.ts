@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from '#tests/helpers/app';
 import { testEngines } from '#tests/helpers/db';
 import { addPeople, SAME_ORIGIN } from '#tests/helpers/report-fixture';
 import { bearer, createToken } from '#tests/helpers/jetons-api';
-import { createReport } from '#tests/helpers/signalements';
+import { createReport, MINIMAL_REPORT } from '#tests/helpers/signalements';
 import { appRouter } from '../trpc/router';
 import { matrixRequests, type MatrixData } from './authorization-matrix.requests';
 import {
@@ -153,6 +153,37 @@ describe.each(await testEngines())('authorization matrix on %s', (engine) => {
       status >= 200 && status < 300 && expected[i]! >= 200 && expected[i]! < 300 ? expected[i]! : status,
     );
     expect(comparable, bodies.join('\n')).toEqual([...expected]);
+  });
+
+  // The token column above is a token of the report's partner with every scope; the other tokens a partner
+  // could hold: another partner's, and one without the scope a door needs (docs/decisions/0038).
+  it("refuses a token of another partner the report, and a token without the door's scope", async () => {
+    const tokenOf = async (partenaire: string, scopes: ('signalements:create' | 'signalements:read')[]) =>
+      (await createToken(t, cookies.admin!, { partenaire, scopes, nom: `Jeton ${unique()}` })).secret;
+    const call = (secret: string, method: 'GET' | 'POST', url: string) =>
+      t.app.inject({
+        method,
+        url,
+        headers: bearer(secret, { 'idempotency-key': `matrice-${unique()}` }),
+        ...(method === 'POST'
+          ? { payload: { ...MINIMAL_REPORT, partenaire: `/api/partenaires/${data.partner}` } }
+          : {}),
+      });
+    const otherPartner = await newPartner();
+    const other = await tokenOf(otherPartner, ['signalements:create', 'signalements:read']);
+    expect((await call(other, 'GET', `/api/signalements/${data.report}`)).statusCode).toBe(404);
+    const list = await call(other, 'GET', '/api/signalements');
+    expect(list.statusCode).toBe(200);
+    expect(list.body).not.toContain(data.report);
+    const filed = await call(other, 'POST', '/api/signalements');
+    expect(filed.statusCode).toBe(201);
+    expect(filed.json().partenaire.code).toBe(otherPartner);
+
+    const readOnly = await tokenOf(data.partner, ['signalements:read']);
+    const createOnly = await tokenOf(data.partner, ['signalements:create']);
+    expect((await call(readOnly, 'POST', '/api/signalements')).statusCode).toBe(403);
+    expect((await call(createOnly, 'GET', '/api/signalements')).statusCode).toBe(403);
+    expect((await call(createOnly, 'GET', `/api/signalements/${data.report}`)).statusCode).toBe(403);
   });
 });
 
