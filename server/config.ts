@@ -108,6 +108,9 @@ export const configSchema = z.object({
   DATA_KEY_FILE: optionalString,
   // The token a Prometheus scraper sends (Authorization: Bearer …) to read /metrics; unset, /metrics is 404.
   METRICS_TOKEN: optionalString.pipe(z.string().min(16, { message: 'au moins 16 caractères' }).optional()),
+  // Requests one partner API token may send per minute (docs/decisions/0038-partner-api-tokens.md), counted in
+  // the database so that every server on one PostgreSQL shares the count; over it, 429 with Retry-After.
+  API_TOKEN_REQUESTS_PER_MINUTE: wholeNumber(1, 100_000).default(120),
   // PostgreSQL: how long to wait for a connection, and the longest statement of the server's pool.
   DATABASE_CONNECT_TIMEOUT_SECONDS: wholeNumber(1, 300).default(10),
   DATABASE_STATEMENT_TIMEOUT_SECONDS: wholeNumber(1, 3600).default(60),

@@ -6,6 +6,8 @@ import type { Config } from './config';
 import type { DataCipher } from './crypto/cipher';
 import { openDatabase, type Database, type ReadOnlyDatabase } from './db/client';
 import type { Session, SessionUser } from './domains/auth/session';
+import type { TokenCaller } from './domains/jetons-api/bearer';
+import type { ApiTokenScope } from '#shared/constants';
 import { LoginRefusals } from './domains/journal/refusals';
 import { journalSettingsOf, type JournalSettings } from './domains/journal/settings';
 import type { PublicLookupLimiter } from './http/public-limit';
@@ -14,6 +16,11 @@ import { ReadTaskPool, type ReadTaskThreadData } from './domains/signalements/ta
 export interface Auth {
   session: Session;
   user: SessionUser;
+  /**
+   * Set when a partner API token sent the request instead of a session (docs/decisions/0038): `user` is then
+   * the token's own account, and only the REST routes that declare one of its scopes are reached.
+   */
+  jeton?: TokenCaller;
 }
 
 /** The access log's settings and the refusal windows counted by this process (journal/refusals.ts). */
@@ -188,5 +195,10 @@ declare module 'fastify' {
      * Nothing declared: such a session gets 403 (docs/decisions/0016-two-factor.md).
      */
     twoFactorStep?: boolean;
+    /**
+     * The scope a partner API token needs to reach this route (docs/decisions/0038-partner-api-tokens.md).
+     * Nothing declared: a token is refused here (403), whatever its scopes.
+     */
+    scope?: ApiTokenScope;
   }
 }

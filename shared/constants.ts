@@ -103,6 +103,7 @@ export const ACCESS_LOG_KINDS = [
   'purge',
   'action_groupee',
   'parametres',
+  'jeton_api',
 ] as const;
 export type AccessLogKind = (typeof ACCESS_LOG_KINDS)[number];
 export const PAGE_SIZE_ACCESS_LOG = 50;
@@ -149,3 +150,16 @@ export const DEFAULT_DELAIS_TRAITEMENT: Readonly<Record<string, number>> = {
 };
 /** The « À échéance sous 7 jours » filter: due today or within this many calendar days. */
 export const DUE_SOON_DAYS = 7;
+
+/**
+ * Partner API tokens (docs/decisions/0038-partner-api-tokens.md): what a token may do. Each REST route a token
+ * reaches declares the scope it needs (route config `scope`); every other door refuses a token.
+ */
+export const API_TOKEN_SCOPES = ['signalements:create', 'signalements:read'] as const;
+export type ApiTokenScope = (typeof API_TOKEN_SCOPES)[number];
+export const API_TOKEN_SCOPE_LABELS: Record<ApiTokenScope, string> = {
+  'signalements:create': 'Déposer des signalements',
+  'signalements:read': 'Lire le statut de ses signalements',
+};
+/** The longest lifetime of a token, in days (a year): a partner's secret is renewed at least that often. */
+export const API_TOKEN_MAX_DAYS = 366;

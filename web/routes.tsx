@@ -21,6 +21,7 @@ const UsersPage = lazy(() => import('./features/utilisateur/users-page'));
 const PartenairesPage = lazy(() => import('./features/partenaire/partenaires-page'));
 const JournalPage = lazy(() => import('./features/journal/journal-page'));
 const WebhooksPage = lazy(() => import('./features/webhooks/webhooks-page'));
+const AccesApiPage = lazy(() => import('./features/acces-api/acces-api-page'));
 const ConfigurationPage = lazy(() => import('./features/configuration/configuration-page'));
 const NotFoundPage = lazy(() => import('./features/errors/not-found-page'));
 const ResumePage = lazy(() => import('./features/signalement/resume-page'));
@@ -50,6 +51,7 @@ export const SHELL_ROUTES: readonly ShellRoute[] = [
   },
   { path: '/journal-acces', title: 'Journal des accès', page: JournalPage, role: DEFAULT_REQUIRED_ROLE },
   { path: '/webhooks', title: 'Webhooks', page: WebhooksPage, role: DEFAULT_REQUIRED_ROLE },
+  { path: '/acces-api', title: 'Accès API', page: AccesApiPage, role: DEFAULT_REQUIRED_ROLE },
   { path: '/configuration', title: 'Configuration', page: ConfigurationPage },
 ];
 

@@ -777,3 +777,37 @@ export const webhookDeliveries = table(
     index('webhook_deliveries_order_idx').on(t.endpointId, t.signalementId, t.id),
   ],
 );
+
+// ---------------------------------------------------------------- partner API tokens (docs/decisions/0038)
+
+/**
+ * A partner system's API token (docs/decisions/0038-partner-api-tokens.md): `sig_<public_id>_<secret>`, looked
+ * up by its public id; only the secret's SHA-256 is kept. Each token acts through an account of its own
+ * (`user_id`: disabled, without a password, never listed), so that reports, history, idempotency keys and the
+ * access log name the token as the actor.
+ */
+export const jetonsApi = table(
+  'jetons_api',
+  {
+    id: id(),
+    publicId: text('public_id').notNull().unique(),
+    secretHash: text('secret_hash').notNull(),
+    nom: text('nom').notNull(),
+    partenaireId: ref('partenaire_id')
+      .notNull()
+      .references(() => partenaires.id, { onDelete: 'cascade' }),
+    userId: ref('user_id')
+      .notNull()
+      .unique()
+      .references(() => utilisateurs.id),
+    scopes: stringList('scopes').notNull(),
+    expiresAt: timestamp('expires_at').notNull(),
+    createdById: ref('created_by_id')
+      .notNull()
+      .references(() => utilisateurs.id),
+    createdAt: createdAt(),
+    revokedAt: timestamp('revoked_at'),
+    lastUsedAt: timestamp('last_used_at'),
+  },
+  (t) => [index('jetons_api_partenaire_idx').on(t.partenaireId, t.createdAt)],
+);

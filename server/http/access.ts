@@ -13,11 +13,18 @@
 //   decide from their own meta, deny by default) needs one: 401.
 // - A session that still owes its second factor (code or enrolment) reaches only the routes that
 //   declare `twoFactorStep`: 403 elsewhere (docs/decisions/0016-two-factor.md).
+// - A partner API token (`Authorization` on a route that is not public; docs/decisions/0038): no cookie, so no
+//   cross-site check; a session cookie as well is refused (400); a bad token is 401 with WWW-Authenticate;
+//   each use is counted against the token's limit and logged before the work; then only the REST routes
+//   that declare one of the token's scopes answer (403 elsewhere, /trpc included). Public routes ignore the
+//   header (/metrics and /api/health read their own scraper's token).
 // See docs/decisions/0015-security-model.md.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import type { Database } from '../db/client';
+import { SESSION_COOKIE } from '../domains/auth/session';
 import { twoFactorStep } from '../domains/auth/two-factor-step';
+import { authenticateToken, BEARER_MESSAGES, takeTokenUse } from '../domains/jetons-api/bearer';
 import { DomainError, HttpError, MESSAGES } from '../errors';
 import { refuseHostileInput } from './input-guard';
 import { isHostileQuery } from './query-string';
@@ -71,7 +78,13 @@ export function registerAccessControl(app: FastifyInstance, db: Database, config
   app.addHook('onRequest', async (request, reply) => {
     const route = request.routeOptions;
     if (!route.url || route.config.clientFile) return;
-    refuseCrossSite(request, config);
+    const authorization = route.config.public ? undefined : request.headers.authorization;
+    if (authorization !== undefined) {
+      if (request.cookies[SESSION_COOKIE] !== undefined)
+        throw new DomainError('invalid', BEARER_MESSAGES.bothCredentials);
+    } else {
+      refuseCrossSite(request, config);
+    }
     const bodyType = route.config.procedures
       ? TRPC_TYPE
       : route.config.binaryBody
@@ -89,6 +102,24 @@ export function registerAccessControl(app: FastifyInstance, db: Database, config
     if (isHostileQuery(request.query)) throw new DomainError('invalid', MESSAGES.forbiddenKey);
     refuseHostileInput(request.query);
     refuseHostileInput(request.params);
+    if (authorization !== undefined) {
+      // A header sent twice arrives as a list: malformed, like any other spelling but `Bearer <token>`.
+      const header = typeof authorization === 'string' ? authorization : '';
+      const auth = await authenticateToken(db, header, request.ip);
+      request.auth = auth;
+      const code = (request.params as Record<string, unknown> | undefined)?.code;
+      await takeTokenUse(
+        db,
+        auth,
+        { method: request.method, route: route.url, signalement: typeof code === 'string' ? code : null },
+        config.API_TOKEN_REQUESTS_PER_MINUTE,
+      );
+      if (route.config.procedures) throw new DomainError('forbidden', BEARER_MESSAGES.notForTrpc);
+      const scope = route.config.scope;
+      if (scope === undefined || !auth.jeton.scopes.includes(scope))
+        throw new DomainError('forbidden', BEARER_MESSAGES.outOfScope);
+      return;
+    }
     await authenticate(request, reply, db, config);
     if (route.config.public || route.config.procedures) {
       if (route.config.publicLookup) await app.publicLookups.take(request.ip);

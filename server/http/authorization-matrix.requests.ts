@@ -2,6 +2,9 @@
 // is really reachable and a refusal is the rule's, not a bad body. Called once per caller, so destructive
 // cells get fresh rows.
 import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { ROLE_ADMIN } from '#shared/constants';
+import { createJeton } from '#server/domains/jetons-api/service';
 import { TEST_PASSWORD, type TestApp } from '#tests/helpers/app';
 import {
   insertAlert,
@@ -61,6 +64,28 @@ export function matrixRequests(fixture: MatrixFixture) {
     const code = await freshStaff();
     await insertAssignment(app(), data.report, code);
     return code;
+  };
+
+  /** A fresh partner API token (its public id), created by the administrator, for each caller's revocation. */
+  const freshToken = async () => {
+    const u = app().db.t.utilisateurs;
+    const [admin] = await app()
+      .db.read.select({ id: u.id, code: u.code, email: u.email, nomPrenom: u.nomPrenom })
+      .from(u)
+      .where(eq(u.email, EMAIL.admin));
+    const actor = {
+      ...admin!,
+      isEnabled: true,
+      lastConnectionAt: null,
+      role: { code: ROLE_ADMIN, designation: 'Administrateur' },
+      twoFactorEnrolled: true,
+    };
+    const input = {
+      partenaire: data.partner,
+      nom: `Jeton ${unique()}`,
+      scopes: ['signalements:read' as const],
+    };
+    return (await createJeton(app().db, actor, { ...input, dureeJours: 30 })).jeton.id;
   };
 
   /** An evidence file's upload: a small PDF (its type is read from the content). */
@@ -513,6 +538,15 @@ export function matrixRequests(fixture: MatrixFixture) {
         () => query(`dashboard.overview.${name}`, { period: 'year' }),
       ]),
     ),
+    'jetonsApi.list': () => query('jetonsApi.list', {}),
+    'jetonsApi.create': () =>
+      mutation('jetonsApi.create', {
+        partenaire: data.partner,
+        nom: `Jeton ${unique()}`,
+        scopes: ['signalements:read'],
+        dureeJours: 30,
+      }),
+    'jetonsApi.revoke': async () => mutation('jetonsApi.revoke', { id: await freshToken() }),
   };
   return REQUESTS;
 }

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '#tests/helpers/app';
 import { testEngines } from '#tests/helpers/db';
 import { addPeople, SAME_ORIGIN } from '#tests/helpers/report-fixture';
-import { createReport } from '#tests/helpers/signalements';
+import { bearer, createToken } from '#tests/helpers/jetons-api';
+import { createReport, MINIMAL_REPORT } from '#tests/helpers/signalements';
 import { appRouter } from '../trpc/router';
 import { matrixRequests, type MatrixData } from './authorization-matrix.requests';
 import {
@@ -33,11 +34,15 @@ describe.each(await testEngines())('authorization matrix on %s', (engine) => {
     project: '',
     user: '',
   };
+  /** The partner API token of the report's partner, every scope (« jeton partenaire »). */
+  let token = '';
   let serial = 0;
   const unique = () => `${Date.now().toString(36)}${(serial++).toString(36)}`;
 
   beforeAll(async () => {
-    t = await createTestApp(engine);
+    // The token calls every door within a minute: its limit (server/domains/jetons-api/bearer.ts) is not
+    // what this table tests.
+    t = await createTestApp(engine, { API_TOKEN_REQUESTS_PER_MINUTE: '100000' });
     await t.user(EMAIL['other user'], 'ROLE_USER', 'Rakoto Autre');
     await t.user(EMAIL.creator, 'ROLE_USER', 'Rabe Createur');
     await t.user(EMAIL.admin, 'ROLE_ADMIN', 'Rasoa Admin');
@@ -58,6 +63,7 @@ describe.each(await testEngines())('authorization matrix on %s', (engine) => {
         body: { sigle: 'MATRICE', designation: 'Projet matrice', owner: `/api/partenaires/${data.partner}` },
       })
     ).json().code;
+    token = (await createToken(t, cookies.admin!, { partenaire: data.partner })).secret;
     expect(Object.values(data).every(Boolean), JSON.stringify(data)).toBe(true);
   });
   afterAll(async () => t?.close());
@@ -71,6 +77,8 @@ describe.each(await testEngines())('authorization matrix on %s', (engine) => {
       headers: {
         ...SAME_ORIGIN,
         ...(cookie ? { cookie } : {}),
+        // A partner's system sends its token and, on every write, a fresh key (a create by token requires one).
+        ...(caller === 'jeton partenaire' ? bearer(token, { 'idempotency-key': `matrice-${unique()}` }) : {}),
         ...(call.body === undefined
           ? {}
           : {
@@ -106,7 +114,8 @@ describe.each(await testEngines())('authorization matrix on %s', (engine) => {
     return res.json().code;
   }
   /** A fresh session of the caller (log-out ends it), or none for the anonymous caller. */
-  const freshSession = async (caller: Caller) => (caller === 'anonymous' ? null : t.login(EMAIL[caller]));
+  const freshSession = async (caller: Caller) =>
+    caller === 'anonymous' || caller === 'jeton partenaire' ? null : t.login(EMAIL[caller]);
   const REQUESTS = matrixRequests({
     get t() {
       return t;
@@ -145,10 +154,41 @@ describe.each(await testEngines())('authorization matrix on %s', (engine) => {
     );
     expect(comparable, bodies.join('\n')).toEqual([...expected]);
   });
+
+  // The token column above is a token of the report's partner with every scope; the other tokens a partner
+  // could hold: another partner's, and one without the scope a door needs (docs/decisions/0038).
+  it("refuses a token of another partner the report, and a token without the door's scope", async () => {
+    const tokenOf = async (partenaire: string, scopes: ('signalements:create' | 'signalements:read')[]) =>
+      (await createToken(t, cookies.admin!, { partenaire, scopes, nom: `Jeton ${unique()}` })).secret;
+    const call = (secret: string, method: 'GET' | 'POST', url: string) =>
+      t.app.inject({
+        method,
+        url,
+        headers: bearer(secret, { 'idempotency-key': `matrice-${unique()}` }),
+        ...(method === 'POST'
+          ? { payload: { ...MINIMAL_REPORT, partenaire: `/api/partenaires/${data.partner}` } }
+          : {}),
+      });
+    const otherPartner = await newPartner();
+    const other = await tokenOf(otherPartner, ['signalements:create', 'signalements:read']);
+    expect((await call(other, 'GET', `/api/signalements/${data.report}`)).statusCode).toBe(404);
+    const list = await call(other, 'GET', '/api/signalements');
+    expect(list.statusCode).toBe(200);
+    expect(list.body).not.toContain(data.report);
+    const filed = await call(other, 'POST', '/api/signalements');
+    expect(filed.statusCode).toBe(201);
+    expect(filed.json().partenaire.code).toBe(otherPartner);
+
+    const readOnly = await tokenOf(data.partner, ['signalements:read']);
+    const createOnly = await tokenOf(data.partner, ['signalements:create']);
+    expect((await call(readOnly, 'POST', '/api/signalements')).statusCode).toBe(403);
+    expect((await call(createOnly, 'GET', '/api/signalements')).statusCode).toBe(403);
+    expect((await call(createOnly, 'GET', `/api/signalements/${data.report}`)).statusCode).toBe(403);
+  });
 });
 
 // /metrics is the one door a setting opens, to a scraper's token and never to a session: the row above
-// holds without METRICS_TOKEN; with it, the same four callers and a fifth, the scraper.
+// holds without METRICS_TOKEN; with it, the four staff and anonymous callers and a fifth, the scraper.
 describe.each(await testEngines())(
   'authorization matrix of GET /metrics with METRICS_TOKEN on %s',
   (engine) => {
@@ -167,7 +207,7 @@ describe.each(await testEngines())(
 
     it('refuses every session (401) and answers the token alone (200)', async () => {
       const statuses = [];
-      for (const caller of CALLERS) {
+      for (const caller of CALLERS.filter((c) => c !== 'jeton partenaire')) {
         const cookie = cookies[caller];
         statuses.push(
           (await t.app.inject({ url: '/metrics', headers: cookie ? { cookie } : {} })).statusCode,

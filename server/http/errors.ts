@@ -34,6 +34,8 @@ export function registerErrorHandler(app: FastifyInstance) {
         request.log.error({ details: error.details }, 'stored value unreadable');
       const retry = error.details?.retryAfterSeconds;
       if (typeof retry === 'number') reply.header('retry-after', String(retry));
+      const scheme = error.details?.wwwAuthenticate;
+      if (typeof scheme === 'string') reply.header('www-authenticate', scheme);
       const status = HTTP_STATUS[error.kind];
       return reply.code(status).send({ status, message: error.message });
     }

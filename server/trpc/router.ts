@@ -4,6 +4,7 @@ import { twoFactorRouter } from '../domains/auth/two-factor-router';
 import { dashboardRouter } from '../domains/dashboard/router';
 import { delaisRouter } from '../domains/delais/router';
 import { preferencesRouter } from '../domains/rappels/router';
+import { jetonsApiRouter } from '../domains/jetons-api/router';
 import { journalRouter } from '../domains/journal/router';
 import { mailRouter } from '../domains/mail/router';
 import { notesRouter } from '../domains/notes/router';
@@ -37,6 +38,7 @@ export const appRouter = router({
   delais: delaisRouter,
   preferences: preferencesRouter,
   webhooks: webhooksRouter,
+  jetonsApi: jetonsApiRouter,
 });
 
 export type AppRouter = typeof appRouter;

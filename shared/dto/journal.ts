@@ -14,6 +14,7 @@ export const ACCESS_LOG_KIND_LABELS: Record<AccessLogKind, string> = {
   purge: 'Purge (durée de conservation)',
   action_groupee: 'Action groupée',
   parametres: 'Paramètres',
+  jeton_api: "Jeton d'API",
 };
 
 export const ACCESS_ALERT_KIND_LABELS: Record<AccessAlertKind, string> = {

@@ -206,6 +206,13 @@ describe.each(VIEWPORTS)('accessibility ($name)', (viewport) => {
     await admin.getByRole('button', { name: 'Nouveau point de réception' }).click();
     await admin.getByRole('dialog').getByRole('textbox').first().waitFor();
     await expectAccessible(admin, 'nouveau point de réception');
+    await admin.goto('/admin/acces-api');
+    await settle(admin);
+    await admin.getByRole('heading', { name: 'Accès API' }).waitFor();
+    await expectAccessible(admin, 'accès API');
+    await admin.getByRole('button', { name: 'Nouveau jeton' }).click();
+    await admin.getByRole('dialog').getByRole('textbox').first().waitFor();
+    await expectAccessible(admin, 'nouveau jeton');
     await admin.keyboard.press('Escape');
 
     await admin.goto('/admin/journal-acces');

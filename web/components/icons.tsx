@@ -55,6 +55,16 @@ export function BuildingIcon(props: IconProps) {
   );
 }
 
+/** A key: the partners' API tokens (« Accès API »). */
+export function KeyIcon(props: IconProps) {
+  return (
+    <Icon {...props}>
+      <circle cx="7.5" cy="15.5" r="5.5" />
+      <path d="m21 2-9.6 9.6M15.5 7.5l3 3L22 7l-3-3" />
+    </Icon>
+  );
+}
+
 /** An eye: who looked at what (the access log). */
 export function EyeIcon(props: IconProps) {
   return (

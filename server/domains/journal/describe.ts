@@ -119,6 +119,19 @@ function describeLoginFailure(d: Details): string {
   return str(d.empreinte) ? `${label} (e-mail saisi, empreinte ${str(d.empreinte)})` : label;
 }
 
+/** A partner API token created, revoked or used (docs/decisions/0038-partner-api-tokens.md). */
+function describeToken(d: Details): string {
+  const jeton = `« ${str(d.jeton)} » (${str(d.partenaire) || '—'})`;
+  switch (d.action) {
+    case 'creation':
+      return `Création du jeton d'API ${jeton}`;
+    case 'revocation':
+      return `Révocation du jeton d'API ${jeton}`;
+    default:
+      return `Utilisation du jeton d'API ${jeton} : ${str(d.methode)} ${str(d.route)}`;
+  }
+}
+
 /** One French line saying what an entry read, exported or changed. */
 export function describeEntry(kind: AccessLogKind, d: Details): string {
   switch (kind) {
@@ -156,6 +169,8 @@ export function describeEntry(kind: AccessLogKind, d: Details): string {
       return `Purge des entrées antérieures au ${str(d.avant).split('-').reverse().join('/')} (conservation ${num(d.conservationJours)} jours) : ${plural(num(d.supprimees), 'entrée supprimée', 'entrées supprimées')}`;
     case 'action_groupee':
       return describeBulk(d);
+    case 'jeton_api':
+      return describeToken(d);
     default:
       return ACCESS_LOG_KIND_LABELS[kind] ?? String(kind);
   }

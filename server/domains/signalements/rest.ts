@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import {
   assignSchema,
   bulkActionInputSchema,
@@ -26,8 +27,18 @@ import { defaultMailContent, notifyPartner } from './partner-mail';
 import { getResume } from './resume';
 import * as service from './service';
 import { restIdempotent } from '../idempotency/doors';
-import { storedAnswer } from '../idempotency/service';
+import { IDEMPOTENCY_HEADER, storedAnswer } from '../idempotency/service';
 import { runReadTask } from './tasks/read-tasks';
+import type { TokenCaller } from '../jetons-api/bearer';
+import { partnerReport, partnerReports } from '../jetons-api/partner-reports';
+import { HttpError } from '#server/errors';
+
+/** A create through a partner API token without its key (docs/decisions/0038): 428 Precondition Required. */
+export const TOKEN_IDEMPOTENCY_REQUIRED =
+  "En-tête Idempotency-Key obligatoire : un signalement déposé avec un jeton d'API doit porter une clé unique par dépôt, renvoyée telle quelle en cas de nouvel essai.";
+
+/** The partner list's one parameter: the page (30 reports each, newest first). */
+const partnerListSchema = z.object({ page: z.coerce.number().int().min(1).max(100_000).default(1) }).strict();
 
 /** What Fastify sends an object as: the serialised answers of the read tasks keep it. */
 const JSON_UTF8 = 'application/json; charset=utf-8';
@@ -40,8 +51,39 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
   const { ctx } = app;
   const user = (request: FastifyRequest) => request.auth!.user;
 
-  // The list and a report: built and serialised on a thread of their own when the server has some.
-  app.get('/api/signalements', async (request, reply) => {
+  /**
+   * A report pushed by a partner's system: filed for the token's partner whatever the body names, and only
+   * with an Idempotency-Key (a retry of a lost answer must not file it twice).
+   */
+  async function createForPartner(request: FastifyRequest, reply: FastifyReply, jeton: TokenCaller) {
+    if (request.headers[IDEMPOTENCY_HEADER] === undefined)
+      throw new HttpError(428, TOKEN_IDEMPOTENCY_REQUIRED);
+    const body = request.body ?? {};
+    const input = signalementCreateSchema.parse(
+      typeof body === 'object' && !Array.isArray(body)
+        ? { ...(body as Record<string, unknown>), partenaire: jeton.partenaireCode }
+        : body,
+    );
+    const created = await restIdempotent(
+      ctx,
+      request,
+      reply,
+      input,
+      () => service.createSignalement(ctx, user(request), input),
+      storedAnswer,
+    );
+    const dto = await partnerReport(db, jeton, created.code);
+    return reply.code(201).header('location', dto['@id']).send(dto);
+  }
+
+  // The list and a report: built and serialised on a thread of their own when the server has some. A partner
+  // API token reads its partner's reports in their own shape (docs/decisions/0038-partner-api-tokens.md).
+  app.get('/api/signalements', { config: { scope: 'signalements:read' } }, async (request, reply) => {
+    const jeton = request.auth!.jeton;
+    if (jeton) {
+      const { page } = partnerListSchema.parse(query(request));
+      return partnerReports(db, jeton, page, request.url);
+    }
     const input = signalementListSchema.parse(query(request));
     const body = await runReadTask(ctx, 'signalements.list.jsonld', user(request), {
       query: input,
@@ -50,7 +92,9 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
     return reply.type(JSON_UTF8).send(body);
   });
 
-  app.post('/api/signalements', async (request, reply) => {
+  app.post('/api/signalements', { config: { scope: 'signalements:create' } }, async (request, reply) => {
+    const jeton = request.auth!.jeton;
+    if (jeton) return createForPartner(request, reply, jeton);
     const input = signalementCreateSchema.parse(request.body ?? {});
     const created = await restIdempotent(
       ctx,
@@ -121,8 +165,10 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
     runBulk(ctx, user(request), bulkActionInputSchema.parse(request.body ?? {})),
   );
 
-  app.get('/api/signalements/:code', async (request, reply) => {
+  app.get('/api/signalements/:code', { config: { scope: 'signalements:read' } }, async (request, reply) => {
     const { code } = codeParamsSchema.parse(request.params);
+    const jeton = request.auth!.jeton;
+    if (jeton) return partnerReport(db, jeton, code);
     return reply.type(JSON_UTF8).send(await runReadTask(ctx, 'signalements.get.json', user(request), code));
   });
 

@@ -17,6 +17,7 @@ import { createUser, roleIdOf } from './service';
 
 export const USER_RULES = {
   notFound: 'Utilisateur introuvable.',
+  tokenAccount: "Ce compte est celui d'un jeton d'API : il se gère depuis « Accès API » (révocation).",
   selfDisable: 'Vous ne pouvez pas désactiver votre propre compte.',
   selfDemote: "Vous ne pouvez pas retirer votre propre rôle d'administrateur.",
   lastAdminDisable: 'Impossible de désactiver le dernier administrateur actif.',
@@ -98,6 +99,13 @@ export async function updateUser(
   return db.transaction(async (tx) => {
     const target = await findUser(db, tx, { code });
     if (!target) throw notFound(USER_RULES.notFound);
+    // A token's account stays disabled and keeps its role: nobody logs in with it (docs/decisions/0038).
+    const { jetonsApi } = db.t;
+    const [token] = await tx
+      .select({ id: jetonsApi.id })
+      .from(jetonsApi)
+      .where(eq(jetonsApi.userId, target.id));
+    if (token) throw conflict(USER_RULES.tokenAccount);
     const wasActiveAdmin = target.isEnabled && target.role.code === ROLE_ADMIN;
     const disabling = patch.isEnabled === false && target.isEnabled;
     const demoting =

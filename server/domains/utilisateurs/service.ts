@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, count, eq, notExists } from 'drizzle-orm';
 import { ROLE_ADMIN } from '#shared/constants';
 import { UTILISATEUR_OPTIONS_LIMIT } from '#shared/schemas/utilisateurs';
 import type { Database } from '#server/db/client';
@@ -177,8 +177,14 @@ export async function listUsers(
   input: ListUsersInput,
 ): Promise<{ items: UtilisateurDto[]; total: number }> {
   requireAdmin(actor);
-  const { utilisateurs, utilisateurRoles } = db.t;
-  const where = await userSearchCondition(db, input.nomPrenom);
+  const { utilisateurs, utilisateurRoles, jetonsApi } = db.t;
+  // The accounts of partner API tokens are managed on « Accès API » (docs/decisions/0038), not here.
+  const where = and(
+    await userSearchCondition(db, input.nomPrenom),
+    notExists(
+      db.read.select({ id: jetonsApi.id }).from(jetonsApi).where(eq(jetonsApi.userId, utilisateurs.id)),
+    ),
+  );
   const [totalRow] = await db.read.select({ n: count() }).from(utilisateurs).where(where);
   const rows = await db.read
     .select(userColumns(db.t))

@@ -9,6 +9,7 @@ import {
   DashboardIcon,
   EyeIcon,
   FolderIcon,
+  KeyIcon,
   ListIcon,
   LogOutIcon,
   ShieldAlertIcon,
@@ -42,6 +43,7 @@ const ADMIN_ITEMS: NavItemDef[] = [
   { href: '/partenaires', label: 'Partenaires', icon: BuildingIcon },
   { href: '/journal-acces', label: 'Journal des accès', icon: EyeIcon },
   { href: '/webhooks', label: 'Webhooks', icon: WebhookIcon },
+  { href: '/acces-api', label: 'Accès API', icon: KeyIcon },
 ];
 
 function isActive(item: NavItemDef, location: string): boolean {

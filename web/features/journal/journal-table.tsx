@@ -18,13 +18,15 @@ const KIND_TONES: Record<AccessLogKind, BadgeTone> = {
   purge: 'blue',
   action_groupee: 'red',
   parametres: 'blue',
+  jeton_api: 'violet',
 };
 
 /** Columns: Date (Madagascar time), Utilisateur, Adresse, Type, Signalement, Détail. */
 export function JournalTable({ entries }: { entries: AccessLogEntryDto[] }) {
   const c = JOURNAL_TEXT.columns;
   return (
-    <div className="overflow-x-auto">
+    // Scrolls sideways on a phone: focusable, so the keyboard can scroll it too (axe scrollable-region-focusable).
+    <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={JOURNAL_TEXT.title}>
       <table className="table" data-testid="journal-table">
         <thead>
           <tr>
