@@ -30,7 +30,12 @@ const COLLECTION_TERMS = {
   last: { '@id': 'hydra:last', '@type': '@id' },
   next: { '@id': 'hydra:next', '@type': '@id' },
   previous: { '@id': 'hydra:previous', '@type': '@id' },
+  // Not Hydra's: false when totalItems is a lower bound (docs/decisions/0022).
+  totalItemsExact: 'Collection/totalItemsExact',
 };
+
+/** The keys every collection answer may carry (server/http/jsonld.ts). */
+const COLLECTION_KEYS = new Set(['@context', '@id', '@type', ...Object.keys(COLLECTION_TERMS)]);
 
 export interface HydraProperty {
   name: string;
@@ -44,9 +49,14 @@ export interface HydraProperty {
 
 export interface HydraClass {
   name: string;
-  /** Its collection's address when it has one at the top of the API (listed by the entrypoint). */
+  /**
+   * Its collection's address when it has one of its own that a GET lists (not a report's sub-collection):
+   * the entrypoint lists it. The others are classes of the documentation only.
+   */
   collection: string | null;
   properties: HydraProperty[];
+  /** Fields a collection answer of this class adds beside its members (peutAjouter, masquees…). */
+  collectionFields: string[];
   operations: DocumentedRoute[];
 }
 
@@ -167,8 +177,20 @@ export function hydraClassesOf(routes: DocumentedRoute[]): HydraClass[] {
       });
     }
     // A collection of its own (not a report's sub-collection): the entrypoint lists it.
-    const top = operations.find((r) => r.operation.collection && !r.url.includes(':'));
-    out.push({ name, collection: top?.url ?? null, properties: [...properties.values()], operations });
+    const top = operations.find((r) => r.method === 'GET' && r.operation.collection && !r.url.includes(':'));
+    const list = operations.find((r) => r.method === 'GET' && r.operation.collection)?.operation
+      .responses[200];
+    const listShape =
+      list?.schema && unwrap(list.schema)._zod.def.type === 'object'
+        ? (unwrap(list.schema) as z.ZodObject).shape
+        : {};
+    out.push({
+      name,
+      collection: top?.url ?? null,
+      properties: [...properties.values()],
+      collectionFields: Object.keys(listShape).filter((key) => !COLLECTION_KEYS.has(key)),
+      operations,
+    });
   }
   return out.sort((a, b) => a.name.localeCompare(b.name));
 }
@@ -305,7 +327,7 @@ export function hydraEntrypoint(classes: HydraClass[]): JsonSchema {
 export function hydraContext(classes: HydraClass[], name: string, base: string): JsonSchema | null {
   const head = { '@vocab': vocab(base), hydra: HYDRA };
   if (name === 'Entrypoint') {
-    const terms: JsonSchema = { ...head, Entrypoint: '#Entrypoint' };
+    const terms: JsonSchema = { ...head };
     for (const c of classes) {
       if (!c.collection) continue;
       const property = entrypointProperty(c.collection);
@@ -315,9 +337,10 @@ export function hydraContext(classes: HydraClass[], name: string, base: string):
   }
   const found = classes.find((c) => c.name === name);
   if (!found) return null;
-  const terms: JsonSchema = { ...head, ...COLLECTION_TERMS, [found.name]: `#${found.name}` };
+  const terms: JsonSchema = { ...head, ...COLLECTION_TERMS };
   for (const p of found.properties) {
     terms[p.name] = p.link ? { '@id': `${found.name}/${p.name}`, '@type': '@id' } : `${found.name}/${p.name}`;
   }
+  for (const field of found.collectionFields) terms[field] ??= `${found.name}/${field}`;
   return { '@context': terms };
 }
