@@ -103,7 +103,7 @@ describe.each(await testEngines())('OpenAPI document on %s', (engine) => {
   });
 });
 
-describe('the test fixture checks every answer against the document', () => {
+describe('a route the document misses, and an answer off the document', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp(
@@ -121,6 +121,8 @@ describe('the test fixture checks every answer against the document', () => {
             }),
             async () => ({ code: 42 }),
           );
+          // A route registered without its declaration, as a new module might.
+          app.get('/api/test-sans-declaration', { config: { public: true } }, async () => ({}));
         },
       },
     );
@@ -128,6 +130,10 @@ describe('the test fixture checks every answer against the document', () => {
   afterAll(async () => {
     // This suite's mismatch is on purpose: closing reports it, as it would fail any other suite.
     await expect(t.close()).rejects.toThrow(/GET \/api\/test-derive 200/);
+  });
+
+  it('finds a REST route registered without its declaration', async () => {
+    expect(undocumented(t.app, await docOf(t.app))).toEqual(['GET /api/test-sans-declaration']);
   });
 
   it('fails an answer that does not match its operation, and passes the ones that do', async () => {
