@@ -8,6 +8,7 @@ import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/a
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { AppContext, RequestContext } from './context';
 import { passwordTokenRoutes } from './domains/auth/password-tokens-rest';
+import { apiDocsRoutes, registerApiDocumentationLink } from './http/api-doc/routes';
 import { authRoutes } from './domains/auth/rest';
 import { journalRoutes } from './domains/journal/rest';
 import { flushLoginRefusals } from './domains/journal/refusals';
@@ -111,6 +112,7 @@ export async function buildApp({ ctx, webRoot, logStream }: BuildAppOptions): Pr
   });
 
   registerSecurityHeaders(app, config);
+  registerApiDocumentationLink(app);
   registerDrain(app, shutdownSchedule(config.SHUTDOWN_TIMEOUT_SECONDS).idleGraceMs);
 
   // Every route, with its config read when asked (child plugins complete it after this hook ran).
@@ -194,6 +196,7 @@ export async function buildApp({ ctx, webRoot, logStream }: BuildAppOptions): Pr
   journalRoutes(app);
   delaisRoutes(app);
   preferencesRoutes(app);
+  apiDocsRoutes(app);
 
   await registerClient(app, webRoot ?? PATHS.webRoot);
   return app;

@@ -119,6 +119,11 @@ export function matrixRequests(fixture: MatrixFixture) {
       body: { email: TARGET.login, password: TEST_PASSWORD },
     }),
     'GET /api/health': () => ({ url: '/api/health' }),
+    'GET /api': () => ({ url: '/api' }),
+    'GET /api/docs.jsonld': () => ({ url: '/api/docs.jsonld' }),
+    'GET /api/contexts/:resource': () => ({ url: '/api/contexts/Signalement' }),
+    'GET /api/docs.json': () => ({ url: '/api/docs.json' }),
+    'GET /api/docs': () => ({ url: '/api/docs' }),
     'GET /metrics': () => ({ url: '/metrics' }),
     'GET /api/definir-mot-de-passe/:token': async () => ({
       url: `/api/definir-mot-de-passe/${await passwordLinkToken(app(), TARGET.link)}`,

@@ -22,6 +22,12 @@ export const MATRIX: Record<string, Row> = {
   'GET /api/definir-mot-de-passe/:token':                  [200,   200,   200,   200,   200],
   'POST /api/definir-mot-de-passe/:token':                 [204,   204,   204,   204,   204],
   'GET /api/resume/signalements-details/:code':            [200,   200,   200,   200,   200],
+  // The API's own documents: its shape, never its data (docs/decisions/0037-api-documents.md).
+  'GET /api':                                              [200,   200,   200,   200,   200],
+  'GET /api/docs.jsonld':                                  [200,   200,   200,   200,   200],
+  'GET /api/contexts/:resource':                           [200,   200,   200,   200,   200],
+  'GET /api/docs.json':                                    [200,   200,   200,   200,   200],
+  'GET /api/docs':                                         [200,   200,   200,   200,   200],
   'GET /':                                                 [302,   302,   302,   302,   302],
   'GET /admin':                                            [302,   302,   302,   302,   302],
   // ------------------------------------------------ REST: session, accounts

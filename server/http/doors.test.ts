@@ -29,6 +29,12 @@ const PUBLIC_ROUTES = [
   'POST /api/definir-mot-de-passe/:token',
   // The public summary of a report (spec §2), without personal data.
   'GET /api/resume/signalements-details/:code',
+  // The API's own documents: its shape, never its data (docs/decisions/0037-api-documents.md).
+  'GET /api',
+  'GET /api/docs.jsonld',
+  'GET /api/contexts/:resource',
+  'GET /api/docs.json',
+  'GET /api/docs',
   // Prometheus metrics: no session, but METRICS_TOKEN (404 without the setting, 401 without the token).
   'GET /metrics',
 ];

@@ -21,6 +21,12 @@ const FRENCH_BY_STATUS: Partial<Record<number, string>> = {
 /** One error shape for the REST facade: { status, message, violations? }, the message in French. */
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((thrown, request, reply) => {
+    // A route that failed after choosing a file's headers (a download whose first block does not open)
+    // answers its error in this shape too, not as that file: Fastify would otherwise refuse to send the
+    // object under the file's type and answer its own English 500.
+    if (!/json/i.test(String(reply.getHeader('content-type') ?? 'json'))) {
+      for (const name of ['content-type', 'content-length', 'content-disposition']) reply.removeHeader(name);
+    }
     // A domain error a library wrapped (a read past its deadline inside a Drizzle query error) keeps its kind.
     let error = domainErrorOf(thrown) ?? thrown;
     if (isConnectionLost(error)) {

@@ -8,6 +8,12 @@ const PUBLIC_API = [
   // The password set-up page, opened from an e-mail by someone who has no session yet.
   'GET /api/definir-mot-de-passe/:token',
   'POST /api/definir-mot-de-passe/:token',
+  // The API's own documents: its shape, never its data (docs/decisions/0037-api-documents.md).
+  'GET /api',
+  'GET /api/docs.jsonld',
+  'GET /api/contexts/:resource',
+  'GET /api/docs.json',
+  'GET /api/docs',
 ];
 const PUBLIC_TRPC = [
   'auth.login',

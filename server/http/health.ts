@@ -4,6 +4,8 @@ import type { AppContext } from '../context';
 import type { Database } from '../db/client';
 import { mailBacklog } from '../domains/mail/backlog';
 import type { ThreadPoolHealth } from '../db/threads/pool';
+import { z } from 'zod';
+import { operation } from './api-doc/operation';
 import { holdsMetricsToken } from './metrics';
 
 /**
@@ -17,19 +19,33 @@ import { holdsMetricsToken } from './metrics';
  * Cheap: two small reads (the outbox's counts, the verifier row) and, at most every few seconds, one small
  * write (server/db/write-health.ts).
  */
+// Anyone gets `status`; the holder of METRICS_TOKEN gets the details, which the document leaves open.
+const healthSchema = z.object({ status: z.enum(['ok', 'degraded', 'error']) }).loose();
+
 export function healthRoutes(app: FastifyInstance) {
   const { ctx } = app;
   const { config } = ctx;
-  app.get('/api/health', { config: { public: true } }, async (request, reply) => {
-    const report = await healthReport(ctx).catch((error: unknown) => {
-      request.log.error({ err: error }, 'health check: database unreachable');
-      return { status: 'error' as const, database: 'indisponible' as const };
-    });
-    reply.code(report.status === 'error' ? 503 : 200);
-    if (!holdsMetricsToken(request, config.METRICS_TOKEN))
-      return { status: report.status === 'error' ? 'error' : 'ok' };
-    return report;
-  });
+  app.get(
+    '/api/health',
+    operation({
+      summary: 'État du service : « ok » ou « error » (les détails au porteur de METRICS_TOKEN).',
+      access: 'public',
+      responses: {
+        200: { description: 'Le service répond.', schema: healthSchema },
+        503: { description: 'Le service ne peut pas servir.', schema: healthSchema },
+      },
+    }),
+    async (request, reply) => {
+      const report = await healthReport(ctx).catch((error: unknown) => {
+        request.log.error({ err: error }, 'health check: database unreachable');
+        return { status: 'error' as const, database: 'indisponible' as const };
+      });
+      reply.code(report.status === 'error' ? 503 : 200);
+      if (!holdsMetricsToken(request, config.METRICS_TOKEN))
+        return { status: report.status === 'error' ? 'error' : 'ok' };
+      return report;
+    },
+  );
 }
 
 /** The probe's row: a counter window of the public limit's table that no limit reads (purged hourly). */

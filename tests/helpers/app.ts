@@ -11,6 +11,7 @@ import { syncBusinessCalendar } from '#server/db/business-calendar';
 import type { Database, Engine } from '#server/db/client';
 import { seed } from '#server/db/seed/index';
 import { createUser } from '#server/domains/utilisateurs/service';
+import { validateAnswers, type AnswerValidation } from './answer-validation';
 import { createTestDatabase } from './db';
 
 export const TEST_PASSWORD = 'mot-de-passe-de-test-42';
@@ -44,6 +45,8 @@ export interface TestApp {
   totpAtStep(email: string, steps: number): string;
   /** One unused recovery code of a user enrolled through this helper (each is handed out once). */
   recoveryCode(email: string): string;
+  /** The answers checked against the OpenAPI document (answer-validation.ts); close() fails on a mismatch. */
+  answers: AnswerValidation;
   close(): Promise<void>;
 }
 
@@ -82,6 +85,7 @@ export async function createTestApp(
     keySettings: { ...config, DATA_KEY: formatDataKey(tdb.dataKey) },
   });
   const app = await buildApp({ ctx, webRoot: env.WEB_ROOT });
+  const answers = validateAnswers(app);
   await options.beforeReady?.(app);
   await app.ready();
   const keys = new Map<string, Uint8Array>();
@@ -118,6 +122,7 @@ export async function createTestApp(
     config,
     ctx,
     dataKey: tdb.dataKey,
+    answers,
     async user(email, roleCode = 'ROLE_USER', nomPrenom = 'Rakoto Jean') {
       const created = await createUser(tdb.db, { email, nomPrenom, roleCode, password: TEST_PASSWORD });
       return created.code;
@@ -172,6 +177,9 @@ export async function createTestApp(
       await app.close();
       await ctx.tasks?.close();
       await tdb.drop();
+      if (answers.mismatches.length > 0) {
+        throw new Error(`Réponses hors du document OpenAPI :\n${answers.mismatches.join('\n')}`);
+      }
     },
   };
   return helper;

@@ -7,7 +7,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { codeParamsSchema } from '#shared/schemas/common';
 import { evidenceNameSchema } from '#shared/schemas/evidence';
 import { HttpError } from '#server/errors';
+import { evidenceDtoSchema, evidenceLimitsSchema } from '#shared/dto/schemas';
+import { operation } from '#server/http/api-doc/operation';
+import { collectionSchema } from '#server/http/api-doc/schemas';
 import { collection } from '#server/http/jsonld';
+import { z } from 'zod';
 import { restIdempotent } from '../idempotency/doors';
 import * as service from './service';
 import { rereadEvidence, uploadEvidence } from './upload';
@@ -48,15 +52,36 @@ export function evidenceRoutes(app: FastifyInstance) {
   const user = (request: FastifyRequest) => request.auth!.user;
   const code = (request: FastifyRequest) => codeParamsSchema.parse(request.params).code;
 
-  app.get('/api/signalements/:code/pieces-jointes', async (request) => {
-    const list = await service.listEvidence(ctx, user(request), code(request));
-    return {
-      ...collection('PieceJointe', request.url, list.piecesJointes, list.piecesJointes.length),
-      peutAjouter: list.peutAjouter,
-      masquees: list.masquees,
-      limites: list.limites,
-    };
-  });
+  app.get(
+    '/api/signalements/:code/pieces-jointes',
+    operation({
+      summary: 'Les pièces jointes d’un signalement, les plus récentes d’abord.',
+      resource: 'PieceJointe',
+      collection: true,
+      access: 'staff',
+      params: codeParamsSchema,
+      responses: {
+        200: {
+          description:
+            'Les pièces jointes que l’appelant peut voir, et le nombre de celles qui lui sont cachées.',
+          schema: collectionSchema(evidenceDtoSchema, {
+            peutAjouter: z.boolean(),
+            masquees: z.number().int(),
+            limites: evidenceLimitsSchema,
+          }),
+        },
+      },
+    }),
+    async (request) => {
+      const list = await service.listEvidence(ctx, user(request), code(request));
+      return {
+        ...collection('PieceJointe', request.url, list.piecesJointes, list.piecesJointes.length),
+        peutAjouter: list.peutAjouter,
+        masquees: list.masquees,
+        limites: list.limites,
+      };
+    },
+  );
 
   // The body is left unread by Fastify (no parser consumes it): the handler streams it into encrypted blocks.
   void app.register(async (scope) => {
@@ -65,7 +90,25 @@ export function evidenceRoutes(app: FastifyInstance) {
     );
     scope.post(
       '/api/signalements/:code/pieces-jointes',
-      { config: { binaryBody: true } },
+      operation(
+        {
+          summary: 'Joindre un fichier à un signalement (le fichier tel quel, son nom dans X-Nom-Fichier).',
+          resource: 'PieceJointe',
+          collection: true,
+          access: 'staff',
+          params: codeParamsSchema,
+          bodyType: 'application/octet-stream',
+          headers: {
+            'X-Nom-Fichier': {
+              description: 'Nom du fichier, encodé en UTF-8 (pourcentage).',
+              required: true,
+            },
+          },
+          idempotent: true,
+          responses: { 201: { description: 'La pièce jointe enregistrée.', schema: evidenceDtoSchema } },
+        },
+        { binaryBody: true },
+      ),
       async (request, reply: FastifyReply) => {
         const signalement = code(request);
         try {
@@ -90,18 +133,42 @@ export function evidenceRoutes(app: FastifyInstance) {
     );
   });
 
-  app.get('/api/pieces-jointes/:code/contenu', { compress: false }, async (request, reply) => {
-    const file = await service.downloadEvidence(ctx, user(request), code(request));
-    return reply
-      .header('content-type', file.type)
-      .header('content-length', String(file.taille))
-      .header('content-disposition', attachmentHeader(file.nom))
-      .header('x-content-type-options', 'nosniff')
-      .send(Readable.from(file.content));
-  });
+  app.get(
+    '/api/pieces-jointes/:code/contenu',
+    operation(
+      {
+        summary: 'Télécharger le contenu d’une pièce jointe (toujours en pièce jointe).',
+        resource: 'PieceJointe',
+        access: 'staff',
+        params: codeParamsSchema,
+        responses: { 200: { description: 'Le fichier.', contentType: 'application/octet-stream' } },
+      },
+      {},
+      { compress: false },
+    ),
+    async (request, reply) => {
+      const file = await service.downloadEvidence(ctx, user(request), code(request));
+      return reply
+        .header('content-type', file.type)
+        .header('content-length', String(file.taille))
+        .header('content-disposition', attachmentHeader(file.nom))
+        .header('x-content-type-options', 'nosniff')
+        .send(Readable.from(file.content));
+    },
+  );
 
-  app.delete('/api/pieces-jointes/:code', async (request, reply) => {
-    await service.deleteEvidence(ctx, user(request), code(request));
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/api/pieces-jointes/:code',
+    operation({
+      summary: 'Supprimer une pièce jointe (son auteur dans le délai permis, ou un administrateur).',
+      resource: 'PieceJointe',
+      access: 'staff',
+      params: codeParamsSchema,
+      responses: { 204: { description: 'Pièce jointe supprimée.' } },
+    }),
+    async (request, reply) => {
+      await service.deleteEvidence(ctx, user(request), code(request));
+      return reply.code(204).send();
+    },
+  );
 }
