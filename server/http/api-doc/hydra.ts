@@ -106,8 +106,15 @@ const JSON_RANGE: Record<string, string> = {
 
 /** The item's read shape: an item GET's answer, a create's, or a collection's member. */
 function readSchema(operations: DocumentedRoute[]): z.ZodObject | null {
-  const pick = (schema: z.ZodType | undefined): z.ZodObject | null =>
-    schema && unwrap(schema)._zod.def.type === 'object' ? (unwrap(schema) as z.ZodObject) : null;
+  const pick = (schema: z.ZodType | undefined): z.ZodObject | null => {
+    if (!schema) return null;
+    let shape = unwrap(schema);
+    // A door that answers two shapes (the staff's, and a partner token's: decision 0038) is of the class of
+    // the first, the staff's; the partner's is a subset of it.
+    if (shape._zod.def.type === 'union')
+      shape = unwrap((shape as z.ZodUnion)._zod.def.options[0] as z.ZodType);
+    return shape._zod.def.type === 'object' ? (shape as z.ZodObject) : null;
+  };
   const item = operations.find((r) => r.method === 'GET' && !r.operation.collection);
   const created = operations.find((r) => r.method === 'POST' && r.operation.responses[201]?.schema);
   const list = operations.find((r) => r.method === 'GET' && r.operation.collection);

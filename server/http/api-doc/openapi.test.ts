@@ -62,8 +62,12 @@ describe.each(await testEngines())('OpenAPI document on %s', (engine) => {
     const answer = (create.responses as Record<string, { content: Record<string, { schema: JsonSchema }> }>)[
       '201'
     ]!.content['application/ld+json']!.schema;
-    expect(answer.required).toEqual(expect.arrayContaining(['@id', 'code', 'partenaire', 'echeance']));
-    expect(answer.additionalProperties).toBe(false);
+    // Two shapes: the staff's report, then a partner token's (docs/decisions/0038).
+    expect(answer.anyOf).toHaveLength(2);
+    expect(create.security).toEqual([{ session: [] }, { jetonPartenaire: ['signalements:create'] }]);
+    const staff = (answer.anyOf as JsonSchema[])[0]!;
+    expect(staff.required).toEqual(expect.arrayContaining(['@id', 'code', 'partenaire', 'echeance']));
+    expect(staff.additionalProperties).toBe(false);
     // A PATCH takes merge-patch; a public operation needs no session, the others the session cookie.
     const patch = doc.paths['/api/signalements/{code}']!.patch!;
     expect(Object.keys((patch.requestBody as { content: object }).content)).toContain(

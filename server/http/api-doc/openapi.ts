@@ -155,7 +155,10 @@ export function openApiDocument(routes: DocumentedRoute[]): OpenApiDocument {
       description: ACCESS_TEXT[op.access],
       tags: [tag],
       'x-acces': op.access,
-      security: op.access === 'public' ? [] : [{ session: [] }],
+      security:
+        op.access === 'public'
+          ? []
+          : [{ session: [] }, ...(op.scope === undefined ? [] : [{ jetonPartenaire: [op.scope] }])],
       parameters: parameters(op),
       ...(body ? { requestBody: body } : {}),
       responses: responses(op),
@@ -178,6 +181,12 @@ export function openApiDocument(routes: DocumentedRoute[]): OpenApiDocument {
           in: 'cookie',
           name: 'session',
           description: 'Cookie de session obtenu par POST /api/login (puis le second facteur s’il est dû).',
+        },
+        jetonPartenaire: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'Jeton d’API d’un partenaire (Authorization: Bearer sig_…), créé par un administrateur (« Accès API ») : seules les opérations de sa portée (signalements:create, signalements:read) l’acceptent ; une création exige un Idempotency-Key.',
         },
       },
     },

@@ -40,6 +40,8 @@ export interface ApiOperation {
   access: Access;
   /** A create that takes an Idempotency-Key (docs/decisions/0020). */
   idempotent?: boolean;
+  /** The partner token scope that opens it (docs/decisions/0038): set from the route's config. */
+  scope?: string;
 }
 
 declare module 'fastify' {
@@ -59,7 +61,7 @@ export function operation(
     ...options,
     config: {
       ...extra,
-      operation: op,
+      operation: extra.scope === undefined ? op : { ...op, scope: extra.scope },
       ...(op.access === 'public' ? { public: true } : {}),
       ...(op.access === 'twoFactorStep' ? { twoFactorStep: true } : {}),
     },
