@@ -64,5 +64,5 @@ describe.each(await testEngines())('supported Node.js runtime of the server proc
     const version = /version="(v[\d.]+)"/.exec(line ?? '')?.[1];
     expect(version, `nodejs_version_info absent : ${line}`).toBeDefined();
     expectSupported(version!);
-  });
+  }, 120_000);
 });
