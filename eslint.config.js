@@ -17,7 +17,7 @@ const deepImportSyntax = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'data/**', 'node_modules/**', 'drizzle/migrations/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'data/**', 'node_modules/**', '.node/**', 'drizzle/migrations/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -40,7 +40,7 @@ async function buildChild(): Promise<string> {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node24',
     packages: 'external',
     outdir,
     entryNames: '[name]',

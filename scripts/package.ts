@@ -147,7 +147,7 @@ export async function packageExecutable(out = join(root, 'dist', 'signalements')
     bundle: true,
     platform: 'node',
     format: 'cjs',
-    target: 'node20',
+    target: 'node24',
     logLevel: 'warning',
   });
   await build({
@@ -162,7 +162,7 @@ export async function packageExecutable(out = join(root, 'dist', 'signalements')
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    target: 'node24',
     // No source maps (they would double the size): the bundle is not minified, its stack traces read as is.
     // pg's optional native driver is never asked for (no `native` option).
     external: ['pg-native'],

@@ -22,7 +22,9 @@ export async function postgresAvailable(): Promise<boolean> {
     pgAvailable = true;
   } catch (error) {
     if (process.env.CI) {
-      throw new Error(`PostgreSQL injoignable sous CI (${PG_ADMIN_URL}) : ${String(error)}`);
+      throw new Error(`PostgreSQL injoignable sous CI (${PG_ADMIN_URL}) : ${String(error)}`, {
+        cause: error,
+      });
     }
     console.warn(`\n⚠️  PostgreSQL injoignable (${PG_ADMIN_URL}) : tests PostgreSQL ignorés.\n`);
     pgAvailable = false;

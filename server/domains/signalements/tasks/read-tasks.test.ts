@@ -93,7 +93,7 @@ describe('read tasks on their own threads (SQLite)', () => {
       2,
     );
     t.ctx.tasks = pool;
-    let threaded: Awaited<ReturnType<typeof answers>> = [];
+    let threaded: Awaited<ReturnType<typeof answers>> | undefined;
     const spies = Object.keys(READ_TASKS).map((name) =>
       vi.spyOn(READ_TASKS, name as keyof typeof READ_TASKS),
     );
