@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Dialog, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, createReportByApi, signInByApi, toast, useE2E } from './harness';
 
@@ -133,7 +133,12 @@ describe('leaving a report with unsaved changes, and dialogs with dropdowns', ()
   });
 
   it('closes only the dropdown on Escape in the creation dialog, and keeps what was chosen', async () => {
+    // The previous test's last save may still be in flight, its page then asks before unloading; a dialog
+    // left unanswered is dismissed by Playwright, which aborts the navigation (net::ERR_ABORTED).
+    const leaveAnyway = (d: Dialog) => void (d.type() === 'beforeunload' ? d.accept() : d.dismiss());
+    page.on('dialog', leaveAnyway);
     await page.goto('/admin/signalement/list');
+    page.off('dialog', leaveAnyway);
     await page.getByTestId('create-button').click();
     const dialog = page.getByTestId('create-dialog');
     await dialog.getByRole('heading', { name: 'Initialiser un nouveau signalement' }).waitFor();
