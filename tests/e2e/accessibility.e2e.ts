@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '#server/db/seed/demo';
-import { describeViolations, seriousViolations } from './axe';
+import { describeViolations, seriousViolations, settleAnimations } from './axe';
 import { ADMIN, createReportByApi, enrolTwoFactor, PASSWORD, signInByApi, useE2E } from './harness';
 
 const SAME_ORIGIN = { 'sec-fetch-site': 'same-origin' };
@@ -50,19 +50,7 @@ describe.each(VIEWPORTS)('accessibility ($name)', (viewport) => {
   });
 
   async function expectAccessible(page: Page, what: string) {
-    // A dialog still fading in would be measured half transparent: wait for transitions to end.
-    // Bounded: an animation that never ends (a spinner) must not hold the test.
-    await page.evaluate(() =>
-      Promise.race([
-        Promise.all(
-          document
-            .getAnimations()
-            .filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity)
-            .map((a) => a.finished.catch(() => undefined)),
-        ),
-        new Promise((resolve) => setTimeout(resolve, 2000)),
-      ]),
-    );
+    await settleAnimations(page);
     const violations = await seriousViolations(page);
     expect(violations, `${what} (${viewport.name}) :\n${describeViolations(violations)}`).toEqual([]);
   }

@@ -15,6 +15,24 @@ export interface Violation {
   targets: string[];
 }
 
+/**
+ * Waits for the page's running animations to end (a dialog still fading in would be measured half
+ * transparent), at most 2 s: some never report their end (a spinner, a toast's timer bar).
+ */
+export async function settleAnimations(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    Promise.race([
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity)
+          .map((a) => a.finished.catch(() => undefined)),
+      ),
+      new Promise((resolve) => setTimeout(resolve, 2000)),
+    ]),
+  );
+}
+
 /** Serious and critical violations on the page (WCAG 2.1 A and AA rules, and best practices). */
 export async function seriousViolations(page: Page): Promise<Violation[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { describeViolations, seriousViolations } from './axe';
+import { describeViolations, seriousViolations, settleAnimations } from './axe';
 import { ADMIN, createReportByApi, PASSWORD, toast, useE2E } from './harness';
 
 /** The narrowest phone the screens are made for. */
@@ -28,18 +28,7 @@ describe('accessibility on a 375 px phone: Configuration and « Pièces jointes 
       document.documentElement.clientWidth,
     ]);
     expect(scrollWidth, `${what} : défilement horizontal`).toBeLessThanOrEqual(clientWidth!);
-    // A dialog still fading in would be measured half transparent: wait for its transitions to end.
-    await page.evaluate(() =>
-      Promise.race([
-        Promise.all(
-          document
-            .getAnimations()
-            .filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity)
-            .map((a) => a.finished.catch(() => undefined)),
-        ),
-        new Promise((resolve) => setTimeout(resolve, 2000)),
-      ]),
-    );
+    await settleAnimations(page);
     const violations = await seriousViolations(page);
     expect(violations, `${what} (375 px) :\n${describeViolations(violations)}`).toEqual([]);
   }

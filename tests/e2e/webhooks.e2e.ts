@@ -7,7 +7,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeViolations, seriousViolations } from './axe';
+import { describeViolations, seriousViolations, settleAnimations } from './axe';
 import { ADMIN, createReportByApi, loginAs, toast, useE2E } from './harness';
 
 describe('the « Webhooks » screen in a real browser', () => {
@@ -34,18 +34,7 @@ describe('the « Webhooks » screen in a real browser', () => {
   });
 
   async function expectAccessible(page: Page, what: string) {
-    // As accessibility.e2e.ts: a dialog still fading in would be measured half transparent.
-    await page.evaluate(() =>
-      Promise.race([
-        Promise.all(
-          document
-            .getAnimations()
-            .filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity)
-            .map((a) => a.finished.catch(() => undefined)),
-        ),
-        new Promise((resolve) => setTimeout(resolve, 2000)),
-      ]),
-    );
+    await settleAnimations(page);
     const violations = await seriousViolations(page);
     expect(violations, `${what} :\n${describeViolations(violations)}`).toEqual([]);
   }
