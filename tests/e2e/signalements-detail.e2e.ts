@@ -239,6 +239,8 @@ describe('report detail in a real browser', () => {
     expect(await user.getByTestId('anonymous-switch').count()).toBe(0);
     expect(await user.getByTestId('anonymous-value').textContent()).toContain('Non');
     expect(await user.getByTestId('general-card').textContent()).toContain('Des fournitures ont été payées');
+    // The location card loads the geography after the page: wait for its answer, not for the first paint.
+    await user.getByTestId('location-card').getByText('Non renseigné').first().waitFor();
     expect(await user.getByTestId('location-card').textContent()).toContain('Non renseigné');
   });
 
