@@ -34,6 +34,9 @@ describe('build warnings', () => {
       "\u001b[33m(!) Your Vite config uses features that are unsupported by `configLoader: 'native'`, which is planned to become the default in a future major version of Vite:\u001b[39m",
     ],
     [' WARN  advancedChunks option is deprecated, please use codeSplitting instead.'],
+    [
+      '\u001b[33m[PLUGIN_TIMINGS] \u001b[0mJavaScript callbacks ran for 13.2s. The build took 7.4s. Callbacks such as `closeBundle` run after the build ends, so callback time can be more than build time.',
+    ],
     ['(!) Some chunks are larger than 500 kB after minification. Consider:'],
     [
       '[plugin signalements-chunk-sizes] assets/apex-chart-DEiz5u3J.js : 711.7 kB, au-delà du plafond de 700 kB',

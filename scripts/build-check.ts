@@ -13,6 +13,8 @@ const WARNING_PATTERNS: RegExp[] = [
   /\(!\)/,
   // rolldown (deprecated options and the like): " WARN  advancedChunks option is deprecated…"
   /^\s*WARN\b/,
+  // rolldown's coded notices: "[PLUGIN_TIMINGS] …", "[UNRESOLVED_IMPORT] …".
+  /^\s*\[[A-Z][A-Z_]+\]/,
   // esbuild: "▲ [WARNING] …"
   /\[WARNING\]|▲/,
   // npm ("npm warn …", "npm WARN …") and Node ("(node:123) Warning: …", "DeprecationWarning", "ExperimentalWarning").
