@@ -21,7 +21,10 @@ export const filtreNomSchema = z
   .max(FILTRE_NOM_MAX, { message: FILTRE_MESSAGES.nomTropLong });
 
 export const filtreIdSchema = z.object({
-  id: z.number({ error: FILTRE_MESSAGES.id }).int({ message: FILTRE_MESSAGES.id }).positive({ message: FILTRE_MESSAGES.id }),
+  id: z
+    .number({ error: FILTRE_MESSAGES.id })
+    .int({ message: FILTRE_MESSAGES.id })
+    .positive({ message: FILTRE_MESSAGES.id }),
 });
 
 /** « Enregistrer ce filtre »: the name, the list's query string (without '?'), shared with the team or not. */

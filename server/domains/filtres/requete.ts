@@ -5,13 +5,7 @@
 // value the list's own zod schema (signalementListSchema) refuses. What is stored is what the list writes
 // back for those filters (listSearchString), without the page: two spellings of one filter are one string.
 import { ECHEANCE_FILTERS, signalementListSchema } from '#shared/schemas/signalements';
-import {
-  apiFilters,
-  LIST_URL_KEYS,
-  listSearchString,
-  parseListSearch,
-  SORTS,
-} from '#shared/list-url';
+import { apiFilters, LIST_URL_KEYS, listSearchString, parseListSearch, SORTS } from '#shared/list-url';
 import { invalid } from '#server/errors';
 
 export const REQUETE_TEXTS = {
@@ -34,8 +28,9 @@ const MANY: ReadonlySet<string> = new Set<UrlKey>([
 const KNOWN: ReadonlySet<string> = new Set<string>(Object.values(LIST_URL_KEYS));
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 // Control characters (NUL included) and lone surrogates: no engine stores them alike, no filter needs them.
-// eslint-disable-next-line no-control-regex
-const HOSTILE = /[\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const HOSTILE =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** A user's key, shown in a message: printable and short. */
 const shown = (key: string) => (key.length > 40 ? `${key.slice(0, 40)}…` : key);

@@ -18,7 +18,8 @@ export type FiltresContext = Pick<AppContext, 'db'>;
 
 export const FILTRE_TEXTS = {
   notFound: 'Filtre introuvable.',
-  notManager: "Seul le propriétaire d'un filtre partagé ou un administrateur peut le renommer ou le supprimer.",
+  notManager:
+    "Seul le propriétaire d'un filtre partagé ou un administrateur peut le renommer ou le supprimer.",
   duplicate: (nom: string) => `Vous avez déjà un filtre nommé « ${nom} ».`,
   duplicateOwner: (nom: string) => `Son propriétaire a déjà un filtre nommé « ${nom} ».`,
   limit: `Vous avez atteint la limite de ${FILTRES_MAX_PAR_UTILISATEUR} filtres enregistrés : supprimez-en un pour en enregistrer un autre.`,
