@@ -20,11 +20,13 @@ export const filtreNomSchema = z
   .min(1, { message: FILTRE_MESSAGES.nomRequis })
   .max(FILTRE_NOM_MAX, { message: FILTRE_MESSAGES.nomTropLong });
 
+/** An id of the table: a positive integer that both engines' integer column holds (PostgreSQL's is 32-bit). */
 export const filtreIdSchema = z.object({
   id: z
     .number({ error: FILTRE_MESSAGES.id })
     .int({ message: FILTRE_MESSAGES.id })
-    .positive({ message: FILTRE_MESSAGES.id }),
+    .positive({ message: FILTRE_MESSAGES.id })
+    .max(2_147_483_647, { message: FILTRE_MESSAGES.id }),
 });
 
 /** « Enregistrer ce filtre »: the name, the list's query string (without '?'), shared with the team or not. */

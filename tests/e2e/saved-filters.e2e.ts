@@ -11,8 +11,10 @@ const PHONE = { width: 375, height: 812 };
  * colleague sees the shared filter and not the personal one. The save dialog, the sidebar group and the
  * manage dialog are axe-clean on a desktop and on a 375 px phone.
  */
-describe('saved filters « Mes filtres »', () => {
-  const e = useE2E();
+// A loaded machine: each test may wait for the first list reads (the config's 60 s is the usual bound).
+describe('saved filters « Mes filtres »', { timeout: 240_000 }, () => {
+  // A list read may wait for busy read threads on a loaded machine: 503 only after two minutes.
+  const e = useE2E({ READ_JOB_TIMEOUT_SECONDS: '120' });
   let owner: Page;
   let codeA: string;
   let codeB: string;
@@ -32,11 +34,13 @@ describe('saved filters « Mes filtres »', () => {
   /** On the list, searches `code` and saves the filter as `nom`, shared or not (on a phone the sidebar is a sheet). */
   async function saveSearch(page: Page, code: string, nom: string, partage: boolean, phone = false) {
     await page.goto('/admin/signalement/list');
-    await page.getByTestId('signalement-row').first().waitFor({ timeout: 30_000 });
+    // The first list read starts the server's read threads: slow on a loaded machine. On a phone the rows
+    // are in the page but shown as cards, so they are counted, not waited for as visible.
+    await expect.poll(async () => (await rowCodes(page)).length, { timeout: 90_000 }).toBeGreaterThan(0);
     expect(await page.getByTestId('save-filter-button').count()).toBe(0);
     await page.getByTestId('search-input').fill(code.toLowerCase());
     await page.waitForURL((url) => url.searchParams.get('q') === code.toLowerCase());
-    await expect.poll(() => rowCodes(page)).toEqual([code]);
+    await expect.poll(() => rowCodes(page), { timeout: 60_000 }).toEqual([code]);
     await page.getByTestId('save-filter-button').click();
     const dialog = page.getByTestId('save-filter-dialog');
     await dialog.getByLabel('Nom du filtre').waitFor();
@@ -77,7 +81,7 @@ describe('saved filters « Mes filtres »', () => {
     await link.click();
     await owner.waitForURL((url) => url.pathname === '/admin/signalement/list');
     expect(new URL(owner.url()).search).toBe(`?q=${codeA.toLowerCase()}`);
-    await expect.poll(() => rowCodes(owner)).toEqual([codeA]);
+    await expect.poll(() => rowCodes(owner), { timeout: 60_000 }).toEqual([codeA]);
     expect(await owner.getByTestId('search-input').inputValue()).toBe(codeA.toLowerCase());
     await expect.poll(() => link.getAttribute('aria-current')).toBe('page');
     await assertAxeClean(owner, 'sidebar with « Mes filtres »');
@@ -93,7 +97,7 @@ describe('saved filters « Mes filtres »', () => {
       .getByRole('link', { name: /Dossier B partagé/ })
       .click();
     await colleague.waitForURL((url) => url.searchParams.get('q') === codeB.toLowerCase());
-    await expect.poll(() => rowCodes(colleague)).toEqual([codeB]);
+    await expect.poll(() => rowCodes(colleague), { timeout: 90_000 }).toEqual([codeB]);
     // Not theirs: the manage dialog offers nothing to rename or delete.
     await colleague.getByTestId('manage-filters-button').click();
     await expect

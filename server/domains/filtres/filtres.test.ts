@@ -212,6 +212,10 @@ describe.each(await testEngines())('saved filters on %s', (engine) => {
       status: 400,
       message: FILTRE_MESSAGES.id,
     });
+    expect(await refusal('owner', 'filtres.delete', { id: 1e12 })).toEqual({
+      status: 400,
+      message: FILTRE_MESSAGES.id,
+    });
     expect(await refusal('owner', 'filtres.rename', { id: -1, nom: 'x' })).toEqual({
       status: 400,
       message: FILTRE_MESSAGES.id,
