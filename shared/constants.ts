@@ -163,3 +163,9 @@ export const API_TOKEN_SCOPE_LABELS: Record<ApiTokenScope, string> = {
 };
 /** The longest lifetime of a token, in days (a year): a partner's secret is renewed at least that often. */
 export const API_TOKEN_MAX_DAYS = 366;
+
+/** Saved filters « Mes filtres » (docs/decisions/0046-saved-filters.md): a name's length, and how many one user keeps. */
+export const FILTRE_NOM_MAX = 80;
+export const FILTRES_MAX_PAR_UTILISATEUR = 50;
+/** The longest query string a saved filter may hold (the list's own limits stay well under it). */
+export const FILTRE_REQUETE_MAX = 4000;

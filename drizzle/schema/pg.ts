@@ -12,6 +12,7 @@ import {
   primaryKey,
   text,
   timestamp as pgTimestamp,
+  uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type { AccessAlertKind, AccessLogKind, DayCountDimension, StatutKind } from '#shared/constants';
 import { NO_DUE_DAY } from '#shared/constants';
@@ -818,4 +819,30 @@ export const jetonsApi = table(
     lastUsedAt: timestamp('last_used_at'),
   },
   (t) => [index('jetons_api_partenaire_idx').on(t.partenaireId, t.createdAt)],
+);
+
+// ---------------------------------------------------------------- saved filters (docs/decisions/0046)
+
+/**
+ * « Mes filtres »: a named query string of the report list, kept by its owner for themselves or shared with
+ * every staff member (`partage`). The query string is checked against the list's filters and stored
+ * normalised (server/domains/filtres/requete.ts); opening one is opening the list at that address, so it
+ * never grants more than the reader's own rights. A deleted account takes its filters with it.
+ */
+export const filtresEnregistres = table(
+  'filtres_enregistres',
+  {
+    id: id(),
+    nom: text('nom').notNull(),
+    requete: text('requete').notNull(),
+    ownerId: ref('owner_id')
+      .notNull()
+      .references(() => utilisateurs.id, { onDelete: 'cascade' }),
+    partage: bool('partage').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('filtres_enregistres_owner_nom_idx').on(t.ownerId, t.nom),
+    index('filtres_enregistres_partage_idx').on(t.partage),
+  ],
 );

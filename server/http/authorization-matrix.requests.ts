@@ -88,6 +88,24 @@ export function matrixRequests(fixture: MatrixFixture) {
     return (await createJeton(app().db, actor, { ...input, dureeJours: 30 })).jeton.id;
   };
 
+  /** A fresh shared saved filter of the creator (docs/decisions/0046), for each caller's rename or delete. */
+  const freshSharedFilter = async (): Promise<number> => {
+    const { utilisateurs: u, filtresEnregistres: f } = app().db.t;
+    const [creator] = await app().db.read.select({ id: u.id }).from(u).where(eq(u.email, EMAIL.creator));
+    const [row] = await app().db.transaction((tx) =>
+      tx
+        .insert(f)
+        .values({
+          nom: `Partagé ${unique()}`,
+          requete: 'echeance=en_retard',
+          ownerId: creator!.id,
+          partage: true,
+        })
+        .returning({ id: f.id }),
+    );
+    return row!.id;
+  };
+
   /** An evidence file's upload: a small PDF (its type is read from the content). */
   const evidenceUpload = (): Call => ({
     method: 'POST',
@@ -552,6 +570,16 @@ export function matrixRequests(fixture: MatrixFixture) {
         dureeJours: 30,
       }),
     'jetonsApi.revoke': async () => mutation('jetonsApi.revoke', { id: await freshToken() }),
+    'filtres.list': () => query('filtres.list'),
+    'filtres.create': () =>
+      mutation('filtres.create', {
+        nom: `Filtre ${unique()}`,
+        requete: 'echeance=en_retard',
+        partage: false,
+      }),
+    'filtres.rename': async () =>
+      mutation('filtres.rename', { id: await freshSharedFilter(), nom: `Filtre ${unique()}` }),
+    'filtres.delete': async () => mutation('filtres.delete', { id: await freshSharedFilter() }),
   };
   return REQUESTS;
 }

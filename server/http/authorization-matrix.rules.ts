@@ -227,6 +227,13 @@ export const MATRIX: Record<string, Row> = {
   'jetonsApi.list':                                        [401,   403,   403,   200,   403],
   'jetonsApi.create':                                      [401,   403,   403,   200,   403],
   'jetonsApi.revoke':                                      [401,   403,   403,   200,   403],
+  // ------------------------------------------------ tRPC: saved filters (docs/decisions/0046-saved-filters.md)
+  // Any staff member keeps their own; a shared filter (the creator's, here) is renamed or deleted by its
+  // owner or an administrator; another user's personal filter is not found (filtres.test.ts).
+  'filtres.list':                                          [401,   200,   200,   200,   403],
+  'filtres.create':                                        [401,   200,   200,   200,   403],
+  'filtres.rename':                                        [401,   403,   200,   200,   403],
+  'filtres.delete':                                        [401,   403,   200,   200,   403],
   'dashboard.overview.perDay':                             [401,   200,   200,   200,   403],
 };
 

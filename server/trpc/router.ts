@@ -9,6 +9,7 @@ import { journalRouter } from '../domains/journal/router';
 import { mailRouter } from '../domains/mail/router';
 import { notesRouter } from '../domains/notes/router';
 import { evidenceRouter } from '../domains/evidence/router';
+import { filtresRouter } from '../domains/filtres/router';
 import { partenairesRouter } from '../domains/partenaires/router';
 import { auteursRouter, sourcesRouter, victimesRouter } from '../domains/personnes/router';
 import { projectsRouter } from '../domains/projects/router';
@@ -39,6 +40,7 @@ export const appRouter = router({
   preferences: preferencesRouter,
   webhooks: webhooksRouter,
   jetonsApi: jetonsApiRouter,
+  filtres: filtresRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -2,6 +2,11 @@ import { useEffect, useId, useRef, useState, type ComponentType, type ReactNode 
 import { Link, useLocation, useSearch } from 'wouter';
 import { myCasesPath } from '#web/features/signalement/list/list-url';
 import { useWhoAmI } from '#web/features/auth/use-who-am-i';
+import { FILTRES_TEXT } from '#web/features/filtres/filtres-text';
+import { ManageFiltersDialog } from '#web/features/filtres/manage-filters-dialog';
+import { SavedFilterItems } from '#web/features/filtres/saved-filter-items';
+import { activeFiltre, currentRequete } from '#web/features/filtres/saved-filters';
+import { useSavedFilters } from '#web/features/filtres/use-saved-filters';
 import { isAdmin } from '#web/lib/role';
 import {
   BuildingIcon,
@@ -124,17 +129,21 @@ function SidebarContent({ collapsed, onNavigate }: { collapsed: boolean; onNavig
   // Shown once who-am-i has answered with an admin; hidden while loading and after a failed call.
   const showAdmin = whoAmI.isSuccess && isAdmin(whoAmI.user);
   const [confirmLogout, setConfirmLogout] = useState(false);
+  const [managing, setManaging] = useState(false);
+  const saved = useSavedFilters();
 
   // « Mes dossiers » is the list filtered on me (docs/decisions/0028); it, not the list, is highlighted then.
   const myCases: NavItemDef | null = whoAmI.user
     ? { href: myCasesPath(whoAmI.user.code), label: 'Mes dossiers', icon: FolderIcon }
     : null;
   const onMyCases = myCases !== null && `${location}?${search}` === myCases.href;
+  // A saved filter the address shows is marked, rather than the list (docs/decisions/0046-saved-filters.md).
+  const activeFilter = onMyCases ? null : activeFiltre(saved.filtres, currentRequete(location, search));
   const item = (def: NavItemDef) => (
     <NavItem
       key={def.href}
       def={def}
-      active={def === myCases ? onMyCases : !onMyCases && isActive(def, location)}
+      active={def === myCases ? onMyCases : !onMyCases && activeFilter === null && isActive(def, location)}
       collapsed={collapsed}
       onNavigate={onNavigate}
     />
@@ -161,6 +170,16 @@ function SidebarContent({ collapsed, onNavigate }: { collapsed: boolean; onNavig
           {SIGNALEMENT_ITEMS.map(item)}
           {myCases && item(myCases)}
         </NavGroup>
+        <NavGroup label={FILTRES_TEXT.group} collapsed={collapsed} testId="saved-filters-group">
+          <SavedFilterItems
+            filtres={saved.filtres}
+            activeId={activeFilter}
+            failed={saved.failed}
+            collapsed={collapsed}
+            onNavigate={onNavigate}
+            onManage={() => setManaging(true)}
+          />
+        </NavGroup>
         {showAdmin && (
           <NavGroup label="Administration" collapsed={collapsed} testId="admin-group">
             {ADMIN_ITEMS.map(item)}
@@ -182,6 +201,7 @@ function SidebarContent({ collapsed, onNavigate }: { collapsed: boolean; onNavig
         </button>
       </div>
 
+      <ManageFiltersDialog open={managing} filtres={saved.filtres} onClose={() => setManaging(false)} />
       <ConfirmDialog
         open={confirmLogout}
         title="Êtes-vous sûr de vouloir vous déconnecter ?"

@@ -1,19 +1,21 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { PAGE_SIZE_SIGNALEMENTS } from '#shared/constants';
-import { PlusIcon } from '#web/components/ui/more-icons';
+import { PlusIcon, SaveIcon } from '#web/components/ui/more-icons';
 import { PageHeader } from '#web/components/ui/page-header';
 import { Pagination } from '#web/components/ui/pagination';
 import { Loading } from '#web/components/ui/loading';
 import { LoadError } from '#web/components/ui/load-error';
 import { useTRPC } from '#web/lib/trpc';
 import { PRELOADED_LIST_FRESH_MS } from '#web/preload';
+import { FILTRES_TEXT } from '#web/features/filtres/filtres-text';
+import { SaveFilterDialog } from '#web/features/filtres/save-filter-dialog';
 import { CreateSignalementDialog } from './create/create-dialog';
 import { BulkActions } from './list/bulk/bulk-actions';
 import { useBulkSelection } from './list/bulk/use-bulk-selection';
 import { ExportButton } from './list/export-button';
 import { ListFilters } from './list/list-filters';
-import { listSearchString, toListInput } from './list/list-url';
+import { hasActiveFilters, listSearchString, toListInput } from './list/list-url';
 import { SignalementTable } from './list/signalement-table';
 import { useListFilters } from './list/use-list-filters';
 
@@ -21,6 +23,7 @@ export default function SignalementListPage() {
   const trpc = useTRPC();
   const { filters, update } = useListFilters();
   const [creating, setCreating] = useState(false);
+  const [saving, setSaving] = useState(false);
   const list = useQuery(
     trpc.signalements.list.queryOptions(toListInput(filters), {
       placeholderData: keepPreviousData,
@@ -48,6 +51,17 @@ export default function SignalementListPage() {
         breadcrumb={[{ label: 'Signalements' }]}
         actions={
           <>
+            {hasActiveFilters(filters) && (
+              <button
+                type="button"
+                className="btn btn-outline self-start"
+                data-testid="save-filter-button"
+                onClick={() => setSaving(true)}
+              >
+                <SaveIcon />
+                {FILTRES_TEXT.save.button}
+              </button>
+            )}
             <ExportButton filters={filters} />
             <button
               type="button"
@@ -103,6 +117,11 @@ export default function SignalementListPage() {
         </div>
       </div>
       <CreateSignalementDialog open={creating} onClose={() => setCreating(false)} />
+      <SaveFilterDialog
+        open={saving}
+        requete={listSearchString({ ...filters, page: 1 })}
+        onClose={() => setSaving(false)}
+      />
     </>
   );
 }
