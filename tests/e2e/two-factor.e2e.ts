@@ -95,7 +95,8 @@ describe('two-factor log-in (TOTP), in a real browser', () => {
 
   /**
    * From the password to the recovery codes, as the person does it, without acknowledging them; checks on
-   * the way the enrolment page of issue #25 (the app link, the focus). Returns the codes as shown.
+   * the way what a person with one phone needs (the app link, the focus; docs/decisions/0016-two-factor.md).
+   * Returns the codes as shown.
    */
   async function enrolUntilCodes(page: Page, email: string): Promise<string[]> {
     await submitPassword(page, email, PASSWORD);
