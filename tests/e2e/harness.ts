@@ -316,7 +316,7 @@ export async function enrolTwoFactor(
   const list = page.getByTestId('recovery-codes');
   await list.waitFor();
   const codes = await list.getByRole('listitem').allTextContents();
-  await page.getByRole('button', { name: "J'ai conservé ces codes" }).click();
+  await page.getByRole('button', { name: "J'ai enregistré mes codes" }).click();
   // The dashboard, or the page asked for before the log-in (?retour=).
   await page.waitForURL((url) => !url.pathname.startsWith('/admin/double-authentification'));
   await forgetSteps(page, email);

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, Redirect, useLocation } from 'wouter';
+import { Link, Redirect } from 'wouter';
 import type { z } from 'zod';
 import { twoFactorEnrolInputSchema } from '#shared/schemas/auth';
 import { Form, SubmitButton } from '#web/components/ui/form-actions';
@@ -13,14 +13,16 @@ import { serverMessage } from '#web/lib/errors';
 import { useTRPC } from '#web/lib/trpc';
 import { usePageTitle } from '#web/lib/use-page-title';
 import { QrCode } from './qr-code';
+import { RecoveryCodes } from './recovery-codes';
 import { CODE_FIELD, TwoFactorCard, TwoFactorError } from './two-factor-card';
 import { keepReturn, returnPathFrom } from './return-path';
 import { pathForStep, TWO_FACTOR_TEXT as TEXT } from './two-factor-text';
 import { useWhoAmI } from './use-who-am-i';
 
 /**
- * /double-authentification/activation: QR code and key (chosen and kept by the server), the current
- * password and a first code to confirm, then the ten recovery codes, shown once. Required accounts are sent here by the guard; others may come freely.
+ * /double-authentification/activation: QR code, « Ouvrir dans l'application » link and key (chosen and kept
+ * by the server), a first code and the current password to confirm, then the ten recovery codes, shown
+ * once. Required accounts are sent here by the guard; others may come freely.
  */
 export default function TwoFactorEnrolPage() {
   usePageTitle(TEXT.enrolTitle);
@@ -29,7 +31,7 @@ export default function TwoFactorEnrolPage() {
 
   if (isUnauthenticated) return <Redirect to="/login" replace />;
   if (isPending) return <Loading fullScreen />;
-  if (codes) return <RecoveryCodes codes={codes} />;
+  if (codes) return <RecoveryCodes codes={codes} email={user?.email ?? ''} />;
   if (user?.twoFactor === 'verify')
     return <Redirect to={keepReturn(pathForStep('verify'), window.location.search)} replace />;
   if (user?.twoFactorEnrolled) {
@@ -70,6 +72,8 @@ function Enrolment({ required, onEnrolled }: { required: boolean; onEnrolled: (c
   });
   const enrol = useMutation(
     trpc.twoFactor.enrol.mutationOptions({
+      // The answer holds the recovery codes: not kept in the mutation cache once this form is gone.
+      gcTime: 0,
       onSuccess({ recoveryCodes }) {
         // The codes are shown before the session's new state reaches the guard.
         onEnrolled(recoveryCodes);
@@ -80,6 +84,13 @@ function Enrolment({ required, onEnrolled }: { required: boolean; onEnrolled: (c
       },
     }),
   );
+
+  // The code field has the focus once the form shows: the person comes back from the app with a code.
+  const { setFocus } = form;
+  const ready = Boolean(setup.data);
+  useEffect(() => {
+    if (ready) setFocus('code');
+  }, [ready, setFocus]);
 
   const intro = (
     <>
@@ -101,10 +112,18 @@ function Enrolment({ required, onEnrolled }: { required: boolean; onEnrolled: (c
   }
   if (!setup.data) return <Loading fullScreen />;
   const { secret, uri } = setup.data;
+
   return (
     <TwoFactorCard title={TEXT.enrolTitle} intro={intro}>
       <div className="flex justify-center">
         <QrCode value={uri} label={TEXT.qrLabel} />
+      </div>
+      <div className="flex flex-col items-center gap-1 text-center">
+        {/* A navigation to the phone's authenticator (no target: the page stays open for the code). */}
+        <a href={uri} className="btn btn-outline btn-sm" data-testid="two-factor-open-app">
+          {TEXT.openInApp}
+        </a>
+        <p className="text-xs text-base-content/70">{TEXT.openInAppHint}</p>
       </div>
       <div className="text-center">
         <p className="text-sm text-base-content/70">{TEXT.keyLabel}</p>
@@ -114,6 +133,7 @@ function Enrolment({ required, onEnrolled }: { required: boolean; onEnrolled: (c
       </div>
       <Form label={TEXT.enrolTitle} onSubmit={form.handleSubmit((values) => enrol.mutate(values))}>
         <TwoFactorError error={enrol.error} fallback={TEXT.enrolFailed} />
+        <TextField control={form.control} id="two-factor-enrol-code" {...CODE_FIELD} />
         <TextField
           control={form.control}
           name="password"
@@ -122,7 +142,6 @@ function Enrolment({ required, onEnrolled }: { required: boolean; onEnrolled: (c
           type="password"
           autoComplete="current-password"
         />
-        <TextField control={form.control} id="two-factor-enrol-code" {...CODE_FIELD} />
         <SubmitButton pending={enrol.isPending} className="mt-2 w-full">
           {TEXT.confirm}
         </SubmitButton>
@@ -130,33 +149,6 @@ function Enrolment({ required, onEnrolled }: { required: boolean; onEnrolled: (c
       <Link href="/logout" className="link link-hover text-center text-sm text-base-content/70">
         {TEXT.logout}
       </Link>
-    </TwoFactorCard>
-  );
-}
-
-/** The recovery codes, shown once; the application opens when the user says they are kept. */
-function RecoveryCodes({ codes }: { codes: string[] }) {
-  const queryClient = useQueryClient();
-  const [, navigate] = useLocation();
-  return (
-    <TwoFactorCard title={TEXT.codesTitle} intro={TEXT.codesIntro}>
-      <ul className="grid grid-cols-2 gap-2 font-mono text-sm" data-testid="recovery-codes">
-        {codes.map((code) => (
-          <li key={code} className="rounded bg-base-200 px-2 py-1 text-center select-all">
-            {code}
-          </li>
-        ))}
-      </ul>
-      <button
-        type="button"
-        className="btn btn-primary w-full"
-        onClick={() => {
-          void queryClient.invalidateQueries();
-          navigate(returnPathFrom(window.location.search), { replace: true });
-        }}
-      >
-        {TEXT.codesKept}
-      </button>
     </TwoFactorCard>
   );
 }

@@ -29,7 +29,9 @@ export const TWO_FACTOR_TEXT = {
       : `Code de secours accepté. Il vous en reste ${n}.`,
   enrolTitle: 'Activer la double authentification',
   enrolIntro:
-    "Scannez ce QR code avec votre application d'authentification (Google Authenticator, FreeOTP, Aegis…), puis saisissez votre mot de passe et le code à 6 chiffres qu'elle affiche.",
+    "Scannez ce QR code avec votre application d'authentification (Google Authenticator, FreeOTP, Aegis…) ou, sur le téléphone qui la porte, touchez « Ouvrir dans l'application ». Saisissez ensuite le code à 6 chiffres qu'elle affiche et votre mot de passe.",
+  openInApp: "Ouvrir dans l'application",
+  openInAppHint: "Sur le téléphone de l'application, ce bouton lui ajoute votre compte sans rien saisir.",
   passwordLabel: 'Mot de passe actuel',
   enrolRequired: 'La double authentification est obligatoire pour votre compte.',
   keyLabel: 'Clé à saisir si vous ne pouvez pas scanner le QR code',
@@ -43,5 +45,23 @@ export const TWO_FACTOR_TEXT = {
   codesTitle: 'Vos codes de secours',
   codesIntro:
     "Conservez ces dix codes en lieu sûr : ils permettent de vous connecter si vous perdez votre téléphone. Chaque code ne sert qu'une fois. Ils ne seront plus jamais affichés.",
-  codesKept: "J'ai conservé ces codes",
+  codesKept: "J'ai enregistré mes codes",
+  codesListLabel: 'Codes de secours',
+  copy: 'Copier',
+  download: 'Télécharger',
+  print: 'Imprimer',
+  copied: 'Codes de secours copiés dans le presse-papiers.',
+  copyDenied:
+    'Copie automatique impossible : les codes sont sélectionnés, copiez-les avec Ctrl+C (ou « Copier » sur un téléphone).',
+  downloaded: 'Fichier des codes de secours téléchargé.',
+  fileName: 'codes-de-secours-signalements.txt',
+  fileHeader: 'Signalements : codes de secours de la double authentification',
+  fileAccount: (email: string) => `Compte : ${email}`,
+  fileDate: (day: string) => `Date : ${day}`,
+  fileUse: "Chaque code ne sert qu'une fois. Conservez ce fichier en lieu sûr.",
+  leaveTitle: 'Codes de secours non enregistrés',
+  leaveDescription:
+    "Ces codes ne seront plus jamais affichés. Copiez-les, téléchargez-les ou imprimez-les, puis cliquez sur « J'ai enregistré mes codes ».",
+  leaveStay: 'Rester sur la page',
+  leaveAnyway: 'Quitter sans les enregistrer',
 } as const;
