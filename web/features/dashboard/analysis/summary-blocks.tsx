@@ -84,7 +84,7 @@ export function SummaryBlock({ period }: { period: Period }) {
         const alerts = data!.alerts.filter((a) => a.count > 0);
         return (
           <>
-            <div className="grid gap-3 sm:grid-cols-2 xl:grid-cols-5">
+            <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 xl:grid-cols-5">
               {TOTALS.map((t) => (
                 <Total
                   key={t.key}
