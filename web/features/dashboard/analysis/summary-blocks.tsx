@@ -202,6 +202,8 @@ export function SeriesBlock({ period }: { period: Period }) {
             xaxis: { categories: points.map((p) => label(p.date)) },
             yaxis: { min: 0, labels: { formatter: (v: number) => formatNumber(Math.round(v)) } },
             legend: { position: 'top' },
+            // Room for the first month's label, which the chart rotates on a phone and would otherwise clip.
+            grid: { padding: { left: 12 } },
           })}
         />
       )}
