@@ -319,7 +319,11 @@ describe('report list in a real browser', () => {
     e.allowConsoleErrors(/status of 503/);
     await page.getByTestId('export-button').click();
     const failed = toast(page, "Erreur lors de l'export");
-    await expect.poll(() => failed.textContent()).toContain("Erreur lors de l'export: Erreur HTTP: 503");
+    await expect
+      .poll(() => failed.textContent())
+      .toContain(
+        "Erreur lors de l'export: Service momentanément indisponible, réessayez dans quelques instants.",
+      );
     await page.unrouteAll({ behavior: 'ignoreErrors' });
   });
 });

@@ -167,8 +167,11 @@ describe('leaving a report with unsaved changes, and dialogs with dropdowns', ()
       'Partenaire concerné',
     );
 
-    // A second Escape closes the dialog.
+    // A second Escape would close the dialog, but the form is filled: it asks first.
     await page.keyboard.press('Escape');
+    const discard = page.getByRole('dialog', { name: 'Abandonner ce nouveau signalement ?' });
+    await discard.waitFor();
+    await discard.getByRole('button', { name: 'Abandonner' }).click();
     await expect.poll(() => dialog.isVisible()).toBe(false);
   });
 

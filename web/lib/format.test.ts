@@ -6,6 +6,7 @@ import {
   formatDateTime,
   formatDateTimeSeconds,
   formatDays,
+  formatNumber,
   formatPercent,
   initials,
   parseDate,
@@ -153,5 +154,19 @@ describe('formatDateTimeSeconds', () => {
   it('gives the fallback for an empty or invalid date', () => {
     expect(formatDateTimeSeconds(null, '-')).toBe('-');
     expect(formatDateTimeSeconds('pas une date', '-')).toBe('-');
+  });
+});
+
+describe('formatNumber', () => {
+  const NNBSP = '\u202f';
+  it('groups thousands with the narrow no-break space Intl gives fr-FR', () => {
+    expect(formatNumber(0)).toBe('0');
+    expect(formatNumber(999)).toBe('999');
+    expect(formatNumber(1234)).toBe(`1${NNBSP}234`);
+    expect(formatNumber(1_234_567)).toBe(`1${NNBSP}234${NNBSP}567`);
+    expect(formatNumber(-12_000)).toBe(`-12${NNBSP}000`);
+  });
+  it('writes decimals with a comma', () => {
+    expect(formatNumber(1234.5)).toBe(`1${NNBSP}234,5`);
   });
 });

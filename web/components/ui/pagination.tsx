@@ -11,6 +11,8 @@ export interface PaginationProps {
   totalExact?: boolean;
   pageSize: number;
   onPageChange: (page: number) => void;
+  /** False when the page already shows its own total line (the journal's), so the total is not said twice. */
+  showTotal?: boolean;
   'data-testid'?: string;
 }
 
@@ -25,19 +27,22 @@ export function Pagination({
   totalExact = true,
   pageSize,
   onPageChange,
+  showTotal = true,
   'data-testid': testId = 'pagination',
 }: PaginationProps) {
   const totalPages = pageCount(totalItems, pageSize);
   const current = Math.min(Math.max(1, page), totalPages);
   return (
     <div
-      className="flex flex-col items-center justify-between gap-3 text-sm sm:flex-row"
+      className={`flex flex-col items-center gap-3 text-sm sm:flex-row ${showTotal ? 'justify-between' : 'justify-end'}`}
       data-testid={testId}
     >
-      <p className="text-base-content/70" data-testid="pagination-total">
-        Total: {totalExact ? '' : 'plus de '}
-        {formatNumber(totalItems)} élément(s)
-      </p>
+      {showTotal && (
+        <p className="text-base-content/70" data-testid="pagination-total">
+          Total: {totalExact ? '' : 'plus de '}
+          {formatNumber(totalItems)} élément(s)
+        </p>
+      )}
       <div className="flex flex-wrap items-center justify-center gap-3">
         <span className="text-base-content/70" data-testid="pagination-page">
           Page {formatNumber(current)} sur {totalExact ? '' : 'plus de '}

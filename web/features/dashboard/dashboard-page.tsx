@@ -45,7 +45,7 @@ export default function DashboardPage() {
         <MetricsBlock range={input} />
         <PerDayBlock range={input} />
         <MapBlock range={input} view={state.view} onViewChange={(view) => update({ view })} />
-        <div className="grid gap-6 xl:grid-cols-2">
+        <div className="grid grid-cols-1 gap-6 xl:grid-cols-2">
           <CanalBlock range={input} />
           <SubjectBlock range={input} />
           <NiveauBlock range={input} />

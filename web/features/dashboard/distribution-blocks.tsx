@@ -38,7 +38,7 @@ function Legend({ slices }: { slices: Slice[] }) {
 function PieWithLegend({ slices, donut = false }: { slices: Slice[]; donut?: boolean }) {
   const shown = slices.filter((s) => s.count > 0);
   return (
-    <div className="grid items-center gap-4 sm:grid-cols-2">
+    <div className="grid grid-cols-1 items-center gap-4 sm:grid-cols-2">
       <Chart
         type={donut ? 'donut' : 'pie'}
         height={240}

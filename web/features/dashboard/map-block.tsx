@@ -148,7 +148,7 @@ export function MapBlock({
     >
       {() => (
         <div className="flex flex-col gap-2">
-          <div className="grid gap-4 lg:grid-cols-3">
+          <div className="grid grid-cols-1 gap-4 lg:grid-cols-3">
             <div className="lg:col-span-2">
               {/* A failed style check means the offline map, like an unset MAP_STYLE_URL. */}
               {style.isPending ? (

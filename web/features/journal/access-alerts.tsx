@@ -73,13 +73,15 @@ function AccessAlertItem({ alert, own }: { alert: AccessAlertDto; own: boolean }
   );
   const { utilisateur } = alert;
   return (
+    // A flex box, not daisyUI's grid (one row of auto columns: 423 px wide at 375 px, buttons over the text at
+    // 768 px): the text takes the room left, the buttons go under it until there is room for both (lg).
     <li
-      className="alert alert-warning flex-col items-start gap-3 sm:flex-row sm:items-center"
+      className="alert alert-warning flex flex-col items-stretch gap-3 lg:flex-row lg:items-center"
       data-testid="access-alert"
       data-alert-id={alert.id}
     >
-      <AlertTriangleIcon className="hidden shrink-0 sm:block" aria-hidden="true" />
-      <div className="min-w-0 flex-1">
+      <AlertTriangleIcon className="hidden shrink-0 lg:block" aria-hidden="true" />
+      <div className="min-w-0 flex-1 [overflow-wrap:anywhere]" data-testid="access-alert-text">
         <p className="font-semibold" data-testid="access-alert-kind">
           {ACCESS_ALERT_KIND_LABELS[alert.kind]}
         </p>
@@ -92,7 +94,7 @@ function AccessAlertItem({ alert, own }: { alert: AccessAlertDto; own: boolean }
           </time>
         </p>
       </div>
-      <div className="flex shrink-0 flex-wrap gap-2">
+      <div className="flex shrink-0 flex-wrap gap-2" data-testid="access-alert-actions">
         <Link href={journalHref({ utilisateur: utilisateur.code })} className="btn btn-sm">
           {ALERTS_TEXT.viewLog}
         </Link>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { JournalFilters } from '#shared/schemas/journal';
 import { DownloadIcon } from '#web/components/ui/more-icons';
 import { useToast } from '#web/components/ui/toast';
+import { downloadFailureMessage } from '#web/lib/http-errors';
 import { downloadJournalExport } from './journal-export';
 import { JOURNAL_TEXT } from './journal-text';
 
@@ -16,7 +17,7 @@ export function JournalExportButton({ filters }: { filters: JournalFilters }) {
       const rows = await downloadJournalExport(filters);
       toast.success(JOURNAL_TEXT.exported(rows));
     } catch (error) {
-      toast.error(JOURNAL_TEXT.exportFailed(error instanceof Error ? error.message : undefined));
+      toast.error(JOURNAL_TEXT.exportFailed(downloadFailureMessage(error)));
     } finally {
       setPending(false);
     }

@@ -71,6 +71,8 @@ export default function JournalPage() {
                   totalItems={total}
                   pageSize={JOURNAL_PAGE_SIZE}
                   onPageChange={setPage}
+                  // The total is the line above the table ('N entrée(s) au total'), said once.
+                  showTotal={false}
                 />
               )}
             </>

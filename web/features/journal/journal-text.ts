@@ -1,10 +1,11 @@
 // What the access-log screen and the dashboard alerts say, in one place (decision 0015, "Alerts").
+import { formatNumber } from '#web/lib/format';
 
 export const JOURNAL_TEXT = {
   title: 'Journal des accès',
   subtitle:
     'Qui a consulté les personnes des signalements, exporté des données, changé des droits ou tenté de se connecter.',
-  total: (n: number) => `${n} entrée(s) au total`,
+  total: (n: number) => `${formatNumber(n)} entrée(s) au total`,
   empty: 'Aucune entrée trouvée.',
   loadFailed: 'Impossible de charger le journal des accès',
   retry: 'Réessayer',
@@ -14,7 +15,8 @@ export const JOURNAL_TEXT = {
   userPlaceholder: 'Tous les utilisateurs',
   userEmpty: 'Aucun utilisateur trouvé.',
   signalementLabel: 'Code du signalement',
-  signalementPlaceholder: 'Ex. : SIG-2025-0001',
+  // The real shape of a code (server/domains/signalements/code.ts: SIG- and two groups of Crockford base32).
+  signalementPlaceholder: 'Ex. : SIG-7K2M-Q9ZD',
   kindLabel: "Type d'accès",
   kindAll: 'Tous les types',
   fromLabel: 'Du',
@@ -35,9 +37,8 @@ export const JOURNAL_TEXT = {
   // Export
   export: 'Exporter (xlsx)',
   exporting: 'Export en cours...',
-  exported: (n: number) => `Export réussi ! ${n} entrée(s) exportée(s)`,
+  exported: (n: number) => `Export réussi ! ${formatNumber(n)} entrée(s) exportée(s)`,
   exportFailed: (message: string | undefined) => `Erreur lors de l'export: ${message || 'Erreur inconnue'}`,
-  httpError: (status: number) => `Erreur HTTP: ${status}`,
 } as const;
 
 export const ALERTS_TEXT = {
@@ -45,7 +46,7 @@ export const ALERTS_TEXT = {
   intro: (n: number) =>
     n === 1
       ? 'Une lecture inhabituelle demande votre attention.'
-      : `${n} lectures inhabituelles demandent votre attention.`,
+      : `${formatNumber(n)} lectures inhabituelles demandent votre attention.`,
   raisedAt: (date: string) => `le ${date}`,
   viewLog: 'Voir le journal',
   markSeen: 'Marquer comme vue',

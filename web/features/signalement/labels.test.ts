@@ -17,6 +17,6 @@ describe('export toasts', () => {
   it('match §8', () => {
     expect(TOASTS.exported(3)).toBe('Export réussi ! 3 signalement(s) exporté(s)');
     expect(TOASTS.exportFailed(undefined)).toBe("Erreur lors de l'export: Erreur inconnue");
-    expect(TOASTS.exportFailed(TOASTS.httpError(500))).toBe("Erreur lors de l'export: Erreur HTTP: 500");
+    expect(TOASTS.exported(12_345)).toBe('Export réussi ! 12\u202f345 signalement(s) exporté(s)');
   });
 });

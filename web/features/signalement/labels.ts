@@ -1,5 +1,6 @@
 // Texts the report screens share (spec §2, §8), gathered so that a screen finds them by name.
 import { OTHERS_BADGE_MAX_CHARS } from '#shared/constants';
+import { formatNumber } from '#web/lib/format';
 
 export const EMPTY_VALUE = 'Non renseigné';
 export const BADGE_EMPTY = 'non renseigné';
@@ -26,9 +27,8 @@ export const TOASTS = {
   mailFailed: "Échec de l'envoi de l'email",
   mailFailedHint: 'Veuillez réessayer plus tard',
   mailSent: 'Email envoyé avec succès !',
-  exported: (n: number) => `Export réussi ! ${n} signalement(s) exporté(s)`,
+  exported: (n: number) => `Export réussi ! ${formatNumber(n)} signalement(s) exporté(s)`,
   exportFailed: (message: string | undefined) => `Erreur lors de l'export: ${message || 'Erreur inconnue'}`,
-  httpError: (status: number) => `Erreur HTTP: ${status}`,
 } as const;
 
 /** The OTHERS description in a subject badge: at most 50 characters, then an ellipsis (§9). */

@@ -4,11 +4,11 @@ import { Dialog } from '#web/components/ui/dialog';
 import { AlertTriangleIcon } from '#web/components/ui/more-icons';
 import { useToast } from '#web/components/ui/toast';
 import { serverMessage } from '#web/lib/errors';
-import { formatDateTime } from '#web/lib/format';
+import { formatDateTime, formatNumber } from '#web/lib/format';
 import { useTRPC } from '#web/lib/trpc';
 
 const TEXT = {
-  banner: (n: number) => `${n} email(s) n'ont pas pu être envoyés.`,
+  banner: (n: number) => `${formatNumber(n)} email(s) n'ont pas pu être envoyés.`,
   open: 'Voir le détail',
   title: 'Emails non envoyés',
   description:

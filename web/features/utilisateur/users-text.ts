@@ -1,3 +1,4 @@
+import { formatNumber } from '#web/lib/format';
 import type { RouterOutputs } from '#web/lib/trpc';
 
 export type UserRow = RouterOutputs['utilisateurs']['list']['items'][number];
@@ -7,7 +8,7 @@ export type Role = RouterOutputs['utilisateurs']['roles'][number];
 export const USERS_TEXT = {
   title: 'Gestion des Utilisateurs',
   searchPlaceholder: 'Rechercher par nom/prénom...',
-  total: (n: number) => `${n} utilisateur(s) au total`,
+  total: (n: number) => `${formatNumber(n)} utilisateur(s) au total`,
   empty: 'Aucun utilisateur trouvé.',
   neverConnected: 'Jamais connecté',
   active: 'Actif',

@@ -37,14 +37,16 @@ export default function AnalysisPage() {
           </>
         }
       />
+      {/* grid-cols-1 is minmax(0, 1fr): a wide table scrolls in its block instead of widening the page (the
+          view was 399 px wide at 375 px). */}
       <div className="flex flex-col gap-6">
         <SummaryBlock period={period} />
-        <div className="grid gap-6 lg:grid-cols-3">
+        <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
           <SeriesBlock period={period} />
           <StatusBlock period={period} />
         </div>
         <DistributionBlock period={period} />
-        <div className="grid gap-6 lg:grid-cols-2">
+        <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
           <TopUsersBlock period={period} />
           <TopPartnersBlock period={period} />
         </div>

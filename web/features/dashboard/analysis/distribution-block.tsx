@@ -46,7 +46,7 @@ export function DistributionBlock({ period }: { period: Period }) {
       actions={tabs}
     >
       {() => (
-        <div className="grid gap-4 lg:grid-cols-2">
+        <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
           <Chart
             type="bar"
             height={Math.max(220, items.length * 32 + 60)}
@@ -61,26 +61,28 @@ export function DistributionBlock({ period }: { period: Period }) {
               dataLabels: { enabled: true, formatter: (v: number) => formatNumber(v) },
             })}
           />
-          <table className="table table-sm" data-testid="distribution-table">
-            <thead>
-              <tr>
-                <th>{DIMENSIONS.find((d) => d.key === dimension)!.label}</th>
-                <th className="text-right">Signalements</th>
-                <th className="text-right">% des reçus</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((i) => (
-                <tr key={i.code}>
-                  <td>{i.designation}</td>
-                  <td className="text-right tabular-nums">{formatNumber(i.count)}</td>
-                  <td className="text-right text-base-content/70 tabular-nums">
-                    {formatPercent(total ? i.count / total : 0)}
-                  </td>
+          <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Tableau de la répartition">
+            <table className="table table-sm" data-testid="distribution-table">
+              <thead>
+                <tr>
+                  <th>{DIMENSIONS.find((d) => d.key === dimension)!.label}</th>
+                  <th className="text-right">Signalements</th>
+                  <th className="text-right">% des reçus</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {items.map((i) => (
+                  <tr key={i.code}>
+                    <td>{i.designation}</td>
+                    <td className="text-right tabular-nums">{formatNumber(i.count)}</td>
+                    <td className="text-right text-base-content/70 tabular-nums">
+                      {formatPercent(total ? i.count / total : 0)}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </div>
       )}
     </Block>

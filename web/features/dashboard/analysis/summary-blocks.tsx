@@ -84,7 +84,7 @@ export function SummaryBlock({ period }: { period: Period }) {
         const alerts = data!.alerts.filter((a) => a.count > 0);
         return (
           <>
-            <div className="grid gap-3 sm:grid-cols-2 xl:grid-cols-5">
+            <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 xl:grid-cols-5">
               {TOTALS.map((t) => (
                 <Total
                   key={t.key}
@@ -202,6 +202,8 @@ export function SeriesBlock({ period }: { period: Period }) {
             xaxis: { categories: points.map((p) => label(p.date)) },
             yaxis: { min: 0, labels: { formatter: (v: number) => formatNumber(Math.round(v)) } },
             legend: { position: 'top' },
+            // Room for the first month's label, which the chart rotates on a phone and would otherwise clip.
+            grid: { padding: { left: 12 } },
           })}
         />
       )}

@@ -22,22 +22,83 @@ import { toOptions, useCanals, usePartenaireOptions, useSubjects } from '../use-
 type Values = z.input<typeof signalementCreateSchema>;
 type Parsed = z.output<typeof signalementCreateSchema>;
 
+/**
+ * The creation dialog. A filled form is not thrown away by a stray Escape, « Annuler » or a click outside:
+ * the user is asked first; an untouched form closes at once. A created report closes it
+ * without asking.
+ */
 export function CreateSignalementDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const [dirty, setDirty] = useState(false);
+  const [asking, setAsking] = useState(false);
+  const close = () => {
+    setAsking(false);
+    setDirty(false);
+    onClose();
+  };
+  const requestClose = () => {
+    if (dirty) setAsking(true);
+    else close();
+  };
   return (
-    <Dialog
-      open={open}
-      onClose={onClose}
-      title="Initialiser un nouveau signalement"
-      description="Renseignez les informations essentielles ; le reste se complète dans le détail."
-      size="lg"
-      data-testid="create-dialog"
-    >
-      {open && <CreateForm onClose={onClose} />}
-    </Dialog>
+    <>
+      <Dialog
+        open={open}
+        onClose={requestClose}
+        title="Initialiser un nouveau signalement"
+        description="Renseignez les informations essentielles ; le reste se complète dans le détail."
+        size="lg"
+        data-testid="create-dialog"
+      >
+        {open && <CreateForm onClose={close} onCancel={requestClose} onDirtyChange={setDirty} />}
+      </Dialog>
+      <DiscardDialog open={open && asking} onDiscard={close} onStay={() => setAsking(false)} />
+    </>
   );
 }
 
-function CreateForm({ onClose }: { onClose: () => void }) {
+/** Asked before a filled creation form is closed; in the style of the detail's leave dialog (§2). */
+function DiscardDialog({
+  open,
+  onDiscard,
+  onStay,
+}: {
+  open: boolean;
+  onDiscard: () => void;
+  onStay: () => void;
+}) {
+  return (
+    <Dialog
+      open={open}
+      onClose={onStay}
+      title="Abandonner ce nouveau signalement ?"
+      description="Les informations saisies seront perdues."
+      size="md"
+      data-testid="discard-dialog"
+      actions={
+        <div className="flex w-full flex-wrap-reverse justify-end gap-2 sm:flex-nowrap">
+          <button type="button" className="btn btn-ghost" onClick={onStay} autoFocus>
+            Continuer la saisie
+          </button>
+          <button type="button" className="btn btn-error" onClick={onDiscard}>
+            Abandonner
+          </button>
+        </div>
+      }
+    />
+  );
+}
+
+function CreateForm({
+  onClose,
+  onCancel,
+  onDirtyChange,
+}: {
+  /** Closes at once (a created report). */
+  onClose: () => void;
+  /** « Annuler »: closes, asking first when the form is filled. */
+  onCancel: () => void;
+  onDirtyChange: (dirty: boolean) => void;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const toast = useToast();
@@ -65,6 +126,8 @@ function CreateForm({ onClose }: { onClose: () => void }) {
   });
   const chosenSubjects = useWatch({ control: form.control, name: 'subjects' });
   const chosenCanal = useWatch({ control: form.control, name: 'canalPrincipal' });
+  const { isDirty } = form.formState;
+  useEffect(() => onDirtyChange(isDirty), [isDirty, onDirtyChange]);
   const otherSubject = chosenSubjects.includes(OTHERS_CODE);
   const otherCanal = chosenCanal === OTHERS_CODE;
 
@@ -155,7 +218,7 @@ function CreateForm({ onClose }: { onClose: () => void }) {
           label="Précisez le canal (Autre)"
         />
       )}
-      <DialogFooter pending={create.isPending} submitLabel="Initialiser" onCancel={onClose} />
+      <DialogFooter pending={create.isPending} submitLabel="Initialiser" onCancel={onCancel} />
     </Form>
   );
 }

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { DownloadIcon } from '#web/components/ui/more-icons';
 import { useToast } from '#web/components/ui/toast';
 import { formatNumber } from '#web/lib/format';
+import { downloadFailureMessage } from '#web/lib/http-errors';
 import { TOASTS } from '../labels';
 import { downloadExport, formatBytes, type ExportProgress } from './export';
 import type { ListFilters } from './list-url';
@@ -21,7 +22,7 @@ export function ExportButton({ filters }: { filters: ListFilters }) {
       const rows = await downloadExport(filters, setProgress, { notesInternes });
       toast.success(TOASTS.exported(rows));
     } catch (error) {
-      toast.error(TOASTS.exportFailed(error instanceof Error ? error.message : undefined));
+      toast.error(TOASTS.exportFailed(downloadFailureMessage(error)));
     } finally {
       setProgress(null);
     }

@@ -1,6 +1,6 @@
 import { dispositionFileName, saveBlob } from '#web/lib/download';
 import { toIsoDate } from '#web/lib/format';
-import { TOASTS } from '../labels';
+import { ensureOk } from '#web/lib/http-errors';
 import { toExportQuery, type ListFilters } from './list-url';
 
 export const EXPORT_URL = '/api/signalements/export/xlsx';
@@ -40,15 +40,15 @@ export function exportUrl(filters: ListFilters, options: ExportOptions = {}): st
 
 /**
  * Downloads the xlsx of the current filters: streamed by the server, read chunk by chunk so the button
- * can show how far it got, then handed to the browser as a blob. Resolves with the number of rows.
+ * can show how far it got, then handed to the browser as a blob. Resolves with the number of rows; a refused
+ * answer rejects with a DownloadError in French (the server's message, else its status's reason).
  */
 export async function downloadExport(
   filters: ListFilters,
   onProgress: (progress: ExportProgress) => void,
   options: ExportOptions = {},
 ): Promise<number> {
-  const response = await fetch(exportUrl(filters, options), { credentials: 'include' });
-  if (!response.ok) throw new Error(TOASTS.httpError(response.status));
+  const response = await ensureOk(await fetch(exportUrl(filters, options), { credentials: 'include' }));
   const header = response.headers.get('X-Total-Count');
   const rows = header !== null && Number.isFinite(Number(header)) ? Number(header) : null;
   const chunks: Uint8Array<ArrayBuffer>[] = [];

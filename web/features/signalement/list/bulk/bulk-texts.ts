@@ -1,7 +1,8 @@
 // The French words of the list's bulk actions (docs/decisions/0035-bulk-actions.md), in one place.
 import { BULK_MAX } from '#shared/constants';
+import { formatNumber } from '#web/lib/format';
 
-const n = (count: number) => count.toLocaleString('fr-FR');
+const n = formatNumber;
 const reports = (count: number) => `${n(count)} signalement${count > 1 ? 's' : ''}`;
 
 export const BULK_TEXTS = {
