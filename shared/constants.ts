@@ -90,7 +90,10 @@ export const IDEMPOTENT_CREATES: readonly string[] = [
   'utilisateurs.create',
 ];
 
-/** Kinds of access-log entries (decision 0015): reads of a report's people and notes, exports, rights, log-ins. */
+/**
+ * Kinds of access-log entries (decision 0015): reads of a report's people and notes, exports, rights, log-ins,
+ * prints of a report (docs/decisions/0043-print-view.md).
+ */
 export const ACCESS_LOG_KINDS = [
   'lecture_personnes',
   'lecture_historique',
@@ -104,6 +107,7 @@ export const ACCESS_LOG_KINDS = [
   'action_groupee',
   'parametres',
   'jeton_api',
+  'impression',
 ] as const;
 export type AccessLogKind = (typeof ACCESS_LOG_KINDS)[number];
 export const PAGE_SIZE_ACCESS_LOG = 50;

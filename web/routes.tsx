@@ -25,6 +25,7 @@ const AccesApiPage = lazy(() => import('./features/acces-api/acces-api-page'));
 const ConfigurationPage = lazy(() => import('./features/configuration/configuration-page'));
 const NotFoundPage = lazy(() => import('./features/errors/not-found-page'));
 const ResumePage = lazy(() => import('./features/signalement/resume-page'));
+const SignalementPrintPage = lazy(() => import('./features/signalement/print/print-page'));
 
 interface ShellRoute {
   path: string;
@@ -77,6 +78,12 @@ export function AppRoutes() {
           <Route path="/definir-mot-de-passe/:token" component={DefinirMotDePassePage} />
           {/* Public summary (§2): no shell, no session. */}
           <Route path="/resume/:code" component={ResumePage} />
+          {/* A report as a printed document (docs/decisions/0043-print-view.md): no shell to hide. */}
+          <Route path="/signalement/imprimer/:code">
+            <RequireAuth>
+              <SignalementPrintPage />
+            </RequireAuth>
+          </Route>
           <Route>
             <RequireAuth>
               <AppShell>

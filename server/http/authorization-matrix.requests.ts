@@ -491,6 +491,8 @@ export function matrixRequests(fixture: MatrixFixture) {
     'signalements.updateLocalisation': () =>
       mutation('signalements.updateLocalisation', { code: data.report, fokontany: 'Ambohitra' }),
     'signalements.historique': () => query('signalements.historique', { code: data.report }),
+    'signalements.impression': () =>
+      query('signalements.impression', { code: data.report, historique: true }),
     'signalements.assignees': () => query('signalements.assignees', { code: data.report }),
     'signalements.assign': async () =>
       mutation('signalements.assign', { code: data.report, utilisateur: await freshStaff() }),

@@ -172,6 +172,7 @@ export const MATRIX: Record<string, Row> = {
   'signalements.localisation':                             [401,   200,   200,   200,   403],
   'signalements.updateLocalisation':                       [401,   403,   200,   200,   403],
   'signalements.historique':                               [401,   200,   200,   200,   403],
+  'signalements.impression':                               [401,   200,   200,   200,   403],
   'signalements.assignees':                                [401,   200,   200,   200,   403],
   'signalements.assign':                                   [401,   403,   200,   200,   403],
   'signalements.bulkPreview':                              [401,   403,   200,   200,   403],

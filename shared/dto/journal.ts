@@ -15,6 +15,7 @@ export const ACCESS_LOG_KIND_LABELS: Record<AccessLogKind, string> = {
   action_groupee: 'Action groupée',
   parametres: 'Paramètres',
   jeton_api: "Jeton d'API",
+  impression: 'Impression',
 };
 
 export const ACCESS_ALERT_KIND_LABELS: Record<AccessAlertKind, string> = {

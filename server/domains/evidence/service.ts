@@ -12,7 +12,7 @@ import { conflict, forbidden } from '#server/errors';
 import { isAdmin } from '../auth/guards';
 import type { SessionUser } from '../auth/session';
 import { recordEvidenceRead } from '../journal/record';
-import { canEditAs, findEditable, findSignalement } from '../signalements/access';
+import { canEditAs, findEditable, findSignalement, type SignalementRow } from '../signalements/access';
 import { recordChange } from '../signalements/history';
 import {
   DELETE_WINDOW_MS,
@@ -33,25 +33,43 @@ export async function listEvidence(
   actor: SessionUser,
   signalement: string,
 ): Promise<EvidenceListDto> {
+  const report = await findSignalement(ctx.db, signalement);
+  const { list, read } = await readEvidence(ctx, actor, report);
+  await recordEvidenceRead(ctx, actor, report.code, read);
+  return list;
+}
+
+/**
+ * The report's files as listEvidence answers them, and what the access log must say of the read, not
+ * logged: for a caller that logs the read itself (the print view). Same need-to-know rule.
+ */
+export async function readEvidence(
+  ctx: EvidenceContext,
+  actor: SessionUser,
+  report: SignalementRow,
+): Promise<{ list: EvidenceListDto; read: { nombre: number } | { protegees: true; masquees: number } }> {
   const { db } = ctx;
   const f = db.t.evidenceFiles;
-  const report = await findSignalement(db, signalement);
   const limits = limitsOf(ctx);
   const finished = and(eq(f.signalementId, report.id), isNotNull(f.sha256));
   if (!mayRead(actor, report)) {
     const [row] = await db.read.select({ n: count() }).from(f).where(finished);
     const masquees = Number(row?.n ?? 0);
-    await recordEvidenceRead(ctx, actor, report.code, { protegees: true, masquees });
-    return { piecesJointes: [], peutAjouter: false, masquees, limites: { ...limits, utilise: 0 } };
+    return {
+      list: { piecesJointes: [], peutAjouter: false, masquees, limites: { ...limits, utilise: 0 } },
+      read: { protegees: true, masquees },
+    };
   }
   const rows = await selectFiles(db, db.read).where(finished).orderBy(desc(f.createdAt), desc(f.id));
-  await recordEvidenceRead(ctx, actor, report.code, { nombre: rows.length });
   const now = ctx.clock.now();
   return {
-    piecesJointes: rows.map((r) => evidenceDto(r, report.code, mayDelete(actor, report, r, now))),
-    peutAjouter: canEditAs(actor)(report),
-    masquees: 0,
-    limites: { ...limits, utilise: rows.reduce((total, r) => total + r.taille, 0) },
+    list: {
+      piecesJointes: rows.map((r) => evidenceDto(r, report.code, mayDelete(actor, report, r, now))),
+      peutAjouter: canEditAs(actor)(report),
+      masquees: 0,
+      limites: { ...limits, utilise: rows.reduce((total, r) => total + r.taille, 0) },
+    },
+    read: { nombre: rows.length },
   };
 }
 

@@ -22,6 +22,7 @@ const READ_KINDS = [
   'lecture_historique',
   'lecture_notes',
   'lecture_pieces_jointes',
+  'impression',
 ] as const;
 
 /** Whether the user already has an alert of this kind since `since` (one alert per rule and day). */

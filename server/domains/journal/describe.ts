@@ -132,6 +132,29 @@ function describeToken(d: Details): string {
   }
 }
 
+/** What one part of a print held: its number, or how many were withheld (need to know). */
+function printedPart(d: unknown, one: string, many: string): string {
+  const part = d && typeof d === 'object' ? (d as Details) : {};
+  if (num(part.masquees) > 0)
+    return `${many} protégées : ${plural(num(part.masquees), 'masquée', 'masquées')}`;
+  const n = num(part.nombre);
+  return `${n > 1 ? many : one} (${n})`;
+}
+
+/** A print of a report (docs/decisions/0043-print-view.md): what it held, people first. */
+function describePrint(d: Details): string {
+  const parts = [
+    printedPart(d.auteurs, 'Auteur présumé', 'Auteurs présumés'),
+    printedPart(d.sources, 'Source', 'Sources'),
+    printedPart(d.victimes, 'Victime', 'Victimes'),
+    printedPart(d.notes, 'Note interne', 'Notes internes'),
+    printedPart(d.piecesJointes, 'Pièce jointe', 'Pièces jointes'),
+  ];
+  if (d.historique && typeof d.historique === 'object')
+    parts.push(`historique : ${plural(num((d.historique as Details).entrees), 'entrée', 'entrées')}`);
+  return `Impression du signalement : ${parts.join(', ')}`;
+}
+
 /** One French line saying what an entry read, exported or changed. */
 export function describeEntry(kind: AccessLogKind, d: Details): string {
   switch (kind) {
@@ -171,6 +194,8 @@ export function describeEntry(kind: AccessLogKind, d: Details): string {
       return describeBulk(d);
     case 'jeton_api':
       return describeToken(d);
+    case 'impression':
+      return describePrint(d);
     default:
       return ACCESS_LOG_KIND_LABELS[kind] ?? String(kind);
   }

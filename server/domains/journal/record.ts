@@ -78,7 +78,8 @@ export async function recordEvidenceRead(
 async function recordRead(
   ctx: Services,
   actor: Actor,
-  kind: 'lecture_personnes' | 'lecture_historique' | 'lecture_notes' | 'lecture_pieces_jointes',
+  kind:
+    'lecture_personnes' | 'lecture_historique' | 'lecture_notes' | 'lecture_pieces_jointes' | 'impression',
   signalement: string,
   details: Record<string, unknown>,
 ) {
@@ -219,4 +220,31 @@ async function accountEmail(db: Database, userId: number): Promise<string | null
   const u = db.t.utilisateurs;
   const [row] = await db.read.select({ email: u.email }).from(u).where(eq(u.id, userId)).limit(1);
   return row?.email ?? null;
+}
+
+/** One part of a print: how many were printed, or how many were withheld from the reader (need to know). */
+export type PrintedPart = { nombre: number } | { protegees: true; masquees: number };
+
+/** What a print of a report held (docs/decisions/0043-print-view.md): counts, never a name. */
+export interface PrintRecord {
+  auteurs: PrintedPart;
+  sources: PrintedPart;
+  victimes: PrintedPart;
+  notes: PrintedPart;
+  piecesJointes: PrintedPart;
+  /** Present when the history was printed. */
+  historique?: { entrees: number; masquees: number };
+}
+
+/**
+ * A print of a report (docs/decisions/0043-print-view.md): one entry for the whole print, written before its
+ * data is returned; a print shows people, so it counts as a read of them for the `lecture_massive` alerts.
+ */
+export async function recordPrint(
+  ctx: Services,
+  actor: Actor,
+  signalement: string,
+  record: PrintRecord,
+): Promise<void> {
+  await recordRead(ctx, actor, 'impression', signalement, { ...record });
 }

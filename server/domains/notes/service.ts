@@ -13,7 +13,7 @@ import type { Orm } from '#server/db/client';
 import { insertWithFreshCode } from '#server/db/fresh-code';
 import { conflict, forbidden, notFound } from '#server/errors';
 import type { SessionUser } from '../auth/session';
-import { recordNotesRead } from '../journal/record';
+import { recordNotesRead, type NotesRead } from '../journal/record';
 import { selectNotes } from './queries';
 import { iri } from '../referentiels/dto';
 import {
@@ -91,25 +91,40 @@ export async function listNotes(
   actor: SessionUser,
   signalement: string,
 ): Promise<NotesListDto> {
+  const report = await findSignalement(ctx.db, signalement);
+  const { list, read } = await readNotes(ctx, actor, report);
+  await recordNotesRead(ctx, actor, report.code, read);
+  return list;
+}
+
+/**
+ * The report's notes as listNotes answers them, and what the access log must say of the read, not logged:
+ * for a caller that logs the read itself (the print view). Same need-to-know rule.
+ */
+export async function readNotes(
+  ctx: NotesContext,
+  actor: SessionUser,
+  report: SignalementRow,
+): Promise<{ list: NotesListDto; read: NotesRead }> {
   const { db } = ctx;
-  const report = await findSignalement(db, signalement);
   const n = db.t.reportNotes;
   if (!mayReadNotes(actor, report)) {
     const [row] = await db.read.select({ n: count() }).from(n).where(eq(n.signalementId, report.id));
     const masquees = Number(row?.n ?? 0);
-    await recordNotesRead(ctx, actor, report.code, { protegees: true, masquees });
-    return { notes: [], peutAjouter: false, masquees };
+    return { list: { notes: [], peutAjouter: false, masquees }, read: { protegees: true, masquees } };
   }
   const rows = await selectNotes(db, db.read)
     .where(eq(n.signalementId, report.id))
     .orderBy(asc(n.createdAt), asc(n.id));
-  await recordNotesRead(ctx, actor, report.code, { nombre: rows.length });
   const mayWrite = canEditAs(actor)(report);
   const now = ctx.clock.now();
   return {
-    notes: rows.map((r) => noteDto(opened(ctx, r), report.code, actor, mayWrite, now)),
-    peutAjouter: mayWrite,
-    masquees: 0,
+    list: {
+      notes: rows.map((r) => noteDto(opened(ctx, r), report.code, actor, mayWrite, now)),
+      peutAjouter: mayWrite,
+      masquees: 0,
+    },
+    read: { nombre: rows.length },
   };
 }
 

@@ -73,6 +73,8 @@ describe.each(await testEngines())('need to know for sources on %s', (engine) =>
     'tRPC signalements.historique': (c: Caller) => trpcQuery(c, 'signalements.historique', { code: report }),
     'REST signalement': (c: Caller) => send(c, 'GET', `/api/signalements/${report}`),
     'tRPC signalements.get': (c: Caller) => trpcQuery(c, 'signalements.get', { code: report }),
+    'tRPC signalements.impression': (c: Caller) =>
+      trpcQuery(c, 'signalements.impression', { code: report, historique: true }),
     'REST export list': (c: Caller) => send(c, 'GET', `/api/signalements/export/list?search=${report}`),
   });
   const sourcesOf = (body: string, door: 'rest' | 'trpc') => {

@@ -10,6 +10,7 @@ import type {
   victimeSchema,
 } from '#shared/schemas/signalements';
 import type { Services } from '#server/context';
+import type { Database } from '#server/db/client';
 import type { SessionUser } from '../auth/session';
 import { recordPeopleRead } from '../journal/record';
 import { iri } from '../referentiels/dto';
@@ -18,7 +19,10 @@ import { diff } from '../signalements/history';
 import { afterChange, findPerson, insertWithCode, personForRead, pick, PREFIX } from './person-rows';
 
 export { deletePerson } from './person-rows';
-export { createSource, listSources, rereadSource, updateSource } from './sources';
+export { createSource, listSources, readSources, rereadSource, updateSource } from './sources';
+
+/** What the reads below need of a report. */
+type ReportRef = { id: number; code: string };
 
 // ---------------------------------------------------------------- authors
 /** The report's presumed authors; the read is written in the access log before they are returned. */
@@ -27,15 +31,20 @@ export async function listAuteurs(
   actor: SessionUser,
   signalement: string,
 ): Promise<AuteurDto[]> {
-  const { db } = ctx;
-  const report = await findSignalement(db, signalement);
+  const report = await findSignalement(ctx.db, signalement);
+  const auteurs = await readAuteurs(ctx.db, report);
+  await recordPeopleRead(ctx, actor, report.code, { personnes: 'auteurs', nombre: auteurs.length });
+  return auteurs;
+}
+
+/** The report's presumed authors, not logged: for a caller that logs the read itself (the print view). */
+export async function readAuteurs(db: Database, report: ReportRef): Promise<AuteurDto[]> {
   const t = db.t.presumeAuteurs;
   const rows = await db.read
     .select()
     .from(t)
     .where(eq(t.signalementId, report.id))
     .orderBy(asc(t.createdAt), asc(t.id));
-  await recordPeopleRead(ctx, actor, report.code, { personnes: 'auteurs', nombre: rows.length });
   return rows.map((r) => auteurDto(r, report.code));
 }
 
@@ -120,15 +129,20 @@ export async function listVictimes(
   actor: SessionUser,
   signalement: string,
 ): Promise<VictimeDto[]> {
-  const { db } = ctx;
-  const report = await findSignalement(db, signalement);
+  const report = await findSignalement(ctx.db, signalement);
+  const victimes = await readVictimes(ctx.db, report);
+  await recordPeopleRead(ctx, actor, report.code, { personnes: 'victimes', nombre: victimes.length });
+  return victimes;
+}
+
+/** The report's victims, not logged: for a caller that logs the read itself (the print view). */
+export async function readVictimes(db: Database, report: ReportRef): Promise<VictimeDto[]> {
   const t = db.t.victimes;
   const rows = await db.read
     .select()
     .from(t)
     .where(eq(t.signalementId, report.id))
     .orderBy(asc(t.createdAt), asc(t.id));
-  await recordPeopleRead(ctx, actor, report.code, { personnes: 'victimes', nombre: rows.length });
   return rows.map((r) => victimeDto(r, report.code));
 }
 

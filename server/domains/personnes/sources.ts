@@ -4,13 +4,19 @@ import { asc, count, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { SourceDto, SourcesListDto } from '#shared/dto/signalements';
 import type { sourceCreateSchema, sourceSchema } from '#shared/schemas/signalements';
-import { cipherOf, type Services } from '#server/context';
+import { cipherOf, type Services, type WithCipher } from '#server/context';
 import { openSource, sealSource } from '#server/crypto/sources';
 import type { Database, Orm } from '#server/db/client';
 import type { SessionUser } from '../auth/session';
-import { recordPeopleRead } from '../journal/record';
+import { recordPeopleRead, type PeopleRead } from '../journal/record';
 import { iri } from '../referentiels/dto';
-import { canSeeSources, findEditable, findSignalement, idsOf } from '../signalements/access';
+import {
+  canSeeSources,
+  findEditable,
+  findSignalement,
+  idsOf,
+  type SignalementRow,
+} from '../signalements/access';
 import { diff } from '../signalements/history';
 import { afterChange, findPerson, insertWithCode, personForRead, pick, PREFIX } from './person-rows';
 
@@ -64,8 +70,22 @@ export async function listSources(
   actor: SessionUser,
   signalement: string,
 ): Promise<SourcesListDto> {
+  const report = await findSignalement(ctx.db, signalement);
+  const { list, read } = await readSources(ctx, actor, report);
+  await recordPeopleRead(ctx, actor, report.code, read);
+  return list;
+}
+
+/**
+ * The report's sources as listSources answers them, and what the access log must say of the read, not
+ * logged: for a caller that logs the read itself (the print view). Same need-to-know rule.
+ */
+export async function readSources(
+  ctx: WithCipher,
+  actor: SessionUser,
+  report: SignalementRow,
+): Promise<{ list: SourcesListDto; read: PeopleRead }> {
   const { db } = ctx;
-  const report = await findSignalement(db, signalement);
   const t = db.t;
   if (!canSeeSources(actor, report)) {
     const [row] = await db.read
@@ -73,8 +93,10 @@ export async function listSources(
       .from(t.sources)
       .where(eq(t.sources.signalementId, report.id));
     const masquees = Number(row?.n ?? 0);
-    await recordPeopleRead(ctx, actor, report.code, { personnes: 'sources', protegees: true, masquees });
-    return { sources: [], isAnonyme: true, sourcesProtegees: masquees };
+    return {
+      list: { sources: [], isAnonyme: true, sourcesProtegees: masquees },
+      read: { personnes: 'sources', protegees: true, masquees },
+    };
   }
   const rows = await db.read
     .select()
@@ -86,12 +108,14 @@ export async function listSources(
     db.read,
     rows.map((r) => r.id),
   );
-  await recordPeopleRead(ctx, actor, report.code, { personnes: 'sources', nombre: rows.length });
   const cipher = cipherOf(ctx);
   return {
-    sources: rows.map((r) => sourceDto(openSource(cipher, r), canaux.get(r.id) ?? [], report.code)),
-    isAnonyme: report.isAnonyme,
-    sourcesProtegees: 0,
+    list: {
+      sources: rows.map((r) => sourceDto(openSource(cipher, r), canaux.get(r.id) ?? [], report.code)),
+      isAnonyme: report.isAnonyme,
+      sourcesProtegees: 0,
+    },
+    read: { personnes: 'sources', nombre: rows.length },
   };
 }
 

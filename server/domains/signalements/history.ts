@@ -2,13 +2,13 @@
 // transaction as the change. Recording a change also moves lastActionAt (docs/decisions/0011).
 import { desc, eq } from 'drizzle-orm';
 import type { HistoriqueEntryDto } from '#shared/dto/signalements';
-import { cipherOf, type Services } from '#server/context';
+import { cipherOf, type Services, type WithCipher } from '#server/context';
 import type { DataCipher } from '#server/crypto/cipher';
 import { openSourceChanges, sealSourceChanges } from '#server/crypto/sources';
 import type { Database, Orm } from '#server/db/client';
 import type { SessionUser } from '../auth/session';
 import { recordHistoryRead } from '../journal/record';
-import { canSeeSources, findSignalement } from './access';
+import { canSeeSources, findSignalement, type SignalementRow } from './access';
 
 export type Changes = Record<string, { from: unknown; to: unknown }>;
 
@@ -66,9 +66,27 @@ export async function listHistorique(
   actor: SessionUser,
   code: string,
 ): Promise<HistoriqueEntryDto[]> {
+  const report = await findSignalement(ctx.db, code);
+  const entries = await readHistorique(ctx, actor, report);
+  const people = entries.filter((e) => isPeopleAction(e.action));
+  if (people.length > 0) {
+    await recordHistoryRead(ctx, actor, report.code, {
+      entrees: entries.length,
+      personnes: people.length,
+      masquees: people.filter((e) => e.masque).length,
+    });
+  }
+  return entries;
+}
+
+/** The history as listHistorique answers it, not logged: for a caller that logs the read itself (the print view). */
+export async function readHistorique(
+  ctx: WithCipher,
+  actor: SessionUser,
+  report: SignalementRow,
+): Promise<HistoriqueEntryDto[]> {
   const { db } = ctx;
   const { signalementHistorique: h, utilisateurs: u } = db.t;
-  const report = await findSignalement(db, code);
   const hideSources = !canSeeSources(actor, report);
   const cipher = hideSources ? null : cipherOf(ctx);
   const rows = await db.read
@@ -83,7 +101,7 @@ export async function listHistorique(
     .leftJoin(u, eq(u.id, h.userId))
     .where(eq(h.signalementId, report.id))
     .orderBy(desc(h.at), desc(h.id));
-  const entries = rows.map((r) => {
+  return rows.map((r) => {
     const entry: HistoriqueEntryDto = {
       id: r.id,
       at: r.at.toISOString(),
@@ -101,15 +119,6 @@ export async function listHistorique(
     }
     return entry;
   });
-  const people = entries.filter((e) => isPeopleAction(e.action));
-  if (people.length > 0) {
-    await recordHistoryRead(ctx, actor, report.code, {
-      entrees: entries.length,
-      personnes: people.length,
-      masquees: people.filter((e) => e.masque).length,
-    });
-  }
-  return entries;
 }
 
 /** Entries that carry a person's fields (authors, sources, victims). */

@@ -14,6 +14,7 @@ import { assign, listAssignees, unassign } from './assignees';
 import { previewBulk, runBulk } from './bulk';
 import { listHistorique } from './history';
 import { defaultMailContent, notifyPartner } from './partner-mail';
+import { getImpression } from './print';
 import { getResume } from './resume';
 import * as service from './service';
 import { trpcIdempotent } from '../idempotency/doors';
@@ -53,6 +54,12 @@ export const signalementsRouter = router({
   historique: authedProcedure
     .input(byCode)
     .query(({ ctx, input }) => listHistorique(ctx, ctx.auth.user, input.code)),
+  // The print view (docs/decisions/0043-print-view.md): the report, its people as the reader may see them, logged.
+  impression: authedProcedure
+    .input(byCode.extend({ historique: z.boolean().default(false) }))
+    .query(({ ctx, input }) =>
+      getImpression(ctx, ctx.auth.user, input.code, { historique: input.historique }),
+    ),
   defaultMailContent: authedProcedure
     .input(byCode)
     .query(({ ctx, input }) => defaultMailContent(ctx, ctx.auth.user, input.code)),

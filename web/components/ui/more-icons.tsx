@@ -114,3 +114,10 @@ export const FilterIcon = (p: IconProps) => (
     <path d="M22 3H2l8 9.5V19l4 2v-8.5z" />
   </Icon>
 );
+export const PrinterIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M6 9V3h12v6" />
+    <rect x="3" y="9" width="18" height="8" rx="2" />
+    <path d="M6 14h12v7H6z" />
+  </Icon>
+);

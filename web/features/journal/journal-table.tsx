@@ -19,6 +19,7 @@ const KIND_TONES: Record<AccessLogKind, BadgeTone> = {
   action_groupee: 'red',
   parametres: 'blue',
   jeton_api: 'violet',
+  impression: 'amber',
 };
 
 /**

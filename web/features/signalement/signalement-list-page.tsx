@@ -44,46 +44,51 @@ export default function SignalementListPage() {
     listSearchString(filters),
   );
 
+  // On paper, the table alone (docs/decisions/0043-print-view.md): no filters, actions or pagination.
   return (
-    <>
-      <PageHeader
-        title="Signalements"
-        breadcrumb={[{ label: 'Signalements' }]}
-        actions={
-          <>
-            {hasActiveFilters(filters) && (
+    <div className="print-liste">
+      <div className="print:hidden">
+        <PageHeader
+          title="Signalements"
+          breadcrumb={[{ label: 'Signalements' }]}
+          actions={
+            <>
+              {hasActiveFilters(filters) && (
+                <button
+                  type="button"
+                  className="btn btn-outline self-start"
+                  data-testid="save-filter-button"
+                  onClick={() => setSaving(true)}
+                >
+                  <SaveIcon />
+                  {FILTRES_TEXT.save.button}
+                </button>
+              )}
+              <ExportButton filters={filters} />
               <button
                 type="button"
-                className="btn btn-outline self-start"
-                data-testid="save-filter-button"
-                onClick={() => setSaving(true)}
+                className="btn btn-primary self-start"
+                data-testid="create-button"
+                onClick={() => setCreating(true)}
               >
-                <SaveIcon />
-                {FILTRES_TEXT.save.button}
+                <PlusIcon />
+                Nouveau signalement
               </button>
-            )}
-            <ExportButton filters={filters} />
-            <button
-              type="button"
-              className="btn btn-primary self-start"
-              data-testid="create-button"
-              onClick={() => setCreating(true)}
-            >
-              <PlusIcon />
-              Nouveau signalement
-            </button>
-          </>
-        }
-      />
-      <div className="card border border-base-300 bg-base-100">
-        <div className="card-body gap-4 p-4 md:p-6">
-          <ListFilters filters={filters} update={update} />
-          <BulkActions
-            selection={selection}
-            filters={filters}
-            total={total}
-            totalExact={list.data?.totalExact ?? true}
-          />
+            </>
+          }
+        />
+      </div>
+      <div className="card border border-base-300 bg-base-100 print:border-0">
+        <div className="card-body gap-4 p-4 md:p-6 print:p-0">
+          <div className="flex flex-col gap-4 print:hidden">
+            <ListFilters filters={filters} update={update} />
+            <BulkActions
+              selection={selection}
+              filters={filters}
+              total={total}
+              totalExact={list.data?.totalExact ?? true}
+            />
+          </div>
           <div
             className={list.isPlaceholderData ? 'opacity-60 transition-opacity' : undefined}
             aria-busy={list.isFetching}
@@ -106,13 +111,15 @@ export default function SignalementListPage() {
             )}
           </div>
           {!list.isError && (
-            <Pagination
-              page={filters.page}
-              totalItems={total}
-              totalExact={list.data?.totalExact ?? true}
-              pageSize={PAGE_SIZE_SIGNALEMENTS}
-              onPageChange={(page) => update({ page })}
-            />
+            <div className="print:hidden">
+              <Pagination
+                page={filters.page}
+                totalItems={total}
+                totalExact={list.data?.totalExact ?? true}
+                pageSize={PAGE_SIZE_SIGNALEMENTS}
+                onPageChange={(page) => update({ page })}
+              />
+            </div>
           )}
         </div>
       </div>
@@ -122,6 +129,6 @@ export default function SignalementListPage() {
         requete={listSearchString({ ...filters, page: 1 })}
         onClose={() => setSaving(false)}
       />
-    </>
+    </div>
   );
 }

@@ -1,9 +1,11 @@
 import type { ReactNode } from 'react';
 import type { SignalementDto } from '#shared/dto/signalements';
 import { Badge } from '#web/components/ui/badge';
-import { LockIcon, MailIcon, MoreIcon, SaveIcon } from '#web/components/ui/more-icons';
+import { Link } from 'wouter';
+import { LockIcon, MailIcon, MoreIcon, PrinterIcon, SaveIcon } from '#web/components/ui/more-icons';
 import { usePopover } from '#web/components/ui/use-popover';
 import { BADGE_EMPTY, IN_PROGRESS, TREATED } from '../labels';
+import { PRINT_TEXT, printPath } from '../print/print-text';
 
 export interface HeaderCardProps {
   signalement: SignalementDto;
@@ -47,8 +49,12 @@ export function HeaderCard({ signalement: s, dirty, saving, onSave, onMail }: He
                 Sauvegarder
               </button>
             )}
-            {/* Only the creator or an admin may write to the partner (the server refuses others). */}
-            {s.canEdit && <OtherActions partner={s.partenaire.designation} onMail={onMail} />}
+            {/* Printing is every reader's; only who may edit writes to the partner (the server refuses others). */}
+            <OtherActions
+              code={s.code}
+              partner={s.canEdit ? s.partenaire.designation : null}
+              onMail={onMail}
+            />
           </div>
         </div>
         {!s.canEdit && (
@@ -92,7 +98,16 @@ function LabelledBadge({
   );
 }
 
-function OtherActions({ partner, onMail }: { partner: string; onMail: () => void }) {
+function OtherActions({
+  code,
+  partner,
+  onMail,
+}: {
+  code: string;
+  /** The partner to write to, null when the reader may not. */
+  partner: string | null;
+  onMail: () => void;
+}) {
   const { open, setOpen, ref } = usePopover<HTMLDivElement>();
   return (
     <div ref={ref} className="relative">
@@ -113,18 +128,26 @@ function OtherActions({ partner, onMail }: { partner: string; onMail: () => void
           className="menu absolute top-full right-0 z-40 mt-1 w-72 max-w-[calc(100vw-2rem)] rounded-box border border-base-300 bg-base-100 p-1 shadow-lg"
         >
           <li role="none">
-            <button
-              type="button"
-              role="menuitem"
-              onClick={() => {
-                setOpen(false);
-                onMail();
-              }}
-            >
-              <MailIcon />
-              Envoyer un email à {partner}
-            </button>
+            <Link href={printPath(code)} role="menuitem" data-testid="print-action">
+              <PrinterIcon />
+              {PRINT_TEXT.print}
+            </Link>
           </li>
+          {partner !== null && (
+            <li role="none">
+              <button
+                type="button"
+                role="menuitem"
+                onClick={() => {
+                  setOpen(false);
+                  onMail();
+                }}
+              >
+                <MailIcon />
+                Envoyer un email à {partner}
+              </button>
+            </li>
+          )}
         </ul>
       )}
     </div>

@@ -61,7 +61,7 @@ export function SignalementTable({
           <thead>
             <tr>
               {selection && (
-                <th className="w-8">
+                <th className="w-8 print:hidden">
                   <SelectCheckbox
                     label={BULK_TEXTS.selectPage}
                     checked={selection.allOnPage}
@@ -89,7 +89,7 @@ export function SignalementTable({
                 data-testid="signalement-row"
                 data-code={s.code}
               >
-                {selection && <td>{rowBox(s.code)}</td>}
+                {selection && <td className="print:hidden">{rowBox(s.code)}</td>}
                 <td className="whitespace-nowrap">
                   <Link
                     href={detailPath(s.code)}

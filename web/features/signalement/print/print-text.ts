@@ -1,0 +1,23 @@
+// The French words of the print view (docs/decisions/0043-print-view.md).
+
+/** The print view of a report; kept here (not in the lazy page) so the detail's menu links to it cheaply. */
+export const printPath = (code: string, historique = false) =>
+  `/signalement/imprimer/${encodeURIComponent(code)}${historique ? '?historique=1' : ''}`;
+
+export const PRINT_TEXT = {
+  pageTitle: 'Impression du signalement',
+  toolbar: "Actions d'impression",
+  back: 'Retour',
+  print: 'Imprimer',
+  withHistory: "Inclure l'historique",
+  printedBy: (date: string, name: string) => `Imprimé le ${date} par ${name}`,
+  loadFailed: "Impossible de préparer l'impression du signalement.",
+  notFound: 'Signalement non trouvé.',
+  noneAuteur: 'Aucun auteur présumé.',
+  noneSource: 'Aucune source.',
+  noneVictime: 'Aucune victime.',
+  noneNote: 'Aucune note interne.',
+  noneFile: 'Aucune pièce jointe.',
+  noneHistory: 'Aucune modification enregistrée.',
+  anonymous: 'Signalement anonyme',
+} as const;
