@@ -68,8 +68,9 @@ export function EditConflictDialog({
       }
     >
       {conflict && (
-        <div className="overflow-x-auto">
-          <table className="table table-sm" data-testid="edit-conflict-table">
+        // Fixed columns that wrap long values: no horizontal scrolling region, even at 375 px.
+        <div>
+          <table className="table table-sm w-full table-fixed" data-testid="edit-conflict-table">
             <thead>
               <tr>
                 <th scope="col">{T.field}</th>
