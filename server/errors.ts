@@ -41,6 +41,15 @@ export function domainErrorOf(error: unknown): DomainError | null {
   return null;
 }
 
+/**
+ * What a domain error adds to its answer besides the status and the message (`details.answer`): the REST
+ * body carries its fields, a tRPC error its `data.details` (an edit conflict's values, decision 0047).
+ */
+export function answerFields(error: DomainError): Record<string, unknown> | undefined {
+  const answer = error.details?.answer;
+  return answer && typeof answer === 'object' ? (answer as Record<string, unknown>) : undefined;
+}
+
 /** A refusal at the HTTP layer that no domain kind names (415 for a body that is not JSON). */
 export class HttpError extends Error {
   constructor(

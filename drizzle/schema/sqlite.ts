@@ -323,6 +323,9 @@ export const signalements = table(
     // is open and its niveau has one; NO_DUE_DAY otherwise, so that one plain index serves the « En retard »
     // filter and the sort by due day alike on both engines. Written by refreshDueDays only.
     dueDay: integer('due_day').notNull().default(NO_DUE_DAY),
+    // The edit precondition (docs/decisions/0047-edit-conflicts.md): one more at every write of the report's
+    // own fields, compared and moved in the same UPDATE.
+    version: integer('version').notNull().default(1),
   },
   (t) => [
     // The list's order; due_day rides along so « En retard » in that order is read from the index alone

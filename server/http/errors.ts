@@ -4,7 +4,15 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ZodError } from 'zod';
 import '#shared/schemas/zod-french';
 import { isConnectionLost } from '../db/connection-lost';
-import { DomainError, domainErrorOf, HTTP_STATUS, HttpError, MESSAGES, unavailable } from '../errors';
+import {
+  answerFields,
+  DomainError,
+  domainErrorOf,
+  HTTP_STATUS,
+  HttpError,
+  MESSAGES,
+  unavailable,
+} from '../errors';
 
 /** Fastify's own 4xx (bad JSON, body too large, unknown media type…) answered in French. */
 const FRENCH_BY_STATUS: Partial<Record<number, string>> = {
@@ -43,7 +51,7 @@ export function registerErrorHandler(app: FastifyInstance) {
       const scheme = error.details?.wwwAuthenticate;
       if (typeof scheme === 'string') reply.header('www-authenticate', scheme);
       const status = HTTP_STATUS[error.kind];
-      return reply.code(status).send({ status, message: error.message });
+      return reply.code(status).send({ status, message: error.message, ...answerFields(error) });
     }
     if (error instanceof ZodError) {
       const violations = error.issues.map((i) => ({ propertyPath: i.path.join('.'), message: i.message }));

@@ -3,7 +3,7 @@ import { ZodError } from 'zod';
 import { ROLE_ADMIN } from '#shared/constants';
 import type { RequestContext } from '../context';
 import { isConnectionLost } from '../db/connection-lost';
-import { DomainError, domainErrorOf, MESSAGES, TRPC_CODE, unavailable } from '../errors';
+import { answerFields, DomainError, domainErrorOf, MESSAGES, TRPC_CODE, unavailable } from '../errors';
 import { twoFactorStep } from '../domains/auth/two-factor-step';
 import { refuseHostileInput } from '../http/input-guard';
 
@@ -60,6 +60,8 @@ const t = initTRPC
           code: shape.data.code,
           httpStatus: shape.data.httpStatus,
           fieldErrors: zod ? zod.flatten().fieldErrors : undefined,
+          // An edit conflict's version and values (docs/decisions/0047-edit-conflicts.md).
+          details: error.cause instanceof DomainError ? answerFields(error.cause) : undefined,
         },
       };
     },

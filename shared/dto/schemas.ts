@@ -95,6 +95,21 @@ export const signalementDtoSchema = z.object({
   assignees: z.array(staffRefDtoSchema),
   canEdit: z.boolean(),
   canAssign: z.boolean(),
+  version: z.number().int().min(1).describe('Version du signalement (précondition If-Match / ETag)'),
+});
+
+/** A stale edit's 409 (docs/decisions/0047-edit-conflicts.md). */
+export const editConflictDtoSchema = z.object({
+  status: z.literal(409),
+  message: z.string(),
+  version: z.number().int().min(1).describe('Version actuelle du signalement'),
+  champs: z.array(
+    z.object({
+      champ: z.string().describe('Champ modifié par la requête'),
+      valeurActuelle: z.unknown().describe('Valeur actuelle sur le serveur'),
+      votreValeur: z.unknown().describe('Valeur envoyée'),
+    }),
+  ),
 });
 
 const listRef = z.object(coded);

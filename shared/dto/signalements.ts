@@ -93,6 +93,11 @@ export interface SignalementDto {
   canEdit: boolean;
   /** Whether the caller may assign and unassign it (its creator or an admin). */
   canAssign: boolean;
+  /**
+   * One more at every change of the report's own fields: the edit precondition (`expectedVersion`,
+   * `If-Match`), docs/decisions/0047-edit-conflicts.md.
+   */
+  version: number;
 }
 
 /**

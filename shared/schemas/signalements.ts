@@ -94,6 +94,12 @@ export const signalementPatchSchema = z
   .partial();
 export type SignalementPatchInput = z.input<typeof signalementPatchSchema>;
 
+/**
+ * The version the caller read (SignalementDto.version): with it, a write over a report changed since is
+ * refused with a 409 (docs/decisions/0047-edit-conflicts.md); without it, the write happens as before.
+ */
+export const expectedVersionSchema = z.number().int().min(1).max(2_147_483_647).optional();
+
 /** The detail form as a whole (client side): the §5 detail rules on the full set of values. */
 export const signalementDetailFormSchema = z
   .object({

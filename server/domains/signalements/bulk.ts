@@ -381,13 +381,19 @@ async function apply(
       const kept = new Set(keep);
       const move = ids.filter((id) => !kept.has(id));
       const isTreated = statut.kind !== 'open';
+      // Each changed report's version moves (docs/decisions/0047-edit-conflicts.md): a form opened before
+      // the action no longer saves over its statut unseen.
+      const version = sql`${s.version} + 1`;
       if (keep.length > 0)
-        await tx.update(s).set({ statutId: statut.id, isTreated }).where(db.dialect.idList(s.id, keep));
+        await tx
+          .update(s)
+          .set({ statutId: statut.id, isTreated, version })
+          .where(db.dialect.idList(s.id, keep));
       if (move.length > 0) {
         const closeAt = statut.kind === 'closed' ? at : null;
         await tx
           .update(s)
-          .set({ statutId: statut.id, isTreated, closeAt })
+          .set({ statutId: statut.id, isTreated, closeAt, version })
           .where(db.dialect.idList(s.id, move));
       }
       await refreshDueDays(db, { ids }); // a treated or closed report is due no more, a reopened one again
@@ -428,11 +434,16 @@ async function apply(
 
 /**
  * The one place a bulk action writes a niveau (docs/decisions/0035-bulk-actions.md): whatever else a
- * niveau decides for a report belongs here too, in the same transaction.
+ * niveau decides for a report belongs here too, in the same transaction. Assignments live in their own
+ * table and leave the version alone.
  */
 export async function applyNiveau(db: Database, tx: Orm, reportIds: number[], niveauId: number | null) {
   const s = db.t.signalements;
-  await tx.update(s).set({ niveauId }).where(db.dialect.idList(s.id, reportIds));
+  // The version moves too (docs/decisions/0047-edit-conflicts.md).
+  await tx
+    .update(s)
+    .set({ niveauId, version: sql`${s.version} + 1` })
+    .where(db.dialect.idList(s.id, reportIds));
 }
 
 async function niveauNames(db: Database, tx: Orm, ids: number[]): Promise<Map<number, string>> {

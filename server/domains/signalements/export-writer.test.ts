@@ -46,6 +46,7 @@ function fakeRow(n: number): ExportRow {
     assignees: [],
     canEdit: false,
     canAssign: false,
+    version: 1,
   } as SignalementDto;
   return { item, counts: { auteurs: n % 3, sources: 0, victimes: 1 } };
 }

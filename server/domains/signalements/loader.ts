@@ -185,6 +185,7 @@ export async function loadSignalementsById(
       assignees: assignees.map(staffRef),
       canEdit: canEdit(rights),
       canAssign: canAssign(rights),
+      version: Number(r.s.version),
     };
     return [{ id, item: dto }];
   });

@@ -31,6 +31,7 @@ function reportRowColumns(db: ReadOnlyDatabase) {
       description: s.description,
       actionProvisoires: s.actionProvisoires,
       preuves: s.preuves,
+      version: s.version,
     },
     createdBy: {
       code: t.utilisateurs.code,

@@ -21,6 +21,7 @@ import {
   auteurDtoSchema,
   bulkPreviewDtoSchema,
   bulkResultDtoSchema,
+  editConflictDtoSchema,
   historiqueEntryDtoSchema,
   localisationDtoSchema,
   signalementDtoSchema,
@@ -48,6 +49,7 @@ import { runReadTask } from './tasks/read-tasks';
 import type { TokenCaller } from '../jetons-api/bearer';
 import { partnerReport, partnerReports } from '../jetons-api/partner-reports';
 import { HttpError } from '#server/errors';
+import { ifMatchVersion, versionOfJson, versionTag } from '#server/http/etag';
 
 /** A create through a partner API token without its key (docs/decisions/0038): 428 Precondition Required. */
 export const TOKEN_IDEMPOTENCY_REQUIRED =
@@ -60,6 +62,19 @@ const partnerListSchema = z.object({ page: z.coerce.number().int().min(1).max(10
 const JSON_UTF8 = 'application/json; charset=utf-8';
 
 const assigneeParamsSchema = codeParamsSchema.extend({ utilisateur: codeParamsSchema.shape.code });
+
+/** The edit precondition's documentation (docs/decisions/0047-edit-conflicts.md). */
+const IF_MATCH_HEADER = {
+  description:
+    'Facultatif : l’ETag du signalement lu (W/"<version>"). Si le signalement a changé depuis, la modification est refusée (409) et rien n’est écrit ; sans cet en-tête, elle est appliquée comme avant.',
+};
+const ETAG_HEADER = 'Version du signalement (W/"<version>"), à renvoyer dans If-Match.';
+const CONFLICT_RESPONSE = {
+  description:
+    'Le signalement a été modifié depuis la version indiquée par If-Match : sa version actuelle et, pour chaque champ envoyé, la valeur actuelle et la vôtre. Rien n’a été écrit.',
+  schema: editConflictDtoSchema,
+  contentType: 'application/json',
+};
 
 const query = (request: FastifyRequest) => parseQuery(request.query as Record<string, unknown>);
 
@@ -280,6 +295,7 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
           200: {
             description: 'Le signalement.',
             schema: z.union([signalementDtoSchema, signalementPartenaireDtoSchema]),
+            headers: { ETag: ETAG_HEADER },
           },
         },
       },
@@ -289,7 +305,10 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
       const { code } = codeParamsSchema.parse(request.params);
       const jeton = request.auth!.jeton;
       if (jeton) return partnerReport(db, jeton, code);
-      return reply.type(JSON_UTF8).send(await runReadTask(ctx, 'signalements.get.json', user(request), code));
+      const json = await runReadTask(ctx, 'signalements.get.json', user(request), code);
+      const version = versionOfJson(json);
+      if (version !== null) reply.header('etag', versionTag(version));
+      return reply.type(JSON_UTF8).send(json);
     },
   );
 
@@ -301,12 +320,22 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
       access: 'staff',
       params: codeParamsSchema,
       body: signalementPatchSchema,
-      responses: { 200: { description: 'Le signalement modifié.', schema: signalementDtoSchema } },
+      headers: { 'If-Match': IF_MATCH_HEADER },
+      responses: {
+        200: {
+          description: 'Le signalement modifié.',
+          schema: signalementDtoSchema,
+          headers: { ETag: ETAG_HEADER },
+        },
+        409: CONFLICT_RESPONSE,
+      },
     }),
-    async (request) => {
+    async (request, reply) => {
       const { code } = codeParamsSchema.parse(request.params);
+      const expected = ifMatchVersion(request.headers['if-match']);
       const patch = signalementPatchSchema.parse(request.body ?? {});
-      return service.patchSignalement(ctx, user(request), code, patch);
+      const saved = await service.patchSignalement(ctx, user(request), code, patch, expected);
+      return reply.header('etag', versionTag(saved.version)).send(saved);
     },
   );
 
@@ -331,15 +360,21 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
         access: 'staff',
         params: codeParamsSchema,
         body: localisationSchema,
-        responses: { 200: { description: 'La localisation modifiée.', schema: localisationDtoSchema } },
+        headers: { 'If-Match': IF_MATCH_HEADER },
+        responses: {
+          200: { description: 'La localisation modifiée.', schema: localisationDtoSchema },
+          409: CONFLICT_RESPONSE,
+        },
       }),
       async (request) => {
         const { code } = codeParamsSchema.parse(request.params);
+        const expected = ifMatchVersion(request.headers['if-match']);
         return service.updateLocalisation(
           db,
           user(request),
           code,
           localisationSchema.parse(request.body ?? {}),
+          expected,
         );
       },
     );

@@ -3,6 +3,7 @@ import {
   assignSchema,
   bulkActionInputSchema,
   bulkPreviewSchema,
+  expectedVersionSchema,
   localisationSchema,
   notifyPartnerSchema,
   signalementCreateSchema,
@@ -42,15 +43,21 @@ export const signalementsRouter = router({
         storedAnswer,
       ),
     ),
+  // A plain object (code, patch, expectedVersion) that a client's outbox can store and send again as is.
   update: authedProcedure
-    .input(byCode.extend({ patch: signalementPatchSchema }))
-    .mutation(({ ctx, input }) => service.patchSignalement(ctx, ctx.auth.user, input.code, input.patch)),
+    .input(byCode.extend({ patch: signalementPatchSchema, expectedVersion: expectedVersionSchema }))
+    .mutation(({ ctx, input }) =>
+      service.patchSignalement(ctx, ctx.auth.user, input.code, input.patch, input.expectedVersion),
+    ),
   localisation: authedProcedure
     .input(byCode)
     .query(({ ctx, input }) => service.getLocalisation(ctx.db, input.code)),
   updateLocalisation: authedProcedure
-    .input(localisationSchema.extend(byCode.shape))
-    .mutation(({ ctx, input }) => service.updateLocalisation(ctx.db, ctx.auth.user, input.code, input)),
+    .input(localisationSchema.extend({ ...byCode.shape, expectedVersion: expectedVersionSchema }))
+    .mutation(({ ctx, input }) => {
+      const { code, expectedVersion, ...localisation } = input;
+      return service.updateLocalisation(ctx.db, ctx.auth.user, code, localisation, expectedVersion);
+    }),
   historique: authedProcedure
     .input(byCode)
     .query(({ ctx, input }) => listHistorique(ctx, ctx.auth.user, input.code)),

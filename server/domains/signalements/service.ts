@@ -25,6 +25,7 @@ import { listPage } from './queries';
 import { loadListItems } from './list-row';
 import { loadSignalements } from './loader';
 import { refreshSearchText } from './search-refresh';
+import { bumpVersion, currentVersion, editConflict } from './edit-version';
 import { snapshot } from './snapshot';
 import { applyStatutKind } from './statut-kind';
 import { enqueueWebhookEvents, webhookStates } from '../webhooks/events';
@@ -118,17 +119,34 @@ export async function createSignalement(
   });
 }
 
-/** Applies a merge-patch: absent fields are unchanged, null clears. Records the differences. */
+/**
+ * Applies a merge-patch: absent fields are unchanged, null clears. Records the differences. With
+ * `expectedVersion`, refused (409, nothing written) when the report is no longer at that version
+ * (docs/decisions/0047-edit-conflicts.md); a patch with at least one field moves the version by one.
+ */
 export async function patchSignalement(
   { db, calendar }: Pick<AppContext, 'db' | 'calendar'>,
   actor: SessionUser,
   code: string,
   patch: PatchInput,
+  expectedVersion?: number,
 ): Promise<SignalementDto> {
   const t = db.t;
   const s = t.signalements;
   const id = await db.transaction(async (tx) => {
     const report = await findEditable(db, actor, code, tx);
+    const sent = Object.keys(patch).some((key) => patch[key as keyof PatchInput] !== undefined);
+    // First, so that the row is claimed before anything is read for the write.
+    if (sent || expectedVersion !== undefined) {
+      const moved = sent
+        ? await bumpVersion(db, tx, report.id, expectedVersion)
+        : await currentVersion(db, tx, report.id);
+      if (moved === null || (!sent && moved !== expectedVersion)) {
+        const now = await snapshot(db, tx, report.id);
+        const version = await currentVersion(db, tx, report.id);
+        throw editConflict(version, sentValues(patch, calendar), patchValues(now));
+      }
+    }
     const before = await snapshot(db, tx, report.id);
     const current = before.codes;
     // Only a patch of a watched field pays the read (docs/decisions/0039-signed-webhooks.md).
@@ -202,6 +220,35 @@ export async function patchSignalement(
   return dto!;
 }
 
+/** The report's values in the patch's vocabulary (codes for references), for an edit conflict's answer. */
+function patchValues({
+  fields,
+  codes,
+}: Awaited<ReturnType<typeof snapshot>>): Record<keyof PatchInput, unknown> {
+  return {
+    description: fields.description,
+    isConfict: fields.isConfict,
+    isRecurrent: fields.isRecurrent,
+    isInternalResponsability: fields.isInternalResponsability,
+    isAnonyme: fields.isAnonyme,
+    niveau: codes.niveau,
+    statut: codes.statut,
+    resultat: codes.resultat,
+    canalPrincipal: codes.canalPrincipal,
+    autreCanalPrincipal: codes.autreCanalPrincipal,
+    subjects: codes.subjects,
+    autreObject: codes.autreObject,
+    projects: codes.projects,
+    actionProvisoires: fields.actionProvisoires,
+    preuves: fields.preuves,
+    lastActionAt: codes.lastActionAt?.toISOString() ?? null,
+  };
+}
+
+/** The patch as sent, its date as the instant it stands for (the server's value is one too). */
+const sentValues = (patch: PatchInput, calendar: AppContext['calendar']): Record<string, unknown> =>
+  patch.lastActionAt ? { ...patch, lastActionAt: calendar.instant(patch.lastActionAt).toISOString() } : patch;
+
 async function statutOf(db: Database, tx: Orm, code: string) {
   const { statuts } = db.t;
   const [row] = await tx
@@ -265,17 +312,30 @@ export async function getLocalisation(db: Database, code: string): Promise<Local
 
 /**
  * Replaces the four location fields (absent means none). A district must lie in the region and a
- * commune in the district, as the cascading pickers of §4 guarantee on the client.
+ * commune in the district, as the cascading pickers of §4 guarantee on the client. Every write moves the
+ * report's version by exactly one, from `expectedVersion` when given (409 when stale, nothing written):
+ * docs/decisions/0047-edit-conflicts.md.
  */
 export async function updateLocalisation(
   db: Database,
   actor: SessionUser,
   code: string,
   input: LocalisationInput,
+  expectedVersion?: number,
 ): Promise<LocalisationDto> {
   const t = db.t;
   await db.transaction(async (tx) => {
     const report = await findEditable(db, actor, code, tx);
+    if ((await bumpVersion(db, tx, report.id, expectedVersion)) === null) {
+      const now = (await snapshot(db, tx, report.id)).codes.places;
+      const sent = {
+        region: input.region ?? null,
+        district: input.district ?? null,
+        commune: input.commune ?? null,
+        fokontany: input.fokontany ?? null,
+      };
+      throw editConflict(await currentVersion(db, tx, report.id), sent, now);
+    }
     const before = await snapshot(db, tx, report.id);
     const region = input.region ? await placeRow(tx, t.regions, input.region, 'Région') : null;
     const district = input.district ? await placeRow(tx, t.districts, input.district, 'District') : null;

@@ -17,7 +17,7 @@ export async function snapshot(db: Database, tx: Orm, id: number) {
     .where(eq(t.signalementSubjects.signalementId, id))
     .orderBy(asc(t.subjects.position));
   const projects = await tx
-    .select({ sigle: t.projects.sigle })
+    .select({ sigle: t.projects.sigle, code: t.projects.code })
     .from(t.signalementProjects)
     .innerJoin(t.projects, eq(t.projects.id, t.signalementProjects.projectId))
     .where(eq(t.signalementProjects.signalementId, id))
@@ -56,6 +56,17 @@ export async function snapshot(db: Database, tx: Orm, id: number) {
       autreCanalPrincipal: r.s.autreCanalPrincipal,
       isTreated: r.s.isTreated,
       closeAt: r.s.closeAt,
+      niveau: r.niveau?.code ?? null,
+      statut: r.statut?.code ?? null,
+      resultat: r.resultat?.code ?? null,
+      projects: projects.map((x) => x.code),
+      lastActionAt: r.s.lastActionAt,
+      places: {
+        region: r.region?.code ?? null,
+        district: r.district?.code ?? null,
+        commune: r.commune?.code ?? null,
+        fokontany: r.s.fokontany,
+      },
     },
   };
 }

@@ -115,6 +115,14 @@ function responses(op: ApiOperation): JsonSchema {
         : ['application/json'];
     out[status] = {
       description: response.description,
+      ...(response.headers && {
+        headers: Object.fromEntries(
+          Object.entries(response.headers).map(([name, description]) => [
+            name,
+            { description, schema: { type: 'string' } },
+          ]),
+        ),
+      }),
       ...(response.schema
         ? {
             content: Object.fromEntries(

@@ -19,6 +19,8 @@ export interface ApiResponse {
   schema?: z.ZodType;
   /** Default: application/json (application/ld+json is announced too for JSON-LD resources). */
   contentType?: string;
+  /** Response headers it sends (name → French description). */
+  headers?: Record<string, string>;
 }
 
 export interface ApiOperation {

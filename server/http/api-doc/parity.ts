@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import type * as dto from '#shared/dto/schemas';
 import type { DelaiTraitementDto } from '#shared/dto/delais';
+import type { EditConflictDto } from '#shared/dto/edit-conflict';
 import type { EvidenceDto } from '#shared/dto/evidence';
 import type { NoteDto } from '#shared/dto/notes';
 import type { PreferencesDto } from '#shared/dto/preferences';
@@ -34,6 +35,7 @@ type Out<S extends z.ZodType> = z.output<S>;
 
 export type DtoParity = [
   Assert<Same<Out<typeof dto.signalementDtoSchema>, SignalementDto>>,
+  Assert<Same<Out<typeof dto.editConflictDtoSchema>, EditConflictDto>>,
   Assert<Same<Out<typeof dto.signalementListItemDtoSchema>, SignalementListItemDto>>,
   Assert<Same<Out<typeof dto.signalementPartenaireDtoSchema>, SignalementPartenaireDto>>,
   Assert<Same<Out<typeof dto.signalementResumeDtoSchema>, SignalementResumeDto>>,

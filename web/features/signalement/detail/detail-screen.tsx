@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormProvider, useForm, useWatch } from 'react-hook-form';
 import type { SignalementDto } from '#shared/dto/signalements';
+import type { SignalementPatchInput } from '#shared/schemas/signalements';
 import { signalementDetailFormSchema } from '#shared/schemas/signalements';
 import { Breadcrumb } from '#web/components/ui/breadcrumb';
 import { useToast } from '#web/components/ui/toast';
@@ -15,6 +16,8 @@ import { VictimesSection } from '../people/victimes-section';
 import { AssigneesCard } from './assignees-card';
 import { ClassificationPanel } from './classification-panel';
 import { formValuesFrom, isPatchEmpty, patchFrom, type DetailValues } from './detail-form';
+import { editConflictOf, ReportVersion, type EditConflict } from './edit-conflict';
+import { EditConflictDialog } from './edit-conflict-dialog';
 import { GeneralCard } from './general-card';
 import { HeaderCard } from './header-card';
 import { HistoriquePanel } from './historique-panel';
@@ -43,7 +46,15 @@ export function DetailScreen({ signalement: s }: { signalement: SignalementDto }
     defaultValues: initial,
   });
   const current = useWatch({ control: form.control }) as DetailValues;
-  const location = useLocationEditor(code);
+  // The report's version that `initial` stands on: every save sends it, and a save of someone else's
+  // change since is refused (docs/decisions/0047-edit-conflicts.md). The location card and the anonymous
+  // switch send it too and move it on, so that the page's own saves never conflict with each other.
+  const [version] = useState(() => new ReportVersion(s.version));
+  const location = useLocationEditor(code, version);
+  const [conflict, setConflict] = useState<{ details: EditConflict; patch: SignalementPatchInput } | null>(
+    null,
+  );
+  const [resolving, setResolving] = useState(false);
   const dirty = canEdit && (!isPatchEmpty(patchFrom(initial, { ...initial, ...current })) || location.dirty);
   const [dismissed, setDismissed] = useState(false);
   if (!dirty && dismissed) setDismissed(false);
@@ -53,26 +64,77 @@ export function DetailScreen({ signalement: s }: { signalement: SignalementDto }
   const update = useMutation(trpc.signalements.update.mutationOptions());
   const saving = update.isPending || location.saving;
 
-  const save = form.handleSubmit(async (values) => {
-    const patch = patchFrom(initial, values);
-    if (!isPatchEmpty(patch)) {
-      try {
-        const saved = await update.mutateAsync({ code, patch });
-        queryClient.setQueryData(trpc.signalements.get.queryKey({ code }), saved);
-        const next = formValuesFrom(saved);
-        setInitial(next);
-        form.reset(next);
-        toast.success(TOASTS.updated);
-      } catch (error) {
-        toast.error(TOASTS.updateFailed, { description: serverMessage(error, '') || undefined });
-      }
-    }
-    await location.save();
-    // Saving reloads the report and its history (§4); the list shows the new values too.
+  // Saving reloads the report and its history (§4); the list shows the new values too.
+  const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: trpc.signalements.get.queryKey({ code }) });
     void queryClient.invalidateQueries({ queryKey: trpc.signalements.historique.queryKey({ code }) });
     void queryClient.invalidateQueries({ queryKey: trpc.signalements.list.queryKey() });
+  };
+  const showSaved = (saved: SignalementDto) => {
+    version.set(saved.version);
+    queryClient.setQueryData(trpc.signalements.get.queryKey({ code }), saved);
+    const next = formValuesFrom(saved);
+    setInitial(next);
+    form.reset(next);
+    toast.success(TOASTS.updated);
+  };
+  /** Sends the patch from the version the form stands on; false when the report changed meanwhile. */
+  const send = async (patch: SignalementPatchInput): Promise<boolean> => {
+    try {
+      showSaved(await update.mutateAsync({ code, patch, expectedVersion: version.read() }));
+      return true;
+    } catch (error) {
+      const details = editConflictOf(error);
+      if (details) {
+        setConflict({ details, patch });
+        return false;
+      }
+      toast.error(TOASTS.updateFailed, { description: serverMessage(error, '') || undefined });
+      return true;
+    }
+  };
+
+  const save = form.handleSubmit(async (values) => {
+    const patch = patchFrom(initial, values);
+    // On a conflict the dialog decides; the location waits for the next save.
+    if (!isPatchEmpty(patch) && !(await send(patch))) return;
+    await location.save();
+    refresh();
   });
+
+  // « Écraser avec mes valeurs »: the same patch, from the version the server reported.
+  const overwrite = async () => {
+    if (!conflict) return;
+    setResolving(true);
+    version.set(conflict.details.version);
+    // Changed again meanwhile: `send` shows the new values in the dialog instead.
+    if (await send(conflict.patch)) {
+      setConflict(null);
+      await location.save();
+      refresh();
+    }
+    setResolving(false);
+  };
+  // « Recharger »: the user's values give way to the server's.
+  const reload = async () => {
+    setResolving(true);
+    try {
+      const fresh = await queryClient.fetchQuery({
+        ...trpc.signalements.get.queryOptions({ code }),
+        staleTime: 0,
+      });
+      version.set(fresh.version);
+      const next = formValuesFrom(fresh);
+      setInitial(next);
+      form.reset(next);
+      setConflict(null);
+      void queryClient.invalidateQueries({ queryKey: trpc.signalements.historique.queryKey({ code }) });
+    } catch (error) {
+      toast.error(TOASTS.reportLoadFailed, { description: serverMessage(error, '') || undefined });
+    } finally {
+      setResolving(false);
+    }
+  };
 
   return (
     <div className="flex flex-col gap-4" data-testid="signalement-detail">
@@ -97,7 +159,7 @@ export function DetailScreen({ signalement: s }: { signalement: SignalementDto }
           <div className="flex min-w-0 flex-col gap-4 lg:col-span-2">
             <SubjectsCard signalement={s} canEdit={canEdit} />
             <AuteursSection code={code} canEdit={canEdit} />
-            <SourcesSection signalement={s} />
+            <SourcesSection signalement={s} version={version} />
             <VictimesSection code={code} canEdit={canEdit} />
             <GeneralCard signalement={s} />
             <LocationCard editor={location} canEdit={canEdit} />
@@ -113,6 +175,13 @@ export function DetailScreen({ signalement: s }: { signalement: SignalementDto }
         </div>
       </FormProvider>
       <MailDialog open={mailOpen} onClose={() => setMailOpen(false)} code={code} partner={s.partenaire} />
+      <EditConflictDialog
+        conflict={conflict?.details ?? null}
+        signalement={s}
+        busy={resolving}
+        onReload={() => void reload()}
+        onOverwrite={() => void overwrite()}
+      />
       <LeaveDialog open={leave.leaveOpen} onLeave={leave.confirmLeave} onStay={leave.cancelLeave} />
     </div>
   );

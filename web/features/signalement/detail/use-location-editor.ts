@@ -1,15 +1,19 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useToast } from '#web/components/ui/toast';
+import { serverMessage } from '#web/lib/errors';
 import { useTRPC } from '#web/lib/trpc';
 import { TOASTS } from '../labels';
+import type { ReportVersion } from './edit-conflict';
 import { locationValuesFrom, sameLocation, toLocationInput, type LocationValues } from './location-values';
 
 /**
  * The Localisation card's state, held by the page so that its changes count as unsaved changes too
- * (banner, leave dialog) and the page's Save button stores them with the rest.
+ * (banner, leave dialog) and the page's Save button stores them with the rest. `version` is the report's
+ * version the page's form stands on: the save sends it and, once accepted, moves it by one as the server
+ * did (docs/decisions/0047-edit-conflicts.md).
  */
-export function useLocationEditor(code: string) {
+export function useLocationEditor(code: string, version: ReportVersion) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const toast = useToast();
@@ -29,13 +33,18 @@ export function useLocationEditor(code: string) {
   const save = async (): Promise<boolean> => {
     if (!draft || !dirty) return true;
     try {
-      const saved = await mutation.mutateAsync(toLocationInput(code, draft));
+      const saved = await mutation.mutateAsync({
+        ...toLocationInput(code, draft),
+        expectedVersion: version.read(),
+      });
+      version.set(version.read() + 1);
       queryClient.setQueryData(trpc.signalements.localisation.queryKey({ code }), saved);
       setDraft(null);
       toast.success(TOASTS.locationUpdated);
       return true;
-    } catch {
-      toast.error(TOASTS.updateFailed);
+    } catch (error) {
+      // A report changed meanwhile (409) says so; the draft stays for the user to save again.
+      toast.error(TOASTS.updateFailed, { description: serverMessage(error, '') || undefined });
       return false;
     }
   };

@@ -4,7 +4,9 @@ import type { SignalementDto, SourceDto } from '#shared/dto/signalements';
 import { Switch } from '#web/components/ui/switch';
 import { useToast } from '#web/components/ui/toast';
 import { useTRPC } from '#web/lib/trpc';
+import { serverMessage } from '#web/lib/errors';
 import { YesNo } from '../detail/detail-card';
+import type { ReportVersion } from '../detail/edit-conflict';
 import { TOASTS } from '../labels';
 import { PersonSection } from './person-section';
 import { SourceDialog } from './source-form';
@@ -32,7 +34,14 @@ export const protectedSourcesText = (n: number) =>
  * Sources, hidden while the report is anonymous; the switch saves at once (§4). A user who may not
  * edit an anonymous report receives only the number of its sources from the server, and sees that.
  */
-export function SourcesSection({ signalement }: { signalement: SignalementDto }) {
+export function SourcesSection({
+  signalement,
+  version,
+}: {
+  signalement: SignalementDto;
+  /** The version the page's form stands on (docs/decisions/0047-edit-conflicts.md), sent and moved on. */
+  version?: ReportVersion;
+}) {
   const { code, canEdit, isAnonyme } = signalement;
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -47,11 +56,13 @@ export function SourcesSection({ signalement }: { signalement: SignalementDto })
   const anonymous = useMutation(
     trpc.signalements.update.mutationOptions({
       onSuccess(saved) {
+        version?.set(saved.version);
         queryClient.setQueryData(trpc.signalements.get.queryKey({ code }), saved);
         toast.success(saved.isAnonyme ? TOASTS.anonymousOn : TOASTS.anonymousOff);
         refresh();
       },
-      onError: () => toast.error(TOASTS.anonymousFailed),
+      onError: (error) =>
+        toast.error(TOASTS.anonymousFailed, { description: serverMessage(error, '') || undefined }),
     }),
   );
 
@@ -60,7 +71,9 @@ export function SourcesSection({ signalement }: { signalement: SignalementDto })
       label="Anonyme"
       checked={anonymous.isPending ? !isAnonyme : isAnonyme}
       disabled={anonymous.isPending}
-      onChange={(checked) => anonymous.mutate({ code, patch: { isAnonyme: checked } })}
+      onChange={(checked) =>
+        anonymous.mutate({ code, patch: { isAnonyme: checked }, expectedVersion: version?.read() })
+      }
       data-testid="anonymous-switch"
     />
   ) : (

@@ -1,0 +1,1 @@
+ALTER TABLE `signalements` ADD `version` integer DEFAULT 1 NOT NULL;
