@@ -4,7 +4,11 @@
 // send a dead letter again.
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { webhookDeliveriesInputSchema, webhookEndpointInputSchema } from '#shared/schemas/webhooks';
+import {
+  WEBHOOK_SECRET_GRACE_HOURS,
+  type webhookDeliveriesInputSchema,
+  type webhookEndpointInputSchema,
+} from '#shared/schemas/webhooks';
 import type { AppContext } from '#server/context';
 import { cipherOf } from '#server/context';
 import { DecryptError } from '#server/crypto/cipher';
@@ -63,7 +67,7 @@ export const WEBHOOK_REFUSALS = {
  * How long the former secret keeps signing after « Renouveler le secret » (every delivery carries both
  * signatures meanwhile): a day for the partner to install the new one. docs/decisions/0039-signed-webhooks.md.
  */
-export const WEBHOOK_SECRET_GRACE_MS = 24 * 60 * 60_000;
+export const WEBHOOK_SECRET_GRACE_MS = WEBHOOK_SECRET_GRACE_HOURS * 60 * 60_000;
 
 type WebhookContext = Pick<AppContext, 'db' | 'cipher'>;
 
