@@ -162,7 +162,8 @@ async function migrateWebhookSecrets(db: Database, tx: Orm, cipher: DataCipher):
       .update(e)
       .set({
         secret: seal(WEBHOOK_SECRET, row.secret),
-        previousSecret: row.previousSecret === null ? null : seal(WEBHOOK_PREVIOUS_SECRET, row.previousSecret),
+        previousSecret:
+          row.previousSecret === null ? null : seal(WEBHOOK_PREVIOUS_SECRET, row.previousSecret),
       })
       .where(eq(e.id, row.id));
   }

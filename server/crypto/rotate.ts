@@ -119,7 +119,12 @@ async function rotateNotes(db: Database, tx: Orm, from: DataCipher, to: DataCiph
 }
 
 /** Each endpoint's secret and former secret, opened and sealed again bound to the same column and endpoint. */
-async function rotateWebhookSecrets(db: Database, tx: Orm, from: DataCipher, to: DataCipher): Promise<number> {
+async function rotateWebhookSecrets(
+  db: Database,
+  tx: Orm,
+  from: DataCipher,
+  to: DataCipher,
+): Promise<number> {
   const e = db.t.webhookEndpoints;
   const rows = await tx
     .select({ id: e.id, secret: e.secret, previousSecret: e.previousSecret })

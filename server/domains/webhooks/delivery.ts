@@ -6,11 +6,7 @@ import { and, asc, eq, inArray, isNotNull, lte, min, notInArray, or, sql, type S
 import { isLoopbackHost } from '#shared/schemas/webhooks';
 import type { Clock } from '#server/context';
 import { DecryptError, type DataCipher } from '#server/crypto/cipher';
-import {
-  openWebhookSecret,
-  WEBHOOK_PREVIOUS_SECRET,
-  WEBHOOK_SECRET,
-} from '#server/crypto/webhook-secrets';
+import { openWebhookSecret, WEBHOOK_PREVIOUS_SECRET, WEBHOOK_SECRET } from '#server/crypto/webhook-secrets';
 import type { Database } from '#server/db/client';
 import { liveWorkers } from '../mail/workers';
 import { signedHeaders } from './signing';

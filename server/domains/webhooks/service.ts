@@ -156,7 +156,13 @@ export async function rotateWebhookSecret(
   ctx: WebhookContext & Pick<AppContext, 'clock'>,
   actor: SessionUser,
   id: number,
-): Promise<{ id: number; url: string; partenaire: string; secret: string; ancienSecretJusquA: string | null }> {
+): Promise<{
+  id: number;
+  url: string;
+  partenaire: string;
+  secret: string;
+  ancienSecretJusquA: string | null;
+}> {
   requireAdmin(actor);
   const { db } = ctx;
   const cipher = cipherOf(ctx);

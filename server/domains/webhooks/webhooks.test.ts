@@ -461,7 +461,9 @@ describe.each(await testEngines())('signed webhooks on %s', (engine) => {
     expect(await pass()).toBe(2);
     expect(receiver.received).toHaveLength(2);
     for (const r of receiver.received)
-      expect(verifyStandardWebhook(r.path === '/autre' ? other.secret : secret, r.headers, r.body)).toBe(true);
+      expect(verifyStandardWebhook(r.path === '/autre' ? other.secret : secret, r.headers, r.body)).toBe(
+        true,
+      );
     // A sealed secret moved onto another endpoint does not open there: nothing is sent, the reason is kept.
     const e = t.db.t.webhookEndpoints;
     await t.db.transaction((tx) => tx.update(e).set({ secret: stored.secret }).where(eq(e.id, other.id)));
@@ -539,7 +541,15 @@ describe.each(await testEngines())('signed webhooks on %s', (engine) => {
     const res = await trpc('webhooks.rotateSecret', { id: 2_000_000 });
     expect(res.status).toBe(404);
     expect(JSON.stringify(res.body)).toContain(WEBHOOK_REFUSALS.endpointNotFound);
-    for (const input of [{}, { id: 'abc' }, { id: -1 }, { id: 1.5 }, { id: null }, { id: {} }, { id: 1e12 }]) {
+    for (const input of [
+      {},
+      { id: 'abc' },
+      { id: -1 },
+      { id: 1.5 },
+      { id: null },
+      { id: {} },
+      { id: 1e12 },
+    ]) {
       const bad = await trpc('webhooks.rotateSecret', input);
       expect(bad.status, JSON.stringify(input)).toBe(400);
       expect(JSON.stringify(bad.body), JSON.stringify(input)).toContain('Identifiant invalide.');
