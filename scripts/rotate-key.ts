@@ -52,6 +52,7 @@ try {
   console.info(`  clés de double authentification : ${result.totpKeys}`);
   console.info(`  notes internes               : ${result.notes}`);
   console.info(`  pièces jointes (clés rechiffrées) : ${result.evidence}`);
+  console.info(`  secrets des webhooks         : ${result.webhookSecrets}`);
   if (result.origin === 'file') {
     console.info(`  nouvelle clé                 : ${result.keyFile}`);
     console.info(`  ancienne clé conservée       : ${result.oldKeyFile}`);

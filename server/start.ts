@@ -97,10 +97,13 @@ export async function start(
       `Calendrier : les jours sont ceux du fuseau ${calendar.zone} ; compteurs journaliers recalculés.`,
     );
   }
-  if (encrypted.sources + encrypted.history + encrypted.totpKeys + encrypted.notes > 0) {
+  if (
+    encrypted.sources + encrypted.history + encrypted.totpKeys + encrypted.notes + encrypted.webhookSecrets >
+    0
+  ) {
     app.log.info(
       encrypted,
-      'Données en clair d’une version précédente chiffrées (sources, historique, clés TOTP, notes internes).',
+      'Données en clair d’une version précédente chiffrées (sources, historique, clés TOTP, notes internes, secrets des webhooks).',
     );
   }
   let address: string;
@@ -128,6 +131,7 @@ export async function start(
   const digests = startDigestScheduler({ ctx, log: app.log });
   const webhooks = startWebhookWorker({
     db,
+    cipher,
     workerId: mail.id,
     log: app.log,
     clock: ctx.clock,

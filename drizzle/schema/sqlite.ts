@@ -748,7 +748,11 @@ export const webhookEndpoints = table(
       .notNull()
       .references(() => partenaires.id, { onDelete: 'cascade' }),
     url: text('url').notNull(),
+    // Encrypted with the data key, bound to this column and row (server/crypto/webhook-secrets.ts).
     secret: text('secret').notNull(),
+    // After « Renouveler le secret »: the former secret (encrypted likewise), still signing until its expiry.
+    previousSecret: text('previous_secret'),
+    previousSecretExpiresAt: timestamp('previous_secret_expires_at'),
     isEnabled: bool('is_enabled').notNull().default(true),
     createdAt: createdAt(),
   },

@@ -29,6 +29,8 @@ export type CipherContext =
   | 'idempotency_keys.response'
   | 'report_notes.texte'
   | 'evidence_files.cle'
+  | 'webhook_endpoints.secret'
+  | 'webhook_endpoints.previous_secret'
   | 'data_key_check.verifier';
 
 /** A stored value that does not decrypt with this key: a wrong key or a damaged value, never garbage. */

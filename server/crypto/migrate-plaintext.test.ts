@@ -1,5 +1,6 @@
-// A database written by a version before encryption at rest: sources, their history, TOTP keys and internal
-// notes in clear, source names in the search text and (SQLite) in the token list. The next start encrypts it all.
+// A database written by a version before encryption at rest: sources, their history, TOTP keys, internal
+// notes and webhook signing secrets in clear, source names in the search text and (SQLite) in the token list.
+// The next start encrypts it all.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
@@ -13,12 +14,16 @@ import { start, type Running } from '../start';
 import { formatDataKey, generateDataKey, isEncrypted } from './cipher';
 import { encryptPlaintext } from './migrate-plaintext';
 import { openSource, openSourceChanges } from './sources';
+import { openWebhookSecret, WEBHOOK_SECRET } from './webhook-secrets';
 
 const NAME = 'Rakotondrazafy Anciennesource';
 const PHONE = '+261 34 55 666 77';
 const NOTE = 'Gardien du marché Analakely';
 const OLD_NAME = 'Ramanantsoavina Premiernom';
 const TOTP = Buffer.alloc(20, 7).toString('base64');
+/** A signing secret as 0039's first version stored it: in clear. */
+const WEBHOOK_KEY = Buffer.alloc(32, 0x5a).toString('base64');
+const WEBHOOK_SECRET_CLEAR = `whsec_${WEBHOOK_KEY}`;
 /** Notes typed in clear, two of them starting like a sealed value (free text may). */
 const NOTES = {
   'NOT-OLD0-0001': 'Le cousin Randriamampionona-Ancien a rappele',
@@ -26,7 +31,9 @@ const NOTES = {
   'NOT-OLD0-0003': 'v1:Rasolofonirina',
 };
 
-async function writeAsOldVersion(tdb: TestDatabase): Promise<{ report: number; user: number }> {
+async function writeAsOldVersion(
+  tdb: TestDatabase,
+): Promise<{ report: number; user: number; endpoint: number }> {
   const { db } = tdb;
   await seed(db);
   const user = await createUser(db, {
@@ -78,7 +85,15 @@ async function writeAsOldVersion(tdb: TestDatabase): Promise<{ report: number; u
         createdAt: new Date('2024-05-04'),
       })),
     );
-    return { report: report!.id, user: user.id };
+    const [endpoint] = await tx
+      .insert(t.webhookEndpoints)
+      .values({
+        partenaireId: partner!.id,
+        url: 'https://ancien.example.mg/hook',
+        secret: WEBHOOK_SECRET_CLEAR,
+      })
+      .returning({ id: t.webhookEndpoints.id });
+    return { report: report!.id, user: user.id, endpoint: endpoint!.id };
   });
 }
 
@@ -93,7 +108,7 @@ describe.each(await testEngines())('migration of a database with sources in clea
     vi.restoreAllMocks();
   });
 
-  it('encrypts sources, their history, TOTP keys and notes at the next start, and takes the names out of the search', async () => {
+  it('encrypts sources, their history, TOTP keys, notes and webhook secrets at the next start, and takes the names out of the search', async () => {
     tdb = await createTestDatabase(engine);
     const ids = await writeAsOldVersion(tdb);
     vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
@@ -136,6 +151,16 @@ describe.each(await testEngines())('migration of a database with sources in clea
         NOTES[note.code as keyof typeof NOTES],
       );
 
+    // The webhook secret is sealed, bound to its endpoint, and opens to the same value (signing goes on).
+    const [endpoint] = await db.read
+      .select({ secret: t.webhookEndpoints.secret })
+      .from(t.webhookEndpoints)
+      .where(eq(t.webhookEndpoints.id, ids.endpoint));
+    expect(isEncrypted(endpoint!.secret)).toBe(true);
+    expect(openWebhookSecret(cipher, WEBHOOK_SECRET, ids.endpoint, endpoint!.secret)).toBe(
+      WEBHOOK_SECRET_CLEAR,
+    );
+
     const [report] = await db.read
       .select({ searchText: t.signalements.searchText })
       .from(t.signalements)
@@ -150,6 +175,7 @@ describe.each(await testEngines())('migration of a database with sources in clea
       reports: 0,
       totpKeys: 0,
       notes: 0,
+      webhookSecrets: 0,
     });
 
     const raw =
@@ -173,6 +199,7 @@ describe.each(await testEngines())('migration of a database with sources in clea
       'anciennesource',
       'ramanantsoavina',
       TOTP,
+      WEBHOOK_KEY,
       'randriamampionona',
       'razanamparany',
       'rasolofonirina',

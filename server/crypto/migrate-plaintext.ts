@@ -1,14 +1,15 @@
 // Start-time migration of a database written before sources were encrypted (docs/decisions/0017):
 // in one transaction, every source value still in clear is encrypted and its name indexed, the
 // history entries about sources are encrypted, the search text of the reports concerned is recomputed
-// without their names, the TOTP keys and the internal notes' texts are encrypted. Idempotent: a second start
-// finds nothing to do.
+// without their names, the TOTP keys, the internal notes' texts and the webhook endpoints' signing secrets are
+// encrypted. Idempotent: a second start finds nothing to do.
 import { and, asc, eq, gt, isNotNull, isNull, like, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Database, Orm } from '../db/client';
 import { refreshSearchText } from '../domains/signalements/search-refresh';
 import { rowsById, sourceHistoryRows } from './batches';
 import { isEncrypted, type DataCipher } from './cipher';
 import { sealNote } from './notes';
+import { sealWebhookSecret, WEBHOOK_PREVIOUS_SECRET, WEBHOOK_SECRET } from './webhook-secrets';
 import {
   hasPlainSourceChanges,
   sealPlainSourceChanges,
@@ -23,10 +24,12 @@ export interface PlaintextMigration {
   reports: number;
   totpKeys: number;
   notes: number;
+  /** Webhook endpoints whose signing secret was stored in clear (docs/decisions/0039). */
+  webhookSecrets: number;
 }
 
 const changedAnything = (m: PlaintextMigration) =>
-  m.sources + m.history + m.reports + m.totpKeys + m.notes > 0;
+  m.sources + m.history + m.reports + m.totpKeys + m.notes + m.webhookSecrets > 0;
 
 /** A column holding a value not in the encrypted format (case-sensitive on both engines). */
 const plain = (column: Parameters<typeof isNotNull>[0]): SQL | undefined =>
@@ -141,6 +144,32 @@ async function migrateNotes(db: Database, tx: Orm, cipher: DataCipher): Promise<
   return done;
 }
 
+/**
+ * The signing secrets stored in clear before 0039's revision. A secret is `whsec_` and base64, so it never
+ * begins with `v1:`: the prefix alone tells a clear one from a sealed one.
+ */
+async function migrateWebhookSecrets(db: Database, tx: Orm, cipher: DataCipher): Promise<number> {
+  const e = db.t.webhookEndpoints;
+  const rows = await tx
+    .select({ id: e.id, secret: e.secret, previousSecret: e.previousSecret })
+    .from(e)
+    .where(or(plain(e.secret), plain(e.previousSecret)))
+    .orderBy(asc(e.id));
+  for (const row of rows) {
+    const seal = (column: typeof WEBHOOK_SECRET | typeof WEBHOOK_PREVIOUS_SECRET, value: string) =>
+      isEncrypted(value) ? value : sealWebhookSecret(cipher, column, row.id, value);
+    await tx
+      .update(e)
+      .set({
+        secret: seal(WEBHOOK_SECRET, row.secret),
+        previousSecret:
+          row.previousSecret === null ? null : seal(WEBHOOK_PREVIOUS_SECRET, row.previousSecret),
+      })
+      .where(eq(e.id, row.id));
+  }
+  return rows.length;
+}
+
 /** Encrypts what an older version left in clear; returns what it changed (nothing on later starts). */
 export async function encryptPlaintext(db: Database, cipher: DataCipher): Promise<PlaintextMigration> {
   const result = await db.transaction(async (tx) => {
@@ -149,9 +178,10 @@ export async function encryptPlaintext(db: Database, cipher: DataCipher): Promis
     const history = await migrateHistory(db, tx, cipher);
     const totpKeys = await migrateTotpKeys(db, tx, cipher);
     const notes = await migrateNotes(db, tx, cipher);
+    const webhookSecrets = await migrateWebhookSecrets(db, tx, cipher);
     // Older versions put the names of the sources of non-anonymous reports in the search text.
     for (const id of reports) await refreshSearchText(db, tx, id);
-    const migration = { sources, history, reports: reports.size, totpKeys, notes };
+    const migration = { sources, history, reports: reports.size, totpKeys, notes, webhookSecrets };
     // No token of a source's name may remain in the search indexes (SQLite's keep deleted words).
     if (reports.size > 0) await db.dialect.purgeSearchIndexes(tx);
     return migration;

@@ -1,17 +1,33 @@
 // Rotation of the data key: after it, the old key is refused, the new one reads every source, their
-// history, TOTP keys and internal notes, and search by exact name still works (the blind index is recomputed).
+// history, TOTP keys, internal notes and webhook signing secrets (current and former), and search by exact
+// name still works (the blind index is recomputed).
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '#tests/helpers/app';
 import { testEngines } from '#tests/helpers/db';
 import { SAME_ORIGIN } from '#tests/helpers/report-fixture';
 import { createReport } from '#tests/helpers/signalements';
+import { systemClock } from '../context';
 import { openDatabase } from '../db/client';
+import { DEFAULT_WEBHOOK_POLICY, deliverDueWebhooks } from '../domains/webhooks/delivery';
 import { createCipher, formatDataKey, generateDataKey, parseDataKey } from './cipher';
 import { DataKeyError, openDataKey, verifierOf } from './data-key';
 import { rotateDataKey } from './rotate';
+import { openWebhookSecret, WEBHOOK_PREVIOUS_SECRET, WEBHOOK_SECRET } from './webhook-secrets';
+
+/** The Standard Webhooks check of a receiver: some `v1,` entry of the header is this secret's HMAC. */
+function signedWith(secret: string, headers: IncomingHttpHeaders, body: string): boolean {
+  const expected = createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64'))
+    .update(`${headers['webhook-id']}.${headers['webhook-timestamp']}.${body}`)
+    .digest('base64');
+  return String(headers['webhook-signature']).split(' ').includes(`v1,${expected}`);
+}
 
 const NAME = 'Razafimahatratra Tournante';
 // The test app of this process serves the database and is handed the new key (its context's cipher) below.
@@ -26,6 +42,11 @@ describe.each(await testEngines())('rotation of the data key on %s', (engine) =>
   let cookie: string;
   let report: string;
   let dir: string;
+  let adminCookie: string;
+  let hooks: Server;
+  const received: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
+  /** The endpoint's id, its first secret (now the former one, in its grace period) and its current one. */
+  let endpoint: { id: number; former: string; current: string };
 
   const send = (method: 'GET' | 'POST' | 'PATCH', url: string, body?: unknown) =>
     t.app.inject({
@@ -59,7 +80,33 @@ describe.each(await testEngines())('rotation of the data key on %s', (engine) =>
     cookie = await t.login('createur@example.mg');
     // An administrator enrols in two-factor log-in: a TOTP key to re-encrypt.
     await t.user('admin@example.mg', 'ROLE_ADMIN', 'Rasoa Admin');
-    await t.login('admin@example.mg');
+    adminCookie = await t.login('admin@example.mg');
+    // A webhook endpoint whose secret was renewed: a current and a former secret to re-encrypt.
+    hooks = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => hooks.listen(0, '127.0.0.1', resolve));
+    const adminCall = async (path: string, input: object) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/trpc/${path}`,
+        headers: { cookie: adminCookie, ...SAME_ORIGIN },
+        payload: input,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().result.data as { id: number; secret: string };
+    };
+    const registered = await adminCall('webhooks.createEndpoint', {
+      partenaire: 'IVY',
+      url: `http://127.0.0.1:${(hooks.address() as AddressInfo).port}/hook`,
+    });
+    const renewed = await adminCall('webhooks.rotateSecret', { id: registered.id });
+    endpoint = { id: registered.id, former: registered.secret, current: renewed.secret };
     report = await createReport(t, cookie);
     // With an Idempotency-Key: its stored answer (which names the source) is encrypted too.
     const created = await t.app.inject({
@@ -79,6 +126,7 @@ describe.each(await testEngines())('rotation of the data key on %s', (engine) =>
     );
   });
   afterAll(async () => {
+    await new Promise<void>((resolve) => (hooks ? hooks.close(() => resolve()) : resolve()));
     await t?.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -92,7 +140,14 @@ describe.each(await testEngines())('rotation of the data key on %s', (engine) =>
       new Date('2026-01-02T03:04:05Z'),
       inProcess,
     );
-    expect(result).toMatchObject({ origin: 'file', sources: 1, totpKeys: 1, notes: 1, keyFile });
+    expect(result).toMatchObject({
+      origin: 'file',
+      sources: 1,
+      totpKeys: 1,
+      notes: 1,
+      webhookSecrets: 1,
+      keyFile,
+    });
     expect(result.history).toBeGreaterThanOrEqual(2);
 
     const newKey = parseDataKey(readFileSync(keyFile, 'utf8'))!;
@@ -135,6 +190,32 @@ describe.each(await testEngines())('rotation of the data key on %s', (engine) =>
     ]);
     // The TOTP key still checks the administrator's code.
     expect(await t.login('admin@example.mg')).toMatch(/^session=/);
+    // Both webhook secrets are sealed under the new key only, and a delivery still carries both signatures.
+    const e = t.db.t.webhookEndpoints;
+    const [hook] = await t.db.read.select().from(e).where(eq(e.id, endpoint.id));
+    const oldCipher = createCipher(t.dataKey);
+    expect(() => openWebhookSecret(oldCipher, WEBHOOK_SECRET, endpoint.id, hook!.secret)).toThrow();
+    expect(() =>
+      openWebhookSecret(oldCipher, WEBHOOK_PREVIOUS_SECRET, endpoint.id, hook!.previousSecret!),
+    ).toThrow();
+    const patched = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/signalements/${report}`,
+      headers: { cookie: adminCookie, ...SAME_ORIGIN, 'content-type': 'application/merge-patch+json' },
+      payload: JSON.stringify({ statut: '/api/statuts/EN_COURS' }),
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    const sent = await deliverDueWebhooks(t.db, DEFAULT_WEBHOOK_POLICY, {
+      signal: new AbortController().signal,
+      log: { info: () => undefined, warn: () => undefined },
+      clock: systemClock,
+      cipher: t.ctx.cipher,
+      shouldStop: () => false,
+    });
+    expect(sent).toBe(1);
+    expect(received).toHaveLength(1);
+    expect(signedWith(endpoint.current, received[0]!.headers, received[0]!.body)).toBe(true);
+    expect(signedWith(endpoint.former, received[0]!.headers, received[0]!.body)).toBe(true);
   });
 
   it('with DATA_KEY, hands back the chosen new key to be set, and refuses to "rotate" to the same key', async () => {

@@ -1,5 +1,5 @@
 // Rotation of the data key (npm run db:rotate-key, docs/decisions/0017): every encrypted value (the
-// internal notes' texts included) and
+// internal notes' texts and the webhook endpoints' signing secrets included) and
 // every blind index is rewritten under the new key, with the verifier, in one transaction; then the
 // new key file replaces the old one atomically (the old one is kept beside it), or, when the key comes
 // from DATA_KEY, the new key is handed back to be printed once for the operator.
@@ -16,6 +16,12 @@ import { DataKeyError, openDataKey, readDataKey, syncDirectory, verifierOf, writ
 import { encryptPlaintext } from './migrate-plaintext';
 import { NOTE_TEXT } from './notes';
 import { openSource, openSourceChanges, sealSource, sealSourceChanges } from './sources';
+import {
+  openWebhookSecret,
+  sealWebhookSecret,
+  WEBHOOK_PREVIOUS_SECRET,
+  WEBHOOK_SECRET,
+} from './webhook-secrets';
 
 export interface RotationCounts {
   sources: number;
@@ -24,6 +30,8 @@ export interface RotationCounts {
   notes: number;
   /** Evidence files whose key was rewrapped (docs/decisions/0033-evidence-files.md). */
   evidence: number;
+  /** Webhook endpoints whose signing secret (and former secret in its grace period) was re-encrypted. */
+  webhookSecrets: number;
 }
 
 /** Re-encrypts everything from `from` to `to` in one transaction and replaces the verifier. */
@@ -35,6 +43,7 @@ export async function reencryptAll(db: Database, from: DataCipher, to: DataCiphe
       totpKeys: 0,
       notes: await rotateNotes(db, tx, from, to),
       evidence: await rotateEvidenceKeys(db, tx, from, to),
+      webhookSecrets: await rotateWebhookSecrets(db, tx, from, to),
     };
     const k = db.t.twoFactorKeys;
     for (const row of await tx.select({ id: k.id, key: k.key }).from(k)) {
@@ -107,6 +116,33 @@ async function rotateNotes(db: Database, tx: Orm, from: DataCipher, to: DataCiph
     done++;
   }
   return done;
+}
+
+/** Each endpoint's secret and former secret, opened and sealed again bound to the same column and endpoint. */
+async function rotateWebhookSecrets(
+  db: Database,
+  tx: Orm,
+  from: DataCipher,
+  to: DataCipher,
+): Promise<number> {
+  const e = db.t.webhookEndpoints;
+  const rows = await tx
+    .select({ id: e.id, secret: e.secret, previousSecret: e.previousSecret })
+    .from(e)
+    .orderBy(asc(e.id));
+  for (const row of rows) {
+    const again = (column: typeof WEBHOOK_SECRET | typeof WEBHOOK_PREVIOUS_SECRET, stored: string) =>
+      sealWebhookSecret(to, column, row.id, openWebhookSecret(from, column, row.id, stored));
+    await tx
+      .update(e)
+      .set({
+        secret: again(WEBHOOK_SECRET, row.secret),
+        previousSecret:
+          row.previousSecret === null ? null : again(WEBHOOK_PREVIOUS_SECRET, row.previousSecret),
+      })
+      .where(eq(e.id, row.id));
+  }
+  return rows.length;
 }
 
 export interface RotationResult extends RotationCounts {

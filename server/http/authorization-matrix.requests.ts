@@ -441,6 +441,8 @@ export function matrixRequests(fixture: MatrixFixture) {
         id: await insertWebhookEndpoint(app(), data.partner),
         actif: false,
       }),
+    'webhooks.rotateSecret': async () =>
+      mutation('webhooks.rotateSecret', { id: await insertWebhookEndpoint(app(), data.partner) }),
     'webhooks.deleteEndpoint': async () =>
       mutation('webhooks.deleteEndpoint', { id: await insertWebhookEndpoint(app(), data.partner) }),
     'webhooks.deliveries': () => query('webhooks.deliveries', { state: 'dead' }),

@@ -150,6 +150,7 @@ export const MATRIX: Record<string, Row> = {
   'webhooks.endpoints':                                    [401,   403,   403,   200,   403],
   'webhooks.createEndpoint':                               [401,   403,   403,   200,   403],
   'webhooks.setEndpointEnabled':                           [401,   403,   403,   200,   403],
+  'webhooks.rotateSecret':                                 [401,   403,   403,   200,   403],
   'webhooks.deleteEndpoint':                               [401,   403,   403,   200,   403],
   'webhooks.deliveries':                                   [401,   403,   403,   200,   403],
   'webhooks.retryDelivery':                                [401,   403,   403,   200,   403],

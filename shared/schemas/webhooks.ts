@@ -66,6 +66,12 @@ export const webhookEndpointInputSchema = z.object({
 });
 
 // At most PostgreSQL's integer: a larger id is refused there (a 500) while SQLite just finds nothing.
+/**
+ * Hours the former signing secret keeps signing after « Renouveler le secret » (docs/decisions/0039): every
+ * delivery carries both signatures meanwhile, so the partner installs the new one without a gap.
+ */
+export const WEBHOOK_SECRET_GRACE_HOURS = 24;
+
 export const webhookIdSchema = z.coerce
   .number({ error: 'Identifiant invalide.' })
   .int('Identifiant invalide.')

@@ -1,7 +1,9 @@
 // The « Webhooks » screen in a real browser (docs/decisions/0039-signed-webhooks.md): an administrator
 // registers a loopback endpoint (French validation, the secret shown once), a report's new statut fails to
 // reach it and becomes a dead letter (WEBHOOK_MAX_ATTEMPTS=1), « Relancer » delivers it, signed with that
-// secret; axe finds no serious violation on the screen or its dialog.
+// secret; « Renouveler le secret » shows a new secret once, the list tells until when the former one signs,
+// and the next delivery carries both signatures; axe finds no serious violation on the screen or its dialogs
+// (desktop, and the renewal dialog at 375 px).
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +18,8 @@ describe('the « Webhooks » screen in a real browser', () => {
   let status = 500;
   let server: Server;
   let url = '';
+  /** The secret shown at the registration (first test), still signing after the renewal (second). */
+  let firstSecret = '';
   beforeAll(async () => {
     server = createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -82,6 +86,7 @@ describe('the « Webhooks » screen in a real browser', () => {
     await secretField.waitFor();
     const secret = await secretField.inputValue();
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    firstSecret = secret;
     await expectAccessible(page, 'secret de signature');
     await dialog.getByRole('button', { name: 'Fermer' }).click();
     const endpointRow = page.getByTestId('webhook-endpoint-row');
@@ -122,5 +127,54 @@ describe('the « Webhooks » screen in a real browser', () => {
       partenaire: 'IVY',
       changements: { statut: { avant: null, apres: 'EN_COURS' } },
     });
+  });
+
+  it('« Renouveler le secret » shows the new secret once, and both secrets sign during the grace period', async () => {
+    const page = await e.newPage();
+    await loginAs(page, ADMIN.email, ADMIN.password);
+    await page.goto('/admin/webhooks');
+    const row = page.getByTestId('webhook-endpoint-row');
+    await row.waitFor();
+    const before = received.length;
+    await row.getByRole('button', { name: /^Renouveler le secret/ }).click();
+    const dialog = page.getByTestId('webhook-rotate-dialog');
+    await dialog.getByText(/L’ancien reste valable 24 heures/).waitFor();
+    await expectAccessible(page, 'renouveler le secret');
+    await dialog.getByRole('button', { name: 'Renouveler le secret' }).click();
+    await toast(page, 'Secret renouvelé.').waitFor();
+    const secretField = dialog.getByTestId('webhook-secret-value');
+    await secretField.waitFor();
+    const secret = await secretField.inputValue();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    await dialog
+      .getByText(/L’ancien secret signe encore les livraisons jusqu’au \d\d\/\d\d\/\d{4} \d\d:\d\d/)
+      .waitFor();
+    await expectAccessible(page, 'nouveau secret de signature');
+    await page.setViewportSize({ width: 375, height: 800 });
+    await expectAccessible(page, 'nouveau secret de signature (375 px)');
+    await dialog.getByRole('button', { name: 'Fermer' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await row.getByTestId('webhook-previous-secret').waitFor();
+    // Shown once: neither the page nor a reload carries it again.
+    expect(await page.content()).not.toContain(secret);
+    await page.reload();
+    await row.getByTestId('webhook-previous-secret').waitFor();
+    expect(await page.content()).not.toContain(secret);
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    const code = await createReportByApi(page);
+    const patch = await page.request.patch(`/api/signalements/${code}`, {
+      headers: { 'sec-fetch-site': 'same-origin', 'content-type': 'application/merge-patch+json' },
+      data: JSON.stringify({ statut: '/api/statuts/EN_COURS' }),
+    });
+    expect(patch.status()).toBe(200);
+    await expect.poll(() => received.length, { timeout: 15_000 }).toBe(before + 1);
+    const { headers, body } = received.at(-1)!;
+    const sign = (s: string) =>
+      `v1,${createHmac('sha256', Buffer.from(s.slice('whsec_'.length), 'base64'))
+        .update(`${headers['webhook-id']}.${headers['webhook-timestamp']}.${body}`)
+        .digest('base64')}`;
+    // The new secret first, then the one shown at the registration (previous test).
+    expect(headers['webhook-signature']).toBe(`${sign(secret)} ${sign(firstSecret)}`);
   });
 });

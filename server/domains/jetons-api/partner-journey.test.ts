@@ -120,6 +120,7 @@ describe.each(await testEngines())("a partner's journey on %s", (engine) => {
       signal: new AbortController().signal,
       log,
       clock: systemClock,
+      cipher: t.ctx.cipher!,
       shouldStop: () => false,
     });
 

@@ -1,9 +1,12 @@
 // One delivery pass over the webhook outbox (docs/decisions/0039-signed-webhooks.md): claim each due
 // delivery — never one whose report has an earlier delivery to the same endpoint not yet delivered —,
 // POST it signed, record the outcome. The claim is the mail outbox's (docs/decisions/0004-mail-outbox.md).
+// The endpoint's secrets are decrypted here only, at signing time, and never leave this module.
 import { and, asc, eq, inArray, isNotNull, lte, min, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { isLoopbackHost } from '#shared/schemas/webhooks';
 import type { Clock } from '#server/context';
+import { DecryptError, type DataCipher } from '#server/crypto/cipher';
+import { openWebhookSecret, WEBHOOK_PREVIOUS_SECRET, WEBHOOK_SECRET } from '#server/crypto/webhook-secrets';
 import type { Database } from '#server/db/client';
 import { liveWorkers } from '../mail/workers';
 import { signedHeaders } from './signing';
@@ -178,7 +181,7 @@ function refusal(url: string): string | null {
 
 async function post(
   url: string,
-  secret: string,
+  secrets: readonly string[],
   delivery: Claimed,
   policy: WebhookPolicy,
   at: Date,
@@ -192,7 +195,7 @@ async function post(
       headers: {
         'content-type': 'application/json',
         'user-agent': 'Signalements-Webhooks/1',
-        ...signedHeaders(secret, delivery.eventId, at, delivery.payload),
+        ...signedHeaders(secrets, delivery.eventId, at, delivery.payload),
       },
       body: delivery.payload,
       // A redirect is an answer like another: not 2xx, so not delivered, and never followed.
@@ -212,16 +215,84 @@ async function post(
   }
 }
 
+/** What the worker needs to sign and send: the cipher that opens the secrets, and its log and clock. */
+export interface DeliveryContext {
+  signal: AbortSignal;
+  log: Logger;
+  clock: Clock;
+  cipher: DataCipher;
+}
+
+const UNREADABLE_SECRET =
+  'Secret de signature illisible (clé de chiffrement incorrecte ou valeur altérée) : renouvelez le secret.';
+
+/** Erases the former secrets whose grace period is over (also done at each signing and each rotation). */
+export async function eraseExpiredWebhookSecrets(db: Database, now: Date): Promise<number> {
+  const e = db.t.webhookEndpoints;
+  const erased = await db.transaction((tx) =>
+    tx
+      .update(e)
+      .set({ previousSecret: null, previousSecretExpiresAt: null })
+      .where(and(isNotNull(e.previousSecretExpiresAt), lte(e.previousSecretExpiresAt, now)))
+      .returning({ id: e.id }),
+  );
+  return erased.length;
+}
+
+/**
+ * The secrets that sign a message sent now: the current one, then the former one while its grace period
+ * lasts. A former secret past its expiry is erased at once; one that does not open is left out (logged
+ * without any value). Null when the current one does not open: nothing can be signed.
+ */
+async function signingSecrets(
+  db: Database,
+  endpointId: number,
+  stored: { secret: string; previousSecret: string | null; previousSecretExpiresAt: Date | null },
+  now: Date,
+  context: DeliveryContext,
+): Promise<string[] | null> {
+  const open = (column: typeof WEBHOOK_SECRET | typeof WEBHOOK_PREVIOUS_SECRET, value: string) => {
+    try {
+      return openWebhookSecret(context.cipher, column, endpointId, value);
+    } catch (error) {
+      if (!(error instanceof DecryptError)) throw error;
+      context.log.warn({ endpoint: endpointId, column }, 'secret de webhook illisible');
+      return null;
+    }
+  };
+  const current = open(WEBHOOK_SECRET, stored.secret);
+  if (current === null) return null;
+  if (stored.previousSecret === null) return [current];
+  const expiresAt = stored.previousSecretExpiresAt;
+  if (expiresAt === null || expiresAt.getTime() <= now.getTime()) {
+    const e = db.t.webhookEndpoints;
+    await db.transaction((tx) =>
+      tx
+        .update(e)
+        .set({ previousSecret: null, previousSecretExpiresAt: null })
+        .where(and(eq(e.id, endpointId), eq(e.previousSecret, stored.previousSecret!))),
+    );
+    return [current];
+  }
+  const previous = open(WEBHOOK_PREVIOUS_SECRET, stored.previousSecret);
+  return previous === null ? [current] : [current, previous];
+}
+
 async function deliver(
   db: Database,
   delivery: Claimed,
   policy: WebhookPolicy,
-  context: { signal: AbortSignal; log: Logger; clock: Clock },
+  context: DeliveryContext,
 ): Promise<void> {
   const d = db.t.webhookDeliveries;
   const e = db.t.webhookEndpoints;
   const [endpoint] = await db.read
-    .select({ url: e.url, secret: e.secret })
+    .select({
+      url: e.url,
+      secret: e.secret,
+      previousSecret: e.previousSecret,
+      previousSecretExpiresAt: e.previousSecretExpiresAt,
+    })
     .from(e)
     .where(eq(e.id, delivery.endpointId));
   // Written only while this worker still holds the delivery (as the mail worker's outcomes).
@@ -230,14 +301,12 @@ async function deliver(
       ? eq(d.id, delivery.id)
       : and(eq(d.id, delivery.id), eq(d.claimedBy, policy.workerId))!;
   if (!endpoint) return; // deleted meanwhile: its deliveries went with it
-  const outcome = await post(
-    endpoint.url,
-    endpoint.secret,
-    delivery,
-    policy,
-    context.clock.now(),
-    context.signal,
-  );
+  const at = context.clock.now();
+  const secrets = await signingSecrets(db, delivery.endpointId, endpoint, at, context);
+  const outcome: Outcome =
+    secrets === null
+      ? { delivered: false, status: null, error: UNREADABLE_SECRET, excerpt: null }
+      : await post(endpoint.url, secrets, delivery, policy, at, context.signal);
   const recorded = { lastStatus: outcome.status, lastError: outcome.error, lastResponse: outcome.excerpt };
   const now = context.clock.now();
   if (outcome.delivered) {
@@ -296,7 +365,7 @@ async function deliver(
 export async function deliverDueWebhooks(
   db: Database,
   policy: WebhookPolicy,
-  context: { signal: AbortSignal; log: Logger; clock: Clock; shouldStop: () => boolean },
+  context: DeliveryContext & { shouldStop: () => boolean },
 ): Promise<number> {
   const d = db.t.webhookDeliveries;
   const now = context.clock.now();

@@ -76,7 +76,10 @@ export async function webhookStates(db: Database, tx: Orm, ids: readonly number[
     .leftJoin(st, eq(st.id, s.statutId))
     .leftJoin(r, eq(r.id, s.resultatId))
     .leftJoin(n, eq(n.id, s.niveauId))
-    .where(and(db.dialect.idList(s.id, ids), inArray(s.partenaireId, watched)));
+    .where(and(db.dialect.idList(s.id, ids), inArray(s.partenaireId, watched)))
+    // In report order: a bulk action's events are queued (and delivered) in that order on both engines, not
+    // in whatever order PostgreSQL's plan returns the rows.
+    .orderBy(s.id);
   for (const { id, ...row } of rows) {
     states.set(Number(id), { ...row, partenaireId: Number(row.partenaireId) });
   }

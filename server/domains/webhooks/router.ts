@@ -11,6 +11,7 @@ import {
   listWebhookDeliveries,
   listWebhookEndpoints,
   retryWebhookDelivery,
+  rotateWebhookSecret,
   setWebhookEndpointEnabled,
 } from './service';
 
@@ -21,7 +22,11 @@ export const webhooksRouter = router({
   endpoints: adminProcedure.query(({ ctx }) => listWebhookEndpoints(ctx.db, ctx.auth.user)),
   createEndpoint: adminProcedure
     .input(webhookEndpointInputSchema)
-    .mutation(({ ctx, input }) => createWebhookEndpoint(ctx.db, ctx.auth.user, input)),
+    .mutation(({ ctx, input }) => createWebhookEndpoint(ctx, ctx.auth.user, input)),
+  /** « Renouveler le secret »: the new secret is in the answer, once. */
+  rotateSecret: adminProcedure
+    .input(byId)
+    .mutation(({ ctx, input }) => rotateWebhookSecret(ctx, ctx.auth.user, input.id)),
   setEndpointEnabled: adminProcedure
     .input(z.object({ id: webhookIdSchema, actif: z.boolean({ error: 'Valeur invalide.' }) }))
     .mutation(({ ctx, input }) => setWebhookEndpointEnabled(ctx.db, ctx.auth.user, input.id, input.actif)),

@@ -1,11 +1,25 @@
 // What an administrator does with the partners' webhooks (docs/decisions/0039-signed-webhooks.md): register
-// an endpoint (its secret shown once), enable, disable or delete it, read the deliveries and their
-// attempts, and send a dead letter again.
+// an endpoint (its secret shown once), renew its secret (the new one shown once, the former one still
+// signing for a grace period), enable, disable or delete it, read the deliveries and their attempts, and
+// send a dead letter again.
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { webhookDeliveriesInputSchema, webhookEndpointInputSchema } from '#shared/schemas/webhooks';
+import {
+  WEBHOOK_SECRET_GRACE_HOURS,
+  type webhookDeliveriesInputSchema,
+  type webhookEndpointInputSchema,
+} from '#shared/schemas/webhooks';
+import type { AppContext } from '#server/context';
+import { cipherOf } from '#server/context';
+import { DecryptError } from '#server/crypto/cipher';
+import {
+  openWebhookSecret,
+  sealWebhookSecret,
+  WEBHOOK_PREVIOUS_SECRET,
+  WEBHOOK_SECRET,
+} from '#server/crypto/webhook-secrets';
 import type { Database } from '#server/db/client';
-import { invalid, notFound } from '#server/errors';
+import { conflict, invalid, notFound } from '#server/errors';
 import { requireAdmin } from '../auth/guards';
 import type { SessionUser } from '../auth/session';
 import { notifyWebhookQueued } from './events';
@@ -20,6 +34,8 @@ export interface WebhookEndpointDto {
   url: string;
   actif: boolean;
   createdAt: string;
+  /** Until when the former secret still signs, after « Renouveler le secret »; null otherwise. */
+  ancienSecretJusquA: string | null;
   livraisons: { enAttente: number; livrees: number; lettresMortes: number };
 }
 
@@ -43,7 +59,17 @@ export const WEBHOOK_REFUSALS = {
   unknownPartner: (code: string) => `Partenaire introuvable : ${code}.`,
   endpointNotFound: 'Point de réception introuvable.',
   deliveryNotDead: 'Livraison introuvable ou qui n’est pas en lettre morte.',
+  secretRenewedMeanwhile:
+    'Le secret de ce point de réception vient d’être renouvelé par ailleurs : rechargez la page, puis recommencez.',
 } as const;
+
+/**
+ * How long the former secret keeps signing after « Renouveler le secret » (every delivery carries both
+ * signatures meanwhile): a day for the partner to install the new one. docs/decisions/0039-signed-webhooks.md.
+ */
+export const WEBHOOK_SECRET_GRACE_MS = WEBHOOK_SECRET_GRACE_HOURS * 60 * 60_000;
+
+type WebhookContext = Pick<AppContext, 'db' | 'cipher'>;
 
 const DELIVERIES_LIMIT = 200;
 
@@ -60,6 +86,7 @@ export async function listWebhookEndpoints(db: Database, actor: SessionUser): Pr
       url: e.url,
       isEnabled: e.isEnabled,
       createdAt: e.createdAt,
+      previousSecretExpiresAt: e.previousSecretExpiresAt,
       partenaireCode: p.code,
       partenaireDesignation: p.designation,
       pending: count('pending'),
@@ -69,7 +96,7 @@ export async function listWebhookEndpoints(db: Database, actor: SessionUser): Pr
     .from(e)
     .innerJoin(p, eq(p.id, e.partenaireId))
     .leftJoin(d, eq(d.endpointId, e.id))
-    .groupBy(e.id, e.url, e.isEnabled, e.createdAt, p.code, p.designation)
+    .groupBy(e.id, e.url, e.isEnabled, e.createdAt, e.previousSecretExpiresAt, p.code, p.designation)
     .orderBy(p.designation, e.id);
   return rows.map((r) => ({
     id: Number(r.id),
@@ -77,17 +104,28 @@ export async function listWebhookEndpoints(db: Database, actor: SessionUser): Pr
     url: r.url,
     actif: r.isEnabled,
     createdAt: r.createdAt.toISOString(),
+    // One past its expiry is erased by the worker's next pass; it no longer signs already.
+    ancienSecretJusquA:
+      r.previousSecretExpiresAt && r.previousSecretExpiresAt.getTime() > Date.now()
+        ? r.previousSecretExpiresAt.toISOString()
+        : null,
     livraisons: { enAttente: r.pending, livrees: r.delivered, lettresMortes: r.dead },
   }));
 }
 
-/** Registers an endpoint; the answer carries its secret, the only time it is ever shown. */
+/**
+ * Registers an endpoint; the answer carries its secret, the only time it is ever shown. The secret is
+ * stored encrypted and bound to the endpoint's id, known once the row exists: the row is written with an
+ * empty secret, then sealed, in one transaction (no one ever reads the empty value).
+ */
 export async function createWebhookEndpoint(
-  db: Database,
+  ctx: WebhookContext,
   actor: SessionUser,
   input: EndpointInput,
 ): Promise<{ id: number; url: string; partenaire: string; secret: string }> {
   requireAdmin(actor);
+  const { db } = ctx;
+  const cipher = cipherOf(ctx);
   const { webhookEndpoints: e, partenaires: p } = db.t;
   const secret = generateWebhookSecret();
   return db.transaction(async (tx) => {
@@ -96,9 +134,79 @@ export async function createWebhookEndpoint(
       throw invalid(WEBHOOK_REFUSALS.unknownPartner(input.partenaire), { propertyPath: 'partenaire' });
     const [row] = await tx
       .insert(e)
-      .values({ partenaireId: partner.id, url: input.url, secret })
+      .values({ partenaireId: partner.id, url: input.url, secret: '' })
       .returning({ id: e.id, url: e.url });
-    return { id: Number(row!.id), url: row!.url, partenaire: input.partenaire, secret };
+    const id = Number(row!.id);
+    await tx
+      .update(e)
+      .set({ secret: sealWebhookSecret(cipher, WEBHOOK_SECRET, id, secret) })
+      .where(eq(e.id, id));
+    return { id, url: row!.url, partenaire: input.partenaire, secret };
+  });
+}
+
+/**
+ * « Renouveler le secret »: a new secret, shown once in the answer. The one it replaces keeps signing until
+ * `now + WEBHOOK_SECRET_GRACE_MS` (deliveries carry both signatures meanwhile), so the partner switches
+ * without a gap. A second renewal within the grace period keeps the secret it replaces (the latest one the
+ * partner was given) and erases the older one at once: at most two secrets ever sign. A current secret
+ * that does not open (damaged, another key) has nothing to keep: it is replaced without a grace period.
+ */
+export async function rotateWebhookSecret(
+  ctx: WebhookContext & Pick<AppContext, 'clock'>,
+  actor: SessionUser,
+  id: number,
+): Promise<{
+  id: number;
+  url: string;
+  partenaire: string;
+  secret: string;
+  ancienSecretJusquA: string | null;
+}> {
+  requireAdmin(actor);
+  const { db } = ctx;
+  const cipher = cipherOf(ctx);
+  const { webhookEndpoints: e, partenaires: p } = db.t;
+  const secret = generateWebhookSecret();
+  const now = ctx.clock.now();
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ url: e.url, secret: e.secret, partenaire: p.code })
+      .from(e)
+      .innerJoin(p, eq(p.id, e.partenaireId))
+      .where(eq(e.id, id))
+      .limit(1);
+    if (!row) throw notFound(WEBHOOK_REFUSALS.endpointNotFound);
+    let previous: string | null = null;
+    try {
+      previous = sealWebhookSecret(
+        cipher,
+        WEBHOOK_PREVIOUS_SECRET,
+        id,
+        openWebhookSecret(cipher, WEBHOOK_SECRET, id, row.secret),
+      );
+    } catch (error) {
+      if (!(error instanceof DecryptError)) throw error;
+    }
+    const expiresAt = previous === null ? null : new Date(now.getTime() + WEBHOOK_SECRET_GRACE_MS);
+    // Written only over the secret just read: two renewals at once do not both succeed (PostgreSQL).
+    const [updated] = await tx
+      .update(e)
+      .set({
+        secret: sealWebhookSecret(cipher, WEBHOOK_SECRET, id, secret),
+        previousSecret: previous,
+        previousSecretExpiresAt: expiresAt,
+      })
+      .where(and(eq(e.id, id), eq(e.secret, row.secret)))
+      .returning({ id: e.id });
+    if (!updated) throw conflict(WEBHOOK_REFUSALS.secretRenewedMeanwhile);
+    return {
+      id,
+      url: row.url,
+      partenaire: row.partenaire,
+      secret,
+      ancienSecretJusquA: expiresAt?.toISOString() ?? null,
+    };
   });
 }
 

@@ -24,12 +24,22 @@ export function signatureHeader(secret: string, id: string, timestampSeconds: nu
   return `v1,${mac}`;
 }
 
-/** The three headers of a signed message sent at `at`. */
-export function signedHeaders(secret: string, id: string, at: Date, body: string): Record<string, string> {
+/**
+ * The three headers of a signed message sent at `at`, signed with each secret (the current one first, then
+ * the former one during its grace period): Standard Webhooks separates the `v1,<signature>` entries with a
+ * space, and a receiver accepts the message when any of them matches its secret.
+ */
+export function signedHeaders(
+  secrets: readonly string[],
+  id: string,
+  at: Date,
+  body: string,
+): Record<string, string> {
+  if (secrets.length === 0) throw new Error('no secret to sign the webhook with');
   const timestamp = Math.floor(at.getTime() / 1000);
   return {
     'webhook-id': id,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': signatureHeader(secret, id, timestamp, body),
+    'webhook-signature': secrets.map((secret) => signatureHeader(secret, id, timestamp, body)).join(' '),
   };
 }

@@ -2,16 +2,22 @@
 // loopback checks every signature with its own implementation of Standard Webhooks, a report's statut,
 // résultat or niveau changed by a single edit or a bulk action reaches it, a 500 is retried, the last
 // failure becomes a dead letter that an administrator sends again, and a report's events stay in order.
+// The secret is stored encrypted (bound to its column and endpoint), and « Renouveler le secret » gives a new
+// one while the former keeps signing for a grace period (both signatures), then is erased.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '#tests/helpers/db';
+import { rawCopy } from '#tests/helpers/raw-copy';
 import { createReport, mergePatch } from '#tests/helpers/signalements';
 import { serverSuite } from '#tests/helpers/suite';
-import { systemClock } from '#server/context';
+import { systemClock, type Clock } from '#server/context';
+import { isEncrypted } from '#server/crypto/cipher';
 import { WEBHOOK_MESSAGES } from '#shared/schemas/webhooks';
 import { DEFAULT_WEBHOOK_POLICY, deliverDueWebhooks, webhookRetryDelayMs } from './delivery';
+import { WEBHOOK_REFUSALS, WEBHOOK_SECRET_GRACE_MS } from './service';
 import { purgeDeliveredWebhooks, startWebhookWorker, type WebhookWorker } from './worker';
 
 interface Received {
@@ -58,10 +64,15 @@ async function startReceiver() {
  * The receiver's own check, written from the specification rather than imported: the key is the base64
  * after `whsec_`, the content `id.timestamp.body`, any `v1,` entry of the space-separated header may match.
  */
-function verifyStandardWebhook(secret: string, headers: IncomingHttpHeaders, body: string): boolean {
+function verifyStandardWebhook(
+  secret: string,
+  headers: IncomingHttpHeaders,
+  body: string,
+  nowMs = Date.now(),
+): boolean {
   const id = String(headers['webhook-id']);
   const timestamp = String(headers['webhook-timestamp']);
-  if (!/^\d+$/.test(timestamp) || Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) return false;
+  if (!/^\d+$/.test(timestamp) || Math.abs(nowMs / 1000 - Number(timestamp)) > 300) return false;
   const key = Buffer.from(secret.split('_')[1]!, 'base64');
   const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest();
   return String(headers['webhook-signature'])
@@ -74,7 +85,7 @@ function verifyStandardWebhook(secret: string, headers: IncomingHttpHeaders, bod
 }
 
 describe.each(await testEngines())('signed webhooks on %s', (engine) => {
-  const { app: t, admin } = serverSuite(engine);
+  const { app: t, admin, user } = serverSuite(engine);
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   const workers: WebhookWorker[] = [];
   /** Everything the workers logged, to prove a secret never is. */
@@ -84,6 +95,7 @@ describe.each(await testEngines())('signed webhooks on %s', (engine) => {
   const worker = (maxAttempts = 3) => {
     const w = startWebhookWorker({
       db: t.db,
+      cipher: t.ctx.cipher!,
       log,
       policy: { maxAttempts, retryBaseMs: 5, retryMaxMs: 20, timeoutMs: 2000 },
       pollMs: 5,
@@ -123,6 +135,25 @@ describe.each(await testEngines())('signed webhooks on %s', (engine) => {
     ).toBe(200);
   const deliveries = () =>
     t.db.read.select().from(t.db.t.webhookDeliveries).orderBy(t.db.t.webhookDeliveries.id);
+  /** One delivery pass on the main thread, at the time `clock` says. */
+  const pass = (clock: Clock = systemClock) =>
+    deliverDueWebhooks(t.db, DEFAULT_WEBHOOK_POLICY, {
+      signal: new AbortController().signal,
+      log,
+      clock,
+      cipher: t.ctx.cipher!,
+      shouldStop: () => false,
+    });
+  const endpointRow = async (id: number) => {
+    const e = t.db.t.webhookEndpoints;
+    const [row] = await t.db.read.select().from(e).where(eq(e.id, id));
+    return row!;
+  };
+  const rotate = async (id: number) => {
+    const res = await trpc('webhooks.rotateSecret', { id });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.result.data as { id: number; secret: string; ancienSecretJusquA: string | null };
+  };
   const payloadOf = (r: Received) => JSON.parse(r.body) as { data: Record<string, unknown> };
 
   beforeAll(async () => {
@@ -321,13 +352,6 @@ describe.each(await testEngines())('signed webhooks on %s', (engine) => {
     receiver.answerWith(() => ({ status: 204 }));
     await setStatut(code, 'TRAITE');
     await setStatut(other, 'EN_COURS');
-    const pass = () =>
-      deliverDueWebhooks(t.db, DEFAULT_WEBHOOK_POLICY, {
-        signal: new AbortController().signal,
-        log,
-        clock: systemClock,
-        shouldStop: () => false,
-      });
     expect(await pass()).toBe(1);
     expect(await pass()).toBe(0);
     expect(payloadOf(receiver.received.at(-1)!).data.signalement).toBe(other);
@@ -417,6 +441,122 @@ describe.each(await testEngines())('signed webhooks on %s', (engine) => {
     }
     expect(await purgeDeliveredWebhooks(t.db, new Date(Date.now() - 60_000))).toBe(0);
     expect(await purgeDeliveredWebhooks(t.db, new Date(Date.now() + 60_000))).toBe(6);
+  });
+
+  it('stores the secret encrypted and bound to its endpoint: no copy of the database holds it', async () => {
+    const { id, secret } = await register();
+    const other = await register(receiver.url('/autre'));
+    const stored = await endpointRow(id);
+    expect(isEncrypted(stored.secret)).toBe(true);
+    expect(stored.secret).not.toContain(secret.slice('whsec_'.length));
+    const raw = await rawCopy(t);
+    expect(raw).toContain(receiver.url('/autre'));
+    for (const s of [secret, other.secret]) {
+      expect(raw).not.toContain(s.slice('whsec_'.length));
+      expect(raw).not.toContain(Buffer.from(s.slice('whsec_'.length), 'base64').toString('hex'));
+    }
+    // The signing works from the sealed value.
+    const code = await createReport(t, admin.cookie);
+    await setStatut(code, 'EN_COURS');
+    expect(await pass()).toBe(2);
+    expect(receiver.received).toHaveLength(2);
+    for (const r of receiver.received)
+      expect(verifyStandardWebhook(r.path === '/autre' ? other.secret : secret, r.headers, r.body)).toBe(
+        true,
+      );
+    // A sealed secret moved onto another endpoint does not open there: nothing is sent, the reason is kept.
+    const e = t.db.t.webhookEndpoints;
+    await t.db.transaction((tx) => tx.update(e).set({ secret: stored.secret }).where(eq(e.id, other.id)));
+    await setStatut(code, 'TRAITE');
+    expect(await pass()).toBe(2);
+    expect(receiver.received).toHaveLength(3);
+    expect(receiver.received[2]!.path).toBe('/webhooks');
+    const refused = (await deliveries()).find((d) => d.endpointId === other.id && d.status === 'pending');
+    expect(refused?.lastError).toMatch(/^Secret de signature illisible/);
+    expect(JSON.stringify(logged)).not.toContain(secret.slice('whsec_'.length));
+  });
+
+  it('« Renouveler le secret »: both secrets sign during the grace period, then only the new one', async () => {
+    const { id, secret: first } = await register();
+    const before = Date.now();
+    const renewed = await rotate(id);
+    expect(renewed.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(renewed.secret).not.toBe(first);
+    const until = Date.parse(renewed.ancienSecretJusquA!);
+    expect(until).toBeGreaterThanOrEqual(before + WEBHOOK_SECRET_GRACE_MS);
+    expect(until).toBeLessThanOrEqual(Date.now() + WEBHOOK_SECRET_GRACE_MS);
+    // Neither secret is ever shown again; the list tells until when the former one signs.
+    const listed = await query('webhooks.endpoints', undefined);
+    expect(listed).toMatchObject([{ id, ancienSecretJusquA: renewed.ancienSecretJusquA }]);
+    for (const s of [first, renewed.secret]) expect(JSON.stringify(listed)).not.toContain(s);
+    const stored = await endpointRow(id);
+    expect(isEncrypted(stored.previousSecret)).toBe(true);
+    const raw = await rawCopy(t);
+    for (const s of [first, renewed.secret]) expect(raw).not.toContain(s.slice('whsec_'.length));
+
+    const code = await createReport(t, admin.cookie);
+    // During the grace period (its last second): two signatures, each secret verifies.
+    await setStatut(code, 'EN_COURS');
+    const lastSecond = until - 1000;
+    expect(await pass({ now: () => new Date(lastSecond) })).toBe(1);
+    const during = receiver.received.at(-1)!;
+    expect(String(during.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(verifyStandardWebhook(renewed.secret, during.headers, during.body, lastSecond)).toBe(true);
+    expect(verifyStandardWebhook(first, during.headers, during.body, lastSecond)).toBe(true);
+    expect((await endpointRow(id)).previousSecret).not.toBeNull();
+
+    // Once it is over: one signature, the former secret fails, and it is erased from the row.
+    await setStatut(code, 'TRAITE');
+    const after = until + 1000;
+    expect(await pass({ now: () => new Date(after) })).toBe(1);
+    const later = receiver.received.at(-1)!;
+    expect(String(later.headers['webhook-signature']).split(' ')).toHaveLength(1);
+    expect(verifyStandardWebhook(renewed.secret, later.headers, later.body, after)).toBe(true);
+    expect(verifyStandardWebhook(first, later.headers, later.body, after)).toBe(false);
+    expect(await endpointRow(id)).toMatchObject({ previousSecret: null, previousSecretExpiresAt: null });
+    expect(JSON.stringify(logged)).not.toContain(first.slice('whsec_'.length));
+    expect(JSON.stringify(logged)).not.toContain(renewed.secret.slice('whsec_'.length));
+  });
+
+  it('a second renewal within the grace period keeps the secret it replaces and erases the oldest', async () => {
+    const { id, secret: first } = await register();
+    const second = await rotate(id);
+    const third = await rotate(id);
+    const code = await createReport(t, admin.cookie);
+    await setStatut(code, 'EN_COURS');
+    worker();
+    await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(1);
+    const [r] = receiver.received;
+    expect(String(r!.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(verifyStandardWebhook(third.secret, r!.headers, r!.body)).toBe(true);
+    expect(verifyStandardWebhook(second.secret, r!.headers, r!.body)).toBe(true);
+    expect(verifyStandardWebhook(first, r!.headers, r!.body)).toBe(false);
+    // The grace period restarts from the second renewal.
+    expect(Date.parse(third.ancienSecretJusquA!)).toBeGreaterThanOrEqual(
+      Date.parse(second.ancienSecretJusquA!),
+    );
+  });
+
+  it('refuses hostile input on « Renouveler le secret » with a French 4xx, and agents', async () => {
+    const res = await trpc('webhooks.rotateSecret', { id: 2_000_000 });
+    expect(res.status).toBe(404);
+    expect(JSON.stringify(res.body)).toContain(WEBHOOK_REFUSALS.endpointNotFound);
+    for (const input of [
+      {},
+      { id: 'abc' },
+      { id: -1 },
+      { id: 1.5 },
+      { id: null },
+      { id: {} },
+      { id: 1e12 },
+    ]) {
+      const bad = await trpc('webhooks.rotateSecret', input);
+      expect(bad.status, JSON.stringify(input)).toBe(400);
+      expect(JSON.stringify(bad.body), JSON.stringify(input)).toContain('Identifiant invalide.');
+    }
+    const { id } = await register();
+    expect((await trpc('webhooks.rotateSecret', { id }, user.cookie)).status).toBe(403);
+    expect((await endpointRow(id)).previousSecret).toBeNull();
   });
 
   it('waits longer after each failure, with jitter, up to the cap', () => {

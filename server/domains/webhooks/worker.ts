@@ -6,11 +6,13 @@
 import { and, eq, lt } from 'drizzle-orm';
 import type { Clock } from '#server/context';
 import { systemClock } from '#server/context';
+import type { DataCipher } from '#server/crypto/cipher';
 import type { Database } from '#server/db/client';
 import { beat, HEARTBEAT_MS, newWorkerId, unregister } from '../mail/workers';
 import {
   DEFAULT_WEBHOOK_POLICY,
   deliverDueWebhooks,
+  eraseExpiredWebhookSecrets,
   msUntilNextWebhook,
   type WebhookPolicy,
 } from './delivery';
@@ -24,6 +26,8 @@ interface Logger {
 
 export interface WebhookWorkerOptions {
   db: Database;
+  /** Opens the endpoints' signing secrets (the data key's cipher, server/crypto/webhook-secrets.ts). */
+  cipher: DataCipher;
   log: Logger;
   policy?: Partial<WebhookPolicy>;
   clock?: Clock;
@@ -42,7 +46,10 @@ export interface WebhookWorkerOptions {
   workerId?: string;
 }
 
-/** Delivered deliveries are kept this long for the screen, then deleted (dead letters stay until acted on). */
+/**
+ * Delivered deliveries are kept this long for the screen, then deleted (dead letters stay until acted on).
+ * The same hourly pass erases the former signing secrets whose grace period is over.
+ */
 export const WEBHOOK_RETENTION_MS = 30 * 24 * 60 * 60_000;
 const PURGE_EVERY_MS = 60 * 60_000;
 
@@ -80,7 +87,7 @@ export function webhookPolicyOf(config: {
 }
 
 export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker {
-  const { db, log } = options;
+  const { db, log, cipher } = options;
   const clock = options.clock ?? systemClock;
   const ownBeat = options.workerId === undefined;
   const id = options.workerId ?? newWorkerId();
@@ -120,11 +127,14 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
           purgedAt = clock.now().getTime();
           const purged = await purgeDeliveredWebhooks(db, new Date(purgedAt - retentionMs));
           if (purged > 0) log.info({ purged }, 'rétention : anciennes livraisons de webhooks supprimées');
+          const erased = await eraseExpiredWebhookSecrets(db, clock.now());
+          if (erased > 0) log.info({ erased }, 'webhooks : anciens secrets expirés effacés');
         }
         const claimed = await deliverDueWebhooks(db, policy, {
           signal: abort.signal,
           log,
           clock,
+          cipher,
           shouldStop: () => stopped,
         });
         if (claimed > 0) {

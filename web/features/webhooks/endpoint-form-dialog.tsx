@@ -30,28 +30,47 @@ export function EndpointFormDialog({ open, onClose }: { open: boolean; onClose: 
       data-testid="webhook-endpoint-dialog"
     >
       {secret ? (
-        <div className="flex flex-col gap-3" data-testid="webhook-secret">
-          <p className="text-sm">{WEBHOOKS_TEXT.secretWarning}</p>
-          <label className="flex flex-col gap-1">
-            <span className="text-sm font-medium">{WEBHOOKS_TEXT.secretTitle}</span>
-            <input
-              className="input w-full font-mono text-sm"
-              readOnly
-              value={secret}
-              onFocus={(event) => event.target.select()}
-              data-testid="webhook-secret-value"
-            />
-          </label>
-          <div className="modal-action">
-            <button type="button" className="btn btn-primary" onClick={close}>
-              {WEBHOOKS_TEXT.close}
-            </button>
-          </div>
-        </div>
+        <SecretShownOnce secret={secret} onClose={close} />
       ) : (
         <EndpointForm onCreated={setSecret} onCancel={close} />
       )}
     </Dialog>
+  );
+}
+
+/**
+ * A new secret, shown this once (after « Nouveau point de réception » and « Renouveler le secret »): the
+ * server never answers it again. `note` says what else the administrator should know (the former secret).
+ */
+export function SecretShownOnce({
+  secret,
+  note,
+  onClose,
+}: {
+  secret: string;
+  note?: string;
+  onClose: () => void;
+}) {
+  return (
+    <div className="flex flex-col gap-3" data-testid="webhook-secret">
+      <p className="text-sm">{WEBHOOKS_TEXT.secretWarning}</p>
+      {note && <p className="text-sm">{note}</p>}
+      <label className="flex flex-col gap-1">
+        <span className="text-sm font-medium">{WEBHOOKS_TEXT.secretTitle}</span>
+        <input
+          className="input w-full font-mono text-sm"
+          readOnly
+          value={secret}
+          onFocus={(event) => event.target.select()}
+          data-testid="webhook-secret-value"
+        />
+      </label>
+      <div className="modal-action">
+        <button type="button" className="btn btn-primary" onClick={onClose}>
+          {WEBHOOKS_TEXT.close}
+        </button>
+      </div>
+    </div>
   );
 }
 

@@ -11,6 +11,7 @@ import { serverMessage } from '#web/lib/errors';
 import { formatDateTime } from '#web/lib/format';
 import { useTRPC } from '#web/lib/trpc';
 import { EndpointFormDialog } from './endpoint-form-dialog';
+import { RotateSecretDialog } from './rotate-secret-dialog';
 import { DELIVERY_STATE_LABELS, FAILING_LABEL, WEBHOOKS_TEXT } from './webhooks-text';
 
 type DeliveryState = (typeof webhookDeliveryStates)[number];
@@ -23,6 +24,7 @@ export default function WebhooksPage() {
   const toast = useToast();
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<{ id: number; url: string } | null>(null);
+  const [renewing, setRenewing] = useState<{ id: number; url: string } | null>(null);
   const [state, setState] = useState<DeliveryState | ''>('');
 
   const endpoints = useQuery(trpc.webhooks.endpoints.queryOptions());
@@ -130,6 +132,14 @@ export default function WebhooksPage() {
                         <Badge tone={e.actif ? 'green' : 'gray'}>
                           {e.actif ? WEBHOOKS_TEXT.active : WEBHOOKS_TEXT.disabled}
                         </Badge>
+                        {e.ancienSecretJusquA && (
+                          <span
+                            className="block text-xs text-base-content/70"
+                            data-testid="webhook-previous-secret"
+                          >
+                            {WEBHOOKS_TEXT.previousUntil(formatDateTime(e.ancienSecretJusquA))}
+                          </span>
+                        )}
                       </td>
                       <td data-label={WEBHOOKS_TEXT.counts} className="text-sm">
                         {WEBHOOKS_TEXT.pendingCount(e.livraisons.enAttente)} ·{' '}
@@ -146,6 +156,14 @@ export default function WebhooksPage() {
                             onClick={() => toggle.mutate({ id: e.id, actif: !e.actif })}
                           >
                             {e.actif ? WEBHOOKS_TEXT.disable : WEBHOOKS_TEXT.enable}
+                          </button>
+                          <button
+                            type="button"
+                            className="btn btn-ghost btn-sm"
+                            aria-label={`${WEBHOOKS_TEXT.rotate} de ${e.url}`}
+                            onClick={() => setRenewing({ id: e.id, url: e.url })}
+                          >
+                            {WEBHOOKS_TEXT.rotate}
                           </button>
                           <button
                             type="button"
@@ -284,6 +302,7 @@ export default function WebhooksPage() {
       </section>
 
       <EndpointFormDialog open={creating} onClose={() => setCreating(false)} />
+      <RotateSecretDialog endpoint={renewing} onClose={() => setRenewing(null)} />
       <ConfirmDialog
         open={deleting !== null}
         title={WEBHOOKS_TEXT.deleteTitle}

@@ -50,6 +50,12 @@ export const WEBHOOKS_TEXT = {
   secretWarning:
     'Copiez ce secret maintenant et transmettez-le au partenaire : il ne sera plus jamais affiché. Il vérifie chaque livraison selon Standard Webhooks (en-têtes webhook-id, webhook-timestamp, webhook-signature).',
   close: 'Fermer',
+  rotate: 'Renouveler le secret',
+  rotateDescription: (url: string, hours: number) =>
+    `Un nouveau secret de signature est créé pour ${url} et affiché une seule fois. L’ancien reste valable ${hours} heures : pendant ce délai, chaque livraison porte les deux signatures, le temps que le partenaire installe le nouveau. Un nouveau renouvellement pendant ce délai efface aussitôt le plus ancien des deux.`,
+  rotated: 'Secret renouvelé.',
+  rotateFailed: 'Le renouvellement du secret a échoué.',
+  previousUntil: (date: string) => `L’ancien secret signe encore les livraisons jusqu’au ${date}.`,
   loadFailed: 'Le chargement des webhooks a échoué.',
 } as const;
 
