@@ -1,7 +1,7 @@
 // The service worker of the installable back-office (docs/decisions/0049-installable-offline-shell.md):
 // it keeps the built client's shell so that the app opens without a network, and nothing else. Built by
 // serviceWorker() in scripts/vite-plugins.ts, which bundles this file with the build's version and file list.
-import { CLIENT_BASE, policyOf } from './policy';
+import { CLIENT_BASE, HASHED_ASSETS, policyOf } from './policy';
 
 /** The build's version (a hash of its files' names and of index.html), set by the build. */
 declare const __SW_VERSION__: string;
@@ -45,8 +45,13 @@ worker.addEventListener('install', (event) => {
   event.waitUntil(
     (async () => {
       const cache = await caches.open(CACHE);
-      // index.html is revalidated (`no-cache`), so the copy kept is the one that names these files.
-      await cache.addAll(__SW_PRECACHE__.map((path) => new Request(path, { cache: 'no-cache' })));
+      // Hashed files may come from the HTTP cache (the page just loaded most of them); the others are
+      // revalidated, so the index.html kept is the one that names these files.
+      await cache.addAll(
+        __SW_PRECACHE__.map(
+          (path) => new Request(path, { cache: path.startsWith(HASHED_ASSETS) ? 'default' : 'no-cache' }),
+        ),
+      );
     })(),
   );
 });
