@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { chunkSizes, LARGE_CHUNKS, precompress } from './scripts/vite-plugins.ts';
+import { chunkSizes, LARGE_CHUNKS, precompress, serviceWorker } from './scripts/vite-plugins.ts';
 
 // The API server's port in development (npm run dev starts both with the same environment).
 const backend = `http://localhost:${process.env.PORT ?? 3000}`;
@@ -11,7 +11,14 @@ export default defineConfig({
   root: fileURLToPath(new URL('./web', import.meta.url)),
   // The server serves the built SPA under /admin (spec §2, BASE_PATH).
   base: '/admin/',
-  plugins: [react(), tailwindcss(), chunkSizes(), precompress()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    chunkSizes(),
+    // dist/web/sw.js, the installable app's service worker (docs/decisions/0049-installable-offline-shell.md).
+    serviceWorker(fileURLToPath(new URL('./web/sw/sw.ts', import.meta.url))),
+    precompress(),
+  ],
   build: {
     outDir: fileURLToPath(new URL('./dist/web', import.meta.url)),
     emptyOutDir: true,

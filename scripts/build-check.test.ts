@@ -2,7 +2,7 @@
 // is not flagged; and the chunk size line holds every JavaScript file but the listed exceptions.
 import { describe, expect, it } from 'vitest';
 import { warningLines } from './build-check';
-import { chunkName, chunkSizeWarnings, LARGE_CHUNKS } from './vite-plugins';
+import { chunkName, chunkSizeWarnings, LARGE_CHUNKS, precachedFiles } from './vite-plugins';
 
 const CLEAN = `
 > signalements@0.1.0 build
@@ -80,5 +80,35 @@ describe('chunk sizes', () => {
       expect(chunk.reason.length).toBeGreaterThan(20);
       expect(chunk.maxBytes).toBeGreaterThan(500_000);
     }
+  });
+});
+
+describe("the service worker's precache", () => {
+  it('keeps the built client but the large libraries, the worker itself and what is never served', () => {
+    expect(
+      precachedFiles([
+        'index.html',
+        'assets/index-5Py-D21B.js',
+        'assets/index-BH8TD0u5.css',
+        'assets/regions-BneNIzdy.geojson',
+        'assets/maplibre-gl-BUwiJpK_.js',
+        'assets/maplibre-gl-worker-DTh23QKw.js',
+        'assets/apex-chart-DEiz5u3J.js',
+        'assets/apex-chart-CATwEGZH.css',
+        '.vite/manifest.json',
+        'index.html.br',
+        'sw.js',
+        'manifest.webmanifest',
+        'icons/icon-192.png',
+      ]),
+    ).toEqual([
+      'assets/apex-chart-CATwEGZH.css',
+      'assets/index-5Py-D21B.js',
+      'assets/index-BH8TD0u5.css',
+      'assets/regions-BneNIzdy.geojson',
+      'icons/icon-192.png',
+      'index.html',
+      'manifest.webmanifest',
+    ]);
   });
 });

@@ -1,6 +1,10 @@
 // The client build's own Vite plugins (vite.config.ts): precompression of the written files, and the line
 // on chunk sizes. Imported by the Vite config, so every relative import names its file with its extension
 // and nothing reaches the server's modules: the config stays loadable by `configLoader: 'native'`.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { build } from 'esbuild';
 import type { Plugin } from 'vite';
 import { compressAssets, summary } from './compress-assets.ts';
 
@@ -105,6 +109,77 @@ export function precompress(): Plugin {
     },
     async closeBundle() {
       this.info(summary(await compressAssets(outDir)));
+    },
+  };
+}
+
+/** Every file under `dir`, as paths relative to it with forward slashes. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/'));
+}
+
+/**
+ * The files the service worker keeps at install (docs/decisions/0049-installable-offline-shell.md): the whole
+ * built client but Vite's manifest and the LARGE_CHUNKS, which only the dashboard's map and charts load and
+ * which the worker keeps the first time they are used instead.
+ */
+export function precachedFiles(fileNames: readonly string[]): string[] {
+  return fileNames
+    .filter((fileName) => !fileName.startsWith('.vite/') && fileName !== 'sw.js')
+    .filter((fileName) => !/\.(?:br|gz)$/.test(fileName))
+    .filter((fileName) => {
+      const name = chunkName(fileName);
+      return name === null || !LARGE_CHUNKS.some((chunk) => chunk.name === name);
+    })
+    .sort();
+}
+
+/**
+ * Writes `sw.js` beside index.html: web/sw/sw.ts bundled by esbuild, with the list of files to keep and a
+ * version that changes with any of them (a new build gives a new worker, which deletes the old caches).
+ */
+export function serviceWorker(entry: string): Plugin {
+  let publicDir = '';
+  let base = '/';
+  return {
+    name: 'signalements-service-worker',
+    apply: 'build',
+    enforce: 'post',
+    configResolved(config) {
+      publicDir = config.publicDir;
+      base = config.base;
+    },
+    generateBundle: {
+      order: 'post',
+      async handler(_options, bundle) {
+        const contents = new Map<string, Uint8Array | string>();
+        for (const output of Object.values(bundle)) {
+          contents.set(output.fileName, output.type === 'chunk' ? output.code : output.source);
+        }
+        if (publicDir) {
+          for (const file of filesUnder(publicDir)) contents.set(file, readFileSync(join(publicDir, file)));
+        }
+        const files = precachedFiles([...contents.keys()]);
+        const hash = createHash('sha256');
+        for (const file of files) hash.update(file).update('\0').update(contents.get(file)!).update('\0');
+        const result = await build({
+          entryPoints: [entry],
+          bundle: true,
+          write: false,
+          format: 'iife',
+          target: 'es2022',
+          minify: true,
+          legalComments: 'none',
+          logLevel: 'warning',
+          define: {
+            __SW_VERSION__: JSON.stringify(hash.digest('hex').slice(0, 16)),
+            __SW_PRECACHE__: JSON.stringify(files.map((file) => `${base}${file}`)),
+          },
+        });
+        this.emitFile({ type: 'asset', fileName: 'sw.js', source: result.outputFiles[0]!.text });
+      },
     },
   };
 }

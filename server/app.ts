@@ -213,6 +213,16 @@ export function clientCacheControl(root: string, file: string): string {
   return relative(root, file).startsWith(`assets${sep}`) ? IMMUTABLE : 'no-cache';
 }
 
+/**
+ * The service worker, a file of the build like the others (public, no session): it may control the whole
+ * origin, /admin included (the manifest's start_url, outside /admin/), which its own folder would not
+ * allow without this header (docs/decisions/0049-installable-offline-shell.md).
+ */
+export function isServiceWorker(root: string, file: string): boolean {
+  // The file sent may be its precompressed copy (sw.js.br, sw.js.gz).
+  return relative(root, file).replace(/\.(?:br|gz)$/, '') === 'sw.js';
+}
+
 /** Serves the built React client under /admin, with index.html for every client-side route. */
 async function registerClient(app: FastifyInstance, root: string) {
   const index = resolve(root, 'index.html');
@@ -235,7 +245,10 @@ async function registerClient(app: FastifyInstance, root: string) {
       preCompressed: true,
       globIgnore: ['**/*.br', '**/*.gz'],
       cacheControl: false,
-      setHeaders: (reply, path) => reply.header('cache-control', clientCacheControl(root, path)),
+      setHeaders: (reply, path) => {
+        reply.header('cache-control', clientCacheControl(root, path));
+        if (isServiceWorker(root, path)) reply.header('service-worker-allowed', '/');
+      },
     });
     registeringClient = false;
   }

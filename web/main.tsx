@@ -3,7 +3,9 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ToastProvider } from './components/ui/toast';
+import { UpdatePrompt } from './components/update-prompt';
 import { queryClient, TRPCProvider, trpcClient } from './lib/trpc';
+import { registerServiceWorker } from './lib/pwa/register';
 import { preloadCurrentPage } from './preload';
 import { AppRoutes } from './routes';
 import './styles.css';
@@ -19,8 +21,11 @@ createRoot(root).render(
       <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
         <ToastProvider>
           <AppRoutes />
+          <UpdatePrompt />
         </ToastProvider>
       </TRPCProvider>
     </QueryClientProvider>
   </StrictMode>,
 );
+
+registerServiceWorker();

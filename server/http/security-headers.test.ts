@@ -29,6 +29,7 @@ function expectSecurityHeaders(res: LightMyRequestResponse) {
   expect(policy.get('img-src')).toEqual(["'self'", 'data:', 'blob:']);
   expect(policy.get('connect-src')).toEqual(["'self'"]);
   expect(policy.get('worker-src')).toEqual(["'self'"]);
+  expect(policy.get('manifest-src')).toEqual(["'self'"]);
   expect(policy.get('font-src')).toEqual(["'self'", 'data:']);
   expect(String(res.headers['content-security-policy'])).not.toMatch(/unsafe-(inline|eval)/);
   for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb']) {

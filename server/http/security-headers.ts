@@ -38,6 +38,8 @@ export function contentSecurityPolicy(config: Pick<Config, 'MAP_STYLE_URL'>): st
     // maplibre's worker is a bundled file of our own (workerUrl, web/features/dashboard/geo-map.tsx).
     // maplibre wraps a worker in a blob: URL only when its address is on another origin: no blob: here.
     "worker-src 'self'",
+    // The installable app's manifest (/admin/manifest.webmanifest, docs/decisions/0049).
+    "manifest-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
     "frame-ancestors 'none'",

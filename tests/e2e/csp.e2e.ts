@@ -92,6 +92,28 @@ describe('Content-Security-Policy in a real browser', () => {
     expect(violations.join('\n')).toContain('style-src');
   });
 
+  it('lets the service worker install and the manifest load without a violation', async () => {
+    const page = await e.newPage({ serviceWorkers: 'allow' });
+    const violations = await watchViolations(page);
+    const response = await page.goto('/admin/login');
+    const policy = response!.headers()['content-security-policy'];
+    expect(policy).toContain("worker-src 'self'");
+    expect(policy).toContain("manifest-src 'self'");
+    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    // Chromium fetches and parses the manifest as it would to install the app.
+    const cdp = await page.context().newCDPSession(page);
+    const manifest = (await cdp.send('Page.getAppManifest')) as {
+      url: string;
+      errors: { message: string }[];
+      data?: string;
+    };
+    expect(manifest.url).toMatch(/\/admin\/manifest\.webmanifest$/);
+    expect(manifest.errors).toEqual([]);
+    expect(JSON.parse(manifest.data!)).toMatchObject({ name: 'Signalements', lang: 'fr' });
+    expect(violations).toEqual([]);
+  });
+
   it('lets every screen of the client work without a single violation', async () => {
     const page = await e.newPage();
     const violations = await watchViolations(page);

@@ -30,6 +30,8 @@ async function pageWithStyle(e: E2E, styleUrl: string) {
     viewport: { width: 1280, height: 800 },
     locale: 'fr-FR',
     baseURL: server.running.url,
+    // As the harness's pages: the service worker is tested in offline-shell.e2e.ts (decision 0049).
+    serviceWorkers: 'block',
   });
   const page = await context.newPage();
   const errors: string[] = [];

@@ -47,6 +47,12 @@ export interface E2E {
     timezoneId?: string;
     locale?: string;
     signedInAs?: { email: string; password: string };
+    /**
+     * The built client registers its service worker (docs/decisions/0049-installable-offline-shell.md),
+     * which downloads the whole shell at install: blocked unless a test is about it, so that the other
+     * tests' pages load what they show and nothing more, as they did before it.
+     */
+    serviceWorkers?: 'allow' | 'block';
   }): Promise<Page>;
   /**
    * The cookies of a session of this account, opened once per file through the REST log-in
@@ -143,7 +149,7 @@ export async function startE2E(env: Record<string, string> = {}, clock?: Clock):
     let state = states.get(key);
     if (!state) {
       state = (async () => {
-        const context = await browser.newContext({ baseURL: running.url });
+        const context = await browser.newContext({ baseURL: running.url, serviceWorkers: 'block' });
         try {
           const page = await context.newPage();
           await signInByApi(page, email, password);
@@ -169,8 +175,10 @@ export async function startE2E(env: Record<string, string> = {}, clock?: Clock):
       timezoneId = 'Indian/Antananarivo',
       locale = 'fr-FR',
       signedInAs,
+      serviceWorkers = 'block',
     } = {}) {
       const context = await browser.newContext({
+        serviceWorkers,
         viewport: { width, height },
         locale,
         timezoneId,
