@@ -6,6 +6,7 @@ import { PageHeader } from '#web/components/ui/page-header';
 import { Pagination } from '#web/components/ui/pagination';
 import { Loading } from '#web/components/ui/loading';
 import { LoadError } from '#web/components/ui/load-error';
+import { OfflineBanner } from '#web/features/offline/offline-banner';
 import { useTRPC } from '#web/lib/trpc';
 import { PRELOADED_LIST_FRESH_MS } from '#web/preload';
 import { CreateSignalementDialog } from './create/create-dialog';
@@ -61,6 +62,7 @@ export default function SignalementListPage() {
           </>
         }
       />
+      <OfflineBanner dataUpdatedAt={list.dataUpdatedAt} hasData={list.data !== undefined} />
       <div className="card border border-base-300 bg-base-100">
         <div className="card-body gap-4 p-4 md:p-6">
           <ListFilters filters={filters} update={update} />

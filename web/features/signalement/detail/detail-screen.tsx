@@ -7,6 +7,7 @@ import { signalementDetailFormSchema } from '#shared/schemas/signalements';
 import { Breadcrumb } from '#web/components/ui/breadcrumb';
 import { useToast } from '#web/components/ui/toast';
 import { serverMessage } from '#web/lib/errors';
+import { isQueued, QUEUED_MESSAGE } from '#web/lib/offline/queued';
 import { useTRPC } from '#web/lib/trpc';
 import { TOASTS } from '../labels';
 import { AuteursSection } from '../people/auteurs-section';
@@ -64,6 +65,13 @@ export function DetailScreen({ signalement: s }: { signalement: SignalementDto }
         form.reset(next);
         toast.success(TOASTS.updated);
       } catch (error) {
+        if (isQueued(error)) {
+          // Kept in the outbox (docs/decisions/0048-offline-store.md): the form takes the values as saved.
+          setInitial(values);
+          form.reset(values);
+          toast.info(QUEUED_MESSAGE);
+          return;
+        }
         toast.error(TOASTS.updateFailed, { description: serverMessage(error, '') || undefined });
       }
     }
