@@ -102,14 +102,19 @@ describe('offline outbox', () => {
     e.allowConsoleErrors(/ERR_INTERNET_DISCONNECTED|Failed to fetch|net::/);
 
     // Online: the list and the report are read (and kept), the creation dialog's lists are loaded.
-    await page.goto('/admin/signalement/list');
-    await page.getByTestId('create-button').click();
-    await page.getByTestId('create-dialog').getByRole('button', { name: 'Partenaire concerné' }).click();
-    await page.getByRole('option', { name: /Ivorary/ }).waitFor();
-    await page.keyboard.press('Escape');
+    // In-app navigation only from here: a reload would forget the answers kept in memory.
     await page.goto(`/admin/signalement/detail/${encodeURIComponent(edited)}`);
     await page.getByTestId('detail-description').waitFor();
     await storeReady(page);
+    await page.getByRole('link', { name: 'Signalements' }).first().click();
+    await page.getByTestId('create-button').click();
+    await page.getByTestId('create-dialog').getByRole('button', { name: 'Partenaire concerné' }).click();
+    await page.getByRole('option', { name: /Ivorary/ }).waitFor();
+    await page.keyboard.press('Escape'); // the partner list
+    await page.keyboard.press('Escape'); // the dialog
+    await page.getByTestId('create-dialog').waitFor({ state: 'hidden' });
+    await page.getByRole('link', { name: new RegExp(edited) }).first().click();
+    await page.getByTestId('detail-description').waitFor();
 
     await page.context().setOffline(true);
     const description = 'Versement occulte constaté hors ligne à Fianarantsoa';
@@ -176,7 +181,7 @@ describe('offline outbox', () => {
     expect(after.databases).not.toContain(OFFLINE_DB);
     for (const text of [description, edited, 'Rasoa Hors-Ligne', 'Ivorary'])
       expect(after.text).not.toContain(text);
-  });
+  }, 240_000);
 
   it('keeps a change the server refuses, with its French message, until it is discarded', async () => {
     const page = await e.newPage();

@@ -71,7 +71,9 @@ export const queryClient: QueryClient = new QueryClient({
   mutationCache: new MutationCache(),
   defaultOptions: {
     queries: { retry: shouldRetry, refetchOnWindowFocus: false },
-    mutations: { retry: false },
+    // A change made offline runs at once (never paused by React Query): the outbox link keeps the allowed ones
+    // (docs/decisions/0048-offline-store.md), the others fail at once with the network message.
+    mutations: { retry: false, networkMode: 'always' },
   },
 });
 
