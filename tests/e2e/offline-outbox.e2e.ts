@@ -113,7 +113,10 @@ describe('offline outbox', () => {
     await page.keyboard.press('Escape'); // the partner list
     await page.keyboard.press('Escape'); // the dialog
     await page.getByTestId('create-dialog').waitFor({ state: 'hidden' });
-    await page.getByRole('link', { name: new RegExp(edited) }).first().click();
+    await page
+      .getByRole('link', { name: new RegExp(edited) })
+      .first()
+      .click();
     await page.getByTestId('detail-description').waitFor();
 
     await page.context().setOffline(true);
