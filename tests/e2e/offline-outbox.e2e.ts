@@ -132,6 +132,12 @@ describe('offline outbox', () => {
     await expect
       .poll(() => page.getByTestId('offline-banner').textContent())
       .toMatch(/^Hors ligne — données du \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 800 });
+      const violations = await seriousViolations(page);
+      expect(violations, describeViolations(violations)).toEqual([]);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     await page.getByRole('link', { name: 'Signalements' }).first().click();
     await page.getByTestId('create-button').click();

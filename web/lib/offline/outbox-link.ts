@@ -18,7 +18,7 @@ export const outboxLink: TRPCLink<AppRouter> =
       let cancelled = false;
       const queue = (failure?: unknown) => {
         const key = idempotencyKeyFor(op.path, op.input);
-        void outbox.enqueue(op.path, op.input, key).then(
+        void outbox.enqueue(op.path, op.input, key, failure !== undefined).then(
           (kept) => {
             if (cancelled) return;
             if (!kept) {
@@ -28,6 +28,8 @@ export const outboxLink: TRPCLink<AppRouter> =
             // Each queued submission is its own change; the outbox keeps its key.
             forgetIdempotencyKey(op.path, op.input);
             observer.error(TRPCClientError.from(new QueuedOffline()));
+            // Online (a request that failed, or one behind waiting changes): the queue goes on by itself.
+            if (navigator.onLine) void outbox.flush();
           },
           (error: unknown) =>
             observer.error(TRPCClientError.from(error instanceof Error ? error : new Error(String(error)))),

@@ -131,4 +131,15 @@ describe('outbox', () => {
     await outbox.flush();
     expect(onSessionEnded).toHaveBeenCalledOnce();
   });
+
+  it('waits the first delay for a change whose request just failed on the network', async () => {
+    const { outbox, sent } = await setup(() => ({ kind: 'sent' }));
+    await outbox.enqueue('signalements.create', {}, 'k1', true);
+    expect(outbox.list()[0]).toMatchObject({ attempt: 1 });
+    expect(outbox.list()[0]!.nextAt).toBeGreaterThan(Date.now());
+    await outbox.flush();
+    expect(sent).toHaveLength(0);
+    await outbox.flush(true);
+    expect(sent).toHaveLength(1);
+  });
 });

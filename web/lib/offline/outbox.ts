@@ -100,8 +100,16 @@ export class Outbox {
     return String(id).padStart(15, '0');
   }
 
-  /** Queues a change; false when the store cannot keep it (no session key on this device). */
-  async enqueue(procedure: string, input: unknown, idempotencyKey: string): Promise<boolean> {
+  /**
+   * Queues a change; false when the store cannot keep it (no session key on this device). `failedOnce`: its
+   * first request just failed on the network, so it waits the first backoff delay.
+   */
+  async enqueue(
+    procedure: string,
+    input: unknown,
+    idempotencyKey: string,
+    failedOnce = false,
+  ): Promise<boolean> {
     const now = this.now();
     const entry: OutboxEntry = {
       id: this.nextId(),
@@ -109,8 +117,8 @@ export class Outbox {
       input,
       idempotencyKey,
       createdAt: now,
-      attempt: 0,
-      nextAt: now,
+      attempt: failedOnce ? 1 : 0,
+      nextAt: failedOnce ? now + backoffDelay(1) : now,
     };
     if (!(await this.options.store.put('outbox', entry.id, entry))) return false;
     this.entries.push(entry);
