@@ -20,7 +20,7 @@ export function OutboxIndicator() {
       {entries.length > 0 && (
         <button
           type="button"
-          className={`btn btn-sm ${refused ? 'btn-error btn-soft' : 'btn-warning btn-soft'}`}
+          className={`btn btn-sm ${refused ? 'btn-error' : 'btn-neutral'}`}
           data-testid="outbox-indicator"
           aria-haspopup="dialog"
           onClick={() => setOpen(true)}
