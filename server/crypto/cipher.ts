@@ -53,6 +53,12 @@ export interface DataCipher {
   decryptNullable(stored: string | null, context: CipherContext): string | null;
   /** HMAC of the normalised name: equal names give equal indexes, nothing else can be read from it. */
   blindIndex(name: string | null): string | null;
+  /**
+   * The key of one session's offline store on its device (docs/decisions/0048-offline-store.md): an HMAC of
+   * the session id under its own subkey, so it is the same for the whole session, differs between sessions,
+   * and reveals nothing of the data key. 32 bytes, base64url.
+   */
+  offlineStoreKey(sessionId: string): string;
 }
 
 /** Whether a stored value has the encrypted format (anything else is plaintext written before 0017). */
@@ -81,6 +87,7 @@ export function createCipher(key: Buffer): DataCipher {
   if (key.length !== DATA_KEY_BYTES) throw new Error(`data key must be ${DATA_KEY_BYTES} bytes`);
   const encKey = subkey(key, 'signalements/aes-256-gcm/v1');
   const indexKey = subkey(key, 'signalements/blind-index/v1');
+  const offlineKey = subkey(key, 'signalements/offline-store/v1');
 
   // The column alone, as before rows were bound (every value written so far keeps opening); with a row,
   // the column, a NUL (in no column name) and the row's stable key.
@@ -125,6 +132,8 @@ export function createCipher(key: Buffer): DataCipher {
       if (normalised === '') return null;
       return createHmac('sha256', indexKey).update(normalised, 'utf8').digest('base64url');
     },
+    offlineStoreKey: (sessionId) =>
+      createHmac('sha256', offlineKey).update(sessionId, 'utf8').digest('base64url'),
   };
 }
 

@@ -407,6 +407,7 @@ export function matrixRequests(fixture: MatrixFixture) {
     'auth.logout': async (caller) => ({ ...mutation('auth.logout'), cookie: await freshSession(caller) }),
     'auth.whoAmI': () => query('auth.whoAmI'),
     'auth.session': () => query('auth.session'),
+    'auth.offlineKey': () => query('auth.offlineKey'),
     'twoFactor.setup': () => mutation('twoFactor.setup'),
     'twoFactor.enrol': () => mutation('twoFactor.enrol', { password: 'pas-le-mot-de-passe', code: '000000' }),
     'twoFactor.verify': (caller) =>

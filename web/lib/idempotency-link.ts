@@ -26,7 +26,8 @@ export function idempotencyKeyFor(path: string, input: unknown): string {
   return key;
 }
 
-function forget(path: string, input: unknown): void {
+/** The submission is done with its key (succeeded, or kept by the outbox with it). */
+export function forgetIdempotencyKey(path: string, input: unknown): void {
   pending.delete(`${path}\n${JSON.stringify(input)}`);
 }
 
@@ -38,7 +39,7 @@ export const idempotencyLink: TRPCLink<AppRouter> =
       const idempotencyKey = idempotencyKeyFor(op.path, op.input);
       return next({ ...op, context: { ...op.context, idempotencyKey } }).subscribe({
         next(value) {
-          forget(op.path, op.input);
+          forgetIdempotencyKey(op.path, op.input);
           observer.next(value);
         },
         error(error) {

@@ -6,6 +6,8 @@ import type { AppRouter } from '#server/trpc/router';
 import { IDEMPOTENT_CREATES, TRPC_MAX_BATCH } from '#shared/constants';
 import { errorCode } from './errors';
 import { idempotencyLink } from './idempotency-link';
+import { outboxLink } from './offline/outbox-link';
+import { adoptSessionKey, wipeOffline } from './offline/runtime';
 
 export type { AppRouter };
 export type RouterInputs = inferRouterInputs<AppRouter>;
@@ -29,6 +31,7 @@ const idempotent = new Set(IDEMPOTENT_CREATES);
 
 export const trpcClient = createTRPCClient<AppRouter>({
   links: [
+    outboxLink,
     splitLink({
       // A create goes alone, with its Idempotency-Key (a batch would share one header between operations).
       condition: (op) => op.type === 'mutation' && idempotent.has(op.path),
@@ -47,11 +50,20 @@ export const trpcClient = createTRPCClient<AppRouter>({
 
 export const queryClient: QueryClient = new QueryClient({
   queryCache: new QueryCache({
+    onSuccess(data, query) {
+      // The offline store follows the session (docs/decisions/0048-offline-store.md): its key once the
+      // session is known and past its second factor, wiped when there is no session any more.
+      if (!matchQuery(trpc.auth.session.queryFilter(), query)) return;
+      const user = data as WhoAmI | null;
+      if (user === null) void wipeOffline();
+      else if (!user.twoFactor) void adoptSessionKey(user.code);
+    },
     onError(error, query) {
       // A session that ended elsewhere (expiry, logout in another tab, account disabled): asking for the
       // session again makes the guard send the user to /login (auth.session answers null).
       const session = trpc.auth.session.queryFilter();
       if (errorCode(error) === 'UNAUTHORIZED' && !matchQuery(session, query)) {
+        void wipeOffline();
         void queryClient.invalidateQueries(session);
       }
     },
@@ -59,7 +71,9 @@ export const queryClient: QueryClient = new QueryClient({
   mutationCache: new MutationCache(),
   defaultOptions: {
     queries: { retry: shouldRetry, refetchOnWindowFocus: false },
-    mutations: { retry: false },
+    // A change made offline runs at once (never paused by React Query): the outbox link keeps the allowed ones
+    // (docs/decisions/0048-offline-store.md), the others fail at once with the network message.
+    mutations: { retry: false, networkMode: 'always' },
   },
 });
 

@@ -1,5 +1,6 @@
 import { loginInputSchema } from '#shared/schemas/auth';
 import { clearSessionCookie, setSessionCookie } from '#server/http/session-cookie';
+import { DomainError, MESSAGES } from '#server/errors';
 import { authedProcedure, publicProcedure, router } from '#server/trpc/init';
 import { currentUserAnswer, login, logout } from './service';
 
@@ -21,5 +22,16 @@ export const authRouter = router({
   // The client's first question: the session's user, or null without a session.
   // Answered 200 either way, so that a visit without a session logs no failed request in the browser;
   // an anonymous caller learns only that it has no session (docs/decisions/0015-security-model.md).
+  // The key of this session's encrypted offline store on the device (docs/decisions/0048-offline-store.md),
+  // and when the store must be wiped at the latest. Only a logged-in session with its second factor passed gets
+  // it; /trpc answers are never cached (Cache-Control: no-store).
+  offlineKey: authedProcedure.query(({ ctx }) => {
+    if (!ctx.cipher) throw new DomainError('unavailable', MESSAGES.unavailable);
+    ctx.res.header('cache-control', 'no-store');
+    return {
+      key: ctx.cipher.offlineStoreKey(ctx.auth.session.id),
+      expiresAt: ctx.auth.session.expiresAt.toISOString(),
+    };
+  }),
   session: publicProcedure.query(({ ctx }) => (ctx.auth ? currentUserAnswer(ctx.auth, ctx) : null)),
 });

@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { useWhoAmI } from '#web/features/auth/use-who-am-i';
+import { OutboxIndicator } from '#web/features/offline/outbox-indicator';
 import { initials } from '#web/lib/format';
 import { roleBadge } from '#web/lib/role';
 import { PanelLeftIcon } from '../icons';
@@ -27,6 +28,7 @@ export function Header() {
         <PanelLeftIcon size={18} />
       </button>
       <div className="flex-1" />
+      <OutboxIndicator />
       <CurrentUser />
     </header>
   );

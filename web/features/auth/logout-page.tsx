@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'wouter';
 import { Loading } from '#web/components/ui/loading';
+import { wipeOffline } from '#web/lib/offline/runtime';
 import { useTRPC } from '#web/lib/trpc';
 import { usePageTitle } from '#web/lib/use-page-title';
 
@@ -18,10 +19,12 @@ export default function LogoutPage() {
     if (started.current) return;
     started.current = true;
     // Without a session the server answers UNAUTHORIZED: the user is logged out either way.
+    // The offline store leaves the device with the session (docs/decisions/0048-offline-store.md).
+    void wipeOffline();
     mutate(undefined, {
       onSettled() {
         queryClient.clear();
-        navigate('/login', { replace: true });
+        void wipeOffline().finally(() => navigate('/login', { replace: true }));
       },
     });
   }, [mutate, navigate, queryClient]);

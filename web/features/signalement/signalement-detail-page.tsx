@@ -7,6 +7,7 @@ import { useToast } from '#web/components/ui/toast';
 import { errorCode } from '#web/lib/errors';
 import { useTRPC } from '#web/lib/trpc';
 import { DetailScreen } from './detail/detail-screen';
+import { OfflineBanner } from '#web/features/offline/offline-banner';
 import { TOASTS } from './labels';
 
 export default function SignalementDetailPage() {
@@ -20,12 +21,20 @@ export default function SignalementDetailPage() {
     if (failed) toast.error(TOASTS.reportLoadFailed);
   }, [failed, toast]);
 
-  if (report.isSuccess) return <DetailScreen key={code} signalement={report.data} />;
+  const banner = <OfflineBanner dataUpdatedAt={report.dataUpdatedAt} hasData={report.data !== undefined} />;
+  if (report.isSuccess)
+    return (
+      <div className="flex flex-col gap-4">
+        {banner}
+        <DetailScreen key={code} signalement={report.data} />
+      </div>
+    );
   return (
     <div className="flex flex-col gap-4">
       <Breadcrumb
         items={[{ label: 'Signalements', href: '/signalement/list' }, { label: `Détail (${code})` }]}
       />
+      {banner}
       {report.isPending ? (
         <Loading />
       ) : (

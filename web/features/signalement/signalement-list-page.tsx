@@ -6,6 +6,7 @@ import { PageHeader } from '#web/components/ui/page-header';
 import { Pagination } from '#web/components/ui/pagination';
 import { Loading } from '#web/components/ui/loading';
 import { LoadError } from '#web/components/ui/load-error';
+import { OfflineBanner } from '#web/features/offline/offline-banner';
 import { useTRPC } from '#web/lib/trpc';
 import { PRELOADED_LIST_FRESH_MS } from '#web/preload';
 import { FILTRES_TEXT } from '#web/features/filtres/filtres-text';
@@ -77,6 +78,9 @@ export default function SignalementListPage() {
             </>
           }
         />
+      </div>
+      <div className="print:hidden">
+        <OfflineBanner dataUpdatedAt={list.dataUpdatedAt} hasData={list.data !== undefined} />
       </div>
       <div className="card border border-base-300 bg-base-100 print:border-0">
         <div className="card-body gap-4 p-4 md:p-6 print:p-0">

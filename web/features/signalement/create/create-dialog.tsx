@@ -13,6 +13,7 @@ import { DialogFooter, Form } from '#web/components/ui/form-actions';
 import { SelectField, TextareaField, TextField } from '#web/components/ui/form-field';
 import { useToast } from '#web/components/ui/toast';
 import { serverMessage } from '#web/lib/errors';
+import { isQueued, QUEUED_MESSAGE } from '#web/lib/offline/queued';
 import { businessToday } from '#web/lib/format';
 import { useTRPC } from '#web/lib/trpc';
 import { TOASTS } from '../labels';
@@ -140,6 +141,12 @@ function CreateForm({
         navigate(detailPath(code));
       },
       onError(error) {
+        // Kept in the outbox (docs/decisions/0048-offline-store.md): listed in its panel until sent.
+        if (isQueued(error)) {
+          toast.info(QUEUED_MESSAGE);
+          onClose();
+          return;
+        }
         toast.error(TOASTS.createFailed, { description: serverMessage(error, '') || undefined });
       },
     }),

@@ -8,6 +8,7 @@ import { signalementDetailFormSchema } from '#shared/schemas/signalements';
 import { Breadcrumb } from '#web/components/ui/breadcrumb';
 import { useToast } from '#web/components/ui/toast';
 import { serverMessage } from '#web/lib/errors';
+import { isQueued, QUEUED_MESSAGE } from '#web/lib/offline/queued';
 import { useTRPC } from '#web/lib/trpc';
 import { TOASTS } from '../labels';
 import { AuteursSection } from '../people/auteurs-section';
@@ -78,12 +79,27 @@ export function DetailScreen({ signalement: s }: { signalement: SignalementDto }
     form.reset(next);
     toast.success(TOASTS.updated);
   };
-  /** Sends the patch from the version the form stands on; false when the report changed meanwhile. */
-  const send = async (patch: SignalementPatchInput): Promise<boolean> => {
+  /**
+   * Sends the patch from the version the form stands on; false when the report changed meanwhile, 'queued'
+   * when it went to the outbox (docs/decisions/0048-offline-store.md).
+   */
+  const send = async (patch: SignalementPatchInput): Promise<boolean | 'queued'> => {
+    const expectedVersion = version.read();
     try {
-      showSaved(await update.mutateAsync({ code, patch, expectedVersion: version.read() }));
+      showSaved(await update.mutateAsync({ code, patch, expectedVersion }));
       return true;
     } catch (error) {
+      if (isQueued(error)) {
+        // Kept in the outbox: the form takes the values as saved. Applied, the change moves the report one
+        // version on, so a second change queued after it states that version (replayed in order, it must
+        // not conflict with the first); anyone else's change in between still conflicts.
+        const values = form.getValues();
+        version.set(expectedVersion + 1);
+        setInitial(values);
+        form.reset(values);
+        toast.info(QUEUED_MESSAGE);
+        return 'queued';
+      }
       const details = editConflictOf(error);
       if (details) {
         setConflict({ details, patch });
@@ -97,7 +113,10 @@ export function DetailScreen({ signalement: s }: { signalement: SignalementDto }
   const save = form.handleSubmit(async (values) => {
     const patch = patchFrom(initial, values);
     // On a conflict the dialog decides; the location waits for the next save.
-    if (!isPatchEmpty(patch) && !(await send(patch))) return;
+    if (!isPatchEmpty(patch)) {
+      const sent = await send(patch);
+      if (sent !== true) return;
+    }
     await location.save();
     refresh();
   });
@@ -108,8 +127,9 @@ export function DetailScreen({ signalement: s }: { signalement: SignalementDto }
     setResolving(true);
     version.set(conflict.details.version);
     // Changed again meanwhile: `send` shows the new values in the dialog instead.
-    if (await send(conflict.patch)) {
-      setConflict(null);
+    const sent = await send(conflict.patch);
+    if (sent !== false) setConflict(null);
+    if (sent === true) {
       await location.save();
       refresh();
     }

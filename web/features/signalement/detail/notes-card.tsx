@@ -14,6 +14,7 @@ import { TextareaField } from '#web/components/ui/form-field';
 import { Loading } from '#web/components/ui/loading';
 import { PencilIcon, TrashIcon } from '#web/components/ui/more-icons';
 import { useToast } from '#web/components/ui/toast';
+import { isQueued, QUEUED_MESSAGE } from '#web/lib/offline/queued';
 import { serverMessage } from '#web/lib/errors';
 import { formatDateTime } from '#web/lib/format';
 import { useTRPC } from '#web/lib/trpc';
@@ -72,15 +73,24 @@ export function NotesCard({ code }: { code: string }) {
     void queryClient.invalidateQueries({ queryKey: listOptions.queryKey });
     refreshReport();
   };
-  const failed = (fallback: string) => (error: unknown) =>
-    toast.error(fallback, { description: serverMessage(error, '') || undefined });
+  const failed = (fallback: string) => (error: unknown) => {
+    if (!isQueued(error)) toast.error(fallback, { description: serverMessage(error, '') || undefined });
+  };
   const create = useMutation(trpc.notes.create.mutationOptions({ onError: failed(NOTES_TEXT.failed) }));
   const update = useMutation(trpc.notes.update.mutationOptions({ onError: failed(NOTES_TEXT.failed) }));
   const remove = useMutation(trpc.notes.delete.mutationOptions({ onError: failed(NOTES_TEXT.deleteFailed) }));
 
   const form = useForm<NoteInput>({ resolver: zodResolver(noteSchema), defaultValues: { texte: '' } });
   const add = form.handleSubmit(async (values) => {
-    await create.mutateAsync({ signalement: code, texte: values.texte });
+    try {
+      await create.mutateAsync({ signalement: code, texte: values.texte });
+    } catch (error) {
+      // Kept in the outbox (docs/decisions/0048-offline-store.md): it is sent when the link returns.
+      if (!isQueued(error)) throw error;
+      form.reset({ texte: '' });
+      toast.info(QUEUED_MESSAGE);
+      return;
+    }
     form.reset({ texte: '' });
     toast.success(NOTES_TEXT.added);
     refresh();

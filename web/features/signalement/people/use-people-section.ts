@@ -10,6 +10,7 @@ import {
 import { useEffect, useState } from 'react';
 import { useToast } from '#web/components/ui/toast';
 import { serverMessage } from '#web/lib/errors';
+import { isQueued, QUEUED_MESSAGE } from '#web/lib/offline/queued';
 import { TOASTS } from '../labels';
 import { useReportRefresh } from './use-report-refresh';
 
@@ -78,8 +79,15 @@ export function usePeopleSection<
     void queryClient.invalidateQueries({ queryKey: listOptions.queryKey });
     refreshReport();
   };
-  const failed = (error: unknown) =>
+  const failed = (error: unknown) => {
+    // Kept in the outbox (docs/decisions/0048-offline-store.md): the dialog closes as after a save.
+    if (isQueued(error)) {
+      toast.info(QUEUED_MESSAGE);
+      setTarget(null);
+      return;
+    }
     toast.error(TOASTS.updateFailed, { description: serverMessage(error, '') || undefined });
+  };
   const onSaved = (message: string) => () => {
     toast.success(message);
     setTarget(null);

@@ -1,0 +1,85 @@
+// The read cache (docs/decisions/0048-offline-store.md): the answers of an allow-list of queries are kept
+// encrypted in the offline store, and put back into TanStack Query at start, so the screens the user read
+// recently open without a network. Hand-written (no persister package is installed): a few lines over the
+// query cache's events. Nothing about people is kept (authors, victims, sources, notes, history, journal).
+import type { Query, QueryClient, QueryKey } from '@tanstack/react-query';
+import type { OfflineStore } from './store';
+
+/** Procedure → how many answers of it are kept (the most recent ones). */
+export const PERSISTED_QUERIES: Readonly<Record<string, number>> = {
+  'auth.session': 1,
+  'signalements.list': 10,
+  'signalements.get': 20,
+  'referentiels.subjects': 1,
+  'referentiels.canals': 1,
+  'referentiels.niveaux': 1,
+  'referentiels.statuts': 1,
+  'referentiels.resultats': 1,
+  'referentiels.regions': 1,
+};
+
+interface CachedAnswer {
+  queryKey: QueryKey;
+  data: unknown;
+  dataUpdatedAt: number;
+}
+
+/** `signalements.get` for a tRPC query key ([['signalements', 'get'], { input, type }]). */
+export function procedureOf(queryKey: QueryKey): string | null {
+  const path = queryKey[0];
+  return Array.isArray(path) && path.every((p) => typeof p === 'string') ? path.join('.') : null;
+}
+
+export const isPersisted = (queryKey: QueryKey): boolean => {
+  const procedure = procedureOf(queryKey);
+  return procedure !== null && Object.hasOwn(PERSISTED_QUERIES, procedure);
+};
+
+/** The entry's id shows the procedure only; the input (a report code, a search) is hashed. */
+async function entryId(procedure: string, queryKey: QueryKey): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(JSON.stringify(queryKey)));
+  const hex = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${procedure}|${hex}`;
+}
+
+async function save(store: OfflineStore, query: Query): Promise<void> {
+  const procedure = procedureOf(query.queryKey);
+  if (!procedure || query.state.data === undefined) return;
+  const id = await entryId(procedure, query.queryKey);
+  const answer: CachedAnswer = {
+    queryKey: query.queryKey,
+    data: query.state.data,
+    dataUpdatedAt: query.state.dataUpdatedAt,
+  };
+  if (!(await store.put('cache', id, answer))) return;
+  const limit = PERSISTED_QUERIES[procedure] ?? 0;
+  const ids = (await store.ids('cache')).filter((other) => other.startsWith(`${procedure}|`));
+  if (ids.length <= limit) return;
+  const dated = await Promise.all(
+    ids.map(async (other) => ({
+      id: other,
+      at: ((await store.get('cache', other)) as CachedAnswer | undefined)?.dataUpdatedAt ?? 0,
+    })),
+  );
+  dated.sort((a, b) => b.at - a.at);
+  for (const { id: old } of dated.slice(limit)) await store.remove('cache', old);
+}
+
+/** Keeps every successful answer of the allow-list; returns the unsubscribe function. */
+export function persistQueries(queryClient: QueryClient, store: OfflineStore): () => void {
+  return queryClient.getQueryCache().subscribe((event) => {
+    if (event.type !== 'updated' || event.action.type !== 'success') return;
+    if (!isPersisted(event.query.queryKey) || !store.ready) return;
+    void save(store, event.query).catch(() => undefined);
+  });
+}
+
+/** Puts the kept answers back, dated as when they were fetched (the banner shows that date). */
+export async function restoreQueries(queryClient: QueryClient, store: OfflineStore): Promise<void> {
+  for (const { value } of await store.all('cache')) {
+    const answer = value as CachedAnswer;
+    if (!isPersisted(answer.queryKey)) continue;
+    if (queryClient.getQueryData(answer.queryKey) !== undefined) continue;
+    queryClient.setQueryData(answer.queryKey, answer.data, { updatedAt: answer.dataUpdatedAt });
+  }
+}

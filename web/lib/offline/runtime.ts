@@ -1,0 +1,123 @@
+// The offline store of this tab (docs/decisions/0048-offline-store.md): opened at start, given the session's
+// key once the session is known, wiped at log-out and when the session ends; the outbox that uses it, sent at
+// start, when the link comes back, and on its backoff timer.
+import type { QueryClient } from '@tanstack/react-query';
+import { createTRPCUntypedClient, httpLink, TRPCClientError } from '@trpc/client';
+import { IDEMPOTENT_CREATES } from '#shared/constants';
+import { persistQueries, restoreQueries } from './cache';
+import { indexedDbBackend } from './idb-backend';
+import { Outbox, type OutboxEntry, type SendOutcome } from './outbox';
+import { memoryBackend, OfflineStore } from './store';
+
+export const offlineStore = new OfflineStore(
+  typeof indexedDB === 'undefined' ? memoryBackend() : indexedDbBackend(),
+);
+
+const withCookie = (url: URL | RequestInfo, options?: RequestInit) =>
+  fetch(url, { ...options, credentials: 'include' });
+const idempotent = new Set(IDEMPOTENT_CREATES);
+
+/** Replays outside the app's links (which would queue them again), one request per entry. */
+const replayClient = createTRPCUntypedClient({
+  links: [
+    httpLink({
+      url: '/trpc',
+      fetch: withCookie,
+      headers: ({ op }) => {
+        const key = op.context.idempotencyKey;
+        return typeof key === 'string' ? { 'idempotency-key': key } : {};
+      },
+    }),
+  ],
+});
+
+const REFUSED_FALLBACK = 'Le serveur a refusé cette modification.';
+
+/** A thrown error of a tRPC call: no answer at all (the network), or the answer's HTTP status. */
+export function httpStatusOf(error: unknown): number | null {
+  if (!(error instanceof TRPCClientError)) return null;
+  const data = (error as TRPCClientError<never>).data as { httpStatus?: unknown } | undefined;
+  if (data && typeof data.httpStatus === 'number') return data.httpStatus;
+  const response = (error.meta as { response?: { status?: unknown } } | undefined)?.response;
+  return response && typeof response.status === 'number' ? response.status : null;
+}
+
+export const isNetworkFailure = (error: unknown): boolean =>
+  error instanceof TRPCClientError && httpStatusOf(error) === null;
+
+let onSent: (entry: OutboxEntry) => void = () => undefined;
+
+async function send(entry: OutboxEntry): Promise<SendOutcome> {
+  try {
+    await replayClient.mutation(entry.procedure, entry.input, {
+      context: idempotent.has(entry.procedure) ? { idempotencyKey: entry.idempotencyKey } : {},
+    });
+    onSent(entry);
+    return { kind: 'sent' };
+  } catch (error) {
+    const status = httpStatusOf(error);
+    if (status === 401) return { kind: 'unauthenticated' };
+    if (status !== null && status >= 400 && status < 500) {
+      const message = error instanceof Error && error.message.trim() ? error.message : REFUSED_FALLBACK;
+      return { kind: 'refused', message: status === 413 ? REFUSED_FALLBACK : message };
+    }
+    return { kind: 'retry' };
+  }
+}
+
+export const outbox = new Outbox({
+  store: offlineStore,
+  send,
+  onSessionEnded: () => void wipeOffline(),
+});
+
+let started: Promise<void> | null = null;
+let adoptedFor: string | null = null;
+
+/** At start, before the first render: the kept key, outbox and answers of this device, then a first send. */
+export function startOffline(queryClient: QueryClient): Promise<void> {
+  started ??= (async () => {
+    onSent = () => {
+      void queryClient.invalidateQueries({ queryKey: [['signalements']] });
+      void queryClient.invalidateQueries({ queryKey: [['notes']] });
+    };
+    persistQueries(queryClient, offlineStore);
+    window.addEventListener('online', () => void outbox.flush(true));
+    try {
+      if (await offlineStore.open()) {
+        await outbox.load();
+        await restoreQueries(queryClient, offlineStore);
+      }
+    } catch {
+      // No IndexedDB (private mode, quota): the app works online, without its offline store.
+    }
+    if (navigator.onLine) void outbox.flush(true);
+  })();
+  return started;
+}
+
+/** Once per session (of this user): fetch the session's key, keep it, send what waits. */
+export async function adoptSessionKey(userId: string): Promise<void> {
+  if (adoptedFor === userId) return;
+  adoptedFor = userId;
+  try {
+    await started;
+    const answer = (await replayClient.query('auth.offlineKey', undefined)) as {
+      key: string;
+      expiresAt: string;
+    };
+    const hadKey = offlineStore.ready;
+    await offlineStore.adopt(answer.key, answer.expiresAt);
+    if (!hadKey) await outbox.load();
+    void outbox.flush(true);
+  } catch {
+    adoptedFor = null;
+  }
+}
+
+/** Log-out or the end of the session: data and key leave the device, the outbox with them. */
+export async function wipeOffline(): Promise<void> {
+  adoptedFor = null;
+  outbox.reset();
+  await offlineStore.wipe().catch(() => undefined);
+}
