@@ -18,21 +18,21 @@ describe('responseFailureMessage', () => {
     );
   });
 
-  it('gives a French reason per status when the body has no message', async () => {
+  it("gives a French reason per status when the body has no message, then the spec's « Erreur HTTP: {status} »", async () => {
     expect(await responseFailureMessage(new Response('', { status: 500 }))).toBe(
-      'Une erreur interne est survenue. Veuillez réessayer plus tard.',
+      'Une erreur interne est survenue. Veuillez réessayer plus tard. (Erreur HTTP: 500)',
     );
     expect(await responseFailureMessage(new Response('<html>Bad gateway</html>', { status: 502 }))).toBe(
-      'Service momentanément indisponible, réessayez dans quelques instants.',
+      'Service momentanément indisponible, réessayez dans quelques instants. (Erreur HTTP: 502)',
     );
     expect(await responseFailureMessage(json(503, { status: 503, message: '  ' }))).toBe(
-      'Service momentanément indisponible, réessayez dans quelques instants.',
+      'Service momentanément indisponible, réessayez dans quelques instants. (Erreur HTTP: 503)',
     );
     expect(await responseFailureMessage(new Response(null, { status: 413 }))).toBe(
-      'Requête trop volumineuse.',
+      'Requête trop volumineuse. (Erreur HTTP: 413)',
     );
     expect(await responseFailureMessage(new Response(null, { status: 429 }))).toBe(
-      'Trop de requêtes. Veuillez patienter avant de réessayer.',
+      'Trop de requêtes. Veuillez patienter avant de réessayer. (Erreur HTTP: 429)',
     );
   });
 
@@ -52,7 +52,7 @@ describe('ensureOk and downloadFailureMessage', () => {
     const refused = await ensureOk(new Response('', { status: 500 })).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(DownloadError);
     expect(downloadFailureMessage(refused)).toBe(
-      'Une erreur interne est survenue. Veuillez réessayer plus tard.',
+      'Une erreur interne est survenue. Veuillez réessayer plus tard. (Erreur HTTP: 500)',
     );
   });
 

@@ -1,7 +1,8 @@
 import { NETWORK_ERROR_MESSAGE } from './errors';
 
 // The server's own words (server/errors.ts MESSAGES) for the statuses a download can meet, so a proxy's
-// page or an empty body still reads in French: never « Erreur HTTP: 500 », which tells the user nothing.
+// page or an empty body still reads in French: never « Erreur HTTP: 500 » alone, which tells the user
+// nothing. The spec's 'Erreur HTTP: {status}' (§8, export) follows the reason, for whoever reports the fault.
 const INTERNAL = 'Une erreur interne est survenue. Veuillez réessayer plus tard.';
 const UNAVAILABLE = 'Service momentanément indisponible, réessayez dans quelques instants.';
 const FRENCH_BY_STATUS: Readonly<Record<number, string>> = {
@@ -37,7 +38,12 @@ export async function responseFailureMessage(response: Response): Promise<string
   } catch {
     // Not JSON (an empty body, a proxy's page): the status says it.
   }
-  return httpStatusMessage(response.status);
+  return `${httpStatusMessage(response.status)} (${httpStatusLine(response.status)})`;
+}
+
+/** The spec's message for a failed answer (§8): 'Erreur HTTP: {status}'. */
+export function httpStatusLine(status: number): string {
+  return `Erreur HTTP: ${status}`;
 }
 
 /**
