@@ -8,6 +8,7 @@ import { errorCode } from '#web/lib/errors';
 import { useTRPC } from '#web/lib/trpc';
 import { DetailScreen } from './detail/detail-screen';
 import { OfflineBanner } from '#web/features/offline/offline-banner';
+import { isRestoredAnswer } from '#web/lib/offline/cache';
 import { TOASTS } from './labels';
 
 export default function SignalementDetailPage() {
@@ -21,8 +22,14 @@ export default function SignalementDetailPage() {
     if (failed) toast.error(TOASTS.reportLoadFailed);
   }, [failed, toast]);
 
+  // A report kept on the device is shown only when the server cannot give the current one (offline, or the
+  // read failed on the network): editing a kept copy while the fresh one is on its way would start from old
+  // values (the save's version precondition would refuse it, docs/decisions/0047).
+  const waitingForFresh = isRestoredAnswer(report.dataUpdatedAt) && report.fetchStatus === 'fetching';
+  const shown =
+    report.data !== undefined && !waitingForFresh && (report.isSuccess || (report.isError && failed));
   const banner = <OfflineBanner dataUpdatedAt={report.dataUpdatedAt} hasData={report.data !== undefined} />;
-  if (report.isSuccess)
+  if (shown)
     return (
       <div className="flex flex-col gap-4">
         {banner}
@@ -35,7 +42,7 @@ export default function SignalementDetailPage() {
         items={[{ label: 'Signalements', href: '/signalement/list' }, { label: `Détail (${code})` }]}
       />
       {banner}
-      {report.isPending ? (
+      {report.isPending || waitingForFresh ? (
         <Loading />
       ) : (
         <div className="card border border-base-300 bg-base-100">

@@ -74,8 +74,21 @@ export function persistQueries(queryClient: QueryClient, store: OfflineStore): (
   });
 }
 
+/** When the kept answers were put back: an answer dated before is one of them, not a fresh read. */
+let restoredAt = 0;
+
+/**
+ * Whether an answer dated `dataUpdatedAt` came from the device's store at start rather than from the server
+ * in this page's life. A screen that edits (the report's detail) waits for the server's answer while it is
+ * on its way, and shows the kept one only when the server cannot be reached.
+ */
+export function isRestoredAnswer(dataUpdatedAt: number): boolean {
+  return dataUpdatedAt > 0 && dataUpdatedAt <= restoredAt;
+}
+
 /** Puts the kept answers back, dated as when they were fetched (the banner shows that date). */
 export async function restoreQueries(queryClient: QueryClient, store: OfflineStore): Promise<void> {
+  restoredAt = Date.now();
   for (const { value } of await store.all('cache')) {
     const answer = value as CachedAnswer;
     if (!isPersisted(answer.queryKey)) continue;
