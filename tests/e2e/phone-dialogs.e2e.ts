@@ -83,22 +83,23 @@ describe('the creation dialog asks before losing a filled form; exports fail in 
     expect(await discard.isVisible()).toBe(false);
   });
 
-  it('says why an export failed, in French, never « Erreur HTTP »', async () => {
+  it('says why an export failed, in French, never « Erreur HTTP » alone', async () => {
     const page = await e.newPage({ width: 375, height: 800, signedInAs: ADMIN });
     e.allowConsoleErrors(/status of 50\d|status of 429|net::ERR_FAILED/);
     await page.goto('/admin/signalement/list');
     await page.getByTestId('pagination-total').waitFor();
     const failed = toast(page, "Erreur lors de l'export");
 
-    // A 500 without a body: the status's French reason.
+    // A 500 without a body: the status's French reason, then the spec's « Erreur HTTP: 500 » (§8).
     await page.route('**/api/signalements/export/xlsx**', (route) =>
       route.fulfill({ status: 500, body: '' }),
     );
     await page.getByTestId('export-button').click();
     await expect
       .poll(() => failed.last().textContent())
-      .toContain("Erreur lors de l'export: Une erreur interne est survenue. Veuillez réessayer plus tard.");
-    expect(await failed.last().textContent()).not.toContain('HTTP');
+      .toContain(
+        "Erreur lors de l'export: Une erreur interne est survenue. Veuillez réessayer plus tard. (Erreur HTTP: 500)",
+      );
     await page.unrouteAll({ behavior: 'wait' });
 
     // The server's own message, when it gives one.
