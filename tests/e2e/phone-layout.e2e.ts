@@ -27,9 +27,12 @@ describe('phone layout', () => {
 
   it('fits a report with a long partner name, and opens its dialogs whole', async () => {
     await page.goto(`/admin/signalement/detail/${code}`);
-    await expect
-      .poll(() => page.getByText('Service de Renseignements Financiers (SAMIFIN)').count())
-      .toBeGreaterThan(0);
+    // The file's first read of a report starts the server's read thread: seconds on a loaded machine, more
+    // than expect.poll's 10 s once on a CI run; the test waits for the answer, then judges the layout.
+    await page
+      .getByText('Service de Renseignements Financiers (SAMIFIN)')
+      .first()
+      .waitFor({ timeout: 60_000 });
     expect(await noSidewaysScroll(page)).toBe(true);
 
     await page.getByRole('button', { name: /Autres actions/ }).click();
