@@ -3,6 +3,7 @@
 // recently open without a network. Hand-written (no persister package is installed): a few lines over the
 // query cache's events. Nothing about people is kept (authors, victims, sources, notes, history, journal).
 import type { Query, QueryClient, QueryKey } from '@tanstack/react-query';
+import { OPTION_LIST_SIZE } from '#shared/constants';
 import type { OfflineStore } from './store';
 
 /** Procedure → how many answers of it are kept (the most recent ones). */
@@ -16,6 +17,24 @@ export const PERSISTED_QUERIES: Readonly<Record<string, number>> = {
   'referentiels.statuts': 1,
   'referentiels.resultats': 1,
   'referentiels.regions': 1,
+  // The report form's partner picker (its first page, without a search), for a report created offline after
+  // a reopen; kept without the partners' e-mail and phone (projected below).
+  'partenaires.list': 1,
+};
+
+/** The part of an answer that is kept, or undefined when this answer is not kept at all. */
+const PROJECTIONS: Readonly<Record<string, (queryKey: QueryKey, data: unknown) => unknown>> = {
+  'partenaires.list': (queryKey, data) => {
+    const input = (queryKey[1] as { input?: Record<string, unknown> } | undefined)?.input;
+    if (!input || input.search !== undefined || input.page !== 1 || input.itemsPerPage !== OPTION_LIST_SIZE) {
+      return undefined;
+    }
+    const answer = data as { items: Array<Record<string, unknown>>; total: number };
+    return {
+      ...answer,
+      items: answer.items.map((partner) => ({ ...partner, email: null, phoneNumber: null })),
+    };
+  },
 };
 
 interface CachedAnswer {
@@ -42,13 +61,22 @@ async function entryId(procedure: string, queryKey: QueryKey): Promise<string> {
   return `${procedure}|${hex}`;
 }
 
+/** What is kept of an answer of `procedure` (undefined: nothing). */
+export function keptData(procedure: string, queryKey: QueryKey, data: unknown): unknown {
+  if (!Object.hasOwn(PERSISTED_QUERIES, procedure)) return undefined;
+  const project = PROJECTIONS[procedure];
+  return project ? project(queryKey, data) : data;
+}
+
 async function save(store: OfflineStore, query: Query): Promise<void> {
   const procedure = procedureOf(query.queryKey);
   if (!procedure || query.state.data === undefined) return;
+  const data = keptData(procedure, query.queryKey, query.state.data);
+  if (data === undefined) return;
   const id = await entryId(procedure, query.queryKey);
   const answer: CachedAnswer = {
     queryKey: query.queryKey,
-    data: query.state.data,
+    data,
     dataUpdatedAt: query.state.dataUpdatedAt,
   };
   if (!(await store.put('cache', id, answer))) return;
