@@ -17,8 +17,17 @@ import {
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
   addFormatsModule) as typeof addFormatsModule;
 
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats(ajv);
+/**
+ * An Ajv for the OpenAPI document's JSON Schemas (2020-12), with the formats the document uses (date-time,
+ * binary…): without them Ajv prints « unknown format … ignored » for each schema and checks none.
+ */
+export function documentAjv(options: { allErrors?: boolean } = {}): Ajv2020 {
+  const instance = new Ajv2020({ strict: false, ...options });
+  addFormats(instance);
+  return instance;
+}
+
+const ajv = documentAjv({ allErrors: true });
 const compiled = new Map<string, ValidateFunction>();
 
 function resolveRefs(schema: unknown, doc: OpenApiDocument): unknown {

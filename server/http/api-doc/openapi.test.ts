@@ -1,6 +1,5 @@
 // The OpenAPI document (docs/decisions/0037-api-documents.md): every REST route is in it, each of its
 // schemas compiles as JSON Schema 2020-12, and the test fixture checks the answers against it.
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -9,6 +8,7 @@ import { testEngines } from '#tests/helpers/db';
 import { SAME_ORIGIN } from '#tests/helpers/report-fixture';
 import { operation } from './operation';
 import { isApiPath, openApiPath, type JsonSchema, type OpenApiDocument } from './openapi';
+import { documentAjv } from '#tests/helpers/answer-validation';
 
 /** The REST routes the app registered that the document it serves does not describe. */
 function undocumented(app: FastifyInstance, doc: OpenApiDocument): string[] {
@@ -80,7 +80,7 @@ describe.each(await testEngines())('OpenAPI document on %s', (engine) => {
 
   it('holds only valid JSON Schemas (2020-12)', async () => {
     const doc = await docOf(t.app);
-    const ajv = new Ajv2020({ strict: false });
+    const ajv = documentAjv();
     const erreur = JSON.stringify((doc.components.schemas as Record<string, unknown>).Erreur);
     const schemas: unknown[] = [];
     const walk = (node: unknown, key?: string) => {
