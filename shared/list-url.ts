@@ -44,10 +44,9 @@ export const NOT_ASSIGNED = 'aucun';
 export const myCasesPath = (userCode: string) =>
   `/signalement/list?${KEY.assignee}=${encodeURIComponent(userCode)}`;
 
-export const EMPTY_FILTERS: ListFilters = {
-  page: 1,
+/** Every filter cleared; the page and the sort are not filters (« Réinitialiser » keeps the sort). */
+export const CLEARED_FILTERS: Omit<ListFilters, 'page' | 'sort'> = {
   search: '',
-  sort: DEFAULT_SORT,
   partenaires: [],
   subjects: [],
   createdBy: [],
@@ -59,6 +58,8 @@ export const EMPTY_FILTERS: ListFilters = {
   before: null,
   echeance: null,
 };
+
+export const EMPTY_FILTERS: ListFilters = { page: 1, sort: DEFAULT_SORT, ...CLEARED_FILTERS };
 
 // Browser URL keys.
 export const LIST_URL_KEYS = {

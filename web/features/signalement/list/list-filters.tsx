@@ -15,7 +15,14 @@ import {
   useSubjects,
   useUtilisateurOptions,
 } from '../use-references';
-import { hasActiveFilters, NOT_ASSIGNED, SORTS, type ListFilters, type SortKey } from './list-url';
+import {
+  CLEARED_FILTERS,
+  hasActiveFilters,
+  NOT_ASSIGNED,
+  SORTS,
+  type ListFilters,
+  type SortKey,
+} from './list-url';
 
 /** The deadline filter's choices (docs/decisions/0032). */
 const ECHEANCE_OPTIONS: Array<{ value: EcheanceFilter; label: string }> = [
@@ -97,21 +104,7 @@ export function ListFilters({ filters, update }: { filters: ListFilters; update:
             type="button"
             className="btn btn-ghost self-end"
             data-testid="reset-filters"
-            onClick={() =>
-              update({
-                search: '',
-                partenaires: [],
-                subjects: [],
-                createdBy: [],
-                assignee: null,
-                region: null,
-                district: null,
-                commune: null,
-                after: null,
-                before: null,
-                echeance: null,
-              })
-            }
+            onClick={() => update(CLEARED_FILTERS)}
           >
             Réinitialiser les filtres
           </button>
