@@ -32,10 +32,12 @@ const historyTotal = (page: Page, code: string) =>
 
 /** Waits until this session's key is kept on the device (auth.offlineKey answered, store created). */
 async function storeReady(page: Page): Promise<void> {
-  await page.waitForFunction(
-    async (name) => (await indexedDB.databases()).some((db) => db.name === name),
-    OFFLINE_DB,
-  );
+  // expect.poll, not page.waitForFunction: an async predicate's promise counts as truthy there at once.
+  await expect
+    .poll(() =>
+      page.evaluate(async (name) => (await indexedDB.databases()).some((db) => db.name === name), OFFLINE_DB),
+    )
+    .toBe(true);
 }
 
 /** Every string the page's storage holds: IndexedDB (all databases, all stores), Web Storage, Cache Storage. */

@@ -34,6 +34,27 @@ function cachedUrls(page: Page): Promise<Record<string, string[]>> {
   });
 }
 
+/** The keys of the offline store's read cache (web/lib/offline/idb-backend.ts), none without a store. */
+function cacheKeys(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    if (!(await indexedDB.databases()).some((db) => db.name === 'signalements-hors-ligne')) return [];
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const req = indexedDB.open('signalements-hors-ligne');
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(new Error('IndexedDB'));
+    });
+    try {
+      return await new Promise<string[]>((resolve, reject) => {
+        const req = db.transaction('cache', 'readonly').objectStore('cache').getAllKeys();
+        req.onsuccess = () => resolve(req.result.map(String));
+        req.onerror = () => reject(new Error('IndexedDB'));
+      });
+    } finally {
+      db.close();
+    }
+  });
+}
+
 /** What the client says when the session cannot be checked (web/features/auth). */
 const SESSION_UNREACHABLE = 'Impossible de vérifier votre session. Le serveur ne répond pas.';
 
@@ -134,6 +155,14 @@ describe('installable app and offline shell', () => {
     await page.goto('/admin/configuration');
     await expect.poll(() => page.title(), { timeout: 45_000 }).toContain('Configuration');
     await controlled(page);
+    // This session's key is kept on the device (auth.offlineKey answered), so the next load keeps its answers.
+    await expect
+      .poll(() =>
+        page.evaluate(async () =>
+          (await indexedDB.databases()).some((db) => db.name === 'signalements-hors-ligne'),
+        ),
+      )
+      .toBe(true);
     // Data asked while controlled (session, preferences), through the worker, which lets them by.
     await page.reload();
     await expect.poll(() => page.title(), { timeout: 45_000 }).toContain('Configuration');
@@ -148,12 +177,18 @@ describe('installable app and offline shell', () => {
       expect(path, url).not.toMatch(/^\/(?:api|trpc|metrics)\b/i);
     }
 
+    // The session's answer is kept on the device (encrypted, decision 0048) once its key is known: the
+    // offline reload opens the signed-in layout from it rather than saying the session cannot be checked.
+    await expect
+      .poll(async () => (await cacheKeys(page)).some((key) => key.startsWith('auth.session|')))
+      .toBe(true);
     await page.context().setOffline(true);
     e.allowConsoleErrors(OFFLINE_FAILURE);
     try {
       await page.reload();
-      await page.getByText(SESSION_UNREACHABLE).waitFor();
-      await page.getByRole('button', { name: 'Réessayer' }).waitFor();
+      await page.getByTestId('sidebar').waitFor();
+      await expect.poll(() => page.title()).toContain('Configuration');
+      expect(await page.getByText(SESSION_UNREACHABLE).count()).toBe(0);
       expect(page.url()).toMatch(/\/admin\/configuration$/);
       expect(await page.locator('html').getAttribute('lang')).toBe('fr');
     } finally {

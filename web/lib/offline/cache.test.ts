@@ -1,8 +1,15 @@
 // What the read cache keeps of an answer (docs/decisions/0048-offline-store.md): the allow-list only, and the
 // partner picker's first page without the partners' e-mail and phone.
+import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { OPTION_LIST_SIZE } from '#shared/constants';
-import { keptData } from './cache';
+import { keptData, persistCurrent, persistQueries, restoreQueries } from './cache';
+import { memoryBackend, OfflineStore } from './store';
+
+const SESSION_KEY = Buffer.alloc(32, 7).toString('base64url');
+const LATER = new Date(Date.now() + 3_600_000).toISOString();
+const SESSION = [['auth', 'session'], { type: 'query' }];
+const JOURNAL = [['journal', 'list'], { type: 'query' }];
 
 const partners = {
   items: [
@@ -51,5 +58,39 @@ describe('keptData', () => {
     expect(keptData('signalements.get', [['signalements', 'get']], report)).toBe(report);
     expect(keptData('personnes.victimes', [['personnes', 'victimes']], [{ nom: 'R.' }])).toBeUndefined();
     expect(keptData('journal.list', [['journal', 'list']], { items: [] })).toBeUndefined();
+  });
+});
+
+describe('persistCurrent', () => {
+  it('keeps an allow-listed answer that arrived before the store could be used, and only that', async () => {
+    const backend = memoryBackend();
+    const store = new OfflineStore(backend);
+    const client = new QueryClient();
+    persistQueries(client, store);
+    // The session's answer arrives while the store is still closed (no key yet): nothing can be written.
+    client.setQueryData(SESSION, { code: 'USR-1' });
+    client.setQueryData(JOURNAL, { items: [{ nom: 'R.' }] });
+    await Promise.resolve();
+    expect(backend.areas.get('cache')?.size ?? 0).toBe(0);
+
+    await store.adopt(SESSION_KEY, LATER);
+    await persistCurrent(client, store);
+    expect(await store.ids('cache')).toEqual([expect.stringMatching(/^auth\.session\|[0-9a-f]{64}$/)]);
+
+    // A reopen without a network puts it back.
+    const reopened = new OfflineStore(backend);
+    expect(await reopened.open()).toBe(true);
+    const next = new QueryClient();
+    await restoreQueries(next, reopened);
+    expect(next.getQueryData(SESSION)).toEqual({ code: 'USR-1' });
+    expect(next.getQueryData(JOURNAL)).toBeUndefined();
+  });
+
+  it('writes nothing while the store has no key', async () => {
+    const backend = memoryBackend();
+    const client = new QueryClient();
+    client.setQueryData(SESSION, { code: 'USR-1' });
+    await persistCurrent(client, new OfflineStore(backend));
+    expect(backend.areas.get('cache')?.size ?? 0).toBe(0);
   });
 });

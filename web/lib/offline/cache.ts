@@ -93,6 +93,21 @@ async function save(store: OfflineStore, query: Query): Promise<void> {
   for (const { id: old } of dated.slice(limit)) await store.remove('cache', old);
 }
 
+/**
+ * Keeps the allow-listed answers already in the query cache when the store becomes usable (opened at start,
+ * or given this session's key): an answer that arrived before (the session, fetched while the store was
+ * still opening) would otherwise wait for its next fetch to be kept. Answers put back from the store are not
+ * written again.
+ */
+export async function persistCurrent(queryClient: QueryClient, store: OfflineStore): Promise<void> {
+  if (!store.ready) return;
+  for (const query of queryClient.getQueryCache().getAll()) {
+    if (query.state.status !== 'success' || !isPersisted(query.queryKey)) continue;
+    if (isRestoredAnswer(query.state.dataUpdatedAt)) continue;
+    await save(store, query).catch(() => undefined);
+  }
+}
+
 /** Keeps every successful answer of the allow-list; returns the unsubscribe function. */
 export function persistQueries(queryClient: QueryClient, store: OfflineStore): () => void {
   return queryClient.getQueryCache().subscribe((event) => {

@@ -4,7 +4,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createTRPCUntypedClient, httpLink, TRPCClientError } from '@trpc/client';
 import { IDEMPOTENT_CREATES } from '#shared/constants';
-import { persistQueries, restoreQueries } from './cache';
+import { persistCurrent, persistQueries, restoreQueries } from './cache';
 import { indexedDbBackend } from './idb-backend';
 import { Outbox, type OutboxEntry, type SendOutcome } from './outbox';
 import { memoryBackend, OfflineStore } from './store';
@@ -73,10 +73,12 @@ export const outbox = new Outbox({
 
 let started: Promise<void> | null = null;
 let adoptedFor: string | null = null;
+let client: QueryClient | null = null;
 
 /** At start, before the first render: the kept key, outbox and answers of this device, then a first send. */
 export function startOffline(queryClient: QueryClient): Promise<void> {
   started ??= (async () => {
+    client = queryClient;
     onSent = () => {
       void queryClient.invalidateQueries({ queryKey: [['signalements']] });
       void queryClient.invalidateQueries({ queryKey: [['notes']] });
@@ -87,6 +89,7 @@ export function startOffline(queryClient: QueryClient): Promise<void> {
       if (await offlineStore.open()) {
         await outbox.load();
         await restoreQueries(queryClient, offlineStore);
+        await persistCurrent(queryClient, offlineStore);
       }
     } catch {
       // No IndexedDB (private mode, quota): the app works online, without its offline store.
@@ -109,6 +112,7 @@ export async function adoptSessionKey(userId: string): Promise<void> {
     const hadKey = offlineStore.ready;
     await offlineStore.adopt(answer.key, answer.expiresAt);
     if (!hadKey) await outbox.load();
+    if (client) await persistCurrent(client, offlineStore);
     void outbox.flush(true);
   } catch {
     adoptedFor = null;
