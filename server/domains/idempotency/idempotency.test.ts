@@ -8,7 +8,10 @@ import { testEngines } from '#tests/helpers/db';
 import { PEOPLE, SAME_ORIGIN } from '#tests/helpers/report-fixture';
 import { createReport } from '#tests/helpers/signalements';
 import { IDEMPOTENT_CREATES } from '#shared/constants';
+import { SESSION_LIFETIME_MS } from '../auth/session';
 import { IDEMPOTENCY_MESSAGES } from './service';
+
+const DAY_MS = 24 * 3600_000;
 
 describe.each(await testEngines())('idempotent creates on %s', (engine) => {
   let t: TestApp;
@@ -316,14 +319,28 @@ describe.each(await testEngines())('idempotent creates on %s', (engine) => {
     }
   });
 
-  it('forgets a key after a day: the same key then creates again', async () => {
-    const key = newKey();
-    const first = await post('/api/signalements', agent, reportPayload('Un jour après.'), key);
-    expect(first.statusCode).toBe(201);
-    await t.db.execute(
-      sql`update idempotency_keys set created_at = ${engine === 'sqlite' ? Date.now() - 25 * 3600_000 : new Date(Date.now() - 25 * 3600_000)} where key = ${key}`,
+  const ageKey = (key: string, ms: number) =>
+    t.db.execute(
+      sql`update idempotency_keys set created_at = ${engine === 'sqlite' ? Date.now() - ms : new Date(Date.now() - ms)} where key = ${key}`,
     );
-    const later = await post('/api/signalements', agent, reportPayload('Un jour après.'), key);
+
+  it("remembers a key as long as a session lives: the outbox's resend days later creates nothing", async () => {
+    const key = newKey();
+    const first = await post('/api/signalements', agent, reportPayload('Renvoyé trois jours après.'), key);
+    expect(first.statusCode).toBe(201);
+    await ageKey(key, 3 * DAY_MS);
+    const later = await post('/api/signalements', agent, reportPayload('Renvoyé trois jours après.'), key);
+    expect(later.statusCode).toBe(201);
+    expect(later.json().code).toBe(first.json().code);
+    expect(later.headers['idempotent-replayed']).toBe('true');
+  });
+
+  it("forgets a key after a session's lifetime: the same key then creates again", async () => {
+    const key = newKey();
+    const first = await post('/api/signalements', agent, reportPayload('Un mois après.'), key);
+    expect(first.statusCode).toBe(201);
+    await ageKey(key, SESSION_LIFETIME_MS + 3600_000);
+    const later = await post('/api/signalements', agent, reportPayload('Un mois après.'), key);
     expect(later.statusCode).toBe(201);
     expect(later.json().code).not.toBe(first.json().code);
     expect(later.headers['idempotent-replayed']).toBeUndefined();

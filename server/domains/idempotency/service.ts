@@ -8,11 +8,16 @@ import { and, eq, lt } from 'drizzle-orm';
 import { z } from 'zod';
 import { cipherOf, type Services } from '#server/context';
 import { DomainError } from '#server/errors';
-import type { SessionUser } from '../auth/session';
+import { SESSION_LIFETIME_MS, type SessionUser } from '../auth/session';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
-/** How long a key is remembered; a retry comes within minutes, a day is generous. */
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/**
+ * How long a key is remembered: a session's lifetime. A retry in a tab comes within minutes, but the offline
+ * outbox (docs/decisions/0048-offline-store.md) may resend a create whose answer was lost days later, when the
+ * link returns; it cannot wait longer than its session, whose end wipes it. A shorter memory would create
+ * that report twice.
+ */
+export const IDEMPOTENCY_TTL_MS = SESSION_LIFETIME_MS;
 /** The header's value: 8 to 128 letters, digits and `- _ . :` (a list, when the header came twice, fails). */
 const idempotencyKeySchema = z.string().regex(/^[A-Za-z0-9_.:-]{8,128}$/);
 

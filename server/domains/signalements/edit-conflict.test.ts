@@ -70,6 +70,41 @@ describe.each(await testEngines())('edit conflicts on %s', (engine) => {
     expect(await stored(code)).toMatchObject({ version: 3, description: 'Version de Rasoa' });
   });
 
+  it('answers a resend of a write already applied as done: no 409, no new version, no second history line', async () => {
+    const code = await createReport(t, cookie);
+    const history = async () =>
+      (await t.app.inject({ url: `/api/signalements/${code}/historique`, headers: { cookie } })).json()[
+        'hydra:totalItems'
+      ] as number;
+    const patch = { description: 'Envoyé deux fois', subjects: ['CORRUPTION', 'FRAUDE'], isRecurrent: true };
+    const first = await trpcUpdate(code, patch, 1);
+    expect(first.statusCode, first.body).toBe(200);
+    const lines = await history();
+
+    // The outbox sends it again (its answer was lost), with the version read before the first send; the
+    // codes of a list may come in another order.
+    const resend = await trpcUpdate(code, { ...patch, subjects: ['FRAUDE', 'CORRUPTION'] }, 1);
+    expect(resend.statusCode, resend.body).toBe(200);
+    expect(resend.json().result.data).toMatchObject({ description: 'Envoyé deux fois', version: 2 });
+    expect(await stored(code)).toMatchObject({ version: 2, description: 'Envoyé deux fois' });
+    expect(await history()).toBe(lines);
+
+    // Through REST with If-Match too.
+    const rest = await send('PATCH', `/api/signalements/${code}`, patch, { 'if-match': 'W/"1"' });
+    expect(rest.statusCode, rest.body).toBe(200);
+    expect(await stored(code)).toMatchObject({ version: 2 });
+
+    // One field that differs is a conflict again, with both values.
+    const stale = await trpcUpdate(code, { ...patch, isRecurrent: false }, 1);
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().error.data.details.champs).toContainEqual({
+      champ: 'isRecurrent',
+      valeurActuelle: true,
+      votreValeur: false,
+    });
+    expect(await stored(code)).toMatchObject({ version: 2, isRecurrent: true });
+  });
+
   it('writes as before without a precondition (partners, older clients), moving the version', async () => {
     const code = await createReport(t, cookie);
     await trpcUpdate(code, { isRecurrent: true });

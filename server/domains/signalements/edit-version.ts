@@ -53,3 +53,18 @@ export function editConflict(
   const answer: Pick<EditConflictDto, 'version' | 'champs'> = { version, champs };
   return new DomainError('conflict', EDIT_CONFLICT_MESSAGE, { answer });
 }
+
+/** A value compared as the input's vocabulary: a list of codes in any order is the same list. */
+const comparable = (value: unknown): string =>
+  JSON.stringify(Array.isArray(value) ? [...value].map(String).sort() : (value ?? null));
+
+/**
+ * Whether a write refused as stale would change nothing: every field it sent already holds the value it sent.
+ * That is the resend of a write whose answer was lost (the offline outbox sends it again when the link
+ * returns, with the version it read before its first send), or the same change made by someone else: the
+ * caller's intent already holds, so it is answered as done, without a write, a new version or a history line.
+ */
+export function alreadyApplied(sent: Record<string, unknown>, current: Record<string, unknown>): boolean {
+  const fields = Object.keys(sent).filter((field) => sent[field] !== undefined);
+  return fields.length > 0 && fields.every((field) => comparable(sent[field]) === comparable(current[field]));
+}

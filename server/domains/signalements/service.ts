@@ -25,7 +25,7 @@ import { listPage } from './queries';
 import { loadListItems } from './list-row';
 import { loadSignalements } from './loader';
 import { refreshSearchText } from './search-refresh';
-import { bumpVersion, currentVersion, editConflict } from './edit-version';
+import { alreadyApplied, bumpVersion, currentVersion, editConflict } from './edit-version';
 import { snapshot } from './snapshot';
 import { applyStatutKind } from './statut-kind';
 import { enqueueWebhookEvents, webhookStates } from '../webhooks/events';
@@ -142,9 +142,9 @@ export async function patchSignalement(
         ? await bumpVersion(db, tx, report.id, expectedVersion)
         : await currentVersion(db, tx, report.id);
       if (moved === null || (!sent && moved !== expectedVersion)) {
-        const now = await snapshot(db, tx, report.id);
-        const version = await currentVersion(db, tx, report.id);
-        throw editConflict(version, sentValues(patch, calendar), patchValues(now));
+        const values = patchValues(await snapshot(db, tx, report.id));
+        if (alreadyApplied(sentValues(patch, calendar), values)) return report.id;
+        throw editConflict(await currentVersion(db, tx, report.id), sentValues(patch, calendar), values);
       }
     }
     const before = await snapshot(db, tx, report.id);
