@@ -196,6 +196,32 @@ describe('installable app and offline shell', () => {
     }
   }, 150_000);
 
+  it('opens the kept shell when the network takes a page but never answers it (a link gone silent)', async () => {
+    const page = await e.newPage({ signedInAs: ADMIN, serviceWorkers: 'allow' });
+    await page.goto('/admin/configuration');
+    await expect.poll(() => page.title(), { timeout: 45_000 }).toContain('Configuration');
+    await controlled(page);
+    await page.getByTestId('sidebar').waitFor();
+
+    // The worker's request for the page reaches a network that keeps it without a word; the data requests
+    // still pass, so the screen is the one of a slow link, not of no link.
+    let held = 0;
+    await page.context().route(
+      (url) => url.pathname === '/admin/configuration',
+      () => {
+        held++;
+      },
+    );
+    try {
+      await page.reload({ waitUntil: 'commit' });
+      await page.getByTestId('sidebar').waitFor();
+      await expect.poll(() => page.title()).toContain('Configuration');
+      expect(held).toBeGreaterThan(0);
+    } finally {
+      await page.context().unrouteAll({ behavior: 'ignoreErrors' });
+    }
+  }, 150_000);
+
   it('offers « Recharger » when a new version waits, and the new version deletes the old caches', async () => {
     const page = await e.newPage({ serviceWorkers: 'allow' });
     await page.goto('/admin/login');

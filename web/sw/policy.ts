@@ -16,10 +16,17 @@ export const HASHED_ASSETS = `${CLIENT_BASE}assets/`;
  */
 export const NETWORK_ONLY_PREFIXES = ['/api', '/trpc', '/metrics'] as const;
 
+/**
+ * How long a page's navigation waits for the network before the kept shell answers it: on a link that
+ * drops without failing (a phone's signal gone, a captive portal), the browser would otherwise wait for
+ * its own time-out, a minute and more, on a blank page. The request goes on; its answer is not used.
+ */
+export const NAVIGATION_TIMEOUT_MS = 4000;
+
 export type Policy =
   /** Not the worker's business: the browser fetches it as if there were no worker. */
   | 'network'
-  /** A page of the client: the network, and the cached index.html when the network fails. */
+  /** A page of the client: the network, and the cached index.html when it fails or is slow (above). */
   | 'page'
   /** A hashed file, or a file of the precache: the cache, else the network (and then the cache). */
   | 'cache-first';

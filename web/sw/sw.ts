@@ -1,7 +1,7 @@
 // The service worker of the installable back-office (docs/decisions/0049-installable-offline-shell.md):
 // it keeps the built client's shell so that the app opens without a network, and nothing else. Built by
 // serviceWorker() in scripts/vite-plugins.ts, which bundles this file with the build's version and file list.
-import { CLIENT_BASE, HASHED_ASSETS, policyOf } from './policy';
+import { CLIENT_BASE, HASHED_ASSETS, NAVIGATION_TIMEOUT_MS, policyOf } from './policy';
 
 /** The build's version (a hash of its files' names and of index.html), set by the build. */
 declare const __SW_VERSION__: string;
@@ -74,13 +74,26 @@ worker.addEventListener('message', (event) => {
   if (data?.type === 'SKIP_WAITING') void worker.skipWaiting();
 });
 
+/**
+ * A page: the network's answer, or the kept shell (every client route is the same index.html) when the
+ * network fails or has not answered within NAVIGATION_TIMEOUT_MS.
+ */
 async function page(request: Request): Promise<Response> {
+  const network = fetch(request);
+  const cached = await caches.match(INDEX, { cacheName: CACHE });
+  if (!cached) return network;
+  // A failure after the shell answered is nobody's to handle.
+  network.catch(() => undefined);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<Response>((resolve) => {
+    timer = setTimeout(() => resolve(cached), NAVIGATION_TIMEOUT_MS);
+  });
   try {
-    return await fetch(request);
-  } catch (error) {
-    const cached = await caches.match(INDEX, { cacheName: CACHE });
-    if (cached) return cached;
-    throw error;
+    return await Promise.race([network, late]);
+  } catch {
+    return cached;
+  } finally {
+    clearTimeout(timer);
   }
 }
 
