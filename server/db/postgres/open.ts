@@ -11,6 +11,7 @@ import type { Database, DatabaseOptions, Orm, Schema } from '../client';
 import { preparedRunner } from '../prepared';
 import { joiningTransaction, TransactionScope } from '../transaction-scope';
 import { postgresDialect } from './dialect';
+import { serializeQueries } from './serial-queries';
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 /** The advisory lock of start-ups (space, id); the space is apart from those of server/db/locks.ts. */
@@ -49,7 +50,10 @@ export function openPostgres(url: string, options: DatabaseOptions): Omit<Databa
   const lost = (error: Error) => {
     if (!closing) console.error(`PostgreSQL : connexion perdue (${error.message})`);
   };
-  pool.on('connect', (client) => client.on('error', lost));
+  pool.on('connect', (client) => {
+    client.on('error', lost);
+    serializeQueries(client);
+  });
   // The pool's own event for an idle client: already logged by the client's listener.
   pool.on('error', () => undefined);
   /** A connection outside the pool; a loss fails its query instead of crashing the process. */
