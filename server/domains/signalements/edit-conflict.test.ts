@@ -183,6 +183,11 @@ describe.each(await testEngines())('edit conflicts on %s', (engine) => {
       votreValeur: null,
     });
     expect((await get(code)).json().region?.code).toBe('MG11');
+
+    // The same location sent again from the old version (its answer was lost): done, nothing moves.
+    const resend = await send('PUT', url, { region: '/api/regions/MG11' }, { 'if-match': 'W/"1"' });
+    expect(resend.statusCode, resend.body).toBe(200);
+    expect((await stored(code)).version).toBe(2);
   });
 
   it('moves the version of the reports a bulk statut or niveau change edits, not of an assignment', async () => {

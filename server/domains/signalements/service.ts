@@ -334,6 +334,8 @@ export async function updateLocalisation(
         commune: input.commune ?? null,
         fokontany: input.fokontany ?? null,
       };
+      // A resend of a location already in place is done, not a conflict (0047).
+      if (alreadyApplied(sent, now)) return;
       throw editConflict(await currentVersion(db, tx, report.id), sent, now);
     }
     const before = await snapshot(db, tx, report.id);
