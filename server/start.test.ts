@@ -52,14 +52,6 @@ describe('first start', () => {
     expect(out.mock.calls.map((c) => String(c[0])).join('')).not.toContain('Premier administrateur');
   });
 
-  it('starts the reader and read-task threads once listening, before any request', async () => {
-    running = await start(env({ DATABASE_READ_WORKERS: '2' }));
-    expect(running.db.readThreads).toBe(2);
-    // No request yet: the threads were started by start(), not by a first read.
-    expect(running.db.stats().threads?.threads).toBe(2);
-    expect(running.ctx.tasks?.health().threads).toBe(2);
-  });
-
   it('uses ADMIN_EMAIL and ADMIN_PASSWORD when set, without printing the password', async () => {
     const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     running = await start(env({ ADMIN_EMAIL: 'Chef@Example.mg', ADMIN_PASSWORD: 'un-mot-de-passe-solide' }));

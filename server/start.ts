@@ -116,9 +116,6 @@ export async function start(
     db.dialect.releaseServer(config.DATABASE_URL);
     throw error;
   }
-  // The threads load their modules and open their connections now, not in the first requests' time.
-  db.startThreads();
-  ctx.tasks?.start();
   const port = new URL(address).port;
   const budgetMs = config.SHUTDOWN_TIMEOUT_SECONDS * 1000;
   // The mail worker gets a fifth of the shutdown budget to finish a send (it is retried later otherwise).

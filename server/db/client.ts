@@ -72,8 +72,6 @@ export interface Database {
    */
   exclusively<T>(fn: () => Promise<T>): Promise<T>;
   ping(): Promise<void>;
-  /** Starts SQLite's reader threads now, not at the first read (a server that listens); nothing on PostgreSQL. */
-  startThreads(): void;
   /** The connections of this process (metrics): SQLite's writer queue, PostgreSQL's pool. */
   stats(): DatabaseStats;
   /** Whether writes fail for a cause every write would meet (full disk…), for the health check. */

@@ -117,9 +117,6 @@ export function openPostgres(url: string, options: DatabaseOptions): Omit<Databa
     async ping() {
       await pool.query('select 1');
     },
-    startThreads() {
-      // No reader threads: the pool opens its connections as requests come.
-    },
     stats() {
       return { connections: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
     },

@@ -172,9 +172,6 @@ export function openSqlite(
     async ping() {
       await reader.get(sql`select 1`);
     },
-    startThreads() {
-      pool?.start();
-    },
     stats() {
       // The writer (busy while a transaction holds it) and the readers.
       const readers = pool ? pool.stats() : { readers: 1, busy: 0, waiting: 0 };

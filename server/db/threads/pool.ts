@@ -2,7 +2,7 @@
 // first free thread first: the SQLite readers (server/db/read-pool.ts) and the threads that build read
 // answers (read-task-pool.ts). A thread answers each job with { id, result } or { id, error }, the error in
 // the one format of errors.ts; one that dies fails only the job it held and is replaced. Threads start at
-// the first job, or when the server is listening (start()), and keep the process alive only while they work.
+// the first job and keep the process alive only while they work.
 //
 // Each job has a deadline (decision 0024, READ_JOB_TIMEOUT_SECONDS): past it, its caller gets
 // `timeoutError()` (a French 503) whether the job was still waiting or running, and the thread that held it
@@ -81,14 +81,6 @@ export class ThreadPool {
       timeouts: this.timeouts,
       down: this.started && this.threads.length === 0 && this.stuck.size > 0,
     };
-  }
-
-  /**
-   * Starts the threads now rather than at the first job (a server that has begun listening): the first
-   * requests then find threads that have loaded their module and opened their connection.
-   */
-  start(): void {
-    if (!this.closed && this.threads.length === 0) this.fill();
   }
 
   protected post(message: object): Promise<unknown> {
