@@ -37,7 +37,10 @@ export function registerErrorHandler(app: FastifyInstance) {
     }
     // A domain error a library wrapped (a read past its deadline inside a Drizzle query error) keeps its kind.
     let error = domainErrorOf(thrown) ?? thrown;
-    if (isConnectionLost(error)) {
+    // A 4xx of the request itself (its body cut off by the client: Fastify's 400 « aborted », ECONNRESET)
+    // names a socket error too, but the socket is the client's, not the database's.
+    const ownRequest = typeof (error as { statusCode?: unknown }).statusCode === 'number';
+    if (!ownRequest && isConnectionLost(error)) {
       // Not a fault of this request: it may be sent again (a create with its Idempotency-Key).
       request.log.warn({ err: error }, 'database unreachable: 503');
       error = unavailable();
