@@ -1,13 +1,8 @@
 import { randomBytes } from 'node:crypto';
 
-/**
- * Crockford base32: no I, L, O or U, so a code read aloud on the phone or copied by hand cannot be
- * confused with 1, 0 or V, and no accidental word is spelled.
- */
-export const CODE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+import { CODE_ALPHABET } from '#shared/signalement-code';
 
-const GROUP = `[${CODE_ALPHABET}]{4}`;
-const SIGNALEMENT_CODE = new RegExp(`^SIG-${GROUP}-${GROUP}$`);
+export { CODE_ALPHABET, isSignalementCode } from '#shared/signalement-code';
 
 // One randomBytes call per code costs more than the encoding itself when the demo generator draws
 // hundreds of thousands of codes, so bytes are drawn in blocks and consumed five at a time.
@@ -46,8 +41,4 @@ export function generateCode(prefix: string): string {
 /** A new report code, `SIG-XXXX-XXXX`. */
 export function generateSignalementCode(): string {
   return generateCode('SIG');
-}
-
-export function isSignalementCode(value: string): boolean {
-  return SIGNALEMENT_CODE.test(value);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSignalementCode } from '#server/domains/signalements/code';
+import { isSignalementCode } from '#shared/signalement-code';
 import { ALERTS_TEXT, JOURNAL_TEXT } from './journal-text';
 
 const NNBSP = '\u202f';
