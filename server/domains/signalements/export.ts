@@ -329,8 +329,11 @@ export async function writeXlsx(
       const values = columns.map((column) => column.value(r, cells));
       const row = sheet.addRow(values);
       for (let i = 0; i < values.length; i++) {
-        // One style object per kind of cell: exceljs indexes a style once per object, not once per cell.
-        row.getCell(i + 1).style = safeCell(values[i]!).text ? TEXT_STYLE : styles[i]!;
+        // One style object per kind of cell: exceljs indexes a style once per object, not once per cell
+        // (safeCell's test, without its object per cell).
+        const value = values[i];
+        row.getCell(i + 1).style =
+          typeof value === 'string' && FORMULA_START.test(value) ? TEXT_STYLE : styles[i]!;
       }
       row.commit();
       rowsAhead++;
