@@ -137,7 +137,9 @@ const designation = (value: string | null) => (value === null ? null : { designa
 
 /**
  * Yields the rows of the xlsx export in the order of `ids`, BATCH at a time, with the same values the DTO
- * batches give its cells (exportBatches in export.ts; export-rows.test.ts compares the two sheets).
+ * batches give its cells (exportBatches in export.ts; export-rows.test.ts compares the two). The next batch
+ * is read while the sheet is written from this one: on PostgreSQL its statements run in the database's
+ * process meanwhile.
  */
 export async function* xlsxBatches(
   db: ReadOnlyDatabase,
@@ -145,69 +147,87 @@ export async function* xlsxBatches(
   ids: number[],
   options: BatchOptions = {},
 ): AsyncGenerator<ExportRow[]> {
-  const { calendar, cipher } = options;
-  if (options.notesInternes && !calendar) throw new Error('the notes of an export need its calendar');
-  if (options.notesInternes && !cipher) throw new Error('the notes of an export need the data key');
+  if (options.notesInternes && !options.calendar) throw new Error('the notes of an export need its calendar');
+  if (options.notesInternes && !options.cipher) throw new Error('the notes of an export need the data key');
   const canEdit = canEditAs(actor);
-  for (let i = 0; i < ids.length; i += BATCH) {
-    const slice = ids.slice(i, i + BATCH);
-    const where = (column: AnyColumn) => inArray(column, slice);
-    const [rows, subjectList, projectList, assigneeList] = await Promise.all([
-      leanRows(db, slice),
-      subjectRows(db, db.read, where),
-      projectRows(db, db.read, where),
-      assigneeRows(db, db.read, where),
-    ]);
-    const subjects = byReport(subjectList, (r) => ({ designation: r.designation }));
-    const projects = byReport(projectList, (r) => r.project);
-    const assignees = byReport(assigneeList, (r) => Number(r.userId));
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    const loaded: Array<{ id: number; item: ExportItem; counts: ExportRow['counts'] }> = [];
-    for (const id of slice) {
-      const r = byId.get(id);
-      if (!r) continue;
-      const item: ExportItem = {
-        code: r.code,
-        signalementAt: r.signalementAt,
-        createdAt: r.createdAt,
-        closeAt: r.closeAt,
-        lastActionAt: r.lastActionAt,
-        echeance: dueDayDto(r.dueDay),
-        partenaire: { designation: r.partenaire },
-        canalPrincipal: designation(r.canal),
-        autreCanalPrincipal: r.autreCanalPrincipal,
-        subjects: subjects.get(id) ?? [],
-        autreObject: r.autreObject,
-        projects: projects.get(id) ?? [],
-        region: designation(r.region),
-        district: designation(r.district),
-        commune: designation(r.commune),
-        fokontany: r.fokontany,
-        niveau: designation(r.niveau),
-        statut: designation(r.statut),
-        resultat: designation(r.resultat),
-        isTreated: r.isTreated,
-        isInternalResponsability: r.isInternalResponsability,
-        isConfict: r.isConfict,
-        isRecurrent: r.isRecurrent,
-        isAnonyme: r.isAnonyme,
-        description: r.description,
-        actionProvisoires: r.actionProvisoires,
-        preuves: r.preuves,
-        createdBy: { nomPrenom: r.createdByName, email: r.createdByEmail },
-        canEdit: canEdit({ createdByEmail: r.createdByEmail, assigneeIds: assignees.get(id) ?? [] }),
-      };
-      loaded.push({
-        id,
-        item,
-        counts: { auteurs: r.auteurs, sources: r.sources, victimes: r.victimes },
-      });
-    }
-    const notes = options.notesInternes ? await readableNotes(db, cipher!, loaded, calendar!) : null;
-    yield loaded.map(({ item, counts }) => ({
-      item,
-      counts,
-      ...(notes ? { notes: notes.get(item.code) ?? null } : {}),
-    }));
+  const read = (from: number) => {
+    const batch = leanBatch(db, canEdit, ids.slice(from, from + BATCH), options);
+    // Read ahead: if the export stops before it is awaited, its failure is nobody's to report.
+    batch.catch(() => {});
+    return batch;
+  };
+  let next = ids.length > 0 ? read(0) : null;
+  for (let i = 0; next; i += BATCH) {
+    const rows = await next;
+    next = i + BATCH < ids.length ? read(i + BATCH) : null;
+    yield rows;
   }
+}
+
+/** One batch of the export's rows, in the order of `slice`. */
+async function leanBatch(
+  db: ReadOnlyDatabase,
+  canEdit: ReturnType<typeof canEditAs>,
+  slice: number[],
+  options: BatchOptions,
+): Promise<ExportRow[]> {
+  const { calendar, cipher } = options;
+  const where = (column: AnyColumn) => inArray(column, slice);
+  const [rows, subjectList, projectList, assigneeList] = await Promise.all([
+    leanRows(db, slice),
+    subjectRows(db, db.read, where),
+    projectRows(db, db.read, where),
+    assigneeRows(db, db.read, where),
+  ]);
+  const subjects = byReport(subjectList, (r) => ({ designation: r.designation }));
+  const projects = byReport(projectList, (r) => r.project);
+  const assignees = byReport(assigneeList, (r) => Number(r.userId));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const loaded: Array<{ id: number; item: ExportItem; counts: ExportRow['counts'] }> = [];
+  for (const id of slice) {
+    const r = byId.get(id);
+    if (!r) continue;
+    const item: ExportItem = {
+      code: r.code,
+      signalementAt: r.signalementAt,
+      createdAt: r.createdAt,
+      closeAt: r.closeAt,
+      lastActionAt: r.lastActionAt,
+      echeance: dueDayDto(r.dueDay),
+      partenaire: { designation: r.partenaire },
+      canalPrincipal: designation(r.canal),
+      autreCanalPrincipal: r.autreCanalPrincipal,
+      subjects: subjects.get(id) ?? [],
+      autreObject: r.autreObject,
+      projects: projects.get(id) ?? [],
+      region: designation(r.region),
+      district: designation(r.district),
+      commune: designation(r.commune),
+      fokontany: r.fokontany,
+      niveau: designation(r.niveau),
+      statut: designation(r.statut),
+      resultat: designation(r.resultat),
+      isTreated: r.isTreated,
+      isInternalResponsability: r.isInternalResponsability,
+      isConfict: r.isConfict,
+      isRecurrent: r.isRecurrent,
+      isAnonyme: r.isAnonyme,
+      description: r.description,
+      actionProvisoires: r.actionProvisoires,
+      preuves: r.preuves,
+      createdBy: { nomPrenom: r.createdByName, email: r.createdByEmail },
+      canEdit: canEdit({ createdByEmail: r.createdByEmail, assigneeIds: assignees.get(id) ?? [] }),
+    };
+    loaded.push({
+      id,
+      item,
+      counts: { auteurs: r.auteurs, sources: r.sources, victimes: r.victimes },
+    });
+  }
+  const notes = options.notesInternes ? await readableNotes(db, cipher!, loaded, calendar!) : null;
+  return loaded.map(({ item, counts }) => ({
+    item,
+    counts,
+    ...(notes ? { notes: notes.get(item.code) ?? null } : {}),
+  }));
 }
