@@ -45,6 +45,23 @@ describe.each(await testEngines())('xlsx export rows on %s', (engine) => {
       preuves: ['photo', '@malveillant'],
     });
     expect(patched.statusCode, patched.body).toBe(200);
+    const texts = await mergePatch(t, cookie, `/api/signalements/${full}`, {
+      resultat: '/api/resultats/RESULTAT_AVERE',
+    });
+    expect(texts.statusCode, texts.body).toBe(200);
+    const { member: districts } = (
+      await t.app.inject({ url: '/api/districts?region.code=MG11', headers: { cookie } })
+    ).json();
+    const { member: communes } = (
+      await t.app.inject({ url: `/api/communes?district.code=${districts[0].code}`, headers: { cookie } })
+    ).json();
+    const place = await mergePatch(t, cookie, `/api/signalements/${full}/localisation`, {
+      region: '/api/regions/MG11',
+      district: `/api/districts/${districts[0].code}`,
+      commune: `/api/communes/${communes[0].code}`,
+      fokontany: 'Ambohijatovo',
+    });
+    expect(place.statusCode, place.body).toBe(200);
     await t.app.inject({
       method: 'POST',
       url: '/api/presume_auteurs',
@@ -90,6 +107,17 @@ describe.each(await testEngines())('xlsx export rows on %s', (engine) => {
     expect(at('Statut')).toBe('Clôturé');
     expect(at('Actions provisoires')).toBe('Appel\nVisite');
     expect(at('Auteurs présumés')).toBe(1);
+    for (const header of [
+      'Région',
+      'District',
+      'Commune',
+      'Fokontany',
+      'Résultat',
+      'Niveau',
+      'Canal principal',
+    ])
+      expect(at(header), header).toEqual(expect.any(String));
+    expect(at('Date de clôture')).toBeInstanceOf(Date);
     expect(at('Notes internes')).toMatch(/Note de SIG-/);
     expect(lean.filter((r) => r.at(-1) === null)).toHaveLength(2);
   });
