@@ -25,19 +25,20 @@ import { cliOptions } from './cli';
 import { measured, writeFigures, type Cell } from './figures';
 
 const { values } = cliOptions(
-  `Usage : npm run bench:reports -- [--reports 1000000] [--runs 15] [--engine sqlite|pg|both] [--db data/bench/demo-sqlite.db] [--no-export]
+  `Usage : npm run bench:reports -- [--reports 1000000] [--runs 15] [--engine sqlite|pg|both] [--db data/bench/demo-sqlite.db] [--no-export] [--export-only]
 
 Mesure la liste des signalements avec N signalements de démonstration (générés une fois et gardés dans
 le fichier SQLite --db ; PostgreSQL en reçoit une copie, gardée aussi dans la base
 signalements_bench_reports_N) : médiane côté serveur de chaque cas et rapport au SQL brut, puis la
-mémoire d'un export xlsx d'environ 100 000 signalements (sauf --no-export). N'affirme rien : des
-chiffres seulement.`,
+mémoire d'un export xlsx d'environ 100 000 signalements (sauf --no-export ; --export-only : l'export
+seul, sans la liste). N'affirme rien : des chiffres seulement.`,
   {
     reports: { type: 'string' },
     db: { type: 'string' },
     runs: { type: 'string' },
     engine: { type: 'string' },
     'no-export': { type: 'boolean' },
+    'export-only': { type: 'boolean' },
   },
 );
 const engines =
@@ -76,8 +77,9 @@ const listResults = new Map<string, { existing: number; cases: ListCase[] }>();
 const pageWeights = new Map<string, Array<[door: string, json: number, gzip: number, brotli: number]>>();
 
 const urls: Array<[engine: string, url: string]> = [];
+const exportOnly = values['export-only'] ?? false;
 for (const engine of engines) urls.push([engine, await measure(engine)]);
-writeListFigures();
+if (!exportOnly) writeListFigures();
 
 async function measure(engine: string) {
   const url =
@@ -101,6 +103,11 @@ async function measure(engine: string) {
       roleCode: 'ROLE_USER',
       password: BENCH_USER.password,
     });
+  // The export's server is a process of its own (bench-export.ts): this one only prepares the data and the user.
+  if (exportOnly) {
+    await db.close();
+    return url;
+  }
   const [me] = await db.read.select().from(db.t.utilisateurs).where(eq(db.t.utilisateurs.email, email));
   const viewer: SessionUser = {
     ...me!,

@@ -11,7 +11,8 @@ import { threadCipher } from '#server/crypto/data-key';
 import { openReadOnlyDatabase } from '#server/db/client';
 import { encodeError, type PostedError } from '#server/db/threads/errors';
 import type { SessionUser } from '../auth/session';
-import { exportBatches, writeXlsx } from './export';
+import { writeXlsx } from './export';
+import { xlsxBatches } from './export-rows';
 
 export interface ExportJob {
   /** The server's configuration: the thread builds its context from it (server/context.ts). */
@@ -72,7 +73,7 @@ try {
   const cipher = options.notesInternes && job.key ? await threadCipher(db, job.key) : null;
   await writeXlsx(
     out,
-    exportBatches(db, job.actor, job.ids, { ...options, calendar, cipher }),
+    xlsxBatches(db, job.actor, job.ids, { ...options, calendar, cipher }),
     calendar,
     options,
   );

@@ -1,17 +1,17 @@
 // The list's export: the same filters, every matching report, streamed so memory stays flat
 // whatever the number of rows (ids first, then rows loaded and written BATCH at a time; the xlsx is written on a
 // thread of its own, export-runner.ts).
-import { getTableName, inArray, sql, type AnyColumn } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { Transform, type PassThrough } from 'node:stream';
 import { parseDay, wallClockReader, type BusinessCalendar } from '#shared/calendar';
-import type { SignalementDto } from '#shared/dto/signalements';
 import type { ListContext, Services } from '#server/context';
 import type { DataCipher } from '#server/crypto/cipher';
 import type { ReadOnlyDatabase } from '#server/db/client';
 import type { SessionUser } from '../auth/session';
 import { recordExport } from '../journal/record';
 import { notesForExport } from '../notes/queries';
+import { peopleCountColumns, type ExportItem } from './export-rows';
 import { loadSignalementsById } from './loader';
 import { filterConditions, orderBy, type ListFilters } from './queries';
 
@@ -117,10 +117,10 @@ export async function* exportBatches(
 }
 
 /** The notes of the loaded reports whose notes the exporter may read, by report code. */
-async function readableNotes(
+export async function readableNotes(
   db: ReadOnlyDatabase,
   cipher: DataCipher,
-  loaded: Array<{ id: number; item: SignalementDto }>,
+  loaded: Array<{ id: number; item: Pick<ExportItem, 'code' | 'isAnonyme' | 'canEdit'> }>,
   calendar: BusinessCalendar,
 ): Promise<Map<string, string>> {
   // The sources' need to know (access.ts canSeeSources), as the loader decided it for this exporter: a
@@ -139,23 +139,9 @@ async function readableNotes(
 
 /** The people counts of the given reports by code, in one statement (a count per kind of person). */
 async function peopleCounts(db: ReadOnlyDatabase, ids: number[]) {
-  const t = db.t;
-  const s = t.signalements;
-  // Columns named with their table: drizzle leaves them bare in a select from one table, where the
-  // subquery's "id" would be the person's.
-  const qualified = (column: AnyColumn) =>
-    sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`;
-  const countOf = (table: typeof t.presumeAuteurs | typeof t.sources | typeof t.victimes) =>
-    sql<number>`(select count(*) from ${table} where ${qualified(table.signalementId)} = ${qualified(s.id)})`.mapWith(
-      Number,
-    );
+  const s = db.t.signalements;
   const rows = await db.read
-    .select({
-      code: s.code,
-      auteurs: countOf(t.presumeAuteurs),
-      sources: countOf(t.sources),
-      victimes: countOf(t.victimes),
-    })
+    .select({ code: s.code, ...peopleCountColumns(db) })
     .from(s)
     .where(inArray(s.id, ids));
   return new Map(rows.map(({ code, ...counts }) => [code, counts]));
@@ -166,13 +152,15 @@ async function peopleCounts(db: ReadOnlyDatabase, ids: number[]) {
 // day the screens show (docs/decisions/0018-business-calendar.md).
 // Read from the zone's table of offsets (wallClockReader, bound once per export in writeXlsx), not from
 // Intl once per cell.
-const date = (iso: string | null, calendar: CellCalendar) => (iso ? calendar.wallClock(new Date(iso)) : null);
+const date = (at: string | Date | null, calendar: CellCalendar) =>
+  at ? calendar.wallClock(typeof at === 'string' ? new Date(at) : at) : null;
 /** What a cell reads of the business calendar: its wall clock. */
 type CellCalendar = Pick<BusinessCalendar, 'wallClock'>;
 const yesNo = (b: boolean) => (b ? 'Oui' : 'Non');
 
 export type ExportRow = {
-  item: SignalementDto;
+  /** The full DTO (the JSON export's batches) or the lean row (export-rows.ts). */
+  item: ExportItem;
   counts: { auteurs: number; sources: number; victimes: number };
   /** The report's internal notes, when asked for (null: none, or not for this exporter). */
   notes?: string | null;
@@ -341,8 +329,11 @@ export async function writeXlsx(
       const values = columns.map((column) => column.value(r, cells));
       const row = sheet.addRow(values);
       for (let i = 0; i < values.length; i++) {
-        // One style object per kind of cell: exceljs indexes a style once per object, not once per cell.
-        row.getCell(i + 1).style = safeCell(values[i]!).text ? TEXT_STYLE : styles[i]!;
+        // One style object per kind of cell: exceljs indexes a style once per object, not once per cell
+        // (safeCell's test, without its object per cell).
+        const value = values[i];
+        row.getCell(i + 1).style =
+          typeof value === 'string' && FORMULA_START.test(value) ? TEXT_STYLE : styles[i]!;
       }
       row.commit();
       rowsAhead++;

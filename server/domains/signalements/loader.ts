@@ -36,7 +36,8 @@ export function subjectRows(db: ReadOnlyDatabase, orm: Orm, ids: (column: AnyCol
     .orderBy(asc(t.subjects.position), asc(t.subjects.designation));
 }
 
-function projectRows(db: ReadOnlyDatabase, orm: Orm, ids: (column: AnyColumn) => SQL) {
+/** The projects of the reports matching `ids`, by sigle: the loader's and the xlsx export's. */
+export function projectRows(db: ReadOnlyDatabase, orm: Orm, ids: (column: AnyColumn) => SQL) {
   const t = db.t;
   const owner = aliasedTable(t.partenaires, 'project_owner');
   return orm

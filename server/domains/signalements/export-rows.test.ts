@@ -1,0 +1,124 @@
+// The xlsx export's lean rows (export-rows.ts) give every cell the value the full DTOs give it: the same
+// reports, in the same order, each column's value equal, the notes included (docs/decisions/0050).
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '#tests/helpers/app';
+import { testEngines } from '#tests/helpers/db';
+import { createReport, mergePatch } from '#tests/helpers/signalements';
+import type { SessionUser } from '../auth/session';
+import { COLUMNS, exportBatches, exportIds, NOTES_COLUMN, type ExportRow } from './export';
+import { xlsxBatches } from './export-rows';
+
+async function cells(batches: AsyncIterable<ExportRow[]>, t: TestApp) {
+  const out: unknown[][] = [];
+  for await (const rows of batches)
+    for (const r of rows) out.push([...COLUMNS, NOTES_COLUMN].map((c) => c.value(r, t.ctx.calendar)));
+  return out;
+}
+
+describe.each(await testEngines())('xlsx export rows on %s', (engine) => {
+  let t: TestApp;
+  let viewer: SessionUser;
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+    await t.user('agent@example.mg', 'ROLE_USER', 'Agent Export');
+    await t.user('autre@example.mg', 'ROLE_USER', 'Autre Agent');
+    const cookie = await t.login('agent@example.mg');
+    const other = await t.login('autre@example.mg');
+    const full = await createReport(t, cookie, {
+      signalementAt: '2025-01-10',
+      subjects: ['/api/subjects/FRAUDE', '/api/subjects/CORRUPTION'],
+      description: 'Détournement de fonds',
+    });
+    const project = await t.app.inject({
+      method: 'POST',
+      url: '/api/projects',
+      headers: { cookie },
+      payload: { sigle: 'PAGI', designation: 'Programme de gouvernance', owner: '/api/partenaires/IVY' },
+    });
+    expect(project.statusCode, project.body).toBe(201);
+    const patched = await mergePatch(t, cookie, `/api/signalements/${full}`, {
+      projects: [`/api/projects/${project.json().code}`],
+      niveau: '/api/niveaux/CRITIQUE',
+      statut: '/api/statuts/CLOTURE',
+      actionProvisoires: ['Appel', 'Visite'],
+      preuves: ['photo', '@malveillant'],
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    const texts = await mergePatch(t, cookie, `/api/signalements/${full}`, {
+      resultat: '/api/resultats/RESULTAT_AVERE',
+    });
+    expect(texts.statusCode, texts.body).toBe(200);
+    const { member: districts } = (
+      await t.app.inject({ url: '/api/districts?region.code=MG11', headers: { cookie } })
+    ).json();
+    const { member: communes } = (
+      await t.app.inject({ url: `/api/communes?district.code=${districts[0].code}`, headers: { cookie } })
+    ).json();
+    const place = await mergePatch(t, cookie, `/api/signalements/${full}/localisation`, {
+      region: '/api/regions/MG11',
+      district: `/api/districts/${districts[0].code}`,
+      commune: `/api/communes/${communes[0].code}`,
+      fokontany: 'Ambohijatovo',
+    });
+    expect(place.statusCode, place.body).toBe(200);
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/presume_auteurs',
+      headers: { cookie },
+      payload: { nomPrenom: 'Auteur Un', signalement: `/api/signalements/${full}` },
+    });
+    await createReport(t, cookie, { signalementAt: '2025-02-20' });
+    // Another creator's anonymous report: its notes are not the viewer's to read.
+    const hidden = await createReport(t, other, { signalementAt: '2025-03-05' });
+    const anonymous = await mergePatch(t, other, `/api/signalements/${hidden}`, { isAnonyme: true });
+    expect(anonymous.statusCode, anonymous.body).toBe(200);
+    for (const [session, code] of [
+      [cookie, full],
+      [other, hidden],
+    ] as const) {
+      const note = await t.app.inject({
+        method: 'POST',
+        url: `/api/signalements/${code}/notes`,
+        headers: { cookie: session },
+        payload: { texte: `Note de ${code}` },
+      });
+      expect(note.statusCode, note.body).toBe(201);
+    }
+    const [me] = await t.db.read
+      .select()
+      .from(t.db.t.utilisateurs)
+      .where(eq(t.db.t.utilisateurs.email, 'agent@example.mg'));
+    viewer = { ...me!, role: { code: 'ROLE_USER', designation: 'Utilisateur' }, twoFactorEnrolled: false };
+  });
+  afterAll(async () => t?.close());
+
+  it('gives each cell, notes included, the value the full DTOs give it', async () => {
+    const ids = await exportIds(t.ctx, {}, viewer);
+    const options = { notesInternes: true, calendar: t.ctx.calendar, cipher: t.ctx.cipher };
+    const lean = await cells(xlsxBatches(t.db, viewer, ids, options), t);
+    const dto = await cells(exportBatches(t.db, viewer, ids, options), t);
+    expect(lean).toEqual(dto);
+    // Not a comparison of empty cells: the references, lists, counts and notes are there.
+    const row = lean.find((r) => r[COLUMNS.findIndex((c) => c.header === 'Objets')] !== 'Corruption')!;
+    const at = (header: string) => row[[...COLUMNS, NOTES_COLUMN].findIndex((c) => c.header === header)];
+    expect(at('Objets')).toMatch(/Corruption.*Fraude|Fraude.*Corruption/);
+    expect(at('Projets')).toBe('PAGI - Programme de gouvernance');
+    expect(at('Statut')).toBe('Clôturé');
+    expect(at('Actions provisoires')).toBe('Appel\nVisite');
+    expect(at('Auteurs présumés')).toBe(1);
+    for (const header of [
+      'Région',
+      'District',
+      'Commune',
+      'Fokontany',
+      'Résultat',
+      'Niveau',
+      'Canal principal',
+    ])
+      expect(at(header), header).toEqual(expect.any(String));
+    expect(at('Date de clôture')).toBeInstanceOf(Date);
+    expect(at('Notes internes')).toMatch(/Note de SIG-/);
+    expect(lean.filter((r) => r.at(-1) === null)).toHaveLength(2);
+  });
+});

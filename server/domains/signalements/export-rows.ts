@@ -1,0 +1,233 @@
+// The xlsx export's rows: only what its cells show, read flat in one statement per batch (the report, its
+// references' designations and its people counts), with its subjects, projects and assignees beside it
+// (docs/decisions/0050-xlsx-export-speed.md). The full DTOs of the loader cost the export most of its time
+// (nested rows, IRIs, objects the sheet never shows) and most of its garbage.
+import { eq, getTableName, inArray, sql, type AnyColumn } from 'drizzle-orm';
+import type { ReadOnlyDatabase } from '#server/db/client';
+import type { SessionUser } from '../auth/session';
+import { dueDayDto } from '../delais/due-day-dto';
+import { canEditAs } from './access';
+import { readableNotes, type BatchOptions, type ExportRow } from './export';
+import { assigneeRows, projectRows, subjectRows } from './loader';
+
+/**
+ * What a row of the sheet reads of a report: the full DTO (SignalementDto) is one, and so is the lean row
+ * read here. Dates as the DTO's ISO strings or as the driver's Date.
+ */
+export interface ExportItem {
+  code: string;
+  signalementAt: string | Date;
+  createdAt: string | Date;
+  closeAt: string | Date | null;
+  lastActionAt: string | Date | null;
+  /** The due day, 'yyyy-MM-dd' (dueDayDto). */
+  echeance: string | null;
+  partenaire: { designation: string };
+  canalPrincipal: { designation: string } | null;
+  autreCanalPrincipal: string | null;
+  subjects: Array<{ designation: string }>;
+  autreObject: string | null;
+  projects: Array<{ sigle: string; designation: string }>;
+  region: { designation: string } | null;
+  district: { designation: string } | null;
+  commune: { designation: string } | null;
+  fokontany: string | null;
+  niveau: { designation: string } | null;
+  statut: { designation: string } | null;
+  resultat: { designation: string } | null;
+  isTreated: boolean;
+  isInternalResponsability: boolean;
+  isConfict: boolean;
+  isRecurrent: boolean;
+  isAnonyme: boolean;
+  description: string | null;
+  actionProvisoires: string[];
+  preuves: string[];
+  createdBy: { nomPrenom: string; email: string };
+  /** The exporter may edit the report (access.ts canEditAs): the notes' need to know. */
+  canEdit: boolean;
+}
+
+/** Reports read per batch, as the DTO batches (export.ts). */
+const BATCH = 1000;
+
+/** The count of each kind of person of the report `s` reads, as subqueries of its statement. */
+export function peopleCountColumns(db: ReadOnlyDatabase) {
+  const t = db.t;
+  const s = t.signalements;
+  // Columns named with their table: drizzle leaves them bare in a select from one table, where the
+  // subquery's "id" would be the person's.
+  const qualified = (column: AnyColumn) =>
+    sql`${sql.identifier(getTableName(column.table))}.${sql.identifier(column.name)}`;
+  const countOf = (table: typeof t.presumeAuteurs | typeof t.sources | typeof t.victimes) =>
+    sql<number>`(select count(*) from ${table} where ${qualified(table.signalementId)} = ${qualified(s.id)})`.mapWith(
+      Number,
+    );
+  return {
+    auteurs: countOf(t.presumeAuteurs),
+    sources: countOf(t.sources),
+    victimes: countOf(t.victimes),
+  };
+}
+
+/**
+ * The report columns and designations the sheet shows, with the report row's joins (report-row.ts: the
+ * same nine references, the same inner and left joins; written out here because its selection is fixed).
+ */
+function leanRows(db: ReadOnlyDatabase, ids: number[]) {
+  const t = db.t;
+  const s = t.signalements;
+  return db.read
+    .select({
+      id: s.id,
+      code: s.code,
+      signalementAt: s.signalementAt,
+      createdAt: s.createdAt,
+      closeAt: s.closeAt,
+      lastActionAt: s.lastActionAt,
+      dueDay: s.dueDay,
+      partenaire: t.partenaires.designation,
+      canal: t.canals.designation,
+      autreCanalPrincipal: s.autreCanalPrincipal,
+      autreObject: s.autreObject,
+      region: t.regions.designation,
+      district: t.districts.designation,
+      commune: t.communes.designation,
+      fokontany: s.fokontany,
+      niveau: t.niveaux.designation,
+      statut: t.statuts.designation,
+      resultat: t.resultats.designation,
+      isTreated: s.isTreated,
+      isInternalResponsability: s.isInternalResponsability,
+      isConfict: s.isConfict,
+      isRecurrent: s.isRecurrent,
+      isAnonyme: s.isAnonyme,
+      description: s.description,
+      actionProvisoires: s.actionProvisoires,
+      preuves: s.preuves,
+      createdByName: t.utilisateurs.nomPrenom,
+      createdByEmail: t.utilisateurs.email,
+      ...peopleCountColumns(db),
+    })
+    .from(s)
+    .innerJoin(t.utilisateurs, eq(t.utilisateurs.id, s.createdById))
+    .innerJoin(t.partenaires, eq(t.partenaires.id, s.partenaireId))
+    .leftJoin(t.canals, eq(t.canals.id, s.canalPrincipalId))
+    .leftJoin(t.regions, eq(t.regions.id, s.regionId))
+    .leftJoin(t.districts, eq(t.districts.id, s.districtId))
+    .leftJoin(t.communes, eq(t.communes.id, s.communeId))
+    .leftJoin(t.niveaux, eq(t.niveaux.id, s.niveauId))
+    .leftJoin(t.statuts, eq(t.statuts.id, s.statutId))
+    .leftJoin(t.resultats, eq(t.resultats.id, s.resultatId))
+    .where(inArray(s.id, ids));
+}
+
+/** Groups `list` by report id, in its order. */
+function byReport<R extends { id: number }, V>(list: R[], map: (r: R) => V): Map<number, V[]> {
+  const out = new Map<number, V[]>();
+  for (const r of list) {
+    const values = out.get(r.id);
+    if (values) values.push(map(r));
+    else out.set(r.id, [map(r)]);
+  }
+  return out;
+}
+
+const designation = (value: string | null) => (value === null ? null : { designation: value });
+
+/**
+ * Yields the rows of the xlsx export in the order of `ids`, BATCH at a time, with the same values the DTO
+ * batches give its cells (exportBatches in export.ts; export-rows.test.ts compares the two). The next batch
+ * is read while the sheet is written from this one: on PostgreSQL its statements run in the database's
+ * process meanwhile.
+ */
+export async function* xlsxBatches(
+  db: ReadOnlyDatabase,
+  actor: SessionUser,
+  ids: number[],
+  options: BatchOptions = {},
+): AsyncGenerator<ExportRow[]> {
+  if (options.notesInternes && !options.calendar) throw new Error('the notes of an export need its calendar');
+  if (options.notesInternes && !options.cipher) throw new Error('the notes of an export need the data key');
+  const canEdit = canEditAs(actor);
+  const read = (from: number) => {
+    const batch = leanBatch(db, canEdit, ids.slice(from, from + BATCH), options);
+    // Read ahead: if the export stops before it is awaited, its failure is nobody's to report.
+    batch.catch(() => {});
+    return batch;
+  };
+  let next = ids.length > 0 ? read(0) : null;
+  for (let i = 0; next; i += BATCH) {
+    const rows = await next;
+    next = i + BATCH < ids.length ? read(i + BATCH) : null;
+    yield rows;
+  }
+}
+
+/** One batch of the export's rows, in the order of `slice`. */
+async function leanBatch(
+  db: ReadOnlyDatabase,
+  canEdit: ReturnType<typeof canEditAs>,
+  slice: number[],
+  options: BatchOptions,
+): Promise<ExportRow[]> {
+  const { calendar, cipher } = options;
+  const where = (column: AnyColumn) => inArray(column, slice);
+  const [rows, subjectList, projectList, assigneeList] = await Promise.all([
+    leanRows(db, slice),
+    subjectRows(db, db.read, where),
+    projectRows(db, db.read, where),
+    assigneeRows(db, db.read, where),
+  ]);
+  const subjects = byReport(subjectList, (r) => ({ designation: r.designation }));
+  const projects = byReport(projectList, (r) => r.project);
+  const assignees = byReport(assigneeList, (r) => Number(r.userId));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const loaded: Array<{ id: number; item: ExportItem; counts: ExportRow['counts'] }> = [];
+  for (const id of slice) {
+    const r = byId.get(id);
+    if (!r) continue;
+    const item: ExportItem = {
+      code: r.code,
+      signalementAt: r.signalementAt,
+      createdAt: r.createdAt,
+      closeAt: r.closeAt,
+      lastActionAt: r.lastActionAt,
+      echeance: dueDayDto(r.dueDay),
+      partenaire: { designation: r.partenaire },
+      canalPrincipal: designation(r.canal),
+      autreCanalPrincipal: r.autreCanalPrincipal,
+      subjects: subjects.get(id) ?? [],
+      autreObject: r.autreObject,
+      projects: projects.get(id) ?? [],
+      region: designation(r.region),
+      district: designation(r.district),
+      commune: designation(r.commune),
+      fokontany: r.fokontany,
+      niveau: designation(r.niveau),
+      statut: designation(r.statut),
+      resultat: designation(r.resultat),
+      isTreated: r.isTreated,
+      isInternalResponsability: r.isInternalResponsability,
+      isConfict: r.isConfict,
+      isRecurrent: r.isRecurrent,
+      isAnonyme: r.isAnonyme,
+      description: r.description,
+      actionProvisoires: r.actionProvisoires,
+      preuves: r.preuves,
+      createdBy: { nomPrenom: r.createdByName, email: r.createdByEmail },
+      canEdit: canEdit({ createdByEmail: r.createdByEmail, assigneeIds: assignees.get(id) ?? [] }),
+    };
+    loaded.push({
+      id,
+      item,
+      counts: { auteurs: r.auteurs, sources: r.sources, victimes: r.victimes },
+    });
+  }
+  const notes = options.notesInternes ? await readableNotes(db, cipher!, loaded, calendar!) : null;
+  return loaded.map(({ item, counts }) => ({
+    item,
+    counts,
+    ...(notes ? { notes: notes.get(item.code) ?? null } : {}),
+  }));
+}
