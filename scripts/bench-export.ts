@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { build } from 'esbuild';
+import { externalPackages } from './server-entries';
 
 /** The export's goals (issue « Performance »): at least this many rows a second, at most this peak. */
 export const EXPORT_GOALS = { rowsPerSecond: 20_000, peakMb: 250 };
@@ -41,7 +42,8 @@ async function buildChild(): Promise<string> {
     platform: 'node',
     format: 'esm',
     target: 'node24',
-    packages: 'external',
+    // As `npm run build:server` builds the server: drizzle-orm bundled in, every other package external.
+    external: externalPackages(),
     outdir,
     entryNames: '[name]',
     outExtension: { '.js': '.mjs' },

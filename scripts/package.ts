@@ -24,20 +24,13 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { cliOptions } from './cli';
+import { SERVER_ENTRIES } from './server-entries';
 
 const root = resolve(import.meta.dirname, '..');
 const require = createRequire(import.meta.url);
 
 /** The Node fuse that marks an injected blob (Node's single-executable documentation). */
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
-
-/** Entries of the server bundle: the server and each module a thread runs (server/db/threads/entry.ts). */
-const SERVER_ENTRIES = [
-  'server/index.ts',
-  'server/domains/signalements/export-thread.ts',
-  'server/db/threads/reader-thread.mjs',
-  'server/domains/signalements/tasks/read-task-thread.ts',
-];
 
 export interface Packaged {
   file: string;

@@ -1,0 +1,25 @@
+// npm run build:server: the server and its threads' modules, bundled by esbuild into dist/server/*.mjs, run
+// by `npm start` as plain node. The packages stay in node_modules (external) but one: drizzle-orm is bundled
+// in. Under Node 24, every module file Node loads from a package reads that package's package.json again
+// (node:internal/modules/package_json_reader), and drizzle-orm's is 179 KB for its 448 files: importing it
+// took about a second and 250 MB of heap in each process and thread (the server, each read-task and export
+// thread) against 150 ms and 11 MB on Node 20. Bundled, it is read from one file (docs/decisions/0050).
+import { resolve } from 'node:path';
+import { build } from 'esbuild';
+import { externalPackages, SERVER_ENTRIES } from './server-entries';
+
+await build({
+  absWorkingDir: resolve(import.meta.dirname, '..'),
+  entryPoints: SERVER_ENTRIES,
+  outdir: 'dist/server',
+  entryNames: '[name]',
+  outExtension: { '.js': '.mjs' },
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node24',
+  // A package name also covers its subpaths (esbuild: `pg` keeps `pg/lib/…` external too).
+  external: externalPackages(),
+  sourcemap: true,
+  logLevel: 'warning',
+});
