@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { testDeps } from './vitest.deps';
 
 export default defineConfig({
   test: {
@@ -13,5 +14,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    deps: testDeps,
   },
 });

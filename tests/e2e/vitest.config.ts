@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { testDeps } from '../../vitest.deps';
 
 export default defineConfig({
   test: {
@@ -9,6 +10,7 @@ export default defineConfig({
     // A browser on a loaded 2-core machine can take seconds to settle: poll up to 10 s (default 1 s).
     expect: { poll: { timeout: 10_000, interval: 100 } },
     pool: 'forks',
+    deps: testDeps,
     // Each file starts its own server and browser; two at a time fits the 2-core CI machine.
     maxWorkers: 2,
   },
