@@ -12,7 +12,8 @@ import type { SessionUser } from '../auth/session';
 import { canAssignAs, canEditAs, type ReportRights } from './access';
 import { ASSIGN_MESSAGES } from './assignees';
 import { diff, type Changes } from './history';
-import { filterWhere, resolveFilters } from './list-filters';
+import { filterWhere } from './list-filters';
+import { resolveFilters } from './list-filters-resolve';
 import { applyStatutKind } from './statut-kind';
 
 export type PreviewInput = z.output<typeof bulkPreviewSchema>;
