@@ -7,7 +7,8 @@ import { dataKeyPath, syncDirectory } from '../crypto/data-key';
 import { openDatabase } from '../db/client';
 import { BackupError, type BackupSettings, type Manifest } from './backup';
 import { keyOpens, keyOpensNotes, schemaDiffers, type SealedNote } from './restore-checks';
-import { SealError, unseal, type Unlock } from './seal';
+import { SealError, type Unlock } from './seal';
+import { unseal } from './seal-open';
 
 export type RestoreSettings = Pick<
   BackupSettings,

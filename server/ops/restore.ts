@@ -13,7 +13,8 @@ import { BackupError, backupStamp } from './backup';
 import { restorePostgres } from './restore-postgres';
 import { restoreSqlite } from './restore-sqlite';
 import type { RestoreResult, RestoreSettings } from './restore-steps';
-import { SealError, sealedEngine, type Unlock } from './seal';
+import { SealError, type Unlock } from './seal';
+import { sealedEngine } from './seal-open';
 
 export type { RestoreResult, RestoreSettings } from './restore-steps';
 
