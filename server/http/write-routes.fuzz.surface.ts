@@ -28,13 +28,8 @@ import {
   updateUtilisateurInputSchema,
 } from '#shared/schemas/utilisateurs';
 import { appRouter } from '../trpc/router';
-import {
-  fieldNames,
-  hostileString,
-  escapePath,
-  poolOfRoute,
-  type Pools,
-} from './write-routes.fuzz.generators';
+import { escapePath, hostileString, poolOfRoute, type Pools } from './write-routes.fuzz.generators';
+import { fieldNames } from './write-routes.fuzz.schemas';
 
 /** The schema each REST write route parses its body with (see the domain's rest.ts). */
 export const REST_SCHEMAS: Record<string, z.ZodType | null> = {

@@ -14,7 +14,7 @@
 // FUZZ_SEED=$RANDOM FUZZ_RUNS=60 (FUZZ_TALLY=1 prints the answers per route and status class).
 //
 // Beside this file: the surface (write-routes.fuzz.surface.ts), the checks of each answer (.checks.ts), the
-// data the run starts from (.fixtures.ts) and the values it sends (.generators.ts).
+// data the run starts from (.fixtures.ts) and the values and bodies it sends (.generators.ts, .schemas.ts).
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,7 +30,8 @@ import {
   WRITTEN_WHEN_SESSION_ENDED,
 } from './write-routes.fuzz.checks';
 import { readPools, seedFixtures } from './write-routes.fuzz.fixtures';
-import { bodies, hostileString, type Pools } from './write-routes.fuzz.generators';
+import { hostileString, type Pools } from './write-routes.fuzz.generators';
+import { bodies } from './write-routes.fuzz.schemas';
 import { KNOWN_FIELDS, pathValue, procedures, REST_SCHEMAS } from './write-routes.fuzz.surface';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_250_610);
