@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testEngines, type TestDatabase } from '#tests/helpers/db';
 import type { SessionUser } from '../domains/auth/session';
-import { DENSE_ASSIGNMENTS } from '../domains/signalements/list-filters';
+import { DENSE_ASSIGNMENTS } from '#server/domains/signalements/list-filters-resolve';
 import { pageQuery, resolveFilters } from '../domains/signalements/queries';
 import { seed } from './seed/index';
 

@@ -12,51 +12,27 @@
 //
 // Reproduce a failure with the seed it prints: FUZZ_SEED=<seed> npx vitest run <this file>. Explore more:
 // FUZZ_SEED=$RANDOM FUZZ_RUNS=60 (FUZZ_TALLY=1 prints the answers per route and status class).
-import { getTableColumns, getTableName, is, sql, Table, type SQL } from 'drizzle-orm';
+//
+// Beside this file: the surface (write-routes.fuzz.surface.ts), the checks of each answer (.checks.ts), the
+// data the run starts from (.fixtures.ts) and the values and bodies it sends (.generators.ts, .schemas.ts).
+import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { loginInputSchema } from '#shared/schemas/auth';
-import { partenaireInputSchema } from '#shared/schemas/partenaires';
-import {
-  auteurCreateSchema,
-  bulkActionInputSchema,
-  bulkPreviewSchema,
-  auteurSchema,
-  localisationSchema,
-  notifyPartnerSchema,
-  projectCreateSchema,
-  signalementCreateSchema,
-  signalementPatchSchema,
-  sourceCreateSchema,
-  sourceSchema,
-  victimeCreateSchema,
-  victimeSchema,
-} from '#shared/schemas/signalements';
-import { delaiPatchSchema } from '#shared/schemas/delais';
-import { preferencesPatchSchema } from '#shared/schemas/preferences';
-import { noteSchema } from '#shared/schemas/notes';
-import {
-  createUtilisateurInputSchema,
-  passwordField,
-  updateUtilisateurInputSchema,
-} from '#shared/schemas/utilisateurs';
 import { createTestApp, type TestApp } from '#tests/helpers/app';
 import { testEngines } from '#tests/helpers/db';
 import { createReport } from '#tests/helpers/signalements';
-import type { Database } from '../db/client';
-import { appRouter } from '../trpc/router';
 import { SESSION_ENDED_MESSAGE } from '../domains/auth/two-factor-guesses';
 import { isStorableText } from './input-guard';
 import {
-  bodies,
-  escapePath,
-  fieldNames,
-  hostileString,
-  poolOfRoute,
-  type Pools,
-} from './write-routes.fuzz.generators';
+  changedTables,
+  refusalProblem,
+  snapshot,
+  WRITTEN_WHEN_SESSION_ENDED,
+} from './write-routes.fuzz.checks';
+import { readPools, seedFixtures } from './write-routes.fuzz.fixtures';
+import { hostileString, type Pools } from './write-routes.fuzz.generators';
+import { bodies } from './write-routes.fuzz.schemas';
+import { KNOWN_FIELDS, pathValue, procedures, REST_SCHEMAS } from './write-routes.fuzz.surface';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_250_610);
 /** Runs per route and per property; each run sends one request as an administrator and one as a user. */
@@ -65,191 +41,6 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 18);
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** The run time follows FUZZ_RUNS; a test must not time out and leave its requests running under the next. */
 const LONG = { timeout: 600_000 };
-
-/** The schema each REST write route parses its body with (see the domain's rest.ts). */
-const REST_SCHEMAS: Record<string, z.ZodType | null> = {
-  'POST /api/login': loginInputSchema,
-  'POST /api/logout': null,
-  'POST /api/utilisateur/create-user': createUtilisateurInputSchema,
-  'PATCH /api/utilisateurs/:code': updateUtilisateurInputSchema,
-  'POST /api/definir-mot-de-passe/:token': z.object({ password: passwordField }),
-  'POST /api/partenaires': partenaireInputSchema,
-  'PUT /api/partenaires/:code': partenaireInputSchema,
-  'DELETE /api/partenaires/:code': null,
-  'POST /api/mail_outbox/:id/retry': null,
-  'POST /api/signalements': signalementCreateSchema,
-  'PATCH /api/signalements/:code': signalementPatchSchema,
-  'PATCH /api/signalements/:code/localisation': localisationSchema,
-  'PUT /api/signalements/:code/localisation': localisationSchema,
-  'POST /api/signalement/:code/notify-partner': notifyPartnerSchema,
-  'POST /api/signalements/actions-groupees/apercu': bulkPreviewSchema,
-  'POST /api/signalements/actions-groupees': bulkActionInputSchema,
-  'POST /api/presume_auteurs': auteurCreateSchema,
-  'PATCH /api/presume_auteurs/:code': auteurSchema,
-  'DELETE /api/presume_auteurs/:code': null,
-  'POST /api/sources': sourceCreateSchema,
-  'PATCH /api/sources/:code': sourceSchema,
-  'DELETE /api/sources/:code': null,
-  'POST /api/victimes': victimeCreateSchema,
-  'PATCH /api/victimes/:code': victimeSchema,
-  'DELETE /api/victimes/:code': null,
-  'POST /api/projects': projectCreateSchema,
-  'POST /api/signalements/:code/notes': noteSchema,
-  'PATCH /api/notes/:code': noteSchema,
-  'DELETE /api/notes/:code': null,
-  // The body is a file (application/octet-stream): fuzzed with JSON here, with bytes and names below.
-  'POST /api/signalements/:code/pieces-jointes': null,
-  'DELETE /api/pieces-jointes/:code': null,
-  'PATCH /api/delais_traitement/:code': delaiPatchSchema,
-  'PATCH /api/utilisateur/preferences': preferencesPatchSchema,
-};
-
-/** Typical English of zod, Fastify, tRPC and Node messages; the project answers in French. */
-const ENGLISH =
-  /\b(?:failed|invalid|input|expected|malformed|cannot|error|required|must|received|unexpected|unrecognized|not found|unauthorized|forbidden|bad request|too (?:big|small|long|large)|string|number|object|array|should|is not|does not|body)\b/i;
-
-/** Tables written by refused requests on purpose: failed log-ins are counted (throttle.ts). */
-const WRITTEN_WHEN_REFUSED = new Set(['login_throttle']);
-/**
- * A refused log-in step is itself an entry of the access log (docs/decisions/0015): those entries are
- * left out of the comparison, every other kind is compared row by row.
- */
-const REFUSALS_LOGGED = sql`kind <> 'echec_connexion'`;
-/**
- * The one refusal meant to write: the fifth wrong second-factor code ends the session that sent it and
- * e-mails the owner, that e-mail counted in rate_windows so there is at most one an hour per account
- * (docs/decisions/0016-two-factor.md, « Limits »).
- */
-const WRITTEN_WHEN_SESSION_ENDED = new Set(['sessions', 'mail_outbox', 'rate_windows']);
-/** Tables compared by row count only: large referentials, and sessions (their expiry is renewed on use). */
-const COUNT_ONLY = new Set(['sessions', 'communes', 'districts']);
-/**
- * Tables compared by a fingerprint of aggregates, because reading them whole after every request is what
- * the fuzz's time went to: business_days (73,000 days, 1900–2100, docs/decisions/0032-deadlines.md) and the
- * encrypted blocks of evidence files (up to 256 KiB each, docs/decisions/0033-evidence-files.md). Any row
- * added, removed or changed moves the count or a sum.
- */
-const FINGERPRINTED: Record<string, SQL> = {
-  business_days: sql`CAST(count(*) AS TEXT) || ':' || CAST(sum(day) AS TEXT) || ':' || CAST(sum(ordinal) AS TEXT) || ':' || CAST(sum(day * (ordinal % 97)) AS TEXT)`,
-  evidence_chunks: sql`CAST(count(*) AS TEXT) || ':' || CAST(coalesce(sum(evidence_id * 1000 + idx), 0) AS TEXT) || ':' || CAST(coalesce(sum(length(data)), 0) AS TEXT)`,
-};
-
-// ------------------------------------------------------------------------------------------------ the app's surface
-
-interface Mutation {
-  input: z.ZodType | null;
-}
-function procedures(): Record<string, Mutation> {
-  type Procedure = { _def: { type: string; inputs: unknown[] } };
-  const all = (appRouter._def as unknown as { procedures: Record<string, Procedure> }).procedures;
-  return Object.fromEntries(
-    Object.entries(all)
-      .filter(([, p]) => p._def.type === 'mutation')
-      .map(([path, p]) => [path, { input: (p._def.inputs[0] as z.ZodType | undefined) ?? null }]),
-  );
-}
-
-const KNOWN_FIELDS = [
-  ...[...Object.values(REST_SCHEMAS), ...Object.values(procedures()).map((p) => p.input)].reduce(
-    (names, schema) => (schema ? fieldNames(schema, names) : names),
-    new Set<string>(['code', 'id', 'token']),
-  ),
-];
-
-/** A path parameter: an existing code, a hostile string (escaped), or a malformed escape as is. */
-function pathValue(name: string, route: string, pools: Pools): fc.Arbitrary<string> {
-  const pool =
-    name === 'id' ? pools.mails.map(String) : name === 'token' ? [] : pools[poolOfRoute(route)].map(String);
-  return fc.oneof(
-    {
-      weight: 4,
-      arbitrary: pool.length ? fc.constantFrom(...pool).map(escapePath) : fc.constant('INEXISTANT'),
-    },
-    { weight: 2, arbitrary: hostileString.map(escapePath) },
-    {
-      weight: 1,
-      arbitrary: fc.constantFrom(
-        '%',
-        '%zz',
-        '%E9',
-        '%ED%A0%80',
-        '%00',
-        '%2F',
-        '..',
-        'a%',
-        '99999999999999999999',
-        '-1',
-        '0',
-      ),
-    },
-  );
-}
-
-// ------------------------------------------------------------------------------------------------ checks
-
-/** Every message of an answer: REST's { message }, tRPC's { error: { message } } (or a batch of them). */
-function messages(res: LightMyRequestResponse): unknown[] {
-  let body: unknown;
-  try {
-    body = res.json();
-  } catch {
-    return [`(not JSON) ${res.body.slice(0, 200)}`];
-  }
-  const items = Array.isArray(body) ? body : [body];
-  return items.map((item) => {
-    const b = item as { message?: unknown; error?: { message?: unknown } };
-    return b?.error?.message ?? b?.message;
-  });
-}
-
-function refusalProblem(res: LightMyRequestResponse): string | null {
-  if (res.statusCode >= 500) return `status ${res.statusCode}: ${res.body.slice(0, 300)}`;
-  if (res.statusCode < 400) return null;
-  for (const message of messages(res)) {
-    if (typeof message !== 'string' || message.trim() === '')
-      return `4xx without a message: ${res.body.slice(0, 300)}`;
-    if (ENGLISH.test(message)) return `English message (${res.statusCode}): ${message}`;
-  }
-  return null;
-}
-
-/** Every table's rows (or row count), keyed by table name. */
-async function snapshot(db: Database): Promise<Map<string, string>> {
-  const names = Object.values(db.t as Record<string, unknown>)
-    .filter((value): value is Table => is(value, Table))
-    .map((table) => getTableName(table))
-    .filter((name) => !WRITTEN_WHEN_REFUSED.has(name));
-  // One round trip on PostgreSQL (a snapshot is taken after every request); SQLite runs in process.
-  const parts = names.map((name) =>
-    COUNT_ONLY.has(name)
-      ? sql`SELECT ${name} AS t, CAST(count(*) AS TEXT) AS r FROM ${sql.identifier(name)}`
-      : FINGERPRINTED[name]
-        ? sql`SELECT ${name} AS t, ${FINGERPRINTED[name]} AS r FROM ${sql.identifier(name)}`
-        : name === 'access_log'
-          ? sql`SELECT ${name} AS t, CAST(id AS TEXT) AS r FROM access_log WHERE ${REFUSALS_LOGGED}`
-          : db.engine === 'postgres'
-            ? sql`SELECT ${name} AS t, row_to_json(x)::text AS r FROM ${sql.identifier(name)} x`
-            : null,
-  );
-  const out = new Map<string, string[]>(names.map((name) => [name, []]));
-  const union = parts.filter((part) => part !== null);
-  if (union.length) {
-    for (const { t: name, r } of await db.rows<{ t: string; r: string }>(sql.join(union, sql` UNION ALL `)))
-      out.get(name)!.push(r);
-  }
-  for (const [i, name] of names.entries()) {
-    if (parts[i] !== null) continue;
-    const table = Object.values(db.t as Record<string, unknown>).find(
-      (v) => is(v, Table) && getTableName(v) === name,
-    ) as Table;
-    out.get(name)!.push(...(await db.read.select().from(table as never)).map((row) => JSON.stringify(row)));
-  }
-  return new Map([...out].map(([name, rows]) => [name, rows.sort().join('\n')]));
-}
-
-function changedTables(before: Map<string, string>, after: Map<string, string>): string[] {
-  return [...after.keys()].filter((name) => before.get(name) !== after.get(name));
-}
 
 // ------------------------------------------------------------------------------------------------ the suite
 
@@ -269,44 +60,7 @@ describe.each(await testEngines())('fuzzing every write route and mutation (%s)'
   const tally = new Map<string, number>();
 
   async function refreshPools(): Promise<void> {
-    const { db } = t;
-    // In creation order (ids), so that both engines draw the same entities for the same seed although
-    // their codes are random: the answers of the two runs can then be compared one by one.
-    const codes = async (table: Table, limit = 12) => {
-      const order = sql.identifier('id' in getTableColumns(table) ? 'id' : 'code');
-      const rows = await db.rows<{ code: string }>(
-        sql`SELECT code FROM ${sql.identifier(getTableName(table))} ORDER BY ${order} LIMIT ${limit}`,
-      );
-      return rows.map((r) => String(r.code));
-    };
-    const tt = db.t as unknown as Record<string, Table>;
-    pools = {
-      signalements: await codes(tt.signalements!),
-      partenaires: await codes(tt.partenaires!),
-      auteurs: await codes(tt.presumeAuteurs!),
-      sources: await codes(tt.sources!),
-      victimes: await codes(tt.victimes!),
-      notes: await codes(tt.reportNotes!),
-      pieces: await codes(tt.evidenceFiles!),
-      utilisateurs: (await codes(tt.utilisateurs!, 50)).filter((code) => !actorCodes.includes(code)),
-      projects: await codes(tt.projects!),
-      mails: (
-        await db.read
-          .select({ id: db.t.mailOutbox.id })
-          .from(db.t.mailOutbox)
-          .orderBy(db.t.mailOutbox.id)
-          .limit(12)
-      ).map((r) => r.id),
-      subjects: await codes(tt.subjects!),
-      canals: await codes(tt.canals!),
-      niveaux: await codes(tt.niveaux!),
-      statuts: await codes(tt.statuts!),
-      resultats: await codes(tt.resultats!),
-      regions: await codes(tt.regions!, 5),
-      districts: await codes(tt.districts!, 5),
-      communes: await codes(tt.communes!, 5),
-      roles: await codes(tt.utilisateurRoles!),
-    };
+    pools = await readPools(t.db, actorCodes);
   }
 
   /** Log in again any actor whose session a fuzzed request ended (log-out). */
@@ -413,56 +167,7 @@ describe.each(await testEngines())('fuzzing every write route and mutation (%s)'
     await t.user('cible-2@example.mg', 'ROLE_ADMIN', 'Rabe Cible');
     cookies.admin = await t.login(actors.admin);
     cookies.user = await t.login(actors.user);
-    // Reports of each actor (a user may only edit their own), each with one person of every kind.
-    for (const cookie of [cookies.admin, cookies.user, cookies.user]) {
-      const signalement = await createReport(t, cookie);
-      for (const [path, person] of [
-        ['presume_auteurs', { nomPrenom: 'Auteur Présumé' }],
-        ['sources', { nomPrenom: 'Source Anonyme', canaux: ['TELEPHONE'] }],
-        ['victimes', { nomPrenom: 'Victime Rasoa' }],
-      ] as const) {
-        const res = await t.app.inject({
-          method: 'POST',
-          url: `/api/${path}`,
-          headers: { cookie },
-          payload: { signalement, ...person },
-        });
-        if (res.statusCode !== 201) throw new Error(`${path}: ${res.body}`);
-      }
-      const note = await t.app.inject({
-        method: 'POST',
-        url: `/api/signalements/${signalement}/notes`,
-        headers: { cookie },
-        payload: { texte: 'Note interne\nsur deux lignes' },
-      });
-      if (note.statusCode !== 201) throw new Error(`note: ${note.body}`);
-      const piece = await t.app.inject({
-        method: 'POST',
-        url: `/api/signalements/${signalement}/pieces-jointes`,
-        headers: {
-          cookie,
-          'sec-fetch-site': 'same-origin',
-          'content-type': 'application/octet-stream',
-          'x-nom-fichier': 'pi%C3%A8ce.pdf',
-        },
-        payload: Buffer.from('%PDF-1.4\n%fuzz\n'),
-      });
-      if (piece.statusCode !== 201) throw new Error(`piece: ${piece.body}`);
-    }
-    const project = await t.app.inject({
-      method: 'POST',
-      url: '/api/projects',
-      headers: { cookie: cookies.user },
-      payload: { sigle: 'FZ', designation: 'Projet fuzz', owner: 'IVY' },
-    });
-    if (project.statusCode !== 201) throw new Error(project.body);
-    // Mail in the outbox (invitation), so that retry routes find ids.
-    await t.app.inject({
-      method: 'POST',
-      url: '/api/utilisateur/create-user',
-      headers: { cookie: cookies.admin },
-      payload: { email: 'invite@example.mg', nomPrenom: 'Invité Fuzz', utilisateurRole: 'ROLE_USER' },
-    });
+    await seedFixtures(t, cookies);
   });
 
   afterAll(async () => {

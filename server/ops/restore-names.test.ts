@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pgRestoreName } from './restore';
+import { pgRestoreName } from './restore-postgres';
 
 describe('names of a PostgreSQL restore', () => {
   it('keeps the date whole within 63 bytes, so two restores of a long-named database never collide', () => {

@@ -23,7 +23,8 @@ import { PROJECT_ROOT } from '../paths';
 import { start } from '../start';
 import { backupDatabase, backupPayload, type Manifest } from './backup';
 import { restoreDatabase } from './restore';
-import { sealTo, unseal } from './seal';
+import { sealTo } from './seal';
+import { unseal } from './seal-open';
 
 const USER = { email: 'restauration@example.mg', password: 'Vohitra-tsara-7824-mandry!' };
 const PASSPHRASE = 'une phrase de passe gardée hors du serveur';

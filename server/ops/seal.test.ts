@@ -6,7 +6,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { generateRecipient, parseIdentity, SEAL_MAGIC, SealError, sealTo, unseal } from './seal';
+import { generateRecipient, parseIdentity, SEAL_MAGIC, SealError, sealTo } from './seal';
+import { unseal } from './seal-open';
 
 const dir = mkdtempSync(join(tmpdir(), 'signalements-sceau-'));
 const pair = generateRecipient();

@@ -6,6 +6,7 @@
 // recipient); HKDF derives from it the header's MAC key and the payload key. The payload is cut into
 // chunks of AES-256-GCM whose nonce is the chunk's number and a final-chunk flag, with the header's MAC
 // as additional data: a chunk moved, dropped, added after the last, or the file cut anywhere, fails.
+// This module writes a sealed file and holds the format's keys; seal-open.ts opens one.
 import {
   createCipheriv,
   createDecipheriv,
@@ -17,19 +18,18 @@ import {
   hkdfSync,
   randomBytes,
   scrypt,
-  timingSafeEqual,
   type KeyObject,
 } from 'node:crypto';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 
 export const SEAL_MAGIC = Buffer.from('SIGSAUV1');
-const CHUNK = 64 * 1024;
-const TAG = 16;
-const KEY = 32;
+export const CHUNK = 64 * 1024;
+export const TAG = 16;
+export const KEY = 32;
 // OWASP's scrypt setting (N=2^17, r=8, p=1): 128 MiB and about a third of a second per try.
 const SCRYPT = { N: 2 ** 17, r: 8, p: 1 } as const;
-const SCRYPT_MAX_N = 2 ** 20;
-const MAX_HEADER = 64 * 1024;
+export const SCRYPT_MAX_N = 2 ** 20;
+export const MAX_HEADER = 64 * 1024;
 const RECIPIENT = /^x25519:([A-Za-z0-9_-]{43})$/;
 
 /** A sealed file that cannot be opened: wrong secret, changed or cut file. One French line. */
@@ -71,8 +71,9 @@ export function parseRecipient(text: string): KeyObject | null {
   }
 }
 
-const rawPublic = (key: KeyObject): Buffer => Buffer.from(key.export({ format: 'jwk' }).x!, 'base64url');
-const formatRecipient = (key: KeyObject): string => `x25519:${key.export({ format: 'jwk' }).x!}`;
+export const rawPublic = (key: KeyObject): Buffer =>
+  Buffer.from(key.export({ format: 'jwk' }).x!, 'base64url');
+export const formatRecipient = (key: KeyObject): string => `x25519:${key.export({ format: 'jwk' }).x!}`;
 
 /** A new key pair: the public key for BACKUP_RECIPIENT, the private key as PEM (PKCS#8) for the operator. */
 export function generateRecipient(): { recipient: string; privatePem: string } {
@@ -96,7 +97,7 @@ export function parseIdentity(pem: string): KeyObject {
   );
 }
 
-function stretch(passphrase: string, salt: Buffer, N: number, r: number, p: number): Promise<Buffer> {
+export function stretch(passphrase: string, salt: Buffer, N: number, r: number, p: number): Promise<Buffer> {
   return new Promise((done, fail) =>
     scrypt(
       passphrase.normalize('NFC'),
@@ -108,7 +109,7 @@ function stretch(passphrase: string, salt: Buffer, N: number, r: number, p: numb
   );
 }
 
-function x25519Key(shared: Buffer, ephemeral: Buffer, recipient: Buffer): Buffer {
+export function x25519Key(shared: Buffer, ephemeral: Buffer, recipient: Buffer): Buffer {
   // An all-zero secret means a low-order public key: nothing secret would protect the file key.
   if (shared.every((b) => b === 0))
     throw new SealError('Clé publique de sauvegarde invalide (BACKUP_RECIPIENT).');
@@ -124,7 +125,7 @@ function wrap(wrapKey: Buffer, fileKey: Buffer, type: string): string {
   return Buffer.concat([cipher.update(fileKey), cipher.final(), cipher.getAuthTag()]).toString('base64');
 }
 
-function unwrap(wrapKey: Buffer, wrapped: string, type: string): Buffer | null {
+export function unwrap(wrapKey: Buffer, wrapped: string, type: string): Buffer | null {
   const bytes = Buffer.from(String(wrapped), 'base64');
   if (bytes.length !== KEY + TAG) return null;
   try {
@@ -137,7 +138,7 @@ function unwrap(wrapKey: Buffer, wrapped: string, type: string): Buffer | null {
   }
 }
 
-function subkeys(fileKey: Buffer, salt: string): { mac: Buffer; payload: Buffer } {
+export function subkeys(fileKey: Buffer, salt: string): { mac: Buffer; payload: Buffer } {
   const s = Buffer.from(String(salt), 'base64');
   return {
     mac: Buffer.from(hkdfSync('sha256', fileKey, s, 'signalements-sauvegarde en-tête', KEY)),
@@ -145,7 +146,7 @@ function subkeys(fileKey: Buffer, salt: string): { mac: Buffer; payload: Buffer 
   };
 }
 
-function nonce(index: number, final: boolean): Buffer {
+export function nonce(index: number, final: boolean): Buffer {
   const n = Buffer.alloc(12);
   n.writeBigUInt64BE(BigInt(index), 3);
   n[11] = final ? 1 : 0;
@@ -234,168 +235,5 @@ export async function sealTo(
     await out.sync();
   } finally {
     await out.close();
-  }
-}
-
-const damaged = (file: string) =>
-  new SealError(`Sauvegarde modifiée, tronquée ou endommagée : ${file} (refusée, rien n'a été remplacé).`);
-
-/** Reads and checks the header, unwraps the file key with `unlock`; throws SealError in French. */
-async function openHeader(
-  handle: FileHandle,
-  file: string,
-  unlock: Unlock,
-): Promise<{ header: SealHeader; mac: Buffer; payloadKey: Buffer; start: number }> {
-  const first = Buffer.alloc(SEAL_MAGIC.length + 4);
-  const { bytesRead } = await handle.read(first, 0, first.length, 0);
-  if (bytesRead < first.length || !first.subarray(0, SEAL_MAGIC.length).equals(SEAL_MAGIC)) {
-    throw new SealError(`${file} n'est pas une sauvegarde scellée de Signalements (npm run db:backup).`);
-  }
-  const length = first.readUInt32BE(SEAL_MAGIC.length);
-  if (length > MAX_HEADER) throw damaged(file);
-  const rest = Buffer.alloc(length + KEY);
-  if ((await handle.read(rest, 0, rest.length, first.length)).bytesRead < rest.length) throw damaged(file);
-  const json = rest.subarray(0, length);
-  let header: SealHeader;
-  try {
-    header = JSON.parse(json.toString('utf8')) as SealHeader;
-    if (
-      !Array.isArray(header.slots) ||
-      !Number.isInteger(header.chunkSize) ||
-      header.chunkSize <= 0 ||
-      header.chunkSize > 16 * CHUNK
-    )
-      throw new Error();
-  } catch {
-    throw damaged(file);
-  }
-  const fileKey = await unwrapFileKey(header, unlock, file);
-  const keys = subkeys(fileKey, header.salt);
-  const mac = createHmac('sha256', keys.mac)
-    .update(Buffer.concat([first, json]))
-    .digest();
-  if (!timingSafeEqual(mac, rest.subarray(length))) throw damaged(file);
-  return { header, mac, payloadKey: keys.payload, start: first.length + rest.length };
-}
-
-async function unwrapFileKey(header: SealHeader, unlock: Unlock, file: string): Promise<Buffer> {
-  if (unlock.identity) {
-    const slot = header.slots.find((s) => s.type === 'x25519');
-    if (!slot)
-      throw new SealError(
-        `${file} n'est pas scellée pour une clé privée : donnez la phrase de passe (BACKUP_PASSPHRASE).`,
-      );
-    const ours = formatRecipient(createPublicKey(unlock.identity));
-    const eph = parseRecipient(`x25519:${slot.ephemeral}`);
-    const key =
-      ours === slot.recipient && eph
-        ? unwrap(
-            x25519Key(
-              diffieHellman({ privateKey: unlock.identity, publicKey: eph }),
-              rawPublic(eph),
-              rawPublic(createPublicKey(unlock.identity)),
-            ),
-            slot.wrapped,
-            'x25519',
-          )
-        : null;
-    if (!key)
-      throw new SealError(
-        `Cette clé privée n'ouvre pas ${file} (sauvegarde scellée pour ${slot.recipient}).`,
-      );
-    return key;
-  }
-  if (unlock.passphrase !== undefined) {
-    const slot = header.slots.find((s) => s.type === 'passphrase');
-    if (!slot)
-      throw new SealError(
-        `${file} n'est pas scellée par une phrase de passe : donnez la clé privée (--identity FICHIER).`,
-      );
-    // The slot is read before the header can be checked: its cost is bounded (at most 512 MiB, 4 passes).
-    const sane =
-      [slot.N, slot.r, slot.p].every((n) => Number.isInteger(n) && n >= 1) &&
-      slot.N <= SCRYPT_MAX_N &&
-      slot.N * slot.r <= 2 ** 22 &&
-      slot.p <= 4;
-    const stretched = sane
-      ? await stretch(
-          unlock.passphrase,
-          Buffer.from(String(slot.salt), 'base64'),
-          slot.N,
-          slot.r,
-          slot.p,
-        ).catch(() => null)
-      : null;
-    if (!stretched) throw damaged(file);
-    const key = unwrap(stretched, slot.wrapped, 'passphrase');
-    if (!key) throw new SealError(`Phrase de passe incorrecte pour ${file} (ou sauvegarde modifiée).`);
-    return key;
-  }
-  throw new SealError(
-    'Indiquez la phrase de passe (BACKUP_PASSPHRASE) ou la clé privée (--identity FICHIER) de la sauvegarde.',
-  );
-}
-
-/**
- * The engine a sealed file holds, read without any secret (the header is authenticated when the file is
- * opened); null when the file is not a sealed backup at all, SealError when it is one that was damaged.
- */
-export async function sealedEngine(file: string): Promise<SealHeader['engine'] | null> {
-  const handle = await open(file, 'r');
-  try {
-    const first = Buffer.alloc(SEAL_MAGIC.length + 4);
-    const { bytesRead } = await handle.read(first, 0, first.length, 0);
-    if (bytesRead < SEAL_MAGIC.length || !first.subarray(0, SEAL_MAGIC.length).equals(SEAL_MAGIC))
-      return null;
-    if (bytesRead < first.length) throw damaged(file);
-    const length = first.readUInt32BE(SEAL_MAGIC.length);
-    if (length > MAX_HEADER) throw damaged(file);
-    const json = Buffer.alloc(length);
-    if ((await handle.read(json, 0, length, first.length)).bytesRead < length) throw damaged(file);
-    let engine: unknown;
-    try {
-      engine = (JSON.parse(json.toString('utf8')) as SealHeader).engine;
-    } catch {
-      throw damaged(file);
-    }
-    if (engine !== 'sqlite' && engine !== 'postgres') throw damaged(file);
-    return engine;
-  } finally {
-    await handle.close();
-  }
-}
-
-/**
- * The payload of a sealed file, chunk by chunk, each authenticated before it is yielded; the iteration
- * throws SealError at the first changed chunk and at the end of a cut file. A consumer must treat what it
- * received as untrusted until the iteration has ended without error.
- */
-export async function* unseal(file: string, unlock: Unlock): AsyncGenerator<Buffer, void, undefined> {
-  const handle = await open(file, 'r');
-  try {
-    const { header, mac, payloadKey, start } = await openHeader(handle, file, unlock);
-    const size = (await handle.stat()).size;
-    const step = header.chunkSize + TAG;
-    let index = 0;
-    for (let position = start; ; position += step, index++) {
-      const length = Math.min(step, size - position);
-      if (length < TAG) throw damaged(file);
-      const final = position + length >= size;
-      const bytes = Buffer.alloc(length);
-      if ((await handle.read(bytes, 0, length, position)).bytesRead < length) throw damaged(file);
-      let plain: Buffer;
-      try {
-        const decipher = createDecipheriv('aes-256-gcm', payloadKey, nonce(index, final));
-        decipher.setAAD(mac);
-        decipher.setAuthTag(bytes.subarray(length - TAG));
-        plain = Buffer.concat([decipher.update(bytes.subarray(0, length - TAG)), decipher.final()]);
-      } catch {
-        throw damaged(file);
-      }
-      yield plain;
-      if (final) return;
-    }
-  } finally {
-    await handle.close();
   }
 }

@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { describeViolations, seriousViolations } from './axe';
-import { ADMIN, loginAs, toast, useE2E } from './harness';
+import { toast, useE2E } from './harness';
+import { ADMIN, loginAs } from './sign-in';
 
 /**
  * « Accès API » (docs/decisions/0038-partner-api-tokens.md) in a real browser: an administrator creates a

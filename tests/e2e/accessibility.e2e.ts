@@ -2,7 +2,8 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '#server/db/seed/demo';
 import { describeViolations, seriousViolations, settleAnimations } from './axe';
-import { ADMIN, createReportByApi, enrolTwoFactor, PASSWORD, signInByApi, useE2E } from './harness';
+import { createReportByApi, useE2E } from './harness';
+import { ADMIN, enrolTwoFactor, PASSWORD, signInByApi } from './sign-in';
 
 const SAME_ORIGIN = { 'sec-fetch-site': 'same-origin' };
 /** A row of the list as the viewport shows it: a table row on a desktop, a card on a phone. */

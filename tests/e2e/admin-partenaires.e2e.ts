@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, loginAs, toast, useE2E } from './harness';
+import { toast, useE2E } from './harness';
+import { ADMIN, loginAs } from './sign-in';
 
 const LINKED = 'Ce partenaire ne peut pas être supprimé car il est lié à des projets ou des signalements.';
 

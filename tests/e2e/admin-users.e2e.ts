@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passwordLinkIn, startTestSmtp, type TestSmtp } from '../helpers/smtp';
-import { ADMIN, loginAs, PASSWORD, signInByApi, toast, useE2E } from './harness';
+import { toast, useE2E } from './harness';
+import { ADMIN, loginAs, PASSWORD, signInByApi } from './sign-in';
 
 describe('user administration and account set-up by e-mail, in a real browser', () => {
   let smtp: TestSmtp;

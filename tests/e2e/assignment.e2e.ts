@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeViolations, seriousViolations } from './axe';
-import { createReportByApi, PASSWORD, signInByApi, toast, useE2E } from './harness';
+import { createReportByApi, toast, useE2E } from './harness';
+import { PASSWORD, signInByApi } from './sign-in';
 
 /**
  * Assignment (docs/decisions/0028): the creator assigns a colleague from the « Assignés » card; the

@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeViolations, seriousViolations } from './axe';
-import { createReportByApi, PASSWORD, signInByApi, toast, useE2E } from './harness';
+import { createReportByApi, toast, useE2E } from './harness';
+import { PASSWORD, signInByApi } from './sign-in';
 
 /**
  * Bulk actions on the list (docs/decisions/0035-bulk-actions.md): two rows picked and their statut changed

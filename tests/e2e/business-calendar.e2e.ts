@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createReportByApi, PASSWORD, signInByApi, useE2E } from './harness';
+import { createReportByApi, useE2E } from './harness';
+import { PASSWORD, signInByApi } from './sign-in';
 
 const LATE = '2025-11-20T20:30:00.000Z'; // 23:30 on 20 November in Madagascar
 const EARLY = '2025-11-20T21:30:00.000Z'; // 00:30 on 21 November in Madagascar

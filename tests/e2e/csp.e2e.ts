@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '#server/db/seed/demo';
 import { issuePasswordToken } from '#server/domains/auth/password-tokens';
 import { findUserByEmail } from '#server/domains/utilisateurs/service';
-import { ADMIN, loginAs, useE2E } from './harness';
+import { useE2E } from './harness';
+import { ADMIN, loginAs } from './sign-in';
 
 interface Violation {
   directive: string;

@@ -3,7 +3,8 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { refreshDueDays } from '#server/db/due-days';
 import { seedDemo } from '#server/db/seed/demo';
-import { ADMIN, loginAs, useE2E } from './harness';
+import { useE2E } from './harness';
+import { ADMIN, loginAs } from './sign-in';
 
 const fr = new Intl.NumberFormat('fr-FR');
 

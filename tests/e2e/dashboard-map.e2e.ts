@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '#server/db/seed/demo';
-import { ADMIN, type E2E, loginAs, startServer, useE2E } from './harness';
+import { type E2E, startServer, useE2E } from './harness';
+import { ADMIN, loginAs } from './sign-in';
 
 /** Records every request of the context and refuses those for another machine. */
 async function offMachine(context: BrowserContext): Promise<string[]> {

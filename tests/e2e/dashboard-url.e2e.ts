@@ -4,7 +4,8 @@ import { businessDay, DEFAULT_BUSINESS_TIME_ZONE } from '#shared/calendar';
 import { MONTHS_FR } from '#web/features/dashboard/calendar';
 import { insertFixture } from '#server/domains/dashboard/test-fixture';
 import { createUser } from '#server/domains/utilisateurs/service';
-import { PASSWORD, signInByApi, useE2E } from './harness';
+import { useE2E } from './harness';
+import { PASSWORD, signInByApi } from './sign-in';
 
 const monthName = (year: number, month: number) => {
   const at = new Date(Date.UTC(year, month, 1));

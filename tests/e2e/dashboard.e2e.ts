@@ -2,7 +2,8 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { insertFixture } from '#server/domains/dashboard/test-fixture';
 import { createUser } from '#server/domains/utilisateurs/service';
-import { ADMIN, PASSWORD, toast, useE2E } from './harness';
+import { toast, useE2E } from './harness';
+import { ADMIN, PASSWORD } from './sign-in';
 
 // The hand-built data set of the server tests: five reports, four in March 2025 (see test-fixture.ts).
 const fr = new Intl.NumberFormat('fr-FR');

@@ -2,7 +2,8 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addBusinessDays, businessDay, dayNumber, DEFAULT_BUSINESS_TIME_ZONE } from '#shared/calendar';
 import { describeViolations, seriousViolations } from './axe';
-import { createReportByApi, movableClock, PASSWORD, useE2E } from './harness';
+import { createReportByApi, movableClock, useE2E } from './harness';
+import { PASSWORD } from './sign-in';
 
 const SAME_ORIGIN = { 'sec-fetch-site': 'same-origin' };
 const AGENT = { email: 'agent@example.mg', password: PASSWORD };

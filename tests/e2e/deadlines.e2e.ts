@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeViolations, seriousViolations } from './axe';
-import { ADMIN, loginAs, PASSWORD, signInByApi, toast, useE2E } from './harness';
+import { toast, useE2E } from './harness';
+import { ADMIN, loginAs, PASSWORD, signInByApi } from './sign-in';
 
 /**
  * Handling deadlines (docs/decisions/0032-deadlines.md) in a real browser: an administrator sets a deadline

@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeViolations, seriousViolations } from './axe';
-import { ADMIN, createReportByApi, signInByApi, toast, useE2E } from './harness';
+import { createReportByApi, toast, useE2E } from './harness';
+import { ADMIN, signInByApi } from './sign-in';
 
 const UPDATED = 'Signalement mis à jour avec succès !';
 

@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeViolations, seriousViolations } from './axe';
-import { createReportByApi, PASSWORD, signInByApi, toast, useE2E } from './harness';
+import { createReportByApi, toast, useE2E } from './harness';
+import { PASSWORD, signInByApi } from './sign-in';
 
 /** A small PDF as file-type reads it (magic bytes first), named .jpg: the type comes from the content. */
 const PDF = Buffer.from('%PDF-1.4\n%Pièce jointe du test\n1 0 obj\n<< /Type /Catalog >>\nendobj\n');

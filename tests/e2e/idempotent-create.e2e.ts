@@ -3,7 +3,8 @@
 // answers with the report it created: one report, never two.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD, signInByApi, toast, useE2E } from './harness';
+import { toast, useE2E } from './harness';
+import { PASSWORD, signInByApi } from './sign-in';
 
 async function reportTotal(page: Page): Promise<number> {
   const res = await page.request.get('/api/signalements?itemsPerPage=1');

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { JOURNAL_PAGE_SIZE } from '#shared/schemas/journal';
-import { ADMIN, loginAs, PASSWORD, signInByApi, toast, useE2E } from './harness';
+import { toast, useE2E } from './harness';
+import { ADMIN, loginAs, PASSWORD, signInByApi } from './sign-in';
 
 const READER = { email: 'lecteur@example.mg', nomPrenom: 'Rakoto Lecteur' };
 const SAME_ORIGIN = { 'sec-fetch-site': 'same-origin' };

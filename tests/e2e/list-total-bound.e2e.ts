@@ -5,7 +5,8 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LIST_COUNT_CAP, MAX_PAGE_LINKS, PAGE_SIZE_SIGNALEMENTS } from '#shared/constants';
 import { seedDemo } from '#server/db/seed/demo';
-import { ADMIN, signInByApi, useE2E } from './harness';
+import { useE2E } from './harness';
+import { ADMIN, signInByApi } from './sign-in';
 
 const REPORTS = LIST_COUNT_CAP + 150;
 const fr = (n: number) => n.toLocaleString('fr-FR');

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PASSWORD, signInByApi, useE2E } from './harness';
+import { useE2E } from './harness';
+import { PASSWORD, signInByApi } from './sign-in';
 
 const SOURCE = 'Rasoanirina Source-Protégée';
 const CONTACT = 'source.protegee@example.mg';

@@ -4,7 +4,8 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeViolations, seriousViolations } from './axe';
-import { createReportByApi, PASSWORD, signInByApi, toast, useE2E } from './harness';
+import { createReportByApi, toast, useE2E } from './harness';
+import { PASSWORD, signInByApi } from './sign-in';
 
 const AGENT = 'hors-ligne@example.mg';
 const QUEUED = "Modification enregistrée sur cet appareil, en attente d'envoi.";

@@ -7,7 +7,8 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { describeViolations, seriousViolations, settleAnimations } from './axe';
-import { ADMIN, useE2E } from './harness';
+import { useE2E } from './harness';
+import { ADMIN } from './sign-in';
 
 const WEB_ROOT = resolve(import.meta.dirname, '../../dist/web');
 

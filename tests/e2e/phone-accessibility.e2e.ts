@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeViolations, seriousViolations, settleAnimations } from './axe';
-import { ADMIN, createReportByApi, PASSWORD, toast, useE2E } from './harness';
+import { createReportByApi, toast, useE2E } from './harness';
+import { ADMIN, PASSWORD } from './sign-in';
 
 /** The narrowest phone the screens are made for. */
 const PHONE = { width: 375, height: 812 };

@@ -2,7 +2,8 @@ import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '#server/db/seed/demo';
 import { describeViolations, seriousViolations, settleAnimations } from './axe';
-import { ADMIN, PASSWORD, signInByApi, useE2E } from './harness';
+import { useE2E } from './harness';
+import { ADMIN, PASSWORD, signInByApi } from './sign-in';
 
 const READER = { email: 'lecteur@example.mg', nomPrenom: 'Rakoto Lecteur' };
 const SAME_ORIGIN = { 'sec-fetch-site': 'same-origin' };

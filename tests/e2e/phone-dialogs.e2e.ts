@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeViolations, seriousViolations, settleAnimations } from './axe';
-import { ADMIN, createReportByApi, toast, useE2E } from './harness';
+import { createReportByApi, toast, useE2E } from './harness';
+import { ADMIN } from './sign-in';
 
 async function expectAccessible(page: Page, what: string) {
   await settleAnimations(page);

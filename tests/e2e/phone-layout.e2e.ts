@@ -1,7 +1,8 @@
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '#server/db/seed/demo';
-import { ADMIN, createReportByApi, signInByApi, useE2E } from './harness';
+import { createReportByApi, useE2E } from './harness';
+import { ADMIN, signInByApi } from './sign-in';
 
 const PHONE = { width: 390, height: 844 };
 

@@ -5,7 +5,8 @@ import { asc, eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeViolations, seriousViolations, settleAnimations } from './axe';
-import { PASSWORD, useE2E } from './harness';
+import { useE2E } from './harness';
+import { PASSWORD } from './sign-in';
 import { pdfPages, pdfText } from './pdf';
 
 const CREATOR = { email: 'imprimeur@example.mg', password: PASSWORD };

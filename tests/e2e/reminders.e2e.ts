@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { dayNumber } from '#shared/calendar';
 import { sendDailyDigests } from '#server/domains/rappels/digest';
 import { describeViolations, seriousViolations } from './axe';
-import { createReportByApi, PASSWORD, signInByApi, toast, useE2E } from './harness';
+import { createReportByApi, toast, useE2E } from './harness';
+import { PASSWORD, signInByApi } from './sign-in';
 
 /**
  * Daily reminders (docs/decisions/0036-daily-reminders.md): a staff member turns their reminder off and on in

@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { businessDay, DEFAULT_BUSINESS_TIME_ZONE } from '#shared/calendar';
-import { ADMIN, signInByApi, useE2E } from './harness';
+import { useE2E } from './harness';
+import { ADMIN, signInByApi } from './sign-in';
 
 /** A report with a bit of everything, made through the REST facade as the admin. */
 async function makeReport(page: Page): Promise<string> {

@@ -2,7 +2,8 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { businessDay, DEFAULT_BUSINESS_TIME_ZONE } from '#shared/calendar';
 import { seedDemo } from '#server/db/seed/demo';
-import { PASSWORD, signInByApi, useE2E } from './harness';
+import { useE2E } from './harness';
+import { PASSWORD, signInByApi } from './sign-in';
 
 const NNBSP = '\u202f';
 

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, loginAs, PASSWORD, useE2E } from './harness';
+import { useE2E } from './harness';
+import { ADMIN, loginAs, PASSWORD } from './sign-in';
 
 describe('app shell in a real browser', () => {
   const e = useE2E();

@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { businessDay, DEFAULT_BUSINESS_TIME_ZONE } from '#shared/calendar';
-import { ADMIN, createReportByApi, PASSWORD, signInByApi, toast, useE2E } from './harness';
+import { createReportByApi, toast, useE2E } from './harness';
+import { ADMIN, PASSWORD, signInByApi } from './sign-in';
 
 /** Creates a report through the creation dialog and returns its code, read from the detail URL. */
 async function createThroughDialog(page: Page): Promise<string> {

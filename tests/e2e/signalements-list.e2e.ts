@@ -3,7 +3,8 @@ import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '#server/db/seed/demo';
-import { ADMIN, signInByApi, toast, useE2E } from './harness';
+import { toast, useE2E } from './harness';
+import { ADMIN, signInByApi } from './sign-in';
 
 interface Collection {
   totalItems: number;

@@ -5,7 +5,8 @@ import type { Dialog, Page } from 'playwright-core';
 import { encode } from 'uqr';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeViolations, seriousViolations, settleAnimations } from './axe';
-import { ADMIN, enrolTwoFactor, loginAs, PASSWORD, toast, totpCode, useE2E } from './harness';
+import { toast, useE2E } from './harness';
+import { ADMIN, enrolTwoFactor, loginAs, PASSWORD, totpCode } from './sign-in';
 
 describe('two-factor log-in (TOTP), in a real browser', () => {
   const e = useE2E();

@@ -1,6 +1,7 @@
 import type { Dialog, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, createReportByApi, signInByApi, toast, useE2E } from './harness';
+import { createReportByApi, toast, useE2E } from './harness';
+import { ADMIN, signInByApi } from './sign-in';
 
 const DRAFT = 'Brouillon à ne pas perdre';
 

@@ -10,7 +10,8 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeViolations, seriousViolations, settleAnimations } from './axe';
-import { ADMIN, createReportByApi, loginAs, toast, useE2E } from './harness';
+import { createReportByApi, toast, useE2E } from './harness';
+import { ADMIN, loginAs } from './sign-in';
 
 describe('the « Webhooks » screen in a real browser', () => {
   const e = useE2E({ WEBHOOK_MAX_ATTEMPTS: '1' });

@@ -11,7 +11,7 @@ import { accessLogRows } from '#tests/helpers/journal';
 import { addPeople, SAME_ORIGIN } from '#tests/helpers/report-fixture';
 import { createReport, MINIMAL_REPORT } from '#tests/helpers/signalements';
 import { BEARER_MESSAGES } from './bearer';
-import { TOKEN_IDEMPOTENCY_REQUIRED } from '../signalements/rest';
+import { TOKEN_IDEMPOTENCY_REQUIRED } from '#server/domains/signalements/rest-partner';
 import { USER_RULES } from '../utilisateurs/manage';
 
 const PARTNER_FIELDS = [

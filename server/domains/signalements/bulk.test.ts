@@ -10,7 +10,7 @@ import { testEngines } from '#tests/helpers/db';
 import { insertAssignment, SAME_ORIGIN } from '#tests/helpers/report-fixture';
 import { createReport } from '#tests/helpers/signalements';
 import { serverSuite } from '#tests/helpers/suite';
-import { BULK_REFUSALS } from './bulk';
+import { BULK_REFUSALS } from './bulk-plan';
 
 describe.each(await testEngines())('bulk actions on %s', (engine) => {
   const suite = serverSuite(engine, { user: { email: 'createur@example.mg', nomPrenom: 'Rabe Createur' } });

@@ -3,7 +3,8 @@
 import { asc, desc, eq } from 'drizzle-orm';
 import type { ReadOnlyDatabase } from '#server/db/client';
 import type { SessionUser } from '../auth/session';
-import { filterWhere, type ListFilters, type ResolvedFilters } from './list-filters';
+import { filterWhere, type ListFilters } from './list-filters';
+import type { ResolvedFilters } from './list-filters-resolve';
 
 /** The statement of one page of the list: the ids, in the list's order. */
 export function pageQuery(

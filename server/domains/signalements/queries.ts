@@ -1,6 +1,7 @@
 // The list's totals (counting strategies: the day counts, the subject sets, the search index, a bounded
 // count) and listPage, which runs a page (list-page.ts) beside its total. The filters themselves, their
-// conditions and what each strategy does with each of them: list-filters.ts. The DTOs of a page: loader.ts.
+// conditions and what each strategy does with each of them: list-filters.ts; what they name, looked up
+// once per request: list-filters-resolve.ts. The DTOs of a page: loader.ts.
 import { and, countDistinct, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { BusinessCalendar } from '#shared/calendar';
 import { LIST_COUNT_CAP, MAX_PAGE_LINKS } from '#shared/constants';
@@ -8,29 +9,19 @@ import type { ListContext } from '#server/context';
 import type { ReadOnlyDatabase, Schema } from '#server/db/client';
 import { countSearchInIndex, inIdList, signalementSearchCondition } from '#server/db/search';
 import type { SessionUser } from '../auth/session';
-import {
-  DENSE_SEARCH,
-  filterTeaching,
-  filterWhere,
-  onlyFilter,
-  resolveFilters,
-  searchStrategy,
-  type ListFilters,
-  type ResolvedFilters,
-} from './list-filters';
+import { filterTeaching, filterWhere, onlyFilter, type ListFilters } from './list-filters';
+import { DENSE_SEARCH, resolveFilters, searchStrategy, type ResolvedFilters } from './list-filters-resolve';
 import { pageQuery } from './list-page';
 
 // The filters and the page, for the callers that import them from here.
+export { filterWhere, type FilterPlan, type ListFilters } from './list-filters';
 export {
   DENSE_SEARCH,
   filterConditions,
-  filterWhere,
   resolveFilters,
   searchStrategy,
-  type FilterPlan,
-  type ListFilters,
   type ResolvedFilters,
-} from './list-filters';
+} from './list-filters-resolve';
 export { orderBy, pageQuery } from './list-page';
 
 /**

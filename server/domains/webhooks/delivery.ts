@@ -1,15 +1,15 @@
 // One delivery pass over the webhook outbox (docs/decisions/0039-signed-webhooks.md): claim each due
 // delivery — never one whose report has an earlier delivery to the same endpoint not yet delivered —,
 // POST it signed, record the outcome. The claim is the mail outbox's (docs/decisions/0004-mail-outbox.md).
-// The endpoint's secrets are decrypted here only, at signing time, and never leave this module.
+// The signed POST is in delivery-post.ts; the endpoint's secrets are opened in delivery-secrets.ts only, at
+// signing time, and never leave these modules.
 import { and, asc, eq, inArray, isNotNull, lte, min, notInArray, or, sql, type SQL } from 'drizzle-orm';
-import { isLoopbackHost } from '#shared/schemas/webhooks';
 import type { Clock } from '#server/context';
-import { DecryptError, type DataCipher } from '#server/crypto/cipher';
-import { openWebhookSecret, WEBHOOK_PREVIOUS_SECRET, WEBHOOK_SECRET } from '#server/crypto/webhook-secrets';
+import type { DataCipher } from '#server/crypto/cipher';
 import type { Database } from '#server/db/client';
 import { liveWorkers } from '../mail/workers';
-import { signedHeaders } from './signing';
+import { post, type Outcome } from './delivery-post';
+import { signingSecrets, UNREADABLE_SECRET } from './delivery-secrets';
 
 export interface WebhookPolicy {
   /** Attempts before the dead letter. */
@@ -37,10 +37,6 @@ export const DEFAULT_WEBHOOK_POLICY: WebhookPolicy = {
   batchSize: 20,
   random: Math.random,
 };
-
-/** Characters of the receiver's answer kept to help an administrator (never more). */
-export const RESPONSE_EXCERPT_CHARS = 200;
-const RESPONSE_READ_BYTES = 1024;
 
 interface Logger {
   info(obj: object, msg: string): void;
@@ -128,154 +124,12 @@ async function claim(db: Database, id: number, policy: WebhookPolicy, now: Date)
   return row ?? null;
 }
 
-/** What one POST gave: delivered (2xx), or why not. */
-interface Outcome {
-  delivered: boolean;
-  status: number | null;
-  error: string | null;
-  excerpt: string | null;
-}
-
-/** Reads at most RESPONSE_READ_BYTES of the answer, then lets the rest go: nothing more is stored. */
-async function excerptOf(response: Response): Promise<string | null> {
-  if (!response.body) return null;
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < RESPONSE_READ_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  const text = Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_EXCERPT_CHARS).trim();
-  return text === '' ? null : text;
-}
-
-function describeError(error: unknown): string {
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
-    return 'Pas de réponse dans le délai imparti.';
-  let message = error instanceof Error ? error.message : String(error);
-  const cause = error instanceof Error ? error.cause : undefined;
-  if (cause instanceof Error && cause.message && !message.includes(cause.message))
-    message = `${message} (${cause.message})`;
-  return message.slice(0, 500) || 'Erreur inconnue';
-}
-
-/** The address again, as the registration checked it: an endpoint stored otherwise is never called. */
-function refusal(url: string): string | null {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return 'Adresse invalide.';
-  }
-  if (parsed.protocol === 'https:') return null;
-  if (parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname)) return null;
-  return 'Adresse refusée : HTTPS obligatoire (HTTP seulement vers la machine locale).';
-}
-
-async function post(
-  url: string,
-  secrets: readonly string[],
-  delivery: Claimed,
-  policy: WebhookPolicy,
-  at: Date,
-  signal: AbortSignal,
-): Promise<Outcome> {
-  const refused = refusal(url);
-  if (refused) return { delivered: false, status: null, error: refused, excerpt: null };
-  try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': 'Signalements-Webhooks/1',
-        ...signedHeaders(secrets, delivery.eventId, at, delivery.payload),
-      },
-      body: delivery.payload,
-      // A redirect is an answer like another: not 2xx, so not delivered, and never followed.
-      redirect: 'manual',
-      signal: AbortSignal.any([signal, AbortSignal.timeout(policy.timeoutMs)]),
-    });
-    const excerpt = await excerptOf(response);
-    const delivered = response.status >= 200 && response.status < 300;
-    return {
-      delivered,
-      status: response.status,
-      error: delivered ? null : `Réponse HTTP ${response.status}.`,
-      excerpt,
-    };
-  } catch (error) {
-    return { delivered: false, status: null, error: describeError(error), excerpt: null };
-  }
-}
-
 /** What the worker needs to sign and send: the cipher that opens the secrets, and its log and clock. */
 export interface DeliveryContext {
   signal: AbortSignal;
   log: Logger;
   clock: Clock;
   cipher: DataCipher;
-}
-
-const UNREADABLE_SECRET =
-  'Secret de signature illisible (clé de chiffrement incorrecte ou valeur altérée) : renouvelez le secret.';
-
-/** Erases the former secrets whose grace period is over (also done at each signing and each rotation). */
-export async function eraseExpiredWebhookSecrets(db: Database, now: Date): Promise<number> {
-  const e = db.t.webhookEndpoints;
-  const erased = await db.transaction((tx) =>
-    tx
-      .update(e)
-      .set({ previousSecret: null, previousSecretExpiresAt: null })
-      .where(and(isNotNull(e.previousSecretExpiresAt), lte(e.previousSecretExpiresAt, now)))
-      .returning({ id: e.id }),
-  );
-  return erased.length;
-}
-
-/**
- * The secrets that sign a message sent now: the current one, then the former one while its grace period
- * lasts. A former secret past its expiry is erased at once; one that does not open is left out (logged
- * without any value). Null when the current one does not open: nothing can be signed.
- */
-async function signingSecrets(
-  db: Database,
-  endpointId: number,
-  stored: { secret: string; previousSecret: string | null; previousSecretExpiresAt: Date | null },
-  now: Date,
-  context: DeliveryContext,
-): Promise<string[] | null> {
-  const open = (column: typeof WEBHOOK_SECRET | typeof WEBHOOK_PREVIOUS_SECRET, value: string) => {
-    try {
-      return openWebhookSecret(context.cipher, column, endpointId, value);
-    } catch (error) {
-      if (!(error instanceof DecryptError)) throw error;
-      context.log.warn({ endpoint: endpointId, column }, 'secret de webhook illisible');
-      return null;
-    }
-  };
-  const current = open(WEBHOOK_SECRET, stored.secret);
-  if (current === null) return null;
-  if (stored.previousSecret === null) return [current];
-  const expiresAt = stored.previousSecretExpiresAt;
-  if (expiresAt === null || expiresAt.getTime() <= now.getTime()) {
-    const e = db.t.webhookEndpoints;
-    await db.transaction((tx) =>
-      tx
-        .update(e)
-        .set({ previousSecret: null, previousSecretExpiresAt: null })
-        .where(and(eq(e.id, endpointId), eq(e.previousSecret, stored.previousSecret!))),
-    );
-    return [current];
-  }
-  const previous = open(WEBHOOK_PREVIOUS_SECRET, stored.previousSecret);
-  return previous === null ? [current] : [current, previous];
 }
 
 async function deliver(

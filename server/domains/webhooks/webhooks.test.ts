@@ -2,176 +2,35 @@
 // loopback checks every signature with its own implementation of Standard Webhooks, a report's statut,
 // résultat or niveau changed by a single edit or a bulk action reaches it, a 500 is retried, the last
 // failure becomes a dead letter that an administrator sends again, and a report's events stay in order.
-// The secret is stored encrypted (bound to its column and endpoint), and « Renouveler le secret » gives a new
-// one while the former keeps signing for a grace period (both signatures), then is erased.
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// The secret is stored encrypted (bound to its column and endpoint); its renewal is in webhooks-secret.test.ts.
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { testEngines } from '#tests/helpers/db';
 import { rawCopy } from '#tests/helpers/raw-copy';
 import { createReport, mergePatch } from '#tests/helpers/signalements';
-import { serverSuite } from '#tests/helpers/suite';
-import { systemClock, type Clock } from '#server/context';
 import { isEncrypted } from '#server/crypto/cipher';
 import { WEBHOOK_MESSAGES } from '#shared/schemas/webhooks';
-import { DEFAULT_WEBHOOK_POLICY, deliverDueWebhooks, webhookRetryDelayMs } from './delivery';
-import { WEBHOOK_REFUSALS, WEBHOOK_SECRET_GRACE_MS } from './service';
-import { purgeDeliveredWebhooks, startWebhookWorker, type WebhookWorker } from './worker';
-
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** What the receiver answers to one request: a status, and optionally a body and headers. */
-type Answer = { status: number; body?: string; headers?: Record<string, string> };
-
-/** A receiver on 127.0.0.1 that records every request and answers as the test says. */
-async function startReceiver() {
-  const received: Received[] = [];
-  let answer: (request: Received) => Answer = () => ({ status: 204 });
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const request = {
-        path: req.url ?? '',
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
-      };
-      received.push(request);
-      const a = answer(request);
-      res.writeHead(a.status, a.headers);
-      res.end(a.body ?? '');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    received,
-    url: (path = '/webhooks') => `http://127.0.0.1:${port}${path}`,
-    answerWith(fn: (request: Received) => Answer) {
-      answer = fn;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-/**
- * The receiver's own check, written from the specification rather than imported: the key is the base64
- * after `whsec_`, the content `id.timestamp.body`, any `v1,` entry of the space-separated header may match.
- */
-function verifyStandardWebhook(
-  secret: string,
-  headers: IncomingHttpHeaders,
-  body: string,
-  nowMs = Date.now(),
-): boolean {
-  const id = String(headers['webhook-id']);
-  const timestamp = String(headers['webhook-timestamp']);
-  if (!/^\d+$/.test(timestamp) || Math.abs(nowMs / 1000 - Number(timestamp)) > 300) return false;
-  const key = Buffer.from(secret.split('_')[1]!, 'base64');
-  const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest();
-  return String(headers['webhook-signature'])
-    .split(' ')
-    .some((entry) => {
-      const [version, signature] = entry.split(',');
-      const given = Buffer.from(signature ?? '', 'base64');
-      return version === 'v1' && given.length === expected.length && timingSafeEqual(given, expected);
-    });
-}
+import { webhookRetryDelayMs } from './delivery';
+import { purgeDeliveredWebhooks } from './worker';
+import { verifyStandardWebhook, webhookSuite } from './webhooks.harness';
 
 describe.each(await testEngines())('signed webhooks on %s', (engine) => {
-  const { app: t, admin, user } = serverSuite(engine);
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  const workers: WebhookWorker[] = [];
-  /** Everything the workers logged, to prove a secret never is. */
-  const logged: unknown[] = [];
-  const record = (obj: object, msg: string) => void logged.push(obj, msg);
-  const log = { info: record, warn: record, error: record };
-  const worker = (maxAttempts = 3) => {
-    const w = startWebhookWorker({
-      db: t.db,
-      cipher: t.ctx.cipher!,
-      log,
-      policy: { maxAttempts, retryBaseMs: 5, retryMaxMs: 20, timeoutMs: 2000 },
-      pollMs: 5,
-      maxIdleMs: 50,
-    });
-    workers.push(w);
-    return w;
-  };
-
-  const trpc = async (path: string, input: unknown, cookie = admin.cookie) => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/trpc/${path}`,
-      headers: { cookie, 'sec-fetch-site': 'same-origin' },
-      payload: input as object,
-    });
-    return { status: res.statusCode, body: res.json() };
-  };
-  const query = async (path: string, input: unknown) => {
-    const res = await t.app.inject({
-      url: `/trpc/${path}${input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`}`,
-      headers: { cookie: admin.cookie },
-    });
-    expect(res.statusCode).toBe(200);
-    return res.json().result.data;
-  };
-  /** Registers an endpoint of partner IVY (the reports' partner) through the screen's procedure. */
-  const register = async (url = receiver.url()) => {
-    const res = await trpc('webhooks.createEndpoint', { partenaire: 'IVY', url });
-    expect(res.status).toBe(200);
-    return res.body.result.data as { id: number; secret: string };
-  };
-  const setStatut = async (code: string, statut: string) =>
-    expect(
-      (await mergePatch(t, admin.cookie, `/api/signalements/${code}`, { statut: `/api/statuts/${statut}` }))
-        .statusCode,
-    ).toBe(200);
-  const deliveries = () =>
-    t.db.read.select().from(t.db.t.webhookDeliveries).orderBy(t.db.t.webhookDeliveries.id);
-  /** One delivery pass on the main thread, at the time `clock` says. */
-  const pass = (clock: Clock = systemClock) =>
-    deliverDueWebhooks(t.db, DEFAULT_WEBHOOK_POLICY, {
-      signal: new AbortController().signal,
-      log,
-      clock,
-      cipher: t.ctx.cipher!,
-      shouldStop: () => false,
-    });
-  const endpointRow = async (id: number) => {
-    const e = t.db.t.webhookEndpoints;
-    const [row] = await t.db.read.select().from(e).where(eq(e.id, id));
-    return row!;
-  };
-  const rotate = async (id: number) => {
-    const res = await trpc('webhooks.rotateSecret', { id });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return res.body.result.data as { id: number; secret: string; ancienSecretJusquA: string | null };
-  };
-  const payloadOf = (r: Received) => JSON.parse(r.body) as { data: Record<string, unknown> };
-
-  beforeAll(async () => {
-    receiver = await startReceiver();
-  });
-  afterEach(async () => {
-    await Promise.all(workers.splice(0).map((w) => w.stop()));
-    logged.length = 0;
-    receiver.received.length = 0;
-    receiver.answerWith(() => ({ status: 204 }));
-    await t.db.transaction(async (tx) => {
-      await tx.delete(t.db.t.webhookDeliveries);
-      await tx.delete(t.db.t.webhookEndpoints);
-    });
-  });
-  afterAll(async () => {
-    await receiver?.close();
-  });
+  const {
+    t,
+    admin,
+    receiver,
+    logged,
+    worker,
+    workers,
+    trpc,
+    query,
+    register,
+    setStatut,
+    deliveries,
+    pass,
+    endpointRow,
+    payloadOf,
+  } = webhookSuite(engine);
 
   it('refuses an address that is not HTTPS, or HTTP other than to loopback, with a French message', async () => {
     const refused: Array<[string, string]> = [
@@ -474,89 +333,6 @@ describe.each(await testEngines())('signed webhooks on %s', (engine) => {
     const refused = (await deliveries()).find((d) => d.endpointId === other.id && d.status === 'pending');
     expect(refused?.lastError).toMatch(/^Secret de signature illisible/);
     expect(JSON.stringify(logged)).not.toContain(secret.slice('whsec_'.length));
-  });
-
-  it('« Renouveler le secret »: both secrets sign during the grace period, then only the new one', async () => {
-    const { id, secret: first } = await register();
-    const before = Date.now();
-    const renewed = await rotate(id);
-    expect(renewed.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    expect(renewed.secret).not.toBe(first);
-    const until = Date.parse(renewed.ancienSecretJusquA!);
-    expect(until).toBeGreaterThanOrEqual(before + WEBHOOK_SECRET_GRACE_MS);
-    expect(until).toBeLessThanOrEqual(Date.now() + WEBHOOK_SECRET_GRACE_MS);
-    // Neither secret is ever shown again; the list tells until when the former one signs.
-    const listed = await query('webhooks.endpoints', undefined);
-    expect(listed).toMatchObject([{ id, ancienSecretJusquA: renewed.ancienSecretJusquA }]);
-    for (const s of [first, renewed.secret]) expect(JSON.stringify(listed)).not.toContain(s);
-    const stored = await endpointRow(id);
-    expect(isEncrypted(stored.previousSecret)).toBe(true);
-    const raw = await rawCopy(t);
-    for (const s of [first, renewed.secret]) expect(raw).not.toContain(s.slice('whsec_'.length));
-
-    const code = await createReport(t, admin.cookie);
-    // During the grace period (its last second): two signatures, each secret verifies.
-    await setStatut(code, 'EN_COURS');
-    const lastSecond = until - 1000;
-    expect(await pass({ now: () => new Date(lastSecond) })).toBe(1);
-    const during = receiver.received.at(-1)!;
-    expect(String(during.headers['webhook-signature']).split(' ')).toHaveLength(2);
-    expect(verifyStandardWebhook(renewed.secret, during.headers, during.body, lastSecond)).toBe(true);
-    expect(verifyStandardWebhook(first, during.headers, during.body, lastSecond)).toBe(true);
-    expect((await endpointRow(id)).previousSecret).not.toBeNull();
-
-    // Once it is over: one signature, the former secret fails, and it is erased from the row.
-    await setStatut(code, 'TRAITE');
-    const after = until + 1000;
-    expect(await pass({ now: () => new Date(after) })).toBe(1);
-    const later = receiver.received.at(-1)!;
-    expect(String(later.headers['webhook-signature']).split(' ')).toHaveLength(1);
-    expect(verifyStandardWebhook(renewed.secret, later.headers, later.body, after)).toBe(true);
-    expect(verifyStandardWebhook(first, later.headers, later.body, after)).toBe(false);
-    expect(await endpointRow(id)).toMatchObject({ previousSecret: null, previousSecretExpiresAt: null });
-    expect(JSON.stringify(logged)).not.toContain(first.slice('whsec_'.length));
-    expect(JSON.stringify(logged)).not.toContain(renewed.secret.slice('whsec_'.length));
-  });
-
-  it('a second renewal within the grace period keeps the secret it replaces and erases the oldest', async () => {
-    const { id, secret: first } = await register();
-    const second = await rotate(id);
-    const third = await rotate(id);
-    const code = await createReport(t, admin.cookie);
-    await setStatut(code, 'EN_COURS');
-    worker();
-    await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(1);
-    const [r] = receiver.received;
-    expect(String(r!.headers['webhook-signature']).split(' ')).toHaveLength(2);
-    expect(verifyStandardWebhook(third.secret, r!.headers, r!.body)).toBe(true);
-    expect(verifyStandardWebhook(second.secret, r!.headers, r!.body)).toBe(true);
-    expect(verifyStandardWebhook(first, r!.headers, r!.body)).toBe(false);
-    // The grace period restarts from the second renewal.
-    expect(Date.parse(third.ancienSecretJusquA!)).toBeGreaterThanOrEqual(
-      Date.parse(second.ancienSecretJusquA!),
-    );
-  });
-
-  it('refuses hostile input on « Renouveler le secret » with a French 4xx, and agents', async () => {
-    const res = await trpc('webhooks.rotateSecret', { id: 2_000_000 });
-    expect(res.status).toBe(404);
-    expect(JSON.stringify(res.body)).toContain(WEBHOOK_REFUSALS.endpointNotFound);
-    for (const input of [
-      {},
-      { id: 'abc' },
-      { id: -1 },
-      { id: 1.5 },
-      { id: null },
-      { id: {} },
-      { id: 1e12 },
-    ]) {
-      const bad = await trpc('webhooks.rotateSecret', input);
-      expect(bad.status, JSON.stringify(input)).toBe(400);
-      expect(JSON.stringify(bad.body), JSON.stringify(input)).toContain('Identifiant invalide.');
-    }
-    const { id } = await register();
-    expect((await trpc('webhooks.rotateSecret', { id }, user.cookie)).status).toBe(403);
-    expect((await endpointRow(id)).previousSecret).toBeNull();
   });
 
   it('waits longer after each failure, with jitter, up to the cap', () => {

@@ -12,10 +12,10 @@ import { beat, HEARTBEAT_MS, newWorkerId, unregister } from '../mail/workers';
 import {
   DEFAULT_WEBHOOK_POLICY,
   deliverDueWebhooks,
-  eraseExpiredWebhookSecrets,
   msUntilNextWebhook,
   type WebhookPolicy,
 } from './delivery';
+import { eraseExpiredWebhookSecrets } from './delivery-secrets';
 import { onWebhookQueued } from './events';
 
 interface Logger {

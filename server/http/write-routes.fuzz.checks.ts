@@ -1,0 +1,99 @@
+// What the write-route fuzzing (write-routes.fuzz.test.ts) checks of each answer: no 5xx, a French message on
+// every refusal, and, through a snapshot of every table, no write behind a refusal.
+import { getTableName, is, sql, Table, type SQL } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
+import type { Database } from '../db/client';
+
+/** Typical English of zod, Fastify, tRPC and Node messages; the project answers in French. */
+const ENGLISH =
+  /\b(?:failed|invalid|input|expected|malformed|cannot|error|required|must|received|unexpected|unrecognized|not found|unauthorized|forbidden|bad request|too (?:big|small|long|large)|string|number|object|array|should|is not|does not|body)\b/i;
+
+/** Tables written by refused requests on purpose: failed log-ins are counted (throttle.ts). */
+const WRITTEN_WHEN_REFUSED = new Set(['login_throttle']);
+/**
+ * A refused log-in step is itself an entry of the access log (docs/decisions/0015): those entries are
+ * left out of the comparison, every other kind is compared row by row.
+ */
+const REFUSALS_LOGGED = sql`kind <> 'echec_connexion'`;
+/**
+ * The one refusal meant to write: the fifth wrong second-factor code ends the session that sent it and
+ * e-mails the owner, that e-mail counted in rate_windows so there is at most one an hour per account
+ * (docs/decisions/0016-two-factor.md, « Limits »).
+ */
+export const WRITTEN_WHEN_SESSION_ENDED = new Set(['sessions', 'mail_outbox', 'rate_windows']);
+/** Tables compared by row count only: large referentials, and sessions (their expiry is renewed on use). */
+const COUNT_ONLY = new Set(['sessions', 'communes', 'districts']);
+/**
+ * Tables compared by a fingerprint of aggregates, because reading them whole after every request is what
+ * the fuzz's time went to: business_days (73,000 days, 1900–2100, docs/decisions/0032-deadlines.md) and the
+ * encrypted blocks of evidence files (up to 256 KiB each, docs/decisions/0033-evidence-files.md). Any row
+ * added, removed or changed moves the count or a sum.
+ */
+const FINGERPRINTED: Record<string, SQL> = {
+  business_days: sql`CAST(count(*) AS TEXT) || ':' || CAST(sum(day) AS TEXT) || ':' || CAST(sum(ordinal) AS TEXT) || ':' || CAST(sum(day * (ordinal % 97)) AS TEXT)`,
+  evidence_chunks: sql`CAST(count(*) AS TEXT) || ':' || CAST(coalesce(sum(evidence_id * 1000 + idx), 0) AS TEXT) || ':' || CAST(coalesce(sum(length(data)), 0) AS TEXT)`,
+};
+
+/** Every message of an answer: REST's { message }, tRPC's { error: { message } } (or a batch of them). */
+function messages(res: LightMyRequestResponse): unknown[] {
+  let body: unknown;
+  try {
+    body = res.json();
+  } catch {
+    return [`(not JSON) ${res.body.slice(0, 200)}`];
+  }
+  const items = Array.isArray(body) ? body : [body];
+  return items.map((item) => {
+    const b = item as { message?: unknown; error?: { message?: unknown } };
+    return b?.error?.message ?? b?.message;
+  });
+}
+
+export function refusalProblem(res: LightMyRequestResponse): string | null {
+  if (res.statusCode >= 500) return `status ${res.statusCode}: ${res.body.slice(0, 300)}`;
+  if (res.statusCode < 400) return null;
+  for (const message of messages(res)) {
+    if (typeof message !== 'string' || message.trim() === '')
+      return `4xx without a message: ${res.body.slice(0, 300)}`;
+    if (ENGLISH.test(message)) return `English message (${res.statusCode}): ${message}`;
+  }
+  return null;
+}
+
+/** Every table's rows (or row count), keyed by table name. */
+export async function snapshot(db: Database): Promise<Map<string, string>> {
+  const names = Object.values(db.t as Record<string, unknown>)
+    .filter((value): value is Table => is(value, Table))
+    .map((table) => getTableName(table))
+    .filter((name) => !WRITTEN_WHEN_REFUSED.has(name));
+  // One round trip on PostgreSQL (a snapshot is taken after every request); SQLite runs in process.
+  const parts = names.map((name) =>
+    COUNT_ONLY.has(name)
+      ? sql`SELECT ${name} AS t, CAST(count(*) AS TEXT) AS r FROM ${sql.identifier(name)}`
+      : FINGERPRINTED[name]
+        ? sql`SELECT ${name} AS t, ${FINGERPRINTED[name]} AS r FROM ${sql.identifier(name)}`
+        : name === 'access_log'
+          ? sql`SELECT ${name} AS t, CAST(id AS TEXT) AS r FROM access_log WHERE ${REFUSALS_LOGGED}`
+          : db.engine === 'postgres'
+            ? sql`SELECT ${name} AS t, row_to_json(x)::text AS r FROM ${sql.identifier(name)} x`
+            : null,
+  );
+  const out = new Map<string, string[]>(names.map((name) => [name, []]));
+  const union = parts.filter((part) => part !== null);
+  if (union.length) {
+    for (const { t: name, r } of await db.rows<{ t: string; r: string }>(sql.join(union, sql` UNION ALL `)))
+      out.get(name)!.push(r);
+  }
+  for (const [i, name] of names.entries()) {
+    if (parts[i] !== null) continue;
+    const table = Object.values(db.t as Record<string, unknown>).find(
+      (v) => is(v, Table) && getTableName(v) === name,
+    ) as Table;
+    out.get(name)!.push(...(await db.read.select().from(table as never)).map((row) => JSON.stringify(row)));
+  }
+  return new Map([...out].map(([name, rows]) => [name, rows.sort().join('\n')]));
+}
+
+export function changedTables(before: Map<string, string>, after: Map<string, string>): string[] {
+  return [...after.keys()].filter((name) => before.get(name) !== after.get(name));
+}
