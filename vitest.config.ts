@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { testDeps } from './vitest.deps';
+import { testDeps } from './vitest.deps.ts';
 
 export default defineConfig({
   test: {
