@@ -14,6 +14,7 @@ import { journalRoutes } from './domains/journal/rest';
 import { flushLoginRefusals } from './domains/journal/refusals';
 import { dashboardRoutes } from './domains/dashboard/rest';
 import { delaisRoutes } from './domains/delais/rest';
+import { webhooksRoutes } from './domains/webhooks/rest';
 import { preferencesRoutes } from './domains/rappels/rest';
 import { mailRoutes } from './domains/mail/rest';
 import { partenairesRoutes } from './domains/partenaires/rest';
@@ -195,6 +196,7 @@ export async function buildApp({ ctx, webRoot, logStream }: BuildAppOptions): Pr
   dashboardRoutes(app, db);
   journalRoutes(app);
   delaisRoutes(app);
+  webhooksRoutes(app);
   preferencesRoutes(app);
   apiDocsRoutes(app);
 

@@ -133,6 +133,10 @@ export const configSchema = z.object({
   WEBHOOK_MAX_ATTEMPTS: wholeNumber(1, 100).default(12),
   WEBHOOK_RETRY_BASE_SECONDS: wholeNumber(1, 3600).default(30),
   WEBHOOK_RETRY_MAX_SECONDS: wholeNumber(1, 86400).default(3600),
+  // Where an endpoint registered by a partner's token may point (docs/decisions/0051): `public` (HTTPS to a
+  // public address, names resolved and judged at each POST) or `any` (the administrators' rule: a closed
+  // network, or tests with a receiver on loopback).
+  WEBHOOK_PARTNER_ADDRESSES: z.enum(['public', 'any']).default('public'),
   // Backups (npm run db:backup, README « Sauvegarde et restauration »): where they go, how many are kept.
   BACKUP_DIR: z.string().trim().min(1).default('./data/backups'),
   BACKUP_KEEP: wholeNumber(1, 1000).default(7),

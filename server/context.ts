@@ -200,5 +200,9 @@ declare module 'fastify' {
      * Nothing declared: a token is refused here (403), whatever its scopes.
      */
     scope?: ApiTokenScope;
+    /**
+     * Reached by a partner API token only (with `scope`): a session gets 403 (docs/decisions/0051).
+     */
+    tokenOnly?: boolean;
   }
 }

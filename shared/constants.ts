@@ -159,11 +159,12 @@ export const DUE_SOON_DAYS = 7;
  * Partner API tokens (docs/decisions/0038-partner-api-tokens.md): what a token may do. Each REST route a token
  * reaches declares the scope it needs (route config `scope`); every other door refuses a token.
  */
-export const API_TOKEN_SCOPES = ['signalements:create', 'signalements:read'] as const;
+export const API_TOKEN_SCOPES = ['signalements:create', 'signalements:read', 'webhooks:manage'] as const;
 export type ApiTokenScope = (typeof API_TOKEN_SCOPES)[number];
 export const API_TOKEN_SCOPE_LABELS: Record<ApiTokenScope, string> = {
   'signalements:create': 'Déposer des signalements',
   'signalements:read': 'Lire le statut de ses signalements',
+  'webhooks:manage': 'Enregistrer ses points de réception de webhooks',
 };
 /** The longest lifetime of a token, in days (a year): a partner's secret is renewed at least that often. */
 export const API_TOKEN_MAX_DAYS = 366;

@@ -754,6 +754,9 @@ export const webhookEndpoints = table(
     previousSecret: text('previous_secret'),
     previousSecretExpiresAt: timestamp('previous_secret_expires_at'),
     isEnabled: bool('is_enabled').notNull().default(true),
+    // Who registered it: an administrator, or the partner with its API token (docs/decisions/0051), whose
+    // endpoints must point to public addresses.
+    origin: text('origin').$type<'administrateur' | 'partenaire'>().notNull().default('administrateur'),
     createdAt: createdAt(),
   },
   (t) => [index('webhook_endpoints_partenaire_idx').on(t.partenaireId)],

@@ -1,7 +1,7 @@
 import type { Database, Orm } from './client';
 
 /** Namespaces of the transaction-scoped advisory locks (first key of pg_advisory_xact_lock). */
-export const LOCK_SPACE = { accessAlerts: 8111, savedFilters: 8112 } as const;
+export const LOCK_SPACE = { accessAlerts: 8111, savedFilters: 8112, partnerWebhooks: 8113 } as const;
 
 /**
  * Serialises the transactions that hold the same (space, id) until they end. SQLite runs one writing

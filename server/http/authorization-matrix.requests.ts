@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { ROLE_ADMIN } from '#shared/constants';
 import { createJeton } from '#server/domains/jetons-api/service';
+import { insertEndpoint } from '#server/domains/webhooks/service';
 import type { TestApp } from '#tests/helpers/app';
 import { insertAssignment, type addPeople } from '#tests/helpers/report-fixture';
 import { MINIMAL_REPORT } from '#tests/helpers/signalements';
@@ -106,6 +107,23 @@ export function requestHelpers(fixture: MatrixFixture) {
     return row!.id;
   };
 
+  /**
+   * The report's partner's webhook endpoints, all deleted, then one fresh (its id): each caller's renewal or
+   * deletion gets its own, and a registration never meets the partner's limit (docs/decisions/0051).
+   */
+  const freshPartnerEndpoint = async (): Promise<number> => {
+    const { webhookEndpoints: e, partenaires: p } = app().db.t;
+    const [partner] = await app().db.read.select({ id: p.id }).from(p).where(eq(p.code, data.partner));
+    await app().db.transaction((tx) => tx.delete(e).where(eq(e.partenaireId, partner!.id)));
+    const created = await insertEndpoint(
+      app().ctx,
+      partner!.id,
+      `https://matrice-${unique()}.partenaire.example/webhooks`,
+      'partenaire',
+    );
+    return created.id;
+  };
+
   /** An evidence file's upload: a small PDF (its type is read from the content). */
   const evidenceUpload = (): Call => ({
     method: 'POST',
@@ -146,6 +164,7 @@ export function requestHelpers(fixture: MatrixFixture) {
     assignedStaff,
     freshToken,
     freshSharedFilter,
+    freshPartnerEndpoint,
     evidenceUpload,
     freshEvidence,
   };

@@ -20,6 +20,7 @@ export function restRequests(helpers: RequestHelpers): MatrixRequests {
     assignedStaff,
     evidenceUpload,
     freshEvidence,
+    freshPartnerEndpoint,
   } = helpers;
   return {
     'POST /api/login': () => ({
@@ -113,6 +114,25 @@ export function restRequests(helpers: RequestHelpers): MatrixRequests {
     'DELETE /api/partenaires/:code': async () => ({
       method: 'DELETE',
       url: `/api/partenaires/${await newPartner()}`,
+    }),
+    // A partner's own webhook endpoints (docs/decisions/0051): its token only.
+    'GET /api/webhooks': () => ({ url: '/api/webhooks' }),
+    'POST /api/webhooks': async () => {
+      await freshPartnerEndpoint();
+      return {
+        method: 'POST',
+        url: '/api/webhooks',
+        body: { url: `https://m-${unique()}.partenaire.example/` },
+      };
+    },
+    'GET /api/webhooks/:id': async () => ({ url: `/api/webhooks/${await freshPartnerEndpoint()}` }),
+    'POST /api/webhooks/:id/secret': async () => ({
+      method: 'POST',
+      url: `/api/webhooks/${await freshPartnerEndpoint()}/secret`,
+    }),
+    'DELETE /api/webhooks/:id': async () => ({
+      method: 'DELETE',
+      url: `/api/webhooks/${await freshPartnerEndpoint()}`,
     }),
     'GET /api/projects': () => ({ url: '/api/projects' }),
     'GET /api/projects/:code': () => ({ url: `/api/projects/${data.project}` }),

@@ -51,6 +51,12 @@ export const MATRIX: Record<string, Row> = {
   'POST /api/partenaires':                                 [401,   403,   403,   201,   403],
   'PUT /api/partenaires/:code':                            [401,   403,   403,   200,   403],
   'DELETE /api/partenaires/:code':                         [401,   403,   403,   204,   403],
+  // ------------------------------------------------ REST: a partner's own webhook endpoints (docs/decisions/0051), its token only
+  'GET /api/webhooks':                                     [401,   403,   403,   403,   200],
+  'POST /api/webhooks':                                    [401,   403,   403,   403,   201],
+  'GET /api/webhooks/:id':                                 [401,   403,   403,   403,   200],
+  'POST /api/webhooks/:id/secret':                         [401,   403,   403,   403,   200],
+  'DELETE /api/webhooks/:id':                              [401,   403,   403,   403,   204],
   'GET /api/projects':                                     [401,   200,   200,   200,   403],
   'GET /api/projects/:code':                               [401,   200,   200,   200,   403],
   'POST /api/projects':                                    [401,   403,   201,   201,   403],

@@ -3,13 +3,14 @@
 // exactly. A route or procedure missing from MATRIX, or an entry of MATRIX that no longer exists, fails
 // the first test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_TOKEN_SCOPES, type ApiTokenScope } from '#shared/constants';
 import { createTestApp, type TestApp } from '#tests/helpers/app';
 import { testEngines } from '#tests/helpers/db';
 import { addPeople, SAME_ORIGIN } from '#tests/helpers/report-fixture';
 import { bearer, createToken } from '#tests/helpers/jetons-api';
 import { createReport, MINIMAL_REPORT } from '#tests/helpers/signalements';
 import { appRouter } from '../trpc/router';
-import { matrixRequests, type MatrixData } from './authorization-matrix.requests';
+import { matrixRequests, requestHelpers, type MatrixData } from './authorization-matrix.requests';
 import {
   CALLERS,
   EMAIL,
@@ -63,7 +64,9 @@ describe.each(await testEngines())('authorization matrix on %s', (engine) => {
         body: { sigle: 'MATRICE', designation: 'Projet matrice', owner: `/api/partenaires/${data.partner}` },
       })
     ).json().code;
-    token = (await createToken(t, cookies.admin!, { partenaire: data.partner })).secret;
+    token = (
+      await createToken(t, cookies.admin!, { partenaire: data.partner, scopes: [...API_TOKEN_SCOPES] })
+    ).secret;
     expect(Object.values(data).every(Boolean), JSON.stringify(data)).toBe(true);
   });
   afterAll(async () => t?.close());
@@ -116,7 +119,7 @@ describe.each(await testEngines())('authorization matrix on %s', (engine) => {
   /** A fresh session of the caller (log-out ends it), or none for the anonymous caller. */
   const freshSession = async (caller: Caller) =>
     caller === 'anonymous' || caller === 'jeton partenaire' ? null : t.login(EMAIL[caller]);
-  const REQUESTS = matrixRequests({
+  const fixture = {
     get t() {
       return t;
     },
@@ -126,7 +129,9 @@ describe.each(await testEngines())('authorization matrix on %s', (engine) => {
     freshPeople,
     freshNote,
     freshSession,
-  });
+  };
+  const REQUESTS = matrixRequests(fixture);
+  const helpers = requestHelpers(fixture);
 
   it('has one row for every registered route and procedure, and no row for a door that is gone', () => {
     const routes = t.app.routeList
@@ -158,7 +163,7 @@ describe.each(await testEngines())('authorization matrix on %s', (engine) => {
   // The token column above is a token of the report's partner with every scope; the other tokens a partner
   // could hold: another partner's, and one without the scope a door needs (docs/decisions/0038).
   it("refuses a token of another partner the report, and a token without the door's scope", async () => {
-    const tokenOf = async (partenaire: string, scopes: ('signalements:create' | 'signalements:read')[]) =>
+    const tokenOf = async (partenaire: string, scopes: ApiTokenScope[]) =>
       (await createToken(t, cookies.admin!, { partenaire, scopes, nom: `Jeton ${unique()}` })).secret;
     const call = (secret: string, method: 'GET' | 'POST', url: string) =>
       t.app.inject({
@@ -184,6 +189,24 @@ describe.each(await testEngines())('authorization matrix on %s', (engine) => {
     expect((await call(readOnly, 'POST', '/api/signalements')).statusCode).toBe(403);
     expect((await call(createOnly, 'GET', '/api/signalements')).statusCode).toBe(403);
     expect((await call(createOnly, 'GET', `/api/signalements/${data.report}`)).statusCode).toBe(403);
+    expect((await call(readOnly, 'GET', '/api/webhooks')).statusCode).toBe(403);
+
+    // Another partner's token with the webhooks scope finds none of this partner's endpoints (0051).
+    const endpoint = await helpers.freshPartnerEndpoint();
+    const otherHooks = await tokenOf(otherPartner, ['webhooks:manage']);
+    const hooks = await call(otherHooks, 'GET', '/api/webhooks');
+    expect(hooks.statusCode).toBe(200);
+    expect(hooks.json().member).toEqual([]);
+    expect((await call(otherHooks, 'GET', `/api/webhooks/${endpoint}`)).statusCode).toBe(404);
+    expect((await call(otherHooks, 'POST', `/api/webhooks/${endpoint}/secret`)).statusCode).toBe(404);
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/webhooks/${endpoint}`,
+      headers: bearer(otherHooks),
+    });
+    expect(deleted.statusCode).toBe(404);
+    expect(deleted.json().message).toBe('Point de réception introuvable.');
+    expect((await call(token, 'GET', `/api/webhooks/${endpoint}`)).statusCode).toBe(200);
   });
 });
 

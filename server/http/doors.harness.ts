@@ -12,6 +12,7 @@ import {
   PEOPLE,
   SAME_ORIGIN,
 } from '#tests/helpers/report-fixture';
+import { bearer, createToken } from '#tests/helpers/jetons-api';
 import { createReport } from '#tests/helpers/signalements';
 import { expect } from 'vitest';
 
@@ -47,6 +48,7 @@ export async function openDoors(engine: Engine) {
     project: '',
     mail: '',
     token: '',
+    webhook: '',
   };
   let address = 0;
   /** Each anonymous request comes from its own address, so the public look-up limit never answers instead of the gate. */
@@ -126,6 +128,17 @@ export async function openDoors(engine: Engine) {
   data.project = project.json().code;
   data.mail = String(await insertFailedMail(t));
   data.token = await passwordLinkToken(t, 'cible@example.mg');
+  // A partner's token and its own webhook endpoint: the doors only a token opens (docs/decisions/0051).
+  const partnerToken = (
+    await createToken(t, adminCookie, { partenaire: data.partner, scopes: ['webhooks:manage'] })
+  ).secret;
+  const webhook = await t.app.inject({
+    method: 'POST',
+    url: '/api/webhooks',
+    headers: bearer(partnerToken),
+    payload: { url: 'https://portes.partenaire.example/webhooks' },
+  });
+  data.webhook = String(webhook.json().id);
   expect(Object.values(data).every(Boolean), JSON.stringify(data)).toBe(true);
   const client = await rawClient(t.app);
 
@@ -160,6 +173,7 @@ export async function openDoors(engine: Engine) {
       'definir-mot-de-passe': data.token,
       // A niveau's handling deadline (docs/decisions/0032).
       delais_traitement: 'CRITIQUE',
+      webhooks: data.webhook,
     };
     const segments = url.split('/').slice(1);
     // A new collection without an entry above still gets a real, existing code.
@@ -233,6 +247,7 @@ export async function openDoors(engine: Engine) {
     userCookie,
     creatorCookie,
     adminCookie,
+    partnerToken,
     data,
     from,
     secrets,

@@ -8,6 +8,7 @@
 // records and the probe that sends the requests are in doors.harness.ts; the rules are here.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testEngines } from '#tests/helpers/db';
+import { bearer } from '#tests/helpers/jetons-api';
 import { PEOPLE, SAME_ORIGIN } from '#tests/helpers/report-fixture';
 import { appRouter } from '../trpc/router';
 import {
@@ -69,6 +70,7 @@ describe.each(await testEngines())('every door under hostile spellings on %s', (
   let userCookie: string;
   let creatorCookie: string;
   let adminCookie: string;
+  let partnerToken: string;
   let data: Doors['data'];
   let concreteSegments: Doors['concreteSegments'];
   let bodyFor: Doors['bodyFor'];
@@ -76,7 +78,18 @@ describe.each(await testEngines())('every door under hostile spellings on %s', (
 
   beforeAll(async () => {
     doors = await openDoors(engine);
-    ({ t, client, userCookie, creatorCookie, adminCookie, data, concreteSegments, bodyFor, probe } = doors);
+    ({
+      t,
+      client,
+      userCookie,
+      creatorCookie,
+      adminCookie,
+      partnerToken,
+      data,
+      concreteSegments,
+      bodyFor,
+      probe,
+    } = doors);
   });
   afterAll(async () => doors?.close());
 
@@ -153,12 +166,16 @@ describe.each(await testEngines())('every door under hostile spellings on %s', (
           !r.config.clientFile &&
           !r.url.endsWith('/xlsx'),
       )
-      .map((r) => concreteSegments(r.url))
-      .map((segments) => `/${enc(segments[0]![0]!)}${join(segments).slice(2)}`);
+      .map((r) => ({
+        path: `/${enc(r.url[1]!)}${join(concreteSegments(r.url)).slice(2)}`,
+        // A partner's own doors answer its token, never a session (docs/decisions/0051).
+        credentials: r.config.tokenOnly ? bearer(partnerToken) : { ...SAME_ORIGIN, cookie: adminCookie },
+      }));
     expect(requests.length).toBeGreaterThan(30);
-    expect(requests).toContain(`/%61pi/signalements/${data.report}/source`);
-    for (const path of requests) {
-      const res = await client.send('GET', path, { ...SAME_ORIGIN, cookie: adminCookie });
+    expect(requests.map((r) => r.path)).toContain(`/%61pi/signalements/${data.report}/source`);
+    expect(requests.map((r) => r.path)).toContain(`/%61pi/webhooks/${data.webhook}`);
+    for (const { path, credentials } of requests) {
+      const res = await client.send('GET', path, credentials);
       expect(res.status, path).toBe(200);
     }
     const source = await client.send('GET', `/%61pi/signalements/${data.report}/source`, {

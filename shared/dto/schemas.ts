@@ -254,6 +254,24 @@ export const delaiTraitementDtoSchema = z.object({
   jours: z.number().int().nullable(),
   updatedAt: dateTime.nullable(),
 });
+/** A webhook endpoint as its partner's token sees it (docs/decisions/0051-partner-webhook-endpoints.md). */
+export const pointDeReceptionDtoSchema = z.object({
+  '@id': iri,
+  '@type': z.literal('PointDeReception'),
+  id: z.number().int(),
+  url: z.string(),
+  actif: z.boolean(),
+  origine: z.enum(['administrateur', 'partenaire']),
+  createdAt: dateTime,
+  ancienSecretJusquA: dateTime.nullable(),
+  livraisons: z.object({
+    enAttente: z.number().int(),
+    livrees: z.number().int(),
+    lettresMortes: z.number().int(),
+  }),
+});
+/** The same, with its signing secret: the answer of a registration or a renewal, the only time it is sent. */
+export const pointDeReceptionSecretDtoSchema = pointDeReceptionDtoSchema.extend({ secret: z.string() });
 export const preferencesDtoSchema = z.object({
   '@id': z.literal('/api/utilisateur/preferences'),
   '@type': z.literal('Preferences'),

@@ -65,6 +65,9 @@ export const webhookEndpointInputSchema = z.object({
   url: webhookUrlField,
 });
 
+/** What a partner's token sends to register an endpoint (POST /api/webhooks): its address only. */
+export const partnerWebhookInputSchema = z.object({ url: webhookUrlField }).strict();
+
 // At most PostgreSQL's integer: a larger id is refused there (a 500) while SQLite just finds nothing.
 /**
  * Hours the former signing secret keeps signing after « Renouveler le secret » (docs/decisions/0039): every

@@ -52,6 +52,13 @@ describe('partner API tokens screen in a real browser', () => {
     expect(secret).toMatch(/^sig_[a-z2-7]{16}_[a-z2-7]{32}$/);
     await expectAccessible(page, 'jeton créé');
     expect((await listReports(secret)).status).toBe(200);
+    // Every scope is ticked by default: the partner registers its own webhook endpoint (docs/decisions/0051).
+    const registered = await fetch(`${e.baseUrl}/api/webhooks`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: 'https://guichet.ivorary.example/webhooks' }),
+    });
+    expect(registered.status).toBe(201);
 
     await shown.getByRole('button', { name: "J'ai copié le jeton" }).click();
     await shown.waitFor({ state: 'hidden' });
@@ -78,5 +85,15 @@ describe('partner API tokens screen in a real browser', () => {
     const refused = await listReports(secret);
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer /);
+
+    // The administrators see the partner's endpoint on « Webhooks », marked as registered by the partner.
+    await page.getByTestId('admin-group').getByRole('link', { name: 'Webhooks' }).click();
+    const endpoint = page
+      .getByTestId('webhook-endpoint-row')
+      .filter({ hasText: 'https://guichet.ivorary.example/webhooks' });
+    await endpoint.waitFor();
+    expect(await endpoint.getByTestId('webhook-by-partner').textContent()).toBe(
+      'Enregistré par le partenaire (jeton d’API)',
+    );
   });
 });

@@ -36,6 +36,8 @@ export const BEARER_MESSAGES = {
     "Requête refusée : envoyez soit le cookie de session, soit le jeton d'API (Authorization: Bearer), pas les deux.",
   notForTrpc: "Un jeton d'API n'ouvre que les routes REST /api de son périmètre.",
   outOfScope: "Ce jeton d'API n'autorise pas cette opération.",
+  tokenOnly:
+    "Cette route est réservée aux jetons d'API des partenaires (Authorization: Bearer) ; le personnel gère les webhooks dans Administration › Webhooks.",
   tooManyRequests: "Trop de requêtes pour ce jeton d'API. Veuillez patienter avant de réessayer.",
 } as const;
 

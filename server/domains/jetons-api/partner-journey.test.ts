@@ -1,5 +1,5 @@
 // The partner's journey end to end, on both engines: with only a token and the OpenAPI document, a
-// partner's system files a report idempotently, then hears through a signed webhook that staff changed its
+// partner's system registers its webhook endpoint, files a report idempotently, then hears through a signed webhook that staff changed its
 // statut, and reads the new statut back with the same token. The body is built from the document's
 // request schema, and the receiver checks the Standard Webhooks signature with its own implementation.
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -8,7 +8,6 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngines } from '#tests/helpers/db';
 import { bearer, createToken } from '#tests/helpers/jetons-api';
-import { SAME_ORIGIN } from '#tests/helpers/report-fixture';
 import { mergePatch } from '#tests/helpers/signalements';
 import { serverSuite } from '#tests/helpers/suite';
 import { systemClock } from '#server/context';
@@ -111,18 +110,23 @@ function bodyFromSchema(schema: Schema): Record<string, unknown> {
 }
 
 describe.each(await testEngines())("a partner's journey on %s", (engine) => {
-  const { app: t, admin } = serverSuite(engine);
+  // The partner's receiver listens on loopback: the test network allows it (the default asks a public address).
+  const { app: t, admin } = serverSuite(engine, { env: { WEBHOOK_PARTNER_ADDRESSES: 'any' } });
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   const log = { info: () => {}, warn: () => {}, error: () => {} };
   /** The worker's own pass over the outbox: delivers what is due now, returns how many it claimed. */
   const deliverDue = () =>
-    deliverDueWebhooks(t.db, DEFAULT_WEBHOOK_POLICY, {
-      signal: new AbortController().signal,
-      log,
-      clock: systemClock,
-      cipher: t.ctx.cipher!,
-      shouldStop: () => false,
-    });
+    deliverDueWebhooks(
+      t.db,
+      { ...DEFAULT_WEBHOOK_POLICY, partnerAddresses: 'any' },
+      {
+        signal: new AbortController().signal,
+        log,
+        clock: systemClock,
+        cipher: t.ctx.cipher!,
+        shouldStop: () => false,
+      },
+    );
 
   beforeAll(async () => {
     receiver = await startReceiver();
@@ -132,21 +136,13 @@ describe.each(await testEngines())("a partner's journey on %s", (engine) => {
   });
 
   it('files a report with only a token and the OpenAPI document, and hears of its new statut signed', async () => {
-    // 1. An administrator gives partner IVY a token and registers its webhook endpoint.
+    // 1. An administrator gives partner IVY a token; that is all the partner gets from the unit.
     const token = (
       await createToken(t, admin.cookie, {
         partenaire: 'IVY',
-        scopes: ['signalements:create', 'signalements:read'],
+        scopes: ['signalements:create', 'signalements:read', 'webhooks:manage'],
       })
     ).secret;
-    const endpoint = await t.app.inject({
-      method: 'POST',
-      url: '/trpc/webhooks.createEndpoint',
-      headers: { cookie: admin.cookie, ...SAME_ORIGIN },
-      payload: { partenaire: 'IVY', url: receiver.url },
-    });
-    expect(endpoint.statusCode, endpoint.body).toBe(200);
-    const webhookSecret = (endpoint.json() as { result: { data: { secret: string } } }).result.data.secret;
 
     // 2. The partner reads the document, without any cookie.
     const docAnswer = await t.app.inject({ url: '/api/docs.json' });
@@ -177,6 +173,22 @@ describe.each(await testEngines())("a partner's journey on %s", (engine) => {
     }
     const readScheme = doc.paths['/api/signalements/{code}']?.get?.security;
     expect(readScheme).toContainEqual({ [scheme!]: ['signalements:read'] });
+
+    // The partner registers its own endpoint, as the document says (docs/decisions/0051).
+    const register = doc.paths['/api/webhooks']?.post;
+    expect(register?.security).toEqual([{ [scheme!]: ['webhooks:manage'] }]);
+    const endpointBody = { url: receiver.url };
+    const endpointSchema = register!.requestBody.content['application/json']?.schema;
+    const validateEndpoint = documentAjv().compile(endpointSchema!);
+    expect(validateEndpoint(endpointBody), JSON.stringify(validateEndpoint.errors)).toBe(true);
+    const endpoint = await t.app.inject({
+      method: 'POST',
+      url: '/api/webhooks',
+      headers: bearer(token),
+      payload: endpointBody,
+    });
+    expect(endpoint.statusCode, endpoint.body).toBe(201);
+    const webhookSecret = (endpoint.json() as { secret: string }).secret;
 
     // The same request sent twice with the same key files one report.
     const headers = bearer(token, { [idempotency!.name]: `partenaire-ivy-${engine}-001` });

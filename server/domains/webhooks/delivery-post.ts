@@ -1,6 +1,11 @@
 // One signed POST of a claimed delivery to its receiver (docs/decisions/0039-signed-webhooks.md): the address
-// checked again, no redirect followed, the answer reduced to its status and a short excerpt.
+// checked again (and, for an endpoint a partner registered, resolved to public addresses only: 0051), no
+// redirect followed, the answer reduced to its status and a short excerpt.
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
 import { isLoopbackHost } from '#shared/schemas/webhooks';
+import { partnerAddressProblem, publicOnlyLookup, type EndpointOrigin } from './addresses';
 import type { WebhookPolicy } from './delivery';
 import { signedHeaders } from './signing';
 
@@ -16,26 +21,6 @@ export interface Outcome {
   excerpt: string | null;
 }
 
-/** Reads at most RESPONSE_READ_BYTES of the answer, then lets the rest go: nothing more is stored. */
-async function excerptOf(response: Response): Promise<string | null> {
-  if (!response.body) return null;
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < RESPONSE_READ_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.byteLength;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  const text = Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_EXCERPT_CHARS).trim();
-  return text === '' ? null : text;
-}
-
 function describeError(error: unknown): string {
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
     return 'Pas de réponse dans le délai imparti.';
@@ -47,50 +32,100 @@ function describeError(error: unknown): string {
 }
 
 /** The address again, as the registration checked it: an endpoint stored otherwise is never called. */
-function refusal(url: string): string | null {
+function refusal(
+  url: string,
+  origin: EndpointOrigin,
+  policy: Pick<WebhookPolicy, 'partnerAddresses'>,
+): string | null {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     return 'Adresse invalide.';
   }
+  if (origin === 'partenaire') {
+    const problem = partnerAddressProblem(parsed, policy.partnerAddresses);
+    if (problem) return `Adresse refusée : ${problem}`;
+  }
   if (parsed.protocol === 'https:') return null;
   if (parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname)) return null;
   return 'Adresse refusée : HTTPS obligatoire (HTTP seulement vers la machine locale).';
 }
 
+/** The answer's status and at most RESPONSE_READ_BYTES of its body; the rest is let go, never stored. */
+function send(
+  url: URL,
+  headers: Record<string, string>,
+  body: string,
+  signal: AbortSignal,
+  lookup: LookupFunction | undefined,
+): Promise<{ status: number; excerpt: string | null }> {
+  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        signal,
+        // A fresh connection per POST, so every one goes through the lookup (and nothing idles after it).
+        agent: false,
+        ...(lookup ? { lookup } : {}),
+      },
+      (res: IncomingMessage) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        let done = false;
+        const finish = () => {
+          if (done) return;
+          done = true;
+          res.destroy();
+          const text = Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_EXCERPT_CHARS).trim();
+          resolve({ status: res.statusCode ?? 0, excerpt: text === '' ? null : text });
+        };
+        res.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          size += chunk.byteLength;
+          if (size >= RESPONSE_READ_BYTES) finish();
+        });
+        res.on('end', finish);
+        // The status is known: an answer cut off in its body is still that status.
+        res.on('error', finish);
+        res.on('close', finish);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 /** POSTs the delivery's payload signed with each of `secrets`, within the policy's timeout. */
 export async function post(
-  url: string,
+  endpoint: { url: string; origin: EndpointOrigin },
   secrets: readonly string[],
   delivery: { eventId: string; payload: string },
-  policy: Pick<WebhookPolicy, 'timeoutMs'>,
+  policy: Pick<WebhookPolicy, 'timeoutMs' | 'partnerAddresses' | 'resolve'>,
   at: Date,
   signal: AbortSignal,
 ): Promise<Outcome> {
-  const refused = refusal(url);
+  const refused = refusal(endpoint.url, endpoint.origin, policy);
   if (refused) return { delivered: false, status: null, error: refused, excerpt: null };
+  const guarded = endpoint.origin === 'partenaire' && policy.partnerAddresses === 'public';
   try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: {
+    // A redirect is an answer like another: not 2xx, so not delivered, and never followed.
+    const { status, excerpt } = await send(
+      new URL(endpoint.url),
+      {
         'content-type': 'application/json',
         'user-agent': 'Signalements-Webhooks/1',
         ...signedHeaders(secrets, delivery.eventId, at, delivery.payload),
       },
-      body: delivery.payload,
-      // A redirect is an answer like another: not 2xx, so not delivered, and never followed.
-      redirect: 'manual',
-      signal: AbortSignal.any([signal, AbortSignal.timeout(policy.timeoutMs)]),
-    });
-    const excerpt = await excerptOf(response);
-    const delivered = response.status >= 200 && response.status < 300;
-    return {
-      delivered,
-      status: response.status,
-      error: delivered ? null : `Réponse HTTP ${response.status}.`,
-      excerpt,
-    };
+      delivery.payload,
+      AbortSignal.any([signal, AbortSignal.timeout(policy.timeoutMs)]),
+      guarded ? publicOnlyLookup(policy.resolve) : undefined,
+    );
+    const delivered = status >= 200 && status < 300;
+    return { delivered, status, error: delivered ? null : `Réponse HTTP ${status}.`, excerpt };
   } catch (error) {
     return { delivered: false, status: null, error: describeError(error), excerpt: null };
   }

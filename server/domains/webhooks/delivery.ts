@@ -8,6 +8,7 @@ import type { Clock } from '#server/context';
 import type { DataCipher } from '#server/crypto/cipher';
 import type { Database } from '#server/db/client';
 import { liveWorkers } from '../mail/workers';
+import type { PartnerAddressRule, publicOnlyLookup } from './addresses';
 import { post, type Outcome } from './delivery-post';
 import { signingSecrets, UNREADABLE_SECRET } from './delivery-secrets';
 
@@ -26,6 +27,10 @@ export interface WebhookPolicy {
   workerId?: string;
   /** Returns a number in [0, 1): the jitter's draw (tests pass their own). */
   random: () => number;
+  /** Where partner-registered endpoints may point (WEBHOOK_PARTNER_ADDRESSES, docs/decisions/0051). */
+  partnerAddresses: PartnerAddressRule;
+  /** The resolver of their names (default: the system's; tests pass their own). */
+  resolve?: Parameters<typeof publicOnlyLookup>[0];
 }
 
 export const DEFAULT_WEBHOOK_POLICY: WebhookPolicy = {
@@ -36,6 +41,7 @@ export const DEFAULT_WEBHOOK_POLICY: WebhookPolicy = {
   leaseMs: 5 * 60_000,
   batchSize: 20,
   random: Math.random,
+  partnerAddresses: 'public',
 };
 
 interface Logger {
@@ -143,6 +149,7 @@ async function deliver(
   const [endpoint] = await db.read
     .select({
       url: e.url,
+      origin: e.origin,
       secret: e.secret,
       previousSecret: e.previousSecret,
       previousSecretExpiresAt: e.previousSecretExpiresAt,
@@ -160,7 +167,7 @@ async function deliver(
   const outcome: Outcome =
     secrets === null
       ? { delivered: false, status: null, error: UNREADABLE_SECRET, excerpt: null }
-      : await post(endpoint.url, secrets, delivery, policy, at, context.signal);
+      : await post(endpoint, secrets, delivery, policy, at, context.signal);
   const recorded = { lastStatus: outcome.status, lastError: outcome.error, lastResponse: outcome.excerpt };
   const now = context.clock.now();
   if (outcome.delivered) {

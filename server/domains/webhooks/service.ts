@@ -22,6 +22,7 @@ import type { Database } from '#server/db/client';
 import { conflict, invalid, notFound } from '#server/errors';
 import { requireAdmin } from '../auth/guards';
 import type { SessionUser } from '../auth/session';
+import type { EndpointOrigin } from './addresses';
 import { notifyWebhookQueued } from './events';
 import { generateWebhookSecret } from './signing';
 
@@ -37,6 +38,8 @@ export interface WebhookEndpointDto {
   /** Until when the former secret still signs, after « Renouveler le secret »; null otherwise. */
   ancienSecretJusquA: string | null;
   livraisons: { enAttente: number; livrees: number; lettresMortes: number };
+  /** Who registered it: an administrator here, or the partner with its API token (docs/decisions/0051). */
+  origine: EndpointOrigin;
 }
 
 export interface WebhookDeliveryDto {
@@ -77,6 +80,11 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export async function listWebhookEndpoints(db: Database, actor: SessionUser): Promise<WebhookEndpointDto[]> {
   requireAdmin(actor);
+  return endpointsOf(db, null);
+}
+
+/** The endpoints of one partner (its id), or of all of them (null), with their deliveries counted. */
+export async function endpointsOf(db: Database, partenaireId: number | null): Promise<WebhookEndpointDto[]> {
   const { webhookEndpoints: e, webhookDeliveries: d, partenaires: p } = db.t;
   const count = (state: string) =>
     sql<number>`coalesce(sum(case when ${d.status} = ${state} then 1 else 0 end), 0)`.mapWith(Number);
@@ -85,6 +93,7 @@ export async function listWebhookEndpoints(db: Database, actor: SessionUser): Pr
       id: e.id,
       url: e.url,
       isEnabled: e.isEnabled,
+      origin: e.origin,
       createdAt: e.createdAt,
       previousSecretExpiresAt: e.previousSecretExpiresAt,
       partenaireCode: p.code,
@@ -96,13 +105,24 @@ export async function listWebhookEndpoints(db: Database, actor: SessionUser): Pr
     .from(e)
     .innerJoin(p, eq(p.id, e.partenaireId))
     .leftJoin(d, eq(d.endpointId, e.id))
-    .groupBy(e.id, e.url, e.isEnabled, e.createdAt, e.previousSecretExpiresAt, p.code, p.designation)
+    .where(partenaireId === null ? undefined : eq(e.partenaireId, partenaireId))
+    .groupBy(
+      e.id,
+      e.url,
+      e.isEnabled,
+      e.origin,
+      e.createdAt,
+      e.previousSecretExpiresAt,
+      p.code,
+      p.designation,
+    )
     .orderBy(p.designation, e.id);
   return rows.map((r) => ({
     id: Number(r.id),
     partenaire: { code: r.partenaireCode, designation: r.partenaireDesignation },
     url: r.url,
     actif: r.isEnabled,
+    origine: r.origin,
     createdAt: r.createdAt.toISOString(),
     // One past its expiry is erased by the worker's next pass; it no longer signs already.
     ancienSecretJusquA:
@@ -124,24 +144,41 @@ export async function createWebhookEndpoint(
   input: EndpointInput,
 ): Promise<{ id: number; url: string; partenaire: string; secret: string }> {
   requireAdmin(actor);
-  const { db } = ctx;
-  const cipher = cipherOf(ctx);
-  const { webhookEndpoints: e, partenaires: p } = db.t;
-  const secret = generateWebhookSecret();
-  return db.transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
+    const { partenaires: p } = ctx.db.t;
     const [partner] = await tx.select({ id: p.id }).from(p).where(eq(p.code, input.partenaire)).limit(1);
     if (!partner)
       throw invalid(WEBHOOK_REFUSALS.unknownPartner(input.partenaire), { propertyPath: 'partenaire' });
+    const created = await insertEndpoint(ctx, partner.id, input.url, 'administrateur');
+    return { ...created, partenaire: input.partenaire };
+  });
+}
+
+/**
+ * Inserts an endpoint of a partner and seals its new secret, in the caller's transaction: the row is written
+ * with an empty secret, then sealed with its id (no one ever reads the empty value). Returns the secret.
+ */
+export async function insertEndpoint(
+  ctx: WebhookContext,
+  partenaireId: number,
+  url: string,
+  origin: EndpointOrigin,
+): Promise<{ id: number; url: string; secret: string }> {
+  const { db } = ctx;
+  const cipher = cipherOf(ctx);
+  const e = db.t.webhookEndpoints;
+  const secret = generateWebhookSecret();
+  return db.transaction(async (tx) => {
     const [row] = await tx
       .insert(e)
-      .values({ partenaireId: partner.id, url: input.url, secret: '' })
+      .values({ partenaireId, url, secret: '', origin })
       .returning({ id: e.id, url: e.url });
     const id = Number(row!.id);
     await tx
       .update(e)
       .set({ secret: sealWebhookSecret(cipher, WEBHOOK_SECRET, id, secret) })
       .where(eq(e.id, id));
-    return { id, url: row!.url, partenaire: input.partenaire, secret };
+    return { id, url: row!.url, secret };
   });
 }
 
@@ -164,6 +201,21 @@ export async function rotateWebhookSecret(
   ancienSecretJusquA: string | null;
 }> {
   requireAdmin(actor);
+  return renewSecret(ctx, id, null);
+}
+
+/** The renewal itself, of any endpoint (null) or only of one partner's (its id): another's is not found. */
+export async function renewSecret(
+  ctx: WebhookContext & Pick<AppContext, 'clock'>,
+  id: number,
+  partenaireId: number | null,
+): Promise<{
+  id: number;
+  url: string;
+  partenaire: string;
+  secret: string;
+  ancienSecretJusquA: string | null;
+}> {
   const { db } = ctx;
   const cipher = cipherOf(ctx);
   const { webhookEndpoints: e, partenaires: p } = db.t;
@@ -174,7 +226,7 @@ export async function rotateWebhookSecret(
       .select({ url: e.url, secret: e.secret, partenaire: p.code })
       .from(e)
       .innerJoin(p, eq(p.id, e.partenaireId))
-      .where(eq(e.id, id))
+      .where(and(eq(e.id, id), partenaireId === null ? undefined : eq(e.partenaireId, partenaireId)))
       .limit(1);
     if (!row) throw notFound(WEBHOOK_REFUSALS.endpointNotFound);
     let previous: string | null = null;

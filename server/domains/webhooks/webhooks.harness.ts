@@ -9,7 +9,7 @@ import type { Engine } from '#server/db/client';
 import { mergePatch } from '#tests/helpers/signalements';
 import { serverSuite } from '#tests/helpers/suite';
 import { systemClock, type Clock } from '#server/context';
-import { DEFAULT_WEBHOOK_POLICY, deliverDueWebhooks } from './delivery';
+import { DEFAULT_WEBHOOK_POLICY, deliverDueWebhooks, type WebhookPolicy } from './delivery';
 import { startWebhookWorker, type WebhookWorker } from './worker';
 
 export interface Received {
@@ -86,8 +86,8 @@ export function verifyStandardWebhook(
  * Call in the describe block of one engine: one test app (serverSuite), one receiver, and the helpers the
  * webhook tests share; after each test the workers stop and the endpoints and deliveries are deleted.
  */
-export function webhookSuite(engine: Engine) {
-  const { app: t, admin, user } = serverSuite(engine);
+export function webhookSuite(engine: Engine, env: Record<string, string> = {}) {
+  const { app: t, admin, user } = serverSuite(engine, { env });
   const receiver = createReceiver();
   const workers: WebhookWorker[] = [];
   /** Everything the workers logged, to prove a secret never is. */
@@ -137,15 +137,19 @@ export function webhookSuite(engine: Engine) {
     ).toBe(200);
   const deliveries = () =>
     t.db.read.select().from(t.db.t.webhookDeliveries).orderBy(t.db.t.webhookDeliveries.id);
-  /** One delivery pass on the main thread, at the time `clock` says. */
-  const pass = (clock: Clock = systemClock) =>
-    deliverDueWebhooks(t.db, DEFAULT_WEBHOOK_POLICY, {
-      signal: new AbortController().signal,
-      log,
-      clock,
-      cipher: t.ctx.cipher!,
-      shouldStop: () => false,
-    });
+  /** One delivery pass on the main thread, at the time `clock` says, under the default policy or `policy`. */
+  const pass = (clock: Clock = systemClock, policy: Partial<WebhookPolicy> = {}) =>
+    deliverDueWebhooks(
+      t.db,
+      { ...DEFAULT_WEBHOOK_POLICY, ...policy },
+      {
+        signal: new AbortController().signal,
+        log,
+        clock,
+        cipher: t.ctx.cipher!,
+        shouldStop: () => false,
+      },
+    );
   const endpointRow = async (id: number) => {
     const e = t.db.t.webhookEndpoints;
     const [row] = await t.db.read.select().from(e).where(eq(e.id, id));

@@ -15,6 +15,7 @@ import {
   msUntilNextWebhook,
   type WebhookPolicy,
 } from './delivery';
+import type { PartnerAddressRule } from './addresses';
 import { eraseExpiredWebhookSecrets } from './delivery-secrets';
 import { onWebhookQueued } from './events';
 
@@ -77,8 +78,10 @@ export function webhookPolicyOf(config: {
   WEBHOOK_MAX_ATTEMPTS: number;
   WEBHOOK_RETRY_BASE_SECONDS: number;
   WEBHOOK_RETRY_MAX_SECONDS: number;
+  WEBHOOK_PARTNER_ADDRESSES: PartnerAddressRule;
 }): Partial<WebhookPolicy> {
   return {
+    partnerAddresses: config.WEBHOOK_PARTNER_ADDRESSES,
     timeoutMs: config.WEBHOOK_TIMEOUT_SECONDS * 1000,
     maxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
     retryBaseMs: config.WEBHOOK_RETRY_BASE_SECONDS * 1000,

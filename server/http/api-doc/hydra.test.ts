@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { z } from 'zod';
 import * as dto from '#shared/dto/schemas';
 import { testEngines } from '#tests/helpers/db';
+import { bearer, createToken } from '#tests/helpers/jetons-api';
 import { createReport } from '#tests/helpers/signalements';
 import { serverSuite } from '#tests/helpers/suite';
 import { collectionSchema } from './schemas';
@@ -29,6 +30,7 @@ const RESOURCES: Record<string, z.ZodObject> = {
   subjects: dto.subjectDtoSchema,
   utilisateur_roles: dto.utilisateurRoleDtoSchema,
   utilisateurs: dto.utilisateurDtoSchema,
+  webhooks: dto.pointDeReceptionDtoSchema,
 };
 const fieldsOf = (schema: z.ZodObject) => Object.keys(schema.shape).filter((k) => !k.startsWith('@'));
 
@@ -157,9 +159,22 @@ describe.each(await testEngines())('Hydra documentation on %s', (engine) => {
       `/api/signalements/${report}/historique`,
       `/api/signalements/${report}/assignes`,
     ];
+    // The partners' own collection answers a partner's token only (docs/decisions/0051): one endpoint in it.
+    const token = (await createToken(t, admin.cookie, { partenaire: 'IVY', scopes: ['webhooks:manage'] }))
+      .secret;
+    const registered = await t.app.inject({
+      method: 'POST',
+      url: '/api/webhooks',
+      headers: bearer(token),
+      payload: { url: 'https://recepteur.partenaire.example/webhooks' },
+    });
+    expect(registered.statusCode, registered.body).toBe(201);
     const contexts = new Set<string>();
     for (const url of urls) {
-      const res = await t.app.inject({ url, headers: { cookie: admin.cookie } });
+      const res = await t.app.inject({
+        url,
+        headers: url === '/api/webhooks' ? bearer(token) : { cookie: admin.cookie },
+      });
       expect(res.statusCode, url).toBe(200);
       const answer = res.json();
       collectionSchema(dto.refDtoSchema.partial().loose()).parse(answer);

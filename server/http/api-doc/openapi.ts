@@ -49,6 +49,7 @@ const ACCESS_TEXT: Record<ApiOperation['access'], string> = {
   staff: 'Accès : personnel connecté (session complète).',
   admin: 'Accès : administrateurs.',
   twoFactorStep: 'Accès : toute session, même avant le second facteur.',
+  partner: 'Accès : jeton d’API d’un partenaire seulement (jamais une session).',
 };
 
 const JSON_TYPES = ['application/ld+json', 'application/json'];
@@ -166,7 +167,9 @@ export function openApiDocument(routes: DocumentedRoute[]): OpenApiDocument {
       security:
         op.access === 'public'
           ? []
-          : [{ session: [] }, ...(op.scope === undefined ? [] : [{ jetonPartenaire: [op.scope] }])],
+          : op.access === 'partner'
+            ? [{ jetonPartenaire: op.scope === undefined ? [] : [op.scope] }]
+            : [{ session: [] }, ...(op.scope === undefined ? [] : [{ jetonPartenaire: [op.scope] }])],
       parameters: parameters(op),
       ...(body ? { requestBody: body } : {}),
       responses: responses(op),
@@ -194,7 +197,7 @@ export function openApiDocument(routes: DocumentedRoute[]): OpenApiDocument {
           type: 'http',
           scheme: 'bearer',
           description:
-            'Jeton d’API d’un partenaire (Authorization: Bearer sig_…), créé par un administrateur (« Accès API ») : seules les opérations de sa portée (signalements:create, signalements:read) l’acceptent ; une création exige un Idempotency-Key.',
+            'Jeton d’API d’un partenaire (Authorization: Bearer sig_…), créé par un administrateur (« Accès API ») : seules les opérations de sa portée (signalements:create, signalements:read, webhooks:manage) l’acceptent ; une création de signalement exige un Idempotency-Key.',
         },
       },
     },

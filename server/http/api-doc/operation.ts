@@ -8,9 +8,10 @@ import type { z } from 'zod';
 /**
  * Who may call it. `staff`: any logged-in staff member with a full session (the service may still refuse
  * a report that is not theirs); `admin`: administrators (the service decides, a 403 for others);
- * `twoFactorStep`: any session, even one still owing its second factor; `public`: no session.
+ * `twoFactorStep`: any session, even one still owing its second factor; `public`: no session; `partner`:
+ * a partner API token with the route's scope, never a session (docs/decisions/0051-partner-webhook-endpoints.md).
  */
-export type Access = 'public' | 'staff' | 'admin' | 'twoFactorStep';
+export type Access = 'public' | 'staff' | 'admin' | 'twoFactorStep' | 'partner';
 
 export interface ApiResponse {
   /** In French, as the reference page shows it. */
@@ -66,6 +67,7 @@ export function operation(
       operation: extra.scope === undefined ? op : { ...op, scope: extra.scope },
       ...(op.access === 'public' ? { public: true } : {}),
       ...(op.access === 'twoFactorStep' ? { twoFactorStep: true } : {}),
+      ...(op.access === 'partner' ? { tokenOnly: true } : {}),
     },
   };
 }

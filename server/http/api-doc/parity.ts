@@ -28,12 +28,18 @@ import type { SignalementPartenaireDto } from '#server/domains/jetons-api/partne
 import type { BulkPreviewDto, BulkResultDto } from '#server/domains/signalements/bulk';
 import type { ProjectDto } from '#shared/dto/signalements';
 import type { UtilisateurDto, UtilisateurRoleDto } from '#server/domains/utilisateurs/dto';
+import type {
+  PointDeReceptionDto,
+  PointDeReceptionSecretDto,
+} from '#server/domains/webhooks/partner-endpoints';
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Assert<T extends true> = T;
 type Out<S extends z.ZodType> = z.output<S>;
 
 export type DtoParity = [
+  Assert<Same<Out<typeof dto.pointDeReceptionDtoSchema>, PointDeReceptionDto>>,
+  Assert<Same<Out<typeof dto.pointDeReceptionSecretDtoSchema>, PointDeReceptionSecretDto>>,
   Assert<Same<Out<typeof dto.signalementDtoSchema>, SignalementDto>>,
   Assert<Same<Out<typeof dto.editConflictDtoSchema>, EditConflictDto>>,
   Assert<Same<Out<typeof dto.signalementListItemDtoSchema>, SignalementListItemDto>>,

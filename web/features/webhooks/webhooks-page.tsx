@@ -8,7 +8,7 @@ import { PlusIcon, TrashIcon } from '#web/components/ui/more-icons';
 import { PageHeader } from '#web/components/ui/page-header';
 import { useToast } from '#web/components/ui/toast';
 import { serverMessage } from '#web/lib/errors';
-import { formatDateTime } from '#web/lib/format';
+import { formatDateTime, formatNumber } from '#web/lib/format';
 import { useTRPC } from '#web/lib/trpc';
 import { EndpointFormDialog } from './endpoint-form-dialog';
 import { RotateSecretDialog } from './rotate-secret-dialog';
@@ -121,7 +121,17 @@ export default function WebhooksPage() {
                 <tbody>
                   {endpoints.data!.map((e) => (
                     <tr key={e.id} data-testid="webhook-endpoint-row" data-id={e.id}>
-                      <td data-label={WEBHOOKS_TEXT.partner}>{e.partenaire.designation}</td>
+                      <td data-label={WEBHOOKS_TEXT.partner}>
+                        {e.partenaire.designation}
+                        {e.origine === 'partenaire' && (
+                          <span
+                            className="block text-xs text-base-content/70"
+                            data-testid="webhook-by-partner"
+                          >
+                            {WEBHOOKS_TEXT.byPartner}
+                          </span>
+                        )}
+                      </td>
                       <td data-label={WEBHOOKS_TEXT.url} className="break-all font-mono text-sm">
                         {e.url}
                       </td>
@@ -259,7 +269,7 @@ export default function WebhooksPage() {
                         )}
                       </td>
                       <td data-label={WEBHOOKS_TEXT.attempts} className="text-right tabular-nums">
-                        {d.attempts}
+                        {formatNumber(d.attempts)}
                       </td>
                       <td data-label={WEBHOOKS_TEXT.lastAnswer} className="max-w-72 text-sm">
                         {d.lastStatus !== null && <span className="font-mono">HTTP {d.lastStatus}</span>}

@@ -1,4 +1,6 @@
 // The « Webhooks » screen's words (docs/decisions/0039-signed-webhooks.md).
+import { formatNumber } from '#web/lib/format';
+
 export const WEBHOOKS_TEXT = {
   title: 'Webhooks',
   subtitle:
@@ -29,9 +31,11 @@ export const WEBHOOKS_TEXT = {
   enabled: 'Point de réception activé.',
   disabledDone: 'Point de réception désactivé.',
   counts: 'Livraisons',
-  pendingCount: (n: number) => `${n} en attente`,
-  deliveredCount: (n: number) => `${n} ${n > 1 ? 'livrées' : 'livrée'}`,
-  deadCount: (n: number) => `${n} ${n > 1 ? 'lettres mortes' : 'lettre morte'}`,
+  pendingCount: (n: number) => `${formatNumber(n)} en attente`,
+  deliveredCount: (n: number) => `${formatNumber(n)} ${n > 1 ? 'livrées' : 'livrée'}`,
+  deadCount: (n: number) => `${formatNumber(n)} ${n > 1 ? 'lettres mortes' : 'lettre morte'}`,
+  /** An endpoint the partner registered itself with its API token (docs/decisions/0051). */
+  byPartner: 'Enregistré par le partenaire (jeton d’API)',
   actions: 'Actions',
   signalement: 'Signalement',
   event: 'Événement',
