@@ -34,6 +34,12 @@ const FINGERPRINTED: Record<string, SQL> = {
   evidence_chunks: sql`CAST(count(*) AS TEXT) || ':' || CAST(coalesce(sum(evidence_id * 1000 + idx), 0) AS TEXT) || ':' || CAST(coalesce(sum(length(data)), 0) AS TEXT)`,
 };
 
+/**
+ * What every use of a partner API token writes, refused or not (docs/decisions/0038): its entry in the access
+ * log, its count in rate_windows, its last use. Left out of the comparison for the token's requests only.
+ */
+export const WRITTEN_BY_TOKEN_USE = new Set(['access_log', 'rate_windows', 'jetons_api']);
+
 /** Every message of an answer: REST's { message }, tRPC's { error: { message } } (or a batch of them). */
 function messages(res: LightMyRequestResponse): unknown[] {
   let body: unknown;

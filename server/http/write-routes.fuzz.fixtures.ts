@@ -44,6 +44,13 @@ export async function readPools(db: Database, actorCodes: readonly string[]): Pr
     districts: await codes(tt.districts!, 5),
     communes: await codes(tt.communes!, 5),
     roles: await codes(tt.utilisateurRoles!),
+    webhooks: (
+      await db.read
+        .select({ id: db.t.webhookEndpoints.id })
+        .from(db.t.webhookEndpoints)
+        .orderBy(db.t.webhookEndpoints.id)
+        .limit(12)
+    ).map((r) => r.id),
   };
 }
 

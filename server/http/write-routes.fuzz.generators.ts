@@ -162,6 +162,8 @@ export interface Pools {
   districts: string[];
   communes: string[];
   roles: string[];
+  /** Webhook endpoints of the fuzz token's partner (docs/decisions/0051). */
+  webhooks: number[];
 }
 
 /** The IRI collection of a reference field (shared/schemas: ref(collection)). */
@@ -240,6 +242,19 @@ export function validString({ key, route, pools, valid }: Target): fc.Arbitrary<
   if (key === 'content')
     return fc.constantFrom('Bonjour, voici le signalement concerné par votre institution.');
   if (key === 'sigle') return fc.constantFrom('PRJ', 'EPP-2025', 'Ñ');
+  // A webhook endpoint's address (docs/decisions/0051): public, private, loopback, other schemes.
+  if (key === 'url')
+    return fc.constantFrom(
+      'https://recepteur.partenaire.example/webhooks',
+      'https://8.8.8.8/hooks',
+      'http://127.0.0.1:9/hooks',
+      'https://169.254.169.254/latest/meta-data',
+      'https://[::ffff:127.0.0.1]/',
+      'https://localhost./',
+      'https://2130706433/',
+      'file:///etc/passwd',
+      'https://user:pass@partenaire.example/',
+    );
   return fc.oneof(
     fc.constantFrom(
       'Rakoto Jean',

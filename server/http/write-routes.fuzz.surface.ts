@@ -22,6 +22,7 @@ import {
 import { delaiPatchSchema } from '#shared/schemas/delais';
 import { preferencesPatchSchema } from '#shared/schemas/preferences';
 import { noteSchema } from '#shared/schemas/notes';
+import { partnerWebhookInputSchema } from '#shared/schemas/webhooks';
 import {
   createUtilisateurInputSchema,
   passwordField,
@@ -67,6 +68,10 @@ export const REST_SCHEMAS: Record<string, z.ZodType | null> = {
   'DELETE /api/pieces-jointes/:code': null,
   'PATCH /api/delais_traitement/:code': delaiPatchSchema,
   'PATCH /api/utilisateur/preferences': preferencesPatchSchema,
+  // A partner's own webhook endpoints, fuzzed with its token (docs/decisions/0051).
+  'POST /api/webhooks': partnerWebhookInputSchema,
+  'POST /api/webhooks/:id/secret': null,
+  'DELETE /api/webhooks/:id': null,
 };
 
 interface Mutation {
@@ -92,7 +97,11 @@ export const KNOWN_FIELDS = [
 /** A path parameter: an existing code, a hostile string (escaped), or a malformed escape as is. */
 export function pathValue(name: string, route: string, pools: Pools): fc.Arbitrary<string> {
   const pool =
-    name === 'id' ? pools.mails.map(String) : name === 'token' ? [] : pools[poolOfRoute(route)].map(String);
+    name === 'id'
+      ? (route.startsWith('/api/webhooks/') ? pools.webhooks : pools.mails).map(String)
+      : name === 'token'
+        ? []
+        : pools[poolOfRoute(route)].map(String);
   return fc.oneof(
     {
       weight: 4,

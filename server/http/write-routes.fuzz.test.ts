@@ -20,19 +20,25 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '#tests/helpers/app';
 import { testEngines } from '#tests/helpers/db';
+import { bearer, createToken } from '#tests/helpers/jetons-api';
 import { createReport } from '#tests/helpers/signalements';
+import { API_TOKEN_SCOPES } from '#shared/constants';
 import { SESSION_ENDED_MESSAGE } from '../domains/auth/two-factor-guesses';
 import { isStorableText } from './input-guard';
 import {
   changedTables,
   refusalProblem,
   snapshot,
+  WRITTEN_BY_TOKEN_USE,
   WRITTEN_WHEN_SESSION_ENDED,
 } from './write-routes.fuzz.checks';
 import { readPools, seedFixtures } from './write-routes.fuzz.fixtures';
 import { hostileString, type Pools } from './write-routes.fuzz.generators';
 import { bodies } from './write-routes.fuzz.schemas';
 import { KNOWN_FIELDS, pathValue, procedures, REST_SCHEMAS } from './write-routes.fuzz.surface';
+
+/** Who sends: the two staff sessions, or a partner's API token. */
+type Role = 'admin' | 'user' | 'jeton';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_250_610);
 /** Runs per route and per property; each run sends one request as an administrator and one as a user. */
@@ -51,6 +57,8 @@ describe.each(await testEngines())('fuzzing every write route and mutation (%s)'
   let t: TestApp;
   const cookies = { admin: '', user: '' };
   const actors = { admin: 'fuzz-admin@example.mg', user: 'fuzz-agent@example.mg' };
+  /** A partner's API token with every scope: the doors only a token opens are fuzzed with it (0051). */
+  let partnerToken = '';
   let actorCodes: string[] = [];
   let pools: Pools;
   let last: Map<string, string>;
@@ -77,7 +85,7 @@ describe.each(await testEngines())('fuzzing every write route and mutation (%s)'
 
   async function send(
     name: string,
-    role: 'admin' | 'user',
+    role: Role,
     method: string,
     url: string,
     body: unknown,
@@ -88,8 +96,9 @@ describe.each(await testEngines())('fuzzing every write route and mutation (%s)'
       body && typeof body === 'object' && 'raw' in body ? (body as { raw: string | Buffer }).raw : undefined;
     const payload = raw ?? (body === undefined ? undefined : JSON.stringify(body));
     const headers: Record<string, string> = {
-      cookie: cookies[role],
-      'sec-fetch-site': 'same-origin',
+      ...(role === 'jeton'
+        ? bearer(partnerToken)
+        : { cookie: cookies[role], 'sec-fetch-site': 'same-origin' }),
       // Log-in attempts are throttled per address: fuzzed ones must not lock out the actors' re-login.
       'x-forwarded-for': `10.${sent % 250}.${Math.floor(sent / 250) % 250}.7`,
       ...extraHeaders,
@@ -108,7 +117,9 @@ describe.each(await testEngines())('fuzzing every write route and mutation (%s)'
     if (res.statusCode >= 400) {
       const ended = res.statusCode === 401 && res.body.includes(SESSION_ENDED_MESSAGE);
       const changed = changedTables(before, last).filter(
-        (name) => !(ended && WRITTEN_WHEN_SESSION_ENDED.has(name)),
+        (name) =>
+          !(ended && WRITTEN_WHEN_SESSION_ENDED.has(name)) &&
+          !(role === 'jeton' && WRITTEN_BY_TOKEN_USE.has(name)),
       );
       if (changed.length)
         throw new Error(
@@ -134,13 +145,14 @@ describe.each(await testEngines())('fuzzing every write route and mutation (%s)'
   async function fuzz(
     name: string,
     request: (pools: Pools) => fc.Arbitrary<{ url: string; method: string; body: unknown }>,
+    roles: readonly Role[] = ['admin', 'user'],
   ) {
     await keepSessions();
     await refreshPools();
     await fc
       .assert(
         fc.asyncProperty(request(pools), contentType, async ({ url, method, body }, type) => {
-          for (const role of ['admin', 'user'] as const) await send(name, role, method, url, body, type);
+          for (const role of roles) await send(name, role, method, url, body, type);
         }),
         { seed: SEED, numRuns: RUNS, endOnFailure: true, verbose: 0 },
       )
@@ -168,6 +180,15 @@ describe.each(await testEngines())('fuzzing every write route and mutation (%s)'
     cookies.admin = await t.login(actors.admin);
     cookies.user = await t.login(actors.user);
     await seedFixtures(t, cookies);
+    partnerToken = (await createToken(t, cookies.admin, { partenaire: 'IVY', scopes: [...API_TOKEN_SCOPES] }))
+      .secret;
+    const endpoint = await t.app.inject({
+      method: 'POST',
+      url: '/api/webhooks',
+      headers: bearer(partnerToken),
+      payload: { url: 'https://recepteur.partenaire.example/webhooks' },
+    });
+    expect(endpoint.statusCode, endpoint.body).toBe(201);
   });
 
   afterAll(async () => {
@@ -204,17 +225,21 @@ describe.each(await testEngines())('fuzzing every write route and mutation (%s)'
     for (const route of routes) {
       const key = `${route.method} ${route.url}`;
       const params = [...route.url.matchAll(/:(\w+)/g)].map((m) => m[1]!);
-      await fuzz(key, (p) =>
-        fc
-          .record({
-            values: fc.tuple(...params.map((param) => pathValue(param, route.url, p))),
-            body: bodies(REST_SCHEMAS[key], route.url, p, KNOWN_FIELDS),
-          })
-          .map(({ values, body }) => ({
-            method: route.method,
-            url: params.reduce((url, param, i) => url.replace(`:${param}`, values[i]!), route.url),
-            body,
-          })),
+      await fuzz(
+        key,
+        (p) =>
+          fc
+            .record({
+              values: fc.tuple(...params.map((param) => pathValue(param, route.url, p))),
+              body: bodies(REST_SCHEMAS[key], route.url, p, KNOWN_FIELDS),
+            })
+            .map(({ values, body }) => ({
+              method: route.method,
+              url: params.reduce((url, param, i) => url.replace(`:${param}`, values[i]!), route.url),
+              body,
+            })),
+        // A partner's own doors answer its token only: fuzzed with it, not with the sessions (0051).
+        route.config.tokenOnly ? ['jeton'] : ['admin', 'user'],
       );
     }
   });
