@@ -6,7 +6,16 @@
 // thread) against 150 ms and 11 MB on Node 20. Bundled, it is read from one file (docs/decisions/0050).
 import { resolve } from 'node:path';
 import { build } from 'esbuild';
+import { cliOptions } from './cli';
 import { externalPackages, SERVER_ENTRIES } from './server-entries';
+
+cliOptions(
+  `Usage : npm run build:server
+
+Construit le serveur et les modules de ses fils (lecture, exports) dans dist/server/*.mjs, que « npm start »
+lance avec node. drizzle-orm y est inclus ; les autres paquets restent dans node_modules.`,
+  {},
+);
 
 await build({
   absWorkingDir: resolve(import.meta.dirname, '..'),
