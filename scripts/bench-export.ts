@@ -102,7 +102,7 @@ export async function benchExport(
   url: string,
   user: { email: string; password: string },
   { runs = 3, nodeArgs = [] as string[] } = {},
-): Promise<void> {
+): Promise<ExportMedians> {
   const childBundle = await buildChild();
   console.info(`\nExport xlsx — ${label}, ${runs} mesures (un serveur neuf pour chacune)`);
   const all: ExportRun[] = [];
@@ -122,4 +122,13 @@ export async function benchExport(
     `  médianes : ${fr(rate, 0)} lignes/s (objectif ≥ ${fr(EXPORT_GOALS.rowsPerSecond, 0)}), ` +
       `mémoire maximale ${fr(peak, 0)} Mo (objectif ≤ ${EXPORT_GOALS.peakMb} Mo)`,
   );
+  return { rows: median(all.map((r) => r.rows)), rowsPerSecond: rate, peakMb: peak, runs };
+}
+
+/** The medians of one engine's runs, for docs/figures/export.json. */
+export interface ExportMedians {
+  rows: number;
+  rowsPerSecond: number;
+  peakMb: number;
+  runs: number;
 }

@@ -20,7 +20,7 @@ import type { SessionUser } from '#server/domains/auth/session';
 import { listPage } from '#server/domains/signalements/queries';
 import { signalementListSchema } from '#shared/schemas/signalements';
 import { assignDemoReports, postgresCopyOf, topUpDemoReports } from './bench-data';
-import { benchExport } from './bench-export';
+import { benchExport, EXPORT_GOALS } from './bench-export';
 import { cliOptions } from './cli';
 import { measured, writeFigures, type Cell } from './figures';
 
@@ -52,6 +52,7 @@ const sqliteUrl = `file:${path}`;
 // The demo generator writes sources encrypted: the bench database keeps its key file beside it, and the
 // PostgreSQL copy holds the same ciphertexts.
 const keyFile = join(dirname(path), 'data.key');
+const command = `npm run bench:reports -- ${process.argv.slice(2).join(' ')}`.trim();
 const fr = (n: number, digits = 1) => n.toLocaleString('fr-FR', { maximumFractionDigits: digits });
 
 {
@@ -310,7 +311,6 @@ async function printPageWeight(app: FastifyInstance, cookie: string) {
  * figures) and docs/figures/reports-bytes.json (a page of 20 reports, the first engine measured).
  */
 function writeListFigures() {
-  const command = `npm run bench:reports -- ${process.argv.slice(2).join(' ')}`.trim();
   const measuredEngines = [...listResults.keys()];
   const first = listResults.get(measuredEngines[0]!)!;
   const rows: Cell[][] = first.cases.map((item, i) => {
@@ -367,7 +367,34 @@ function writeListFigures() {
 
 /** The xlsx export on each engine measured (scripts/bench-export.ts): rows a second and peak memory. */
 async function exportFigures(databases: Array<[engine: string, url: string]>) {
+  const rows: Cell[][] = [];
   for (const [engine, url] of databases) {
-    await benchExport(engine === 'sqlite' ? 'SQLite' : 'PostgreSQL', url, BENCH_USER);
+    const m = await benchExport(ENGINE_NAMES[engine]!, url, BENCH_USER);
+    rows.push([
+      ENGINE_NAMES[engine]!,
+      m.rows,
+      Math.round(m.rowsPerSecond),
+      Math.round(m.peakMb),
+      EXPORT_GOALS.rowsPerSecond,
+      EXPORT_GOALS.peakMb,
+    ]);
   }
+  console.info(
+    `\n${writeFigures(
+      measured('export', command, [
+        {
+          caption: `The xlsx export (\`GET /api/signalements/export/xlsx\`) of about 100,000 reports, downloaded from a server in its own process, built as \`npm start\` runs it; medians of 3 runs, a fresh server each.`,
+          columns: [
+            'engine',
+            'rows',
+            'rows a second',
+            'peak memory of the server (MB)',
+            'goal: rows a second',
+            'goal: peak (MB)',
+          ],
+          rows,
+        },
+      ]),
+    )}`,
+  );
 }

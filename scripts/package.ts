@@ -270,16 +270,22 @@ if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename
   cliOptions(
     'Utilisation : npm run package\n\n' +
       'Construit dist/signalements : le client (vite build), puis un exécutable unique (Node ' +
-      `${process.version}) avec le serveur, le client, les migrations et les modules natifs.`,
+      `${process.version}) avec le serveur, le client, les migrations et les modules natifs.\n` +
+      'Écrit aussi dist/signalements.build.json (taille, contenu, durée), que « npm run bench:startup » reprend.',
     {},
   );
   const started = Date.now();
   try {
     const made = await packageExecutable();
+    const buildSeconds = (Date.now() - started) / 1000;
+    writeFileSync(
+      join(root, 'dist', 'signalements.build.json'),
+      `${JSON.stringify({ ...made, file: relative(root, made.file), buildSeconds }, null, 2)}\n`,
+    );
     console.info(
       `${relative(process.cwd(), made.file).split(sep).join('/')} : ${megabytes(made.bytes)} ` +
         `(Node ${made.node} : ${megabytes(made.nodeBytes)} ; ${made.assets} fichiers intégrés : ${megabytes(made.assetBytes)} ; ` +
-        `version ${made.id}) construit en ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+        `version ${made.id}) construit en ${buildSeconds.toFixed(1)} s.`,
     );
   } catch (error) {
     console.error((error as Error).message);
