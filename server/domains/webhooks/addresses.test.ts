@@ -39,6 +39,18 @@ const NOT_PUBLIC = [
   'fd12:3456::1',
   'fe80::1',
   'ff02::1',
+  // Outside 2000::/3, the only IPv6 space allocated as global unicast: IPv4-compatible (::/96, deprecated),
+  // IPv4-translated (SIIT, ::ffff:0:0:0/96, which a translator on the path may carry to the IPv4 address),
+  // SRv6 SIDs (5f00::/16), reserved space; and the documentation prefix 3fff::/20 (RFC 9637).
+  '::7f00:1',
+  '::127.0.0.1',
+  '::a9fe:a9fe',
+  '::ffff:0:7f00:1',
+  '::ffff:0:a00:1',
+  '5f00::1',
+  '4000::1',
+  'e000::1',
+  '3fff::1',
   'localhost',
   'not an address',
 ];
@@ -69,9 +81,20 @@ describe('partnerAddressProblem', () => {
       '[::1]',
       '[::ffff:7f00:1]',
       '[fd00::1]',
+      '[::127.0.0.1]',
+      '[::ffff:0:127.0.0.1]',
+      '[::a9fe:a9fe]',
     ])
       expect(problem(`https://${host}/hooks`), host).toBe(ADDRESS_MESSAGES.notPublic);
-    for (const host of ['localhost', 'LOCALHOST', 'api.localhost'])
+    // A trailing dot names the same host (the fully qualified spelling).
+    for (const host of [
+      'localhost',
+      'LOCALHOST',
+      'api.localhost',
+      'localhost.',
+      'LocalHost.',
+      'api.localhost.',
+    ])
       expect(problem(`https://${host}/hooks`), host).toBe(ADDRESS_MESSAGES.notPublic);
     expect(problem('https://partenaire.example.mg/hooks')).toBeNull();
     expect(problem('https://8.8.8.8/hooks')).toBeNull();
@@ -103,7 +126,15 @@ describe('publicOnlyLookup', () => {
   });
 
   it('refuses a name of which any address is private, loopback or reserved', async () => {
-    for (const bad of ['127.0.0.1', '10.0.0.5', '169.254.169.254', '::1', 'fd00::1']) {
+    for (const bad of [
+      '127.0.0.1',
+      '10.0.0.5',
+      '169.254.169.254',
+      '::1',
+      'fd00::1',
+      '::7f00:1',
+      '::ffff:0:a00:1',
+    ]) {
       const { error } = await run(
         [
           { address: '41.188.0.1', family: 4 },

@@ -53,6 +53,7 @@ for (const [network, prefix] of [
   ['2001::', 23], // IETF protocol assignments (Teredo included)
   ['2001:db8::', 32], // documentation
   ['2002::', 16], // 6to4: carries an IPv4 address
+  ['3fff::', 20], // documentation (RFC 9637)
   ['fc00::', 7], // unique local
   ['fe80::', 10], // link-local
   ['fec0::', 10], // site-local (deprecated)
@@ -67,11 +68,20 @@ for (const [network, prefix] of [
 const MAPPED = new BlockList();
 MAPPED.addSubnet('::ffff:0:0', 96, 'ipv6');
 
+/**
+ * The only IPv6 space allocated as global unicast (2000::/3): the rest is reserved, and holds forms that
+ * carry an IPv4 address the ranges above would not judge (IPv4-compatible ::/96, IPv4-translated
+ * ::ffff:0:0:0/96) or were added to the registry after this list (5f00::/16). An allow-list, so a new
+ * special-purpose range outside it needs no update here.
+ */
+const GLOBAL_UNICAST = new BlockList();
+GLOBAL_UNICAST.addSubnet('2000::', 3, 'ipv6');
+
 /** Whether an IP address (without brackets) is on the public Internet. Anything else than an address: no. */
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return false;
-  if (family === 6 && MAPPED.check(address, 'ipv6')) return false;
+  if (family === 6 && (MAPPED.check(address, 'ipv6') || !GLOBAL_UNICAST.check(address, 'ipv6'))) return false;
   return !NOT_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
@@ -88,7 +98,8 @@ export function addressLiteral(hostname: string): string | null {
 export function partnerAddressProblem(url: URL, rule: PartnerAddressRule): string | null {
   if (rule === 'any') return null;
   if (url.protocol !== 'https:') return ADDRESS_MESSAGES.httpsOnly;
-  const host = url.hostname.toLowerCase();
+  // `localhost.` is `localhost` written fully qualified: the same host (and an address never ends in a dot).
+  const host = url.hostname.toLowerCase().replace(/\.+$/, '');
   if (host === 'localhost' || host.endsWith('.localhost')) return ADDRESS_MESSAGES.notPublic;
   const literal = addressLiteral(host);
   if (literal !== null && !isPublicAddress(literal)) return ADDRESS_MESSAGES.notPublic;

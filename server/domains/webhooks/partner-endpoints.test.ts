@@ -86,6 +86,10 @@ describe.each(await testEngines())("a partner's own webhook endpoints on %s", (e
       ['https://169.254.169.254/latest/meta-data', ADDRESS_MESSAGES.notPublic],
       ['https://[::1]/hooks', ADDRESS_MESSAGES.notPublic],
       ['https://localhost/hooks', ADDRESS_MESSAGES.notPublic],
+      ['https://localhost./hooks', ADDRESS_MESSAGES.notPublic],
+      // IPv4-compatible and IPv4-translated IPv6, outside the global unicast space: loopback and metadata.
+      ['https://[::127.0.0.1]/hooks', ADDRESS_MESSAGES.notPublic],
+      ['https://[::ffff:0:169.254.169.254]/hooks', ADDRESS_MESSAGES.notPublic],
       ['ftp://partenaire.example/hooks', "L'adresse doit commencer par https://."],
     ] as const) {
       const res = await send(token, 'POST', '/api/webhooks', { url });
