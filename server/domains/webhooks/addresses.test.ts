@@ -9,6 +9,7 @@ import {
   partnerAddressProblem,
   publicOnlyLookup,
 } from './addresses';
+import { describeError } from './delivery-post';
 
 const NOT_PUBLIC = [
   '0.0.0.0',
@@ -147,5 +148,19 @@ describe('publicOnlyLookup', () => {
     }
     const { error } = await run([], true);
     expect(error!.message).toBe(ADDRESS_MESSAGES.unresolved('partenaire.example.mg'));
+  });
+});
+
+describe('describeError', () => {
+  it('names each attempt of a name with several addresses, whose AggregateError has no message of its own', () => {
+    const both = new AggregateError(
+      [new Error('connect ECONNREFUSED ::1:9'), new Error('connect ECONNREFUSED 127.0.0.1:9')],
+      '',
+    );
+    expect(describeError(both)).toBe('connect ECONNREFUSED ::1:9 ; connect ECONNREFUSED 127.0.0.1:9');
+    expect(describeError(new AggregateError([], ''))).toBe('Erreur inconnue');
+    expect(describeError(Object.assign(new Error('x'), { name: 'TimeoutError' }))).toBe(
+      'Pas de réponse dans le délai imparti.',
+    );
   });
 });

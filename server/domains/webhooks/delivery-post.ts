@@ -21,10 +21,16 @@ export interface Outcome {
   excerpt: string | null;
 }
 
-function describeError(error: unknown): string {
+/**
+ * What an administrator reads of a failed POST. A name with several addresses fails with an AggregateError
+ * whose own message is empty: its attempts' messages are given instead (« connect ECONNREFUSED … ; … »).
+ */
+export function describeError(error: unknown): string {
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
     return 'Pas de réponse dans le délai imparti.';
   let message = error instanceof Error ? error.message : String(error);
+  if (error instanceof AggregateError && message === '')
+    message = error.errors.map((e: unknown) => (e instanceof Error ? e.message : String(e))).join(' ; ');
   const cause = error instanceof Error ? error.cause : undefined;
   if (cause instanceof Error && cause.message && !message.includes(cause.message))
     message = `${message} (${cause.message})`;

@@ -23,7 +23,7 @@ const resolvingTo =
     callback(null, [{ address, family: address.includes(':') ? 6 : 4 }]);
 
 describe.each(await testEngines())("a partner's own webhook endpoints on %s", (engine) => {
-  const { t, admin, receiver, setStatut, deliveries, pass } = webhookSuite(engine);
+  const { t, admin, receiver, setStatut, deliveries, pass, trpc } = webhookSuite(engine);
   const tokenFor = async (partenaire = 'IVY') =>
     (await createToken(t, admin.cookie, { partenaire, scopes: ['webhooks:manage'] })).secret;
   const send = (token: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: object) =>
@@ -69,6 +69,24 @@ describe.each(await testEngines())("a partner's own webhook endpoints on %s", (e
     expect(renewed.json().secret).toMatch(/^whsec_/);
     expect(renewed.json().secret).not.toBe(body.secret);
     expect(renewed.json().ancienSecretJusquA).not.toBeNull();
+
+    // An endpoint an administrator registered for the same partner is the unit's, not the token's.
+    const byAdmin = await trpc('webhooks.createEndpoint', {
+      partenaire: 'IVY',
+      url: 'https://interne.example/hook',
+    });
+    expect(byAdmin.status).toBe(200);
+    const adminId = byAdmin.body.result.data.id as number;
+    expect(
+      (await send(token, 'GET', '/api/webhooks')).json().member.map((e: { id: number }) => e.id),
+    ).toEqual([body.id]);
+    expect(list.body).not.toContain('interne.example');
+    for (const [method, url] of [
+      ['GET', `/api/webhooks/${adminId}`],
+      ['POST', `/api/webhooks/${adminId}/secret`],
+      ['DELETE', `/api/webhooks/${adminId}`],
+    ] as const)
+      expect((await send(token, method, url)).statusCode, `${method} ${url}`).toBe(404);
 
     const deleted = await send(token, 'DELETE', `/api/webhooks/${body.id}`);
     expect(deleted.statusCode).toBe(204);
@@ -154,28 +172,37 @@ describe.each(await testEngines())(
       WEBHOOK_PARTNER_ADDRESSES: 'any',
     });
 
-    // KNOWN WEAKNESS (security review of 0051, not fixed: it needs a decision). An administrator who
-    // disables a partner's endpoint (« Désactiver ») cannot keep its deliveries off: the token deletes it
-    // and registers the same address again, enabled. `it.fails` until a disabled endpoint (or the
-    // partner) stays off; then make it a plain `it`.
-    it.fails('keeps deliveries off an endpoint an administrator disabled', async () => {
+    // Found by the security review of 0051: a token deleted the endpoint an administrator had disabled and
+    // registered the same address again, delivered to at once. A disabled endpoint now stays, and freezes
+    // the partner's registrations until an administrator re-enables or deletes it.
+    it('keeps deliveries off an endpoint an administrator disabled: the token can neither delete it nor register another', async () => {
       const token = (await createToken(t, admin.cookie, { partenaire: 'IVY', scopes: ['webhooks:manage'] }))
         .secret;
       const send = (method: 'POST' | 'DELETE', url: string, payload?: object) =>
         t.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
       const created = await send('POST', '/api/webhooks', { url: receiver.url('/partenaire') });
       expect(created.statusCode, created.body).toBe(201);
-      expect(
-        (await trpc('webhooks.setEndpointEnabled', { id: created.json().id, actif: false })).status,
-      ).toBe(200);
+      const id = created.json().id as number;
+      expect((await trpc('webhooks.setEndpointEnabled', { id, actif: false })).status).toBe(200);
 
-      expect((await send('DELETE', `/api/webhooks/${created.json().id}`)).statusCode).toBe(204);
+      const deleted = await send('DELETE', `/api/webhooks/${id}`);
+      expect(deleted.statusCode).toBe(409);
+      expect(deleted.json().message).toBe(PARTNER_WEBHOOK_MESSAGES.disabledByAdmin);
       const again = await send('POST', '/api/webhooks', { url: receiver.url('/partenaire') });
-      expect(again.statusCode, again.body).toBe(201);
+      expect(again.statusCode).toBe(409);
+      expect(again.json().message).toBe(PARTNER_WEBHOOK_MESSAGES.frozen);
       const code = await createReport(t, admin.cookie);
       await setStatut(code, 'EN_COURS');
-      await pass(systemClock, { partnerAddresses: 'any' });
+      expect(await pass(systemClock, { partnerAddresses: 'any' })).toBe(0);
       expect(receiver.received).toHaveLength(0);
+
+      // Re-enabled by an administrator (a disabled endpoint got no event meanwhile, 0039): the next change
+      // goes, and the partner manages its endpoints again.
+      expect((await trpc('webhooks.setEndpointEnabled', { id, actif: true })).status).toBe(200);
+      await setStatut(code, 'TRAITE');
+      expect(await pass(systemClock, { partnerAddresses: 'any' })).toBe(1);
+      expect(receiver.received).toHaveLength(1);
+      expect((await send('DELETE', `/api/webhooks/${id}`)).statusCode).toBe(204);
     });
 
     it('delivers signed to the endpoint the partner registered, with both signatures after its renewal', async () => {

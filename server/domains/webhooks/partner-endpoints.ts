@@ -1,10 +1,11 @@
 // A partner's own webhook endpoints, managed with its API token (scope `webhooks:manage`, docs/decisions/
 // 0051-partner-webhook-endpoints.md): list them, register one (its secret answered once), renew a secret,
-// delete one. A token reaches its own partner's endpoints only: another partner's is not found, never
-// forbidden, so a token learns nothing of the others. An endpoint it registers must point to a public HTTPS
-// address unless WEBHOOK_PARTNER_ADDRESSES=any (addresses.ts); each partner keeps at most
-// PARTNER_WEBHOOK_MAX_ENDPOINTS.
-import { and, count, eq } from 'drizzle-orm';
+// delete one. A token reaches the endpoints its own partner registered only: another partner's, or one an
+// administrator registered, is not found, never forbidden, so a token learns nothing of them. An endpoint it
+// registers must point to a public HTTPS address unless WEBHOOK_PARTNER_ADDRESSES=any (addresses.ts); each
+// partner keeps at most PARTNER_WEBHOOK_MAX_ENDPOINTS; one an administrator disabled is not the token's to
+// delete, and freezes new registrations until an administrator re-enables or deletes it.
+import { and, count, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { partnerWebhookInputSchema } from '#shared/schemas/webhooks';
 import type { AppContext } from '#server/context';
@@ -26,6 +27,10 @@ export const PARTNER_WEBHOOK_MAX_ENDPOINTS = 5;
 
 export const PARTNER_WEBHOOK_MESSAGES = {
   tooMany: `Votre organisation a déjà ${PARTNER_WEBHOOK_MAX_ENDPOINTS} points de réception : supprimez-en un avant d'en enregistrer un autre.`,
+  frozen:
+    "Un administrateur a désactivé un point de réception de votre organisation : contactez l'unité avant d'en enregistrer un autre.",
+  disabledByAdmin:
+    'Ce point de réception a été désactivé par un administrateur : seul un administrateur peut le supprimer ou le réactiver.',
 } as const;
 
 export interface PointDeReceptionDto {
@@ -60,17 +65,25 @@ function dtoOf(endpoint: WebhookEndpointDto): PointDeReceptionDto {
   };
 }
 
-export async function listPartnerEndpoints(db: Database, jeton: TokenCaller): Promise<PointDeReceptionDto[]> {
-  return (await endpointsOf(db, jeton.partenaireId)).map(dtoOf);
+/**
+ * The endpoints a token manages: those its partner registered. An administrator's for the same partner (whose
+ * address may be on a private network, 0039) are the unit's: not listed, not found, not counted.
+ */
+async function ownEndpoints(db: Database, jeton: TokenCaller): Promise<WebhookEndpointDto[]> {
+  return (await endpointsOf(db, jeton.partenaireId)).filter((e) => e.origine === 'partenaire');
 }
 
-/** One endpoint of the token's partner; another partner's, or none, is not found. */
+export async function listPartnerEndpoints(db: Database, jeton: TokenCaller): Promise<PointDeReceptionDto[]> {
+  return (await ownEndpoints(db, jeton)).map(dtoOf);
+}
+
+/** One endpoint the token's partner registered; another partner's, an administrator's, or none: not found. */
 export async function partnerEndpoint(
   db: Database,
   jeton: TokenCaller,
   id: number,
 ): Promise<PointDeReceptionDto> {
-  const found = (await endpointsOf(db, jeton.partenaireId)).find((e) => e.id === id);
+  const found = (await ownEndpoints(db, jeton)).find((e) => e.id === id);
   if (!found) throw notFound(WEBHOOK_REFUSALS.endpointNotFound);
   return dtoOf(found);
 }
@@ -91,7 +104,15 @@ export async function createPartnerEndpoint(
   const e = db.t.webhookEndpoints;
   const created = await db.transaction(async (tx) => {
     await lockFor(db, tx, LOCK_SPACE.partnerWebhooks, jeton.partenaireId);
-    const [held] = await tx.select({ n: count() }).from(e).where(eq(e.partenaireId, jeton.partenaireId));
+    const [held] = await tx
+      .select({
+        n: count(),
+        disabled: sql<number>`coalesce(sum(case when ${e.isEnabled} then 0 else 1 end), 0)`.mapWith(Number),
+      })
+      .from(e)
+      .where(and(eq(e.partenaireId, jeton.partenaireId), eq(e.origin, 'partenaire')));
+    // An administrator's « Désactiver » stands: the token does not get around it with a new endpoint.
+    if ((held?.disabled ?? 0) > 0) throw conflict(PARTNER_WEBHOOK_MESSAGES.frozen);
     if (Number(held?.n ?? 0) >= PARTNER_WEBHOOK_MAX_ENDPOINTS)
       throw conflict(PARTNER_WEBHOOK_MESSAGES.tooMany);
     return insertEndpoint(ctx, jeton.partenaireId, input.url, 'partenaire');
@@ -105,18 +126,22 @@ export async function renewPartnerSecret(
   jeton: TokenCaller,
   id: number,
 ): Promise<PointDeReceptionSecretDto> {
+  await partnerEndpoint(ctx.db, jeton, id);
   const renewed = await renewSecret(ctx, id, jeton.partenaireId);
   return { ...(await partnerEndpoint(ctx.db, jeton, id)), secret: renewed.secret };
 }
 
-/** Deletes the partner's own endpoint and its deliveries. */
+/**
+ * Deletes the partner's own endpoint and its deliveries; one an administrator disabled stays (409): deleting
+ * it would lift the freeze on new registrations.
+ */
 export async function deletePartnerEndpoint(db: Database, jeton: TokenCaller, id: number): Promise<void> {
   const e = db.t.webhookEndpoints;
-  const [row] = await db.transaction((tx) =>
-    tx
-      .delete(e)
-      .where(and(eq(e.id, id), eq(e.partenaireId, jeton.partenaireId)))
-      .returning({ id: e.id }),
-  );
-  if (!row) throw notFound(WEBHOOK_REFUSALS.endpointNotFound);
+  const mine = and(eq(e.id, id), eq(e.partenaireId, jeton.partenaireId), eq(e.origin, 'partenaire'));
+  await db.transaction(async (tx) => {
+    const [row] = await tx.select({ isEnabled: e.isEnabled }).from(e).where(mine);
+    if (!row) throw notFound(WEBHOOK_REFUSALS.endpointNotFound);
+    if (!row.isEnabled) throw conflict(PARTNER_WEBHOOK_MESSAGES.disabledByAdmin);
+    await tx.delete(e).where(and(mine, eq(e.isEnabled, true)));
+  });
 }
