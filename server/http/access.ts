@@ -126,11 +126,11 @@ export function registerAccessControl(app: FastifyInstance, db: Database, config
       return;
     }
     if (!request.auth) throw new DomainError('unauthenticated', MESSAGES.unauthenticated);
-    // A partner's own door (docs/decisions/0051): a staff session, whatever its role, does not open it.
-    if (route.config.tokenOnly) throw new DomainError('forbidden', BEARER_MESSAGES.tokenOnly);
     if (!route.config.twoFactorStep && twoFactorStep(request.auth, config) !== null) {
       throw new DomainError('forbidden', MESSAGES.twoFactorRequired);
     }
+    // A partner's own door (docs/decisions/0051): a staff session, whatever its role, does not open it.
+    if (route.config.tokenOnly) throw new DomainError('forbidden', BEARER_MESSAGES.tokenOnly);
   });
   // Parsed bodies (REST; tRPC inputs are checked by each procedure's perimeter middleware).
   app.addHook('preValidation', async (request) => {
