@@ -12,7 +12,7 @@ import {
   PEOPLE,
   SAME_ORIGIN,
 } from '#tests/helpers/report-fixture';
-import { bearer, createToken } from '#tests/helpers/jetons-api';
+import { createToken, registerPartnerEndpoint } from '#tests/helpers/jetons-api';
 import { createReport } from '#tests/helpers/signalements';
 import { expect } from 'vitest';
 
@@ -132,13 +132,9 @@ export async function openDoors(engine: Engine) {
   const partnerToken = (
     await createToken(t, adminCookie, { partenaire: data.partner, scopes: ['webhooks:manage'] })
   ).secret;
-  const webhook = await t.app.inject({
-    method: 'POST',
-    url: '/api/webhooks',
-    headers: bearer(partnerToken),
-    payload: { url: 'https://portes.partenaire.example/webhooks' },
-  });
-  data.webhook = String(webhook.json().id);
+  data.webhook = String(
+    (await registerPartnerEndpoint(t, partnerToken, 'https://portes.partenaire.example/webhooks')).id,
+  );
   expect(Object.values(data).every(Boolean), JSON.stringify(data)).toBe(true);
   const client = await rawClient(t.app);
 

@@ -20,7 +20,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '#tests/helpers/app';
 import { testEngines } from '#tests/helpers/db';
-import { bearer, createToken } from '#tests/helpers/jetons-api';
+import { bearer, createToken, registerPartnerEndpoint } from '#tests/helpers/jetons-api';
 import { createReport } from '#tests/helpers/signalements';
 import { API_TOKEN_SCOPES } from '#shared/constants';
 import { SESSION_ENDED_MESSAGE } from '../domains/auth/two-factor-guesses';
@@ -182,13 +182,7 @@ describe.each(await testEngines())('fuzzing every write route and mutation (%s)'
     await seedFixtures(t, cookies);
     partnerToken = (await createToken(t, cookies.admin, { partenaire: 'IVY', scopes: [...API_TOKEN_SCOPES] }))
       .secret;
-    const endpoint = await t.app.inject({
-      method: 'POST',
-      url: '/api/webhooks',
-      headers: bearer(partnerToken),
-      payload: { url: 'https://recepteur.partenaire.example/webhooks' },
-    });
-    expect(endpoint.statusCode, endpoint.body).toBe(201);
+    await registerPartnerEndpoint(t, partnerToken);
   });
 
   afterAll(async () => {

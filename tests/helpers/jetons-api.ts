@@ -29,3 +29,22 @@ export const bearer = (secret: string, extra: Record<string, string> = {}) => ({
   authorization: `Bearer ${secret}`,
   ...extra,
 });
+
+/**
+ * Registers a webhook endpoint with a partner's token, as its system does (POST /api/webhooks, decision 0051);
+ * returns its id and secret, or throws with the answer.
+ */
+export async function registerPartnerEndpoint(
+  t: TestApp,
+  secret: string,
+  url = 'https://recepteur.partenaire.example/webhooks',
+): Promise<{ id: number; secret: string }> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/webhooks',
+    headers: bearer(secret),
+    payload: { url },
+  });
+  if (res.statusCode !== 201) throw new Error(`endpoint: ${res.statusCode} ${res.body}`);
+  return res.json() as { id: number; secret: string };
+}

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { z } from 'zod';
 import * as dto from '#shared/dto/schemas';
 import { testEngines } from '#tests/helpers/db';
-import { bearer, createToken } from '#tests/helpers/jetons-api';
+import { bearer, createToken, registerPartnerEndpoint } from '#tests/helpers/jetons-api';
 import { createReport } from '#tests/helpers/signalements';
 import { serverSuite } from '#tests/helpers/suite';
 import { collectionSchema } from './schemas';
@@ -162,13 +162,7 @@ describe.each(await testEngines())('Hydra documentation on %s', (engine) => {
     // The partners' own collection answers a partner's token only (docs/decisions/0051): one endpoint in it.
     const token = (await createToken(t, admin.cookie, { partenaire: 'IVY', scopes: ['webhooks:manage'] }))
       .secret;
-    const registered = await t.app.inject({
-      method: 'POST',
-      url: '/api/webhooks',
-      headers: bearer(token),
-      payload: { url: 'https://recepteur.partenaire.example/webhooks' },
-    });
-    expect(registered.statusCode, registered.body).toBe(201);
+    await registerPartnerEndpoint(t, token);
     const contexts = new Set<string>();
     for (const url of urls) {
       const res = await t.app.inject({
