@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { build } from 'esbuild';
+import { measured, writeFigures, type Cell } from './figures';
 import { externalPackages } from './server-entries';
 
 /** The export's goals (issue « Performance »): at least this many rows a second, at most this peak. */
@@ -131,4 +132,45 @@ export interface ExportMedians {
   rowsPerSecond: number;
   peakMb: number;
   runs: number;
+}
+
+/**
+ * The export on each database (engine name, URL), then its medians written to docs/figures/export.json
+ * (the README's block) and printed; `command` is the one the figures name.
+ */
+export async function exportFigures(
+  databases: Array<[engine: string, url: string]>,
+  user: { email: string; password: string },
+  command: string,
+): Promise<void> {
+  const rows: Cell[][] = [];
+  for (const [engine, url] of databases) {
+    const m = await benchExport(engine, url, user);
+    rows.push([
+      engine,
+      m.rows,
+      Math.round(m.rowsPerSecond),
+      Math.round(m.peakMb),
+      EXPORT_GOALS.rowsPerSecond,
+      EXPORT_GOALS.peakMb,
+    ]);
+  }
+  console.info(
+    `\n${writeFigures(
+      measured('export', command, [
+        {
+          caption: `The xlsx export (\`GET /api/signalements/export/xlsx\`) of about 100,000 reports, downloaded from a server in its own process, built as \`npm start\` runs it; medians of 3 runs, a fresh server each.`,
+          columns: [
+            'engine',
+            'rows',
+            'rows a second',
+            'peak memory of the server (MB)',
+            'goal: rows a second',
+            'goal: peak (MB)',
+          ],
+          rows,
+        },
+      ]),
+    )}`,
+  );
 }

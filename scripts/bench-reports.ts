@@ -20,7 +20,7 @@ import type { SessionUser } from '#server/domains/auth/session';
 import { listPage } from '#server/domains/signalements/queries';
 import { signalementListSchema } from '#shared/schemas/signalements';
 import { assignDemoReports, postgresCopyOf, topUpDemoReports } from './bench-data';
-import { benchExport, EXPORT_GOALS } from './bench-export';
+import { exportFigures } from './bench-export';
 import { cliOptions } from './cli';
 import { measured, writeFigures, type Cell } from './figures';
 
@@ -283,7 +283,12 @@ async function measure(engine: string) {
   await db.close();
   return url;
 }
-if (!values['no-export']) await exportFigures(urls);
+if (!values['no-export'])
+  await exportFigures(
+    urls.map(([engine, url]) => [ENGINE_NAMES[engine]!, url]),
+    BENCH_USER,
+    command,
+  );
 
 /**
  * Bytes of a page of 20 reports (the list's first page) on both doors, as the server sends them: the JSON
@@ -366,40 +371,6 @@ function writeListFigures() {
           caption: `Bytes of the list's first page of 20 reports as the server sends it (${ENGINE_NAMES[measuredEngines[0]!]}): the JSON, then the body a client accepting gzip, then brotli, receives.`,
           columns: ['door', 'JSON', 'gzip', 'brotli'],
           rows: weights.map(([door, json, gzip, brotli]) => [door, json, gzip, brotli]),
-        },
-      ]),
-    )}`,
-  );
-}
-
-/** The xlsx export on each engine measured (scripts/bench-export.ts): rows a second and peak memory. */
-async function exportFigures(databases: Array<[engine: string, url: string]>) {
-  const rows: Cell[][] = [];
-  for (const [engine, url] of databases) {
-    const m = await benchExport(ENGINE_NAMES[engine]!, url, BENCH_USER);
-    rows.push([
-      ENGINE_NAMES[engine]!,
-      m.rows,
-      Math.round(m.rowsPerSecond),
-      Math.round(m.peakMb),
-      EXPORT_GOALS.rowsPerSecond,
-      EXPORT_GOALS.peakMb,
-    ]);
-  }
-  console.info(
-    `\n${writeFigures(
-      measured('export', command, [
-        {
-          caption: `The xlsx export (\`GET /api/signalements/export/xlsx\`) of about 100,000 reports, downloaded from a server in its own process, built as \`npm start\` runs it; medians of 3 runs, a fresh server each.`,
-          columns: [
-            'engine',
-            'rows',
-            'rows a second',
-            'peak memory of the server (MB)',
-            'goal: rows a second',
-            'goal: peak (MB)',
-          ],
-          rows,
         },
       ]),
     )}`,

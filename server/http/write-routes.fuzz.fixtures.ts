@@ -17,6 +17,13 @@ export async function readPools(db: Database, actorCodes: readonly string[]): Pr
     );
     return rows.map((r) => String(r.code));
   };
+  /** The first numeric ids of a table without a code (mails, webhook endpoints), in creation order. */
+  const ids = async (table: Table) =>
+    (
+      await db.rows<{ id: number | string }>(
+        sql`SELECT id FROM ${sql.identifier(getTableName(table))} ORDER BY id LIMIT 12`,
+      )
+    ).map((r) => Number(r.id));
   const tt = db.t as unknown as Record<string, Table>;
   return {
     signalements: await codes(tt.signalements!),
@@ -28,13 +35,7 @@ export async function readPools(db: Database, actorCodes: readonly string[]): Pr
     pieces: await codes(tt.evidenceFiles!),
     utilisateurs: (await codes(tt.utilisateurs!, 50)).filter((code) => !actorCodes.includes(code)),
     projects: await codes(tt.projects!),
-    mails: (
-      await db.read
-        .select({ id: db.t.mailOutbox.id })
-        .from(db.t.mailOutbox)
-        .orderBy(db.t.mailOutbox.id)
-        .limit(12)
-    ).map((r) => r.id),
+    mails: await ids(db.t.mailOutbox),
     subjects: await codes(tt.subjects!),
     canals: await codes(tt.canals!),
     niveaux: await codes(tt.niveaux!),
@@ -44,13 +45,7 @@ export async function readPools(db: Database, actorCodes: readonly string[]): Pr
     districts: await codes(tt.districts!, 5),
     communes: await codes(tt.communes!, 5),
     roles: await codes(tt.utilisateurRoles!),
-    webhooks: (
-      await db.read
-        .select({ id: db.t.webhookEndpoints.id })
-        .from(db.t.webhookEndpoints)
-        .orderBy(db.t.webhookEndpoints.id)
-        .limit(12)
-    ).map((r) => r.id),
+    webhooks: await ids(db.t.webhookEndpoints),
   };
 }
 
