@@ -8,7 +8,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export const FIGURES_DIR = resolve(import.meta.dirname, '../docs/figures');
-export const README = resolve(import.meta.dirname, '../README.md');
+export const README = resolve(import.meta.dirname, '../../README.md');
 
 export type Cell = string | number | null;
 
