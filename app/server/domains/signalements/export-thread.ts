@@ -11,7 +11,7 @@ import { threadCipher } from '#server/crypto/data-key';
 import { openReadOnlyDatabase } from '#server/db/client';
 import { encodeError, type PostedError } from '#server/db/threads/errors';
 import type { SessionUser } from '../auth/session';
-import { writeXlsx } from './export';
+import { writeXlsx } from './export-writer';
 import { xlsxBatches } from './export-rows';
 
 export interface ExportJob {

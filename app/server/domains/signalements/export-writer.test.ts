@@ -7,7 +7,8 @@ import ExcelJS from 'exceljs';
 import { describe, expect, it, vi } from 'vitest';
 import { businessCalendar, DEFAULT_BUSINESS_TIME_ZONE, wallClockReader } from '#shared/calendar';
 import type { SignalementDto } from '#shared/dto/signalements';
-import { writeXlsx, XLSX_HIGH_WATER, type ExportRow } from './export';
+import type { ExportRow } from './export';
+import { writeXlsx, XLSX_HIGH_WATER } from './export-writer';
 
 function fakeRow(n: number): ExportRow {
   const ref = (code: string) => ({ '@id': `/api/x/${code}`, code, designation: `Désignation ${code}` });
@@ -58,13 +59,30 @@ describe('xlsx writer', () => {
     // What the export once did to reach exceljs's internal zip entry, and what the check must refuse.
     const internals = /\._[A-Za-z]|\.pipes\b|new ExcelJS\.Workbook\b|\bwriteBuffer\b|as unknown as/;
     expect(internals.test('sheet.stream.pipes?.[0]._writableState.length')).toBe(true);
-    for (const file of ['export.ts', 'export-thread.ts', 'export-runner.ts']) {
+    for (const file of ['export.ts', 'export-writer.ts', 'export-thread.ts', 'export-runner.ts']) {
       const source = readFileSync(new URL(`./${file}`, import.meta.url), 'utf8');
       const code = source.replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, '');
       expect(code, file).not.toMatch(internals);
     }
-    const exportSource = readFileSync(new URL('./export.ts', import.meta.url), 'utf8');
+    const exportSource = readFileSync(new URL('./export-writer.ts', import.meta.url), 'utf8');
     expect(exportSource).toContain('new ExcelJS.stream.xlsx.WorkbookWriter(');
+  });
+
+  it('leaves exceljs out of the serving thread: only the export thread’s writer imports it', () => {
+    // A value import of exceljs in a module the server loads at start costs every server about 34 MB.
+    const loads = /^import\s+(?!type\b)[^;]*from 'exceljs'/m;
+    expect(loads.test("import ExcelJS from 'exceljs';")).toBe(true);
+    expect(loads.test("import type ExcelJS from 'exceljs';")).toBe(false);
+    const source = (file: string) => readFileSync(new URL(file, import.meta.url), 'utf8');
+    for (const file of [
+      'export.ts',
+      'export-rows.ts',
+      'export-runner.ts',
+      'rest-export.ts',
+      '../journal/service.ts',
+    ])
+      expect(source(file), file).not.toMatch(loads);
+    expect(source('export-writer.ts')).toMatch(loads);
   });
 
   it('writes every row, readable, with dates as dates', async () => {

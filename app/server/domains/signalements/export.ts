@@ -1,10 +1,9 @@
 // The list's export: the same filters, every matching report, streamed so memory stays flat
 // whatever the number of rows (ids first, then rows loaded and written BATCH at a time; the xlsx is written on a
-// thread of its own, export-runner.ts).
+// thread of its own, export-runner.ts, by export-writer.ts). This module is the server's: it does not load
+// exceljs, which only the export's thread (and the journal's export, when asked) loads.
 import { inArray } from 'drizzle-orm';
-import ExcelJS from 'exceljs';
-import { Transform, type PassThrough } from 'node:stream';
-import { parseDay, wallClockReader, type BusinessCalendar } from '#shared/calendar';
+import { parseDay, type BusinessCalendar } from '#shared/calendar';
 import type { ListContext, Services } from '#server/context';
 import type { DataCipher } from '#server/crypto/cipher';
 import type { ReadOnlyDatabase } from '#server/db/client';
@@ -155,7 +154,7 @@ async function peopleCounts(db: ReadOnlyDatabase, ids: number[]) {
 const date = (at: string | Date | null, calendar: CellCalendar) =>
   at ? calendar.wallClock(typeof at === 'string' ? new Date(at) : at) : null;
 /** What a cell reads of the business calendar: its wall clock. */
-type CellCalendar = Pick<BusinessCalendar, 'wallClock'>;
+export type CellCalendar = Pick<BusinessCalendar, 'wallClock'>;
 const yesNo = (b: boolean) => (b ? 'Oui' : 'Non');
 
 export type ExportRow = {
@@ -222,10 +221,6 @@ export const COLUMNS: Array<{
  * prefix is needed, and an apostrophe would show in the cell in LibreOffice. The text format ('@') keeps
  * it text when someone edits the cell and presses Enter.
  */
-const PLAIN_STYLE: Partial<ExcelJS.Style> = {};
-const DATE_STYLE: Partial<ExcelJS.Style> = { numFmt: 'dd/mm/yyyy' };
-const TEXT_STYLE: Partial<ExcelJS.Style> = { numFmt: '@' };
-
 export const FORMULA_START = /^[=+\-@\t\r]/;
 export function safeCell(value: string | number | Date | null): {
   value: string | number | Date | null;
@@ -233,40 +228,6 @@ export function safeCell(value: string | number | Date | null): {
 } {
   return { value, text: typeof value === 'string' && FORMULA_START.test(value) };
 }
-
-/** Compressed bytes the writer may hold ahead of the reader before it waits (about 2,000 rows). */
-export const XLSX_HIGH_WATER = 512 * 1024;
-/**
- * Rows written between two turns of the event loop. exceljs's streaming writer takes no backpressure
- * (its row.commit() returns nothing) and its zip entry is compressed by zlib off the thread, one chunk
- * per turn of the event loop: a turn every 16 rows (about 40 KB of sheet XML, less than one 64 KB chunk)
- * lets the compression keep up with the rows, so the uncompressed sheet never piles up in front of it.
- */
-const ROWS_PER_TURN = 16;
-
-/**
- * Rows the writer may add without the compression giving back a byte (about 2.4 MB of sheet XML): on a
- * busy machine zlib's thread may fall behind the rows, and this bounds what waits in front of it.
- */
-const ROWS_AHEAD_OF_ZIP = 1000;
-
-/** Resolves at the next `event` of `stream`, or when it closes. */
-function next(stream: Transform, event: 'data' | 'zipped') {
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      stream.off(event, done).off('close', done);
-      resolve();
-    };
-    stream.on(event, done).on('close', done);
-  });
-}
-
-/** Until `stream` has read below `limit`, or is gone. */
-async function drained(stream: Transform, limit: number) {
-  while (stream.readableLength > limit && !stream.destroyed) await next(stream, 'data');
-}
-
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export function exportFileName(calendar: BusinessCalendar, now = new Date()): string {
   return `signalements_${calendar.day(now)}.xlsx`;
@@ -278,75 +239,3 @@ export const NOTES_COLUMN: (typeof COLUMNS)[number] = {
   width: 60,
   value: (r) => r.notes ?? null,
 };
-
-/**
- * Writes the workbook of `batches` to `out` with exceljs's public streaming writer only. The zip comes out
- * into a buffer of its own (`zipped`, piped to `out`), large enough that the zip writer never waits on it:
- * the bytes not yet read are all in `zipped`, where the writer sees them, and it stops adding rows while
- * more than XLSX_HIGH_WATER of them wait (a slow download slows the export instead of filling memory).
- */
-export async function writeXlsx(
-  out: PassThrough,
-  batches: AsyncIterable<ExportRow[]>,
-  calendar: BusinessCalendar,
-  options: ExportOptions = {},
-): Promise<number> {
-  const columns = options.notesInternes ? [...COLUMNS, NOTES_COLUMN] : COLUMNS;
-  const cells: CellCalendar = { wallClock: wallClockReader(calendar.zone) };
-  // Counts the rows written since the zip last came out (ROWS_AHEAD_OF_ZIP).
-  let rowsAhead = 0;
-  const zipped = new Transform({
-    highWaterMark: 8 * XLSX_HIGH_WATER,
-    transform(chunk: Buffer, _encoding, callback) {
-      rowsAhead = 0;
-      this.emit('zipped');
-      callback(null, chunk);
-    },
-  });
-  zipped.pipe(out);
-  out.once('close', () => zipped.destroy());
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
-    stream: zipped,
-    useStyles: true,
-    useSharedStrings: false,
-    // Level 1, zlib's fastest: the size exceljs's default already gave (25.9 MB for 100,000 reports);
-    // level 6 makes the file about a fifth smaller for more time on the zip's thread.
-    zip: { zlib: { level: 1 } },
-  });
-  workbook.creator = 'Signalements';
-  const sheet = workbook.addWorksheet('Signalements', { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = columns.map((c) => ({
-    header: c.header,
-    width: c.width,
-    style: c.date ? DATE_STYLE : {},
-  }));
-  sheet.getRow(1).font = { bold: true };
-  sheet.getRow(1).commit();
-  const styles = columns.map((c) => (c.date ? DATE_STYLE : PLAIN_STYLE));
-  let written = 0;
-  for await (const rows of batches) {
-    for (const r of rows) {
-      const values = columns.map((column) => column.value(r, cells));
-      const row = sheet.addRow(values);
-      for (let i = 0; i < values.length; i++) {
-        // One style object per kind of cell: exceljs indexes a style once per object, not once per cell
-        // (safeCell's test, without its object per cell).
-        const value = values[i];
-        row.getCell(i + 1).style =
-          typeof value === 'string' && FORMULA_START.test(value) ? TEXT_STYLE : styles[i]!;
-      }
-      row.commit();
-      rowsAhead++;
-      if (++written % ROWS_PER_TURN === 0) {
-        await turn();
-        await drained(zipped, XLSX_HIGH_WATER);
-        while (rowsAhead > ROWS_AHEAD_OF_ZIP && !zipped.destroyed) await next(zipped, 'zipped');
-        // The download is gone (closed or failed): nobody will read the rest.
-        if (zipped.destroyed) throw new Error('Export abandonné : le téléchargement est fermé.');
-      }
-    }
-  }
-  sheet.commit();
-  await workbook.commit();
-  return written;
-}
