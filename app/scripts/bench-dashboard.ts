@@ -6,6 +6,8 @@
 // SQLite: data/bench/dashboard-sqlite.db, filled once by the demo generator and reused (topped up when
 // it holds fewer reports). PostgreSQL: a temporary database created here, filled with a copy of the
 // SQLite rows the dashboard reads (same data, same ids), VACUUM ANALYZEd as autovacuum would, dropped.
+// Writes the medians to docs/figures/dashboard-<N>.json (one file per size, as bench:reports does) and prints
+// their Markdown for the README (npm run readme:figures).
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -34,14 +36,21 @@ import {
 } from '#server/domains/dashboard/service';
 import { createUser } from '#server/domains/utilisateurs/service';
 import { copyToPostgres } from './bench-dashboard-copy';
+import {
+  dashboardTables,
+  type DashboardEngineTimes,
+  type DashboardRangeTimes,
+} from './bench-dashboard-figures';
 import { topUpDemoReports } from './bench-data';
 import { cliOptions } from './cli';
+import { measured, writeFigures } from './figures';
 
 const { values } = cliOptions(
   `Usage : npm run bench:dashboard -- [--reports 1000000] [--runs 15] [--db data/bench/x.db] [--no-pg | --no-sqlite]
 
 Mesure les sept appels du tableau de bord côté serveur sur SQLite avec N signalements de démonstration,
-puis sur PostgreSQL (une base temporaire remplie des mêmes lignes), face au SQL brut.`,
+puis sur PostgreSQL (une base temporaire remplie des mêmes lignes), face au SQL brut. Écrit les médianes
+dans docs/figures/dashboard-N.json pour le README (npm run readme:figures).`,
   {
     reports: { type: 'string' },
     runs: { type: 'string' },
@@ -52,6 +61,10 @@ puis sur PostgreSQL (une base temporaire remplie des mêmes lignes), face au SQL
 );
 const REPORTS = Number(values.reports ?? 1_000_000);
 const RUNS = Number(values.runs ?? 15);
+if (!Number.isInteger(REPORTS) || REPORTS < 1 || !Number.isInteger(RUNS) || RUNS < 1) {
+  console.error('--reports et --runs : des entiers positifs sont attendus.');
+  process.exit(1);
+}
 const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const SQLITE_FILE = resolve(values.db ?? resolve(import.meta.dirname, '../data/bench/dashboard-sqlite.db'));
 const BENCH_USER = { email: 'bench@signalements.example', password: 'quartz-lagune-ravinala-91' };
@@ -158,13 +171,14 @@ async function measure(
   db: Database,
   url: string,
   cipher: DataCipher | null = null,
-): Promise<void> {
+): Promise<DashboardRangeTimes[]> {
   const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent' });
   const app = await buildApp({ ctx: createAppContext(config, { db, cipher }) });
   await app.ready();
   const cookie = await benchUserCookie(app, db);
   const raw = await rawRunner(db, url);
   const month = await lastFullMonth(db);
+  const measuredRanges: DashboardRangeTimes[] = [];
   const scenarios: Array<[string, Input]> = [
     ['plage entière', {}],
     [`un mois (${month.dateStart} → ${month.dateEnd})`, month],
@@ -215,14 +229,20 @@ async function measure(
       console.info(
         `  ${'les 7 appels ensemble'.padEnd(28)}${fr(median(totals), 1).padStart(9)}${fr(rawSum, 1).padStart(10)}${fr(median(totals) / rawSum, 2).padStart(8)}`,
       );
+      measuredRanges.push({
+        range: input,
+        calls: calls.map((c, i) => ({ path: c.path, endpoint: median(http[i]!), raw: median(rawTimes[i]!) })),
+        together: { endpoint: median(totals), raw: rawSum },
+      });
     }
+    return measuredRanges;
   } finally {
     await raw.close();
     await app.close();
   }
 }
 
-async function sqliteBench(): Promise<void> {
+async function sqliteBench(): Promise<DashboardEngineTimes> {
   mkdirSync(resolve(SQLITE_FILE, '..'), { recursive: true });
   const url = `file:${SQLITE_FILE}`;
   const db = openDatabase(url);
@@ -235,13 +255,15 @@ async function sqliteBench(): Promise<void> {
       seed: 1,
       where: `SQLite, ${SQLITE_FILE}`,
     });
-    await measure(`SQLite (${fr(Math.max(present, REPORTS))} signalements)`, db, url, cipher);
+    const reports = Math.max(present, REPORTS);
+    const ranges = await measure(`SQLite (${fr(reports)} signalements)`, db, url, cipher);
+    return { engine: 'SQLite', reports, ranges };
   } finally {
     await db.close();
   }
 }
 
-async function postgresBench(): Promise<void> {
+async function postgresBench(): Promise<DashboardEngineTimes> {
   const name = `dashboard_bench_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();
@@ -262,7 +284,9 @@ async function postgresBench(): Promise<void> {
       await client.end();
     }
     console.info(`  copie et VACUUM ANALYZE : ${fr((performance.now() - started) / 1000)} s`);
-    await measure('PostgreSQL (mêmes données)', db, url.toString());
+    const [row] = await db.rows<{ n: number }>(sql`select count(*) as n from ${db.t.signalements}`);
+    const ranges = await measure('PostgreSQL (mêmes données)', db, url.toString());
+    return { engine: 'PostgreSQL', reports: Number(row?.n ?? 0), ranges };
   } finally {
     await db.close();
     await admin.query(`drop database if exists ${name} with (force)`);
@@ -271,8 +295,15 @@ async function postgresBench(): Promise<void> {
 }
 
 try {
-  if (!values['no-sqlite']) await sqliteBench();
-  if (!values['no-pg']) await postgresBench();
+  const engines: DashboardEngineTimes[] = [];
+  if (!values['no-sqlite']) engines.push(await sqliteBench());
+  if (!values['no-pg']) engines.push(await postgresBench());
+  const options = process.argv.slice(2).join(' ');
+  const command = `npm run bench:dashboard${options ? ` -- ${options}` : ''}`;
+  if (engines.length > 0)
+    console.info(
+      `\n${writeFigures(measured(`dashboard-${REPORTS}`, command, dashboardTables(engines, RUNS)))}`,
+    );
 } catch (error) {
   console.error(error);
   process.exitCode = 1;
