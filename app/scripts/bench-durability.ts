@@ -1,17 +1,20 @@
 // Durability benchmark (not a test; decision 0019): the cost of synchronous = FULL against NORMAL on SQLite,
 // measured on this machine's disk. Creates reports through the REST facade, one after another (latency of
 // an acknowledged create) and 8 at a time (throughput), with each setting on a fresh database in the
-// system's temporary folder. Prints medians, p95 and creates per second; docs/decisions/0019 holds the
-// figures. Usage: npm run bench:durability [-- --reports N]
+// system's temporary folder. Prints medians, p95 and creates per second, and writes them to
+// docs/figures/durability.json for the README (npm run readme:figures; decision 0042).
+// Usage: npm run bench:durability [-- --reports N]
 import { sql } from 'drizzle-orm';
 import { createTestApp } from '#tests/helpers/app';
 import { createReport } from '#tests/helpers/signalements';
 import { cliOptions } from './cli';
+import { measured, writeFigures } from './figures';
 
 const USAGE = `Usage : npm run bench:durability [-- --reports N]
 
 Mesure le coût de synchronous = FULL (chaque validation écrite sur le disque) face à NORMAL sur SQLite :
-N signalements créés un par un (latence), puis N par lots de 8 (débit). Par défaut N = 300.`;
+N signalements créés un par un (latence), puis N par lots de 8 (débit). Par défaut N = 300. Écrit les
+chiffres dans docs/figures/durability.json pour le README (npm run readme:figures).`;
 
 function parseArgs(): { reports: number } {
   const { values } = cliOptions(USAGE, { reports: { type: 'string' } });
@@ -64,4 +67,23 @@ console.info(row('NORMAL', normal));
 console.info(row('FULL', full));
 console.info(
   `Rapport FULL / NORMAL : p50 × ${(full.p50 / normal.p50).toFixed(2)}, débit × ${(full.perSecond / normal.perSecond).toFixed(2)}`,
+);
+const options = process.argv.slice(2).join(' ');
+const cells = (name: string, r: typeof normal) => [
+  name,
+  Number(r.p50.toFixed(2)),
+  Number(r.p95.toFixed(2)),
+  Math.round(r.perSecond),
+];
+console.info(
+  `\n${writeFigures(
+    measured('durability', `npm run bench:durability${options ? ` -- ${options}` : ''}`, [
+      {
+        caption: `SQLite, ${reports} reports created per setting through the REST facade, in process, each setting on a fresh database: one after another (the time of an acknowledged create, ms), then 8 at a time (creates a second).`,
+        columns: ['synchronous', 'create p50 (ms)', 'create p95 (ms)', 'creates a second, 8 at a time'],
+        decimals: [null, 2, 2, 0],
+        rows: [cells('NORMAL', normal), cells('FULL', full)],
+      },
+    ]),
+  )}`,
 );

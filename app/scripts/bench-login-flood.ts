@@ -1,16 +1,19 @@
 // Log-in flood benchmark (not a test; decision 0015, "Log-in limits"): how long another person's log-in takes
 // while one address sends N simultaneous log-ins, on SQLite, in process (Fastify's inject). Prints the other
 // person's log-in time alone and under the flood (median and worst of the rounds) and what the flood
-// got (refused at once, refused by the limiter, checked). docs/decisions/0015 holds the figures.
+// got (refused at once, refused by the limiter, checked), and writes them to docs/figures/login-flood.json
+// for the README (npm run readme:figures; decision 0042).
 // Usage: npm run bench:login-flood [-- --flood N --rounds R]
 import { createTestApp, TEST_PASSWORD } from '#tests/helpers/app';
 import { hashGate } from '#server/domains/auth/password';
 import { cliOptions } from './cli';
+import { measured, writeFigures, type Cell } from './figures';
 
 const USAGE = `Usage : npm run bench:login-flood [-- --flood N --rounds R]
 
 Mesure la durée de la connexion d'une autre personne pendant que N connexions simultanées arrivent d'une
-seule adresse (SQLite, en processus). Par défaut N = 450, R = 10 tours.`;
+seule adresse (SQLite, en processus). Par défaut N = 450, R = 10 tours. Écrit les chiffres dans
+docs/figures/login-flood.json pour le README (npm run readme:figures).`;
 
 function parseArgs() {
   const { values } = cliOptions(USAGE, { flood: { type: 'string' }, rounds: { type: 'string' } });
@@ -64,8 +67,33 @@ try {
   console.info('| --- | --- | --- |');
   console.info(`| seule | ${ms(median(alone))} | ${ms(Math.max(...alone))} |`);
   console.info(`| pendant le flot | ${ms(median(underFlood))} | ${ms(Math.max(...underFlood))} |`);
+  const checked = hashGate.started - hashedBefore - rounds;
   console.info(
-    `Réponses au flot : ${[...statuses].map(([status, n]) => `${status} × ${n}`).join(', ')} ; mots de passe vérifiés : ${hashGate.started - hashedBefore - rounds}`,
+    `Réponses au flot : ${[...statuses].map(([status, n]) => `${status} × ${n}`).join(', ')} ; mots de passe vérifiés : ${checked}`,
+  );
+  const whole = (v: number) => Math.round(v);
+  const answers: Cell[][] = [...statuses]
+    .sort(([a], [b]) => a - b)
+    .map(([status, n]) => [`HTTP ${status}`, n]);
+  const options = process.argv.slice(2).join(' ');
+  console.info(
+    `\n${writeFigures(
+      measured('login-flood', `npm run bench:login-flood${options ? ` -- ${options}` : ''}`, [
+        {
+          caption: `Another person's log-in, alone and while one address sends ${flood} simultaneous log-ins with a wrong password (SQLite, in process), ${rounds} rounds (ms).`,
+          columns: ["another person's log-in", 'median (ms)', 'worst (ms)'],
+          rows: [
+            ['alone', whole(median(alone)), whole(Math.max(...alone))],
+            ['during the flood', whole(median(underFlood)), whole(Math.max(...underFlood))],
+          ],
+        },
+        {
+          caption: `What the flood's ${(flood * rounds).toLocaleString('en-US')} log-ins got (all rounds): answers by HTTP status, then the passwords actually checked.`,
+          columns: ['answer', 'log-ins'],
+          rows: [...answers, ['password checked', checked]],
+        },
+      ]),
+    )}`,
   );
 } finally {
   await t.close();
