@@ -4,7 +4,8 @@
 // Times the list page (listPage, as the endpoint runs it) searched by a user who may not know the source,
 // alternately by the exact name of a protected source and by a name no source has, and prints both
 // medians and how well the best single threshold tells them apart (50 % = not at all; 71 % was
-// measured before the fix). Temporary databases (the test fixtures'), dropped at the end. Not part of
+// measured before the fix). Temporary databases (the test fixtures'), dropped at the end. Writes the figures
+// to docs/figures/exact-name.json for the README (npm run readme:figures; decision 0042). Not part of
 // `npm test`.
 import { performance } from 'node:perf_hooks';
 import { createTestApp } from '#tests/helpers/app';
@@ -14,11 +15,14 @@ import type { Engine } from '#server/db/client';
 import type { SessionUser } from '#server/domains/auth/session';
 import { listPage } from '#server/domains/signalements/queries';
 import { cliOptions } from './cli';
+import { measured, writeFigures, type Cell } from './figures';
+import { separability } from './separability';
 
 const { values } = cliOptions(
   `Usage : npm run bench:exact-name -- [--reports 500] [--runs 2000] [--no-pg | --no-sqlite]
 
-Mesure si la durée d'une recherche par nom exact révèle qu'une source protégée porte ce nom.`,
+Mesure si la durée d'une recherche par nom exact révèle qu'une source protégée porte ce nom. Écrit les
+chiffres dans docs/figures/exact-name.json pour le README (npm run readme:figures).`,
   {
     reports: { type: 'string' },
     runs: { type: 'string' },
@@ -28,31 +32,16 @@ Mesure si la durée d'une recherche par nom exact révèle qu'une source protég
 );
 const REPORTS = Number(values.reports ?? 500);
 const RUNS = Number(values.runs ?? 2000);
+if (!Number.isInteger(REPORTS) || REPORTS < 0 || !Number.isInteger(RUNS) || RUNS < 2) {
+  console.error('--reports : un entier positif ou nul, --runs : un entier d’au moins 2 sont attendus.');
+  process.exit(1);
+}
 const PRESENT = 'Rasoanirina Source-Protégée';
 const ABSENT = 'Rasoanirina Personne-Inconnue';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-/** The accuracy of the best rule « slower than t means present » (or its reverse): 0.5 is chance. */
-function separability(present: number[], absent: number[]): number {
-  const all = [
-    ...present.map((v) => ({ v, present: true })),
-    ...absent.map((v) => ({ v, present: false })),
-  ].sort((a, b) => a.v - b.v);
-  let presentBelow = 0;
-  let absentBelow = 0;
-  let best = 0.5;
-  for (const x of all) {
-    if (x.present) presentBelow++;
-    else absentBelow++;
-    // Threshold just above x: « above means present » is right for the absent ones below, present ones above.
-    const right = (absentBelow + present.length - presentBelow) / all.length;
-    best = Math.max(best, right, 1 - right);
-  }
-  return best;
-}
-
-async function run(engine: Engine) {
+async function run(engine: Engine): Promise<Cell[]> {
   const t = await createTestApp(engine);
   try {
     await t.user('createur@example.mg', 'ROLE_USER');
@@ -100,14 +89,37 @@ async function run(engine: Engine) {
       else absent.push(await time(ABSENT));
     }
     const ms = (n: number) => n.toLocaleString('fr-FR', { maximumFractionDigits: 3 });
+    const separable = separability(present, absent) * 100;
     console.info(
       `${engine} : nom présent ${ms(median(present))} ms, nom absent ${ms(median(absent))} ms (médianes), ` +
-        `séparables à ${(separability(present, absent) * 100).toFixed(1)} % (50 % = indiscernables)`,
+        `séparables à ${separable.toFixed(1)} % (50 % = indiscernables)`,
     );
+    const rounded = (n: number, digits: number) => Number(n.toFixed(digits));
+    return [
+      engine === 'sqlite' ? 'SQLite' : 'PostgreSQL',
+      rounded(median(present), 3),
+      rounded(median(absent), 3),
+      rounded(separable, 1),
+    ];
   } finally {
     await t.close();
   }
 }
 
-if (!values['no-sqlite']) await run('sqlite');
-if (!values['no-pg'] && (await postgresAvailable())) await run('postgres');
+const rows: Cell[][] = [];
+if (!values['no-sqlite']) rows.push(await run('sqlite'));
+if (!values['no-pg'] && (await postgresAvailable())) rows.push(await run('postgres'));
+const options = process.argv.slice(2).join(' ');
+if (rows.length > 0)
+  console.info(
+    `\n${writeFigures(
+      measured('exact-name', `npm run bench:exact-name${options ? ` -- ${options}` : ''}`, [
+        {
+          caption: `The list page searched, by a user who may not know the source, by the exact name of a protected source (present) and by a name no source has (absent), alternately, ${RUNS.toLocaleString('en-US')} searches among ${REPORTS.toLocaleString('en-US')} reports: medians (ms), and how often the best single threshold on the time tells them apart (50 % = not at all).`,
+          columns: ['engine', 'name present (ms)', 'name absent (ms)', 'told apart (%)'],
+          decimals: [null, 3, 3, 1],
+          rows,
+        },
+      ]),
+    )}`,
+  );
