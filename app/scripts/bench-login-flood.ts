@@ -90,7 +90,7 @@ try {
         {
           caption: `What the flood's ${(flood * rounds).toLocaleString('en-US')} log-ins got (all rounds): answers by HTTP status, then the passwords actually checked.`,
           columns: ['answer', 'log-ins'],
-          rows: [...answers, ['password checked', checked]],
+          rows: [...answers, ['passwords checked', checked]],
         },
       ]),
     )}`,
