@@ -41,11 +41,17 @@ describe('dashboardTables', () => {
       'PostgreSQL raw SQL',
     ]);
     expect(tables[0]!.rows).toEqual([
-      ['key-metrics', 1.23, 0.46, 12.34, 4.56],
+      ['key-metrics', 1.2, 0.5, 12.3, 4.6],
       ['count-per-niveau', 2, 1, 20, 10],
-      ['the 2 together', 3.3, 1.46, 33, 14.56],
+      ['the 2 together', 3.3, 1.5, 33, 14.6],
     ]);
-    expect(tables[1]!.rows.at(-1)).toEqual(['the 2 together', 1.3, 0.38, 13, 3.75]);
+    expect(tables[1]!.rows.at(-1)).toEqual(['the 2 together', 1.3, 0.4, 13, 3.8]);
+  });
+
+  it('rounds each median once, to the tenth the console shows', () => {
+    const times = engine('SQLite', 1_000, 1);
+    times.ranges[0]!.calls[0]!.raw = 1.949;
+    expect(dashboardTables([times], 15)[0]!.rows[0]).toEqual(['key-metrics', 1.2, 1.9]);
   });
 
   it('renders one decimal of milliseconds, and a single engine with its own columns', () => {

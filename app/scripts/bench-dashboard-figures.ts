@@ -21,7 +21,8 @@ export interface DashboardEngineTimes {
   ranges: DashboardRangeTimes[];
 }
 
-const twoDecimals = (ms: number) => Math.round(ms * 100) / 100;
+// Rounded once, as the console shows them (a second rounding of 1.95 would show 2.0 where the console said 1.9).
+const tenths = (ms: number) => Number(ms.toFixed(1));
 
 function rangeName(range: DashboardRange): string {
   return range.dateStart === undefined && range.dateEnd === undefined
@@ -39,15 +40,12 @@ export function dashboardTables(engines: DashboardEngineTimes[], runs: number): 
       call.path,
       ...engines.flatMap((e) => {
         const times = e.ranges[r]!.calls[i]!;
-        return [twoDecimals(times.endpoint), twoDecimals(times.raw)];
+        return [tenths(times.endpoint), tenths(times.raw)];
       }),
     ]);
     rows.push([
       `the ${range.calls.length} together`,
-      ...engines.flatMap((e) => [
-        twoDecimals(e.ranges[r]!.together.endpoint),
-        twoDecimals(e.ranges[r]!.together.raw),
-      ]),
+      ...engines.flatMap((e) => [tenths(e.ranges[r]!.together.endpoint), tenths(e.ranges[r]!.together.raw)]),
     ]);
     const caption =
       r === 0
