@@ -37,9 +37,21 @@ export interface PgCluster {
 const asPostgres = (command: string, args: string[]) =>
   process.getuid?.() === 0 ? run('runuser', ['-u', 'postgres', '--', command, ...args]) : run(command, args);
 
+/**
+ * The cluster's folder. As root it is made by the postgres user in its own home, so that no folder above it
+ * has to let that user through: a system temporary folder is not always open to other users (one machine's
+ * /tmp was 0700). Otherwise the test's own temporary folder.
+ */
+async function clusterFolder(): Promise<string> {
+  if (process.getuid?.() !== 0) return mkdtempSync(join(tmpdir(), 'signalements-pg-'));
+  const home = (await run('getent', ['passwd', 'postgres'])).stdout.split(':')[5]?.trim();
+  if (!home) throw new Error('Utilisateur postgres introuvable (getent passwd postgres).');
+  const made = await asPostgres('mktemp', ['-d', join(home, 'signalements-pg-XXXXXXXX')]);
+  return made.stdout.trim();
+}
+
 export async function createCluster(): Promise<PgCluster> {
-  const dir = mkdtempSync(join(tmpdir(), 'signalements-pg-'));
-  if (process.getuid?.() === 0) await run('chown', ['postgres:', dir]);
+  const dir = await clusterFolder();
   const data = join(dir, 'data');
   const port = await freePort();
   await asPostgres(join(PG_BIN, 'initdb'), [
