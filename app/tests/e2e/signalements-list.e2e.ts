@@ -41,6 +41,9 @@ describe('report list in a real browser', () => {
 
   it('shows the breadcrumb, 20 rows, the total and the page links of §2, and pages through the URL', async () => {
     await page.goto('/admin/signalement/list');
+    // The file's first page of a fresh server on a loaded machine can take more than the poll's 10 s
+    // (a CI run saw it): wait for the first row as the other tests do (Playwright's 30 s), then poll.
+    await page.getByTestId('signalement-row').first().waitFor();
     await expect.poll(() => totalText(page)).toBe('Total: 45 élément(s)');
     expect(await page.getByTestId('breadcrumb').textContent()).toContain('Signalements');
     expect(await page.getByTestId('pagination-page').textContent()).toBe('Page 1 sur 3');
