@@ -43,7 +43,7 @@ import {
 } from './bench-dashboard-figures';
 import { topUpDemoReports } from './bench-data';
 import { cliOptions } from './cli';
-import { measured, writeFigures } from './figures';
+import { measured, typedCommand, writeFigures } from './figures';
 
 const { values } = cliOptions(
   `Usage : npm run bench:dashboard -- [--reports 1000000] [--runs 15] [--db data/bench/x.db] [--no-pg | --no-sqlite]
@@ -298,8 +298,7 @@ try {
   const engines: DashboardEngineTimes[] = [];
   if (!values['no-sqlite']) engines.push(await sqliteBench());
   if (!values['no-pg']) engines.push(await postgresBench());
-  const options = process.argv.slice(2).join(' ');
-  const command = `npm run bench:dashboard${options ? ` -- ${options}` : ''}`;
+  const command = typedCommand('bench:dashboard');
   if (engines.length > 0)
     console.info(
       `\n${writeFigures(measured(`dashboard-${REPORTS}`, command, dashboardTables(engines, RUNS)))}`,

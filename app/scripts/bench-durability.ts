@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { createTestApp } from '#tests/helpers/app';
 import { createReport } from '#tests/helpers/signalements';
 import { cliOptions } from './cli';
-import { measured, writeFigures } from './figures';
+import { measured, typedCommand, writeFigures } from './figures';
 
 const USAGE = `Usage : npm run bench:durability [-- --reports N]
 
@@ -68,7 +68,6 @@ console.info(row('FULL', full));
 console.info(
   `Rapport FULL / NORMAL : p50 × ${(full.p50 / normal.p50).toFixed(2)}, débit × ${(full.perSecond / normal.perSecond).toFixed(2)}`,
 );
-const options = process.argv.slice(2).join(' ');
 const cells = (name: string, r: typeof normal) => [
   name,
   Number(r.p50.toFixed(2)),
@@ -77,7 +76,7 @@ const cells = (name: string, r: typeof normal) => [
 ];
 console.info(
   `\n${writeFigures(
-    measured('durability', `npm run bench:durability${options ? ` -- ${options}` : ''}`, [
+    measured('durability', typedCommand('bench:durability'), [
       {
         caption: `SQLite, ${reports} reports created per setting through the REST facade, in process, each setting on a fresh database: one after another (the time of an acknowledged create, ms), then 8 at a time (creates a second).`,
         columns: ['synchronous', 'create p50 (ms)', 'create p95 (ms)', 'creates a second, 8 at a time'],

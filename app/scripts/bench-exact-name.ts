@@ -15,7 +15,7 @@ import type { Engine } from '#server/db/client';
 import type { SessionUser } from '#server/domains/auth/session';
 import { listPage } from '#server/domains/signalements/queries';
 import { cliOptions } from './cli';
-import { measured, writeFigures, type Cell } from './figures';
+import { measured, typedCommand, writeFigures, type Cell } from './figures';
 import { separability } from './separability';
 
 const { values } = cliOptions(
@@ -109,11 +109,10 @@ async function run(engine: Engine): Promise<Cell[]> {
 const rows: Cell[][] = [];
 if (!values['no-sqlite']) rows.push(await run('sqlite'));
 if (!values['no-pg'] && (await postgresAvailable())) rows.push(await run('postgres'));
-const options = process.argv.slice(2).join(' ');
 if (rows.length > 0)
   console.info(
     `\n${writeFigures(
-      measured('exact-name', `npm run bench:exact-name${options ? ` -- ${options}` : ''}`, [
+      measured('exact-name', typedCommand('bench:exact-name'), [
         {
           caption: `The list page searched, by a user who may not know the source, by the exact name of a protected source (present) and by a name no source has (absent), alternately, ${RUNS.toLocaleString('en-US')} searches among ${(REPORTS + 1).toLocaleString('en-US')} reports (one carries the source): medians (ms), and how often the best single threshold on the time tells them apart (50 % = not at all).`,
           columns: ['engine', 'name present (ms)', 'name absent (ms)', 'told apart (%)'],

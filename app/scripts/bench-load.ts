@@ -16,7 +16,7 @@ import { seed } from '#server/db/seed/index';
 import { createUser, findUserByEmail } from '#server/domains/utilisateurs/service';
 import { postgresCopyOf, topUpDemoReports } from './bench-data';
 import { cliOptions } from './cli';
-import { measured, writeFigures, type Cell } from './figures';
+import { measured, typedCommand, writeFigures, type Cell } from './figures';
 
 const USAGE = `Usage : npm run bench:load -- [--reports 1000000] [--engine sqlite|pg|both] [--connections 50] [--duration 20] [--read-workers N] [--cpu-prof DOSSIER]
 
@@ -341,10 +341,9 @@ console.info('\nLe mélange par sorte de requête (latences vues du client) :');
 console.info('| moteur | requête | nombre | p50 (ms) | p95 (ms) | p99 (ms) |');
 console.info('| --- | --- | --- | --- | --- | --- |');
 for (const row of kinds) console.info(row);
-const options = process.argv.slice(2).join(' ');
 console.info(
   `\n${writeFigures(
-    measured(`load-${REPORTS}`, `npm run bench:load${options ? ` -- ${options}` : ''}`, [
+    measured(`load-${REPORTS}`, typedCommand('bench:load'), [
       {
         caption: `${REPORTS.toLocaleString('en-US')} reports, ${CONNECTIONS} connections, ${DURATION} s each, SQLite reader threads: ${READ_WORKERS ?? 'default'} (latencies in ms, seen by the client).`,
         columns: ['engine', 'traffic', 'req/s', 'p50', 'p95', 'p99', 'errors'],

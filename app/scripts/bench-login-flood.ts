@@ -7,7 +7,7 @@
 import { createTestApp, TEST_PASSWORD } from '#tests/helpers/app';
 import { hashGate } from '#server/domains/auth/password';
 import { cliOptions } from './cli';
-import { measured, writeFigures, type Cell } from './figures';
+import { measured, typedCommand, writeFigures, type Cell } from './figures';
 
 const USAGE = `Usage : npm run bench:login-flood [-- --flood N --rounds R]
 
@@ -75,10 +75,9 @@ try {
   const answers: Cell[][] = [...statuses]
     .sort(([a], [b]) => a - b)
     .map(([status, n]) => [`HTTP ${status}`, n]);
-  const options = process.argv.slice(2).join(' ');
   console.info(
     `\n${writeFigures(
-      measured('login-flood', `npm run bench:login-flood${options ? ` -- ${options}` : ''}`, [
+      measured('login-flood', typedCommand('bench:login-flood'), [
         {
           caption: `Another person's log-in, alone and while one address sends ${flood} simultaneous log-ins with a wrong password (SQLite, in process), ${rounds} rounds (ms).`,
           columns: ["another person's log-in", 'median (ms)', 'worst (ms)'],

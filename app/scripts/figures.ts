@@ -45,6 +45,11 @@ export function machine(): string {
   return `${cores.length} cores (${model}), ${Math.round(totalmem() / 2 ** 30)} GiB, ${osType()} ${release()}, Node ${process.version}, load average ${loadavg()[0]!.toFixed(1)}`;
 }
 
+/** The command a script was run with, as the user typed it: `npm run <script> -- <its options>`. */
+export function typedCommand(script: string, argv = process.argv.slice(2)): string {
+  return `npm run ${script}${argv.length > 0 ? ` -- ${argv.join(' ')}` : ''}`;
+}
+
 /** The fields every script fills the same way: command, date, machine, source. */
 export function measured(name: string, command: string, tables: FiguresTable[]): Figures {
   return {
