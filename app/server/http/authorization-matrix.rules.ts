@@ -139,8 +139,9 @@ export const MATRIX: Record<string, Row> = {
   // null for an anonymous caller, the caller's own user otherwise: never 401 (a visit without a session logs
   // no failed request).
   'auth.session':                                          [200,   200,   200,   200,   403],
-  // The caller's own session's offline-store key (decision 0048): any logged-in session, never anonymous.
-  'auth.offlineKey':                                        [401,   200,   200,   200,   403],
+  // The caller's own session's offline-store key (decision 0048): any logged-in session; null (200) for an
+  // anonymous caller, as auth.session (offline-key.test.ts checks that no key is given).
+  'auth.offlineKey':                                       [200,   200,   200,   200,   403],
   // The enrolment cell sends a wrong code: users reach the check (400), the enrolled admin is refused (409).
   'twoFactor.setup':                                       [401,   200,   200,   409,   403],
   'twoFactor.enrol':                                       [401,   400,   400,   409,   403],

@@ -44,6 +44,8 @@ const PUBLIC_PROCEDURES = [
   'auth.login',
   // The session's user or null: an anonymous caller learns only that it has no session.
   'auth.session',
+  // This session's offline-store key or null, as auth.session (docs/decisions/0048-offline-store.md).
+  'auth.offlineKey',
   'passwordTokens.inspect',
   'passwordTokens.define',
   'signalements.resume',

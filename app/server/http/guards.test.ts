@@ -19,6 +19,8 @@ const PUBLIC_TRPC = [
   'auth.login',
   // The session's user, or null without one.
   'auth.session',
+  // The session's offline-store key, or null without one (docs/decisions/0048-offline-store.md).
+  'auth.offlineKey',
   'passwordTokens.inspect',
   'passwordTokens.define',
   // The public summary of a report (§2), like /api/resume/ above.

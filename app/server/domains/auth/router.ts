@@ -3,6 +3,7 @@ import { clearSessionCookie, setSessionCookie } from '#server/http/session-cooki
 import { DomainError, MESSAGES } from '#server/errors';
 import { authedProcedure, publicProcedure, router } from '#server/trpc/init';
 import { currentUserAnswer, login, logout } from './service';
+import { twoFactorStep } from './two-factor-step';
 
 export const authRouter = router({
   login: publicProcedure
@@ -24,10 +25,13 @@ export const authRouter = router({
   // an anonymous caller learns only that it has no session (docs/decisions/0015-security-model.md).
   // The key of this session's encrypted offline store on the device (docs/decisions/0048-offline-store.md),
   // and when the store must be wiped at the latest. Only a logged-in session with its second factor passed gets
-  // it; /trpc answers are never cached (Cache-Control: no-store).
-  offlineKey: authedProcedure.query(({ ctx }) => {
-    if (!ctx.cipher) throw new DomainError('unavailable', MESSAGES.unavailable);
+  // it; /trpc answers are never cached (Cache-Control: no-store). Anyone else gets null, as auth.session
+  // answers: the client asks once it has seen a session, and a log-out in between (this tab's or another's)
+  // must not log a failed request in the browser; null tells the client to wipe its store.
+  offlineKey: publicProcedure.query(({ ctx }) => {
     ctx.res.header('cache-control', 'no-store');
+    if (!ctx.auth || twoFactorStep(ctx.auth, ctx.config) !== null) return null;
+    if (!ctx.cipher) throw new DomainError('unavailable', MESSAGES.unavailable);
     return {
       key: ctx.cipher.offlineStoreKey(ctx.auth.session.id),
       expiresAt: ctx.auth.session.expiresAt.toISOString(),

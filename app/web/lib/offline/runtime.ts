@@ -108,7 +108,9 @@ export async function adoptSessionKey(userId: string): Promise<void> {
     const answer = (await replayClient.query('auth.offlineKey', undefined)) as {
       key: string;
       expiresAt: string;
-    };
+    } | null;
+    // No key: the session ended meanwhile (a log-out here or in another tab).
+    if (answer === null) return await wipeOffline();
     const hadKey = offlineStore.ready;
     await offlineStore.adopt(answer.key, answer.expiresAt);
     if (!hadKey) await outbox.load();
