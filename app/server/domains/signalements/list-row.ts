@@ -29,7 +29,7 @@ function listRowColumns(db: ReadOnlyDatabase) {
   };
 }
 
-function selectListRows(db: ReadOnlyDatabase, orm: Orm) {
+export function selectListRows(db: ReadOnlyDatabase, orm: Orm) {
   const t = db.t;
   const s = t.signalements;
   return orm

@@ -246,46 +246,48 @@ export function boundedCountQuery(
 }
 
 /**
- * One page of the list: its ids in the list's order and its total (decision 0022), as the endpoint
- * answers before the DTOs are loaded. Counted as far as the pager needs: a few pages past this one, and at
- * least LIST_COUNT_CAP; below the largest safe integer whatever the page number.
+ * One page of the list: its ids in the list's order and its total (decision 0022). Counted as far as the
+ * pager needs: a few pages past this one, and at least LIST_COUNT_CAP; below the largest safe integer
+ * whatever the page number. `load` turns the page's ids into its rows as soon as the page has answered,
+ * while the total may still be counted (decision 0030).
  */
-export async function listPage(
+export async function listPage<T = number[]>(
   ctx: ListContext,
   viewer: SessionUser,
   q: ListFilters & { page: number; itemsPerPage: number },
-): Promise<{ ids: number[]; total: ListTotal }> {
+  load: (ids: number[]) => T | Promise<T> = (ids) => ids as T,
+): Promise<{ items: T; total: ListTotal }> {
   const { db } = ctx;
   const cap = Math.min(
     Number.MAX_SAFE_INTEGER - 1,
     Math.max(LIST_COUNT_CAP, (q.page + MAX_PAGE_LINKS) * q.itemsPerPage),
   );
   // Side by side: each step waits for a database round trip (a reader thread, a pooled connection), and
-  // the page never waits for the counters (decision 0030).
+  // neither the page nor its rows wait for the counters (decision 0030).
   const resolving = resolveFilters(ctx, q, viewer);
   const counting = cheapExactCount(db, q, ctx.calendar);
-  const pageOf = (r: ResolvedFilters, strategy: 'index' | 'scan') => pageQuery(db, r, viewer, q, strategy);
-  const ids = (page: Array<{ id: number }>) => page.map((row) => row.id);
+  const pageOf = async (r: ResolvedFilters, strategy: 'index' | 'scan') =>
+    load((await pageQuery(db, r, viewer, q, strategy)).map((row) => row.id));
   if (!q.search) {
-    const [total, page] = await Promise.all([
+    const [total, items] = await Promise.all([
       counting.then(async (counted) =>
         counted !== null ? { n: counted, exact: true } : boundedTotal(db, await resolving, viewer, cap),
       ),
       resolving.then((r) => pageOf(r, 'index')),
     ]);
-    return { ids: ids(page), total };
+    return { items, total };
   }
   const [r, counted] = await Promise.all([resolving, counting]);
   // A search reads its page by the index or by a scan depending on how many match.
   const known = counted !== null ? bounded(counted, cap) : await indexedSearchTotal(db, r, cap);
   const strategy = await searchStrategy(db, r);
-  if (known) return { ids: ids(await pageOf(r, strategy)), total: known };
+  if (known) return { items: await pageOf(r, strategy), total: known };
   // The count and the page are different reads (a common word: a scan that stops at the cap, and a page
   // read in date order; a rare word: the trigram bitmap, once stopped at the cap and once sorted): side by
   // side on two connections, the request waits for the slower one instead of both (decision 0030).
-  const [total, page] = await Promise.all([
+  const [total, items] = await Promise.all([
     countedTotal(db, r, viewer, cap, strategy === 'scan' ? 'sequential' : 'index'),
     pageOf(r, strategy),
   ]);
-  return { ids: ids(page), total };
+  return { items, total };
 }

@@ -37,8 +37,7 @@ type LocalisationInput = z.output<typeof localisationSchema>;
 
 /** A page of the list: its rows as the list shows them (list-row.ts; the whole report is getSignalement). */
 export async function listSignalements(ctx: ListContext, actor: SessionUser, q: ListQuery) {
-  const { ids, total } = await listPage(ctx, actor, q);
-  const items = await loadListItems(ctx.db, ids);
+  const { items, total } = await listPage(ctx, actor, q, (ids) => loadListItems(ctx.db, ids));
   return { items, total: total.n, totalExact: total.exact };
 }
 

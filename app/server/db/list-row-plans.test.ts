@@ -1,0 +1,67 @@
+// The list's rows on PostgreSQL read each reference of a page's reports by its key (decision 0030): the
+// pool's connections plan with random_page_cost = 1.1 (server/db/postgres/open.ts). With PostgreSQL's
+// default (4), the same statement for a page of 20 reports hashed the whole communes table (1,579 rows)
+// on every request. The plans are read from EXPLAIN, not timed; the default's plan is read as a control.
+import { inArray, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, testEngines, type TestDatabase } from '#tests/helpers/db';
+import { explainNodes } from '#tests/helpers/plans';
+import { selectListRows } from '../domains/signalements/list-row';
+import { seed } from './seed/index';
+
+const REPORTS = 5_000;
+const engines = (await testEngines()).filter((engine) => engine === 'postgres');
+
+describe.skipIf(engines.length === 0)('the list rows’ plan on postgres', () => {
+  let t: TestDatabase;
+  let ids: number[];
+  beforeAll(async () => {
+    t = await createTestDatabase('postgres');
+    await seed(t.db);
+    await t.db.transaction(async () => {
+      await t.db.execute(
+        sql`insert into utilisateurs (code, email, nom_prenom, role_id)
+            select 'USR-PLAN', 'plan@example.mg', 'Plan', min(id) from utilisateur_roles`,
+      );
+      // Each report in a commune of its own district and region, as the demo data places them.
+      await t.db.execute(
+        sql`insert into signalements (code, signalement_at, created_by_id, partenaire_id, commune_id, district_id, region_id)
+            select 'SIG-PLAN-' || g, timestamptz '2025-01-01' + g * interval '1 minute',
+                   (select min(id) from utilisateurs), (select min(id) from partenaires), c.id, d.id, d.region_id
+            from generate_series(1, ${REPORTS}) as g
+            join communes c on c.id = (select min(id) from communes) + g % 1500
+            join districts d on d.id = c.district_id`,
+      );
+    });
+    await t.db.execute(sql`analyze`);
+    const s = t.db.t.signalements;
+    const page = await t.db.read.select({ id: s.id }).from(s).orderBy(s.id).limit(20);
+    ids = page.map((r) => r.id);
+  }, 120_000);
+  afterAll(async () => t?.drop());
+
+  const communes = async () => {
+    const nodes = await explainNodes(
+      t.db,
+      selectListRows(t.db, t.db.read).where(inArray(t.db.t.signalements.id, ids)),
+    );
+    return nodes.filter((n) => JSON.stringify({ ...n, Plans: undefined }).includes('"communes'));
+  };
+
+  it('plans with random_page_cost = 1.1 on the pool’s connections', async () => {
+    const [row] = await t.db.rows<{ random_page_cost: string }>(sql`show random_page_cost`);
+    expect(row!.random_page_cost).toBe('1.1');
+  });
+
+  it('reads the communes of a page of 20 reports by key, where the default cost hashed the whole table', async () => {
+    const read = await communes();
+    expect(read.map((n) => n['Node Type'])).toEqual(['Index Scan']);
+    expect(read[0]!['Index Name']).toBe('communes_pkey');
+    // The control: the same statement under PostgreSQL's default reads every commune.
+    const fallback = await t.db.transaction(async () => {
+      await t.db.execute(sql`set local random_page_cost = 4`);
+      return communes();
+    });
+    expect(fallback.map((n) => n['Node Type'])).toEqual(['Seq Scan']);
+  });
+});
