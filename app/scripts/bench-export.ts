@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { build } from 'esbuild';
+import { writerCeiling } from './bench-export-ceiling';
 import { measured, writeFigures, type Cell } from './figures';
 import { externalPackages } from './server-entries';
 
@@ -155,6 +156,13 @@ export async function exportFigures(
       EXPORT_GOALS.peakMb,
     ]);
   }
+  // The writer alone, from rows in memory (bench-export-ceiling.ts): what the sheet costs without the
+  // database, the thread and the download, and what exceljs alone costs of it.
+  const ceiling = await writerCeiling();
+  console.info(
+    `\nÉcriture seule (${fr(ceiling.rows, 0)} lignes en mémoire, médianes de 3) : notre écriture ` +
+      `${fr(ceiling.writerRowsPerSecond, 0)} lignes/s, exceljs seul ${fr(ceiling.exceljsRowsPerSecond, 0)} lignes/s`,
+  );
   console.info(
     `\n${writeFigures(
       measured('export', command, [
@@ -169,6 +177,14 @@ export async function exportFigures(
             'goal: peak (MB)',
           ],
           rows,
+        },
+        {
+          caption: `The sheet alone, written from ${ceiling.rows.toLocaleString('en')} reports held in memory (no database, thread or download; \`scripts/bench-export-ceiling.ts\`): the export's writer, and exceljs's streaming writer alone with the same values computed beforehand, the ceiling of any change on our side; medians of 3.`,
+          columns: ['writer', 'rows a second'],
+          rows: [
+            ['export-writer.ts', Math.round(ceiling.writerRowsPerSecond)],
+            ['exceljs alone', Math.round(ceiling.exceljsRowsPerSecond)],
+          ],
         },
       ]),
     )}`,
