@@ -7,7 +7,7 @@ import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { businessCalendar, wallClockReader } from '#shared/calendar';
 import { COLUMNS, type ExportRow } from '#server/domains/signalements/export';
-import { writeXlsx } from '#server/domains/signalements/export-writer';
+import { writeXlsx, XLSX_WRITER_OPTIONS } from '#server/domains/signalements/export-writer';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -60,12 +60,7 @@ async function* inBatches(rows: ExportRow[]) {
 async function exceljsAlone(values: unknown[][], dateColumns: boolean[]): Promise<void> {
   const out = new PassThrough();
   out.resume();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
-    stream: out,
-    useStyles: true,
-    useSharedStrings: false,
-    zip: { zlib: { level: 1 } },
-  });
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, ...XLSX_WRITER_OPTIONS });
   const sheet = workbook.addWorksheet('Signalements');
   const date: Partial<ExcelJS.Style> = { numFmt: 'dd/mm/yyyy' };
   const plain: Partial<ExcelJS.Style> = {};

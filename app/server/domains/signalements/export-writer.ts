@@ -18,6 +18,15 @@ const PLAIN_STYLE: Partial<ExcelJS.Style> = {};
 const DATE_STYLE: Partial<ExcelJS.Style> = { numFmt: 'dd/mm/yyyy' };
 const TEXT_STYLE: Partial<ExcelJS.Style> = { numFmt: '@' };
 
+/** The streaming writer's settings (scripts/bench-export-ceiling.ts times exceljs alone with the same). */
+export const XLSX_WRITER_OPTIONS = {
+  useStyles: true,
+  useSharedStrings: false,
+  // Level 1, zlib's fastest: the size exceljs's default already gave (25.9 MB for 100,000 reports);
+  // level 6 makes the file about a fifth smaller for more time on the zip's thread.
+  zip: { zlib: { level: 1 } },
+};
+
 /** Compressed bytes the writer may hold ahead of the reader before it waits (about 2,000 rows). */
 export const XLSX_HIGH_WATER = 512 * 1024;
 /**
@@ -78,14 +87,7 @@ export async function writeXlsx(
   });
   zipped.pipe(out);
   out.once('close', () => zipped.destroy());
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
-    stream: zipped,
-    useStyles: true,
-    useSharedStrings: false,
-    // Level 1, zlib's fastest: the size exceljs's default already gave (25.9 MB for 100,000 reports);
-    // level 6 makes the file about a fifth smaller for more time on the zip's thread.
-    zip: { zlib: { level: 1 } },
-  });
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: zipped, ...XLSX_WRITER_OPTIONS });
   workbook.creator = 'Signalements';
   const sheet = workbook.addWorksheet('Signalements', { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = columns.map((c) => ({
