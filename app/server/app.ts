@@ -37,6 +37,7 @@ import { fastifyTrustProxy, registerClientAddress } from './http/client-address'
 import { PublicLookupLimiter } from './http/public-limit';
 import { parseQueryString } from './http/query-string';
 import { registerDrain, shutdownSchedule } from './http/drain';
+import { registerWritersLane } from './http/writers-lane';
 import { appRouter, type AppRouter } from './trpc/router';
 import { PATHS } from './paths';
 import { TRPC_MAX_BATCH } from '#shared/constants';
@@ -89,6 +90,9 @@ export async function buildApp({ ctx, webRoot, logStream }: BuildAppOptions): Pr
 
   // First of all hooks: every later one reads request.ip.
   registerClientAddress(app, config.TRUST_PROXY);
+  // Then: a request that may write takes the database's connections before those that only read, from its
+  // session check to its answer (server/db/lanes.ts, decision 0054).
+  registerWritersLane(app);
 
   // Log-ins refused by the limiter and still only counted become their summary rows (journal/refusals.ts).
   app.addHook('onClose', async () => {

@@ -11,43 +11,51 @@ import type { Database, DatabaseOptions, Orm, Schema } from '../client';
 import { preparedRunner } from '../prepared';
 import { joiningTransaction, TransactionScope } from '../transaction-scope';
 import { postgresDialect } from './dialect';
+import { PriorityPool } from './priority-pool';
 import { serializeQueries } from './serial-queries';
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 /** The advisory lock of start-ups (space, id); the space is apart from those of server/db/locks.ts. */
 export const STARTUP_LOCK = [8100, 1] as const;
+/** Connections of the pool, and how many of them only requests that may write use (decision 0054). */
+export const POOL_SIZE = 10;
+export const RESERVED_FOR_WRITERS = 2;
 
 export function openPostgres(url: string, options: DatabaseOptions): Omit<Database, 'writes'> {
   const connectionTimeoutMillis = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const statement = options.statementTimeoutMs;
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: 10,
-    // Idle connections stay open a minute (pg-pool's default is 10 s): a new one costs a server process,
-    // its catalog caches and every prepared statement again on the next request (decision 0030).
-    idleTimeoutMillis: 60_000,
-    connectionTimeoutMillis,
-    // Dead peers are noticed by TCP keep-alive rather than by a query that waits forever.
-    keepAlive: true,
-    ...(statement
-      ? {
-          // The server cancels a statement past the limit; the client gives up a little later if the server
-          // itself stopped answering.
-          statement_timeout: statement,
-          query_timeout: statement + 5000,
-          idle_in_transaction_session_timeout: statement * 2,
-        }
-      : {}),
-    options: [
-      // The planner's cost of a page read out of order, as PostgreSQL's documentation suggests for storage
-      // whose random reads cost about as much as sequential ones (SSDs, a database held in memory); the
-      // default (4) models spinning disks and made the list's rows hash whole reference tables (1,579
-      // communes) for a page of 20 reports instead of reading them by key (decision 0030).
-      '-c random_page_cost=1.1',
-      // Read-only: every transaction of this pool's connections refuses writes.
-      ...(options.readOnly ? ['-c default_transaction_read_only=on'] : []),
-    ].join(' '),
-  });
+  // Requests that may write are handed connections first (server/db/lanes.ts, ./priority-pool.ts).
+  const pool = new PriorityPool(
+    {
+      connectionString: url,
+      max: POOL_SIZE,
+      // Idle connections stay open a minute (pg-pool's default is 10 s): a new one costs a server process,
+      // its catalog caches and every prepared statement again on the next request (decision 0030).
+      idleTimeoutMillis: 60_000,
+      connectionTimeoutMillis,
+      // Dead peers are noticed by TCP keep-alive rather than by a query that waits forever.
+      keepAlive: true,
+      ...(statement
+        ? {
+            // The server cancels a statement past the limit; the client gives up a little later if the server
+            // itself stopped answering.
+            statement_timeout: statement,
+            query_timeout: statement + 5000,
+            idle_in_transaction_session_timeout: statement * 2,
+          }
+        : {}),
+      options: [
+        // The planner's cost of a page read out of order, as PostgreSQL's documentation suggests for storage
+        // whose random reads cost about as much as sequential ones (SSDs, a database held in memory); the
+        // default (4) models spinning disks and made the list's rows hash whole reference tables (1,579
+        // communes) for a page of 20 reports instead of reading them by key (decision 0030).
+        '-c random_page_cost=1.1',
+        // Read-only: every transaction of this pool's connections refuses writes.
+        ...(options.readOnly ? ['-c default_transaction_read_only=on'] : []),
+      ].join(' '),
+    },
+    RESERVED_FOR_WRITERS,
+  );
   let closing = false;
   // A lost connection (pg_terminate_backend, a PostgreSQL restart) must never crash the process. pg-pool
   // listens for an idle client's 'error' only while the client is idle, and a client with no 'error'
@@ -125,7 +133,7 @@ export function openPostgres(url: string, options: DatabaseOptions): Omit<Databa
       await pool.query('select 1');
     },
     stats() {
-      return { connections: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
+      return { connections: pool.totalCount, idle: pool.idleCount, waiting: pool.waiting() };
     },
     async close() {
       closing = true;
