@@ -94,3 +94,87 @@ describe('persistCurrent', () => {
     expect(backend.areas.get('cache')?.size ?? 0).toBe(0);
   });
 });
+
+describe('the recent limits and restoreQueries', () => {
+  const list = (page: number) => [['signalements', 'list'], { input: { page }, type: 'query' }];
+  const detail = (code: string) => [['signalements', 'get'], { input: { code }, type: 'query' }];
+  const codeOf = (i: number) => `SIG-TEST-${String(i).padStart(4, '0')}`;
+  // Dated after any earlier restore of this file (an answer dated before one counts as restored, not kept).
+  const base = Date.now() + 60_000;
+
+  it('keeps the last 10 lists and the last 20 details, and puts them back dated as fetched', async () => {
+    const backend = memoryBackend();
+    const store = new OfflineStore(backend);
+    await store.adopt(SESSION_KEY, LATER);
+    const client = new QueryClient();
+    // Fetched in this order, oldest first; a later page of lists and a later report each time.
+    for (let i = 0; i < 12; i++) {
+      client.setQueryData(list(i + 1), { items: [{ code: codeOf(i) }], total: 12 }, { updatedAt: base + i });
+    }
+    for (let i = 0; i < 22; i++) {
+      client.setQueryData(
+        detail(codeOf(i)),
+        { code: codeOf(i), description: `Faits ${i}` },
+        {
+          updatedAt: base + 100 + i,
+        },
+      );
+    }
+    await persistCurrent(client, store);
+
+    const ids = await store.ids('cache');
+    expect(ids.filter((id) => id.startsWith('signalements.list|'))).toHaveLength(10);
+    expect(ids.filter((id) => id.startsWith('signalements.get|'))).toHaveLength(20);
+
+    // A reopen without a network: the 10 most recent lists and 20 most recent details come back.
+    const reopened = new OfflineStore(backend);
+    expect(await reopened.open()).toBe(true);
+    const next = new QueryClient();
+    await restoreQueries(next, reopened);
+    for (const page of [1, 2]) expect(next.getQueryData(list(page))).toBeUndefined();
+    for (let i = 2; i < 12; i++) {
+      expect(next.getQueryData(list(i + 1))).toEqual({ items: [{ code: codeOf(i) }], total: 12 });
+      expect(next.getQueryState(list(i + 1))?.dataUpdatedAt).toBe(base + i);
+    }
+    for (const i of [0, 1]) expect(next.getQueryData(detail(codeOf(i)))).toBeUndefined();
+    for (let i = 2; i < 22; i++) {
+      expect(next.getQueryData(detail(codeOf(i)))).toEqual({ code: codeOf(i), description: `Faits ${i}` });
+      expect(next.getQueryState(detail(codeOf(i)))?.dataUpdatedAt).toBe(base + 100 + i);
+    }
+  });
+
+  it('prunes by the date of the answer, not by the order of the writes', async () => {
+    const store = new OfflineStore(memoryBackend());
+    await store.adopt(SESSION_KEY, LATER);
+    const client = new QueryClient();
+    // The newest list is written first: it stays when ten older ones follow.
+    client.setQueryData(list(99), { items: [], total: 0 }, { updatedAt: base + 1_000 });
+    for (let i = 0; i < 10; i++)
+      client.setQueryData(list(i + 1), { items: [], total: 0 }, { updatedAt: base + i });
+    await persistCurrent(client, store);
+    const next = new QueryClient();
+    await restoreQueries(next, store);
+    expect(next.getQueryData(list(99))).toEqual({ items: [], total: 0 });
+    expect(next.getQueryData(list(1))).toBeUndefined();
+    expect(next.getQueryData(list(10))).toBeDefined();
+  });
+
+  it('never replaces an answer already in the query cache', async () => {
+    const store = new OfflineStore(memoryBackend());
+    await store.adopt(SESSION_KEY, LATER);
+    const client = new QueryClient();
+    client.setQueryData(
+      detail('SIG-KEPT'),
+      { code: 'SIG-KEPT', description: 'ancienne' },
+      { updatedAt: base },
+    );
+    client.setQueryData(list(1), { items: [{ code: 'SIG-KEPT' }], total: 1 }, { updatedAt: base });
+    await persistCurrent(client, store);
+
+    const next = new QueryClient();
+    next.setQueryData(detail('SIG-KEPT'), { code: 'SIG-KEPT', description: 'fraîche' });
+    await restoreQueries(next, store);
+    expect(next.getQueryData(detail('SIG-KEPT'))).toEqual({ code: 'SIG-KEPT', description: 'fraîche' });
+    expect(next.getQueryData(list(1))).toEqual({ items: [{ code: 'SIG-KEPT' }], total: 1 });
+  });
+});

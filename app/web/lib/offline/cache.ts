@@ -11,6 +11,8 @@ export const PERSISTED_QUERIES: Readonly<Record<string, number>> = {
   'auth.session': 1,
   'signalements.list': 10,
   'signalements.get': 20,
+  // The detail's location card, for the same reports as their detail.
+  'signalements.localisation': 20,
   'referentiels.subjects': 1,
   'referentiels.canals': 1,
   'referentiels.niveaux': 1,

@@ -1,13 +1,15 @@
 // The outbox's tRPC link (docs/decisions/0048-offline-store.md): an allowed change made offline, or whose
 // request fails on the network (no answer: not a 4xx or 5xx), or made while earlier changes still wait, is
 // kept in the outbox with its idempotency key and answered at once with QueuedOffline, instead of a spinner
-// and a lost change. Its input is kept as given and replayed as is.
+// and a lost change. Its input is kept as given and replayed as is. A source or a note of an anonymous report
+// is never kept (procedures.ts): offline or on a network failure it answers NeverKeptOffline, and the screen
+// keeps what was typed.
 import { TRPCClientError, type TRPCLink } from '@trpc/client';
 import { observable } from '@trpc/server/observable';
 import type { AppRouter } from '#server/trpc/router';
 import { forgetIdempotencyKey, idempotencyKeyFor } from '../idempotency-link';
-import { isOutboxProcedure } from './procedures';
-import { QueuedOffline } from './queued';
+import { ANONYMOUS_PROTECTED, isOutboxProcedure, mayKeepOnDevice } from './procedures';
+import { NeverKeptOffline, QueuedOffline } from './queued';
 import { isNetworkFailure, offlineStore, outbox } from './runtime';
 
 export const outboxLink: TRPCLink<AppRouter> =
@@ -15,6 +17,9 @@ export const outboxLink: TRPCLink<AppRouter> =
   ({ op, next }) =>
     observable((observer) => {
       if (op.type !== 'mutation' || !isOutboxProcedure(op.path)) return next(op).subscribe(observer);
+      if (!mayKeepOnDevice(op.path, op.input, op.context, outbox.list())) {
+        return sendOnly(ANONYMOUS_PROTECTED[op.path] ?? '', op, next, observer);
+      }
       let cancelled = false;
       const queue = (failure?: unknown) => {
         const key = idempotencyKeyFor(op.path, op.input);
@@ -55,3 +60,21 @@ export const outboxLink: TRPCLink<AppRouter> =
         subscription.unsubscribe();
       };
     });
+
+type LinkArgs = Parameters<ReturnType<TRPCLink<AppRouter>>>[0];
+type LinkObserver = Parameters<ReturnType<LinkArgs['next']>['subscribe']>[0];
+
+/** A change never kept on the device: sent if the link is up; offline or failing, NeverKeptOffline. */
+function sendOnly(message: string, op: LinkArgs['op'], next: LinkArgs['next'], observer: LinkObserver) {
+  const neverKept = () => TRPCClientError.from(new NeverKeptOffline(message));
+  if (!navigator.onLine) {
+    observer.error?.(neverKept());
+    return () => undefined;
+  }
+  const subscription = next(op).subscribe({
+    next: (value) => observer.next?.(value),
+    error: (error) => observer.error?.(isNetworkFailure(error) ? neverKept() : error),
+    complete: () => observer.complete?.(),
+  });
+  return () => subscription.unsubscribe();
+}

@@ -17,3 +17,22 @@ export function isQueued(error: unknown): boolean {
   if (error instanceof QueuedOffline) return true;
   return error instanceof TRPCClientError && (error as TRPCClientError<never>).cause instanceof QueuedOffline;
 }
+
+/**
+ * What a change that may not be kept on the device answers when it cannot reach the server (a source or a
+ * note of an anonymous report, offline or on a network failure): nothing was kept; the screen keeps what was
+ * typed and shows this French message.
+ */
+export class NeverKeptOffline extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NeverKeptOffline';
+  }
+}
+
+/** The French message when a change was refused the outbox (NeverKeptOffline), null otherwise. */
+export function neverKeptMessage(error: unknown): string | null {
+  const cause =
+    error instanceof TRPCClientError ? (error as TRPCClientError<never>).cause : (error as unknown);
+  return cause instanceof NeverKeptOffline ? cause.message : null;
+}

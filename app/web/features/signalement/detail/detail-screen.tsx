@@ -112,10 +112,11 @@ export function DetailScreen({ signalement: s }: { signalement: SignalementDto }
 
   const save = form.handleSubmit(async (values) => {
     const patch = patchFrom(initial, values);
-    // On a conflict the dialog decides; the location waits for the next save.
+    // On a conflict the dialog decides; the location waits for the next save. A patch kept in the outbox
+    // is followed there by the location (docs/decisions/0048-offline-store.md).
     if (!isPatchEmpty(patch)) {
       const sent = await send(patch);
-      if (sent !== true) return;
+      if (sent === false) return;
     }
     await location.save();
     refresh();
@@ -129,7 +130,7 @@ export function DetailScreen({ signalement: s }: { signalement: SignalementDto }
     // Changed again meanwhile: `send` shows the new values in the dialog instead.
     const sent = await send(conflict.patch);
     if (sent !== false) setConflict(null);
-    if (sent === true) {
+    if (sent !== false) {
       await location.save();
       refresh();
     }
@@ -188,7 +189,7 @@ export function DetailScreen({ signalement: s }: { signalement: SignalementDto }
             <ClassificationPanel signalement={s} />
             <MetadataCard signalement={s} />
             {s.canAssign && <AssigneesCard signalement={s} />}
-            <NotesCard code={code} />
+            <NotesCard code={code} anonymous={s.isAnonyme} />
             <EvidenceCard code={code} />
             <HistoriquePanel code={code} />
           </div>

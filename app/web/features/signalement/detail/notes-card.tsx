@@ -14,7 +14,8 @@ import { TextareaField } from '#web/components/ui/form-field';
 import { Loading } from '#web/components/ui/loading';
 import { PencilIcon, TrashIcon } from '#web/components/ui/more-icons';
 import { useToast } from '#web/components/ui/toast';
-import { isQueued, QUEUED_MESSAGE } from '#web/lib/offline/queued';
+import { anonymityContext } from '#web/lib/offline/procedures';
+import { isQueued, neverKeptMessage, QUEUED_MESSAGE } from '#web/lib/offline/queued';
 import { serverMessage } from '#web/lib/errors';
 import { formatDateTime } from '#web/lib/format';
 import { useTRPC } from '#web/lib/trpc';
@@ -58,7 +59,14 @@ function useNow(stepMs = 30_000): number {
   return now;
 }
 
-export function NotesCard({ code }: { code: string }) {
+export function NotesCard({
+  code,
+  anonymous,
+}: {
+  code: string;
+  /** Whether the report is anonymous: its notes are then never kept on the device (offline, they wait here). */
+  anonymous: boolean;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const toast = useToast();
@@ -68,23 +76,33 @@ export function NotesCard({ code }: { code: string }) {
   const now = useNow();
   const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<NoteDto | null>(null);
+  // Why the new note was neither saved nor kept (a note of an anonymous report, offline); its text stays.
+  const [notice, setNotice] = useState<string | null>(null);
 
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: listOptions.queryKey });
     refreshReport();
   };
   const failed = (fallback: string) => (error: unknown) => {
-    if (!isQueued(error)) toast.error(fallback, { description: serverMessage(error, '') || undefined });
+    if (!isQueued(error) && !neverKeptMessage(error))
+      toast.error(fallback, { description: serverMessage(error, '') || undefined });
   };
-  const create = useMutation(trpc.notes.create.mutationOptions({ onError: failed(NOTES_TEXT.failed) }));
+  const create = useMutation(
+    trpc.notes.create.mutationOptions({
+      onError: failed(NOTES_TEXT.failed),
+      trpc: { context: anonymityContext(anonymous) },
+    }),
+  );
   const update = useMutation(trpc.notes.update.mutationOptions({ onError: failed(NOTES_TEXT.failed) }));
   const remove = useMutation(trpc.notes.delete.mutationOptions({ onError: failed(NOTES_TEXT.deleteFailed) }));
 
   const form = useForm<NoteInput>({ resolver: zodResolver(noteSchema), defaultValues: { texte: '' } });
   const add = form.handleSubmit(async (values) => {
+    setNotice(null);
     try {
       await create.mutateAsync({ signalement: code, texte: values.texte });
     } catch (error) {
+      setNotice(neverKeptMessage(error));
       // Kept in the outbox (docs/decisions/0048-offline-store.md): it is sent when the link returns.
       if (!isQueued(error)) throw error;
       form.reset({ texte: '' });
@@ -213,6 +231,11 @@ export function NotesCard({ code }: { code: string }) {
                 rows={3}
                 maxLength={NOTE_MAX_LENGTH}
               />
+              {notice && (
+                <p role="alert" className="alert alert-warning alert-soft text-sm" data-testid="note-notice">
+                  {notice}
+                </p>
+              )}
               {/* Beside the field, not as its hint: the kit's hint line does not wrap. */}
               <div className="flex flex-wrap items-start justify-between gap-2">
                 <p className="min-w-0 flex-1 text-xs text-base-content/70">{NOTES_TEXT.hint}</p>

@@ -19,6 +19,8 @@ export interface PersonDialogProps<TItem, TValues> {
   /** null: closed; 'new': adding; a person: editing it. */
   target: TItem | 'new' | null;
   pending: boolean;
+  /** Why the last submission was neither saved nor kept (shown in the form, whose values stay). */
+  notice?: string | null;
   onClose: () => void;
   onSubmit: (values: TValues) => void;
 }
@@ -135,7 +137,13 @@ export interface PersonKind<TItem, TInput extends FieldValues, TValues> {
 export function personDialog<TItem, TInput extends FieldValues, TValues>(
   kind: PersonKind<TItem, TInput, TValues>,
 ) {
-  return function PersonDialog({ target, pending, onClose, onSubmit }: PersonDialogProps<TItem, TValues>) {
+  return function PersonDialog({
+    target,
+    pending,
+    notice,
+    onClose,
+    onSubmit,
+  }: PersonDialogProps<TItem, TValues>) {
     return (
       <Dialog
         open={target !== null}
@@ -149,6 +157,7 @@ export function personDialog<TItem, TInput extends FieldValues, TValues>(
             kind={kind}
             item={target === 'new' ? null : target}
             pending={pending}
+            notice={notice}
             onClose={onClose}
             onSubmit={onSubmit}
           />
@@ -163,6 +172,7 @@ function PersonForm<TItem, TInput extends FieldValues, TValues>({
   kind,
   item,
   pending,
+  notice,
   onClose,
   onSubmit,
 }: {
@@ -170,6 +180,7 @@ function PersonForm<TItem, TInput extends FieldValues, TValues>({
   /** null when adding. */
   item: TItem | null;
   pending: boolean;
+  notice?: string | null;
   onClose: () => void;
   onSubmit: (values: TValues) => void;
 }) {
@@ -189,6 +200,11 @@ function PersonForm<TItem, TInput extends FieldValues, TValues>({
           (!field.visible || field.visible(values)) && (
             <Fragment key={field.name}>{field.render(form.control)}</Fragment>
           ),
+      )}
+      {notice && (
+        <p role="alert" className="alert alert-warning alert-soft text-sm" data-testid="person-notice">
+          {notice}
+        </p>
       )}
       <DialogFooter pending={pending} onCancel={onClose} submitLabel="Enregistrer" />
     </Form>

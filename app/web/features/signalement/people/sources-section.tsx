@@ -3,6 +3,8 @@ import { OTHERS_CODE } from '#shared/constants';
 import type { SignalementDto, SourceDto } from '#shared/dto/signalements';
 import { Switch } from '#web/components/ui/switch';
 import { useToast } from '#web/components/ui/toast';
+import { anonymityContext } from '#web/lib/offline/procedures';
+import { isQueued, QUEUED_MESSAGE } from '#web/lib/offline/queued';
 import { useTRPC } from '#web/lib/trpc';
 import { serverMessage } from '#web/lib/errors';
 import { YesNo } from '../detail/detail-card';
@@ -52,6 +54,8 @@ export function SourcesSection({
     items: (list) => list.sources,
     router: trpc.sources,
     texts: T,
+    // A source of an anonymous report is never kept on the device (docs/decisions/0048-offline-store.md).
+    createContext: anonymityContext(isAnonyme),
   });
   const anonymous = useMutation(
     trpc.signalements.update.mutationOptions({
@@ -61,8 +65,15 @@ export function SourcesSection({
         toast.success(saved.isAnonyme ? TOASTS.anonymousOn : TOASTS.anonymousOff);
         refresh();
       },
-      onError: (error) =>
-        toast.error(TOASTS.anonymousFailed, { description: serverMessage(error, '') || undefined }),
+      onError: (error, sent) => {
+        // Kept in the outbox: applied, it moves the report one version on (as the page's save does).
+        if (isQueued(error)) {
+          if (sent.expectedVersion !== undefined) version?.set(sent.expectedVersion + 1);
+          toast.info(QUEUED_MESSAGE);
+          return;
+        }
+        toast.error(TOASTS.anonymousFailed, { description: serverMessage(error, '') || undefined });
+      },
     }),
   );
 

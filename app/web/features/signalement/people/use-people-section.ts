@@ -10,7 +10,7 @@ import {
 import { useEffect, useState } from 'react';
 import { useToast } from '#web/components/ui/toast';
 import { serverMessage } from '#web/lib/errors';
-import { isQueued, QUEUED_MESSAGE } from '#web/lib/offline/queued';
+import { isQueued, neverKeptMessage, QUEUED_MESSAGE } from '#web/lib/offline/queued';
 import { TOASTS } from '../labels';
 import { useReportRefresh } from './use-report-refresh';
 
@@ -24,7 +24,11 @@ export interface PeopleTexts {
 
 /** What this hook reads of a tRPC mutation procedure (the options also carry the callbacks given). */
 interface MutationProcedure<TInput> {
-  mutationOptions: (opts: { onSuccess: () => void; onError: (error: unknown) => void }) => {
+  mutationOptions: (opts: {
+    onSuccess: () => void;
+    onError: (error: unknown) => void;
+    trpc?: { context?: Record<string, unknown> };
+  }) => {
     mutationKey?: MutationKey;
     mutationFn?: MutationFunction<unknown, TInput>;
   };
@@ -46,6 +50,8 @@ export interface PeopleSectionOptions<TItem, TList, TValues, TListError, TKey ex
   items: (list: TList) => readonly TItem[];
   router: PeopleMutations<TValues>;
   texts: PeopleTexts;
+  /** The tRPC context of the creation (a source's: whether its report is anonymous, web/lib/offline). */
+  createContext?: Record<string, unknown>;
 }
 
 /**
@@ -64,11 +70,18 @@ export function usePeopleSection<
   items,
   router,
   texts,
+  createContext,
 }: PeopleSectionOptions<TItem, TList, TValues, TListError, TKey>) {
   const queryClient = useQueryClient();
   const toast = useToast();
   const refreshReport = useReportRefresh(code);
   const [target, setTarget] = useState<TItem | 'new' | null>(null);
+  // Why the open dialog's change could not be saved nor kept (a source of an anonymous report, offline).
+  const [notice, setNotice] = useState<string | null>(null);
+  const open = (next: TItem | 'new' | null) => {
+    setNotice(null);
+    setTarget(next);
+  };
   const list = useQuery(listOptions);
 
   useEffect(() => {
@@ -83,18 +96,28 @@ export function usePeopleSection<
     // Kept in the outbox (docs/decisions/0048-offline-store.md): the dialog closes as after a save.
     if (isQueued(error)) {
       toast.info(QUEUED_MESSAGE);
-      setTarget(null);
+      open(null);
+      return;
+    }
+    // Never kept on the device (docs/decisions/0048-offline-store.md): the dialog stays open with what was typed.
+    const neverKept = neverKeptMessage(error);
+    if (neverKept) {
+      setNotice(neverKept);
       return;
     }
     toast.error(TOASTS.updateFailed, { description: serverMessage(error, '') || undefined });
   };
   const onSaved = (message: string) => () => {
     toast.success(message);
-    setTarget(null);
+    open(null);
     refresh();
   };
   const create = useMutation(
-    router.create.mutationOptions({ onSuccess: onSaved(texts.added), onError: failed }),
+    router.create.mutationOptions({
+      onSuccess: onSaved(texts.added),
+      onError: failed,
+      ...(createContext ? { trpc: { context: createContext } } : {}),
+    }),
   );
   const update = useMutation(
     router.update.mutationOptions({ onSuccess: onSaved(texts.updated), onError: failed }),
@@ -122,15 +145,16 @@ export function usePeopleSection<
       items: list.data && items(list.data),
       loading: list.isPending,
       addLabel: 'Ajouter',
-      onAdd: () => setTarget('new'),
-      onEdit: (item: TItem) => setTarget(item),
+      onAdd: () => open('new'),
+      onEdit: (item: TItem) => open(item),
       onDelete: (item: TItem) => remove.mutateAsync({ code: item.code }).catch(() => undefined),
     },
     /** Spread on the kind's dialog. */
     dialog: {
       target,
       pending: create.isPending || update.isPending,
-      onClose: () => setTarget(null),
+      notice,
+      onClose: () => open(null),
       onSubmit: submit,
     },
   };
