@@ -3,10 +3,12 @@ import { Link, useLocation, useSearch } from 'wouter';
 import { myCasesPath } from '#web/features/signalement/list/list-url';
 import { useWhoAmI } from '#web/features/auth/use-who-am-i';
 import { FILTRES_TEXT } from '#web/features/filtres/filtres-text';
+import { OFFLINE_TEXT } from '#web/features/offline/offline-text';
 import { ManageFiltersDialog } from '#web/features/filtres/manage-filters-dialog';
 import { SavedFilterItems } from '#web/features/filtres/saved-filter-items';
 import { activeFiltre, currentRequete } from '#web/features/filtres/saved-filters';
 import { useSavedFilters } from '#web/features/filtres/use-saved-filters';
+import { useOutbox } from '#web/lib/offline/hooks';
 import { isAdmin } from '#web/lib/role';
 import {
   BuildingIcon,
@@ -131,6 +133,8 @@ function SidebarContent({ collapsed, onNavigate }: { collapsed: boolean; onNavig
   const [confirmLogout, setConfirmLogout] = useState(false);
   const [managing, setManaging] = useState(false);
   const saved = useSavedFilters();
+  // Changes still waiting leave the device with the session (docs/decisions/0048-offline-store.md).
+  const waiting = useOutbox().length;
 
   // « Mes dossiers » is the list filtered on me (docs/decisions/0028); it, not the list, is highlighted then.
   const myCases: NavItemDef | null = whoAmI.user
@@ -205,7 +209,17 @@ function SidebarContent({ collapsed, onNavigate }: { collapsed: boolean; onNavig
       <ConfirmDialog
         open={confirmLogout}
         title="Êtes-vous sûr de vouloir vous déconnecter ?"
-        description="Votre session actuelle sera terminée et vous devrez vous reconnecter pour accéder au tableau de bord."
+        description={
+          <>
+            Votre session actuelle sera terminée et vous devrez vous reconnecter pour accéder au tableau de
+            bord.
+            {waiting > 0 && (
+              <span className="mt-2 block font-medium text-error" data-testid="logout-pending">
+                {OFFLINE_TEXT.lostAtLogout(waiting)} {OFFLINE_TEXT.reconnectFirst(waiting)}
+              </span>
+            )}
+          </>
+        }
         cancelLabel="Annuler"
         confirmLabel="Confirmer"
         data-testid="logout-dialog"

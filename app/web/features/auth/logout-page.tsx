@@ -19,12 +19,13 @@ export default function LogoutPage() {
     if (started.current) return;
     started.current = true;
     // Without a session the server answers UNAUTHORIZED: the user is logged out either way.
-    // The offline store leaves the device with the session (docs/decisions/0048-offline-store.md).
-    void wipeOffline();
+    // The offline store leaves the device with the session (docs/decisions/0048-offline-store.md), the
+    // changes still waiting with it: the log-out confirmation said how many.
+    void wipeOffline('logout');
     mutate(undefined, {
       onSettled() {
         queryClient.clear();
-        void wipeOffline().finally(() => navigate('/login', { replace: true }));
+        void wipeOffline('logout').finally(() => navigate('/login', { replace: true }));
       },
     });
   }, [mutate, navigate, queryClient]);
