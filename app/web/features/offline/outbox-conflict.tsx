@@ -47,8 +47,11 @@ export function OutboxConflict({
     if (!update) return;
     redoOnReport(update.code, update.patch);
     void outbox.discard(entry.id);
-    // The page waits for the report as the server has it now (the kept copy is the one before the conflict).
-    await queryClient.resetQueries({ queryKey: trpc.signalements.get.queryKey({ code: update.code }) });
+    // The page waits for the report as the server has it now (the kept copy is the one before the conflict);
+    // offline (the link dropped again) it shows the kept copy, and a save there waits and is checked again.
+    const reportQuery = { queryKey: trpc.signalements.get.queryKey({ code: update.code }) };
+    if (navigator.onLine) await queryClient.resetQueries(reportQuery);
+    else void queryClient.invalidateQueries(reportQuery);
     onOpened();
     navigate(`/signalement/detail/${encodeURIComponent(update.code)}`);
   };
