@@ -166,9 +166,25 @@ describe('offline changes that cannot go as they are', () => {
     const violations = await seriousViolations(page);
     expect(violations, describeViolations(violations)).toEqual([]);
     await dialog.getByRole('button', { name: 'Annuler' }).click();
+    await expect.poll(() => dialog.isVisible()).toBe(false);
 
-    // Cancelled: the changes still wait, and go once the link is back.
+    // Cancelled: the changes still wait. The link is back but their requests still fail on the network.
+    await page.route('**/trpc/signalements.update**', (route) => route.abort('failed'));
     await page.context().setOffline(false);
+    // /logout reached without the menu's confirmation (a link, an address): the page asks the same.
+    await page.evaluate(() => window.history.pushState(null, '', '/admin/logout'));
+    await dialog.waitFor();
+    expect(await dialog.getByTestId('logout-pending').textContent()).toBe(
+      '2 modifications en attente ne sont pas encore envoyées : elles seront perdues si vous vous déconnectez. ' +
+        'Annulez et attendez le retour de la connexion pour les envoyer.',
+    );
+    await dialog.getByRole('button', { name: 'Annuler' }).click();
+    await page.getByTestId('detail-description').waitFor();
+    expect(await indicator(page).textContent()).toBe('2 modifications en attente');
+
+    // The requests go through again: both changes reach the server, in order.
+    await page.unroute('**/trpc/signalements.update**');
+    await page.evaluate(() => window.dispatchEvent(new Event('online')));
     await expect.poll(() => indicator(page).count()).toBe(0);
     expect(await serverDescription(page, code)).toBe('Seconde modification hors ligne');
 

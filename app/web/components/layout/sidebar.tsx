@@ -3,12 +3,11 @@ import { Link, useLocation, useSearch } from 'wouter';
 import { myCasesPath } from '#web/features/signalement/list/list-url';
 import { useWhoAmI } from '#web/features/auth/use-who-am-i';
 import { FILTRES_TEXT } from '#web/features/filtres/filtres-text';
-import { OFFLINE_TEXT } from '#web/features/offline/offline-text';
+import { LOGOUT_CONFIRMED, LogoutConfirmDialog } from '#web/features/auth/logout-confirm-dialog';
 import { ManageFiltersDialog } from '#web/features/filtres/manage-filters-dialog';
 import { SavedFilterItems } from '#web/features/filtres/saved-filter-items';
 import { activeFiltre, currentRequete } from '#web/features/filtres/saved-filters';
 import { useSavedFilters } from '#web/features/filtres/use-saved-filters';
-import { useOutbox } from '#web/lib/offline/hooks';
 import { isAdmin } from '#web/lib/role';
 import {
   BuildingIcon,
@@ -23,7 +22,6 @@ import {
   UsersIcon,
   WebhookIcon,
 } from '../icons';
-import { ConfirmDialog } from '../ui/confirm-dialog';
 import { useSidebar } from './sidebar-context';
 
 export const SIDEBAR_ID = 'app-sidebar';
@@ -133,8 +131,6 @@ function SidebarContent({ collapsed, onNavigate }: { collapsed: boolean; onNavig
   const [confirmLogout, setConfirmLogout] = useState(false);
   const [managing, setManaging] = useState(false);
   const saved = useSavedFilters();
-  // Changes still waiting leave the device with the session (docs/decisions/0048-offline-store.md).
-  const waiting = useOutbox().length;
 
   // « Mes dossiers » is the list filtered on me (docs/decisions/0028); it, not the list, is highlighted then.
   const myCases: NavItemDef | null = whoAmI.user
@@ -206,28 +202,13 @@ function SidebarContent({ collapsed, onNavigate }: { collapsed: boolean; onNavig
       </div>
 
       <ManageFiltersDialog open={managing} filtres={saved.filtres} onClose={() => setManaging(false)} />
-      <ConfirmDialog
+      <LogoutConfirmDialog
         open={confirmLogout}
-        title="Êtes-vous sûr de vouloir vous déconnecter ?"
-        description={
-          <>
-            Votre session actuelle sera terminée et vous devrez vous reconnecter pour accéder au tableau de
-            bord.
-            {waiting > 0 && (
-              <span className="mt-2 block font-medium text-error" data-testid="logout-pending">
-                {OFFLINE_TEXT.lostAtLogout(waiting)} {OFFLINE_TEXT.reconnectFirst(waiting)}
-              </span>
-            )}
-          </>
-        }
-        cancelLabel="Annuler"
-        confirmLabel="Confirmer"
-        data-testid="logout-dialog"
         onCancel={() => setConfirmLogout(false)}
         onConfirm={() => {
           setConfirmLogout(false);
           onNavigate?.();
-          navigate('/logout');
+          navigate('/logout', { state: LOGOUT_CONFIRMED });
         }}
       />
     </div>

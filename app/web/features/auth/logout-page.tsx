@@ -1,14 +1,34 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { Loading } from '#web/components/ui/loading';
-import { wipeOffline } from '#web/lib/offline/runtime';
+import { outbox, wipeOffline } from '#web/lib/offline/runtime';
 import { useTRPC } from '#web/lib/trpc';
 import { usePageTitle } from '#web/lib/use-page-title';
+import { logoutConfirmed, LogoutConfirmDialog } from './logout-confirm-dialog';
 
-/** /logout: ends the session, forgets every cached answer of this user, then shows the login page. */
+/**
+ * /logout: ends the session, forgets every cached answer of this user, then shows the login page. Reached
+ * without the menu's confirmation (an address typed, a link) while changes still wait on this device, it
+ * asks first, saying how many would be lost (docs/decisions/0048-offline-store.md).
+ */
 export default function LogoutPage() {
   usePageTitle('Déconnexion');
+  const [, navigate] = useLocation();
+  const [confirmed, setConfirmed] = useState(
+    () => outbox.size === 0 || logoutConfirmed(window.history.state),
+  );
+  if (confirmed) return <LoggingOut />;
+  return (
+    <LogoutConfirmDialog
+      open
+      onConfirm={() => setConfirmed(true)}
+      onCancel={() => (window.history.length > 1 ? window.history.back() : navigate('/', { replace: true }))}
+    />
+  );
+}
+
+function LoggingOut() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
