@@ -55,7 +55,7 @@ export const queryClient: QueryClient = new QueryClient({
       // session is known and past its second factor, wiped when there is no session any more.
       if (!matchQuery(trpc.auth.session.queryFilter(), query)) return;
       const user = data as WhoAmI | null;
-      if (user === null) void wipeOffline();
+      if (user === null) void wipeOffline('session-ended');
       else if (!user.twoFactor) void adoptSessionKey(user.code);
     },
     onError(error, query) {
@@ -63,7 +63,7 @@ export const queryClient: QueryClient = new QueryClient({
       // session again makes the guard send the user to /login (auth.session answers null).
       const session = trpc.auth.session.queryFilter();
       if (errorCode(error) === 'UNAUTHORIZED' && !matchQuery(session, query)) {
-        void wipeOffline();
+        void wipeOffline('session-ended');
         void queryClient.invalidateQueries(session);
       }
     },

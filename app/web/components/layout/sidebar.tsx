@@ -3,6 +3,7 @@ import { Link, useLocation, useSearch } from 'wouter';
 import { myCasesPath } from '#web/features/signalement/list/list-url';
 import { useWhoAmI } from '#web/features/auth/use-who-am-i';
 import { FILTRES_TEXT } from '#web/features/filtres/filtres-text';
+import { LOGOUT_CONFIRMED, LogoutConfirmDialog } from '#web/features/auth/logout-confirm-dialog';
 import { ManageFiltersDialog } from '#web/features/filtres/manage-filters-dialog';
 import { SavedFilterItems } from '#web/features/filtres/saved-filter-items';
 import { activeFiltre, currentRequete } from '#web/features/filtres/saved-filters';
@@ -21,7 +22,6 @@ import {
   UsersIcon,
   WebhookIcon,
 } from '../icons';
-import { ConfirmDialog } from '../ui/confirm-dialog';
 import { useSidebar } from './sidebar-context';
 
 export const SIDEBAR_ID = 'app-sidebar';
@@ -202,18 +202,13 @@ function SidebarContent({ collapsed, onNavigate }: { collapsed: boolean; onNavig
       </div>
 
       <ManageFiltersDialog open={managing} filtres={saved.filtres} onClose={() => setManaging(false)} />
-      <ConfirmDialog
+      <LogoutConfirmDialog
         open={confirmLogout}
-        title="Êtes-vous sûr de vouloir vous déconnecter ?"
-        description="Votre session actuelle sera terminée et vous devrez vous reconnecter pour accéder au tableau de bord."
-        cancelLabel="Annuler"
-        confirmLabel="Confirmer"
-        data-testid="logout-dialog"
         onCancel={() => setConfirmLogout(false)}
         onConfirm={() => {
           setConfirmLogout(false);
           onNavigate?.();
-          navigate('/logout');
+          navigate('/logout', { state: LOGOUT_CONFIRMED });
         }}
       />
     </div>

@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useSyncExternalStore } from 'react';
 import { useForm } from 'react-hook-form';
 import { Redirect, useLocation, useSearch } from 'wouter';
 import type { z } from 'zod';
@@ -8,7 +9,9 @@ import { ShieldAlertIcon } from '#web/components/icons';
 import { Form, SubmitButton } from '#web/components/ui/form-actions';
 import { TextField } from '#web/components/ui/form-field';
 import { Loading } from '#web/components/ui/loading';
+import { OFFLINE_TEXT } from '#web/features/offline/offline-text';
 import { serverMessage } from '#web/lib/errors';
+import { clearUnsent, subscribeUnsent, unsentCount } from '#web/lib/offline/unsent-notice';
 import { useTRPC } from '#web/lib/trpc';
 import { usePageTitle } from '#web/lib/use-page-title';
 import { keepReturn, returnPathFrom } from './return-path';
@@ -42,10 +45,22 @@ export default function LoginPage() {
               Connectez-vous pour accéder au suivi des signalements.
             </p>
           </div>
+          <UnsentNotice />
           <LoginForm />
         </div>
       </div>
     </main>
+  );
+}
+
+/** Changes that waited on this device when the session ended, wiped with it: how many (docs/decisions/0048). */
+function UnsentNotice() {
+  const lost = useSyncExternalStore(subscribeUnsent, unsentCount);
+  if (lost === 0) return null;
+  return (
+    <div role="alert" className="alert alert-warning alert-soft" data-testid="login-unsent">
+      <span>{OFFLINE_TEXT.lostAtSessionEnd(lost)}</span>
+    </div>
   );
 }
 
@@ -63,6 +78,7 @@ function LoginForm() {
   const login = useMutation(
     trpc.auth.login.mutationOptions({
       onSuccess(user) {
+        clearUnsent(); // Told on this page; the next session starts afresh.
         // Fill the cache first: the guard of /dashboard must not see the "no session" error of a moment ago.
         queryClient.setQueryData(trpc.auth.session.queryKey(), user);
         void queryClient.invalidateQueries(trpc.auth.session.queryFilter());

@@ -1,14 +1,34 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { Loading } from '#web/components/ui/loading';
-import { wipeOffline } from '#web/lib/offline/runtime';
+import { outbox, wipeOffline } from '#web/lib/offline/runtime';
 import { useTRPC } from '#web/lib/trpc';
 import { usePageTitle } from '#web/lib/use-page-title';
+import { logoutConfirmed, LogoutConfirmDialog } from './logout-confirm-dialog';
 
-/** /logout: ends the session, forgets every cached answer of this user, then shows the login page. */
+/**
+ * /logout: ends the session, forgets every cached answer of this user, then shows the login page. Reached
+ * without the menu's confirmation (an address typed, a link) while changes still wait on this device, it
+ * asks first, saying how many would be lost (docs/decisions/0048-offline-store.md).
+ */
 export default function LogoutPage() {
   usePageTitle('Déconnexion');
+  const [, navigate] = useLocation();
+  const [confirmed, setConfirmed] = useState(
+    () => outbox.size === 0 || logoutConfirmed(window.history.state),
+  );
+  if (confirmed) return <LoggingOut />;
+  return (
+    <LogoutConfirmDialog
+      open
+      onConfirm={() => setConfirmed(true)}
+      onCancel={() => (window.history.length > 1 ? window.history.back() : navigate('/', { replace: true }))}
+    />
+  );
+}
+
+function LoggingOut() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
@@ -19,12 +39,13 @@ export default function LogoutPage() {
     if (started.current) return;
     started.current = true;
     // Without a session the server answers UNAUTHORIZED: the user is logged out either way.
-    // The offline store leaves the device with the session (docs/decisions/0048-offline-store.md).
-    void wipeOffline();
+    // The offline store leaves the device with the session (docs/decisions/0048-offline-store.md), the
+    // changes still waiting with it: the log-out confirmation said how many.
+    void wipeOffline('logout');
     mutate(undefined, {
       onSettled() {
         queryClient.clear();
-        void wipeOffline().finally(() => navigate('/login', { replace: true }));
+        void wipeOffline('logout').finally(() => navigate('/login', { replace: true }));
       },
     });
   }, [mutate, navigate, queryClient]);

@@ -6,6 +6,7 @@ import { useOutbox } from '#web/lib/offline/hooks';
 import { describeChange } from '#web/lib/offline/procedures';
 import { outbox } from '#web/lib/offline/runtime';
 import { OFFLINE_TEXT } from './offline-text';
+import { OutboxConflict } from './outbox-conflict';
 
 /** « N modifications en attente » in the top bar, opening the panel of the outbox; nothing when empty. */
 export function OutboxIndicator() {
@@ -59,18 +60,32 @@ export function OutboxIndicator() {
                   <p className="text-sm text-error" role="alert">
                     {OFFLINE_TEXT.refused} : {entry.refused}
                   </p>
-                  <div className="mt-2 flex gap-2">
-                    <button type="button" className="btn btn-sm" onClick={() => void outbox.retry(entry.id)}>
-                      {OFFLINE_TEXT.retry}
-                    </button>
-                    <button
-                      type="button"
-                      className="btn btn-sm btn-error btn-outline"
-                      onClick={() => setDiscarding(entry.id)}
-                    >
-                      {OFFLINE_TEXT.discard}
-                    </button>
-                  </div>
+                  {entry.conflict ? (
+                    // A stale edit: sending it again would be refused again; it is redone or given up.
+                    <OutboxConflict
+                      entry={entry}
+                      conflict={entry.conflict}
+                      onDiscard={() => setDiscarding(entry.id)}
+                      onOpened={() => setOpen(false)}
+                    />
+                  ) : (
+                    <div className="mt-2 flex gap-2">
+                      <button
+                        type="button"
+                        className="btn btn-sm"
+                        onClick={() => void outbox.retry(entry.id)}
+                      >
+                        {OFFLINE_TEXT.retry}
+                      </button>
+                      <button
+                        type="button"
+                        className="btn btn-sm btn-error btn-outline"
+                        onClick={() => setDiscarding(entry.id)}
+                      >
+                        {OFFLINE_TEXT.discard}
+                      </button>
+                    </div>
+                  )}
                 </>
               )}
             </li>

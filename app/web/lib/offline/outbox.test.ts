@@ -125,11 +125,31 @@ describe('outbox', () => {
     expect(outbox.size).toBe(0);
   });
 
-  it('tells when the session ended, and keeps the entry', async () => {
-    const { outbox, onSessionEnded } = await setup(() => ({ kind: 'unauthenticated' }));
+  it('tells when the session ended and sends nothing more (the runtime then wipes the store)', async () => {
+    const { outbox, sent, onSessionEnded } = await setup(() => ({ kind: 'unauthenticated' }));
     await outbox.enqueue('signalements.create', {}, 'k1');
+    await outbox.enqueue('notes.create', {}, 'k2');
     await outbox.flush();
     expect(onSessionEnded).toHaveBeenCalledOnce();
+    // The first 401 stops the queue: the next entry is not sent into an ended session. Whether the entries
+    // stay is the runtime's choice: it wipes them with the store and tells how many (runtime.test.ts).
+    expect(sent.map((s) => s.key)).toEqual(['k1']);
+  });
+
+  it('keeps a stale edit’s conflict with the refused entry, in the store, until it is discarded', async () => {
+    const conflict = {
+      version: 5,
+      champs: [{ champ: 'description', valeurActuelle: 'Serveur', votreValeur: 'Hors ligne' }],
+    };
+    const { store, outbox } = await setup(() => ({ kind: 'refused', message: 'Conflit.', conflict }));
+    await outbox.enqueue('signalements.update', { code: 'X', patch: { description: 'Hors ligne' } }, 'k1');
+    await outbox.flush();
+    expect(outbox.list()[0]).toMatchObject({ refused: 'Conflit.', conflict });
+    const reopened = new Outbox({ store, send: () => Promise.resolve({ kind: 'sent' }) });
+    await reopened.load();
+    expect(reopened.list()[0]).toMatchObject({ refused: 'Conflit.', conflict });
+    await reopened.discard(reopened.list()[0]!.id);
+    expect(await store.ids('outbox')).toEqual([]);
   });
 
   it('waits the first delay for a change whose request just failed on the network', async () => {

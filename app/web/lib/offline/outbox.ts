@@ -4,7 +4,11 @@
 // refusing the change (4xx) stops that entry with the server's French message until the user retries or
 // discards it, and the entries after it wait: a later change may depend on it (a person added to a report
 // whose change was refused), so none jumps the queue.
+import type { EditConflictDto } from '#shared/dto/edit-conflict';
 import type { OfflineStore } from './store';
+
+/** An edit refused as stale (409): the report's version now and, per field sent, both values. */
+export type OutboxConflict = Pick<EditConflictDto, 'version' | 'champs'>;
 
 export interface OutboxEntry {
   id: string;
@@ -18,15 +22,17 @@ export interface OutboxEntry {
   nextAt: number;
   /** The server refused it: its French message. The entry waits for Réessayer or Abandonner. */
   refused?: string;
+  /** The refusal was an edit conflict: its fields, kept (encrypted) with the entry for the panel. */
+  conflict?: OutboxConflict;
 }
 
 export type SendOutcome =
   | { kind: 'sent' }
   /** No answer (offline, cut connection) or a server failure (5xx): try again later. */
   | { kind: 'retry' }
-  /** The server answered no (4xx) with this French message. */
-  | { kind: 'refused'; message: string }
-  /** The session ended: nothing can be sent, the store goes. */
+  /** The server answered no (4xx) with this French message (and, for a stale edit, the conflict). */
+  | { kind: 'refused'; message: string; conflict?: OutboxConflict }
+  /** The session ended (401): nothing can be sent; the runtime wipes the store, entries included. */
   | { kind: 'unauthenticated' };
 
 export type Send = (entry: OutboxEntry) => Promise<SendOutcome>;
@@ -42,7 +48,7 @@ export interface OutboxOptions {
   store: OfflineStore;
   send: Send;
   now?: () => number;
-  /** The session ended while sending: wipe everything. */
+  /** The session ended while sending: nothing more is sent; the runtime wipes the store (and says so). */
   onSessionEnded?: () => void;
   setTimer?: (fn: () => void, ms: number) => unknown;
   clearTimer?: (timer: unknown) => void;
@@ -167,7 +173,8 @@ export class Outbox {
       }
       const attempt = head.attempt + 1;
       if (outcome.kind === 'refused') {
-        await this.save({ ...head, attempt, refused: outcome.message });
+        const conflict = outcome.conflict ? { conflict: outcome.conflict } : {};
+        await this.save({ ...head, attempt, refused: outcome.message, ...conflict });
         return;
       }
       const delay = backoffDelay(attempt);
@@ -196,7 +203,7 @@ export class Outbox {
   async retry(id: string): Promise<void> {
     const entry = this.entries.find((e) => e.id === id);
     if (!entry) return;
-    const { refused: _refused, ...rest } = entry;
+    const { refused: _refused, conflict: _conflict, ...rest } = entry;
     await this.save({ ...rest, nextAt: this.now() });
     await this.flush(true);
   }

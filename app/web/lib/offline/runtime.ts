@@ -1,16 +1,22 @@
 // The offline store of this tab (docs/decisions/0048-offline-store.md): opened at start, given the session's
-// key once the session is known, wiped at log-out and when the session ends; the outbox that uses it, sent at
-// start, when the link comes back, and on its backoff timer.
+// key once the session is known, wiped at log-out and when the session ends (the changes still waiting go
+// with it: at log-out after the confirmation said how many, at the session's end told on the log-in page);
+// the outbox that uses it, sent at start, when the link comes back, and on its backoff timer.
 import type { QueryClient } from '@tanstack/react-query';
 import { createTRPCUntypedClient, httpLink, TRPCClientError } from '@trpc/client';
 import { IDEMPOTENT_CREATES } from '#shared/constants';
+import { editConflictOf } from '#web/features/signalement/detail/edit-conflict';
 import { persistCurrent, persistQueries, restoreQueries } from './cache';
 import { indexedDbBackend } from './idb-backend';
 import { Outbox, type OutboxEntry, type SendOutcome } from './outbox';
 import { memoryBackend, OfflineStore } from './store';
+import { noteUnsent } from './unsent-notice';
 
 export const offlineStore = new OfflineStore(
   typeof indexedDB === 'undefined' ? memoryBackend() : indexedDbBackend(),
+  Date.now,
+  // A kept key past its session's expiry, or another session's store: its waiting changes are told.
+  noteUnsent,
 );
 
 const withCookie = (url: URL | RequestInfo, options?: RequestInit) =>
@@ -47,7 +53,8 @@ export const isNetworkFailure = (error: unknown): boolean =>
 
 let onSent: (entry: OutboxEntry) => void = () => undefined;
 
-async function send(entry: OutboxEntry): Promise<SendOutcome> {
+/** Sends one entry again (exported for its unit test): what the outbox keeps of the answer. */
+export async function send(entry: OutboxEntry): Promise<SendOutcome> {
   try {
     await replayClient.mutation(entry.procedure, entry.input, {
       context: idempotent.has(entry.procedure) ? { idempotencyKey: entry.idempotencyKey } : {},
@@ -59,7 +66,13 @@ async function send(entry: OutboxEntry): Promise<SendOutcome> {
     if (status === 401) return { kind: 'unauthenticated' };
     if (status !== null && status >= 400 && status < 500) {
       const message = error instanceof Error && error.message.trim() ? error.message : REFUSED_FALLBACK;
-      return { kind: 'refused', message: status === 413 ? REFUSED_FALLBACK : message };
+      // A stale edit (409): its fields and both values stay with the entry, for the panel to show.
+      const conflict = status === 409 ? editConflictOf(error) : null;
+      return {
+        kind: 'refused',
+        message: status === 413 ? REFUSED_FALLBACK : message,
+        ...(conflict ? { conflict } : {}),
+      };
     }
     return { kind: 'retry' };
   }
@@ -68,7 +81,12 @@ async function send(entry: OutboxEntry): Promise<SendOutcome> {
 export const outbox = new Outbox({
   store: offlineStore,
   send,
-  onSessionEnded: () => void wipeOffline(),
+  onSessionEnded: () => {
+    // The guard then asks for the session again, finds none and shows the log-in page with the notice.
+    void wipeOffline('session-ended').then(() =>
+      client?.invalidateQueries({ queryKey: [['auth', 'session']] }),
+    );
+  },
 });
 
 let started: Promise<void> | null = null;
@@ -110,7 +128,7 @@ export async function adoptSessionKey(userId: string): Promise<void> {
       expiresAt: string;
     } | null;
     // No key: the session ended meanwhile (a log-out here or in another tab).
-    if (answer === null) return await wipeOffline();
+    if (answer === null) return await wipeOffline('session-ended');
     const hadKey = offlineStore.ready;
     await offlineStore.adopt(answer.key, answer.expiresAt);
     if (!hadKey) await outbox.load();
@@ -121,9 +139,21 @@ export async function adoptSessionKey(userId: string): Promise<void> {
   }
 }
 
-/** Log-out or the end of the session: data and key leave the device, the outbox with them. */
-export async function wipeOffline(): Promise<void> {
+let wiping: Promise<void> = Promise.resolve();
+
+/**
+ * Log-out or the end of the session: data and key leave the device, the outbox with them. At the session's
+ * end (not a log-out, whose confirmation already said it), the number of changes that were still waiting is
+ * kept for the log-in page (unsent-notice.ts). Wipes run one after the other, so that one session's changes
+ * are counted once.
+ */
+export function wipeOffline(reason: 'logout' | 'session-ended'): Promise<void> {
   adoptedFor = null;
+  const waiting = outbox.size;
   outbox.reset();
-  await offlineStore.wipe().catch(() => undefined);
+  wiping = wiping.then(async () => {
+    const stored = await offlineStore.wipe().catch(() => 0);
+    if (reason === 'session-ended') noteUnsent(Math.max(waiting, stored));
+  });
+  return wiping;
 }

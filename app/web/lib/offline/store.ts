@@ -31,6 +31,8 @@ export class OfflineStore {
   constructor(
     private readonly backend: Backend,
     private readonly now: () => number = Date.now,
+    /** The store wiped itself for a session that ended (expired, or another one's): its waiting changes. */
+    private readonly onSessionLost: (waitingChanges: number) => void = () => undefined,
   ) {}
 
   /** Whether a key of a live session is loaded (entries can be read and written). */
@@ -46,7 +48,7 @@ export class OfflineStore {
     const meta = await this.backend.getMeta();
     if (!meta) return false;
     if (this.now() >= meta.expiresAt) {
-      await this.wipe();
+      this.onSessionLost(await this.wipe());
       return false;
     }
     this.meta = meta;
@@ -64,7 +66,7 @@ export class OfflineStore {
     if (known && known.fingerprint === fingerprint) {
       this.meta = { ...known, expiresAt: expiry };
     } else {
-      if (known) await this.wipe();
+      if (known) this.onSessionLost(await this.wipe());
       this.meta = { key: await importSessionKey(sessionKey), fingerprint, expiresAt: expiry };
     }
     await this.backend.setMeta(this.meta);
@@ -109,10 +111,15 @@ export class OfflineStore {
     return this.backend.ids(area);
   }
 
-  /** Deletes data and key; nothing of this session stays on the device. */
-  async wipe(): Promise<void> {
+  /**
+   * Deletes data and key; nothing of this session stays on the device. Returns how many outbox entries went
+   * with them (their ids are counted, nothing is decrypted).
+   */
+  async wipe(): Promise<number> {
     this.meta = null;
+    const waiting = (await this.backend.ids('outbox').catch(() => [])).length;
     await this.backend.destroy();
+    return waiting;
   }
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SignalementDto } from '#shared/dto/signalements';
 import { signalementDetailFormSchema, signalementPatchSchema } from '#shared/schemas/signalements';
-import { formValuesFrom, isPatchEmpty, patchFrom } from './detail-form';
+import { formValuesFrom, isPatchEmpty, patchFrom, withPatch } from './detail-form';
 
 const ref = (collection: string, code: string, designation = code) => ({
   '@id': `/api/${collection}/${code}`,
@@ -71,6 +71,21 @@ describe('detail form', () => {
     const initial = { ...formValuesFrom(report), actionProvisoires: ['a', 'b'] };
     expect(patchFrom(initial, { ...initial, actionProvisoires: ['b', 'a'] })).toEqual({
       actionProvisoires: ['b', 'a'],
+    });
+  });
+
+  it('puts a change to redo over the current values: patchFrom gives that change back', () => {
+    const initial = formValuesFrom(report);
+    const patch = { description: 'Refaite', niveau: null, subjects: ['S2'], isAnonyme: true };
+    const redone = withPatch(initial, patch);
+    expect(redone).toMatchObject({ description: 'Refaite', niveau: '', subjects: ['S2'] });
+    expect(redone).not.toHaveProperty('isAnonyme');
+    // Saved, the form sends that change again (OTHERS dropped clears its text, as any edit would).
+    expect(patchFrom(initial, redone)).toEqual({
+      description: 'Refaite',
+      niveau: null,
+      subjects: ['S2'],
+      autreObject: null,
     });
   });
 });

@@ -58,3 +58,16 @@ export function patchFrom(initial: DetailValues, current: DetailValues): Signale
 }
 
 export const isPatchEmpty = (patch: SignalementPatchInput) => Object.keys(patch).length === 0;
+
+/**
+ * The form's values with a patch's put over them (a change to redo, redo.ts): the inverse of patchFrom for
+ * the fields the form edits; the others (isAnonyme, lastActionAt) are left out.
+ */
+export function withPatch(values: DetailValues, patch: SignalementPatchInput): DetailValues {
+  const next: Record<string, unknown> = { ...values };
+  for (const [key, value] of Object.entries(patch)) {
+    if (!Object.hasOwn(values, key) || value === undefined) continue;
+    next[key] = value === null ? '' : Array.isArray(value) ? [...(value as unknown[])] : value;
+  }
+  return next as DetailValues;
+}

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { FormProvider, useForm, useWatch } from 'react-hook-form';
 import type { SignalementDto } from '#shared/dto/signalements';
 import type { SignalementPatchInput } from '#shared/schemas/signalements';
@@ -16,7 +16,7 @@ import { SourcesSection } from '../people/sources-section';
 import { VictimesSection } from '../people/victimes-section';
 import { AssigneesCard } from './assignees-card';
 import { ClassificationPanel } from './classification-panel';
-import { formValuesFrom, isPatchEmpty, patchFrom, type DetailValues } from './detail-form';
+import { formValuesFrom, isPatchEmpty, patchFrom, withPatch, type DetailValues } from './detail-form';
 import { editConflictOf, ReportVersion, type EditConflict } from './edit-conflict';
 import { EditConflictDialog } from './edit-conflict-dialog';
 import { GeneralCard } from './general-card';
@@ -26,6 +26,7 @@ import { LeaveDialog } from './leave-dialog';
 import { LocationCard } from './location-card';
 import { MailDialog } from './mail-dialog';
 import { MetadataCard } from './metadata-card';
+import { forgetRedo, peekRedo } from './redo';
 import { NotesCard } from './notes-card';
 import { EvidenceCard } from './evidence-card';
 import { SubjectsCard } from './subjects-card';
@@ -42,9 +43,12 @@ export function DetailScreen({ signalement: s }: { signalement: SignalementDto }
   const queryClient = useQueryClient();
   const toast = useToast();
   const [initial, setInitial] = useState<DetailValues>(() => formValuesFrom(s));
+  // A change refused as stale in the outbox, opened here to be redone: its values, unsaved, over these.
+  const [redo] = useState(() => peekRedo(code));
+  useEffect(() => forgetRedo(code), [code]);
   const form = useForm<DetailValues>({
     resolver: zodResolver(signalementDetailFormSchema),
-    defaultValues: initial,
+    defaultValues: redo ? withPatch(initial, redo) : initial,
   });
   const current = useWatch({ control: form.control }) as DetailValues;
   // The report's version that `initial` stands on: every save sends it, and a save of someone else's

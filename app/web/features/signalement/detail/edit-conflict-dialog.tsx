@@ -32,7 +32,7 @@ export function EditConflictDialog({
   onReload: () => void;
   onOverwrite: () => void;
 }) {
-  const names = useDesignations(signalement);
+  const names = useDesignations(signalement.projects);
   const T = EDIT_CONFLICT_TEXTS;
   return (
     <Dialog
@@ -67,41 +67,56 @@ export function EditConflictDialog({
         </div>
       }
     >
-      {conflict && (
-        // Fixed columns that wrap long values: no horizontal scrolling region, even at 375 px.
-        <div>
-          <table className="table table-sm w-full table-fixed" data-testid="edit-conflict-table">
-            <thead>
-              <tr>
-                <th scope="col">{T.field}</th>
-                <th scope="col">{T.yours}</th>
-                <th scope="col">{T.current}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {conflictRows(conflict, names).map((row) => (
-                <tr key={row.champ} data-testid={`edit-conflict-${row.champ}`}>
-                  <th scope="row" className="font-medium">
-                    {row.label}
-                  </th>
-                  <td className="break-words whitespace-pre-line" data-testid="edit-conflict-yours">
-                    {row.votre}
-                  </td>
-                  <td className="break-words whitespace-pre-line" data-testid="edit-conflict-current">
-                    {row.actuelle}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      {conflict && <EditConflictTable conflict={conflict} names={names} />}
     </Dialog>
   );
 }
 
-/** Designations of the references the form edits, from the pickers' cached lists and the report's own. */
-function useDesignations(s: SignalementDto): Designations {
+/**
+ * « Champ », « Votre valeur », « Valeur actuelle » per field of a conflict: the dialog's table, and the
+ * outbox panel's for a change refused as stale offline (docs/decisions/0048-offline-store.md), so both
+ * read alike.
+ */
+export function EditConflictTable({ conflict, names }: { conflict: EditConflict; names: Designations }) {
+  const T = EDIT_CONFLICT_TEXTS;
+  return (
+    // Fixed columns that wrap long values: no horizontal scrolling region, even at 375 px.
+    <div>
+      <table className="table table-sm w-full table-fixed" data-testid="edit-conflict-table">
+        <thead>
+          <tr>
+            <th scope="col">{T.field}</th>
+            <th scope="col">{T.yours}</th>
+            <th scope="col">{T.current}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {conflictRows(conflict, names).map((row) => (
+            <tr key={row.champ} data-testid={`edit-conflict-${row.champ}`}>
+              <th scope="row" className="font-medium">
+                {row.label}
+              </th>
+              <td className="break-words whitespace-pre-line" data-testid="edit-conflict-yours">
+                {row.votre}
+              </td>
+              <td className="break-words whitespace-pre-line" data-testid="edit-conflict-current">
+                {row.actuelle}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/**
+ * Designations of the references the form edits, from the pickers' cached lists and the report's projects
+ * (when known: a project's code stays as is otherwise).
+ */
+export function useDesignations(
+  projects: ReadonlyArray<{ code: string; designation: string }> = [],
+): Designations {
   const byCode = (rows: ReadonlyArray<{ code: string; designation: string }> | undefined) =>
     new Map((rows ?? []).map((r) => [r.code, r.designation]));
   return {
@@ -110,6 +125,6 @@ function useDesignations(s: SignalementDto): Designations {
     resultat: byCode(useResultats().data),
     canalPrincipal: byCode(useCanals().data),
     subjects: byCode(useSubjects().data),
-    projects: byCode(s.projects),
+    projects: byCode(projects),
   };
 }
