@@ -168,7 +168,11 @@ describe('offline store', () => {
     expect(await rawKeys(page, 'outbox')).toHaveLength(2);
     expect((await rawKeys(page, 'cache')).some((k) => k.startsWith('signalements.get|'))).toBe(true);
 
+    // A typed address reloads the app: the page asks once the kept outbox is read, then logs out.
     await page.goto('/admin/logout');
+    const confirm = page.getByTestId('logout-dialog');
+    await confirm.getByTestId('logout-pending').waitFor();
+    await confirm.getByRole('button', { name: 'Confirmer' }).click();
     await page.waitForURL('**/admin/login**');
     const after = await readAllStorage(page);
     expect(after.databases).not.toContain(OFFLINE_DB);

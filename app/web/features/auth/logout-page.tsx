@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { Loading } from '#web/components/ui/loading';
-import { outbox, wipeOffline } from '#web/lib/offline/runtime';
+import { offlineStarted, outbox, wipeOffline } from '#web/lib/offline/runtime';
 import { useTRPC } from '#web/lib/trpc';
 import { usePageTitle } from '#web/lib/use-page-title';
 import { logoutConfirmed, LogoutConfirmDialog } from './logout-confirm-dialog';
@@ -12,12 +12,28 @@ import { logoutConfirmed, LogoutConfirmDialog } from './logout-confirm-dialog';
  * without the menu's confirmation (an address typed, a link) while changes still wait on this device, it
  * asks first, saying how many would be lost (docs/decisions/0048-offline-store.md).
  */
+/** How long a log-out waits for the device's outbox to be read before deciding whether to ask (main.tsx's limit). */
+const OUTBOX_WAIT_MS = 1500;
+
 export default function LogoutPage() {
   usePageTitle('Déconnexion');
   const [, navigate] = useLocation();
-  const [confirmed, setConfirmed] = useState(
-    () => outbox.size === 0 || logoutConfirmed(window.history.state),
+  // Asked or not once the kept outbox is loaded (a typed address reloads the app): null until then.
+  const [confirmed, setConfirmed] = useState<boolean | null>(() =>
+    logoutConfirmed(window.history.state) ? true : null,
   );
+  useEffect(() => {
+    if (confirmed !== null) return;
+    let current = true;
+    const limit = new Promise((resolve) => setTimeout(resolve, OUTBOX_WAIT_MS));
+    void Promise.race([offlineStarted(), limit]).then(() => {
+      if (current) setConfirmed(outbox.size === 0);
+    });
+    return () => {
+      current = false;
+    };
+  }, [confirmed]);
+  if (confirmed === null) return <Loading fullScreen label="Déconnexion..." />;
   if (confirmed) return <LoggingOut />;
   return (
     <LogoutConfirmDialog

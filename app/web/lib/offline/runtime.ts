@@ -117,6 +117,11 @@ export function startOffline(queryClient: QueryClient): Promise<void> {
   return started;
 }
 
+/** Settles once the start has loaded the kept outbox (at once if it never started). */
+export function offlineStarted(): Promise<void> {
+  return started ?? Promise.resolve();
+}
+
 /** Once per session (of this user): fetch the session's key, keep it, send what waits. */
 export async function adoptSessionKey(userId: string): Promise<void> {
   if (adoptedFor === userId) return;
