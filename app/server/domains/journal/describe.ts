@@ -152,13 +152,18 @@ function printedPart(d: unknown, one: string, many: string): string {
   return `${n > 1 ? many : one} (${formatNumber(n)})`;
 }
 
-/** A print of a report (docs/decisions/0043-print-view.md): what it held, people first. */
+/**
+ * A print of a report (docs/decisions/0043-print-view.md): what it held, people first; « sans les notes
+ * internes » when they were not asked for.
+ */
 function describePrint(d: Details): string {
   const parts = [
     printedPart(d.auteurs, 'Auteur présumé', 'Auteurs présumés'),
     printedPart(d.sources, 'Source', 'Sources'),
     printedPart(d.victimes, 'Victime', 'Victimes'),
-    printedPart(d.notes, 'Note interne', 'Notes internes'),
+    d.notes && typeof d.notes === 'object'
+      ? printedPart(d.notes, 'Note interne', 'Notes internes')
+      : 'sans les notes internes',
     printedPart(d.piecesJointes, 'Pièce jointe', 'Pièces jointes'),
   ];
   if (d.historique && typeof d.historique === 'object')

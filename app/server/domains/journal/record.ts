@@ -248,7 +248,8 @@ export interface PrintRecord {
   auteurs: PrintedPart;
   sources: PrintedPart;
   victimes: PrintedPart;
-  notes: PrintedPart;
+  /** Present when the internal notes were printed (« Inclure les notes internes »). */
+  notes?: PrintedPart;
   piecesJointes: PrintedPart;
   /** Present when the history was printed. */
   historique?: { entrees: number; masquees: number };
