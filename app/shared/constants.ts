@@ -91,13 +91,15 @@ export const IDEMPOTENT_CREATES: readonly string[] = [
 ];
 
 /**
- * Kinds of access-log entries (decision 0015): reads of a report's people and notes, exports, rights, log-ins,
- * prints of a report (docs/decisions/0043-print-view.md).
+ * Kinds of access-log entries (decision 0015): reads of a report's people and notes, each note added, edited or
+ * deleted (docs/decisions/0029-internal-notes.md), exports, rights, log-ins, prints of a report
+ * (docs/decisions/0043-print-view.md).
  */
 export const ACCESS_LOG_KINDS = [
   'lecture_personnes',
   'lecture_historique',
   'lecture_notes',
+  'ecriture_notes',
   'lecture_pieces_jointes',
   'export',
   'droits',

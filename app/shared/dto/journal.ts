@@ -6,6 +6,7 @@ export const ACCESS_LOG_KIND_LABELS: Record<AccessLogKind, string> = {
   lecture_personnes: 'Lecture des personnes',
   lecture_historique: "Lecture de l'historique",
   lecture_notes: 'Lecture des notes internes',
+  ecriture_notes: 'Écriture des notes internes',
   lecture_pieces_jointes: 'Pièces jointes',
   export: 'Export',
   droits: 'Droits et rôles',

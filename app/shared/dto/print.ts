@@ -19,7 +19,8 @@ export interface ImpressionDto {
   auteurs: AuteurDto[];
   sources: SourcesListDto;
   victimes: VictimeDto[];
-  notes: NotesListDto;
+  /** Null when the print was asked without them (« Inclure les notes internes » unticked, the default). */
+  notes: NotesListDto | null;
   piecesJointes: EvidenceListDto;
   /** Newest first, null when the print was asked without it (« Inclure l'historique » unticked). */
   historique: HistoriqueEntryDto[] | null;

@@ -2,6 +2,7 @@
 // client (react-hook-form through zodResolver). Messages are the specification's, to the letter.
 import { z } from 'zod';
 import { BULK_MAX, OTHERS_CODE, PAGE_SIZE_SIGNALEMENTS } from '../constants';
+import { formatNumber } from '../number';
 import { codeSchema, isoDate, optionalText, pastDate, ref, textList } from './common';
 
 export const MESSAGES = {
@@ -257,7 +258,7 @@ export const signalementXlsxExportSchema = signalementExportSchema.extend({
 // ---------------------------------------------------------------- bulk actions (docs/decisions/0035-bulk-actions.md)
 export const BULK_MESSAGES = {
   selection: 'Choisissez des signalements (codes) ou un filtre, pas les deux.',
-  tooMany: `Une action groupée porte sur au plus ${BULK_MAX.toLocaleString('fr-FR')} signalements.`,
+  tooMany: `Une action groupée porte sur au plus ${formatNumber(BULK_MAX)} signalements.`,
   action: 'Action inconnue : assigner, desassigner, statut ou niveau.',
   user: 'Veuillez choisir un utilisateur.',
   statut: 'Veuillez choisir un statut.',

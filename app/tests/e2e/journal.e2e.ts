@@ -79,8 +79,11 @@ describe("the access log ('Journal des accès') and the dashboard alerts, in a r
     expect(await rows.count()).toBe(JOURNAL_PAGE_SIZE);
     for (const user of await page.getByTestId('journal-row-user').allTextContents())
       expect(user).toContain(READER.email);
+    // formatNumber groups thousands with a narrow no-break space: « 1 234 entrée(s) au total ».
     const total = Number(
-      /^(\d+) entrée\(s\) au total$/.exec((await page.getByTestId('journal-total').textContent()) ?? '')?.[1],
+      /^(\d[\d\u202f\u00a0 ]*) entrée\(s\) au total$/
+        .exec((await page.getByTestId('journal-total').textContent()) ?? '')?.[1]
+        ?.replace(/\D/g, ''),
     );
     expect(total).toBeGreaterThan(JOURNAL_PAGE_SIZE);
     const reads = page.locator('[data-testid="journal-row"][data-kind="lecture_personnes"]');

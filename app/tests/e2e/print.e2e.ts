@@ -1,6 +1,6 @@
 // Printing (docs/decisions/0043-print-view.md): the detail's « Imprimer » opens the print view, which prints
 // as a clean A4 document (no button or link on paper, « Imprimé le … par … », a usual report on two pages),
-// logs the print, and the list prints as its table alone.
+// logs the print (the history and the internal notes only when asked), and the list prints as its table alone.
 import { asc, eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -13,6 +13,7 @@ const CREATOR = { email: 'imprimeur@example.mg', password: PASSWORD };
 const AUTEUR = 'Randrianarisoa Auteur-Imprimé';
 const SOURCE = 'Rasoanirina Source-Imprimée';
 const SAME_ORIGIN = { 'sec-fetch-site': 'same-origin' };
+const NOTE = 'Témoin rappelé le lendemain.';
 
 /** Elements a reader could click that the printed page still shows (a visually hidden skip link is 1 px). */
 const visibleControls = (page: Page) =>
@@ -47,7 +48,7 @@ describe('printing a report and the list', () => {
     await post('/api/presume_auteurs', { signalement, nomPrenom: AUTEUR, fonction: 'Agent d’état civil' });
     await post('/api/sources', { signalement, nomPrenom: SOURCE, canaux: ['/api/canals/TELEPHONE'] });
     await post('/api/victimes', { signalement, nomPrenom: 'Rabearivelo Victime', contact: '034 00 000 00' });
-    await post(`${signalement}/notes`, { texte: 'Témoin rappelé le lendemain.' });
+    await post(`${signalement}/notes`, { texte: NOTE });
     // The detail's first read starts the server's read thread, whose start on a loaded machine can pass the
     // read's deadline (a 503 the detail shows as a failed load): started here, outside the tests.
     await vi.waitFor(async () => expect((await setup.request.get(signalement)).status()).toBe(200), {
@@ -75,27 +76,52 @@ describe('printing a report and the list', () => {
     const text = (await document.textContent()) ?? '';
     expect(text).toContain(code);
     expect(text).toMatch(/Imprimé le \d{2}\/\d{2}\/\d{4} \d{2}:\d{2} par Rabe Imprimeur/);
-    for (const shown of [AUTEUR, SOURCE, 'Ivorary', 'Témoin rappelé le lendemain.'])
-      expect(text).toContain(shown);
+    for (const shown of [AUTEUR, SOURCE, 'Ivorary']) expect(text).toContain(shown);
+    // The history and the internal notes only when asked: both boxes unticked by default.
     expect(await page.getByTestId('print-history').count()).toBe(0);
+    expect(await page.getByTestId('print-notes').count()).toBe(0);
+    expect(text).not.toContain(NOTE);
+    expect(await page.getByTestId('print-with-notes').isChecked()).toBe(false);
+    expect(await page.getByTestId('print-with-history').isChecked()).toBe(false);
     // On screen, the toolbar; on paper, nothing to click.
     expect(await visibleControls(page)).toBeGreaterThan(0);
     await page.emulateMedia({ media: 'print' });
     expect(await visibleControls(page)).toBe(0);
+    // Without the notes and the history (not asked), at most two numbered pages.
     const pdf = await page.pdf({ format: 'A4' });
-    expect(pdfPages(pdf)).toBe(2);
-    expect(await pdfText(pdf)).toContain('Page 2 / 2');
+    const pages = pdfPages(pdf);
+    expect(pages).toBeLessThanOrEqual(2);
+    expect(await pdfText(pdf)).toContain(`Page ${pages} / ${pages}`);
 
     const entries = (await printEntries()).slice(before);
     expect(entries.map((r) => [r.signalementCode, r.userEmail])).toEqual([[code, CREATOR.email]]);
     expect(entries[0]!.details).toMatchObject({ auteurs: { nombre: 1 }, sources: { nombre: 1 } });
+    expect(entries[0]!.details).not.toHaveProperty('notes');
   });
 
-  it('adds the history when asked, still within two numbered pages', async () => {
+  it('adds the internal notes when « Inclure les notes internes » is ticked, and logs that they were printed', async () => {
+    const before = (await printEntries()).length;
+    const page = await e.newPage({ signedInAs: CREATOR });
+    await page.goto(`/admin/signalement/imprimer/${code}`);
+    await expect.poll(() => page.getByTestId('print-document').isVisible()).toBe(true);
+    await page.getByRole('checkbox', { name: 'Inclure les notes internes' }).check();
+    await page.waitForURL(`**/admin/signalement/imprimer/${code}?notes=1`);
+    const notes = page.getByTestId('print-notes');
+    await expect.poll(() => notes.textContent()).toContain(NOTE);
+    expect(await page.getByTestId('print-history').count()).toBe(0);
+    await expect
+      .poll(async () => (await printEntries()).slice(before).map((r) => r.details.notes))
+      .toEqual([undefined, { nombre: 1 }]);
+  });
+
+  it('adds the history and the notes when asked, still within two numbered pages', async () => {
     const page = await e.newPage({ signedInAs: CREATOR });
     await page.goto(`/admin/signalement/imprimer/${code}`);
     await page.getByTestId('print-with-history').check();
     await page.waitForURL(`**/admin/signalement/imprimer/${code}?historique=1`);
+    await page.getByTestId('print-with-notes').check();
+    await page.waitForURL(`**/admin/signalement/imprimer/${code}?historique=1&notes=1`);
+    await expect.poll(() => page.getByTestId('print-notes').textContent()).toContain(NOTE);
     const history = page.getByTestId('print-history');
     await expect.poll(() => history.textContent()).toContain('Rabe Imprimeur');
     const pdf = await page.pdf({ format: 'A4' });
@@ -106,8 +132,9 @@ describe('printing a report and the list', () => {
   it('has no serious accessibility violation on a desktop and a phone', async () => {
     for (const size of [{}, { width: 375, height: 812 }]) {
       const page = await e.newPage({ ...size, signedInAs: CREATOR });
-      await page.goto(`/admin/signalement/imprimer/${code}?historique=1`);
+      await page.goto(`/admin/signalement/imprimer/${code}?historique=1&notes=1`);
       await expect.poll(() => page.getByTestId('print-history').isVisible()).toBe(true);
+      await expect.poll(() => page.getByTestId('print-notes').isVisible()).toBe(true);
       await settleAnimations(page);
       const violations = await seriousViolations(page);
       expect(violations, describeViolations(violations)).toEqual([]);

@@ -2,7 +2,7 @@
 // with small limits (1 MB per file, 3 MB per report) and a clock the tests move, a creator, an assignee, another
 // user and an administrator signed in, a report, and the requests the evidence tests send. Each test starts
 // without files (the limits count them). Contents: PDFs with a marker the database must never show, a PNG, a
-// DOCX, an executable.
+// JPEG, an MP3, an MP4 and a WebM (the least bytes file-type recognises), a DOCX, an executable.
 import type { Readable } from 'node:stream';
 import { count, eq } from 'drizzle-orm';
 import { afterEach, beforeAll, expect } from 'vitest';
@@ -40,6 +40,31 @@ export const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
   'base64',
 );
+/** A JPEG as file-type reads it: start of image, a JFIF APP0 segment, end of image. */
+export const JPEG = Buffer.from([
+  0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01,
+  0x00, 0x00, 0xff, 0xd9,
+]);
+/** An MP3: two silent MPEG-1 Layer III frames (128 kbit/s, 44.1 kHz: 417 bytes each), no ID3 tag. */
+export function mp3(): Buffer {
+  const b = Buffer.alloc(417 * 2);
+  for (const at of [0, 417]) b.set([0xff, 0xfb, 0x90, 0x64], at);
+  return b;
+}
+/** An MP4: its `ftyp` box alone (brand isom), which is what file-type reads. */
+export function mp4(): Buffer {
+  const b = Buffer.alloc(24);
+  b.writeUInt32BE(24, 0);
+  b.write('ftypisom', 4, 'latin1');
+  b.writeUInt32BE(0x200, 12);
+  b.write('isomiso2', 16, 'latin1');
+  return b;
+}
+/** A WebM: the EBML header with DocType « webm ». */
+export const WEBM = Buffer.from([
+  0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0xf7, 0x81, 0x01, 0x42, 0xf2, 0x81, 0x04, 0x42,
+  0xf3, 0x81, 0x08, 0x42, 0x82, 0x84, 0x77, 0x65, 0x62, 0x6d, 0x42, 0x87, 0x81, 0x04, 0x42, 0x85, 0x81, 0x02,
+]);
 /** A zip of stored (uncompressed) entries: only the local headers file-type reads. */
 export function storedZip(entries: Array<[string, string]>): Buffer {
   const parts: Buffer[] = [];

@@ -75,16 +75,8 @@ export function formatPercent(ratio: number): string {
   return `${percentNumber.format(percent)}\u00a0%`;
 }
 
-const numberFormat = new Intl.NumberFormat('fr-FR');
-
-/**
- * A number with French separators: '1 234,5', the thousands grouped by the narrow no-break space (U+202F)
- * that Intl's fr-FR gives, so a count never breaks across lines. Every count shown in a toast, an alert, a
- * total or the journal goes through it ('1234 entrée(s)' and '1 234 élément(s)' side by side read as two numbers).
- */
-export function formatNumber(value: number): string {
-  return numberFormat.format(value);
-}
+/** A number with French separators (shared/number.ts: the server's journal sentences use the same one). */
+export { formatNumber } from '#shared/number';
 
 /** A duration in days as the dashboard shows it: '3 j', '2,5 j'. */
 export function formatDays(days: number): string {

@@ -8,7 +8,18 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { EVIDENCE_CHUNK_BYTES } from '#shared/constants';
 import { testEngines } from '#tests/helpers/db';
-import { DOCX, evidenceSuite, exe, pdf, PNG, storedZip } from '#tests/helpers/evidence-fixture';
+import {
+  DOCX,
+  evidenceSuite,
+  exe,
+  JPEG,
+  mp3,
+  mp4,
+  pdf,
+  PNG,
+  storedZip,
+  WEBM,
+} from '#tests/helpers/evidence-fixture';
 import { createReport } from '#tests/helpers/signalements';
 import { EVIDENCE_TEXTS } from './files';
 import { purgeAbandonedUploads, uploadEvidence } from './upload';
@@ -77,6 +88,20 @@ describe.each(await testEngines())('evidence files: attaching on %s', (engine) =
     const empty = await upload('creator', Buffer.alloc(0));
     expect([empty.statusCode, empty.json().message]).toEqual([400, EVIDENCE_TEXTS.empty]);
     expect(await stored()).toEqual({ files: 3, chunks: 3 });
+    await clearFiles();
+  });
+
+  it('accepts a photo, a sound and a video by their content, with the type file-type reads', async () => {
+    for (const [content, name, type] of [
+      [JPEG, 'photo.jpeg', 'image/jpeg'],
+      [mp3(), 'appel.bin', 'audio/mpeg'],
+      [mp4(), 'video', 'video/mp4'],
+      [WEBM, 'clip.mp4', 'video/webm'],
+    ] as const) {
+      const file = await uploaded('creator', content, name);
+      expect([file.nom, file.type, file.taille]).toEqual([name, type, content.length]);
+    }
+    expect(await stored()).toEqual({ files: 4, chunks: 4 });
     await clearFiles();
   });
 

@@ -2,6 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { describeAlert, describeEntry } from './describe';
 
+/** The narrow no-break space that fr-FR groups thousands with, as the client's formatNumber shows them. */
+const NNBSP = '\u202f';
+
 describe('French descriptions of the access log', () => {
   it('says what each kind of entry read, exported or changed', () => {
     expect(describeEntry('lecture_personnes', { personnes: 'sources', nombre: 3 })).toBe('Sources (3)');
@@ -88,6 +91,54 @@ describe('French descriptions of the access log', () => {
     );
   });
 
+  it('writes counts of 1,000 and more with fr-FR thousands separators, as the client does', () => {
+    expect(describeEntry('export', { format: 'xlsx', filtres: {}, lignes: 12_345 })).toBe(
+      `Export xlsx : 12${NNBSP}345 lignes`,
+    );
+    expect(describeEntry('export', { objet: 'journal', format: 'xlsx', lignes: 1_000, tronque: true })).toBe(
+      `Export du journal des accès xlsx : 1${NNBSP}000 lignes (limité)`,
+    );
+    expect(describeEntry('lecture_historique', { entrees: 1_500, personnes: 1_200, masquees: 0 })).toBe(
+      `Historique : 1${NNBSP}500 entrées, dont 1${NNBSP}200 sur des personnes`,
+    );
+    expect(describeEntry('lecture_notes', { nombre: 2_000 })).toBe(`Notes internes (2${NNBSP}000)`);
+    expect(
+      describeEntry('action_groupee', {
+        action: 'statut',
+        statut: 'CLOS',
+        selection: 'filtre',
+        selectionnes: 10_000,
+        modifies: 9_876,
+      }),
+    ).toBe(
+      `Action groupée (changement de statut : CLOS) sur les 10${NNBSP}000 signalements d'un filtre : 9${NNBSP}876 modifiés`,
+    );
+    expect(
+      describeEntry('purge', { supprimees: 123_456, avant: '2025-11-25', conservationJours: 3650 }),
+    ).toBe(
+      `Purge des entrées antérieures au 25/11/2025 (conservation 3${NNBSP}650 jours) : 123${NNBSP}456 entrées supprimées`,
+    );
+    expect(describeAlert('export_massif', { format: 'xlsx', lignes: 9_000, total: 12_000, part: 0.75 })).toBe(
+      `a exporté 9${NNBSP}000 signalements sur 12${NNBSP}000 (75 %) en xlsx`,
+    );
+    expect(describeAlert('lecture_quotidienne', { signalements: 1_001, seuil: 1_000 })).toBe(
+      `a consulté les personnes de 1${NNBSP}001 signalements dans la journée (seuil : 1${NNBSP}000)`,
+    );
+  });
+
+  it('says what was done to an internal note, by its code only', () => {
+    expect(describeEntry('ecriture_notes', { action: 'ajout', note: 'NOT-AAAA-BBBB' })).toBe(
+      'Ajout de la note interne NOT-AAAA-BBBB',
+    );
+    expect(describeEntry('ecriture_notes', { action: 'modification', note: 'NOT-AAAA-BBBB' })).toBe(
+      'Modification de la note interne NOT-AAAA-BBBB',
+    );
+    expect(describeEntry('ecriture_notes', { action: 'suppression', note: 'NOT-AAAA-BBBB' })).toBe(
+      'Suppression de la note interne NOT-AAAA-BBBB',
+    );
+    expect(describeEntry('ecriture_notes', {})).toBe('Écriture de la note interne —');
+  });
+
   it('falls back to the label of the kind for details it does not know', () => {
     expect(describeEntry('connexion', { etape: 'autre' })).toBe('Connexion');
     expect(describeEntry('echec_connexion', {})).toBe('Échec de connexion');
@@ -104,7 +155,7 @@ describe('French descriptions of the access log', () => {
       describeAlert('export_massif', { format: 'xlsx', lignes: 150, total: 200, part: 0.75, exports: 3 }),
     ).toBe('a exporté 150 signalements sur 200 (75 %) en 3 exports dans la journée');
     expect(describeAlert('export_quotidien', { lignes: 1200, exports: 4, seuil: 1000 })).toBe(
-      'a exporté 1200 lignes de signalements en 4 exports dans la journée (seuil : 1000)',
+      `a exporté 1${NNBSP}200 lignes de signalements en 4 exports dans la journée (seuil : 1${NNBSP}000)`,
     );
     expect(describeAlert('lecture_quotidienne', { signalements: 60, seuil: 60 })).toBe(
       'a consulté les personnes de 60 signalements dans la journée (seuil : 60)',

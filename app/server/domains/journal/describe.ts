@@ -3,12 +3,15 @@
 // to the kind's label rather than failing a page of the log.
 import type { AccessAlertKind, AccessLogKind } from '#shared/constants';
 import { ACCESS_LOG_KIND_LABELS } from '#shared/dto/journal';
+import { formatNumber } from '#shared/number';
 
 type Details = Record<string, unknown>;
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
-const plural = (n: number, one: string, many: string) => `${n} ${n > 1 ? many : one}`;
+/** A count with fr-FR thousands separators, as the client shows its own (shared/number.ts): « 12 345 ». */
+const count = (v: unknown) => formatNumber(num(v));
+const plural = (n: number, one: string, many: string) => `${formatNumber(n)} ${n > 1 ? many : one}`;
 
 const PEOPLE_LABELS: Record<string, string> = {
   auteurs: 'Auteurs présumés',
@@ -69,7 +72,8 @@ function describeSetting(d: Details): string {
     const state = (value: unknown) => (value === true ? 'activé' : 'désactivé');
     return `Récapitulatif quotidien : ${state(d.avant)} → ${state(d.apres)}`;
   }
-  const days = (value: unknown) => (typeof value === 'number' ? `${value} jours` : 'aucun délai');
+  const days = (value: unknown) =>
+    typeof value === 'number' ? `${formatNumber(value)} jours` : 'aucun délai';
   return `Délai de traitement ${str(d.niveau)} : ${days(d.avant)} → ${days(d.apres)}`;
 }
 
@@ -91,6 +95,13 @@ function describeExport(d: Details): string {
   const notes = d.notesInternes === true ? ', avec les notes internes' : '';
   return `Export ${str(d.format)} : ${plural(num(d.lignes), 'ligne', 'lignes')}${search ? `, ${search}` : ''}${notes}`;
 }
+
+/** What was done to an internal note, as stored in `details.action`. */
+const NOTE_ACTIONS: Record<string, string> = {
+  ajout: 'Ajout',
+  modification: 'Modification',
+  suppression: 'Suppression',
+};
 
 const BULK_ACTIONS: Record<string, string> = {
   assigner: 'assignation',
@@ -114,7 +125,7 @@ function describeLoginFailure(d: Details): string {
   const label = LOGIN_FAILURES[str(d.motif) as LoginFailure] ?? ACCESS_LOG_KIND_LABELS.echec_connexion;
   if (num(d.refus) > 0) {
     const from = d.autresAdresses === true ? ' (autres adresses)' : '';
-    return `${label} : ${plural(num(d.refus), 'autre connexion refusée', 'autres connexions refusées')} en ${num(d.fenetreMinutes)} minutes${from}`;
+    return `${label} : ${plural(num(d.refus), 'autre connexion refusée', 'autres connexions refusées')} en ${count(d.fenetreMinutes)} minutes${from}`;
   }
   return str(d.empreinte) ? `${label} (e-mail saisi, empreinte ${str(d.empreinte)})` : label;
 }
@@ -138,16 +149,21 @@ function printedPart(d: unknown, one: string, many: string): string {
   if (num(part.masquees) > 0)
     return `${many} protégées : ${plural(num(part.masquees), 'masquée', 'masquées')}`;
   const n = num(part.nombre);
-  return `${n > 1 ? many : one} (${n})`;
+  return `${n > 1 ? many : one} (${formatNumber(n)})`;
 }
 
-/** A print of a report (docs/decisions/0043-print-view.md): what it held, people first. */
+/**
+ * A print of a report (docs/decisions/0043-print-view.md): what it held, people first; « sans les notes
+ * internes » when they were not asked for.
+ */
 function describePrint(d: Details): string {
   const parts = [
     printedPart(d.auteurs, 'Auteur présumé', 'Auteurs présumés'),
     printedPart(d.sources, 'Source', 'Sources'),
     printedPart(d.victimes, 'Victime', 'Victimes'),
-    printedPart(d.notes, 'Note interne', 'Notes internes'),
+    d.notes && typeof d.notes === 'object'
+      ? printedPart(d.notes, 'Note interne', 'Notes internes')
+      : 'sans les notes internes',
     printedPart(d.piecesJointes, 'Pièce jointe', 'Pièces jointes'),
   ];
   if (d.historique && typeof d.historique === 'object')
@@ -162,22 +178,24 @@ export function describeEntry(kind: AccessLogKind, d: Details): string {
       const label = PEOPLE_LABELS[str(d.personnes)] ?? 'Personnes';
       if (d.protegees === true)
         return `${label} protégées : ${plural(num(d.masquees), 'masquée', 'masquées')} (besoin d'en connaître)`;
-      return `${label} (${num(d.nombre)})`;
+      return `${label} (${count(d.nombre)})`;
     }
     case 'lecture_historique': {
       const masked = num(d.masquees) > 0 ? `, ${plural(num(d.masquees), 'masquée', 'masquées')}` : '';
-      return `Historique : ${plural(num(d.entrees), 'entrée', 'entrées')}, dont ${num(d.personnes)} sur des personnes${masked}`;
+      return `Historique : ${plural(num(d.entrees), 'entrée', 'entrées')}, dont ${count(d.personnes)} sur des personnes${masked}`;
     }
     case 'lecture_notes':
       if (d.protegees === true)
         return `Notes internes protégées : ${plural(num(d.masquees), 'masquée', 'masquées')} (besoin d'en connaître)`;
-      return `Notes internes (${num(d.nombre)})`;
+      return `Notes internes (${count(d.nombre)})`;
+    case 'ecriture_notes':
+      return `${NOTE_ACTIONS[str(d.action)] ?? 'Écriture'} de la note interne ${str(d.note) || '—'}`;
     case 'lecture_pieces_jointes':
       if (d.protegees === true)
         return `Pièces jointes protégées : ${plural(num(d.masquees), 'masquée', 'masquées')} (besoin d'en connaître)`;
       if (typeof d.telechargement === 'string')
         return `Téléchargement de la pièce jointe ${d.telechargement}`;
-      return `Liste des pièces jointes (${num(d.nombre)})`;
+      return `Liste des pièces jointes (${count(d.nombre)})`;
     case 'export':
       return describeExport(d);
     case 'droits':
@@ -189,7 +207,7 @@ export function describeEntry(kind: AccessLogKind, d: Details): string {
     case 'parametres':
       return describeSetting(d);
     case 'purge':
-      return `Purge des entrées antérieures au ${str(d.avant).split('-').reverse().join('/')} (conservation ${num(d.conservationJours)} jours) : ${plural(num(d.supprimees), 'entrée supprimée', 'entrées supprimées')}`;
+      return `Purge des entrées antérieures au ${str(d.avant).split('-').reverse().join('/')} (conservation ${count(d.conservationJours)} jours) : ${plural(num(d.supprimees), 'entrée supprimée', 'entrées supprimées')}`;
     case 'action_groupee':
       return describeBulk(d);
     case 'jeton_api':
@@ -204,16 +222,16 @@ export function describeEntry(kind: AccessLogKind, d: Details): string {
 /** The sentence of an alert, after the user's name: 'a consulté les personnes de 25 signalements en 10 minutes'. */
 export function describeAlert(kind: AccessAlertKind, d: Details): string {
   const exports = num(d.exports);
-  const inDay = exports > 1 ? ` en ${exports} exports dans la journée` : '';
+  const inDay = exports > 1 ? ` en ${formatNumber(exports)} exports dans la journée` : '';
   switch (kind) {
     case 'export_massif': {
       const share = Math.round(num(d.part) * 100);
-      return `a exporté ${plural(num(d.lignes), 'signalement', 'signalements')} sur ${num(d.total)} (${share} %)${inDay || ` en ${str(d.format)}`}`;
+      return `a exporté ${plural(num(d.lignes), 'signalement', 'signalements')} sur ${count(d.total)} (${share} %)${inDay || ` en ${str(d.format)}`}`;
     }
     case 'export_quotidien':
-      return `a exporté ${plural(num(d.lignes), 'ligne', 'lignes')} de signalements${inDay || ' dans la journée'} (seuil : ${num(d.seuil)})`;
+      return `a exporté ${plural(num(d.lignes), 'ligne', 'lignes')} de signalements${inDay || ' dans la journée'} (seuil : ${count(d.seuil)})`;
     case 'lecture_quotidienne':
-      return `a consulté les personnes de ${plural(num(d.signalements), 'signalement', 'signalements')} dans la journée (seuil : ${num(d.seuil)})`;
+      return `a consulté les personnes de ${plural(num(d.signalements), 'signalement', 'signalements')} dans la journée (seuil : ${count(d.seuil)})`;
     default:
       return `a consulté les personnes de ${plural(num(d.signalements), 'signalement', 'signalements')} en ${plural(num(d.fenetreMinutes), 'minute', 'minutes')}`;
   }

@@ -61,6 +61,24 @@ export async function recordNotesRead(
   await recordRead(ctx, actor, 'lecture_notes', signalement, { ...read });
 }
 
+/** What was done to one internal note: its code, never its text (decision 0015, « No free text »). */
+export type NoteChange = { action: 'ajout' | 'modification' | 'suppression'; note: string };
+
+/** A note added, edited or deleted (docs/decisions/0029-internal-notes.md), in the transaction of the change. */
+export async function recordNoteChange(
+  db: Database,
+  actor: Actor,
+  signalement: string,
+  change: NoteChange,
+  tx: Orm,
+): Promise<void> {
+  await recordAccess(
+    db,
+    { kind: 'ecriture_notes', ...byActor(actor), signalement, details: { ...change } },
+    tx,
+  );
+}
+
 /**
  * A read of a report's evidence files: their list, or one file downloaded; may raise a `lecture_massive` alert
  * like a read of its people (docs/decisions/0033-evidence-files.md).
@@ -230,7 +248,8 @@ export interface PrintRecord {
   auteurs: PrintedPart;
   sources: PrintedPart;
   victimes: PrintedPart;
-  notes: PrintedPart;
+  /** Present when the internal notes were printed (« Inclure les notes internes »). */
+  notes?: PrintedPart;
   piecesJointes: PrintedPart;
   /** Present when the history was printed. */
   historique?: { entrees: number; masquees: number };

@@ -15,6 +15,7 @@ import {
   type JournalUserDto,
 } from '#shared/dto/journal';
 import { JOURNAL_PAGE_SIZE, type JournalFilters, type JournalListInput } from '#shared/schemas/journal';
+import { formatNumber } from '#shared/number';
 import type { AppContext, Services } from '#server/context';
 import type { Database } from '#server/db/client';
 import { forbidden, notFound } from '#server/errors';
@@ -32,7 +33,7 @@ export const JOURNAL_TEXT = {
   alertNotFound: 'Alerte introuvable.',
   ownAlert: 'Une alerte qui vous concerne doit être marquée vue par un autre administrateur.',
   capped: (max: number, total: number) =>
-    `Export limité aux ${max.toLocaleString('fr-FR')} entrées les plus récentes sur ${total.toLocaleString('fr-FR')} : précisez les filtres pour obtenir le reste.`,
+    `Export limité aux ${formatNumber(max)} entrées les plus récentes sur ${formatNumber(total)} : précisez les filtres pour obtenir le reste.`,
 } as const;
 
 /** Rows of one xlsx export of the log; beyond, the file keeps the newest and says so. */
@@ -282,7 +283,7 @@ export async function exportJournalXlsx(
     'Journal des accès',
     `Exporté le ${businessDateTime(new Date(), ctx.calendar)} (${ctx.calendar.label}) par ${actor.nomPrenom} (${actor.code})`,
     ...filtersLines(filters),
-    `${rows.toLocaleString('fr-FR')} entrée(s) exportée(s) sur ${total.toLocaleString('fr-FR')}`,
+    `${formatNumber(rows)} entrée(s) exportée(s) sur ${formatNumber(total)}`,
     ...(capped ? [JOURNAL_TEXT.capped(maxRows, total)] : []),
   ]) {
     info.addRow([safeCell(line).value]).commit();

@@ -1,6 +1,6 @@
 // Internal notes (docs/decisions/0029-internal-notes.md) by both doors on both engines: who reads and writes
 // them, the author's 15-minute window on a fixed clock, the sources' need to know on anonymous reports, the
-// history (never the text), the access log, the export's « Inclure les notes internes », and the public
+// history and the access log (never the text), the export's « Inclure les notes internes », and the public
 // summary that never shows them.
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -208,6 +208,56 @@ describe.each(await testEngines())('internal notes on %s', (engine) => {
       note: { from: null, to: note.code },
       longueur: { from: null, to: secret.length },
     });
+  });
+
+  it('writes each create, edit and delete in the access log: who, which report, which note, never the text', async () => {
+    const code = await createReport(t, cookie.creator);
+    const secret = 'Texte-de-note-jamais-dans-le-journal';
+    const before = (await accessLogRows(t, 'ecriture_notes')).length;
+    const note = await add('creator', secret, code);
+    const edited = await send('creator', 'POST', '/trpc/notes.update', {
+      code: note.code,
+      texte: `${secret} bis`,
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    const deleted = await send('creator', 'DELETE', `/api/notes/${note.code}`);
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    const rows = (await accessLogRows(t, 'ecriture_notes')).slice(before);
+    expect(rows.map((r) => r.details)).toEqual([
+      { action: 'ajout', note: note.code },
+      { action: 'modification', note: note.code },
+      { action: 'suppression', note: note.code },
+    ]);
+    for (const row of rows)
+      expect(row).toMatchObject({
+        signalementCode: code,
+        userId: expect.any(Number),
+        userEmail: 'createur@example.mg',
+      });
+    expect(JSON.stringify(rows)).not.toContain('Texte-de-note');
+    // The journal screen's filter by kind, with the French sentence of each entry, newest first.
+    const journal = await trpcQuery('admin', 'journal.list', {
+      page: 1,
+      filters: { kind: 'ecriture_notes', signalement: code },
+    });
+    expect(journal.statusCode, journal.body).toBe(200);
+    expect(journal.body).not.toContain('Texte-de-note');
+    const items = journal.json().result.data.items as Array<{ description: string }>;
+    expect(items.map((i) => i.description)).toEqual([
+      `Suppression de la note interne ${note.code}`,
+      `Modification de la note interne ${note.code}`,
+      `Ajout de la note interne ${note.code}`,
+    ]);
+  });
+
+  it('writes no access-log entry for a refused change of a note', async () => {
+    const note = await add('creator', 'Note d’un autre');
+    const before = (await accessLogRows(t, 'ecriture_notes')).length;
+    expect((await send('other', 'PATCH', `/api/notes/${note.code}`, { texte: 'Intrus' })).statusCode).toBe(
+      403,
+    );
+    expect((await send('admin', 'DELETE', `/api/notes/${note.code}`)).statusCode).toBe(403);
+    expect(await accessLogRows(t, 'ecriture_notes')).toHaveLength(before);
   });
 
   it('writes every read of notes in the access log, by both doors', async () => {

@@ -2,8 +2,8 @@
 // stored encrypted with the data key and opened only for a reader allowed to see it (server/crypto/notes.ts),
 // read by whoever may read the report, and on an anonymous report only by whoever may know its sources (the
 // same function decides both). Their author may edit or delete a note for NOTE_EDIT_MINUTES by the
-// context's clock, then it is frozen. Every change goes to the report's history (without the text), every
-// read to the access log.
+// context's clock, then it is frozen. Every change goes to the report's history and to the access log (without
+// the text, in the change's transaction), every read to the access log.
 import { asc, count, eq } from 'drizzle-orm';
 import { NOTE_EDIT_MINUTES } from '#shared/constants';
 import type { NoteDto, NotesListDto } from '#shared/dto/notes';
@@ -13,7 +13,7 @@ import type { Orm } from '#server/db/client';
 import { insertWithFreshCode } from '#server/db/fresh-code';
 import { conflict, forbidden, notFound } from '#server/errors';
 import type { SessionUser } from '../auth/session';
-import { recordNotesRead, type NotesRead } from '../journal/record';
+import { recordNoteChange, recordNotesRead, type NotesRead } from '../journal/record';
 import { selectNotes } from './queries';
 import { iri } from '../referentiels/dto';
 import {
@@ -163,6 +163,7 @@ export async function createNote(
       note: { from: null, to: stored!.code },
       longueur: { from: null, to: input.texte.length },
     });
+    await recordNoteChange(db, actor, report.code, { action: 'ajout', note: stored!.code }, tx);
     return noteDto({ ...stored!, texte: input.texte }, report.code, actor, true, now);
   });
 }
@@ -234,6 +235,7 @@ export async function updateNote(
       note: { from: code, to: code },
       longueur: { from: note.texte.length, to: input.texte.length },
     });
+    await recordNoteChange(db, actor, report.code, { action: 'modification', note: code }, tx);
     return noteDto({ ...note, texte: input.texte, updatedAt: now }, report.code, actor, true, now);
   });
 }
@@ -248,5 +250,6 @@ export async function deleteNote(ctx: NotesContext, actor: SessionUser, code: st
       note: { from: code, to: null },
       longueur: { from: note.texte.length, to: null },
     });
+    await recordNoteChange(db, actor, report.code, { action: 'suppression', note: code }, tx);
   });
 }

@@ -2,7 +2,7 @@
 // fixed: who gets which e-mail, nothing for someone with nothing due or with the reminder off, no person in
 // any message, exactly once per business day with two servers on one database racing and across a restart,
 // a failure before COMMIT leaving the day to the next look; and each user's own switch through both doors.
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, lte } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayNumber } from '#shared/calendar';
 import type { Config } from '#server/config';
@@ -271,5 +271,47 @@ describe.each(await testEngines())('daily reminders on %s', (engine) => {
       { parametre: 'recapitulatif_quotidien', avant: true, apres: false },
       { parametre: 'recapitulatif_quotidien', avant: false, apres: true },
     ]);
+  });
+
+  it('waits for a DIGEST_HOUR other than the default: nothing at 14:59 in Madagascar, the day at 15:00', async () => {
+    const at15 = { ...t.config, DIGEST_HOUR: 15 };
+    const before = (await digests()).length;
+    now = new Date('2026-12-03T11:59:59Z'); // Thursday 3 December, 14:59:59 in Madagascar
+    expect(await sendDailyDigests(ctx(t.db, at15))).toBeNull();
+    expect((await claimedDays()).map(([day]) => day)).not.toContain(today + 7);
+    expect((await digests()).length).toBe(before);
+    now = new Date('2026-12-03T12:00:00Z'); // 15:00
+    // « calme » is now due within three days too.
+    expect(await sendDailyDigests(ctx(t.db, at15))).toEqual({ day: today + 7, mails: 3 });
+    expect(
+      (await digests())
+        .slice(before)
+        .map((m) => m.to)
+        .sort(),
+    ).toEqual(['agent@example.mg', 'calme@example.mg', 'chef@example.mg']);
+  });
+
+  it('sends administrators nothing when no report is unassigned or overdue', async () => {
+    now = new Date('2026-12-04T04:00:00Z'); // Friday 4 December, 07:00 in Madagascar
+    const day = today + 8;
+    // Nobody's report assigned, every overdue one moved a month on; « bientot » still due for its assignee.
+    await assign(codes.orphelin!, 'calme@example.mg');
+    const s = t.db.t.signalements;
+    await t.db.transaction((tx) =>
+      tx
+        .update(s)
+        .set({ dueDay: day + 30 })
+        .where(lte(s.dueDay, day)),
+    );
+    await setDueDay(codes.bientot!, day + 2);
+    const before = (await digests()).length;
+    expect(await sendDailyDigests(ctx())).toEqual({ day, mails: 2 });
+    // Assignees with something due soon still get theirs; the administrator none.
+    expect(
+      (await digests())
+        .slice(before)
+        .map((m) => m.to)
+        .sort(),
+    ).toEqual(['agent@example.mg', 'calme@example.mg']);
   });
 });

@@ -4,10 +4,12 @@
 // outbox; disabling an account ends its assignments. Both doors, both engines.
 import { and, asc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ROLE_ADMIN, ROLE_USER } from '#shared/constants';
 import { testEngines } from '#tests/helpers/db';
 import { addPeople, PEOPLE, SAME_ORIGIN } from '#tests/helpers/report-fixture';
 import { createReport, mergePatch } from '#tests/helpers/signalements';
 import { serverSuite } from '#tests/helpers/suite';
+import { READ_ONLY_MESSAGE } from './access';
 import { ASSIGN_MESSAGES } from './assignees';
 
 describe.each(await testEngines())('assignment on %s', (engine) => {
@@ -34,7 +36,7 @@ describe.each(await testEngines())('assignment on %s', (engine) => {
     expect(anonymous.statusCode, anonymous.body).toBe(200);
   });
 
-  function send(caller: Caller, method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) {
+  function send(caller: Caller, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) {
     return t.app.inject({
       method,
       url,
@@ -261,5 +263,90 @@ describe.each(await testEngines())('assignment on %s', (engine) => {
         assignedBy: { code: suite.admin.code, nomPrenom: 'Rasoa Admin' },
       },
     ]);
+  });
+
+  it('assigns an account of any role: an administrator as well as a user', async () => {
+    const fresh = await createReport(t, cookie.creator);
+    for (const role of [ROLE_ADMIN, ROLE_USER]) {
+      const user = await t.user(`role-${role.toLowerCase()}@example.mg`, role, `Rado ${role}`);
+      const res = await trpc('creator', 'signalements.assign', { code: fresh, utilisateur: user });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const listed = await trpcQuery('creator', 'signalements.assignees', { code: fresh });
+    expect(
+      listed.json().result.data.map((a: { utilisateur: { nomPrenom: string } }) => a.utilisateur.nomPrenom),
+    ).toEqual(expect.arrayContaining([`Rado ${ROLE_ADMIN}`, `Rado ${ROLE_USER}`]));
+  });
+
+  it("gives an assignee the creator's rights on people and the partner's e-mail, and takes them back on unassignment", async () => {
+    const partnerEmail = 'contact@partenaire-assigne.example.mg';
+    const partner = await send('admin', 'POST', '/api/partenaires', {
+      designation: 'Partenaire assigné',
+      email: partnerEmail,
+    });
+    expect(partner.statusCode, partner.body).toBe(201);
+    const fresh = await createReport(t, cookie.creator, {
+      partenaire: `/api/partenaires/${partner.json().code}`,
+    });
+    const signalement = `/api/signalements/${fresh}`;
+    const content = 'Bonjour, un signalement vous concerne.';
+    const outbox = async () =>
+      (await t.db.read.select().from(t.db.t.mailOutbox)).filter((m) => m.kind === 'partner-notification');
+    const people = {
+      presume_auteurs: { nomPrenom: 'Rakotobe Auteur-Assigné', fonction: 'Maire' },
+      sources: { nomPrenom: 'Ravelo Source-Assignée', canaux: ['/api/canals/TELEPHONE'] },
+      victimes: { nomPrenom: 'Razafy Victime-Assignée' },
+    } as const;
+    /** What the assignee may do: add and edit each kind of person, write to the partner by both doors. */
+    const act = async () => {
+      const statuses: number[] = [];
+      for (const [kind, person] of Object.entries(people)) {
+        const created = await send('assignee', 'POST', `/api/${kind}`, { ...person, signalement });
+        statuses.push(created.statusCode);
+        const target = created.statusCode === 201 ? created.json().code : codes[kind];
+        const edited = await send('assignee', 'PATCH', `/api/${kind}/${target}`, {
+          ...person,
+          nomPrenom: `${person.nomPrenom} bis`,
+        });
+        statuses.push(edited.statusCode);
+        if (edited.statusCode === 403) expect(edited.json().message).toBe(READ_ONLY_MESSAGE);
+      }
+      const viaRest = await send('assignee', 'POST', `/api/signalement/${fresh}/notify-partner`, {
+        email: partnerEmail,
+        content,
+      });
+      const viaTrpc = await trpc('assignee', 'signalements.notifyPartner', {
+        code: fresh,
+        email: partnerEmail,
+        content,
+      });
+      return [...statuses, viaRest.statusCode, viaTrpc.statusCode];
+    };
+    // People the creator added, for the edits once the assignee no longer creates any.
+    const codes: Record<string, string> = {};
+    for (const [kind, person] of Object.entries(people)) {
+      const res = await send('creator', 'POST', `/api/${kind}`, { ...person, signalement });
+      expect(res.statusCode, res.body).toBe(201);
+      codes[kind] = res.json().code;
+    }
+
+    expect(await act()).toEqual(Array(8).fill(403));
+    expect(await outbox()).toHaveLength(0);
+
+    const assigned = await trpc('creator', 'signalements.assign', {
+      code: fresh,
+      utilisateur: code.assignee,
+    });
+    expect(assigned.statusCode, assigned.body).toBe(200);
+    expect(await act()).toEqual([201, 200, 201, 200, 201, 200, 200, 200]);
+    expect((await outbox()).map((m) => m.to)).toEqual([partnerEmail, partnerEmail]);
+
+    const unassigned = await trpc('creator', 'signalements.unassign', {
+      code: fresh,
+      utilisateur: code.assignee,
+    });
+    expect(unassigned.statusCode, unassigned.body).toBe(200);
+    expect(await act()).toEqual(Array(8).fill(403));
+    expect(await outbox()).toHaveLength(2);
   });
 });

@@ -17,7 +17,8 @@ import { resolveFilters } from './list-filters-resolve';
 import { applyStatutKind } from './statut-kind';
 
 export type PreviewInput = z.output<typeof bulkPreviewSchema>;
-export type BulkContext = Pick<AppContext, 'db' | 'cipher' | 'calendar' | 'config'>;
+/** What bulk actions receive; their writes are stamped by the context's clock, as the other services' are. */
+export type BulkContext = Pick<AppContext, 'db' | 'cipher' | 'calendar' | 'config' | 'clock'>;
 
 const many = (n: number, one: string, several: string) => `${n} ${n > 1 ? several : one}`;
 

@@ -36,7 +36,7 @@ export async function previewBulk(
   actor: SessionUser,
   input: PreviewInput,
 ): Promise<BulkPreviewDto> {
-  const { reports, changed } = await plan(ctx, actor, input, new Date());
+  const { reports, changed } = await plan(ctx, actor, input, ctx.clock.now());
   return { '@type': 'ApercuActionGroupee', selectionnes: reports.length, modifies: changed.size };
 }
 
@@ -51,7 +51,7 @@ export async function runBulk(
 ): Promise<BulkResultDto> {
   const { db } = ctx;
   return db.transaction(async (tx) => {
-    const at = new Date();
+    const at = ctx.clock.now();
     const { reports, target, changed } = await plan(ctx, actor, input, at);
     if (input.attendu !== undefined && input.attendu !== changed.size)
       throw conflict(BULK_REFUSALS.changed(input.attendu, changed.size));

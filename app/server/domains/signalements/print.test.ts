@@ -1,6 +1,7 @@
 // The print view's procedure (docs/decisions/0043-print-view.md) on both engines: the whole report in one
 // answer, its people as the reader may see them (an anonymous report's sources, notes and history entries
-// withheld from who may not know them), and one « Impression » entry in the access log per print.
+// withheld from who may not know them), the history and the internal notes only when asked, and one
+// « Impression » entry in the access log per print that says whether the notes were printed.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ImpressionDto } from '#shared/dto/print';
 import { testEngines } from '#tests/helpers/db';
@@ -53,15 +54,15 @@ describe.each(await testEngines())('print view of a report on %s', (engine) => {
     (await accessLogRows(t, 'impression')).filter((r) => r.signalementCode === report);
   const peopleReads = async () => (await accessLogRows(t)).filter((r) => r.kind !== 'impression').length;
 
-  it('gives the creator the whole report, its people, notes and history, and logs one print with counts', async () => {
+  it('gives the creator the whole report, its people, notes and history when asked, and logs one print with counts', async () => {
     const before = (await printsOf()).length;
     const otherEntries = await peopleReads();
-    const { data } = await printed('creator', { code: report, historique: true });
+    const { data } = await printed('creator', { code: report, historique: true, notes: true });
     expect(data.signalement).toMatchObject({ code: report, description: 'Faits imprimés', isAnonyme: true });
     expect(data.auteurs.map((a) => a.nomPrenom)).toEqual([PEOPLE.auteur]);
     expect(data.victimes.map((v) => v.nomPrenom)).toEqual([PEOPLE.victime]);
     expect(data.sources).toMatchObject({ sourcesProtegees: 0, sources: [{ nomPrenom: PEOPLE.source }] });
-    expect(data.notes.notes.map((n) => n.texte)).toEqual([NOTE]);
+    expect(data.notes?.notes.map((n) => n.texte)).toEqual([NOTE]);
     expect(data.historique?.map((e) => e.action)).toContain('source.ajout');
     expect(data.imprimePar.nomPrenom).toBe('Rabe Createur');
     expect(Number.isNaN(Date.parse(data.imprimeLe))).toBe(false);
@@ -86,7 +87,7 @@ describe.each(await testEngines())('print view of a report on %s', (engine) => {
 
   it('withholds the sources, notes and their history of an anonymous report from who may not know them, and logs what was withheld', async () => {
     const before = (await printsOf()).length;
-    const { body, data } = await printed('other', { code: report, historique: true });
+    const { body, data } = await printed('other', { code: report, historique: true, notes: true });
     for (const secret of [PEOPLE.source, PEOPLE.sourceContact, NOTE]) expect(body).not.toContain(secret);
     expect(data.sources).toEqual({ sources: [], isAnonyme: true, sourcesProtegees: 1 });
     expect(data.notes).toMatchObject({ notes: [], masquees: 1 });
@@ -107,13 +108,29 @@ describe.each(await testEngines())('print view of a report on %s', (engine) => {
     expect(describeEntry('impression', row!.details)).toContain('Sources protégées : 1 masquée');
   });
 
-  it('prints without the history unless asked, and the administrator sees the sources', async () => {
+  it('prints without the history and the notes unless asked, says so in the log, and the administrator sees the sources', async () => {
     const before = (await printsOf()).length;
-    const { data } = await printed('admin', { code: report });
+    const { body, data } = await printed('admin', { code: report });
     expect(data.historique).toBeNull();
+    expect(data.notes).toBeNull();
+    expect(body).not.toContain(NOTE);
     expect(data.sources.sources).toHaveLength(1);
     const [row] = (await printsOf()).slice(before);
     expect(row!.details).not.toHaveProperty('historique');
+    expect(row!.details).not.toHaveProperty('notes');
+    expect(describeEntry('impression', row!.details)).toBe(
+      'Impression du signalement : Auteur présumé (1), Source (1), Victime (1), sans les notes internes, Pièce jointe (0)',
+    );
+  });
+
+  it('prints the notes alone when asked without the history', async () => {
+    const before = (await printsOf()).length;
+    const { data } = await printed('admin', { code: report, notes: true });
+    expect(data.historique).toBeNull();
+    expect(data.notes?.notes.map((n) => n.texte)).toEqual([NOTE]);
+    const [row] = (await printsOf()).slice(before);
+    expect(row!.details).toMatchObject({ notes: { nombre: 1 } });
+    expect(describeEntry('impression', row!.details)).toContain('Note interne (1)');
   });
 
   it('answers a French 404 for an unknown report, and logs nothing', async () => {

@@ -63,9 +63,9 @@ export const signalementsRouter = router({
     .query(({ ctx, input }) => listHistorique(ctx, ctx.auth.user, input.code)),
   // The print view (docs/decisions/0043-print-view.md): the report, its people as the reader may see them, logged.
   impression: authedProcedure
-    .input(byCode.extend({ historique: z.boolean().default(false) }))
+    .input(byCode.extend({ historique: z.boolean().default(false), notes: z.boolean().default(false) }))
     .query(({ ctx, input }) =>
-      getImpression(ctx, ctx.auth.user, input.code, { historique: input.historique }),
+      getImpression(ctx, ctx.auth.user, input.code, { historique: input.historique, notes: input.notes }),
     ),
   defaultMailContent: authedProcedure
     .input(byCode)

@@ -10,6 +10,7 @@ const KIND_TONES: Record<AccessLogKind, BadgeTone> = {
   lecture_personnes: 'amber',
   lecture_historique: 'yellow',
   lecture_notes: 'yellow',
+  ecriture_notes: 'yellow',
   lecture_pieces_jointes: 'yellow',
   export: 'violet',
   droits: 'red',

@@ -6,23 +6,26 @@ import { errorCode } from '#web/lib/errors';
 import { useTRPC } from '#web/lib/trpc';
 import { usePageTitle } from '#web/lib/use-page-title';
 import { detailPath } from '../list/signalement-table';
-import { HistoryPart, NotesAndFiles, PeopleParts, PrintHeader, ReportParts } from './print-sections';
+import { FilesPart, HistoryPart, NotesPart, PeopleParts, PrintHeader, ReportParts } from './print-sections';
 import { PRINT_TEXT, printPath } from './print-text';
 
 /**
  * A report as an A4 document (docs/decisions/0043-print-view.md): outside the shell (no sidebar, no header),
  * a toolbar that the printer never sees, and the report's values as text. The server logs each load in the
- * access log, so the answer is never fetched again by itself (focus after the print dialog, staleness).
+ * access log, so the answer is never fetched again by itself (focus after the print dialog, staleness). The
+ * history and the internal notes are printed only when their box is ticked (kept in the address).
  */
 export default function SignalementPrintPage() {
   const { code = '' } = useParams<{ code: string }>();
-  const historique = new URLSearchParams(useSearch()).get('historique') === '1';
+  const search = new URLSearchParams(useSearch());
+  const options = { historique: search.get('historique') === '1', notes: search.get('notes') === '1' };
+  const { historique, notes } = options;
   const [, navigate] = useLocation();
   const trpc = useTRPC();
   usePageTitle(`${PRINT_TEXT.pageTitle} ${code}`);
   const print = useQuery(
     trpc.signalements.impression.queryOptions(
-      { code, historique },
+      { code, historique, notes },
       { staleTime: Infinity, refetchOnWindowFocus: false, refetchOnReconnect: false, retry: false },
     ),
   );
@@ -45,9 +48,23 @@ export default function SignalementPrintPage() {
               className="checkbox checkbox-sm checkbox-primary"
               checked={historique}
               data-testid="print-with-history"
-              onChange={(e) => navigate(printPath(code, e.target.checked), { replace: true })}
+              onChange={(e) =>
+                navigate(printPath(code, { ...options, historique: e.target.checked }), { replace: true })
+              }
             />
             {PRINT_TEXT.withHistory}
+          </label>
+          <label className="label cursor-pointer gap-2 text-sm text-base-content">
+            <input
+              type="checkbox"
+              className="checkbox checkbox-sm checkbox-primary"
+              checked={notes}
+              data-testid="print-with-notes"
+              onChange={(e) =>
+                navigate(printPath(code, { ...options, notes: e.target.checked }), { replace: true })
+              }
+            />
+            {PRINT_TEXT.withNotes}
           </label>
           <button
             type="button"
@@ -70,7 +87,8 @@ export default function SignalementPrintPage() {
             <PrintHeader data={print.data} />
             <ReportParts s={print.data.signalement} />
             <PeopleParts data={print.data} />
-            <NotesAndFiles data={print.data} />
+            {print.data.notes && <NotesPart notes={print.data.notes} />}
+            <FilesPart data={print.data} />
             {print.data.historique && <HistoryPart entries={print.data.historique} />}
           </article>
         ) : print.isPending ? (

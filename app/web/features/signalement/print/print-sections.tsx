@@ -234,40 +234,43 @@ export function PeopleParts({ data }: { data: PrintData }) {
   );
 }
 
-/** Internal notes and the names of the evidence files, withheld as on the detail. */
-export function NotesAndFiles({ data }: { data: PrintData }) {
-  const { notes, masquees } = data.notes;
+/** Internal notes, when the print was asked with them, withheld as on the detail. */
+export function NotesPart({ notes: { notes, masquees } }: { notes: NonNullable<PrintData['notes']> }) {
+  return (
+    <Part title={NOTES_TEXT.title} testId="print-notes">
+      {masquees > 0 && <Empty>{NOTES_TEXT.masked(masquees)}</Empty>}
+      {notes.length === 0 && masquees === 0 && <Empty>{PRINT_TEXT.noneNote}</Empty>}
+      <ul className="flex flex-col gap-1.5 text-sm">
+        {notes.map((n) => (
+          <li key={n.code}>
+            <p className="text-xs font-semibold">
+              {n.auteur.nomPrenom} · {formatDateTime(n.createdAt)}
+              {n.updatedAt ? ` (${NOTES_TEXT.edited})` : ''}
+            </p>
+            <p className="break-words whitespace-pre-line">{n.texte}</p>
+          </li>
+        ))}
+      </ul>
+    </Part>
+  );
+}
+
+/** The names of the evidence files, withheld as on the detail. */
+export function FilesPart({ data }: { data: PrintData }) {
   const files = data.piecesJointes;
   return (
-    <>
-      <Part title={NOTES_TEXT.title} testId="print-notes">
-        {masquees > 0 && <Empty>{NOTES_TEXT.masked(masquees)}</Empty>}
-        {notes.length === 0 && masquees === 0 && <Empty>{PRINT_TEXT.noneNote}</Empty>}
-        <ul className="flex flex-col gap-1.5 text-sm">
-          {notes.map((n) => (
-            <li key={n.code}>
-              <p className="text-xs font-semibold">
-                {n.auteur.nomPrenom} · {formatDateTime(n.createdAt)}
-                {n.updatedAt ? ` (${NOTES_TEXT.edited})` : ''}
-              </p>
-              <p className="break-words whitespace-pre-line">{n.texte}</p>
-            </li>
-          ))}
-        </ul>
-      </Part>
-      <Part title={EVIDENCE_TEXT.title} testId="print-files">
-        {files.masquees > 0 && <Empty>{EVIDENCE_TEXT.masked(files.masquees)}</Empty>}
-        {files.piecesJointes.length === 0 && files.masquees === 0 && <Empty>{PRINT_TEXT.noneFile}</Empty>}
-        <ul className="flex flex-col gap-0.5 text-sm">
-          {files.piecesJointes.map((f) => (
-            <li key={f.code} className="break-words">
-              <span className="font-semibold">{f.nom}</span> — {kindOf(f.type)}, {formatBytes(f.taille)},{' '}
-              {f.auteur.nomPrenom}, {formatDateTime(f.createdAt)}
-            </li>
-          ))}
-        </ul>
-      </Part>
-    </>
+    <Part title={EVIDENCE_TEXT.title} testId="print-files">
+      {files.masquees > 0 && <Empty>{EVIDENCE_TEXT.masked(files.masquees)}</Empty>}
+      {files.piecesJointes.length === 0 && files.masquees === 0 && <Empty>{PRINT_TEXT.noneFile}</Empty>}
+      <ul className="flex flex-col gap-0.5 text-sm">
+        {files.piecesJointes.map((f) => (
+          <li key={f.code} className="break-words">
+            <span className="font-semibold">{f.nom}</span> — {kindOf(f.type)}, {formatBytes(f.taille)},{' '}
+            {f.auteur.nomPrenom}, {formatDateTime(f.createdAt)}
+          </li>
+        ))}
+      </ul>
+    </Part>
   );
 }
 
