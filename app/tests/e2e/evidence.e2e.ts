@@ -71,9 +71,9 @@ describe('evidence files on the detail screen', () => {
     // The same wall clock in a browser elsewhere: the business time zone's, not the browser's.
     const paris = await e.newPage({ timezoneId: 'Europe/Paris', signedInAs: CREATOR });
     await paris.goto(`/admin/signalement/detail/${code}`);
-    await expect
-      .poll(() => paris.getByTestId('evidence-item').locator('time').textContent(), { timeout: 30_000 })
-      .toBe(madagascarMinute(uploadedAt));
+    const parisTime = paris.getByTestId('evidence-item').locator('time');
+    await parisTime.waitFor({ timeout: 30_000 });
+    expect(await parisTime.textContent()).toBe(madagascarMinute(uploadedAt));
     await paris.context().close();
     const history = creator.getByTestId('historique-panel');
     await expect.poll(() => history.textContent()).toContain('Pièce jointe ajoutée');
@@ -111,5 +111,6 @@ describe('evidence files on the detail screen', () => {
     await expect.poll(() => toast(creator, 'Pièce jointe supprimée.').count()).toBe(1);
     await expect.poll(() => item.count()).toBe(0);
     await expect.poll(() => history.textContent()).toContain('Pièce jointe supprimée');
-  });
+    // Two detail pages and a download: more than the default minute on a loaded machine.
+  }, 120_000);
 });
