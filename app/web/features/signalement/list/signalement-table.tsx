@@ -139,6 +139,19 @@ export function SignalementTable({
           </tbody>
         </table>
       </div>
+      {selection && (
+        // The cards have no header row: the page's checkbox stands above them (decision 0035).
+        <label className="mb-2 flex items-center gap-2 text-sm md:hidden print:hidden">
+          <SelectCheckbox
+            label={BULK_TEXTS.selectPage}
+            checked={selection.allOnPage}
+            mixed={selection.someOnPage}
+            onChange={selection.togglePage}
+            testId="page-select-cards"
+          />
+          {BULK_TEXTS.selectPage}
+        </label>
+      )}
       <ul className="flex flex-col gap-2 md:hidden" data-testid="signalement-cards">
         {items.map((s) => (
           <li key={s.code} className="flex items-start gap-2">
