@@ -4,7 +4,9 @@
 import { PAGE_SIZE_SIGNALEMENTS } from '#shared/constants';
 import {
   ECHEANCE_FILTERS,
+  ETAT_FILTERS,
   type EcheanceFilter,
+  type EtatFilter,
   type SignalementListInput,
 } from '#shared/schemas/signalements';
 
@@ -35,14 +37,19 @@ export interface ListFilters {
   before: string | null;
   /** « En retard » or « À échéance sous 7 jours » (docs/decisions/0032). */
   echeance: EcheanceFilter | null;
+  /** « Ouverts » (not treated) or « Traités ou clos »: what the dashboard's « Mes dossiers » counts. */
+  etat: EtatFilter | null;
 }
 
 /** The « Assigné à » value of « Non assigné » (never a user's code: codes are upper-case). */
 export const NOT_ASSIGNED = 'aucun';
 
-/** « Mes dossiers »: the list filtered on the reports assigned to this user. */
+/** « Mes dossiers »: the list filtered on the reports assigned to this user (open or not). */
 export const myCasesPath = (userCode: string) =>
   `/signalement/list?${KEY.assignee}=${encodeURIComponent(userCode)}`;
+
+/** « Mes dossiers ouverts »: the reports assigned to this user that are not treated or closed. */
+export const myOpenCasesPath = (userCode: string) => `${myCasesPath(userCode)}&${KEY.etat}=ouvert`;
 
 /** Every filter cleared; the page and the sort are not filters (« Réinitialiser » keeps the sort). */
 export const CLEARED_FILTERS: Omit<ListFilters, 'page' | 'sort'> = {
@@ -57,6 +64,7 @@ export const CLEARED_FILTERS: Omit<ListFilters, 'page' | 'sort'> = {
   after: null,
   before: null,
   echeance: null,
+  etat: null,
 };
 
 export const EMPTY_FILTERS: ListFilters = { page: 1, sort: DEFAULT_SORT, ...CLEARED_FILTERS };
@@ -76,6 +84,7 @@ export const LIST_URL_KEYS = {
   after: 'du',
   before: 'au',
   echeance: 'echeance',
+  etat: 'etat',
 } as const;
 const KEY = LIST_URL_KEYS;
 
@@ -99,6 +108,7 @@ function many(params: URLSearchParams, key: string): string[] {
 
 const echeanceOf = (value: string | null): EcheanceFilter | null =>
   ECHEANCE_FILTERS.find((f) => f === value) ?? null;
+const etatOf = (value: string | null): EtatFilter | null => ETAT_FILTERS.find((f) => f === value) ?? null;
 
 /** Reads the filters from a query string ('?q=x&page=2' or 'q=x&page=2'); junk falls back to defaults. */
 export function parseListSearch(search: string): ListFilters {
@@ -126,6 +136,7 @@ export function parseListSearch(search: string): ListFilters {
     after: day(KEY.after),
     before: day(KEY.before),
     echeance: echeanceOf(single(params, KEY.echeance)),
+    etat: etatOf(single(params, KEY.etat)),
   };
 }
 
@@ -144,6 +155,7 @@ export function listSearchString(filters: ListFilters): string {
   if (filters.after) params.set(KEY.after, filters.after);
   if (filters.before) params.set(KEY.before, filters.before);
   if (filters.echeance) params.set(KEY.echeance, filters.echeance);
+  if (filters.etat) params.set(KEY.etat, filters.etat);
   if (filters.page > 1) params.set(KEY.page, String(filters.page));
   return params.toString();
 }
@@ -168,6 +180,7 @@ export function apiFilters(filters: ListFilters): Omit<SignalementListInput, 'pa
   if (filters.region && filters.district) input['district.code'] = filters.district;
   if (filters.region && filters.district && filters.commune) input['commune.code'] = filters.commune;
   if (filters.echeance) input.echeance = filters.echeance;
+  if (filters.etat) input.etat = filters.etat;
   if (filters.after || filters.before) {
     input.signalementAt = {
       ...(filters.after ? { after: filters.after } : {}),
@@ -199,6 +212,7 @@ export function toExportQuery(filters: ListFilters): string {
   }
   if (input.exists?.assignees !== undefined) add('exists[assignees]', String(input.exists.assignees));
   if (input.echeance) add('echeance', input.echeance);
+  if (input.etat) add('etat', input.etat);
   if (input.signalementAt?.after) add('signalementAt[after]', input.signalementAt.after);
   if (input.signalementAt?.before) add('signalementAt[before]', input.signalementAt.before);
   return parts.join('&');

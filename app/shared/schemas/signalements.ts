@@ -201,6 +201,10 @@ export const SORT_FIELDS = ['signalementAt', 'code', 'partenaire.designation', '
 /** The deadline filter (docs/decisions/0032): « En retard », « À échéance sous 7 jours ». */
 export const ECHEANCE_FILTERS = ['en_retard', 'sous_7_jours'] as const;
 export type EcheanceFilter = (typeof ECHEANCE_FILTERS)[number];
+/** The state filter: « Ouverts » (not treated) or « Traités ou clos » (a statut of the treated or closed kind). */
+export const ETAT_FILTERS = ['ouvert', 'traite'] as const;
+export type EtatFilter = (typeof ETAT_FILTERS)[number];
+export const ETAT_INVALID = 'État invalide (ouvert ou traite).';
 
 /** The list filters in the §7 vocabulary; the REST query string parses straight into this. */
 /** A boolean of the query string ('true'/'false') or of a tRPC input. */
@@ -233,6 +237,8 @@ export const signalementListSchema = z.object({
   echeance: z
     .enum(ECHEANCE_FILTERS, { message: 'Échéance invalide (en_retard ou sous_7_jours).' })
     .optional(),
+  // « Ouverts » (is_treated false) / « Traités ou clos » (is_treated true): what « Mes dossiers » counts.
+  etat: z.enum(ETAT_FILTERS, { message: ETAT_INVALID }).optional(),
 });
 export type SignalementListInput = z.input<typeof signalementListSchema>;
 export type SignalementListQuery = z.output<typeof signalementListSchema>;

@@ -166,6 +166,7 @@ describe.each(await testEngines())('saved filters on %s', (engine) => {
     ['a day in another format', 'du=31/01/2026', REQUETE_TEXTS.day],
     ['an impossible day', 'du=2026-02-31', 'Date invalide.'],
     ['an unknown deadline filter', 'echeance=demain', REQUETE_TEXTS.echeance],
+    ['an unknown state filter', 'etat=clos', REQUETE_TEXTS.etat],
     ['a district without its region', 'district=X', REQUETE_TEXTS.cascade],
     ['a NUL byte', 'q=a%00b', REQUETE_TEXTS.character],
     ['a control character in a key', 'q%01=a', REQUETE_TEXTS.character],

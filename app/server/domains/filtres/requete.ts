@@ -4,7 +4,12 @@
 // unknown parameter, a repeated single one, an unknown sort, a bad day, a district without its region, or a
 // value the list's own zod schema (signalementListSchema) refuses. What is stored is what the list writes
 // back for those filters (listSearchString), without the page: two spellings of one filter are one string.
-import { ECHEANCE_FILTERS, signalementListSchema } from '#shared/schemas/signalements';
+import {
+  ECHEANCE_FILTERS,
+  ETAT_FILTERS,
+  ETAT_INVALID,
+  signalementListSchema,
+} from '#shared/schemas/signalements';
 import { apiFilters, LIST_URL_KEYS, listSearchString, parseListSearch, SORTS } from '#shared/list-url';
 import { invalid } from '#server/errors';
 
@@ -15,6 +20,7 @@ export const REQUETE_TEXTS = {
   sort: 'Tri inconnu.',
   day: 'Date invalide.',
   echeance: 'Échéance invalide (en_retard ou sous_7_jours).',
+  etat: ETAT_INVALID,
   cascade: 'Un district demande sa région, et une commune son district.',
   empty: "Aucun filtre à enregistrer : choisissez d'abord des filtres dans la liste.",
 } as const;
@@ -58,6 +64,8 @@ export function normaliseRequete(raw: string): string {
   const echeance = single(LIST_URL_KEYS.echeance);
   if (echeance !== undefined && !ECHEANCE_FILTERS.some((e) => e === echeance))
     throw invalid(REQUETE_TEXTS.echeance);
+  const etat = single(LIST_URL_KEYS.etat);
+  if (etat !== undefined && !ETAT_FILTERS.some((e) => e === etat)) throw invalid(REQUETE_TEXTS.etat);
   const region = single(LIST_URL_KEYS.region);
   const district = single(LIST_URL_KEYS.district);
   if ((district && !region) || (single(LIST_URL_KEYS.commune) && !district))

@@ -212,6 +212,15 @@ export const LIST_FILTERS = {
       }
     },
   },
+  // « Ouverts » / « Traités ou clos »: the report's own flag (set by its statut's kind, statut-kind.ts). Open
+  // reports are most of the list, so a page reading in date order finds its rows at once; the total is
+  // counted on the reports (the day counts do not split by state).
+  etat: {
+    isSet: (f) => f.etat !== undefined,
+    dayCounts: null,
+    where: ({ db, r }) =>
+      r.f.etat === undefined ? [] : [eq(db.t.signalements.isTreated, r.f.etat === 'traite')],
+  },
   search: {
     isSet: (f) => Boolean(f.search),
     dayCounts: null,

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { SEARCH_DEBOUNCE_MS } from '#shared/constants';
-import type { EcheanceFilter } from '#shared/schemas/signalements';
+import type { EcheanceFilter, EtatFilter } from '#shared/schemas/signalements';
 import { DateInput } from '#web/components/ui/date-input';
 import { Combobox } from '#web/components/ui/combobox';
 import { FilterIcon, SearchIcon } from '#web/components/ui/more-icons';
@@ -30,6 +30,12 @@ const ECHEANCE_OPTIONS: Array<{ value: EcheanceFilter; label: string }> = [
   { value: 'sous_7_jours', label: 'À échéance sous 7 jours' },
 ];
 
+/** The state filter's choices: what « Mes dossiers ouverts » counts, or the rest. */
+const ETAT_OPTIONS: Array<{ value: EtatFilter; label: string }> = [
+  { value: 'ouvert', label: 'Ouverts' },
+  { value: 'traite', label: 'Traités ou clos' },
+];
+
 type Update = (change: Partial<ListFilters>, options?: { replace?: boolean }) => void;
 
 export function ListFilters({ filters, update }: { filters: ListFilters; update: Update }) {
@@ -47,6 +53,7 @@ export function ListFilters({ filters, update }: { filters: ListFilters; update:
       filters.after,
       filters.before,
       filters.echeance,
+      filters.etat,
     ].filter(Boolean).length;
 
   return (
@@ -243,6 +250,15 @@ function FilterPickers({ filters, update }: { filters: ListFilters; update: Upda
         value={filters.echeance}
         onChange={(echeance) => update({ echeance: echeance as EcheanceFilter | null })}
         data-testid="filter-echeance"
+      />
+      <Combobox
+        label="Filtrer par état"
+        placeholder="Tous les états"
+        clearLabel="Tous les états"
+        options={ETAT_OPTIONS}
+        value={filters.etat}
+        onChange={(etat) => update({ etat: etat as EtatFilter | null })}
+        data-testid="filter-etat"
       />
     </>
   );

@@ -5,6 +5,7 @@ import {
   hasActiveFilters,
   listSearchString,
   myCasesPath,
+  myOpenCasesPath,
   NOT_ASSIGNED,
   parseListSearch,
   toExportQuery,
@@ -26,6 +27,7 @@ const full: ListFilters = {
   after: '2024-01-01',
   before: '2024-12-31',
   echeance: 'en_retard',
+  etat: 'ouvert',
 };
 
 describe('list URL', () => {
@@ -85,6 +87,7 @@ describe('API input', () => {
       'district.code': 'D1',
       'commune.code': 'C1',
       echeance: 'en_retard',
+      etat: 'ouvert',
       signalementAt: { after: '2024-01-01', before: '2024-12-31' },
     });
     expect(toListInput(EMPTY_FILTERS)).toEqual({
@@ -102,7 +105,7 @@ describe('API input', () => {
     expect(toExportQuery(full)).toBe(
       'search=d%C3%A9tournement&order[partenaire.designation]=desc&partenaire.code[]=IVY&partenaire.code[]=P2' +
         '&subjects.code[]=CORRUPTION&subjects.code[]=OTHERS&createdBy.code[]=U1&assignees.code[]=U2&region.code=R1&district.code=D1' +
-        '&commune.code=C1&echeance=en_retard&signalementAt[after]=2024-01-01&signalementAt[before]=2024-12-31',
+        '&commune.code=C1&echeance=en_retard&etat=ouvert&signalementAt[after]=2024-01-01&signalementAt[before]=2024-12-31',
     );
     expect(toExportQuery({ ...EMPTY_FILTERS, page: 5 })).toBe('order[signalementAt]=desc');
   });
@@ -126,5 +129,22 @@ describe('API input', () => {
     expect(signalementListSchema.parse(toListInput(unassigned)).exists).toEqual({ assignees: false });
     expect(toExportQuery(unassigned)).toBe('order[signalementAt]=desc&exists[assignees]=false');
     expect(parseListSearch(myCasesPath('U 7').split('?')[1]!)).toEqual({ ...EMPTY_FILTERS, assignee: 'U 7' });
+  });
+
+  it('filters on the state (« Ouverts », « Traités ou clos »), keeps only known states, and « Mes dossiers ouverts » is my open cases', () => {
+    for (const etat of ['ouvert', 'traite'] as const) {
+      const filters = { ...EMPTY_FILTERS, assignee: NOT_ASSIGNED, etat };
+      expect(listSearchString(filters)).toBe(`assigne=aucun&etat=${etat}`);
+      expect(parseListSearch(listSearchString(filters))).toEqual(filters);
+      expect(signalementListSchema.parse(toListInput(filters)).etat).toBe(etat);
+      expect(toExportQuery(filters)).toBe(`order[signalementAt]=desc&exists[assignees]=false&etat=${etat}`);
+    }
+    expect(parseListSearch('etat=clos').etat).toBeNull();
+    expect(hasActiveFilters({ ...EMPTY_FILTERS, etat: 'traite' })).toBe(true);
+    expect(parseListSearch(myOpenCasesPath('U 7').split('?')[1]!)).toEqual({
+      ...EMPTY_FILTERS,
+      assignee: 'U 7',
+      etat: 'ouvert',
+    });
   });
 });
