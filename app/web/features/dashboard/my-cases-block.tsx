@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { useWhoAmI } from '#web/features/auth/use-who-am-i';
-import { myCasesPath, NOT_ASSIGNED } from '#web/features/signalement/list/list-url';
+import { myCasesPath, myOpenCasesPath, NOT_ASSIGNED } from '#web/features/signalement/list/list-url';
 import { formatNumber } from '#web/lib/format';
 import { useTRPC } from '#web/lib/trpc';
 
@@ -15,7 +15,8 @@ export const MY_CASES_TEXTS = {
 
 /**
  * « Mes dossiers » (docs/decisions/0028): my open reports and my overdue ones, and for administrators the
- * open reports nobody has and every overdue report (docs/decisions/0032); each card opens the list so filtered.
+ * open reports nobody has and every overdue report (docs/decisions/0032); each card opens the list so filtered
+ * (the open ones with `etat=ouvert`, so the card's number is the list's total).
  */
 export function MyCasesBlock() {
   const trpc = useTRPC();
@@ -27,7 +28,7 @@ export function MyCasesBlock() {
       key: 'mine',
       label: MY_CASES_TEXTS.mine,
       value: query.data.ouverts,
-      href: myCasesPath(whoAmI.user.code),
+      href: myOpenCasesPath(whoAmI.user.code),
     },
     {
       key: 'mine-overdue',
@@ -42,7 +43,7 @@ export function MyCasesBlock() {
             key: 'unassigned',
             label: MY_CASES_TEXTS.unassigned,
             value: query.data.nonAssignes,
-            href: `/signalement/list?assigne=${NOT_ASSIGNED}`,
+            href: `/signalement/list?assigne=${NOT_ASSIGNED}&etat=ouvert`,
           },
         ]),
     ...(query.data.enRetardTous === null
