@@ -76,6 +76,10 @@ describe.each(await testEngines())('OpenAPI document on %s', (engine) => {
     expect(doc.paths['/api/login']!.post!.security).toEqual([]);
     expect(patch.security).toEqual([{ session: [] }]);
     expect(doc.paths['/api/utilisateurs']!.get!['x-acces']).toBe('admin');
+    // The list's filters are its query parameters, each with its values (the state filter among them).
+    const listParams = doc.paths['/api/signalements']!.get!.parameters as JsonSchema[];
+    const etat = listParams.find((p) => p.in === 'query' && p.name === 'etat');
+    expect(etat?.schema).toMatchObject({ enum: ['ouvert', 'traite'] });
   });
 
   it('holds only valid JSON Schemas (2020-12)', async () => {
