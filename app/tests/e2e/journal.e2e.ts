@@ -86,6 +86,9 @@ describe("the access log ('Journal des accès') and the dashboard alerts, in a r
         ?.replace(/\D/g, ''),
     );
     expect(total).toBeGreaterThan(JOURNAL_PAGE_SIZE);
+    // One total, in one format: the pagination below the table does not repeat it.
+    expect(await page.getByTestId('pagination-total').count()).toBe(0);
+    expect(await page.getByText(/au total|Total\s?:/).count()).toBe(1);
     const reads = page.locator('[data-testid="journal-row"][data-kind="lecture_personnes"]');
     expect(await reads.first().getByTestId('journal-row-kind').textContent()).toBe('Lecture des personnes');
     const link = reads.first().getByTestId('journal-row-signalement').getByRole('link');
