@@ -5,11 +5,10 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeViolations, seriousViolations } from './axe';
 import { createReportByApi, toast, useE2E } from './harness';
+import { OFFLINE_DB, QUEUED, readAllStorage, storeReady } from './offline-storage';
 import { PASSWORD, signInByApi } from './sign-in';
 
 const AGENT = 'hors-ligne@example.mg';
-const QUEUED = "Modification enregistrée sur cet appareil, en attente d'envoi.";
-const OFFLINE_DB = 'signalements-hors-ligne';
 let baseUrl = '';
 
 /** A GET of the REST facade with the page's session, from the test (the page's own requests may be offline). */
@@ -30,54 +29,6 @@ async function total(page: Page, url: string): Promise<number> {
 const reportTotal = (page: Page) => total(page, '/api/signalements?itemsPerPage=1');
 const historyTotal = (page: Page, code: string) =>
   total(page, `/api/signalements/${encodeURIComponent(code)}/historique`);
-
-/** Waits until this session's key is kept on the device (auth.offlineKey answered, store created). */
-async function storeReady(page: Page): Promise<void> {
-  // expect.poll, not page.waitForFunction: an async predicate's promise counts as truthy there at once.
-  await expect
-    .poll(() =>
-      page.evaluate(async (name) => (await indexedDB.databases()).some((db) => db.name === name), OFFLINE_DB),
-    )
-    .toBe(true);
-}
-
-/** Every string the page's storage holds: IndexedDB (all databases, all stores), Web Storage, Cache Storage. */
-function readAllStorage(page: Page): Promise<{ text: string; databases: string[] }> {
-  return page.evaluate(async () => {
-    const parts: string[] = [];
-    const decoder = new TextDecoder();
-    const dump = (value: unknown): void => {
-      if (value instanceof ArrayBuffer) parts.push(decoder.decode(value));
-      else if (ArrayBuffer.isView(value)) parts.push(decoder.decode(value));
-      else if (value && typeof value === 'object') for (const v of Object.values(value)) dump(v);
-      else parts.push(String(value));
-    };
-    const databases = (await indexedDB.databases()).map((d) => d.name ?? '');
-    for (const name of databases) {
-      const db = await new Promise<IDBDatabase>((resolve, reject) => {
-        const req = indexedDB.open(name);
-        req.onsuccess = () => resolve(req.result);
-        req.onerror = () => reject(new Error(name));
-      });
-      for (const store of Array.from(db.objectStoreNames)) {
-        const values = await new Promise<unknown[]>((resolve) => {
-          const req = db.transaction(store).objectStore(store).getAll();
-          req.onsuccess = () => resolve(req.result as unknown[]);
-        });
-        values.forEach(dump);
-      }
-      db.close();
-    }
-    for (const storage of [localStorage, sessionStorage])
-      for (let i = 0; i < storage.length; i++)
-        parts.push(storage.key(i) ?? '', storage.getItem(storage.key(i)!) ?? '');
-    for (const name of await caches.keys()) {
-      const cache = await caches.open(name);
-      for (const request of await cache.keys()) parts.push(await (await cache.match(request))!.text());
-    }
-    return { text: parts.join('\n'), databases };
-  });
-}
 
 async function fillCreateDialog(page: Page): Promise<void> {
   const dialog = page.getByTestId('create-dialog');
