@@ -4,7 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ToastProvider } from './components/ui/toast';
 import { UpdatePrompt } from './components/update-prompt';
-import { startOffline } from './lib/offline/runtime';
+import { offlineStarted, startOffline } from './lib/offline/runtime';
 import { queryClient, TRPCProvider, trpcClient } from './lib/trpc';
 import { registerServiceWorker } from './lib/pwa/register';
 import { preloadCurrentPage } from './preload';
@@ -18,11 +18,8 @@ if (!root) throw new Error('#root is missing from index.html');
 
 // The offline store's kept answers and outbox are read before the first render (docs/decisions/0048),
 // so a reopened tab without a network shows them at once; never more than a moment's wait.
-const OFFLINE_START_LIMIT_MS = 1500;
-void Promise.race([
-  startOffline(queryClient),
-  new Promise((resolve) => setTimeout(resolve, OFFLINE_START_LIMIT_MS)),
-]).then(() => render(root));
+void startOffline(queryClient);
+void offlineStarted().then(() => render(root));
 
 function render(container: HTMLElement) {
   createRoot(container).render(

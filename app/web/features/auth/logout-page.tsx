@@ -12,9 +12,6 @@ import { logoutConfirmed, LogoutConfirmDialog } from './logout-confirm-dialog';
  * without the menu's confirmation (an address typed, a link) while changes still wait on this device, it
  * asks first, saying how many would be lost (docs/decisions/0048-offline-store.md).
  */
-/** How long a log-out waits for the device's outbox to be read before deciding whether to ask (main.tsx's limit). */
-const OUTBOX_WAIT_MS = 1500;
-
 export default function LogoutPage() {
   usePageTitle('Déconnexion');
   const [, navigate] = useLocation();
@@ -25,8 +22,7 @@ export default function LogoutPage() {
   useEffect(() => {
     if (confirmed !== null) return;
     let current = true;
-    const limit = new Promise((resolve) => setTimeout(resolve, OUTBOX_WAIT_MS));
-    void Promise.race([offlineStarted(), limit]).then(() => {
+    void offlineStarted().then(() => {
       if (current) setConfirmed(outbox.size === 0);
     });
     return () => {

@@ -117,9 +117,13 @@ export function startOffline(queryClient: QueryClient): Promise<void> {
   return started;
 }
 
-/** Settles once the start has loaded the kept outbox (at once if it never started). */
+/** How long the app waits for the device's store at start (a first render, a log-out's question). */
+const OFFLINE_START_LIMIT_MS = 1500;
+
+/** Settles once the start has loaded the kept outbox (at once if it never started), or after the limit. */
 export function offlineStarted(): Promise<void> {
-  return started ?? Promise.resolve();
+  const limit = new Promise<void>((resolve) => setTimeout(resolve, OFFLINE_START_LIMIT_MS));
+  return Promise.race([started ?? Promise.resolve(), limit]);
 }
 
 /** Once per session (of this user): fetch the session's key, keep it, send what waits. */

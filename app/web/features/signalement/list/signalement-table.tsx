@@ -24,6 +24,19 @@ function PartnerName({ partenaire }: { partenaire: SignalementListItemDto['parte
 }
 
 /** « Assigné à »: the assignees' names, or « Non assigné » (docs/decisions/0028). */
+/** The page's checkbox: in the table's header row, and above the cards on a phone (decision 0035). */
+function pageCheckbox(selection: BulkSelection, testId: string) {
+  return (
+    <SelectCheckbox
+      label={BULK_TEXTS.selectPage}
+      checked={selection.allOnPage}
+      mixed={selection.someOnPage}
+      onChange={selection.togglePage}
+      testId={testId}
+    />
+  );
+}
+
 function Assignees({ signalement: s }: { signalement: SignalementListItemDto }) {
   if (s.assignees.length === 0) return <span className="text-base-content/70">{NOT_ASSIGNED_LABEL}</span>;
   return <span className="line-clamp-2">{s.assignees.map((a) => a.nomPrenom).join(', ')}</span>;
@@ -60,17 +73,7 @@ export function SignalementTable({
         <table className="table table-sm" data-testid="signalement-table">
           <thead>
             <tr>
-              {selection && (
-                <th className="w-8 print:hidden">
-                  <SelectCheckbox
-                    label={BULK_TEXTS.selectPage}
-                    checked={selection.allOnPage}
-                    mixed={selection.someOnPage}
-                    onChange={selection.togglePage}
-                    testId="page-select"
-                  />
-                </th>
-              )}
+              {selection && <th className="w-8 print:hidden">{pageCheckbox(selection, 'page-select')}</th>}
               <th>Code</th>
               <th>Partenaire</th>
               <th>Objet(s)</th>
@@ -142,13 +145,7 @@ export function SignalementTable({
       {selection && (
         // The cards have no header row: the page's checkbox stands above them (decision 0035).
         <label className="mb-2 flex items-center gap-2 text-sm md:hidden print:hidden">
-          <SelectCheckbox
-            label={BULK_TEXTS.selectPage}
-            checked={selection.allOnPage}
-            mixed={selection.someOnPage}
-            onChange={selection.togglePage}
-            testId="page-select-cards"
-          />
+          {pageCheckbox(selection, 'page-select-cards')}
           {BULK_TEXTS.selectPage}
         </label>
       )}
