@@ -11,21 +11,22 @@ import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { desc, sql } from 'drizzle-orm';
 import { openDataKey } from '#server/crypto/data-key';
-import { openDatabase, type Database } from '#server/db/client';
+import { DEFAULT_POOL_READERS, openDatabase, type Database } from '#server/db/client';
 import { seed } from '#server/db/seed/index';
 import { createUser, findUserByEmail } from '#server/domains/utilisateurs/service';
 import { postgresCopyOf, topUpDemoReports } from './bench-data';
 import { cliOptions } from './cli';
 import { measured, typedCommand, writeFigures, type Cell } from './figures';
 
-const USAGE = `Usage : npm run bench:load -- [--reports 1000000] [--engine sqlite|pg|both] [--connections 50] [--duration 20] [--read-workers N] [--cpu-prof DOSSIER]
+const USAGE = `Usage : npm run bench:load -- [--reports 1000000] [--engine sqlite|pg|both] [--connections 50] [--duration 20] [--read-workers N] [--pool-readers N] [--cpu-prof DOSSIER]
 
 Lance le serveur construit (dist/server) dans son propre processus et le charge avec autocannon sur la
 boucle locale : 50 connexions, 80 % de listes filtrées, 15 % de détails, 5 % de créations, sur N
 signalements de démonstration (générés une fois puis gardés, un jeu par nombre N : data/bench/load-N/
 pour SQLite, base PostgreSQL signalements_bench_load_N). Affiche requêtes par seconde et latences p50, p95, p99, et les mêmes chiffres
 pour une route authentifiée qui ne fait rien (GET /api/canals), le plafond. --read-workers fixe
-DATABASE_READ_WORKERS du serveur (SQLite ; 0 : lectures sur le fil principal). --cpu-prof écrit le profil
+DATABASE_READ_WORKERS du serveur (SQLite ; 0 : lectures sur le fil principal). --pool-readers fixe
+DATABASE_POOL_READERS (PostgreSQL : connexions que les lectures peuvent tenir à la fois). --cpu-prof écrit le profil
 CPU du serveur (node --cpu-prof) dans DOSSIER. N'affirme rien.`;
 
 const { values } = cliOptions(USAGE, {
@@ -34,10 +35,12 @@ const { values } = cliOptions(USAGE, {
   connections: { type: 'string' },
   duration: { type: 'string' },
   'read-workers': { type: 'string' },
+  'pool-readers': { type: 'string' },
   'cpu-prof': { type: 'string' },
 });
 const CPU_PROF = values['cpu-prof'];
 const READ_WORKERS = values['read-workers'];
+const POOL_READERS = values['pool-readers'];
 const REPORTS = Number(values.reports ?? 1_000_000);
 const CONNECTIONS = Number(values.connections ?? 50);
 const DURATION = Number(values.duration ?? 20);
@@ -270,6 +273,7 @@ async function bench(engine: string) {
     DATABASE_URL: url,
     DATA_KEY_FILE: keyFile,
     ...(READ_WORKERS === undefined ? {} : { DATABASE_READ_WORKERS: READ_WORKERS }),
+    ...(POOL_READERS === undefined ? {} : { DATABASE_POOL_READERS: POOL_READERS }),
   });
   try {
     const login = await fetch(`${base}/api/login`, {
@@ -332,7 +336,7 @@ for (const engine of ENGINES) {
     if (Object.keys(f.statuses).length > 0) console.warn(`Réponses non 2xx (${engine}) :`, f.statuses);
 }
 console.info(
-  `\n${fr(REPORTS)} signalements, ${CONNECTIONS} connexions, ${DURATION} s par mesure, fils de lecture SQLite : ${READ_WORKERS ?? 'par défaut'}, ${new Date().toISOString()}`,
+  `\n${fr(REPORTS)} signalements, ${CONNECTIONS} connexions, ${DURATION} s par mesure, fils de lecture SQLite : ${READ_WORKERS ?? 'par défaut'}, lectures PostgreSQL à la fois : ${POOL_READERS ?? 'par défaut'}, ${new Date().toISOString()}`,
 );
 console.info('| moteur | trafic | req/s | p50 (ms) | p95 (ms) | p99 (ms) | erreurs |');
 console.info('| --- | --- | --- | --- | --- | --- | --- |');
@@ -345,7 +349,7 @@ console.info(
   `\n${writeFigures(
     measured(`load-${REPORTS}`, typedCommand('bench:load'), [
       {
-        caption: `${REPORTS.toLocaleString('en-US')} reports, ${CONNECTIONS} connections, ${DURATION} s each, SQLite reader threads: ${READ_WORKERS ?? 'default'} (latencies in ms, seen by the client).`,
+        caption: `${REPORTS.toLocaleString('en-US')} reports, ${CONNECTIONS} connections, ${DURATION} s each, SQLite reader threads: ${READ_WORKERS ?? 'default'}, PostgreSQL reads at once: ${POOL_READERS ?? `default (${DEFAULT_POOL_READERS})`} (latencies in ms, seen by the client).`,
         columns: ['engine', 'traffic', 'req/s', 'p50', 'p95', 'p99', 'errors'],
         rows: trafficCells,
       },

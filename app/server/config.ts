@@ -114,6 +114,12 @@ export const configSchema = z.object({
   // PostgreSQL: how long to wait for a connection, and the longest statement of the server's pool.
   DATABASE_CONNECT_TIMEOUT_SECONDS: wholeNumber(1, 300).default(10),
   DATABASE_STATEMENT_TIMEOUT_SECONDS: wholeNumber(1, 3600).default(60),
+  // PostgreSQL: connections of the pool (of 10) that reads may hold at once; the others are kept for requests
+  // that may write (docs/decisions/0055). Unset: one per core of this machine and one more, at most 8.
+  DATABASE_POOL_READERS: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    wholeNumber(1, 8).optional(),
+  ),
   // SQLite: threads that run the reads outside transactions (docs/decisions/0021); 0 reads on the main thread.
   DATABASE_READ_WORKERS: z.preprocess(
     (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { businessCalendar, type BusinessCalendar } from '#shared/calendar';
 import type { Config } from './config';
 import type { DataCipher } from './crypto/cipher';
-import { openDatabase, type Database, type ReadOnlyDatabase } from './db/client';
+import { openDatabase, type Database, type DatabaseOptions, type ReadOnlyDatabase } from './db/client';
 import type { Session, SessionUser } from './domains/auth/session';
 import type { TokenCaller } from './domains/jetons-api/bearer';
 import type { ApiTokenScope } from '#shared/constants';
@@ -137,13 +137,19 @@ export function createReadContext(
   };
 }
 
-function openConfigured(config: Config): Database {
-  return openDatabase(config.DATABASE_URL, {
+/** The serving database's options, as the configuration sets them (the server and the test app). */
+export function databaseOptions(config: Config): DatabaseOptions {
+  return {
     connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000,
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_SECONDS * 1000,
     readWorkers: config.DATABASE_READ_WORKERS,
     readJobTimeoutMs: config.READ_JOB_TIMEOUT_SECONDS * 1000,
-  });
+    poolReaders: config.DATABASE_POOL_READERS,
+  };
+}
+
+function openConfigured(config: Config): Database {
+  return openDatabase(config.DATABASE_URL, databaseOptions(config));
 }
 
 /** The data cipher of the context; throws where the data key was not loaded. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { loadConfig, type Config } from './config';
-import { createAppContext, type AppContext, type Clock } from './context';
+import { createAppContext, databaseOptions, type AppContext, type Clock } from './context';
 import type { DataCipher } from './crypto/cipher';
 import { openDataKey } from './crypto/data-key';
 import { encryptPlaintext, type PlaintextMigration } from './crypto/migrate-plaintext';
@@ -46,12 +46,7 @@ export async function start(
   options: StartOptions = {},
 ): Promise<Running> {
   const config = loadConfig(env);
-  const db = openDatabase(config.DATABASE_URL, {
-    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000,
-    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_SECONDS * 1000,
-    readWorkers: config.DATABASE_READ_WORKERS,
-    readJobTimeoutMs: config.READ_JOB_TIMEOUT_SECONDS * 1000,
-  });
+  const db = openDatabase(config.DATABASE_URL, databaseOptions(config));
   let prepared: {
     cipher: DataCipher;
     createdKeyFile: string | null;

@@ -138,11 +138,16 @@ export interface DatabaseOptions {
    * reads the pages through its own cache of a few megabytes.
    */
   mapFile?: boolean;
+  /**
+   * PostgreSQL: connections of the pool that reads may hold at once (DATABASE_POOL_READERS; decision 0055);
+   * the others wait for requests that may write. Default: one per core and one more, at most eight.
+   */
+  poolReaders?: number;
 }
 
 export const DEFAULT_READ_WORKERS = Math.max(1, Math.min(4, availableParallelism()));
 
-export { DEFAULT_CONNECT_TIMEOUT_MS, STARTUP_LOCK } from './postgres/open';
+export { DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_POOL_READERS, STARTUP_LOCK } from './postgres/open';
 
 export function openDatabase(url: string, options: DatabaseOptions = {}): Database {
   const readWorkers = options.readWorkers ?? DEFAULT_READ_WORKERS;

@@ -1,6 +1,7 @@
 // PostgreSQL's opening (server/db/client.ts, openDatabase): one pool whose every client has an error
 // listener for its whole life, the pool's transactions, the migrations and the start-up lock on connections
 // of their own (docs/decisions/0001-two-engines.md, 0019). Every other PostgreSQL difference: ./dialect.ts.
+import { availableParallelism } from 'node:os';
 import type { SQL } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -17,9 +18,21 @@ import { serializeQueries } from './serial-queries';
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 /** The advisory lock of start-ups (space, id); the space is apart from those of server/db/locks.ts. */
 export const STARTUP_LOCK = [8100, 1] as const;
-/** Connections of the pool, and how many of them only requests that may write use (decision 0054). */
+/**
+ * Connections of the pool, and how many of them reads may hold at once: the rest only requests that may
+ * write use (decisions 0054 and 0055). Reads get one per core of this machine and one more, at least the
+ * widest wave of one read request (a report's four loader statements side by side) and at most eight (two
+ * always kept for writes): on a machine that runs PostgreSQL beside the server, more reads at once only
+ * queue for the same cores in front of every write. DATABASE_POOL_READERS sets it (PostgreSQL on a
+ * machine of its own, with more cores).
+ */
 export const POOL_SIZE = 10;
-export const RESERVED_FOR_WRITERS = 2;
+export const MAX_POOL_READERS = POOL_SIZE - 2;
+export const WIDEST_READ_WAVE = 4;
+export const DEFAULT_POOL_READERS = Math.min(
+  MAX_POOL_READERS,
+  Math.max(WIDEST_READ_WAVE, availableParallelism() + 1),
+);
 
 export function openPostgres(url: string, options: DatabaseOptions): Omit<Database, 'writes'> {
   const connectionTimeoutMillis = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
@@ -54,7 +67,7 @@ export function openPostgres(url: string, options: DatabaseOptions): Omit<Databa
         ...(options.readOnly ? ['-c default_transaction_read_only=on'] : []),
       ].join(' '),
     },
-    RESERVED_FOR_WRITERS,
+    POOL_SIZE - Math.min(MAX_POOL_READERS, Math.max(1, options.poolReaders ?? DEFAULT_POOL_READERS)),
   );
   let closing = false;
   // A lost connection (pg_terminate_backend, a PostgreSQL restart) must never crash the process. pg-pool

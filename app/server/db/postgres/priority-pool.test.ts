@@ -1,12 +1,23 @@
 // The pool hands its connections to the writers' lane first (priority-pool.ts, decision 0054): readers
 // never hold the connections kept for writers, a write waiting beside reads gets the next free one, and a
-// wait past the connection timeout fails as pg-pool's own wait does (answered 503).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// wait past the connection timeout fails as pg-pool's own wait does (answered 503). How many connections
+// reads may hold is the configuration's (DATABASE_POOL_READERS, decision 0055).
+import { availableParallelism } from 'node:os';
+import { sql } from 'drizzle-orm';
+import { Client, type PoolClient } from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadConfig } from '#server/config';
+import { databaseOptions } from '#server/context';
+import { openDatabase } from '../client';
 import { isConnectionLost } from '../connection-lost';
 import { inWritersLane } from '../lanes';
 import { PG_ADMIN_URL, postgresAvailable } from '#tests/helpers/db';
+import { DEFAULT_POOL_READERS } from './open';
 import { PriorityPool } from './priority-pool';
-import type pg from 'pg';
+
+const withPostgres = await postgresAvailable();
+/** An advisory lock of this file's own (space, id): apart from start-ups' and server/db/locks.ts'. */
+const LOCK = [8155, 1] as const;
 
 const checkout = (pool: PriorityPool, writer: boolean) =>
   writer ? inWritersLane(() => pool.connect()) : pool.connect();
@@ -21,7 +32,7 @@ async function settled(promise: Promise<unknown>): Promise<boolean> {
   return done;
 }
 
-describe.skipIf(!(await postgresAvailable()))('a pool that serves writers first', () => {
+describe.skipIf(!withPostgres)('a pool that serves writers first', () => {
   let pool: PriorityPool;
   beforeAll(() => {
     pool = new PriorityPool({ connectionString: PG_ADMIN_URL, max: 3, connectionTimeoutMillis: 5000 }, 1);
@@ -57,7 +68,7 @@ describe.skipIf(!(await postgresAvailable()))('a pool that serves writers first'
   });
 
   it('runs pool.query through the same gate, in both lanes', async () => {
-    const held: pg.PoolClient[] = await Promise.all([checkout(pool, false), checkout(pool, false)]);
+    const held: PoolClient[] = await Promise.all([checkout(pool, false), checkout(pool, false)]);
     const read = pool.query('select 2 as two');
     const write = inWritersLane(() => pool.query('select 3 as three'));
     expect((await write).rows).toEqual([{ three: 3 }]);
@@ -109,4 +120,58 @@ describe.skipIf(!(await postgresAvailable()))('a pool that serves writers first'
       await closed.end();
     }
   });
+});
+
+describe('DATABASE_POOL_READERS', () => {
+  it('is read from the configuration: unset or empty, the default; 1 to 8; otherwise a French message', () => {
+    expect(loadConfig({}).DATABASE_POOL_READERS).toBeUndefined();
+    expect(loadConfig({ DATABASE_POOL_READERS: ' ' }).DATABASE_POOL_READERS).toBeUndefined();
+    expect(loadConfig({ DATABASE_POOL_READERS: '3' }).DATABASE_POOL_READERS).toBe(3);
+    expect(databaseOptions(loadConfig({ DATABASE_POOL_READERS: '5' })).poolReaders).toBe(5);
+    expect(() => loadConfig({ DATABASE_POOL_READERS: '0' })).toThrow('DATABASE_POOL_READERS: au moins 1');
+    expect(() => loadConfig({ DATABASE_POOL_READERS: '9' })).toThrow('DATABASE_POOL_READERS: au plus 8');
+    expect(() => loadConfig({ DATABASE_POOL_READERS: 'trois' })).toThrow(
+      'DATABASE_POOL_READERS: doit être un nombre',
+    );
+  });
+
+  it("defaults to one per core and one more, at least four (a report's loader side by side), at most eight", () => {
+    expect(DEFAULT_POOL_READERS).toBe(Math.min(8, Math.max(4, availableParallelism() + 1)));
+  });
+
+  it.skipIf(!withPostgres)(
+    'bounds the reads the server runs at once; a write passes beside them',
+    async () => {
+      const db = openDatabase(PG_ADMIN_URL, { poolReaders: 1 });
+      // A connection of its own holds a lock; the first read waits for it on the one connection reads may hold.
+      const holder = new Client({ connectionString: PG_ADMIN_URL });
+      const key = sql`${LOCK[0]}::int, ${LOCK[1]}::int`;
+      await holder.connect();
+      try {
+        await holder.query('select pg_advisory_lock($1::int, $2::int)', [...LOCK]);
+        const blocked = db.rows(sql`select pg_advisory_lock(${key}) is null as locked`);
+        await vi.waitFor(async () => {
+          const { rows } = await holder.query<{ n: string }>(
+            "select count(*) as n from pg_locks where locktype = 'advisory' and not granted and classid = $1",
+            [LOCK[0]],
+          );
+          expect(Number(rows[0]!.n)).toBe(1);
+        });
+        // A second read waits for a connection; a write does not.
+        const second = db.rows<{ two: number }>(sql`select 2 as two`);
+        await vi.waitFor(() => expect(db.stats().waiting).toBe(1));
+        const write = await inWritersLane(() => db.rows<{ three: number }>(sql`select 3 as three`));
+        expect(write).toEqual([{ three: 3 }]);
+        expect(db.stats().waiting).toBe(1);
+        await holder.query('select pg_advisory_unlock($1::int, $2::int)', [...LOCK]);
+        expect(await blocked).toEqual([{ locked: false }]);
+        expect(await second).toEqual([{ two: 2 }]);
+        expect(db.stats().waiting).toBe(0);
+        await db.rows(sql`select pg_advisory_unlock(${key})`);
+      } finally {
+        await holder.end();
+        await db.close();
+      }
+    },
+  );
 });
