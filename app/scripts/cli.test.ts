@@ -138,7 +138,8 @@ describe('scripts', () => {
     const missing = run('scripts/db-restore.ts', [], elsewhere);
     expect(missing.status).toBe(1);
     expect(missing.stderr.split('\n')[0]).toBe('Indiquez le fichier de sauvegarde à restaurer.');
-  });
+    // Six script processes one after the other (each starts tsx): 35 s on a loaded 2-core machine.
+  }, 180_000);
 
   it('a start on a database that has users says ADMIN_EMAIL/ADMIN_PASSWORD are ignored, with the command to use', async () => {
     const env = {

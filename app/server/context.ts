@@ -67,7 +67,10 @@ export interface ReadContext extends Omit<AppContext, 'db' | 'tasks' | 'keySetti
 }
 
 /** What a service that reads sources or writes the access log receives (a context, or part of one). */
-export type Services = Pick<AppContext, 'db' | 'cipher' | 'journal' | 'calendar'>;
+export type Services = Pick<AppContext, 'db' | 'cipher' | 'journal' | 'calendar' | 'clock'>;
+
+/** What a write that stamps its time receives: the database and the context's clock. */
+export type Stamping = Pick<AppContext, 'db' | 'clock'>;
 
 /** What a service that reads sources receives. */
 export type WithCipher = Pick<AppContext, 'db' | 'cipher'>;

@@ -86,7 +86,7 @@ export function requestHelpers(fixture: MatrixFixture) {
       nom: `Jeton ${unique()}`,
       scopes: ['signalements:read' as const],
     };
-    return (await createJeton(app().db, actor, { ...input, dureeJours: 30 })).jeton.id;
+    return (await createJeton(app().ctx, actor, { ...input, dureeJours: 30 })).jeton.id;
   };
 
   /** A fresh shared saved filter of the creator (docs/decisions/0046), for each caller's rename or delete. */

@@ -99,7 +99,7 @@ async function checkAndOpen(
     throw new DomainError('unauthenticated', BAD_CREDENTIALS);
   }
   await releaseAttempt(db, input.email, ip, 'success');
-  await recordLogin(db, user, ip, 'mot_de_passe');
+  await recordLogin(ctx, user, ip, 'mot_de_passe');
   const token = generateSessionToken();
   const now = new Date();
   const session = await createSession(db, token, user.id);

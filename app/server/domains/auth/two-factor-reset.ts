@@ -17,12 +17,14 @@ import { twoFactorResetMail } from './two-factor-mail';
  * secret); the user is told by e-mail in the same transaction, so a reset nobody asked for is noticed.
  */
 export async function resetTwoFactor(
-  { db, calendar }: Pick<AppContext, 'db' | 'calendar'>,
+  ctx: Pick<AppContext, 'db' | 'calendar' | 'clock'>,
   actor: SessionUser,
   code: string,
   log: FastifyBaseLogger,
 ): Promise<void> {
   requireAdmin(actor);
+  const { db, calendar } = ctx;
+  const now = ctx.clock.now();
   const { utilisateurs, twoFactorKeys, recoveryCodes: codes, sessions } = db.t;
   const [target] = await db.read
     .select({
@@ -44,7 +46,7 @@ export async function resetTwoFactor(
     await tx.delete(sessions).where(eq(sessions.userId, target.id));
     const removed = keys.length > 0;
     await recordRightsChange(
-      db,
+      ctx,
       actor,
       { action: 'reinitialisation_2fa', utilisateur: target.code, avaitDeuxiemeFacteur: removed },
       tx,
@@ -55,7 +57,7 @@ export async function resetTwoFactor(
         to: target.email,
         nomPrenom: target.nomPrenom,
         by: actor.nomPrenom,
-        at: new Date(),
+        at: now,
         calendar,
       }),
     );

@@ -119,7 +119,7 @@ export async function counted(
     throw invalid(result === 'used' ? TWO_FACTOR_TEXT.usedCode : message);
   }
   await releaseAttempt(db, user.email, ip, 'success', 'code');
-  await recordLogin(db, user, ip, step.success);
+  await recordLogin(ctx, user, ip, step.success);
 }
 
 export const TOTP_STEP = { success: 'double_authentification', failure: 'code_incorrect' } as const;

@@ -79,7 +79,7 @@ export async function updateDelais(
       const jours = wanted.get(r.code) ?? null;
       await tx.update(d).set({ jours, updatedAt: now, updatedById: actor.id }).where(eq(d.niveauId, r.id));
       await recordSettingChange(
-        db,
+        { db, clock },
         actor,
         {
           parametre: 'delai_traitement',

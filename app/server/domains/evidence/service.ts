@@ -132,7 +132,7 @@ export async function deleteEvidence(ctx: EvidenceContext, actor: SessionUser, c
     }
     await tx.delete(c).where(eq(c.evidenceId, row.id));
     await tx.delete(f).where(eq(f.id, row.id));
-    await recordChange(db, tx, report.id, actor, 'piece_jointe.suppression', {
+    await recordChange(ctx, tx, report.id, actor, 'piece_jointe.suppression', {
       piece: { from: row.code, to: null },
       nom: { from: row.nom, to: null },
       sha256: { from: row.sha256, to: null },

@@ -180,7 +180,7 @@ async function commitUpload(
     const [row] = await selectFiles(db, tx).where(eq(f.id, id));
     // The history entry first: it updates the report's row, which PostgreSQL then holds until the commit, so
     // two uploads to one report finishing together count each other's bytes below.
-    await recordChange(db, tx, report.id, actor, 'piece_jointe.ajout', {
+    await recordChange(ctx, tx, report.id, actor, 'piece_jointe.ajout', {
       piece: { from: null, to: row!.code },
       nom: { from: null, to: row!.nom },
       sha256: { from: null, to: done.sha256 },

@@ -9,8 +9,8 @@ export const jetonsApiRouter = router({
     .query(({ ctx, input }) => listJetons(ctx.db, ctx.auth.user, input)),
   create: adminProcedure
     .input(jetonCreateSchema)
-    .mutation(({ ctx, input }) => createJeton(ctx.db, ctx.auth.user, input)),
+    .mutation(({ ctx, input }) => createJeton(ctx, ctx.auth.user, input)),
   revoke: adminProcedure
     .input(jetonRevokeSchema)
-    .mutation(({ ctx, input }) => revokeJeton(ctx.db, ctx.auth.user, input.id)),
+    .mutation(({ ctx, input }) => revokeJeton(ctx, ctx.auth.user, input.id)),
 });

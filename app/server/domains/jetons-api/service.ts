@@ -8,6 +8,7 @@ import { desc, eq } from 'drizzle-orm';
 import { ROLE_USER, type ApiTokenScope } from '#shared/constants';
 import type { CreatedJeton, JetonDto, JetonState } from '#shared/dto/jetons-api';
 import type { JetonCreate } from '#shared/schemas/jetons-api';
+import type { Stamping } from '#server/context';
 import type { Database, Orm } from '#server/db/client';
 import { insertWithFreshCode } from '#server/db/fresh-code';
 import { conflict, notFound } from '#server/errors';
@@ -119,11 +120,13 @@ async function findJeton(db: Database, tx: Orm, publicId: string): Promise<Row |
 
 /** Creates a token and its account; the answer holds the secret, which no later answer repeats. */
 export async function createJeton(
-  db: Database,
+  ctx: Stamping,
   actor: SessionUser,
   input: JetonCreate,
 ): Promise<CreatedJeton> {
   requireAdmin(actor);
+  const { db } = ctx;
+  const now = ctx.clock.now();
   const { jetonsApi: j, partenaires: p, utilisateurs: u } = db.t;
   const roleId = await roleIdOf(db, ROLE_USER);
   const publicId = randomBase32(10);
@@ -163,7 +166,7 @@ export async function createJeton(
       partenaireId: partner.id,
       userId: account.id,
       scopes: input.scopes,
-      expiresAt: new Date(Date.now() + input.dureeJours * DAY_MS),
+      expiresAt: new Date(now.getTime() + input.dureeJours * DAY_MS),
       createdById: actor.id,
     });
     await recordAccess(
@@ -176,6 +179,7 @@ export async function createJeton(
         details: { action: 'creation', jeton: input.nom, partenaire: partner.code, portees: input.scopes },
       },
       tx,
+      now,
     );
     return (await findJeton(db, tx, publicId))!;
   });
@@ -183,14 +187,16 @@ export async function createJeton(
 }
 
 /** Revokes a token at once: its next request gets 401. */
-export async function revokeJeton(db: Database, actor: SessionUser, publicId: string): Promise<JetonDto> {
+export async function revokeJeton(ctx: Stamping, actor: SessionUser, publicId: string): Promise<JetonDto> {
   requireAdmin(actor);
+  const { db } = ctx;
+  const now = ctx.clock.now();
   const { jetonsApi: j } = db.t;
   const row = await db.transaction(async (tx) => {
     const found = await findJeton(db, tx, publicId);
     if (!found) throw notFound(JETON_RULES.notFound);
     if (found.revokedAt) throw conflict(JETON_RULES.alreadyRevoked);
-    await tx.update(j).set({ revokedAt: new Date() }).where(eq(j.publicId, publicId));
+    await tx.update(j).set({ revokedAt: now }).where(eq(j.publicId, publicId));
     await recordAccess(
       db,
       {
@@ -201,6 +207,7 @@ export async function revokeJeton(db: Database, actor: SessionUser, publicId: st
         details: { action: 'revocation', jeton: found.nom, partenaire: found.partenaireCode },
       },
       tx,
+      now,
     );
     return (await findJeton(db, tx, publicId))!;
   });

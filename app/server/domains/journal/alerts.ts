@@ -55,7 +55,7 @@ export async function checkMassiveReading(
   db: Database,
   tx: Orm,
   userId: number,
-  now = new Date(),
+  now: Date,
 ): Promise<void> {
   const dayStart = today(calendar, now);
   // Two reads of the same user at once must not both raise the alert (SQLite serialises already).
@@ -63,7 +63,7 @@ export async function checkMassiveReading(
   const windowStart = new Date(now.getTime() - settings.windowMinutes * 60_000);
   const inWindow = await reportsRead(db, tx, userId, windowStart);
   if (inWindow >= settings.reads && !(await alertedSince(db, tx, userId, 'lecture_massive', dayStart))) {
-    await raiseAlert(settings, db, tx, userId, 'lecture_massive', {
+    await raiseAlert(settings, db, tx, now, userId, 'lecture_massive', {
       signalements: inWindow,
       fenetreMinutes: settings.windowMinutes,
       seuil: settings.reads,
@@ -74,7 +74,7 @@ export async function checkMassiveReading(
     inDay >= settings.dailyReads &&
     !(await alertedSince(db, tx, userId, 'lecture_quotidienne', dayStart))
   ) {
-    await raiseAlert(settings, db, tx, userId, 'lecture_quotidienne', {
+    await raiseAlert(settings, db, tx, now, userId, 'lecture_quotidienne', {
       signalements: inDay,
       jour: calendar.day(now),
       seuil: settings.dailyReads,
@@ -110,7 +110,7 @@ export async function checkMassiveExport(
   tx: Orm,
   userId: number,
   format: string,
-  now = new Date(),
+  now: Date,
 ): Promise<void> {
   const dayStart = today(calendar, now);
   await lockFor(db, tx, LOCK_SPACE.accessAlerts, userId);
@@ -120,7 +120,7 @@ export async function checkMassiveExport(
     const [row] = await tx.select({ n: count() }).from(db.t.signalements);
     const total = Number(row?.n ?? 0);
     if (total > 0 && lignes >= settings.exportShare * total) {
-      await raiseAlert(settings, db, tx, userId, 'export_massif', {
+      await raiseAlert(settings, db, tx, now, userId, 'export_massif', {
         format,
         lignes,
         exports,
@@ -136,7 +136,7 @@ export async function checkMassiveExport(
     lignes >= settings.dailyExportRows &&
     !(await alertedSince(db, tx, userId, 'export_quotidien', dayStart))
   ) {
-    await raiseAlert(settings, db, tx, userId, 'export_quotidien', {
+    await raiseAlert(settings, db, tx, now, userId, 'export_quotidien', {
       lignes,
       exports,
       jour,
@@ -150,12 +150,13 @@ async function raiseAlert(
   { publicUrl }: JournalSettings,
   db: Database,
   tx: Orm,
+  at: Date,
   userId: number,
   kind: AccessAlertKind,
   details: Record<string, unknown>,
 ) {
   const { accessAlerts, utilisateurs: u, utilisateurRoles: r } = db.t;
-  await tx.insert(accessAlerts).values({ kind, userId, details, createdAt: new Date() });
+  await tx.insert(accessAlerts).values({ kind, userId, details, createdAt: at });
   const [user] = await tx
     .select({ code: u.code, nomPrenom: u.nomPrenom, email: u.email })
     .from(u)

@@ -16,12 +16,15 @@ export interface AccessEntry {
   details: Record<string, unknown>;
 }
 
-/** Appends one entry, joining the caller's transaction when there is one. */
+/**
+ * Appends one entry at `at` (the caller's clock: the context's, or a background task's own `now`), joining
+ * the caller's transaction when there is one.
+ */
 export async function recordAccess(
   db: Database,
   entry: AccessEntry,
-  tx?: Orm,
-  at = new Date(),
+  tx: Orm | undefined,
+  at: Date,
 ): Promise<void> {
   const values = {
     at,

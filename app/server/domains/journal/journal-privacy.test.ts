@@ -138,20 +138,30 @@ describe.each(await testEngines())('no free text in the access log on %s', (engi
       ),
     );
     const before = await lastId();
-    await recordAccess(t.db, {
-      kind: 'export',
-      userId: null,
-      email: 'admin@example.mg',
-      address: null,
-      details: { format: 'json', lignes: 1, filtres: { search: PEOPLE.source, 'region.code': 'R01' } },
-    });
-    await recordAccess(t.db, {
-      kind: 'echec_connexion',
-      userId: null,
-      email: 'rasoanirina@example.mg',
-      address: null,
-      details: { motif: 'compte_inconnu' },
-    });
+    await recordAccess(
+      t.db,
+      {
+        kind: 'export',
+        userId: null,
+        email: 'admin@example.mg',
+        address: null,
+        details: { format: 'json', lignes: 1, filtres: { search: PEOPLE.source, 'region.code': 'R01' } },
+      },
+      undefined,
+      new Date(),
+    );
+    await recordAccess(
+      t.db,
+      {
+        kind: 'echec_connexion',
+        userId: null,
+        email: 'rasoanirina@example.mg',
+        address: null,
+        details: { motif: 'compte_inconnu' },
+      },
+      undefined,
+      new Date(),
+    );
     const file = engine === 'postgres' ? '0013_access_log_retention.sql' : '0015_access_log_retention.sql';
     const statements = readFileSync(join(PATHS.migrations[engine], file), 'utf8')
       .split('--> statement-breakpoint')

@@ -7,7 +7,7 @@
 // length with a keyed hash (logged-text.ts), a failed log-in names the account, or the keyed hash of the
 // e-mail typed.
 import { eq } from 'drizzle-orm';
-import type { Services } from '#server/context';
+import type { Services, Stamping } from '#server/context';
 import type { DataCipher } from '#server/crypto/cipher';
 import type { Database, Orm } from '#server/db/client';
 import type { SessionUser } from '../auth/session';
@@ -66,16 +66,17 @@ export type NoteChange = { action: 'ajout' | 'modification' | 'suppression'; not
 
 /** A note added, edited or deleted (docs/decisions/0029-internal-notes.md), in the transaction of the change. */
 export async function recordNoteChange(
-  db: Database,
+  ctx: Stamping,
   actor: Actor,
   signalement: string,
   change: NoteChange,
   tx: Orm,
 ): Promise<void> {
   await recordAccess(
-    db,
+    ctx.db,
     { kind: 'ecriture_notes', ...byActor(actor), signalement, details: { ...change } },
     tx,
+    ctx.clock.now(),
   );
 }
 
@@ -102,9 +103,10 @@ async function recordRead(
   details: Record<string, unknown>,
 ) {
   const { db, journal } = ctx;
+  const at = ctx.clock.now();
   await db.transaction(async (tx) => {
-    await recordAccess(db, { kind, ...byActor(actor), signalement, details }, tx);
-    await checkMassiveReading(journal.settings, ctx.calendar, db, tx, actor.id);
+    await recordAccess(db, { kind, ...byActor(actor), signalement, details }, tx, at);
+    await checkMassiveReading(journal.settings, ctx.calendar, db, tx, actor.id, at);
   });
 }
 
@@ -129,20 +131,21 @@ function loggedFilters(cipher: DataCipher | null, filtres: Record<string, unknow
 export async function recordExport(ctx: Services, actor: Actor, record: ExportRecord): Promise<void> {
   const { db, journal } = ctx;
   const filtres = loggedFilters(ctx.cipher, record.filtres);
+  const at = ctx.clock.now();
   await db.transaction(async (tx) => {
-    await recordAccess(db, { kind: 'export', ...byActor(actor), details: { ...record, filtres } }, tx);
-    await checkMassiveExport(journal.settings, ctx.calendar, db, tx, actor.id, record.format);
+    await recordAccess(db, { kind: 'export', ...byActor(actor), details: { ...record, filtres } }, tx, at);
+    await checkMassiveExport(journal.settings, ctx.calendar, db, tx, actor.id, record.format, at);
   });
 }
 
 /** A change of rights or role made by an administrator (details: what changed, before → after). */
 export async function recordRightsChange(
-  db: Database,
+  ctx: Stamping,
   actor: Actor,
   details: Record<string, unknown>,
   tx?: Orm,
 ) {
-  await recordAccess(db, { kind: 'droits', ...byActor(actor), details }, tx);
+  await recordAccess(ctx.db, { kind: 'droits', ...byActor(actor), details }, tx, ctx.clock.now());
 }
 
 /**
@@ -150,13 +153,18 @@ export async function recordRightsChange(
  * its protected sources. `motif` says why an assignment ended without anyone choosing it.
  */
 export async function recordAssignmentChange(
-  db: Database,
+  ctx: Stamping,
   actor: Actor,
   signalement: string,
   details: { action: 'assignation' | 'desassignation'; utilisateur: string; motif?: 'compte_desactive' },
   tx: Orm,
 ) {
-  await recordAccess(db, { kind: 'droits', ...byActor(actor), signalement, details }, tx);
+  await recordAccess(
+    ctx.db,
+    { kind: 'droits', ...byActor(actor), signalement, details },
+    tx,
+    ctx.clock.now(),
+  );
 }
 
 /**
@@ -164,7 +172,7 @@ export async function recordAssignmentChange(
  * selection (the filters as an export logs them, or how many codes were picked) and how many changed.
  */
 export async function recordBulkAction(
-  ctx: Pick<Services, 'db' | 'cipher'>,
+  ctx: Pick<Services, 'db' | 'cipher' | 'clock'>,
   actor: Actor,
   details: { selection: 'codes' | 'filtre'; filtres?: Record<string, unknown> } & Record<string, unknown>,
   tx: Orm,
@@ -172,35 +180,39 @@ export async function recordBulkAction(
   const logged = details.filtres
     ? { ...details, filtres: loggedFilters(ctx.cipher, details.filtres) }
     : details;
-  await recordAccess(ctx.db, { kind: 'action_groupee', ...byActor(actor), details: logged }, tx);
+  await recordAccess(
+    ctx.db,
+    { kind: 'action_groupee', ...byActor(actor), details: logged },
+    tx,
+    ctx.clock.now(),
+  );
 }
 
 /** A setting changed by an administrator (docs/decisions/0032): which one, before → after. */
 export async function recordSettingChange(
-  db: Database,
+  ctx: Stamping,
   actor: Actor,
   details:
     | { parametre: 'delai_traitement'; niveau: string; avant: number | null; apres: number | null }
     | { parametre: 'recapitulatif_quotidien'; avant: boolean; apres: boolean },
   tx: Orm,
 ) {
-  await recordAccess(db, { kind: 'parametres', ...byActor(actor), details }, tx);
+  await recordAccess(ctx.db, { kind: 'parametres', ...byActor(actor), details }, tx, ctx.clock.now());
 }
 
 /** A successful log-in step (password, then second factor when owed). */
 export async function recordLogin(
-  db: Database,
+  ctx: Stamping,
   user: Pick<SessionUser, 'id' | 'email'>,
   address: string,
   etape: LoginStep,
 ) {
-  await recordAccess(db, {
-    kind: 'connexion',
-    userId: user.id,
-    email: user.email,
-    address,
-    details: { etape },
-  });
+  await recordAccess(
+    ctx.db,
+    { kind: 'connexion', userId: user.id, email: user.email, address, details: { etape } },
+    undefined,
+    ctx.clock.now(),
+  );
 }
 
 /**
@@ -221,13 +233,12 @@ export async function recordLoginFailure(
       account === null
         ? { motif, empreinte: textDigest(ctx.cipher, 'email', failure.email.trim().toLowerCase()) }
         : { motif };
-    await recordAccess(db, {
-      kind: 'echec_connexion',
-      userId: account === null ? null : userId,
-      email: account,
-      address,
-      details,
-    });
+    await recordAccess(
+      db,
+      { kind: 'echec_connexion', userId: account === null ? null : userId, email: account, address, details },
+      undefined,
+      ctx.clock.now(),
+    );
   };
   if (failure.motif === 'trop_de_tentatives')
     await countRefusal(journal.refusals, db, failure.address, write);

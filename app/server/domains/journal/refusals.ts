@@ -36,21 +36,27 @@ export class LoginRefusals {
   background: Promise<void> | null = null;
 }
 
-async function writeSummary(db: Database, address: string, w: RefusalWindow) {
+/** The summary row of a window, stamped `at` (when the window was closed: the refusal or the flush that closed it). */
+async function writeSummary(db: Database, address: string, w: RefusalWindow, at: Date) {
   if (w.more === 0) return;
-  await recordAccess(db, {
-    kind: 'echec_connexion',
-    userId: null,
-    email: null,
-    address: address === OTHERS ? null : address,
-    details: {
-      motif: 'trop_de_tentatives',
-      refus: w.more,
-      depuis: new Date(w.startedAt).toISOString(),
-      fenetreMinutes: REFUSAL_WINDOW_MS / 60_000,
-      ...(address === OTHERS ? { autresAdresses: true } : {}),
+  await recordAccess(
+    db,
+    {
+      kind: 'echec_connexion',
+      userId: null,
+      email: null,
+      address: address === OTHERS ? null : address,
+      details: {
+        motif: 'trop_de_tentatives',
+        refus: w.more,
+        depuis: new Date(w.startedAt).toISOString(),
+        fenetreMinutes: REFUSAL_WINDOW_MS / 60_000,
+        ...(address === OTHERS ? { autresAdresses: true } : {}),
+      },
     },
-  });
+    undefined,
+    at,
+  );
 }
 
 /**
@@ -77,7 +83,7 @@ export async function countRefusal(
   }
   // Set before any await, so that concurrent refusals from the address count instead of writing.
   windows.set(key, { startedAt: now, more: key === OTHERS ? 1 : 0 });
-  if (current) await writeSummary(db, key, current);
+  if (current) await writeSummary(db, key, current, new Date(now));
   if (key !== OTHERS) await first();
   return true;
 }
@@ -110,7 +116,7 @@ async function flushNow(
     if (windows.get(address) !== w) continue;
     windows.delete(address);
     if (w.more > 0) {
-      await writeSummary(db, address, w);
+      await writeSummary(db, address, w, new Date(now));
       written++;
     }
   }

@@ -24,7 +24,10 @@ export function journalRoutes(app: FastifyInstance) {
       const { buffer, rows } = await exportJournalXlsx(app.ctx, request.auth!.user, filters);
       return reply
         .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header('content-disposition', `attachment; filename="${journalExportFileName(app.ctx.calendar)}"`)
+        .header(
+          'content-disposition',
+          `attachment; filename="${journalExportFileName(app.ctx.calendar, app.ctx.clock.now())}"`,
+        )
         .header('x-total-count', String(rows))
         .header('access-control-expose-headers', 'x-total-count, content-disposition')
         .send(buffer);

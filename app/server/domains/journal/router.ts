@@ -9,7 +9,7 @@ export const journalRouter = router({
     .query(({ ctx, input }) => listJournal(ctx, ctx.auth.user, input)),
   alerts: adminProcedure.query(({ ctx }) => listAlerts(ctx.db, ctx.auth.user)),
   markAlertSeen: adminProcedure.input(alertIdSchema).mutation(async ({ ctx, input }) => {
-    await markAlertSeen(ctx.db, ctx.auth.user, input.id);
+    await markAlertSeen(ctx, ctx.auth.user, input.id);
     return { success: true };
   }),
 });

@@ -16,7 +16,7 @@ import {
 } from '#shared/dto/journal';
 import { JOURNAL_PAGE_SIZE, type JournalFilters, type JournalListInput } from '#shared/schemas/journal';
 import { formatNumber } from '#shared/number';
-import type { AppContext, Services } from '#server/context';
+import type { AppContext, Services, Stamping } from '#server/context';
 import type { Database } from '#server/db/client';
 import { forbidden, notFound } from '#server/errors';
 import { requireAdmin } from '../auth/guards';
@@ -154,8 +154,9 @@ export async function listAlerts(db: Database, actor: SessionUser): Promise<Acce
  * Marks an alert seen by this administrator (the only change the application makes to alerts); never
  * one about the administrator themselves (403).
  */
-export async function markAlertSeen(db: Database, actor: SessionUser, id: number): Promise<void> {
+export async function markAlertSeen(ctx: Stamping, actor: SessionUser, id: number): Promise<void> {
   requireAdmin(actor);
+  const { db } = ctx;
   const a = db.t.accessAlerts;
   await db.transaction(async (tx) => {
     const [row] = await tx
@@ -168,7 +169,7 @@ export async function markAlertSeen(db: Database, actor: SessionUser, id: number
     if (row.userId === actor.id) throw forbidden(JOURNAL_TEXT.ownAlert);
     // Seen twice (two administrators at once): the first one's name and time are kept.
     if (row.seenAt === null)
-      await tx.update(a).set({ seenAt: new Date(), seenBy: actor.id }).where(eq(a.id, id));
+      await tx.update(a).set({ seenAt: ctx.clock.now(), seenBy: actor.id }).where(eq(a.id, id));
   });
 }
 
@@ -226,6 +227,7 @@ export async function exportJournalXlsx(
 ): Promise<{ buffer: Buffer; rows: number }> {
   const { db } = ctx;
   requireAdmin(actor);
+  const now = ctx.clock.now();
   // Entries written while the file is built (this export's own, others') would shift the pages.
   const l = db.t.accessLog;
   const [last] = await db.read.select({ id: max(l.id) }).from(l);
@@ -281,7 +283,7 @@ export async function exportJournalXlsx(
   info.columns = [{ width: 100 }];
   for (const line of [
     'Journal des accès',
-    `Exporté le ${businessDateTime(new Date(), ctx.calendar)} (${ctx.calendar.label}) par ${actor.nomPrenom} (${actor.code})`,
+    `Exporté le ${businessDateTime(now, ctx.calendar)} (${ctx.calendar.label}) par ${actor.nomPrenom} (${actor.code})`,
     ...filtersLines(filters),
     `${formatNumber(rows)} entrée(s) exportée(s) sur ${formatNumber(total)}`,
     ...(capped ? [JOURNAL_TEXT.capped(maxRows, total)] : []),
@@ -300,21 +302,26 @@ export async function exportJournalXlsx(
     filtres.utilisateur = loggedCode(ctx.cipher, filtres.utilisateur, USER_CODE);
   if (typeof filtres.signalement === 'string')
     filtres.signalement = loggedCode(ctx.cipher, filtres.signalement.toUpperCase(), SIGNALEMENT_CODE);
-  await recordAccess(db, {
-    kind: 'export',
-    userId: actor.id,
-    email: actor.email,
-    address: actor.address ?? null,
-    details: {
-      objet: 'journal',
-      format: 'xlsx',
-      filtres,
-      lignes: rows,
-      ...(capped ? { tronque: true, total } : {}),
+  await recordAccess(
+    db,
+    {
+      kind: 'export',
+      userId: actor.id,
+      email: actor.email,
+      address: actor.address ?? null,
+      details: {
+        objet: 'journal',
+        format: 'xlsx',
+        filtres,
+        lignes: rows,
+        ...(capped ? { tronque: true, total } : {}),
+      },
     },
-  });
+    undefined,
+    now,
+  );
   return { buffer: Buffer.concat(chunks), rows };
 }
 
-export const journalExportFileName = (calendar: BusinessCalendar) =>
-  `journal-des-acces-${calendar.day(new Date())}.xlsx`;
+export const journalExportFileName = (calendar: BusinessCalendar, now: Date) =>
+  `journal-des-acces-${calendar.day(now)}.xlsx`;

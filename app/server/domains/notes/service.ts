@@ -159,11 +159,11 @@ export async function createNote(
         )[0],
     );
     const [stored] = await selectNotes(db, tx).where(eq(n.id, row.id));
-    await recordChange(db, tx, report.id, actor, 'note.ajout', {
+    await recordChange(ctx, tx, report.id, actor, 'note.ajout', {
       note: { from: null, to: stored!.code },
       longueur: { from: null, to: input.texte.length },
     });
-    await recordNoteChange(db, actor, report.code, { action: 'ajout', note: stored!.code }, tx);
+    await recordNoteChange(ctx, actor, report.code, { action: 'ajout', note: stored!.code }, tx);
     return noteDto({ ...stored!, texte: input.texte }, report.code, actor, true, now);
   });
 }
@@ -231,11 +231,11 @@ export async function updateNote(
       .update(n)
       .set({ texte: sealNote(cipherOf(ctx), code, input.texte), updatedAt: now })
       .where(eq(n.id, note.id));
-    await recordChange(db, tx, report.id, actor, 'note.modification', {
+    await recordChange(ctx, tx, report.id, actor, 'note.modification', {
       note: { from: code, to: code },
       longueur: { from: note.texte.length, to: input.texte.length },
     });
-    await recordNoteChange(db, actor, report.code, { action: 'modification', note: code }, tx);
+    await recordNoteChange(ctx, actor, report.code, { action: 'modification', note: code }, tx);
     return noteDto({ ...note, texte: input.texte, updatedAt: now }, report.code, actor, true, now);
   });
 }
@@ -246,10 +246,10 @@ export async function deleteNote(ctx: NotesContext, actor: SessionUser, code: st
   await db.transaction(async (tx) => {
     const { note, report } = await noteForChange(ctx, tx, actor, code);
     await tx.delete(n).where(eq(n.id, note.id));
-    await recordChange(db, tx, report.id, actor, 'note.suppression', {
+    await recordChange(ctx, tx, report.id, actor, 'note.suppression', {
       note: { from: code, to: null },
       longueur: { from: note.texte.length, to: null },
     });
-    await recordNoteChange(db, actor, report.code, { action: 'suppression', note: code }, tx);
+    await recordNoteChange(ctx, actor, report.code, { action: 'suppression', note: code }, tx);
   });
 }

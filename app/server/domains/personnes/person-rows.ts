@@ -89,7 +89,7 @@ export async function afterChange(
   changes: Record<string, { from: unknown; to: unknown }>,
 ) {
   await refreshSearchText(ctx.db, tx, reportId);
-  await recordChange(ctx.db, tx, reportId, actor, action, changes, { cipher: ctx.cipher });
+  await recordChange(ctx, tx, reportId, actor, action, changes, { cipher: ctx.cipher });
 }
 
 export function pick<T extends Record<string, unknown>>(

@@ -30,7 +30,7 @@ export async function getPreferences(ctx: PreferencesContext, actor: SessionUser
 }
 
 export async function updatePreferences(
-  ctx: Pick<AppContext, 'config' | 'calendar'> & { db: Database },
+  ctx: Pick<AppContext, 'config' | 'calendar' | 'clock'> & { db: Database },
   actor: SessionUser,
   input: PreferencesPatch,
 ): Promise<PreferencesDto> {
@@ -43,7 +43,7 @@ export async function updatePreferences(
     if (before !== input.recapitulatifQuotidien) {
       await tx.update(u).set({ digestEnabled: input.recapitulatifQuotidien }).where(eq(u.id, actor.id));
       await recordSettingChange(
-        db,
+        ctx,
         actor,
         { parametre: 'recapitulatif_quotidien', avant: before, apres: input.recapitulatifQuotidien },
         tx,

@@ -3,7 +3,7 @@
 // and, for an assignment, the assignee's e-mail.
 import { and, asc, eq, getTableName, sql, type AnyColumn } from 'drizzle-orm';
 import type { AssignationDto } from '#shared/dto/signalements';
-import type { AppContext } from '#server/context';
+import type { AppContext, Stamping } from '#server/context';
 import type { Database, Orm, ReadOnlyDatabase } from '#server/db/client';
 import { conflict, forbidden, invalid, notFound } from '#server/errors';
 import type { SessionUser } from '../auth/session';
@@ -125,11 +125,11 @@ export async function assign(
       .onConflictDoNothing()
       .returning({ userId: db.t.signalementAssignees.userId });
     if (inserted.length === 0) throw conflict(ASSIGN_MESSAGES.alreadyAssigned);
-    await recordChange(db, tx, report.id, actor, 'assignation', {
+    await recordChange(ctx, tx, report.id, actor, 'assignation', {
       assignes: { from: before, to: await assigneeNames(db, tx, report.id) },
     });
     await recordAssignmentChange(
-      db,
+      ctx,
       actor,
       report.code,
       { action: 'assignation', utilisateur: user.code },
@@ -154,35 +154,37 @@ export async function assign(
 
 /** Removes one assignee; the report stays with its other assignees, or shows « Non assigné ». */
 export async function unassign(
-  db: Database,
+  ctx: Stamping,
   actor: SessionUser,
   code: string,
   userCode: string,
 ): Promise<void> {
+  const { db } = ctx;
   await db.transaction(async (tx) => {
     const report = await findAssignable(db, actor, code, tx);
     const user = await findUser(db, tx, userCode);
     if (!user || !report.assigneeIds.includes(user.id)) throw notFound(ASSIGN_MESSAGES.notAssigned);
-    await removeAssignment(db, tx, actor, report, user);
+    await removeAssignment(ctx, tx, actor, report, user);
   });
 }
 
 async function removeAssignment(
-  db: Database,
+  ctx: Stamping,
   tx: Orm,
   actor: SessionUser,
   report: Pick<SignalementRow, 'id' | 'code'>,
   user: { id: number; code: string },
   motif?: 'compte_desactive',
 ) {
+  const { db } = ctx;
   const a = db.t.signalementAssignees;
   const before = await assigneeNames(db, tx, report.id);
   await tx.delete(a).where(and(eq(a.signalementId, report.id), eq(a.userId, user.id)));
-  await recordChange(db, tx, report.id, actor, 'desassignation', {
+  await recordChange(ctx, tx, report.id, actor, 'desassignation', {
     assignes: { from: before, to: await assigneeNames(db, tx, report.id) },
   });
   await recordAssignmentChange(
-    db,
+    ctx,
     actor,
     report.code,
     { action: 'desassignation', utilisateur: user.code, ...(motif ? { motif } : {}) },
@@ -196,18 +198,18 @@ async function removeAssignment(
  * « Non assigné » instead of belonging to someone who can no longer act on it.
  */
 export async function unassignDisabledUser(
-  db: Database,
+  ctx: Stamping,
   tx: Orm,
   actor: SessionUser,
   user: { id: number; code: string },
 ): Promise<number> {
-  const { signalementAssignees: a, signalements: s } = db.t;
+  const { signalementAssignees: a, signalements: s } = ctx.db.t;
   const reports = await tx
     .select({ id: s.id, code: s.code })
     .from(a)
     .innerJoin(s, eq(s.id, a.signalementId))
     .where(eq(a.userId, user.id))
     .orderBy(asc(s.id));
-  for (const report of reports) await removeAssignment(db, tx, actor, report, user, 'compte_desactive');
+  for (const report of reports) await removeAssignment(ctx, tx, actor, report, user, 'compte_desactive');
   return reports.length;
 }

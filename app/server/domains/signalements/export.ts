@@ -229,7 +229,7 @@ export function safeCell(value: string | number | Date | null): {
   return { value, text: typeof value === 'string' && FORMULA_START.test(value) };
 }
 
-export function exportFileName(calendar: BusinessCalendar, now = new Date()): string {
+export function exportFileName(calendar: BusinessCalendar, now: Date): string {
   return `signalements_${calendar.day(now)}.xlsx`;
 }
 

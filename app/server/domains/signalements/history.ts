@@ -2,10 +2,10 @@
 // transaction as the change. Recording a change also moves lastActionAt (docs/decisions/0011).
 import { desc, eq } from 'drizzle-orm';
 import type { HistoriqueEntryDto } from '#shared/dto/signalements';
-import { cipherOf, type Services, type WithCipher } from '#server/context';
+import { cipherOf, type Services, type Stamping, type WithCipher } from '#server/context';
 import type { DataCipher } from '#server/crypto/cipher';
 import { openSourceChanges, sealSourceChanges } from '#server/crypto/sources';
-import type { Database, Orm } from '#server/db/client';
+import type { Orm } from '#server/db/client';
 import type { SessionUser } from '../auth/session';
 import { recordHistoryRead } from '../journal/record';
 import { canSeeSources, findSignalement, type SignalementRow } from './access';
@@ -33,8 +33,9 @@ export interface RecordOptions {
   cipher?: DataCipher | null;
 }
 
+/** Writes one change of the report in `tx`, at the time of the context's clock. */
 export async function recordChange(
-  db: Database,
+  ctx: Stamping,
   tx: Orm,
   signalementId: number,
   actor: SessionUser,
@@ -42,7 +43,8 @@ export async function recordChange(
   changes: Changes,
   options: RecordOptions = {},
 ): Promise<void> {
-  const at = new Date();
+  const { db } = ctx;
+  const at = ctx.clock.now();
   // A source's name and contact stay encrypted in its history too (docs/decisions/0017).
   const stored = isSourceAction(action) ? sealSourceChanges(cipherOf(options), changes) : changes;
   await tx

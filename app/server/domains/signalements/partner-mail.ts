@@ -1,8 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { notifyPartnerSchema } from '#shared/schemas/signalements';
-import type { AppContext } from '#server/context';
-import type { Database } from '#server/db/client';
+import type { AppContext, Stamping } from '#server/context';
 import { forbidden } from '#server/errors';
 import { isAdmin } from '../auth/guards';
 import type { SessionUser } from '../auth/session';
@@ -59,11 +58,12 @@ export const PARTNER_MAIL_FORBIDDEN_MESSAGE =
  * from the application's sender, which must not carry any text to any address.
  */
 export async function notifyPartner(
-  db: Database,
+  ctx: Stamping,
   actor: SessionUser,
   code: string,
   input: z.output<typeof notifyPartnerSchema>,
 ): Promise<{ success: true }> {
+  const { db } = ctx;
   await db.transaction(async (tx) => {
     const report = await findEditable(db, actor, code, tx);
     if (!isAdmin(actor)) {
@@ -79,7 +79,7 @@ export async function notifyPartner(
       subject: `Signalement ${report.code}`,
       text: input.content,
     });
-    await recordChange(db, tx, report.id, actor, 'notification', { email: { from: null, to: input.email } });
+    await recordChange(ctx, tx, report.id, actor, 'notification', { email: { from: null, to: input.email } });
   });
   return { success: true };
 }

@@ -77,7 +77,10 @@ export function signalementExportRoutes(app: FastifyInstance, db: Database, conf
       const ids = await startExport(ctx, user(request), filters, 'xlsx', { notesInternes });
       reply
         .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header('content-disposition', `attachment; filename="${exportFileName(ctx.calendar)}"`)
+        .header(
+          'content-disposition',
+          `attachment; filename="${exportFileName(ctx.calendar, ctx.clock.now())}"`,
+        )
         .header('x-total-count', String(ids.length))
         .header('access-control-expose-headers', 'x-total-count, content-disposition');
       // Written on a thread of its own with a capped heap (export-runner.ts).

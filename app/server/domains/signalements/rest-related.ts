@@ -137,7 +137,7 @@ export function signalementRelatedRoutes(app: FastifyInstance, db: Database) {
     }),
     async (request, reply) => {
       const { code, utilisateur } = assigneeParamsSchema.parse(request.params);
-      await unassign(db, user(request), code, utilisateur);
+      await unassign(ctx, user(request), code, utilisateur);
       return reply.code(204).send();
     },
   );

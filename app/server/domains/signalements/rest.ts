@@ -239,7 +239,7 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
         const { code } = codeParamsSchema.parse(request.params);
         const expected = expectedVersion(request);
         return service.updateLocalisation(
-          db,
+          ctx,
           user(request),
           code,
           localisationSchema.parse(request.body ?? {}),
@@ -282,7 +282,7 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
     }),
     async (request) => {
       const { code } = codeParamsSchema.parse(request.params);
-      return notifyPartner(db, user(request), code, notifyPartnerSchema.parse(request.body ?? {}));
+      return notifyPartner(ctx, user(request), code, notifyPartnerSchema.parse(request.body ?? {}));
     },
   );
 

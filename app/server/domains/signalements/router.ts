@@ -56,7 +56,7 @@ export const signalementsRouter = router({
     .input(localisationSchema.extend({ ...byCode.shape, expectedVersion: expectedVersionSchema }))
     .mutation(({ ctx, input }) => {
       const { code, expectedVersion, ...localisation } = input;
-      return service.updateLocalisation(ctx.db, ctx.auth.user, code, localisation, expectedVersion);
+      return service.updateLocalisation(ctx, ctx.auth.user, code, localisation, expectedVersion);
     }),
   historique: authedProcedure
     .input(byCode)
@@ -72,13 +72,13 @@ export const signalementsRouter = router({
     .query(({ ctx, input }) => defaultMailContent(ctx, ctx.auth.user, input.code)),
   notifyPartner: authedProcedure
     .input(notifyPartnerSchema.extend(byCode.shape))
-    .mutation(({ ctx, input }) => notifyPartner(ctx.db, ctx.auth.user, input.code, input)),
+    .mutation(({ ctx, input }) => notifyPartner(ctx, ctx.auth.user, input.code, input)),
   assignees: authedProcedure.input(byCode).query(({ ctx, input }) => listAssignees(ctx.db, input.code)),
   assign: authedProcedure
     .input(assignSchema.extend(byCode.shape))
     .mutation(({ ctx, input }) => assign(ctx, ctx.auth.user, input.code, input.utilisateur)),
   unassign: authedProcedure.input(assignSchema.extend(byCode.shape)).mutation(async ({ ctx, input }) => {
-    await unassign(ctx.db, ctx.auth.user, input.code, input.utilisateur);
+    await unassign(ctx, ctx.auth.user, input.code, input.utilisateur);
     return { success: true as const };
   }),
   // Bulk actions (docs/decisions/0035-bulk-actions.md). The preview is a mutation only because its input

@@ -11,7 +11,7 @@ import {
   type localisationSchema,
 } from '#shared/schemas/signalements';
 import type { z } from 'zod';
-import type { AppContext, ListContext } from '#server/context';
+import type { AppContext, ListContext, Stamping } from '#server/context';
 import type { Database, Orm, ReadOnlyDatabase } from '#server/db/client';
 import { refreshDueDays } from '#server/db/due-days';
 import { insertWithFreshCode } from '#server/db/fresh-code';
@@ -57,10 +57,11 @@ function assertOthers(value: Parameters<typeof othersIssues>[0]) {
 }
 
 export async function createSignalement(
-  { db, calendar }: Pick<AppContext, 'db' | 'calendar'>,
+  ctx: Pick<AppContext, 'db' | 'calendar' | 'clock'>,
   actor: SessionUser,
   input: CreateInput,
 ): Promise<{ code: string }> {
+  const { db, calendar } = ctx;
   const t = db.t;
   const signalementAt = calendar.instant(input.signalementAt);
   // The schema checks an instant against every zone's 1900-01-01; the business day it falls on decides.
@@ -80,7 +81,7 @@ export async function createSignalement(
   const canalPrincipalId = await lookups[1];
   const subjectIds = await lookups[2];
   return db.transaction(async (tx) => {
-    const now = new Date();
+    const now = ctx.clock.now();
     const row = await insertWithFreshCode(
       'report',
       generateSignalementCode,
@@ -111,7 +112,7 @@ export async function createSignalement(
     await refreshSearchText(db, tx, row.id, { created: true });
     const created = await snapshot(db, tx, row.id);
     // The insert set lastActionAt: one statement less while the day counters' rows are locked.
-    await recordChange(db, tx, row.id, actor, 'creation', diff({}, created.fields), {
+    await recordChange(ctx, tx, row.id, actor, 'creation', diff({}, created.fields), {
       lastActionAt: 'written',
     });
     return { code: row.code };
@@ -124,12 +125,13 @@ export async function createSignalement(
  * (docs/decisions/0047-edit-conflicts.md); a patch with at least one field moves the version by one.
  */
 export async function patchSignalement(
-  { db, calendar }: Pick<AppContext, 'db' | 'calendar'>,
+  ctx: Pick<AppContext, 'db' | 'calendar' | 'clock'>,
   actor: SessionUser,
   code: string,
   patch: PatchInput,
   expectedVersion?: number,
 ): Promise<SignalementDto> {
+  const { db, calendar } = ctx;
   const t = db.t;
   const s = t.signalements;
   const id = await db.transaction(async (tx) => {
@@ -187,7 +189,11 @@ export async function patchSignalement(
       set.statutId = statut?.id ?? null;
       Object.assign(
         set,
-        applyStatutKind(statut?.kind ?? null, { isTreated: current.isTreated, closeAt: current.closeAt }),
+        applyStatutKind(
+          statut?.kind ?? null,
+          { isTreated: current.isTreated, closeAt: current.closeAt },
+          ctx.clock.now(),
+        ),
       );
     }
     if (Object.keys(set).length > 0) await tx.update(s).set(set).where(eq(s.id, report.id));
@@ -195,7 +201,13 @@ export async function patchSignalement(
     if (niveauId !== undefined || patch.statut !== undefined) await refreshDueDays(db, { ids: [report.id] });
     // The partner's endpoints hear of a new statut, résultat or niveau (docs/decisions/0039-signed-webhooks.md).
     if (watchedBefore.size > 0)
-      await enqueueWebhookEvents(db, tx, watchedBefore, await webhookStates(db, tx, [report.id]), new Date());
+      await enqueueWebhookEvents(
+        db,
+        tx,
+        watchedBefore,
+        await webhookStates(db, tx, [report.id]),
+        ctx.clock.now(),
+      );
 
     if (patch.subjects !== undefined) {
       const subjectIds = await idsOf(tx, t.subjects, patch.subjects, 'Objet');
@@ -209,7 +221,7 @@ export async function patchSignalement(
     await refreshSearchText(db, tx, report.id);
     const changes = diff(before.fields, (await snapshot(db, tx, report.id)).fields);
     if (Object.keys(changes).length > 0 || patch.lastActionAt !== undefined) {
-      await recordChange(db, tx, report.id, actor, 'modification', changes, {
+      await recordChange(ctx, tx, report.id, actor, 'modification', changes, {
         lastActionAt: patch.lastActionAt && calendar.instant(patch.lastActionAt),
       });
     }
@@ -316,12 +328,13 @@ export async function getLocalisation(db: Database, code: string): Promise<Local
  * docs/decisions/0047-edit-conflicts.md.
  */
 export async function updateLocalisation(
-  db: Database,
+  ctx: Stamping,
   actor: SessionUser,
   code: string,
   input: LocalisationInput,
   expectedVersion?: number,
 ): Promise<LocalisationDto> {
+  const { db } = ctx;
   const t = db.t;
   await db.transaction(async (tx) => {
     const report = await findEditable(db, actor, code, tx);
@@ -359,7 +372,7 @@ export async function updateLocalisation(
     await refreshSearchText(db, tx, report.id);
     const changes = diff(before.fields, (await snapshot(db, tx, report.id)).fields);
     if (Object.keys(changes).length > 0)
-      await recordChange(db, tx, report.id, actor, 'localisation', changes);
+      await recordChange(ctx, tx, report.id, actor, 'localisation', changes);
   });
   return getLocalisation(db, code);
 }

@@ -12,11 +12,7 @@ export interface TreatmentState {
  * - kind 'closed' sets isTreated and closeAt (kept if it was already closed);
  * - kind 'open', or no statut, clears both.
  */
-export function applyStatutKind(
-  kind: StatutKind | null,
-  current: TreatmentState,
-  now = new Date(),
-): TreatmentState {
+export function applyStatutKind(kind: StatutKind | null, current: TreatmentState, now: Date): TreatmentState {
   switch (kind) {
     case 'treated':
       return { isTreated: true, closeAt: null };

@@ -3,6 +3,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { ROLE_ADMIN } from '#shared/constants';
 import type { CreateUtilisateurInput, UpdateUtilisateurInput } from '#shared/schemas/utilisateurs';
+import type { Stamping } from '#server/context';
 import type { Database, Orm } from '#server/db/client';
 import { conflict, forbidden, notFound } from '#server/errors';
 import { requireAdmin } from '../auth/guards';
@@ -54,12 +55,13 @@ async function lockEnabledAdmins(db: Database, tx: Orm): Promise<number[]> {
 }
 
 export async function inviteUser(
-  db: Database,
+  ctx: Stamping,
   actor: SessionUser,
   input: CreateUtilisateurInput,
   publicUrl: string,
 ): Promise<UtilisateurDto> {
   requireAdmin(actor);
+  const { db } = ctx;
   return db.transaction(async (tx) => {
     const { id } = await createUser(db, {
       email: input.email,
@@ -68,7 +70,7 @@ export async function inviteUser(
     });
     const user = (await findUser(db, tx, { id }))!;
     await recordRightsChange(
-      db,
+      ctx,
       actor,
       { action: 'creation', utilisateur: user.code, role: user.role.designation },
       tx,
@@ -89,12 +91,13 @@ export async function rereadInvitedUser(actor: SessionUser, stored: UtilisateurD
 }
 
 export async function updateUser(
-  db: Database,
+  ctx: Stamping,
   actor: SessionUser,
   code: string,
   patch: UpdateUtilisateurInput,
 ): Promise<UtilisateurDto> {
   requireAdmin(actor);
+  const { db } = ctx;
   const roleId = patch.utilisateurRole === undefined ? undefined : await roleIdOf(db, patch.utilisateurRole);
   return db.transaction(async (tx) => {
     const target = await findUser(db, tx, { code });
@@ -134,12 +137,12 @@ export async function updateUser(
     if (disabling) await invalidateUserSessions(db, target.id);
     // A disabled account keeps no report: they show « Non assigné » unless someone else has them
     // (docs/decisions/0028).
-    if (disabling) await unassignDisabledUser(db, tx, actor, target);
+    if (disabling) await unassignDisabledUser(ctx, tx, actor, target);
     const after = (await findUser(db, tx, { id: target.id }))!;
     const rights = rightsChanges(target, after);
     if (rights)
       await recordRightsChange(
-        db,
+        ctx,
         actor,
         { action: 'modification', utilisateur: target.code, ...rights },
         tx,

@@ -70,7 +70,7 @@ export function utilisateursRoutes(app: FastifyInstance, db: Database, config: C
         request,
         reply,
         input,
-        () => inviteUser(db, request.auth!.user, input, config.PUBLIC_URL),
+        () => inviteUser(app.ctx, request.auth!.user, input, config.PUBLIC_URL),
         (stored) => rereadInvitedUser(request.auth!.user, stored),
       );
       return reply.code(201).send(user);
@@ -91,7 +91,7 @@ export function utilisateursRoutes(app: FastifyInstance, db: Database, config: C
     async (request) => {
       const { code } = codeParamsSchema.parse(request.params);
       const patch = updateUtilisateurInputSchema.parse(request.body ?? {});
-      return updateUser(db, request.auth!.user, code, patch);
+      return updateUser(app.ctx, request.auth!.user, code, patch);
     },
   );
 

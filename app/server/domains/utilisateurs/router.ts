@@ -26,13 +26,13 @@ export const utilisateursRouter = router({
       ctx,
       'utilisateurs.create',
       input,
-      () => inviteUser(ctx.db, ctx.auth.user, input, ctx.config.PUBLIC_URL),
+      () => inviteUser(ctx, ctx.auth.user, input, ctx.config.PUBLIC_URL),
       (stored) => rereadInvitedUser(ctx.auth.user, stored),
     ),
   ),
   update: adminProcedure
     .input(updateUtilisateurTrpcInputSchema)
-    .mutation(({ ctx, input: { code, ...patch } }) => updateUser(ctx.db, ctx.auth.user, code, patch)),
+    .mutation(({ ctx, input: { code, ...patch } }) => updateUser(ctx, ctx.auth.user, code, patch)),
   resetPassword: adminProcedure
     .input(z.object({ code: utilisateurCodeSchema }))
     .mutation(({ ctx, input }) =>

@@ -109,10 +109,10 @@ describe.each(await testEngines())('disabling user accounts on %s', (engine) => 
       role: { code: 'ROLE_ADMIN', designation: 'Administrateur' },
       twoFactorEnrolled: false,
     };
-    await expect(updateUser(t.db, actor, lone.code, { isEnabled: false })).rejects.toThrow(
+    await expect(updateUser(t.ctx, actor, lone.code, { isEnabled: false })).rejects.toThrow(
       'Impossible de désactiver le dernier administrateur actif.',
     );
-    await expect(updateUser(t.db, actor, lone.code, { utilisateurRole: 'ROLE_USER' })).rejects.toThrow(
+    await expect(updateUser(t.ctx, actor, lone.code, { utilisateurRole: 'ROLE_USER' })).rejects.toThrow(
       'Impossible de retirer le rôle du dernier administrateur actif.',
     );
     expect((await userRow('admin@example.mg')).isEnabled).toBe(true);
