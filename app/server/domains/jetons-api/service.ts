@@ -14,7 +14,7 @@ import { insertWithFreshCode } from '#server/db/fresh-code';
 import { conflict, notFound } from '#server/errors';
 import type { SessionUser } from '../auth/session';
 import { requireAdmin } from '../auth/guards';
-import { recordAccess } from '../journal/record';
+import { byActor, recordAccess } from '../journal/record';
 import { roleIdOf } from '../utilisateurs/service';
 
 export type { CreatedJeton, JetonDto, JetonState };
@@ -173,9 +173,7 @@ export async function createJeton(
       db,
       {
         kind: 'jeton_api',
-        userId: actor.id,
-        email: actor.email,
-        address: actor.address ?? null,
+        ...byActor(actor),
         details: { action: 'creation', jeton: input.nom, partenaire: partner.code, portees: input.scopes },
       },
       tx,
@@ -201,9 +199,7 @@ export async function revokeJeton(ctx: Stamping, actor: SessionUser, publicId: s
       db,
       {
         kind: 'jeton_api',
-        userId: actor.id,
-        email: actor.email,
-        address: actor.address ?? null,
+        ...byActor(actor),
         details: { action: 'revocation', jeton: found.nom, partenaire: found.partenaireCode },
       },
       tx,

@@ -19,9 +19,14 @@ import { countRefusal } from './refusals';
 
 export { recordAccess, type AccessEntry } from './append';
 
-type Actor = Pick<SessionUser, 'id' | 'email' | 'address'>;
+export type Actor = Pick<SessionUser, 'id' | 'email' | 'address'>;
 
-const byActor = (actor: Actor) => ({ userId: actor.id, email: actor.email, address: actor.address ?? null });
+/** The acting account's columns of an access-log entry. */
+export const byActor = (actor: Actor) => ({
+  userId: actor.id,
+  email: actor.email,
+  address: actor.address ?? null,
+});
 
 /** What a people read returned: `protegees` when the caller only learnt how many protected sources there are. */
 export type PeopleRead =

@@ -24,7 +24,7 @@ import type { SessionUser } from '../auth/session';
 import { safeCell } from '../signalements/export';
 import { describeAlert, describeEntry } from './describe';
 import { loggedCode } from './logged-text';
-import { recordAccess } from './record';
+import { byActor, recordAccess } from './record';
 
 const USER_CODE = /^USR-[0-9A-F]{10}$/;
 const SIGNALEMENT_CODE = /^SIG-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/;
@@ -306,9 +306,7 @@ export async function exportJournalXlsx(
     db,
     {
       kind: 'export',
-      userId: actor.id,
-      email: actor.email,
-      address: actor.address ?? null,
+      ...byActor(actor),
       details: {
         objet: 'journal',
         format: 'xlsx',

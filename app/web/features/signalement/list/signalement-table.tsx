@@ -23,7 +23,6 @@ function PartnerName({ partenaire }: { partenaire: SignalementListItemDto['parte
   );
 }
 
-/** « Assigné à »: the assignees' names, or « Non assigné » (docs/decisions/0028). */
 /** The page's checkbox: in the table's header row, and above the cards on a phone (decision 0035). */
 function pageCheckbox(selection: BulkSelection, testId: string) {
   return (
@@ -37,6 +36,7 @@ function pageCheckbox(selection: BulkSelection, testId: string) {
   );
 }
 
+/** « Assigné à »: the assignees' names, or « Non assigné » (docs/decisions/0028). */
 function Assignees({ signalement: s }: { signalement: SignalementListItemDto }) {
   if (s.assignees.length === 0) return <span className="text-base-content/70">{NOT_ASSIGNED_LABEL}</span>;
   return <span className="line-clamp-2">{s.assignees.map((a) => a.nomPrenom).join(', ')}</span>;
