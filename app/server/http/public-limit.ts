@@ -20,6 +20,7 @@
 import { sql } from 'drizzle-orm';
 import { cipherOf, type WithCipher } from '../context';
 import type { Database } from '../db/client';
+import { countInWindow, retryAfterSeconds } from '../db/rate-windows';
 import { GUESSES_MAIL_INTERVAL_MS, GUESSES_MAIL_KEY_PREFIX } from '../domains/auth/two-factor-guesses';
 import { DomainError, MESSAGES } from '../errors';
 import { networkOf } from './network';
@@ -58,7 +59,6 @@ export class PublicLookupLimiter {
   /** Counts one public look-up; throws 429 (with Retry-After) over a limit of its address, network or ceiling. */
   async take(ip: string, now = Date.now()): Promise<void> {
     const { db } = this.ctx;
-    const w = db.t.rateWindows;
     const cipher = cipherOf(this.ctx);
     const mine = `ip:${cipher.blindIndex(`limite ${ip}`)}`;
     const network = `net:${cipher.blindIndex(`limite ${networkOf(ip)}`)}`;
@@ -67,23 +67,11 @@ export class PublicLookupLimiter {
       if (until !== undefined && until > now) this.refuse(until, now);
     }
     const at = new Date(now);
-    const expired = new Date(now - PUBLIC_LOOKUP_WINDOW_MS);
     const counted = await db.transaction(async (tx) => {
-      const count = async (key: string) => {
-        const restart = sql`${w.startedAt} <= ${sql.param(expired, w.startedAt)}`;
-        const [row] = await tx
-          .insert(w)
-          .values({ key, startedAt: at, count: 1 })
-          .onConflictDoUpdate({
-            target: w.key,
-            set: {
-              count: sql`case when ${restart} then 1 else ${w.count} + 1 end`,
-              startedAt: sql`case when ${restart} then ${sql.param(at, w.startedAt)} else ${w.startedAt} end`,
-            },
-          })
-          .returning({ count: w.count, startedAt: w.startedAt });
-        return { key, ...row! };
-      };
+      const count = async (key: string) => ({
+        key,
+        ...(await countInWindow(db, tx, key, PUBLIC_LOOKUP_WINDOW_MS, at)),
+      });
       // Always in this order (address, network, then a ceiling): two transactions never wait for each
       // other's rows.
       const byAddress = await count(mine);
@@ -108,8 +96,9 @@ export class PublicLookupLimiter {
   }
 
   private refuse(until: number, now: number): never {
-    const retryAfterSeconds = Math.max(1, Math.ceil((until - now) / 1000));
-    throw new DomainError('too_many_requests', MESSAGES.tooManyRequests, { retryAfterSeconds });
+    throw new DomainError('too_many_requests', MESSAGES.tooManyRequests, {
+      retryAfterSeconds: retryAfterSeconds(until, now, PUBLIC_LOOKUP_WINDOW_MS),
+    });
   }
 
   private remember(key: string, until: number, now: number) {

@@ -8,6 +8,7 @@
 // server process.
 import { eq, sql } from 'drizzle-orm';
 import type { Database, Orm } from '#server/db/client';
+import { retryAfterSeconds } from '#server/db/rate-windows';
 import { DomainError } from '#server/errors';
 import { clientKeyOf } from '#server/http/network';
 
@@ -65,12 +66,14 @@ export function throttleKeys(email: string, address: string, scope: AttemptScope
   }));
 }
 
-export function tooManyAttempts(until: Date, now = Date.now()): DomainError {
-  const minutes = Math.max(1, Math.ceil((until.getTime() - now) / 60000));
+/** The refusal of a log-in attempt over a limit whose window (of `windowMs`) ends at `until`. */
+export function tooManyAttempts(until: Date, windowMs: number, now = Date.now()): DomainError {
+  const seconds = retryAfterSeconds(until.getTime(), now, windowMs);
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
   return new DomainError(
     'too_many_requests',
     `Trop de tentatives de connexion. Réessayez dans ${minutes} minute(s).`,
-    { retryAfterSeconds: Math.max(1, Math.ceil((until.getTime() - now) / 1000)) },
+    { retryAfterSeconds: seconds },
   );
 }
 
@@ -108,7 +111,7 @@ export async function reserveAttempt(
     for (const { kind, key, max, windowMs } of throttleKeys(email, ip, scope)) {
       const row = await increment(db, tx, key, windowMs, now);
       if (row.attempts > max)
-        throw tooManyAttempts(new Date(row.windowStartedAt.getTime() + windowMs), now.getTime());
+        throw tooManyAttempts(new Date(row.windowStartedAt.getTime() + windowMs), windowMs, now.getTime());
       counts.set(kind, row.attempts);
     }
     return counts;

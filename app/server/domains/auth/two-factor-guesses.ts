@@ -7,6 +7,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { AppContext, Auth } from '#server/context';
 import type { Database, Orm } from '#server/db/client';
+import { countInWindow } from '#server/db/rate-windows';
 import { DomainError } from '#server/errors';
 import { enqueueMail } from '../mail/outbox';
 import { MAX_CODES_PER_ACCOUNT_AND_ADDRESS } from './throttle';
@@ -63,18 +64,12 @@ export async function countWrongCode(
  * ended at once agree); true for the first of its hour.
  */
 async function firstMailOfHour(db: Database, tx: Orm, userId: number, now = new Date()): Promise<boolean> {
-  const w = db.t.rateWindows;
-  const restart = sql`${w.startedAt} <= ${sql.param(new Date(now.getTime() - GUESSES_MAIL_INTERVAL_MS), w.startedAt)}`;
-  const [row] = await tx
-    .insert(w)
-    .values({ key: `${GUESSES_MAIL_KEY_PREFIX}${userId}`, startedAt: now, count: 1 })
-    .onConflictDoUpdate({
-      target: w.key,
-      set: {
-        count: sql`case when ${restart} then 1 else ${w.count} + 1 end`,
-        startedAt: sql`case when ${restart} then ${sql.param(now, w.startedAt)} else ${w.startedAt} end`,
-      },
-    })
-    .returning({ count: w.count });
-  return row!.count === 1;
+  const row = await countInWindow(
+    db,
+    tx,
+    `${GUESSES_MAIL_KEY_PREFIX}${userId}`,
+    GUESSES_MAIL_INTERVAL_MS,
+    now,
+  );
+  return row.count === 1;
 }

@@ -4,10 +4,11 @@
 // transaction taken before the work. The count is one atomic upsert in rate_windows (as the public summary's,
 // server/http/public-limit.ts), so several servers on one PostgreSQL share it.
 import { timingSafeEqual } from 'node:crypto';
-import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import type { ApiTokenScope } from '#shared/constants';
 import type { Auth } from '#server/context';
 import type { Database } from '#server/db/client';
+import { countInWindow, retryAfterSeconds } from '#server/db/rate-windows';
 import { DomainError } from '#server/errors';
 import { recordAccess } from '../journal/record';
 import { secretHashOf, TOKEN_FORMAT } from './service';
@@ -139,24 +140,11 @@ export async function takeTokenUse(
   perMinute: number,
   now = Date.now(),
 ): Promise<void> {
-  const w = db.t.rateWindows;
   const j = db.t.jetonsApi;
   const at = new Date(now);
-  const expired = new Date(now - RATE_WINDOW_MS);
   const over = await db.transaction(async (tx) => {
-    const restart = sql`${w.startedAt} <= ${sql.param(expired, w.startedAt)}`;
-    const [counted] = await tx
-      .insert(w)
-      .values({ key: `jeton:${auth.jeton.id}`, startedAt: at, count: 1 })
-      .onConflictDoUpdate({
-        target: w.key,
-        set: {
-          count: sql`case when ${restart} then 1 else ${w.count} + 1 end`,
-          startedAt: sql`case when ${restart} then ${sql.param(at, w.startedAt)} else ${w.startedAt} end`,
-        },
-      })
-      .returning({ count: w.count, startedAt: w.startedAt });
-    if (counted!.count > perMinute) return counted!.startedAt.getTime() + RATE_WINDOW_MS;
+    const counted = await countInWindow(db, tx, `jeton:${auth.jeton.id}`, RATE_WINDOW_MS, at);
+    if (counted.count > perMinute) return counted.startedAt.getTime() + RATE_WINDOW_MS;
     await tx
       .update(j)
       .set({ lastUsedAt: at })
@@ -188,7 +176,8 @@ export async function takeTokenUse(
     return null;
   });
   if (over !== null) {
-    const retryAfterSeconds = Math.max(1, Math.ceil((over - now) / 1000));
-    throw new DomainError('too_many_requests', BEARER_MESSAGES.tooManyRequests, { retryAfterSeconds });
+    throw new DomainError('too_many_requests', BEARER_MESSAGES.tooManyRequests, {
+      retryAfterSeconds: retryAfterSeconds(over, now, RATE_WINDOW_MS),
+    });
   }
 }
