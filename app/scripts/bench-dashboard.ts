@@ -20,7 +20,7 @@ import pg from 'pg';
 import { businessCalendar, DEFAULT_BUSINESS_TIME_ZONE } from '#shared/calendar';
 import { buildApp } from '#server/app';
 import { loadConfig } from '#server/config';
-import { createAppContext } from '#server/context';
+import { createAppContext, systemClock } from '#server/context';
 import type { DataCipher } from '#server/crypto/cipher';
 import { openDataKey } from '#server/crypto/data-key';
 import { openDatabase, type Database } from '#server/db/client';
@@ -78,7 +78,7 @@ const ENDPOINTS: Array<{ path: string; service: (db: Database, input: Input) => 
   { path: 'key-metrics', service: (db, i) => keyMetrics(db, i) },
   { path: 'count-per-localisation', service: (db, i) => perLocalisation(db, 'Region', i) },
   { path: 'count-per-canal-principal', service: (db, i) => perCanal(db, i) },
-  { path: 'signalement-per-jour', service: (db, i) => perDay({ db, calendar }, i) },
+  { path: 'signalement-per-jour', service: (db, i) => perDay({ db, calendar, clock: systemClock }, i) },
   { path: 'count-per-subject', service: (db, i) => perSubject(db, i) },
   { path: 'count-per-niveau', service: (db, i) => perNiveau(db, i) },
   { path: 'count-per-resultat', service: (db, i) => perResultat(db, i) },

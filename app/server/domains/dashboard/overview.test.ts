@@ -12,6 +12,7 @@ import { periodWindows } from './periods';
 import { businessCalendar, DEFAULT_BUSINESS_TIME_ZONE } from '#shared/calendar';
 import { dayNumber } from '#shared/calendar';
 import { eq, inArray } from 'drizzle-orm';
+import { perDay } from './service';
 import { insertFixture } from './test-fixture';
 
 const MADAGASCAR = businessCalendar(DEFAULT_BUSINESS_TIME_ZONE);
@@ -255,6 +256,21 @@ describe.each(await testEngines())('period analysis on %s', (engine) => {
     expect(days['2025-03-01']).toBe(2);
     expect(days['2025-03-05']).toBe(1);
     expect(Object.values(days).reduce((a, b) => a + b, 0)).toBe(5);
+  });
+
+  it('takes today from the context clock when no instant is given (every door passes its context)', async () => {
+    const at = new Date('2025-03-05T12:00:00Z');
+    const ctx = { ...t.ctx, clock: { now: () => at } };
+    expect(await overviewPerDay(ctx, 'week')).toEqual(await overviewPerDay(t.ctx, 'week', at));
+    expect(await overviewSummary(ctx, 'month')).toEqual(await overviewSummary(t.ctx, 'month', at));
+    expect(await overviewSeries(ctx, 'month')).toEqual(await overviewSeries(t.ctx, 'month', at));
+    expect(await overviewTop(ctx, 'year')).toEqual(await overviewTop(t.ctx, 'year', at));
+    expect(await overviewDistribution(ctx, 'year', 'region')).toEqual(
+      await overviewDistribution(t.ctx, 'year', 'region', at),
+    );
+    // The daily chart without bounds ends on the clock's day when no report is later.
+    const later = { ...t.ctx, clock: { now: () => new Date('2025-06-01T22:00:00Z') } };
+    expect(Object.keys(await perDay(later)).at(-1)).toBe('2025-06-02');
   });
 
   it('serves the analysis through tRPC to a logged-in user only', async () => {

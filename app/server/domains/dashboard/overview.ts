@@ -75,7 +75,10 @@ async function statutIds(db: Database): Promise<StatutIds> {
   return { open: ids(true), done: ids(false) };
 }
 
-async function alerts({ db, calendar }: DashboardContext, now: Date): Promise<Alert[]> {
+async function alerts(
+  { db, calendar }: Pick<DashboardContext, 'db' | 'calendar'>,
+  now: Date,
+): Promise<Alert[]> {
   const [row] = await db.rows(alertsSql(db, calendar.dayNumber(now), await statutIds(db)));
   const urgent = db.dialect.count(row?.urgent);
   const overdue = db.dialect.count(row?.overdue);
@@ -113,9 +116,9 @@ async function alerts({ db, calendar }: DashboardContext, now: Date): Promise<Al
 }
 
 export async function overviewSummary(
-  { db, calendar }: DashboardContext,
+  { db, calendar, clock }: DashboardContext,
   period: Period,
-  now = new Date(),
+  now = clock.now(),
 ): Promise<OverviewSummary> {
   const windows = periodWindows(calendar, period, now);
   const current = await windowSummary(db, windows.current);
@@ -151,9 +154,9 @@ export interface SeriesPoint {
 }
 
 export async function overviewSeries(
-  { db, calendar }: DashboardContext,
+  { db, calendar, clock }: DashboardContext,
   period: Period,
-  now = new Date(),
+  now = clock.now(),
 ): Promise<SeriesPoint[]> {
   const rows = await db.rows(seriesSql(db, periodWindows(calendar, period, now).series));
   return rows.map((r) => ({
@@ -170,10 +173,10 @@ export interface Distribution {
 }
 
 export async function overviewDistribution(
-  { db, calendar }: DashboardContext,
+  { db, calendar, clock }: DashboardContext,
   period: Period,
   dimension: Dimension,
-  now = new Date(),
+  now = clock.now(),
 ): Promise<Distribution> {
   const window = periodWindows(calendar, period, now).current;
   const query =
@@ -218,9 +221,9 @@ export interface TopLists {
 }
 
 export async function overviewTop(
-  { db, calendar }: DashboardContext,
+  { db, calendar, clock }: DashboardContext,
   period: Period,
-  now = new Date(),
+  now = clock.now(),
 ): Promise<TopLists> {
   const window = periodWindows(calendar, period, now).current;
   const users = await db.rows(topUsersSql(db, window, calendar.dayNumber(now), await statutIds(db)));
@@ -247,9 +250,9 @@ export async function overviewTop(
 
 /** 'Signalements Reçus par Jour': every day of the period, and at least the last 30 days. */
 export async function overviewPerDay(
-  { db, calendar }: DashboardContext,
+  { db, calendar, clock }: DashboardContext,
   period: Period,
-  now = new Date(),
+  now = clock.now(),
 ): Promise<PerDay> {
   const { first, last } = periodWindows(calendar, period, now).days;
   return countsPerDay(db, first, last);

@@ -56,7 +56,7 @@ export function periodStart(calendar: BusinessCalendar, period: Period, at: Date
   return calendar.dayStart(periodFirstDay(calendar, period, at, offset));
 }
 
-export function periodWindows(calendar: BusinessCalendar, period: Period, now = new Date()): PeriodWindows {
+export function periodWindows(calendar: BusinessCalendar, period: Period, now: Date): PeriodWindows {
   const start = periodStart(calendar, period, now);
   const previousStart = periodStart(calendar, period, now, -1);
   const elapsed = now.getTime() - start.getTime();

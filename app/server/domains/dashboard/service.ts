@@ -61,7 +61,7 @@ export interface ResultatCount {
 export type PerDay = Record<string, number>;
 
 /** What the dashboard's per-day answers receive: their days are the business calendar's. */
-export type DashboardContext = Pick<AppContext, 'db' | 'calendar'>;
+export type DashboardContext = Pick<AppContext, 'db' | 'calendar' | 'clock'>;
 
 /** The business day containing `at`, as the UTC midnight of its calendar date (how days are held here). */
 const dayOf = (calendar: BusinessCalendar, at: Date) => parseIsoDay(calendar.day(at))!;
@@ -132,9 +132,9 @@ async function reportBounds(db: Database): Promise<{ first: Date | null; last: D
  * without any bound the range keeps its last DEFAULT_PER_DAY_MAX_DAYS days.
  */
 export async function perDayRange(
-  { db, calendar }: DashboardContext,
+  { db, calendar, clock }: DashboardContext,
   input?: DateRangeInput,
-  now = new Date(),
+  now = clock.now(),
 ): Promise<{ first: Date; last: Date }> {
   const explicitFirst = input?.dateStart ? parseIsoDay(input.dateStart)! : null;
   const explicitLast = input?.dateEnd ? parseIsoDay(input.dateEnd)! : null;
@@ -166,7 +166,7 @@ export async function perDayRange(
 export async function perDay(
   ctx: DashboardContext,
   input?: DateRangeInput,
-  now = new Date(),
+  now = ctx.clock.now(),
 ): Promise<PerDay> {
   const { first, last } = await perDayRange(ctx, input, now);
   return countsPerDay(ctx.db, first, last);
