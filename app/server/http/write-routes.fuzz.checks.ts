@@ -1,6 +1,6 @@
 // What the write-route fuzzing (write-routes.fuzz.test.ts) checks of each answer: no 5xx, a French message on
 // every refusal, and, through a snapshot of every table, no write behind a refusal.
-import { getTableName, is, sql, Table, type SQL } from 'drizzle-orm';
+import { getTableColumns, getTableName, is, sql, Table, type SQL } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Database } from '../db/client';
 
@@ -68,35 +68,31 @@ export function refusalProblem(res: LightMyRequestResponse): string | null {
 
 /** Every table's rows (or row count), keyed by table name. */
 export async function snapshot(db: Database): Promise<Map<string, string>> {
-  const names = Object.values(db.t as Record<string, unknown>)
+  const tables = Object.values(db.t as Record<string, unknown>)
     .filter((value): value is Table => is(value, Table))
-    .map((table) => getTableName(table))
-    .filter((name) => !WRITTEN_WHEN_REFUSED.has(name));
-  // One round trip on PostgreSQL (a snapshot is taken after every request); SQLite runs in process.
-  const parts = names.map((name) =>
-    COUNT_ONLY.has(name)
+    .filter((table) => !WRITTEN_WHEN_REFUSED.has(getTableName(table)));
+  // One statement on both engines (a snapshot is taken after every request): a row is its JSON, built by
+  // the database (PostgreSQL's row_to_json, SQLite's json_array of every column).
+  const row = (table: Table) =>
+    db.engine === 'postgres'
+      ? sql`row_to_json(x)::text`
+      : sql`json_array(${sql.join(
+          Object.values(getTableColumns(table)).map((column) => sql.identifier(column.name)),
+          sql`, `,
+        )})`;
+  const parts = tables.map((table) => {
+    const name = getTableName(table);
+    return COUNT_ONLY.has(name)
       ? sql`SELECT ${name} AS t, CAST(count(*) AS TEXT) AS r FROM ${sql.identifier(name)}`
       : FINGERPRINTED[name]
         ? sql`SELECT ${name} AS t, ${FINGERPRINTED[name]} AS r FROM ${sql.identifier(name)}`
         : name === 'access_log'
           ? sql`SELECT ${name} AS t, CAST(id AS TEXT) AS r FROM access_log WHERE ${REFUSALS_LOGGED}`
-          : db.engine === 'postgres'
-            ? sql`SELECT ${name} AS t, row_to_json(x)::text AS r FROM ${sql.identifier(name)} x`
-            : null,
-  );
-  const out = new Map<string, string[]>(names.map((name) => [name, []]));
-  const union = parts.filter((part) => part !== null);
-  if (union.length) {
-    for (const { t: name, r } of await db.rows<{ t: string; r: string }>(sql.join(union, sql` UNION ALL `)))
-      out.get(name)!.push(r);
-  }
-  for (const [i, name] of names.entries()) {
-    if (parts[i] !== null) continue;
-    const table = Object.values(db.t as Record<string, unknown>).find(
-      (v) => is(v, Table) && getTableName(v) === name,
-    ) as Table;
-    out.get(name)!.push(...(await db.read.select().from(table as never)).map((row) => JSON.stringify(row)));
-  }
+          : sql`SELECT ${name} AS t, ${row(table)} AS r FROM ${sql.identifier(name)} x`;
+  });
+  const out = new Map<string, string[]>(tables.map((table) => [getTableName(table), []]));
+  for (const { t: name, r } of await db.rows<{ t: string; r: string }>(sql.join(parts, sql` UNION ALL `)))
+    out.get(name)!.push(r);
   return new Map([...out].map(([name, rows]) => [name, rows.sort().join('\n')]));
 }
 
