@@ -11,6 +11,8 @@ export default defineConfig({
       'scripts/**/*.test.ts',
     ],
     exclude: ['tests/e2e/**', 'node_modules/**'],
+    // The server and its threads' modules bundled once per run (tests/server-bundle.ts).
+    globalSetup: ['tests/server-bundle.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import { build } from 'esbuild';
 import { writerCeiling } from './bench-export-ceiling';
 import { measured, writeFigures, type Cell } from './figures';
-import { externalPackages } from './server-entries';
+import { serverBundleOptions } from './server-entries';
 
 /** The export's goals (issue « Performance »): at least this many rows a second, at most this peak. */
 export const EXPORT_GOALS = { rowsPerSecond: 20_000, peakMb: 250 };
@@ -35,22 +35,16 @@ interface ExportRun {
  */
 async function buildChild(): Promise<string> {
   const outdir = resolve(import.meta.dirname, '../dist/bench');
-  await build({
-    entryPoints: [
-      resolve(import.meta.dirname, 'bench-export-child.ts'),
-      resolve(import.meta.dirname, '../server/domains/signalements/export-thread.ts'),
-    ],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node24',
-    // As `npm run build:server` builds the server: drizzle-orm bundled in, every other package external.
-    external: externalPackages(),
-    outdir,
-    entryNames: '[name]',
-    outExtension: { '.js': '.mjs' },
-    logLevel: 'warning',
-  });
+  // As `npm run build:server` builds the server: drizzle-orm bundled in, every other package external.
+  await build(
+    serverBundleOptions(
+      [
+        resolve(import.meta.dirname, 'bench-export-child.ts'),
+        resolve(import.meta.dirname, '../server/domains/signalements/export-thread.ts'),
+      ],
+      outdir,
+    ),
+  );
   return resolve(outdir, 'bench-export-child.mjs');
 }
 

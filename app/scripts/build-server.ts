@@ -4,10 +4,9 @@
 // (node:internal/modules/package_json_reader), and drizzle-orm's is 179 KB for its 448 files: importing it
 // took about a second and 250 MB of heap in each process and thread (the server, each read-task and export
 // thread) against 150 ms and 11 MB on Node 20. Bundled, it is read from one file (docs/decisions/0050).
-import { resolve } from 'node:path';
 import { build } from 'esbuild';
 import { cliOptions } from './cli';
-import { externalPackages, SERVER_ENTRIES } from './server-entries';
+import { SERVER_ENTRIES, serverBundleOptions } from './server-entries';
 
 cliOptions(
   `Usage : npm run build:server
@@ -17,18 +16,4 @@ lance avec node. drizzle-orm y est inclus ; les autres paquets restent dans node
   {},
 );
 
-await build({
-  absWorkingDir: resolve(import.meta.dirname, '..'),
-  entryPoints: SERVER_ENTRIES,
-  outdir: 'dist/server',
-  entryNames: '[name]',
-  outExtension: { '.js': '.mjs' },
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node24',
-  // A package name also covers its subpaths (esbuild: `pg` keeps `pg/lib/…` external too).
-  external: externalPackages(),
-  sourcemap: true,
-  logLevel: 'warning',
-});
+await build({ ...serverBundleOptions(SERVER_ENTRIES, 'dist/server'), sourcemap: true });

@@ -2,6 +2,7 @@
 // (package.ts): its entries, and which packages stay in node_modules.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { BuildOptions } from 'esbuild';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -26,4 +27,26 @@ export function externalPackages(): string[] {
     Object.keys(manifest[field] ?? {}),
   );
   return [...new Set(names)].filter((name) => !BUNDLED_PACKAGES.includes(name)).sort();
+}
+
+/**
+ * How esbuild bundles the server's modules, wherever they are written (build-server.ts, the benchmarks, the
+ * tests: tests/server-bundle.ts): each entry a flat `<name>.mjs` of `outdir`, drizzle-orm bundled in, every other package
+ * external.
+ */
+export function serverBundleOptions(entryPoints: string[], outdir: string): BuildOptions {
+  return {
+    absWorkingDir: root,
+    entryPoints,
+    outdir,
+    entryNames: '[name]',
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node24',
+    // A package name also covers its subpaths (esbuild: `pg` keeps `pg/lib/…` external too).
+    external: externalPackages(),
+    logLevel: 'warning',
+  };
 }

@@ -5,6 +5,8 @@ export default defineConfig({
   test: {
     root: new URL('../..', import.meta.url).pathname,
     include: ['tests/e2e/**/*.e2e.ts'],
+    // The server and its threads' modules bundled once per run (tests/server-bundle.ts).
+    globalSetup: ['tests/server-bundle.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // A browser on a loaded 2-core machine can take seconds to settle: poll up to 10 s (default 1 s).

@@ -1,4 +1,4 @@
-// The real entry point (server/index.ts, as `npm start` runs it) in a child process, on a free loopback
+// The real entry point (server/index.ts, bundled as `npm start` runs it) in a child process, on a free loopback
 // port: for the tests that kill, stop or multiply server processes.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -25,7 +25,10 @@ export interface ServerProcess {
 export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+  // The server as the build bundles it, when the test run bundled it (tests/server-bundle.ts); else its sources.
+  const bundle = process.env.SERVER_BUNDLE_DIR;
+  const entry = bundle ? [resolve(bundle, 'index.mjs')] : ['--import', 'tsx', 'server/index.ts'];
+  const child = spawn(process.execPath, entry, {
     cwd: root,
     env: {
       PATH: process.env.PATH,
