@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import Sqlite from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PG_ADMIN_URL, testEngines } from '#tests/helpers/db';
+import { dropWithRestoreCopies, PG_ADMIN_URL, testEngines } from '#tests/helpers/db';
 import { SAME_ORIGIN } from '#tests/helpers/report-fixture';
 import { MINIMAL_REPORT } from '#tests/helpers/signalements';
 import { loadConfig } from '../config';
@@ -160,16 +160,7 @@ describe.each(await testEngines())('restore refusals on %s', (engine: Engine) =>
 
   afterAll(async () => {
     rmSync(dir, { recursive: true, force: true });
-    if (databases.length === 0) return;
-    await admin(async (c) => {
-      const all = await c.query(
-        "select datname from pg_database where datname like 'signalements_restauration_%'",
-      );
-      for (const { datname } of all.rows as Array<{ datname: string }>) {
-        if (databases.some((d) => datname.startsWith(d)))
-          await c.query(`drop database if exists ${pg.escapeIdentifier(datname)} with (force)`);
-      }
-    });
+    await dropWithRestoreCopies(databases);
   });
 
   it('refuses to back up without BACKUP_PASSPHRASE or BACKUP_RECIPIENT, in French', async () => {

@@ -109,3 +109,28 @@ function testContext(db: Database, url: string, cipher: DataCipher): AppContext 
 export async function testEngines(): Promise<Engine[]> {
   return (await postgresAvailable()) ? ENGINES : ['sqlite'];
 }
+
+/**
+ * Drops these databases and those a restore made of them (server/ops/restore-postgres.ts: `<name>_restauration_<date>`
+ * and `<name>_avant_restauration_<date>`, whose `<name>` PostgreSQL's 63 bytes may have shortened): what a
+ * backup or restore test leaves in the cluster.
+ */
+export async function dropWithRestoreCopies(databases: string[]): Promise<void> {
+  if (databases.length === 0) return;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ datname: string }>('select datname from pg_database');
+    const copyOf = (datname: string, database: string) => {
+      const cut = /^(.+?)_(?:avant_)?restauration_\d{14}$/.exec(datname)?.[1];
+      return cut !== undefined && database.startsWith(cut);
+    };
+    const names = rows
+      .map((r) => r.datname)
+      .filter((n) => databases.includes(n) || databases.some((d) => copyOf(n, d)));
+    for (const name of names)
+      await admin.query(`drop database if exists ${pg.escapeIdentifier(name)} with (force)`);
+  } finally {
+    await admin.end();
+  }
+}
