@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { PG_ADMIN_URL, testEngines } from '#tests/helpers/db';
+import { dropWithRestoreCopies, PG_ADMIN_URL, testEngines } from '#tests/helpers/db';
 import { SAME_ORIGIN } from '#tests/helpers/report-fixture';
 import { MINIMAL_REPORT } from '#tests/helpers/signalements';
 import { loadConfig } from '../config';
@@ -24,16 +24,7 @@ describe.each(await testEngines())('evidence files in a backup on %s', (engine: 
   const databases: string[] = [];
   afterAll(async () => {
     rmSync(dir, { recursive: true, force: true });
-    if (databases.length === 0) return;
-    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-    await admin.connect();
-    const aside = await admin.query("select datname from pg_database where datname like '%_restauration_%'");
-    for (const name of [
-      ...databases,
-      ...aside.rows.map((r) => r.datname as string).filter((n) => databases.some((d) => n.startsWith(d))),
-    ])
-      await admin.query(`drop database if exists ${pg.escapeIdentifier(name)} with (force)`);
-    await admin.end();
+    await dropWithRestoreCopies(databases);
   });
 
   async function instance(name: string): Promise<Record<string, string>> {
