@@ -1,4 +1,4 @@
-import type { AnyColumn, SQL } from 'drizzle-orm';
+import type { AnyColumn, SQL, Table } from 'drizzle-orm';
 import { isPostgresUrl, type Database, type Engine, type Orm } from './client';
 import type { Bucket } from './dates';
 import { postgresDialect } from './postgres/dialect';
@@ -64,6 +64,11 @@ export interface Dialect {
    * with LIKE, served by pg_trgm.
    */
   readonly searchIndexes: boolean;
+  /**
+   * Every column of a row of `table` as one JSON text, for comparing whole rows (the write fuzz's snapshot of
+   * every table, server/http/write-routes.fuzz.checks.ts): PostgreSQL's row_to_json, SQLite's json_array.
+   */
+  rowJson(table: Table): SQL;
   /** The search text as a sequential scan should read it: PostgreSQL keeps the trigram index out with `COLLATE "C"`. */
   sequentialText(column: SQL | AnyColumn): SQL;
   /**

@@ -1,6 +1,6 @@
 // What the write-route fuzzing (write-routes.fuzz.test.ts) checks of each answer: no 5xx, a French message on
 // every refusal, and, through a snapshot of every table, no write behind a refusal.
-import { getTableColumns, getTableName, is, sql, Table, type SQL } from 'drizzle-orm';
+import { getTableName, is, sql, Table, type SQL } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Database } from '../db/client';
 
@@ -25,14 +25,30 @@ export const WRITTEN_WHEN_SESSION_ENDED = new Set(['sessions', 'mail_outbox', 'r
 const COUNT_ONLY = new Set(['sessions', 'communes', 'districts']);
 /**
  * Tables compared by a fingerprint of aggregates, because reading them whole after every request is what
- * the fuzz's time went to: business_days (73,000 days, 1900–2100, docs/decisions/0032-deadlines.md) and the
- * encrypted blocks of evidence files (up to 256 KiB each, docs/decisions/0033-evidence-files.md). Any row
- * added, removed or changed moves the count or a sum.
+ * the fuzz's time went to: the encrypted blocks of evidence files (up to 256 KiB each,
+ * docs/decisions/0033-evidence-files.md). Any row added, removed or changed moves the count or a sum.
  */
 const FINGERPRINTED: Record<string, SQL> = {
-  business_days: sql`CAST(count(*) AS TEXT) || ':' || CAST(sum(day) AS TEXT) || ':' || CAST(sum(ordinal) AS TEXT) || ':' || CAST(sum(day * (ordinal % 97)) AS TEXT)`,
   evidence_chunks: sql`CAST(count(*) AS TEXT) || ':' || CAST(coalesce(sum(evidence_id * 1000 + idx), 0) AS TEXT) || ':' || CAST(coalesce(sum(length(data)), 0) AS TEXT)`,
 };
+
+/**
+ * Tables no request writes, compared once per route rather than after every request (staticFingerprint):
+ * business_days, 73,000 days (1900–2100) that only the server's start rewrites (db/due-days.ts
+ * syncBusinessDays, docs/decisions/0032-deadlines.md); its aggregate took 8–10 ms, most of a snapshot.
+ */
+const STATIC: Record<string, SQL> = {
+  business_days: sql`CAST(count(*) AS TEXT) || ':' || CAST(sum(day) AS TEXT) || ':' || CAST(sum(ordinal) AS TEXT) || ':' || CAST(sum(day * (ordinal % 97)) AS TEXT)`,
+};
+
+/** The fingerprint of each table no request writes (STATIC). */
+export async function staticFingerprint(db: Database): Promise<Map<string, string>> {
+  const parts = Object.entries(STATIC).map(
+    ([name, fingerprint]) => sql`SELECT ${name} AS t, ${fingerprint} AS r FROM ${sql.identifier(name)}`,
+  );
+  const rows = await db.rows<{ t: string; r: string }>(sql.join(parts, sql` UNION ALL `));
+  return new Map(rows.map(({ t, r }) => [t, r]));
+}
 
 /**
  * What every use of a partner API token writes, refused or not (docs/decisions/0038): its entry in the access
@@ -70,16 +86,8 @@ export function refusalProblem(res: LightMyRequestResponse): string | null {
 export async function snapshot(db: Database): Promise<Map<string, string>> {
   const tables = Object.values(db.t as Record<string, unknown>)
     .filter((value): value is Table => is(value, Table))
-    .filter((table) => !WRITTEN_WHEN_REFUSED.has(getTableName(table)));
-  // One statement on both engines (a snapshot is taken after every request): a row is its JSON, built by
-  // the database (PostgreSQL's row_to_json, SQLite's json_array of every column).
-  const row = (table: Table) =>
-    db.engine === 'postgres'
-      ? sql`row_to_json(x)::text`
-      : sql`json_array(${sql.join(
-          Object.values(getTableColumns(table)).map((column) => sql.identifier(column.name)),
-          sql`, `,
-        )})`;
+    .filter((table) => !WRITTEN_WHEN_REFUSED.has(getTableName(table)) && !(getTableName(table) in STATIC));
+  // One statement (a snapshot is taken after every request); a row is its JSON text (the dialect's rowJson).
   const parts = tables.map((table) => {
     const name = getTableName(table);
     return COUNT_ONLY.has(name)
@@ -88,7 +96,7 @@ export async function snapshot(db: Database): Promise<Map<string, string>> {
         ? sql`SELECT ${name} AS t, ${FINGERPRINTED[name]} AS r FROM ${sql.identifier(name)}`
         : name === 'access_log'
           ? sql`SELECT ${name} AS t, CAST(id AS TEXT) AS r FROM access_log WHERE ${REFUSALS_LOGGED}`
-          : sql`SELECT ${name} AS t, ${row(table)} AS r FROM ${sql.identifier(name)} x`;
+          : sql`SELECT ${name} AS t, ${db.dialect.rowJson(table)} AS r FROM ${sql.identifier(name)}`;
   });
   const out = new Map<string, string[]>(tables.map((table) => [getTableName(table), []]));
   for (const { t: name, r } of await db.rows<{ t: string; r: string }>(sql.join(parts, sql` UNION ALL `)))

@@ -17,7 +17,7 @@
 // data the run starts from (.fixtures.ts) and the values and bodies it sends (.generators.ts, .schemas.ts).
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '#tests/helpers/app';
 import { testEngines } from '#tests/helpers/db';
 import { bearer, createToken, registerPartnerEndpoint } from '#tests/helpers/jetons-api';
@@ -29,6 +29,7 @@ import {
   changedTables,
   refusalProblem,
   snapshot,
+  staticFingerprint,
   WRITTEN_BY_TOKEN_USE,
   WRITTEN_WHEN_SESSION_ENDED,
 } from './write-routes.fuzz.checks';
@@ -59,6 +60,7 @@ describe.each(await testEngines())('fuzzing every write route and mutation (%s)'
   const actors = { admin: 'fuzz-admin@example.mg', user: 'fuzz-agent@example.mg' };
   /** A partner's API token with every scope: the doors only a token opens are fuzzed with it (0051). */
   let partnerToken = '';
+  let fixedAtStart: Map<string, string>;
   let actorCodes: string[] = [];
   let pools: Pools;
   let last: Map<string, string>;
@@ -149,6 +151,7 @@ describe.each(await testEngines())('fuzzing every write route and mutation (%s)'
   ) {
     await keepSessions();
     await refreshPools();
+    const fixed = await staticFingerprint(t.db);
     await fc
       .assert(
         fc.asyncProperty(request(pools), contentType, async ({ url, method, body }, type) => {
@@ -163,6 +166,8 @@ describe.each(await testEngines())('fuzzing every write route and mutation (%s)'
           text.replace(/([^\\])\1{49,}/gu, (run, c: string) => `${c}×${[...run].length}`);
         throw new Error(short(`${name} (${engine}, FUZZ_SEED=${SEED}): ${error.message}${cause}`));
       });
+    const changed = changedTables(fixed, await staticFingerprint(t.db));
+    if (changed.length) throw new Error(`${name} (${engine}, FUZZ_SEED=${SEED}) wrote ${changed.join(', ')}`);
   }
 
   beforeAll(async () => {
@@ -183,6 +188,12 @@ describe.each(await testEngines())('fuzzing every write route and mutation (%s)'
     partnerToken = (await createToken(t, cookies.admin, { partenaire: 'IVY', scopes: [...API_TOKEN_SCOPES] }))
       .secret;
     await registerPartnerEndpoint(t, partnerToken);
+    fixedAtStart = await staticFingerprint(t.db);
+  });
+
+  // The tables no request writes, after every test (fuzz() checks them after each route too).
+  afterEach(async () => {
+    expect(changedTables(fixedAtStart, await staticFingerprint(t.db))).toEqual([]);
   });
 
   afterAll(async () => {
@@ -235,6 +246,16 @@ describe.each(await testEngines())('fuzzing every write route and mutation (%s)'
     await write(() => digest(user!.digestEnabled), 'utilisateurs');
     await write(() => t.db.transaction((tx) => tx.insert(c).values(extra)), 'communes');
     await write(() => t.db.transaction((tx) => tx.delete(c).where(eq(c.code, extra.code))), 'communes');
+    // A table no request writes, compared once per route.
+    const b = t.db.t.businessDays;
+    const [day] = await t.db.read.select().from(b).limit(1);
+    const ordinal = (value: number) =>
+      t.db.transaction((tx) => tx.update(b).set({ ordinal: value }).where(eq(b.day, day!.day)));
+    const before = await staticFingerprint(t.db);
+    await ordinal(day!.ordinal + 1);
+    expect(changedTables(before, await staticFingerprint(t.db))).toEqual(['business_days']);
+    await ordinal(day!.ordinal);
+    expect(changedTables(before, await staticFingerprint(t.db))).toEqual([]);
   });
 
   it('REST write routes: never a 5xx, refusals in French and without any write', LONG, async () => {

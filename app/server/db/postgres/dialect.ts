@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { sql } from 'drizzle-orm';
+import { getTableName, sql } from 'drizzle-orm';
 import { HOME } from '#server/paths';
 import { STARTUP_LOCK } from './open';
 import type { Dialect } from '../dialect';
@@ -31,6 +31,7 @@ export const postgresDialect: Dialect = {
   isForeignKeyViolation: (error) => errorCodes(error).includes('23503'),
 
   searchIndexes: false,
+  rowJson: (table) => sql`row_to_json(${sql.identifier(getTableName(table))})::text`,
   sequentialText: (column) => sql`${column} collate "C"`,
   subjectSetCount: null,
   async purgeSearchIndexes() {},

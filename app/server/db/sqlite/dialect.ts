@@ -1,5 +1,5 @@
 import { dirname, join, resolve } from 'node:path';
-import { sql } from 'drizzle-orm';
+import { getTableColumns, sql } from 'drizzle-orm';
 import type { Dialect } from '../dialect';
 import { daysBetween, listedBuckets, timestampParam } from '../dates';
 import { decodeCount, decodeDate, decodeNumber } from '../decode';
@@ -29,6 +29,11 @@ export const sqliteDialect: Dialect = {
   isForeignKeyViolation: (error) => errorCodes(error).includes('SQLITE_CONSTRAINT_FOREIGNKEY'),
 
   searchIndexes: true,
+  rowJson: (table) =>
+    sql`json_array(${sql.join(
+      Object.values(getTableColumns(table)).map((column) => sql.identifier(column.name)),
+      sql`, `,
+    )})`,
   sequentialText: (column) => sql`${column}`,
   subjectSetCount: (subjectIds) => {
     const holds = subjectIds.map((id) => sql`(',' || subjects || ',') like ${`%,${id},%`}`);
