@@ -12,13 +12,14 @@ import autocannon from 'autocannon';
 import { desc, sql } from 'drizzle-orm';
 import { openDataKey } from '#server/crypto/data-key';
 import { DEFAULT_POOL_READERS, openDatabase, type Database } from '#server/db/client';
+import { DEFAULT_READS_AT_ONCE } from '#server/http/read-gate';
 import { seed } from '#server/db/seed/index';
 import { createUser, findUserByEmail } from '#server/domains/utilisateurs/service';
 import { postgresCopyOf, topUpDemoReports } from './bench-data';
 import { cliOptions } from './cli';
 import { measured, typedCommand, writeFigures, type Cell } from './figures';
 
-const USAGE = `Usage : npm run bench:load -- [--reports 1000000] [--engine sqlite|pg|both] [--connections 50] [--duration 20] [--read-workers N] [--pool-readers N] [--cpu-prof DOSSIER]
+const USAGE = `Usage : npm run bench:load -- [--reports 1000000] [--engine sqlite|pg|both] [--connections 50] [--duration 20] [--read-workers N] [--pool-readers N] [--reads-at-once N] [--cpu-prof DOSSIER]
 
 Lance le serveur construit (dist/server) dans son propre processus et le charge avec autocannon sur la
 boucle locale : 50 connexions, 80 % de listes filtrées, 15 % de détails, 5 % de créations, sur N
@@ -26,7 +27,8 @@ signalements de démonstration (générés une fois puis gardés, un jeu par nom
 pour SQLite, base PostgreSQL signalements_bench_load_N). Affiche requêtes par seconde et latences p50, p95, p99, et les mêmes chiffres
 pour une route authentifiée qui ne fait rien (GET /api/canals), le plafond. --read-workers fixe
 DATABASE_READ_WORKERS du serveur (SQLite ; 0 : lectures sur le fil principal). --pool-readers fixe
-DATABASE_POOL_READERS (PostgreSQL : connexions que les lectures peuvent tenir à la fois). --cpu-prof écrit le profil
+DATABASE_POOL_READERS (PostgreSQL : connexions que les lectures peuvent tenir à la fois). --reads-at-once fixe
+READS_AT_ONCE (lectures que le serveur sert à la fois, les autres attendent leur tour). --cpu-prof écrit le profil
 CPU du serveur (node --cpu-prof) dans DOSSIER. N'affirme rien.`;
 
 const { values } = cliOptions(USAGE, {
@@ -36,11 +38,13 @@ const { values } = cliOptions(USAGE, {
   duration: { type: 'string' },
   'read-workers': { type: 'string' },
   'pool-readers': { type: 'string' },
+  'reads-at-once': { type: 'string' },
   'cpu-prof': { type: 'string' },
 });
 const CPU_PROF = values['cpu-prof'];
 const READ_WORKERS = values['read-workers'];
 const POOL_READERS = values['pool-readers'];
+const READS_AT_ONCE = values['reads-at-once'];
 const REPORTS = Number(values.reports ?? 1_000_000);
 const CONNECTIONS = Number(values.connections ?? 50);
 const DURATION = Number(values.duration ?? 20);
@@ -274,6 +278,7 @@ async function bench(engine: string) {
     DATA_KEY_FILE: keyFile,
     ...(READ_WORKERS === undefined ? {} : { DATABASE_READ_WORKERS: READ_WORKERS }),
     ...(POOL_READERS === undefined ? {} : { DATABASE_POOL_READERS: POOL_READERS }),
+    ...(READS_AT_ONCE === undefined ? {} : { READS_AT_ONCE }),
   });
   try {
     const login = await fetch(`${base}/api/login`, {
@@ -336,7 +341,7 @@ for (const engine of ENGINES) {
     if (Object.keys(f.statuses).length > 0) console.warn(`Réponses non 2xx (${engine}) :`, f.statuses);
 }
 console.info(
-  `\n${fr(REPORTS)} signalements, ${CONNECTIONS} connexions, ${DURATION} s par mesure, fils de lecture SQLite : ${READ_WORKERS ?? 'par défaut'}, lectures PostgreSQL à la fois : ${POOL_READERS ?? 'par défaut'}, ${new Date().toISOString()}`,
+  `\n${fr(REPORTS)} signalements, ${CONNECTIONS} connexions, ${DURATION} s par mesure, fils de lecture SQLite : ${READ_WORKERS ?? 'par défaut'}, lectures PostgreSQL à la fois : ${POOL_READERS ?? 'par défaut'}, lectures servies à la fois : ${READS_AT_ONCE ?? 'par défaut'}, ${new Date().toISOString()}`,
 );
 console.info('| moteur | trafic | req/s | p50 (ms) | p95 (ms) | p99 (ms) | erreurs |');
 console.info('| --- | --- | --- | --- | --- | --- | --- |');
@@ -349,7 +354,7 @@ console.info(
   `\n${writeFigures(
     measured(`load-${REPORTS}`, typedCommand('bench:load'), [
       {
-        caption: `${REPORTS.toLocaleString('en-US')} reports, ${CONNECTIONS} connections, ${DURATION} s each, SQLite reader threads: ${READ_WORKERS ?? 'default'}, PostgreSQL reads at once: ${POOL_READERS ?? `default (${DEFAULT_POOL_READERS})`} (latencies in ms, seen by the client).`,
+        caption: `${REPORTS.toLocaleString('en-US')} reports, ${CONNECTIONS} connections, ${DURATION} s each, SQLite reader threads: ${READ_WORKERS ?? 'default'}, PostgreSQL reads at once: ${POOL_READERS ?? `default (${DEFAULT_POOL_READERS})`}, reads served at once: ${READS_AT_ONCE ?? `default (${DEFAULT_READS_AT_ONCE})`} (latencies in ms, seen by the client).`,
         columns: ['engine', 'traffic', 'req/s', 'p50', 'p95', 'p99', 'errors'],
         rows: trafficCells,
       },

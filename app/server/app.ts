@@ -37,6 +37,7 @@ import { fastifyTrustProxy, registerClientAddress } from './http/client-address'
 import { PublicLookupLimiter } from './http/public-limit';
 import { parseQueryString } from './http/query-string';
 import { registerDrain, shutdownSchedule } from './http/drain';
+import { DEFAULT_READS_AT_ONCE, ReadGate, registerReadGate } from './http/read-gate';
 import { registerWritersLane } from './http/writers-lane';
 import { appRouter, type AppRouter } from './trpc/router';
 import { PATHS } from './paths';
@@ -93,6 +94,9 @@ export async function buildApp({ ctx, webRoot, logStream }: BuildAppOptions): Pr
   // Then: a request that may write takes the database's connections before those that only read, from its
   // session check to its answer (server/db/lanes.ts, decision 0054).
   registerWritersLane(app);
+  // Then: reads beyond READS_AT_ONCE wait in line before any work, so that writes find the thread free
+  // (http/read-gate.ts, decision 0056).
+  registerReadGate(app, new ReadGate(config.READS_AT_ONCE ?? DEFAULT_READS_AT_ONCE));
 
   // Log-ins refused by the limiter and still only counted become their summary rows (journal/refusals.ts).
   app.addHook('onClose', async () => {

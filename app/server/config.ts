@@ -125,6 +125,13 @@ export const configSchema = z.object({
     (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
     wholeNumber(0, 16).optional(),
   ),
+  // Reads (GET, HEAD) the server runs at once, one while a write is handled; the next wait in line, before their
+  // session check, and writes never wait (docs/decisions/0056). Unset: two per core of this machine, at least
+  // 4; 0: no limit.
+  READS_AT_ONCE: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    wholeNumber(0, 1000).optional(),
+  ),
   // SQLite: longest wait for a read on a reader or task thread, queue included (docs/decisions/0021, 0024).
   // Past it the request gets a 503 and a thread stuck on it is stopped and replaced.
   READ_JOB_TIMEOUT_SECONDS: wholeNumber(1, 3600).default(30),

@@ -190,6 +190,8 @@ declare module 'fastify' {
     procedures?: boolean;
     /** A file of the built client (static, no session, no database work). */
     clientFile?: boolean;
+    /** Answered at once however many reads wait (health, metrics; server/http/read-gate.ts). */
+    unqueued?: boolean;
     /** A GET with an effect (spec §7's reset-password): same-origin check as for writes. */
     effectfulGet?: boolean;
     /**

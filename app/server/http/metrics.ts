@@ -106,7 +106,7 @@ export function registerMetrics(app: FastifyInstance, db: Database, config: Conf
   const up = new Gauge({ name: 'db_up', help: 'La base répond (1) ou non (0)', registers: [registry] });
 
   // Outside /api, so not no-store by its path: figures of the running server are for the scraper alone.
-  app.get('/metrics', { config: { public: true, noStore: true } }, async (request, reply) => {
+  app.get('/metrics', { config: { public: true, noStore: true, unqueued: true } }, async (request, reply) => {
     const token = config.METRICS_TOKEN;
     if (!token) throw new DomainError('not_found', MESSAGES.notFound);
     if (!holdsMetricsToken(request, token)) {
