@@ -10,6 +10,7 @@ import type { AppContext, RequestContext } from './context';
 import { passwordTokenRoutes } from './domains/auth/password-tokens-rest';
 import { apiDocsRoutes, registerApiDocumentationLink } from './http/api-doc/routes';
 import { authRoutes } from './domains/auth/rest';
+import { twoFactorStep } from './domains/auth/two-factor-step';
 import { journalRoutes } from './domains/journal/rest';
 import { flushLoginRefusals } from './domains/journal/refusals';
 import { dashboardRoutes } from './domains/dashboard/rest';
@@ -96,7 +97,12 @@ export async function buildApp({ ctx, webRoot, logStream }: BuildAppOptions): Pr
   registerWritersLane(app);
   // Then: reads beyond READS_AT_ONCE wait in line before any work, so that writes find the thread free
   // (http/read-gate.ts, decision 0056).
-  registerReadGate(app, new ReadGate(config.READS_AT_ONCE ?? DEFAULT_READS_AT_ONCE));
+  registerReadGate(
+    app,
+    new ReadGate(config.READS_AT_ONCE ?? DEFAULT_READS_AT_ONCE),
+    // A write counts for a partner's token or a session past its second factor (access.ts ran before).
+    ({ auth }) => auth !== null && (auth.jeton !== undefined || twoFactorStep(auth, config) === null),
+  );
 
   // Log-ins refused by the limiter and still only counted become their summary rows (journal/refusals.ts).
   app.addHook('onClose', async () => {

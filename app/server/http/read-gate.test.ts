@@ -8,6 +8,7 @@ import type { ReadableStream } from 'node:stream/web';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '#server/config';
 import { createTestApp } from '#tests/helpers/app';
+import { createReport } from '#tests/helpers/signalements';
 import { DEFAULT_READS_AT_ONCE, ReadGate, registerReadGate } from './read-gate';
 
 describe('ReadGate', () => {
@@ -84,7 +85,8 @@ describe('the read gate of a server', () => {
   async function server(limit = 1) {
     app = Fastify();
     const gate = new ReadGate(limit);
-    registerReadGate(app, gate);
+    // Signed in, for this server: a header (the application's rule is a session or a token, app.ts).
+    registerReadGate(app, gate, (request) => request.headers['x-connecte'] === 'oui');
     /** Reads that passed the gate's hook into the next one (where the session check would be). */
     const checked: string[] = [];
     app.addHook('onRequest', async (request) => {
@@ -143,19 +145,19 @@ describe('the read gate of a server', () => {
     expect([gate.running, gate.waiting]).toEqual([0, 0]);
   });
 
-  it('admits one read at a time while a write is handled, not while its body or an upload arrives', async () => {
+  it('admits one read at a time while a signed-in caller’s write is handled, not while its body or an upload arrives', async () => {
     const { gate, checked, open, origin } = await server(2);
     // A JSON body still arriving, and an upload streaming: neither counts as a write being handled.
     const slow = request(`${origin}/write`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'content-length': '7' },
+      headers: { 'content-type': 'application/json', 'content-length': '7', 'x-connecte': 'oui' },
     });
     const slowAnswer = new Promise<number>((resolve) => slow.on('response', (r) => resolve(r.statusCode!)));
     slow.write('{"a":');
     const upload = new PassThrough();
     const uploaded = fetch(`${origin}/upload`, {
       method: 'POST',
-      headers: { 'content-type': 'application/octet-stream' },
+      headers: { 'content-type': 'application/octet-stream', 'x-connecte': 'oui' },
       body: Readable.toWeb(upload) as ReadableStream,
       duplex: 'half',
     } as RequestInit);
@@ -166,8 +168,16 @@ describe('the read gate of a server', () => {
     expect(gate.writing).toBe(0);
     open();
     await Promise.all([one, two]);
-    // A write in its handler: one read at a time.
-    const write = fetch(`${origin}/held-write`, { method: 'POST' });
+    // A write of somebody not signed in, in its handler: it does not count.
+    const anonymous = fetch(`${origin}/held-write`, { method: 'POST' });
+    await vi.waitFor(() => expect(checked.filter((c) => c === 'POST /held-write')).toHaveLength(1));
+    const [three, four] = [fetch(`${origin}/held`), fetch(`${origin}/held`)];
+    await vi.waitFor(() => expect(gate.running).toBe(2));
+    expect(gate.writing).toBe(0);
+    open();
+    await Promise.all([anonymous, three, four]);
+    // A signed-in caller's write in its handler: one read at a time.
+    const write = fetch(`${origin}/held-write`, { method: 'POST', headers: { 'x-connecte': 'oui' } });
     await vi.waitFor(() => expect(gate.writing).toBe(1));
     const held = fetch(`${origin}/held`);
     await vi.waitFor(() => expect(gate.running).toBe(1));
@@ -236,6 +246,23 @@ describe('READS_AT_ONCE', () => {
     expect(() => loadConfig({ READS_AT_ONCE: '1001' })).toThrow('READS_AT_ONCE: au plus 1000');
     expect(() => loadConfig({ READS_AT_ONCE: 'quatre' })).toThrow('READS_AT_ONCE: doit être un nombre');
     expect(DEFAULT_READS_AT_ONCE).toBeGreaterThanOrEqual(4);
+  });
+
+  it('counts the writes of a signed-in caller, not a log-in', async () => {
+    const t = await createTestApp('sqlite');
+    try {
+      // An administrator: the second factor is owed, its steps are POSTs of a session not yet past it.
+      await t.user('lecture@example.mg', 'ROLE_ADMIN', 'Admin Lecture');
+      const write = vi.spyOn(t.app.readGate, 'write');
+      const cookie = await t.login('lecture@example.mg');
+      // The log-in's steps (password, second factor) are writes of nobody signed in yet.
+      expect(write).not.toHaveBeenCalled();
+      await createReport(t, cookie);
+      expect(write).toHaveBeenCalledTimes(1);
+      expect(t.app.readGate.writing).toBe(0);
+    } finally {
+      await t.close();
+    }
   });
 
   it('sets the server’s gate', async () => {

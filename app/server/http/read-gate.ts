@@ -5,7 +5,7 @@
 // beyond the limit waits here, before its session check, costing nothing but its place in line, first come
 // first served; it holds its place until its answer is handed to the socket (`onSend`: a download streams
 // without holding one) or its connection closes. A write counts from its handler's turn (its body read),
-// so a slow upload or a slow client never holds the reads back.
+// so a slow upload or a slow client never holds the reads back, and only a signed-in caller's.
 import { availableParallelism } from 'node:os';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
@@ -146,15 +146,23 @@ async function enter(this: ReadGate, request: FastifyRequest, reply: FastifyRepl
   }
 }
 
-/** Registers the gate's hooks: before any other hook that costs (session check, body). */
-export function registerReadGate(app: FastifyInstance, gate: ReadGate): void {
+/**
+ * Registers the gate's hooks: before any other hook that costs (session check, body). `signedIn` tells a
+ * write that counts: a caller who passed the perimeter (decision 0056), so that nobody without an account
+ * (a flood of log-in attempts) can hold the reads back.
+ */
+export function registerReadGate(
+  app: FastifyInstance,
+  gate: ReadGate,
+  signedIn: (request: FastifyRequest) => boolean,
+): void {
   app.decorate('readGate', gate);
   app.decorateRequest('readTicket', null);
   app.decorateRequest('writeDone', null);
   app.addHook('onRequest', enter.bind(gate));
   // A write counts once its body is read (a file upload streams its body in the handler: never counted).
   app.addHook('preHandler', (request, reply, done) => {
-    if (!READS.has(request.method) && request.routeOptions.config.binaryBody !== true) {
+    if (!READS.has(request.method) && request.routeOptions.config.binaryBody !== true && signedIn(request)) {
       const writeDone = gate.write();
       request.writeDone = writeDone;
       reply.raw.once('close', writeDone);
