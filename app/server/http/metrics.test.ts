@@ -135,6 +135,22 @@ describe.each(await testEngines())('health and metrics on %s', (engine) => {
     expect(age).toBeGreaterThanOrEqual(299);
   });
 
+  it('reports the read gate: reads served and waiting, writes being handled', async () => {
+    const text = async () => (await metrics(`Bearer ${TOKEN}`)).body;
+    // /metrics itself never takes a place.
+    expect(await text()).toContain('http_reads{state="running"} 0');
+    const gate = t.app.readGate;
+    const held = Array.from({ length: gate.limit + 2 }, () => gate.enter());
+    const writeDone = gate.write();
+    const body = await text();
+    expect(body).toContain(`http_reads{state="running"} ${gate.limit}`);
+    expect(body).toContain('http_reads{state="waiting"} 2');
+    expect(body).toContain('http_writes_handled 1');
+    writeDone();
+    held.forEach((ticket) => ticket.release());
+    expect(await text()).toContain('http_reads{state="waiting"} 0');
+  });
+
   it('without METRICS_TOKEN, /metrics does not exist', async () => {
     const other = await createTestApp(engine);
     try {

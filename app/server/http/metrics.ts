@@ -104,6 +104,18 @@ export function registerMetrics(app: FastifyInstance, db: Database, config: Conf
     registers: [registry],
   });
   const up = new Gauge({ name: 'db_up', help: 'La base répond (1) ou non (0)', registers: [registry] });
+  // The read gate (read-gate.ts, decision 0056): a line that stays long says READS_AT_ONCE is too small.
+  const reads = new Gauge({
+    name: 'http_reads',
+    help: 'Lectures (GET, HEAD) de ce processus servies ou en file, par état',
+    labelNames: ['state'] as const,
+    registers: [registry],
+  });
+  const writes = new Gauge({
+    name: 'http_writes_handled',
+    help: 'Écritures d’un appelant connecté en cours (une seule lecture admise à la fois pendant ce temps)',
+    registers: [registry],
+  });
 
   // Outside /api, so not no-store by its path: figures of the running server are for the scraper alone.
   app.get('/metrics', { config: { public: true, noStore: true, unqueued: true } }, async (request, reply) => {
@@ -127,6 +139,9 @@ export function registerMetrics(app: FastifyInstance, db: Database, config: Conf
     connections.set({ state: 'idle' }, stats.idle);
     connections.set({ state: 'active' }, stats.connections - stats.idle);
     connections.set({ state: 'waiting' }, stats.waiting);
+    reads.set({ state: 'running' }, app.readGate.running);
+    reads.set({ state: 'waiting' }, app.readGate.waiting);
+    writes.set(app.readGate.writing);
     return reply.type(registry.contentType).send(await registry.metrics());
   });
 }
