@@ -29,6 +29,16 @@ describe('build warnings', () => {
     expect(warningLines(CLEAN)).toEqual([]);
   });
 
+  it("leaves npm's word on the machine's own configuration (a key of ~/.npmrc it does not know)", () => {
+    const machine = ['env', 'user', 'global']
+      .map(
+        (where) =>
+          `npm warn Unknown ${where} config "nodedir". This will stop working in the next major version of npm. See \`npm help npmrc\` for supported config options.`,
+      )
+      .join('\n');
+    expect(warningLines(`${machine}\n${CLEAN}${machine}\n`)).toEqual([]);
+  });
+
   it.each([
     [
       "\u001b[33m(!) Your Vite config uses features that are unsupported by `configLoader: 'native'`, which is planned to become the default in a future major version of Vite:\u001b[39m",
@@ -44,6 +54,9 @@ describe('build warnings', () => {
     ['[plugin vite:reporter] something the reporter warns about'],
     ['▲ [WARNING] Comparison using the "===" operator here is always false [equals-negative-zero]'],
     ['npm warn EBADENGINE Unsupported engine {'],
+    [
+      'npm warn Unknown project config "nodedir". This will stop working in the next major version of npm. See `npm help npmrc` for supported config options.',
+    ],
     ['(node:4242) ExperimentalWarning: Type Stripping is an experimental feature'],
     ['(node:4242) [DEP0040] DeprecationWarning: The `punycode` module is deprecated.'],
   ])('finds %s', (line) => {

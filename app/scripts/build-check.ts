@@ -22,6 +22,13 @@ const WARNING_PATTERNS: RegExp[] = [
   /\b\w*Warning\b|\bWarning:/,
 ];
 
+/**
+ * npm's word on the machine's own npm configuration, not on the build: a key of the user's ~/.npmrc (or of
+ * the global npmrc, or its npm_config_* variable) this npm does not know, such as `nodedir` that a machine
+ * sets for native modules' headers. A key of the project's .npmrc stays a warning.
+ */
+const MACHINE_NPM_CONFIG = /^npm warn Unknown (user|global|env|builtin) config "[^"]*"/i;
+
 /** The lines of a build's output that are warnings; the list of written files is never one. */
 export function warningLines(output: string): string[] {
   const warnings: string[] = [];
@@ -29,7 +36,7 @@ export function warningLines(output: string): string[] {
   // eslint-disable-next-line no-control-regex
   const plain = output.replace(/\u001b\[[0-9;]*m/g, '');
   for (const line of plain.split('\n')) {
-    if (/^\s*dist\//.test(line)) continue;
+    if (/^\s*dist\//.test(line) || MACHINE_NPM_CONFIG.test(line.trim())) continue;
     const plugin = /^\[plugin ([^\]]+)\]/.exec(line)?.[1];
     if (plugin !== undefined) {
       if (!INFO_PLUGINS.includes(plugin)) warnings.push(line);
