@@ -28,7 +28,9 @@ pour SQLite, base PostgreSQL signalements_bench_load_N). Affiche requêtes par s
 pour une route authentifiée qui ne fait rien (GET /api/canals), le plafond. --read-workers fixe
 DATABASE_READ_WORKERS du serveur (SQLite ; 0 : lectures sur le fil principal). --pool-readers fixe
 DATABASE_POOL_READERS (PostgreSQL : connexions que les lectures peuvent tenir à la fois). --reads-at-once fixe
-READS_AT_ONCE (lectures que le serveur sert à la fois, les autres attendent leur tour). --cpu-prof écrit le profil
+READS_AT_ONCE (lectures que le serveur sert à la fois, les autres attendent leur tour). --creates fixe la part
+des créations dans le mélange, en % (5 par défaut ; 100 : rien que des créations, comme un terminal qui
+renvoie d'un coup ce qu'il a saisi hors ligne ; le reste garde ses proportions). --cpu-prof écrit le profil
 CPU du serveur (node --cpu-prof) dans DOSSIER. N'affirme rien.`;
 
 const { values } = cliOptions(USAGE, {
@@ -39,6 +41,7 @@ const { values } = cliOptions(USAGE, {
   'read-workers': { type: 'string' },
   'pool-readers': { type: 'string' },
   'reads-at-once': { type: 'string' },
+  creates: { type: 'string' },
   'cpu-prof': { type: 'string' },
 });
 const CPU_PROF = values['cpu-prof'];
@@ -46,6 +49,13 @@ const READ_WORKERS = values['read-workers'];
 const POOL_READERS = values['pool-readers'];
 const READS_AT_ONCE = values['reads-at-once'];
 const REPORTS = Number(values.reports ?? 1_000_000);
+const CREATES = Number(values.creates ?? 5);
+if (!(CREATES >= 0 && CREATES <= 100)) {
+  console.error('--creates : un pourcentage entre 0 et 100.');
+  process.exit(1);
+}
+/** The mix's label: lists, details and creates in %. */
+const MIX = `${fr1((80 * (100 - CREATES)) / 95)}/${fr1((15 * (100 - CREATES)) / 95)}/${fr1(CREATES)}`;
 const CONNECTIONS = Number(values.connections ?? 50);
 const DURATION = Number(values.duration ?? 20);
 const ENGINES =
@@ -53,6 +63,9 @@ const ENGINES =
 const BUNDLE = resolve(import.meta.dirname, '../dist/server/index.mjs');
 const USER = { email: 'charge.bench@example.mg', password: 'Mandrosoa-7391-vohitra!' };
 const PG_ADMIN = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+function fr1(n: number): string {
+  return String(Math.round(n * 10) / 10);
+}
 const fr = (n: number, digits = 0) =>
   n.toLocaleString('fr-FR', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
@@ -113,9 +126,13 @@ const WORDS = ['detournement', 'toliara', 'fonds', 'rison', 'marche', 'commune']
 const REGIONS = ['MG11', 'MG12', 'MG21', 'MG31', 'MG41', 'MG51'];
 const SUBJECTS = ['CORRUPTION', 'DETOURNEMENT', 'ABUS_POUVOIR', 'FRAUDE', 'NEGLIGENCE'];
 
-/** One request of the mix: 80 % list with filters, 15 % detail, 5 % create; `kind` names it in the breakdown. */
+/**
+ * One request of the mix: 80 % list with filters, 15 % detail, 5 % create by default (--creates: the
+ * creates' share, lists and details keep their ratio); `kind` names it in the breakdown.
+ */
 function mixed(sampled: Sample): Request {
-  const r = Math.random();
+  if (Math.random() * 100 < CREATES) return create(sampled);
+  const r = Math.random() * 0.95;
   if (r < 0.8) {
     const f = Math.random();
     const month = 1 + Math.floor(Math.random() * 12);
@@ -139,7 +156,10 @@ function mixed(sampled: Sample): Request {
                   : ['liste, tri par code', `order[code]=desc&page=${1 + Math.floor(Math.random() * 3)}`];
     return { kind, method: 'GET', path: `/api/signalements?${query}` };
   }
-  if (r < 0.95) return { kind: 'détail', method: 'GET', path: `/api/signalements/${pick(sampled.codes)}` };
+  return { kind: 'détail', method: 'GET', path: `/api/signalements/${pick(sampled.codes)}` };
+}
+
+function create(sampled: Sample): Request {
   return {
     kind: 'création',
     method: 'POST',
@@ -322,10 +342,10 @@ for (const engine of ENGINES) {
   }
   const line = (what: string, f: Figures) =>
     `| ${engine === 'sqlite' ? 'SQLite' : 'PostgreSQL'} | ${what} | ${fr(f.perSecond)} | ${fr(f.p50)} | ${fr(f.p95)} | ${fr(f.p99)} | ${f.errors + f.non2xx} |`;
-  rows.push(line('no-op authentifié (plafond)', ceiling), line('mélange 80/15/5', mix));
+  rows.push(line('no-op authentifié (plafond)', ceiling), line(`mélange ${MIX}`, mix));
   for (const [what, f] of [
     ['no-op (ceiling)', ceiling],
-    ['mix 80/15/5', mix],
+    [`mix ${MIX}`, mix],
   ] as const) {
     trafficCells.push([
       engineName,
@@ -352,17 +372,21 @@ console.info('| --- | --- | --- | --- | --- | --- |');
 for (const row of kinds) console.info(row);
 console.info(
   `\n${writeFigures(
-    measured(`load-${REPORTS}`, typedCommand('bench:load'), [
-      {
-        caption: `${REPORTS.toLocaleString('en-US')} reports, ${CONNECTIONS} connections, ${DURATION} s each, SQLite reader threads: ${READ_WORKERS ?? 'default'}, PostgreSQL reads at once: ${POOL_READERS ?? `default (${DEFAULT_POOL_READERS})`}, reads served at once: ${READS_AT_ONCE ?? `default (${DEFAULT_READS_AT_ONCE})`} (latencies in ms, seen by the client).`,
-        columns: ['engine', 'traffic', 'req/s', 'p50', 'p95', 'p99', 'errors'],
-        rows: trafficCells,
-      },
-      {
-        caption: 'The mix by kind of request (same run):',
-        columns: ['engine', 'request', 'count', 'p50', 'p95', 'p99'],
-        rows: kindCells,
-      },
-    ]),
+    measured(
+      CREATES === 5 ? `load-${REPORTS}` : `load-${REPORTS}-creates-${CREATES}`,
+      typedCommand('bench:load'),
+      [
+        {
+          caption: `${REPORTS.toLocaleString('en-US')} reports, ${CONNECTIONS} connections, ${DURATION} s each, SQLite reader threads: ${READ_WORKERS ?? 'default'}, PostgreSQL reads at once: ${POOL_READERS ?? `default (${DEFAULT_POOL_READERS})`}, reads served at once: ${READS_AT_ONCE ?? `default (${DEFAULT_READS_AT_ONCE})`} (latencies in ms, seen by the client).`,
+          columns: ['engine', 'traffic', 'req/s', 'p50', 'p95', 'p99', 'errors'],
+          rows: trafficCells,
+        },
+        {
+          caption: 'The mix by kind of request (same run):',
+          columns: ['engine', 'request', 'count', 'p50', 'p95', 'p99'],
+          rows: kindCells,
+        },
+      ],
+    ),
   )}`,
 );

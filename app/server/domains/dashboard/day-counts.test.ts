@@ -1,7 +1,10 @@
 // signalement_day_counts must equal what counting the reports live gives, after every kind of write:
 // the services (REST), direct SQL (the demo generator's path), links changed in place, reports
-// deleted, dates before 1970, TRUNCATE on PostgreSQL; and the migration's backfill must rebuild it.
+// deleted, dates before 1970, TRUNCATE on PostgreSQL; and the migration's backfill must rebuild it. On
+// PostgreSQL a transaction's counts are added at its COMMIT (decision 0057): a write holds no counter row
+// before, and what one transaction did in any order is counted exactly once it commits.
 import { eq, sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '#tests/helpers/app';
 import { testEngines } from '#tests/helpers/db';
@@ -195,6 +198,136 @@ describe.each(await testEngines())('dashboard day counts on %s', (engine) => {
     expect(await storedCounts(t.db)).toEqual(before);
     await expectInStep(t.db);
   });
+
+  /** A connection of its own to the test database (PostgreSQL): a transaction left open beside the app's. */
+  const connection = async () => {
+    const client = new pg.Client({ connectionString: t.config.DATABASE_URL });
+    await client.connect();
+    return client;
+  };
+  const references = async () => {
+    const { t: tables } = t.db;
+    const [creator] = await t.db.read
+      .select({ id: tables.utilisateurs.id })
+      .from(tables.utilisateurs)
+      .limit(1);
+    const [partner] = await t.db.read.select({ id: tables.partenaires.id }).from(tables.partenaires).limit(1);
+    const subjects = await t.db.read
+      .select({ id: tables.subjects.id })
+      .from(tables.subjects)
+      .orderBy(tables.subjects.id);
+    return { creator: creator!.id, partner: partner!.id, subjects: subjects.map((s) => s.id) };
+  };
+  const insertReport = async (client: pg.Client, code: string, at: string, subjectIds: number[]) => {
+    const { creator, partner } = await references();
+    const { rows } = await client.query<{ id: number }>(
+      'insert into signalements (code, signalement_at, created_by_id, partenaire_id) values ($1, $2, $3, $4) returning id',
+      [code, at, creator, partner],
+    );
+    for (const subjectId of subjectIds) {
+      await client.query('insert into signalement_subjects (signalement_id, subject_id) values ($1, $2)', [
+        rows[0]!.id,
+        subjectId,
+      ]);
+    }
+    return rows[0]!.id;
+  };
+  const pendingDeltas = async () =>
+    Number(
+      (await t.db.rows<{ n: number }>(sql`select count(*) as n from signalement_day_count_deltas`))[0]!.n,
+    );
+  const DAY = Math.floor(Date.UTC(2025, 5, 2) / DAY_MS);
+
+  it.runIf(engine === 'postgres')(
+    'holds no counter row before COMMIT: a create of the same day and subjects passes a create still open',
+    async () => {
+      const { subjects } = await references();
+      const open = await connection();
+      const other = await connection();
+      try {
+        await open.query('begin');
+        await insertReport(open, 'SIG-OPEN-0001', '2025-06-02T08:00:00Z', [subjects[0]!, subjects[1]!]);
+        // Before decision 0057 the open create held this day's counter rows from its INSERT: this one waited.
+        await other.query("set lock_timeout = '5s'");
+        await other.query('begin');
+        await insertReport(other, 'SIG-OPEN-0002', '2025-06-02T09:00:00Z', [subjects[1]!, subjects[0]!]);
+        await other.query('commit');
+        expect((await storedCounts(t.db))[`total:0:${DAY}`]).toBe(1);
+        expect((await storedCounts(t.db))[`subject:${subjects[0]}:${DAY}`]).toBe(1);
+        await open.query('commit');
+        expect((await storedCounts(t.db))[`total:0:${DAY}`]).toBe(2);
+        expect((await storedCounts(t.db))[`subject:${subjects[1]}:${DAY}`]).toBe(2);
+        await expectInStep(t.db);
+        expect(await pendingDeltas()).toBe(0);
+      } finally {
+        await open.end();
+        await other.end();
+      }
+    },
+  );
+
+  it.runIf(engine === 'postgres')(
+    'counts at COMMIT exactly what one transaction did: links added then the date moved, a savepoint rolled back, a report deleted',
+    async () => {
+      const { subjects } = await references();
+      const client = await connection();
+      const before = await storedCounts(t.db);
+      try {
+        await client.query('begin');
+        const id = await insertReport(client, 'SIG-TXN0-0001', '2025-06-03T08:00:00Z', [subjects[2]!]);
+        // The link was counted on its report's first day; the move takes it from there to the new one.
+        await client.query("update signalements set signalement_at = '2025-06-05T08:00:00Z' where id = $1", [
+          id,
+        ]);
+        await client.query('update signalement_subjects set subject_id = $1 where signalement_id = $2', [
+          subjects[3]!,
+          id,
+        ]);
+        await client.query('savepoint undone');
+        await insertReport(client, 'SIG-TXN0-0002', '2025-06-03T08:00:00Z', [subjects[0]!]);
+        await client.query('rollback to savepoint undone');
+        const gone = await insertReport(client, 'SIG-TXN0-0003', '2025-06-04T08:00:00Z', [subjects[0]!]);
+        await client.query('delete from signalements where id = $1', [gone]);
+        expect(await storedCounts(t.db), 'nothing counted before COMMIT').toEqual(before);
+        await client.query('commit');
+        await expectInStep(t.db);
+        const after = await storedCounts(t.db);
+        expect(after[`subject:${subjects[3]}:${DAY + 3}`]).toBe(1);
+        expect(after[`total:0:${DAY + 1}`]).toBeUndefined();
+        expect(await pendingDeltas()).toBe(0);
+      } finally {
+        await client.end();
+      }
+    },
+  );
+
+  it.runIf(engine === 'postgres')(
+    'counts nothing of a transaction rolled back, and what follows a first write rolled back to its savepoint',
+    async () => {
+      const { subjects } = await references();
+      const client = await connection();
+      const before = await storedCounts(t.db);
+      try {
+        await client.query('begin');
+        await insertReport(client, 'SIG-BACK-0001', '2025-06-06T08:00:00Z', [subjects[0]!]);
+        await client.query('rollback');
+        expect(await storedCounts(t.db)).toEqual(before);
+        await client.query('begin');
+        await client.query('savepoint first');
+        await insertReport(client, 'SIG-BACK-0002', '2025-06-07T08:00:00Z', [subjects[0]!]);
+        await client.query('rollback to savepoint first');
+        await insertReport(client, 'SIG-BACK-0003', '2025-06-08T08:00:00Z', [subjects[0]!]);
+        await client.query('commit');
+        const after = await storedCounts(t.db);
+        expect(after[`total:0:${DAY + 5}`]).toBeUndefined();
+        expect(after[`total:0:${DAY + 6}`]).toBe(1);
+        expect(await pendingDeltas()).toBe(0);
+        await expectInStep(t.db);
+      } finally {
+        await client.end();
+      }
+    },
+  );
 
   it.runIf(engine === 'postgres')('is emptied by TRUNCATE', async () => {
     await t.db.execute(sql`truncate table ${t.db.t.signalementSubjects}`);

@@ -83,5 +83,5 @@ describe.skipIf(!(await postgresAvailable()))('statements of one request on Post
   });
 });
 
-/** The statements between BEGIN and COMMIT of a create (inserts, search text, snapshot, history). */
-const STATEMENTS_IN_CREATE = 9;
+/** The statements between BEGIN and COMMIT of a create: the report, its links, its row and subjects read once (decision 0057), its search text, its history. */
+const STATEMENTS_IN_CREATE = 6;

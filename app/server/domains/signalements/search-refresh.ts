@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Database, Orm } from '#server/db/client';
 import { recordSearchTerms } from '#server/db/search';
-import { selectReportRows } from './report-row';
+import { readReportParts, type ReportParts } from './snapshot';
 import { buildSearchText } from './search-text';
 
 /**
@@ -18,35 +18,41 @@ export async function refreshSearchText(
   /** A report inserted by this very transaction: it has no authors or victims yet, so none are read. */
   options: { created?: boolean } = {},
 ): Promise<void> {
+  const parts = await readReportParts(db, tx, signalementId, { projects: false });
+  if (!parts) return;
+  await writeSearchText(db, tx, parts, options.created ? [] : await peopleNames(db, tx, signalementId));
+}
+
+/** The names of a report's authors and victims, as its search text holds them. */
+async function peopleNames(db: Database, tx: Orm, signalementId: number): Promise<string[]> {
   const t = db.t;
-  const s = t.signalements;
-  const [row] = await selectReportRows(db, tx).where(eq(s.id, signalementId));
-  if (!row) return;
-  const subjects = await tx
-    .select({ d: t.subjects.designation })
-    .from(t.signalementSubjects)
-    .innerJoin(t.subjects, eq(t.subjects.id, t.signalementSubjects.subjectId))
-    .where(eq(t.signalementSubjects.signalementId, signalementId));
   const names = async (table: typeof t.presumeAuteurs | typeof t.victimes) =>
-    options.created
-      ? []
-      : (
-          await tx.select({ n: table.nomPrenom }).from(table).where(eq(table.signalementId, signalementId))
-        ).map((r) => r.n);
+    (await tx.select({ n: table.nomPrenom }).from(table).where(eq(table.signalementId, signalementId))).map(
+      (r) => r.n,
+    );
+  return [...(await names(t.presumeAuteurs)), ...(await names(t.victimes))];
+}
+
+/**
+ * Writes the search text of a report whose parts are read (a create reads them once for this and for its
+ * history: decision 0030), with the names of its authors and victims.
+ */
+export async function writeSearchText(db: Database, tx: Orm, parts: ReportParts, names: string[]) {
+  const { row, subjects } = parts;
+  const s = db.t.signalements;
   const searchText = buildSearchText([
     row.s.code,
     row.s.description,
     row.partenaire.designation,
     row.partenaire.code,
-    ...subjects.map((r) => r.d),
+    ...subjects.map((r) => r.designation),
     row.s.autreObject,
     row.region?.designation ?? null,
     row.district?.designation ?? null,
     row.commune?.designation ?? null,
     row.s.fokontany,
-    ...(await names(t.presumeAuteurs)),
-    ...(await names(t.victimes)),
+    ...names,
   ]);
-  await tx.update(s).set({ searchText }).where(eq(s.id, signalementId));
+  await tx.update(s).set({ searchText }).where(eq(s.id, row.s.id));
   await recordSearchTerms(db, tx, [searchText]);
 }

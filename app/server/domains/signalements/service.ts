@@ -24,9 +24,9 @@ import { diff, recordChange } from './history';
 import { listPage } from './queries';
 import { loadListItems } from './list-row';
 import { loadSignalements } from './loader';
-import { refreshSearchText } from './search-refresh';
+import { refreshSearchText, writeSearchText } from './search-refresh';
 import { alreadyApplied, bumpVersion, currentVersion, editConflict } from './edit-version';
-import { snapshot } from './snapshot';
+import { readReportParts, snapshot, snapshotOf } from './snapshot';
 import { applyStatutKind } from './statut-kind';
 import { enqueueWebhookEvents, webhookStates } from '../webhooks/events';
 
@@ -106,11 +106,12 @@ export async function createSignalement(
     await tx
       .insert(t.signalementSubjects)
       .values(subjectIds.map((subjectId) => ({ signalementId: row.id, subjectId })));
-    // Two statements less while the day counters' rows are locked (decision 0030). A report is created
-    // without a niveau, so without a deadline: due_day's default (NO_DUE_DAY) is its due day, and
-    // refreshDueDays runs when a niveau is set (docs/decisions/0032).
-    await refreshSearchText(db, tx, row.id, { created: true });
-    const created = await snapshot(db, tx, row.id);
+    // A report is created without a niveau, so without a deadline: due_day's default (NO_DUE_DAY) is its
+    // due day, and refreshDueDays runs when a niveau is set (docs/decisions/0032). Its row and subjects are
+    // read once, for its search text and its history; it has no authors, victims or projects yet (0030).
+    const parts = (await readReportParts(db, tx, row.id, { projects: false }))!;
+    await writeSearchText(db, tx, parts, []);
+    const created = snapshotOf(parts);
     // The insert set lastActionAt: one statement less while the day counters' rows are locked.
     await recordChange(ctx, tx, row.id, actor, 'creation', diff({}, created.fields), {
       lastActionAt: 'written',

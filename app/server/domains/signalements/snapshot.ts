@@ -2,27 +2,48 @@ import { asc, eq } from 'drizzle-orm';
 import type { Database, Orm } from '#server/db/client';
 import { selectReportRows } from './report-row';
 
-/**
- * The report's recorded fields as a person reads them (designations, not ids), compared before and
- * after a change to fill the history. `codes` carries what the OTHERS rules need.
- */
-export async function snapshot(db: Database, tx: Orm, id: number) {
+/** A report's row with its references, its subjects and its projects, as the writes read them. */
+export async function readReportParts(
+  db: Database,
+  tx: Orm,
+  id: number,
+  /** false: no projects read (the search text holds none; a report its transaction created has none). */
+  options: { projects?: boolean } = {},
+) {
   const t = db.t;
   const s = t.signalements;
   const [row] = await selectReportRows(db, tx).where(eq(s.id, id));
+  if (!row) return null;
   const subjects = await tx
     .select({ code: t.subjects.code, designation: t.subjects.designation })
     .from(t.signalementSubjects)
     .innerJoin(t.subjects, eq(t.subjects.id, t.signalementSubjects.subjectId))
     .where(eq(t.signalementSubjects.signalementId, id))
     .orderBy(asc(t.subjects.position));
-  const projects = await tx
-    .select({ sigle: t.projects.sigle, code: t.projects.code })
-    .from(t.signalementProjects)
-    .innerJoin(t.projects, eq(t.projects.id, t.signalementProjects.projectId))
-    .where(eq(t.signalementProjects.signalementId, id))
-    .orderBy(asc(t.projects.sigle));
-  const r = row!;
+  const projects =
+    options.projects === false
+      ? []
+      : await tx
+          .select({ sigle: t.projects.sigle, code: t.projects.code })
+          .from(t.signalementProjects)
+          .innerJoin(t.projects, eq(t.projects.id, t.signalementProjects.projectId))
+          .where(eq(t.signalementProjects.signalementId, id))
+          .orderBy(asc(t.projects.sigle));
+  return { row, subjects, projects };
+}
+
+export type ReportParts = NonNullable<Awaited<ReturnType<typeof readReportParts>>>;
+
+/**
+ * The report's recorded fields as a person reads them (designations, not ids), compared before and
+ * after a change to fill the history. `codes` carries what the OTHERS rules need.
+ */
+export async function snapshot(db: Database, tx: Orm, id: number) {
+  return snapshotOf((await readReportParts(db, tx, id))!);
+}
+
+/** The snapshot of parts already read (a create reads them once for its search text and its history). */
+export function snapshotOf({ row: r, subjects, projects }: ReportParts) {
   return {
     fields: {
       signalementAt: r.s.signalementAt.toISOString(),
