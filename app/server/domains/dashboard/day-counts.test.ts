@@ -237,95 +237,89 @@ describe.each(await testEngines())('dashboard day counts on %s', (engine) => {
       (await t.db.rows<{ n: number }>(sql`select count(*) as n from signalement_day_count_deltas`))[0]!.n,
     );
   const DAY = Math.floor(Date.UTC(2025, 5, 2) / DAY_MS);
+  /** Runs `work` on connections of its own, then checks the counts against the reports and that no delta is left. */
+  const onConnections = async (
+    count: number,
+    work: (clients: pg.Client[], subjects: number[]) => Promise<void>,
+  ) => {
+    const { subjects } = await references();
+    const clients = await Promise.all(Array.from({ length: count }, connection));
+    try {
+      await work(clients, subjects);
+    } finally {
+      await Promise.all(clients.map((client) => client.end()));
+    }
+    await expectInStep(t.db);
+    expect(await pendingDeltas()).toBe(0);
+  };
 
   it.runIf(engine === 'postgres')(
     'holds no counter row before COMMIT: a create of the same day and subjects passes a create still open',
-    async () => {
-      const { subjects } = await references();
-      const open = await connection();
-      const other = await connection();
-      try {
-        await open.query('begin');
-        await insertReport(open, 'SIG-OPEN-0001', '2025-06-02T08:00:00Z', [subjects[0]!, subjects[1]!]);
+    () =>
+      onConnections(2, async ([open, other], subjects) => {
+        await open!.query('begin');
+        await insertReport(open!, 'SIG-OPEN-0001', '2025-06-02T08:00:00Z', [subjects[0]!, subjects[1]!]);
         // Before decision 0057 the open create held this day's counter rows from its INSERT: this one waited.
-        await other.query("set lock_timeout = '5s'");
-        await other.query('begin');
-        await insertReport(other, 'SIG-OPEN-0002', '2025-06-02T09:00:00Z', [subjects[1]!, subjects[0]!]);
-        await other.query('commit');
+        await other!.query("set lock_timeout = '5s'");
+        await other!.query('begin');
+        await insertReport(other!, 'SIG-OPEN-0002', '2025-06-02T09:00:00Z', [subjects[1]!, subjects[0]!]);
+        await other!.query('commit');
         expect((await storedCounts(t.db))[`total:0:${DAY}`]).toBe(1);
         expect((await storedCounts(t.db))[`subject:${subjects[0]}:${DAY}`]).toBe(1);
-        await open.query('commit');
+        await open!.query('commit');
         expect((await storedCounts(t.db))[`total:0:${DAY}`]).toBe(2);
         expect((await storedCounts(t.db))[`subject:${subjects[1]}:${DAY}`]).toBe(2);
-        await expectInStep(t.db);
-        expect(await pendingDeltas()).toBe(0);
-      } finally {
-        await open.end();
-        await other.end();
-      }
-    },
+      }),
   );
 
   it.runIf(engine === 'postgres')(
     'counts at COMMIT exactly what one transaction did: links added then the date moved, a savepoint rolled back, a report deleted',
     async () => {
-      const { subjects } = await references();
-      const client = await connection();
       const before = await storedCounts(t.db);
-      try {
-        await client.query('begin');
-        const id = await insertReport(client, 'SIG-TXN0-0001', '2025-06-03T08:00:00Z', [subjects[2]!]);
+      await onConnections(1, async ([client], subjects) => {
+        await client!.query('begin');
+        const id = await insertReport(client!, 'SIG-TXN0-0001', '2025-06-03T08:00:00Z', [subjects[2]!]);
         // The link was counted on its report's first day; the move takes it from there to the new one.
-        await client.query("update signalements set signalement_at = '2025-06-05T08:00:00Z' where id = $1", [
+        await client!.query("update signalements set signalement_at = '2025-06-05T08:00:00Z' where id = $1", [
           id,
         ]);
-        await client.query('update signalement_subjects set subject_id = $1 where signalement_id = $2', [
+        await client!.query('update signalement_subjects set subject_id = $1 where signalement_id = $2', [
           subjects[3]!,
           id,
         ]);
-        await client.query('savepoint undone');
-        await insertReport(client, 'SIG-TXN0-0002', '2025-06-03T08:00:00Z', [subjects[0]!]);
-        await client.query('rollback to savepoint undone');
-        const gone = await insertReport(client, 'SIG-TXN0-0003', '2025-06-04T08:00:00Z', [subjects[0]!]);
-        await client.query('delete from signalements where id = $1', [gone]);
+        await client!.query('savepoint undone');
+        await insertReport(client!, 'SIG-TXN0-0002', '2025-06-03T08:00:00Z', [subjects[0]!]);
+        await client!.query('rollback to savepoint undone');
+        const gone = await insertReport(client!, 'SIG-TXN0-0003', '2025-06-04T08:00:00Z', [subjects[0]!]);
+        await client!.query('delete from signalements where id = $1', [gone]);
         expect(await storedCounts(t.db), 'nothing counted before COMMIT').toEqual(before);
-        await client.query('commit');
-        await expectInStep(t.db);
+        await client!.query('commit');
         const after = await storedCounts(t.db);
         expect(after[`subject:${subjects[3]}:${DAY + 3}`]).toBe(1);
         expect(after[`total:0:${DAY + 1}`]).toBeUndefined();
-        expect(await pendingDeltas()).toBe(0);
-      } finally {
-        await client.end();
-      }
+      });
     },
   );
 
   it.runIf(engine === 'postgres')(
     'counts nothing of a transaction rolled back, and what follows a first write rolled back to its savepoint',
     async () => {
-      const { subjects } = await references();
-      const client = await connection();
       const before = await storedCounts(t.db);
-      try {
-        await client.query('begin');
-        await insertReport(client, 'SIG-BACK-0001', '2025-06-06T08:00:00Z', [subjects[0]!]);
-        await client.query('rollback');
+      await onConnections(1, async ([client], subjects) => {
+        await client!.query('begin');
+        await insertReport(client!, 'SIG-BACK-0001', '2025-06-06T08:00:00Z', [subjects[0]!]);
+        await client!.query('rollback');
         expect(await storedCounts(t.db)).toEqual(before);
-        await client.query('begin');
-        await client.query('savepoint first');
-        await insertReport(client, 'SIG-BACK-0002', '2025-06-07T08:00:00Z', [subjects[0]!]);
-        await client.query('rollback to savepoint first');
-        await insertReport(client, 'SIG-BACK-0003', '2025-06-08T08:00:00Z', [subjects[0]!]);
-        await client.query('commit');
+        await client!.query('begin');
+        await client!.query('savepoint first');
+        await insertReport(client!, 'SIG-BACK-0002', '2025-06-07T08:00:00Z', [subjects[0]!]);
+        await client!.query('rollback to savepoint first');
+        await insertReport(client!, 'SIG-BACK-0003', '2025-06-08T08:00:00Z', [subjects[0]!]);
+        await client!.query('commit');
         const after = await storedCounts(t.db);
         expect(after[`total:0:${DAY + 5}`]).toBeUndefined();
         expect(after[`total:0:${DAY + 6}`]).toBe(1);
-        expect(await pendingDeltas()).toBe(0);
-        await expectInStep(t.db);
-      } finally {
-        await client.end();
-      }
+      });
     },
   );
 
