@@ -87,6 +87,21 @@ describe.each(await testEngines())('dashboard day counts on %s', (engine) => {
     return row!.id;
   };
 
+  /** The ids a report written in SQL refers to: a creator, a partner, and every subject in id order. */
+  const references = async () => {
+    const { t: tables } = t.db;
+    const [creator] = await t.db.read
+      .select({ id: tables.utilisateurs.id })
+      .from(tables.utilisateurs)
+      .limit(1);
+    const [partner] = await t.db.read.select({ id: tables.partenaires.id }).from(tables.partenaires).limit(1);
+    const subjects = await t.db.read
+      .select({ id: tables.subjects.id })
+      .from(tables.subjects)
+      .orderBy(tables.subjects.id);
+    return { creator: creator!.id, partner: partner!.id, subjects: subjects.map((s) => s.id) };
+  };
+
   it('counts reports created through the service', async () => {
     await expectInStep(t.db);
     expect((await storedCounts(t.db))[`total:0:${Math.floor(Date.UTC(2025, 2, 10) / DAY_MS)}`]).toBe(2);
@@ -113,15 +128,7 @@ describe.each(await testEngines())('dashboard day counts on %s', (engine) => {
 
   it('follows writes made in SQL: dates changed, inserts before 1970, links changed in place, deletions', async () => {
     const { t: tables } = t.db;
-    const [creator] = await t.db.read
-      .select({ id: tables.utilisateurs.id })
-      .from(tables.utilisateurs)
-      .limit(1);
-    const [partner] = await t.db.read.select({ id: tables.partenaires.id }).from(tables.partenaires).limit(1);
-    const subjects = await t.db.read
-      .select({ id: tables.subjects.id })
-      .from(tables.subjects)
-      .orderBy(tables.subjects.id);
+    const { creator, partner, subjects } = await references();
     // The service never changes signalementAt; a correction in SQL moves every count of the report,
     // its subjects included.
     const first = await idOf(codes[0]!);
@@ -138,13 +145,11 @@ describe.each(await testEngines())('dashboard day counts on %s', (engine) => {
         .values({
           code: 'SIG-OLD0-0001',
           signalementAt: new Date('1969-12-31T20:30:00Z'),
-          createdById: creator!.id,
-          partenaireId: partner!.id,
+          createdById: creator,
+          partenaireId: partner,
         })
         .returning({ id: tables.signalements.id });
-      await tx
-        .insert(tables.signalementSubjects)
-        .values({ signalementId: old!.id, subjectId: subjects[0]!.id });
+      await tx.insert(tables.signalementSubjects).values({ signalementId: old!.id, subjectId: subjects[0]! });
     });
     expect((await storedCounts(t.db))['total:0:-1']).toBe(1);
     await expectInStep(t.db);
@@ -175,7 +180,7 @@ describe.each(await testEngines())('dashboard day counts on %s', (engine) => {
 
     const second = await idOf(codes[1]!);
     await t.db.execute(
-      sql`update ${tables.signalementSubjects} set ${sql.identifier('subject_id')} = ${subjects[2]!.id} where ${tables.signalementSubjects.signalementId} = ${second} and ${tables.signalementSubjects.subjectId} = ${subjects[0]!.id}`,
+      sql`update ${tables.signalementSubjects} set ${sql.identifier('subject_id')} = ${subjects[2]!} where ${tables.signalementSubjects.signalementId} = ${second} and ${tables.signalementSubjects.subjectId} = ${subjects[0]!}`,
     );
     await expectInStep(t.db);
 
@@ -204,19 +209,6 @@ describe.each(await testEngines())('dashboard day counts on %s', (engine) => {
     const client = new pg.Client({ connectionString: t.config.DATABASE_URL });
     await client.connect();
     return client;
-  };
-  const references = async () => {
-    const { t: tables } = t.db;
-    const [creator] = await t.db.read
-      .select({ id: tables.utilisateurs.id })
-      .from(tables.utilisateurs)
-      .limit(1);
-    const [partner] = await t.db.read.select({ id: tables.partenaires.id }).from(tables.partenaires).limit(1);
-    const subjects = await t.db.read
-      .select({ id: tables.subjects.id })
-      .from(tables.subjects)
-      .orderBy(tables.subjects.id);
-    return { creator: creator!.id, partner: partner!.id, subjects: subjects.map((s) => s.id) };
   };
   const insertReport = async (client: pg.Client, code: string, at: string, subjectIds: number[]) => {
     const { creator, partner } = await references();
