@@ -35,7 +35,7 @@ async function peopleNames(db: Database, tx: Orm, signalementId: number): Promis
 
 /**
  * Writes the search text of a report whose parts are read (a create reads them once for this and for its
- * history: decision 0030), with the names of its authors and victims.
+ * history: decision 0057), with the names of its authors and victims.
  */
 export async function writeSearchText(db: Database, tx: Orm, parts: ReportParts, names: string[]) {
   const { row, subjects } = parts;

@@ -108,11 +108,11 @@ export async function createSignalement(
       .values(subjectIds.map((subjectId) => ({ signalementId: row.id, subjectId })));
     // A report is created without a niveau, so without a deadline: due_day's default (NO_DUE_DAY) is its
     // due day, and refreshDueDays runs when a niveau is set (docs/decisions/0032). Its row and subjects are
-    // read once, for its search text and its history; it has no authors, victims or projects yet (0030).
+    // read once, for its search text and its history; it has no authors, victims or projects yet (0057).
     const parts = (await readReportParts(db, tx, row.id, { projects: false }))!;
     await writeSearchText(db, tx, parts, []);
     const created = snapshotOf(parts);
-    // The insert set lastActionAt: one statement less while the day counters' rows are locked.
+    // The insert set lastActionAt: no UPDATE of it (decision 0030).
     await recordChange(ctx, tx, row.id, actor, 'creation', diff({}, created.fields), {
       lastActionAt: 'written',
     });
