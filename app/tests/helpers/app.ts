@@ -10,6 +10,7 @@ import { verifierOf } from '#server/crypto/data-key';
 import { syncBusinessCalendar } from '#server/db/business-calendar';
 import type { Database, Engine } from '#server/db/client';
 import { seed } from '#server/db/seed/index';
+import type { SessionUser } from '#server/domains/auth/session';
 import { createUser } from '#server/domains/utilisateurs/service';
 import { validateAnswers, type AnswerValidation } from './answer-validation';
 import { createTestDatabase } from './db';
@@ -189,4 +190,21 @@ export function sessionCookie(res: LightMyRequestResponse): string {
   const cookie = res.cookies.find((c) => c.name === 'session');
   if (!cookie) throw new Error('no session cookie');
   return `session=${cookie.value}`;
+}
+
+/** A user as a session gives it (an agent's role, no second factor), for a service called directly. */
+export async function sessionUserOf(t: Pick<TestApp, 'db'>, email: string): Promise<SessionUser> {
+  const u = t.db.t.utilisateurs;
+  const [row] = await t.db.read.select().from(u).where(eq(u.email, email));
+  if (!row) throw new Error(`sessionUserOf : pas d’utilisateur ${email}`);
+  return {
+    id: row.id,
+    code: row.code,
+    email: row.email,
+    nomPrenom: row.nomPrenom,
+    isEnabled: true,
+    lastConnectionAt: null,
+    role: { code: 'ROLE_USER', designation: 'Utilisateur' },
+    twoFactorEnrolled: false,
+  };
 }

@@ -4,12 +4,12 @@
 // without files (the limits count them). Contents: PDFs with a marker the database must never show, a PNG, a
 // JPEG, an MP3, an MP4 and a WebM (the least bytes file-type recognises), a DOCX, an executable.
 import type { Readable } from 'node:stream';
-import { count, eq } from 'drizzle-orm';
+import { count } from 'drizzle-orm';
 import { afterEach, beforeAll, expect } from 'vitest';
 import type { EvidenceDto } from '#shared/dto/evidence';
 import type { Clock } from '#server/context';
 import type { Engine } from '#server/db/client';
-import type { SessionUser } from '#server/domains/auth/session';
+import { sessionUserOf } from './app';
 import { insertAssignment, SAME_ORIGIN } from './report-fixture';
 import { createReport } from './signalements';
 import { serverSuite } from './suite';
@@ -184,20 +184,7 @@ export function evidenceSuite(engine: Engine) {
   };
 
   /** A user as the session gives it, for a service called directly. */
-  async function sessionUser(email: string): Promise<SessionUser> {
-    const u = t.db.t.utilisateurs;
-    const [row] = await t.db.read.select().from(u).where(eq(u.email, email));
-    return {
-      id: row!.id,
-      code: row!.code,
-      email: row!.email,
-      nomPrenom: row!.nomPrenom,
-      isEnabled: true,
-      lastConnectionAt: null,
-      role: { code: 'ROLE_USER', designation: 'Utilisateur' },
-      twoFactorEnrolled: false,
-    } as SessionUser;
-  }
+  const sessionUser = (email: string) => sessionUserOf(t, email);
 
   return {
     suite,

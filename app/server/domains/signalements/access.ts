@@ -120,10 +120,13 @@ type CodedTable = Database['t'][
   | 'districts'
   | 'communes'];
 
+/** The French 400 naming a code that was not found (« Partenaire introuvable : X. »). */
+export const unknownCode = (label: string, code: string) => invalid(`${label} introuvable : ${code}.`);
+
 /** Resolves one code to its row id, or fails with a French 400 naming what was not found. */
 export async function idOf(tx: Orm, table: CodedTable, code: string, label: string): Promise<number> {
   const [row] = await tx.select({ id: table.id }).from(table).where(eq(table.code, code)).limit(1);
-  if (!row) throw invalid(`${label} introuvable : ${code}.`);
+  if (!row) throw unknownCode(label, code);
   return row.id;
 }
 
@@ -136,6 +139,6 @@ export async function idsOf(tx: Orm, table: CodedTable, codes: string[], label: 
     .from(table)
     .where(inArray(table.code, unique));
   const missing = unique.find((c) => !rows.some((r) => r.code === c));
-  if (missing) throw invalid(`${label} introuvable : ${missing}.`);
+  if (missing) throw unknownCode(label, missing);
   return unique.map((c) => rows.find((r) => r.code === c)!.id);
 }

@@ -8,7 +8,7 @@ import { placeColumns } from '../referentiels/dto';
  * The report's columns and its nine references (creator, partner, channel, places, level, status,
  * result). Not the search text (often the largest column), nor the ids the joins read.
  */
-function reportRowColumns(db: ReadOnlyDatabase) {
+export function reportRowColumns(db: ReadOnlyDatabase) {
   const t = db.t;
   const s = t.signalements;
   return {

@@ -79,9 +79,9 @@ describe.skipIf(!(await postgresAvailable()))('statements of one request on Post
     const commit = texts.indexOf('commit');
     expect(waves(sent.slice(0, begin)).map((wave) => wave.length)).toEqual([1, 3]);
     expect(commit - begin - 1).toBe(STATEMENTS_IN_CREATE);
-    expect(texts.length - commit - 1).toBe(6);
+    expect(texts.length - commit - 1).toBe(4);
   });
 });
 
 /** The statements between BEGIN and COMMIT of a create: the report, its links, its row and subjects read once (decision 0057), its search text, its history. */
-const STATEMENTS_IN_CREATE = 6;
+const STATEMENTS_IN_CREATE = 3;

@@ -124,7 +124,7 @@ export function signalementsRoutes(app: FastifyInstance, db: Database, config: C
         storedAnswer,
       );
       // The report itself is read afresh, under today's rights, on a first answer and on a replay.
-      const dto = await service.getSignalement(db, user(request), created.code);
+      const dto = await service.getCreated(db, user(request), created);
       return reply.code(201).header('location', dto['@id']).send(dto);
     },
   );

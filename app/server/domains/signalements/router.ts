@@ -32,17 +32,16 @@ export const signalementsRouter = router({
   get: authedProcedure
     .input(byCode)
     .query(({ ctx, input }) => runReadTask(ctx, 'signalements.get', ctx.auth.user, input.code)),
-  create: authedProcedure
-    .input(signalementCreateSchema)
-    .mutation(({ ctx, input }) =>
-      trpcIdempotent(
-        ctx,
-        'signalements.create',
-        input,
-        () => service.createSignalement(ctx, ctx.auth.user, input),
-        storedAnswer,
-      ),
+  create: authedProcedure.input(signalementCreateSchema).mutation(({ ctx, input }) =>
+    trpcIdempotent(
+      ctx,
+      'signalements.create',
+      input,
+      // The answer is the code: a report's id stays inside the server.
+      async () => ({ code: (await service.createSignalement(ctx, ctx.auth.user, input)).code }),
+      storedAnswer,
     ),
+  ),
   // A plain object (code, patch, expectedVersion) that a client's outbox can store and send again as is.
   update: authedProcedure
     .input(byCode.extend({ patch: signalementPatchSchema, expectedVersion: expectedVersionSchema }))

@@ -33,26 +33,52 @@ async function peopleNames(db: Database, tx: Orm, signalementId: number): Promis
   return [...(await names(t.presumeAuteurs)), ...(await names(t.victimes))];
 }
 
-/**
- * Writes the search text of a report whose parts are read (a create reads them once for this and for its
- * history: decision 0057), with the names of its authors and victims.
- */
+/** Writes the search text of a report whose parts are read, with the names of its authors and victims. */
 export async function writeSearchText(db: Database, tx: Orm, parts: ReportParts, names: string[]) {
   const { row, subjects } = parts;
   const s = db.t.signalements;
-  const searchText = buildSearchText([
-    row.s.code,
-    row.s.description,
-    row.partenaire.designation,
-    row.partenaire.code,
-    ...subjects.map((r) => r.designation),
-    row.s.autreObject,
-    row.region?.designation ?? null,
-    row.district?.designation ?? null,
-    row.commune?.designation ?? null,
-    row.s.fokontany,
-    ...names,
-  ]);
+  const searchText = reportSearchText(
+    {
+      code: row.s.code,
+      description: row.s.description,
+      partenaire: row.partenaire,
+      subjects,
+      autreObject: row.s.autreObject,
+      places: [row.region, row.district, row.commune],
+      fokontany: row.s.fokontany,
+    },
+    names,
+  );
   await tx.update(s).set({ searchText }).where(eq(s.id, row.s.id));
   await recordSearchTerms(db, tx, [searchText]);
+}
+
+/** What a report's search text is made of, besides the names of its people. */
+export interface SearchFacts {
+  code: string;
+  description: string | null;
+  partenaire: { code: string; designation: string };
+  subjects: readonly { designation: string }[];
+  autreObject: string | null | undefined;
+  /** Region, district and commune, in this order; null when unset. */
+  places: readonly ({ designation: string } | null | undefined)[];
+  fokontany: string | null;
+}
+
+/**
+ * The search text of a report: the list search's one definition of it, used by the refresh above and by
+ * a create, which writes it with the report's own insert (decision 0058).
+ */
+export function reportSearchText(r: SearchFacts, names: readonly string[]): string {
+  return buildSearchText([
+    r.code,
+    r.description,
+    r.partenaire.designation,
+    r.partenaire.code,
+    ...r.subjects.map((x) => x.designation),
+    r.autreObject,
+    ...r.places.map((place) => place?.designation ?? null),
+    r.fokontany,
+    ...names,
+  ]);
 }

@@ -1,11 +1,8 @@
 // Business rules of reports: listing, reading, creation, merge-patch, location (spec §4–§6).
 import { eq } from 'drizzle-orm';
-import { MIN_SIGNALEMENT_DATE } from '#shared/constants';
 import type { LocalisationDto, SignalementDto } from '#shared/dto/signalements';
-import { DATE_TOO_OLD } from '#shared/schemas/common';
 import {
   othersIssues,
-  type signalementCreateSchema,
   type signalementListSchema,
   type signalementPatchSchema,
   type localisationSchema,
@@ -14,24 +11,21 @@ import type { z } from 'zod';
 import type { AppContext, ListContext, Stamping } from '#server/context';
 import type { Database, Orm, ReadOnlyDatabase } from '#server/db/client';
 import { refreshDueDays } from '#server/db/due-days';
-import { insertWithFreshCode } from '#server/db/fresh-code';
 import { invalid } from '#server/errors';
 import type { SessionUser } from '../auth/session';
 import { orNull, placeColumns, placeDto } from '../referentiels/dto';
 import { findEditable, findSignalement, idOf, idsOf } from './access';
-import { generateSignalementCode } from './code';
 import { diff, recordChange } from './history';
 import { listPage } from './queries';
 import { loadListItems } from './list-row';
 import { loadSignalements } from './loader';
-import { refreshSearchText, writeSearchText } from './search-refresh';
+import { refreshSearchText } from './search-refresh';
 import { alreadyApplied, bumpVersion, currentVersion, editConflict } from './edit-version';
-import { readReportParts, snapshot, snapshotOf } from './snapshot';
+import { snapshot } from './snapshot';
 import { applyStatutKind } from './statut-kind';
 import { enqueueWebhookEvents, webhookStates } from '../webhooks/events';
 
 type ListQuery = z.output<typeof signalementListSchema>;
-type CreateInput = z.output<typeof signalementCreateSchema>;
 type PatchInput = z.output<typeof signalementPatchSchema>;
 type LocalisationInput = z.output<typeof localisationSchema>;
 
@@ -40,6 +34,8 @@ export async function listSignalements(ctx: ListContext, actor: SessionUser, q: 
   const { items, total } = await listPage(ctx, actor, q, (ids) => loadListItems(ctx.db, ids));
   return { items, total: total.n, totalExact: total.exact };
 }
+
+export { createSignalement } from './create';
 
 export async function getSignalement(
   db: ReadOnlyDatabase,
@@ -51,73 +47,23 @@ export async function getSignalement(
   return dto!;
 }
 
+/**
+ * The report a create answers with, read afresh under the actor's rights, by its id when the answer holds
+ * it and it is still that report (a create's own answer: one round trip less), else by its code (a stored
+ * answer of a report deleted since is a 404).
+ */
+export async function getCreated(
+  db: ReadOnlyDatabase,
+  actor: SessionUser,
+  created: { code: string; id?: number },
+): Promise<SignalementDto> {
+  const [dto] = created.id === undefined ? [] : await loadSignalements(db, [created.id], actor);
+  return dto?.code === created.code ? dto : getSignalement(db, actor, created.code);
+}
+
 function assertOthers(value: Parameters<typeof othersIssues>[0]) {
   const [issue] = othersIssues(value);
   if (issue) throw invalid(issue.message, { propertyPath: issue.path });
-}
-
-export async function createSignalement(
-  ctx: Pick<AppContext, 'db' | 'calendar' | 'clock'>,
-  actor: SessionUser,
-  input: CreateInput,
-): Promise<{ code: string }> {
-  const { db, calendar } = ctx;
-  const t = db.t;
-  const signalementAt = calendar.instant(input.signalementAt);
-  // The schema checks an instant against every zone's 1900-01-01; the business day it falls on decides.
-  if (calendar.day(signalementAt) < MIN_SIGNALEMENT_DATE)
-    throw invalid(DATE_TOO_OLD, { propertyPath: 'signalementAt' });
-  // The codes are resolved before the transaction, side by side (three round trips in one): a reference
-  // deleted meanwhile fails the insert's foreign key as it would inside (decision 0030). Awaited in this
-  // order, so the first unknown code named is always the same.
-  const read = db.read;
-  const lookups = [
-    idOf(read, t.partenaires, input.partenaire, 'Partenaire'),
-    idOf(read, t.canals, input.canalPrincipal, 'Canal'),
-    idsOf(read, t.subjects, input.subjects, 'Objet'),
-  ] as const;
-  await Promise.allSettled(lookups);
-  const partenaireId = await lookups[0];
-  const canalPrincipalId = await lookups[1];
-  const subjectIds = await lookups[2];
-  return db.transaction(async (tx) => {
-    const now = ctx.clock.now();
-    const row = await insertWithFreshCode(
-      'report',
-      generateSignalementCode,
-      async (code) =>
-        (
-          await tx
-            .insert(t.signalements)
-            .values({
-              code,
-              signalementAt,
-              createdById: actor.id,
-              partenaireId,
-              canalPrincipalId,
-              autreCanalPrincipal: input.canalPrincipal === 'OTHERS' ? input.autreCanalPrincipal : null,
-              autreObject: input.subjects.includes('OTHERS') ? input.autreObject : null,
-              lastActionAt: now,
-            })
-            .onConflictDoNothing({ target: t.signalements.code })
-            .returning({ id: t.signalements.id, code: t.signalements.code })
-        )[0],
-    );
-    await tx
-      .insert(t.signalementSubjects)
-      .values(subjectIds.map((subjectId) => ({ signalementId: row.id, subjectId })));
-    // A report is created without a niveau, so without a deadline: due_day's default (NO_DUE_DAY) is its
-    // due day, and refreshDueDays runs when a niveau is set (docs/decisions/0032). Its row and subjects are
-    // read once, for its search text and its history; it has no authors, victims or projects yet (0057).
-    const parts = (await readReportParts(db, tx, row.id, { projects: false }))!;
-    await writeSearchText(db, tx, parts, []);
-    const created = snapshotOf(parts);
-    // The insert set lastActionAt: no UPDATE of it (decision 0030).
-    await recordChange(ctx, tx, row.id, actor, 'creation', diff({}, created.fields), {
-      lastActionAt: 'written',
-    });
-    return { code: row.code };
-  });
 }
 
 /**

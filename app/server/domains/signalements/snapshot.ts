@@ -1,5 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Database, Orm } from '#server/db/client';
+import type { SessionUser } from '../auth/session';
 import { selectReportRows } from './report-row';
 
 /** A report's row with its references, its subjects and its projects, as the writes read them. */
@@ -19,7 +20,7 @@ export async function readReportParts(
     .from(t.signalementSubjects)
     .innerJoin(t.subjects, eq(t.subjects.id, t.signalementSubjects.subjectId))
     .where(eq(t.signalementSubjects.signalementId, id))
-    .orderBy(asc(t.subjects.position));
+    .orderBy(asc(t.subjects.position), asc(t.subjects.designation));
   const projects =
     options.projects === false
       ? []
@@ -33,6 +34,47 @@ export async function readReportParts(
 }
 
 export type ReportParts = NonNullable<Awaited<ReturnType<typeof readReportParts>>>;
+
+/** The references a create names, as it looked them up (a report row's columns of each, and its id). */
+export interface CreatedReferences {
+  partenaire: ReportParts['row']['partenaire'] & { id: number };
+  canal: NonNullable<ReportParts['row']['canal']> & { id: number };
+  /** Without duplicates, in the order of their position (as `readReportParts` reads them). */
+  subjects: { id: number; code: string; designation: string }[];
+}
+
+/**
+ * The parts of a report that its own transaction has just inserted, without reading them back: its stored
+ * columns (the insert's RETURNING, after defaults and triggers), its creator, and the references the
+ * create looked up. A create sets no place, level, status or result and links no project, so these are
+ * null or empty (decision 0058; `create.test.ts` compares the outcome with a read).
+ */
+export function createdParts(
+  s: ReportParts['row']['s'],
+  creator: SessionUser,
+  {
+    partenaire: { id: _partenaireId, ...partenaire },
+    canal: { id: _canalId, ...canal },
+    subjects,
+  }: CreatedReferences,
+): ReportParts {
+  return {
+    row: {
+      s,
+      createdBy: { code: creator.code, email: creator.email, nomPrenom: creator.nomPrenom },
+      partenaire,
+      canal,
+      region: null,
+      district: null,
+      commune: null,
+      niveau: null,
+      statut: null,
+      resultat: null,
+    },
+    subjects: subjects.map(({ code, designation }) => ({ code, designation })),
+    projects: [],
+  };
+}
 
 /**
  * The report's recorded fields as a person reads them (designations, not ids), compared before and
