@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from '#tests/helpers/app';
 import { postgresAvailable } from '#tests/helpers/db';
 import { pgStatementsOf, waves } from '#tests/helpers/pg-statements';
 import { SAME_ORIGIN } from '#tests/helpers/report-fixture';
-import { createReport, MINIMAL_REPORT } from '#tests/helpers/signalements';
+import { createReport, mergePatch, MINIMAL_REPORT } from '#tests/helpers/signalements';
 
 describe.skipIf(!(await postgresAvailable()))('statements of one request on PostgreSQL', () => {
   let t: TestApp;
@@ -80,6 +80,31 @@ describe.skipIf(!(await postgresAvailable()))('statements of one request on Post
     expect(waves(sent.slice(0, begin)).map((wave) => wave.length)).toEqual([1, 3]);
     expect(commit - begin - 1).toBe(STATEMENTS_IN_CREATE);
     expect(texts.length - commit - 1).toBe(4);
+  });
+
+  it('a patch reads its report once after the write, and writes its search text only when it changed', async () => {
+    const patch = async (body: object) => {
+      const { sent } = await pgStatementsOf(async () => {
+        const res = await mergePatch(t, cookie, `/api/signalements/${code}`, body);
+        expect(res.statusCode, res.body).toBe(200);
+      });
+      const texts = sent.map((s) => s.text);
+      return {
+        searchTextWrites: texts.filter((text) => text.startsWith('update "signalements" set "search_text"'))
+          .length,
+        reportReads: texts.filter((text) =>
+          text.startsWith(
+            'select "signalements"."id", "signalements"."code", "signalements"."signalement_at"',
+          ),
+        ).length,
+      };
+    };
+    // Before the write (its snapshot) and after it (its snapshot and its search text): two reads.
+    expect(await patch({ statut: '/api/statuts/EN_COURS' })).toEqual({ searchTextWrites: 0, reportReads: 2 });
+    expect(await patch({ description: 'Une description cherchable' })).toEqual({
+      searchTextWrites: 1,
+      reportReads: 2,
+    });
   });
 });
 

@@ -23,6 +23,19 @@ export async function refreshSearchText(
   await writeSearchText(db, tx, parts, options.created ? [] : await peopleNames(db, tx, signalementId));
 }
 
+/**
+ * After a write to a report's own row, subjects or projects (a patch, a move): reads its parts once, for
+ * its snapshot after the write and for its search text, which is written again only when what it is made
+ * of changed since `before` (such a write never changes its people's names). Returns the parts read.
+ */
+export async function refreshAfterWrite(db: Database, tx: Orm, before: ReportParts): Promise<ReportParts> {
+  const after = (await readReportParts(db, tx, before.row.s.id))!;
+  if (reportSearchText(searchFactsOf(after), []) !== reportSearchText(searchFactsOf(before), [])) {
+    await writeSearchText(db, tx, after, await peopleNames(db, tx, after.row.s.id));
+  }
+  return after;
+}
+
 /** The names of a report's authors and victims, as its search text holds them. */
 async function peopleNames(db: Database, tx: Orm, signalementId: number): Promise<string[]> {
   const t = db.t;
@@ -35,21 +48,9 @@ async function peopleNames(db: Database, tx: Orm, signalementId: number): Promis
 
 /** Writes the search text of a report whose parts are read, with the names of its authors and victims. */
 export async function writeSearchText(db: Database, tx: Orm, parts: ReportParts, names: string[]) {
-  const { row, subjects } = parts;
   const s = db.t.signalements;
-  const searchText = reportSearchText(
-    {
-      code: row.s.code,
-      description: row.s.description,
-      partenaire: row.partenaire,
-      subjects,
-      autreObject: row.s.autreObject,
-      places: [row.region, row.district, row.commune],
-      fokontany: row.s.fokontany,
-    },
-    names,
-  );
-  await tx.update(s).set({ searchText }).where(eq(s.id, row.s.id));
+  const searchText = reportSearchText(searchFactsOf(parts), names);
+  await tx.update(s).set({ searchText }).where(eq(s.id, parts.row.s.id));
   await recordSearchTerms(db, tx, [searchText]);
 }
 
@@ -64,6 +65,17 @@ export interface SearchFacts {
   places: readonly ({ designation: string } | null | undefined)[];
   fokontany: string | null;
 }
+
+/** What the search text of a report whose parts are read is made of. */
+export const searchFactsOf = ({ row, subjects }: ReportParts): SearchFacts => ({
+  code: row.s.code,
+  description: row.s.description,
+  partenaire: row.partenaire,
+  subjects,
+  autreObject: row.s.autreObject,
+  places: [row.region, row.district, row.commune],
+  fokontany: row.s.fokontany,
+});
 
 /**
  * The search text of a report: the list search's one definition of it, used by the refresh above and by

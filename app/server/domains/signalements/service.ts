@@ -19,9 +19,9 @@ import { diff, recordChange } from './history';
 import { listPage } from './queries';
 import { loadListItems } from './list-row';
 import { loadSignalements } from './loader';
-import { refreshSearchText } from './search-refresh';
+import { refreshAfterWrite } from './search-refresh';
 import { alreadyApplied, bumpVersion, currentVersion, editConflict } from './edit-version';
-import { snapshot } from './snapshot';
+import { readReportParts, snapshot, snapshotOf } from './snapshot';
 import { applyStatutKind } from './statut-kind';
 import { enqueueWebhookEvents, webhookStates } from '../webhooks/events';
 
@@ -95,7 +95,8 @@ export async function patchSignalement(
         throw editConflict(await currentVersion(db, tx, report.id), sentValues(patch, calendar), values);
       }
     }
-    const before = await snapshot(db, tx, report.id);
+    const beforeParts = (await readReportParts(db, tx, report.id))!;
+    const before = snapshotOf(beforeParts);
     const current = before.codes;
     // Only a patch of a watched field pays the read (docs/decisions/0039-signed-webhooks.md).
     const watched = patch.statut !== undefined || patch.resultat !== undefined || patch.niveau !== undefined;
@@ -165,8 +166,7 @@ export async function patchSignalement(
     }
     if (patch.projects !== undefined) await replaceProjects(db, tx, report, patch.projects);
 
-    await refreshSearchText(db, tx, report.id);
-    const changes = diff(before.fields, (await snapshot(db, tx, report.id)).fields);
+    const changes = diff(before.fields, snapshotOf(await refreshAfterWrite(db, tx, beforeParts)).fields);
     if (Object.keys(changes).length > 0 || patch.lastActionAt !== undefined) {
       await recordChange(ctx, tx, report.id, actor, 'modification', changes, {
         lastActionAt: patch.lastActionAt && calendar.instant(patch.lastActionAt),
@@ -297,7 +297,7 @@ export async function updateLocalisation(
       if (alreadyApplied(sent, now)) return;
       throw editConflict(await currentVersion(db, tx, report.id), sent, now);
     }
-    const before = await snapshot(db, tx, report.id);
+    const beforeParts = (await readReportParts(db, tx, report.id))!;
     const region = input.region ? await placeRow(tx, t.regions, input.region, 'Région') : null;
     const district = input.district ? await placeRow(tx, t.districts, input.district, 'District') : null;
     const commune = input.commune ? await placeRow(tx, t.communes, input.commune, 'Commune') : null;
@@ -316,8 +316,8 @@ export async function updateLocalisation(
         fokontany: input.fokontany ?? null,
       })
       .where(eq(t.signalements.id, report.id));
-    await refreshSearchText(db, tx, report.id);
-    const changes = diff(before.fields, (await snapshot(db, tx, report.id)).fields);
+    const after = await refreshAfterWrite(db, tx, beforeParts);
+    const changes = diff(snapshotOf(beforeParts).fields, snapshotOf(after).fields);
     if (Object.keys(changes).length > 0)
       await recordChange(ctx, tx, report.id, actor, 'localisation', changes);
   });
