@@ -1,5 +1,5 @@
 import { OTHERS_CODE, type StatutKind } from '#shared/constants';
-import { buildSearchText } from '#server/domains/signalements/search-text';
+import { reportSearchText } from '#server/domains/signalements/search-text';
 import { type Schema } from '../client';
 import {
   ACTIONS_PROVISOIRES,
@@ -310,21 +310,19 @@ export class ReportFactory {
       description,
       actionProvisoires: rng.sample(ACTIONS_PROVISOIRES, rng.int(0, 3)),
       preuves: rng.sample(PREUVES, rng.int(0, 3)),
-      searchText: buildSearchText([
-        code,
-        description,
-        partner.designation,
-        partner.code,
-        ...subjects.map((s) => s.designation),
-        autreObject,
-        where?.region.designation,
-        where?.district?.designation,
-        where?.commune?.designation,
-        where?.fokontany,
-        // Same parts as the service's refreshSearchText: sources' names are encrypted, never searchable text.
-        ...auteurs.map((a) => a.nomPrenom),
-        ...victimes.map((v) => v.nomPrenom),
-      ]),
+      // Sources' names are encrypted, never searchable text (reportSearchText).
+      searchText: reportSearchText(
+        {
+          code,
+          description,
+          partenaire: partner,
+          subjects,
+          autreObject,
+          places: [where?.region, where?.district, where?.commune],
+          fokontany: where?.fokontany ?? null,
+        },
+        [...auteurs.map((a) => a.nomPrenom), ...victimes.map((v) => v.nomPrenom)],
+      ),
     };
     return {
       row,

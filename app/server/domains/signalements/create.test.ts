@@ -9,7 +9,7 @@ import { createReport, MINIMAL_REPORT } from '#tests/helpers/signalements';
 import { serverSuite } from '#tests/helpers/suite';
 import { sessionUserOf } from '#tests/helpers/app';
 import { diff } from './history';
-import { reportSearchText } from './search-refresh';
+import { reportSearchText } from './search-text';
 import { getCreated } from './service';
 import { readReportParts, snapshotOf } from './snapshot';
 

@@ -15,7 +15,7 @@ import { unknownCode } from './access';
 import { generateSignalementCode } from './code';
 import { diff, recordChange } from './history';
 import { reportRowColumns } from './report-row';
-import { reportSearchText } from './search-refresh';
+import { reportSearchText } from './search-text';
 import { createdParts, snapshotOf, type CreatedReferences } from './snapshot';
 
 type CreateInput = z.output<typeof signalementCreateSchema>;

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Database, Orm } from '#server/db/client';
 import { recordSearchTerms } from '#server/db/search';
 import { readReportParts, type ReportParts } from './snapshot';
-import { buildSearchText } from './search-text';
+import { reportSearchText, type SearchFacts } from './search-text';
 
 /**
  * Recomputes a report's searchText from everything the list search covers: code, description,
@@ -54,18 +54,6 @@ export async function writeSearchText(db: Database, tx: Orm, parts: ReportParts,
   await recordSearchTerms(db, tx, [searchText]);
 }
 
-/** What a report's search text is made of, besides the names of its people. */
-export interface SearchFacts {
-  code: string;
-  description: string | null;
-  partenaire: { code: string; designation: string };
-  subjects: readonly { designation: string }[];
-  autreObject: string | null | undefined;
-  /** Region, district and commune, in this order; null when unset. */
-  places: readonly ({ designation: string } | null | undefined)[];
-  fokontany: string | null;
-}
-
 /** What the search text of a report whose parts are read is made of. */
 export const searchFactsOf = ({ row, subjects }: ReportParts): SearchFacts => ({
   code: row.s.code,
@@ -76,21 +64,3 @@ export const searchFactsOf = ({ row, subjects }: ReportParts): SearchFacts => ({
   places: [row.region, row.district, row.commune],
   fokontany: row.s.fokontany,
 });
-
-/**
- * The search text of a report: the list search's one definition of it, used by the refresh above and by
- * a create, which writes it with the report's own insert (decision 0058).
- */
-export function reportSearchText(r: SearchFacts, names: readonly string[]): string {
-  return buildSearchText([
-    r.code,
-    r.description,
-    r.partenaire.designation,
-    r.partenaire.code,
-    ...r.subjects.map((x) => x.designation),
-    r.autreObject,
-    ...r.places.map((place) => place?.designation ?? null),
-    r.fokontany,
-    ...names,
-  ]);
-}
