@@ -33,6 +33,13 @@ export interface Database {
    */
   readonly readThreads: number;
   /**
+   * Whether a read leaves this thread free while it runs (PostgreSQL: in the database server; SQLite: on
+   * its reader threads), so that other work goes on meanwhile. False on SQLite without reader threads,
+   * where a read runs on this very thread before its promise is returned: reading ahead there overlaps
+   * nothing and only holds more rows in the heap (an export's thread, decision 0058).
+   */
+  readonly readsAside: boolean;
+  /**
    * The one way to read: inside transaction() the transaction itself (it sees its own writes), outside it
    * the readers (on SQLite reader threads or a read-only connection, which never see uncommitted data; on
    * PostgreSQL the pool). Read it when the query runs: it changes with the transaction the code runs in.
@@ -91,6 +98,7 @@ export type ReadOnlyDatabase = Pick<
   | 'url'
   | 't'
   | 'readThreads'
+  | 'readsAside'
   | 'read'
   | 'inTransaction'
   | 'rows'
@@ -179,6 +187,7 @@ export function openReadOnlyDatabase(
     url: db.url,
     t: db.t,
     readThreads: db.readThreads,
+    readsAside: db.readsAside,
     get read() {
       return db.read;
     },

@@ -98,6 +98,7 @@ export function openPostgres(url: string, options: DatabaseOptions): Omit<Databa
     engine: 'postgres',
     dialect: postgresDialect,
     readThreads: 0,
+    readsAside: true,
     url,
     t: pgSchema as unknown as Schema,
     get read() {

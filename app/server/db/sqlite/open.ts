@@ -119,6 +119,7 @@ export function openSqlite(
     dialect: sqliteDialect,
     url,
     readThreads: pool ? readWorkers : 0,
+    readsAside: pool !== null,
     t: sqliteSchema,
     get read() {
       return scope.current() ?? reader;

@@ -2,6 +2,7 @@
 // reports, in the same order, each column's value equal, the notes included (docs/decisions/0050).
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openReadOnlyDatabase } from '#server/db/client';
 import { createTestApp, type TestApp } from '#tests/helpers/app';
 import { testEngines } from '#tests/helpers/db';
 import { createReport, mergePatch } from '#tests/helpers/signalements';
@@ -120,5 +121,43 @@ describe.each(await testEngines())('xlsx export rows on %s', (engine) => {
     expect(at('Date de clôture')).toBeInstanceOf(Date);
     expect(at('Notes internes')).toMatch(/Note de SIG-/);
     expect(lean.filter((r) => r.at(-1) === null)).toHaveLength(2);
+  });
+
+  it('reads the next batch ahead only where a read leaves the thread free, with the same cells', async () => {
+    const ids = await exportIds(t.ctx, {}, viewer);
+    expect(ids.length).toBeGreaterThanOrEqual(3);
+    const expected = await cells(exportBatches(t.db, viewer, ids, { calendar: t.ctx.calendar }), t);
+    /** The reads started when the first batch is handed out, per batch, and the cells of all. */
+    const run = async (readsAside: boolean) => {
+      let reads = 0;
+      const db = new Proxy(t.db, {
+        get: (target, key) => {
+          if (key === 'readsAside') return readsAside;
+          if (key === 'read') reads++;
+          return Reflect.get(target, key);
+        },
+      });
+      const batches = xlsxBatches(db, viewer, ids, { batch: 1, calendar: t.ctx.calendar });
+      const first = await batches.next();
+      const atFirst = reads;
+      const rest = (async function* () {
+        yield first.value as ExportRow[];
+        yield* batches;
+      })();
+      const all = await cells(rest, t);
+      return { atFirst: atFirst / (reads / ids.length), all };
+    };
+    expect(await run(false)).toEqual({ atFirst: 1, all: expected });
+    expect(await run(true)).toEqual({ atFirst: 2, all: expected });
+    // The export's thread opens its database so: on SQLite without reader threads, reads hold the thread.
+    const readOnly = openReadOnlyDatabase(t.db.url);
+    try {
+      expect(readOnly.readsAside).toBe(engine === 'postgres');
+      expect(await cells(xlsxBatches(readOnly, viewer, ids, { calendar: t.ctx.calendar }), t)).toEqual(
+        expected,
+      );
+    } finally {
+      await readOnly.close();
+    }
   });
 });

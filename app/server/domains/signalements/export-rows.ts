@@ -137,29 +137,38 @@ const designation = (value: string | null) => (value === null ? null : { designa
 
 /**
  * Yields the rows of the xlsx export in the order of `ids`, BATCH at a time, with the same values the DTO
- * batches give its cells (exportBatches in export.ts; export-rows.test.ts compares the two). The next batch
- * is read while the sheet is written from this one: on PostgreSQL its statements run in the database's
- * process meanwhile.
+ * batches give its cells (exportBatches in export.ts; export-rows.test.ts compares the two). Where a read
+ * leaves the thread free (`db.readsAside`: PostgreSQL, whose statements run in the database's process),
+ * the next batch is read while the sheet is written from this one.
  */
 export async function* xlsxBatches(
   db: ReadOnlyDatabase,
   actor: SessionUser,
   ids: number[],
-  options: BatchOptions = {},
+  /** `batch`: reports per batch, BATCH unless a test asks for smaller ones. */
+  options: BatchOptions & { batch?: number } = {},
 ): AsyncGenerator<ExportRow[]> {
   if (options.notesInternes && !options.calendar) throw new Error('the notes of an export need its calendar');
   if (options.notesInternes && !options.cipher) throw new Error('the notes of an export need the data key');
   const canEdit = canEditAs(actor);
-  const read = (from: number) => {
-    const batch = leanBatch(db, canEdit, ids.slice(from, from + BATCH), options);
-    // Read ahead: if the export stops before it is awaited, its failure is nobody's to report.
+  const size = options.batch ?? BATCH;
+  const read = (from: number) => leanBatch(db, canEdit, ids.slice(from, from + size), options);
+  // Where a read would run on this thread at once (SQLite without reader threads: the export's thread),
+  // one batch at a time: reading ahead would overlap nothing and hold two batches in the capped heap.
+  if (!db.readsAside) {
+    for (let i = 0; i < ids.length; i += size) yield await read(i);
+    return;
+  }
+  const ahead = (from: number) => {
+    const batch = read(from);
+    // If the export stops before it is awaited, its failure is nobody's to report.
     batch.catch(() => {});
     return batch;
   };
-  let next = ids.length > 0 ? read(0) : null;
-  for (let i = 0; next; i += BATCH) {
+  let next = ids.length > 0 ? ahead(0) : null;
+  for (let i = 0; next; i += size) {
     const rows = await next;
-    next = i + BATCH < ids.length ? read(i + BATCH) : null;
+    next = i + size < ids.length ? ahead(i + size) : null;
     yield rows;
   }
 }
