@@ -36,6 +36,12 @@ export interface Dialect {
   idListPlaceholder(column: SQL | AnyColumn, name: string): SQL;
   /** The value of an idListPlaceholder: a JSON array read by json_each (SQLite), an integer array (PostgreSQL). */
   idListValue(ids: readonly number[]): unknown;
+  /**
+   * The integers of `column` over the selected rows as one value, in the order of `order` (every row,
+   * none: []): one JSON text aggregated by the engine (json_group_array, json_agg) instead of a row each,
+   * so a long list (an export's ids) costs the serving thread one string to parse, not a row object per id.
+   */
+  orderedIntegers(column: SQL | AnyColumn, order: readonly SQL[]): SQL<number[]>;
 
   // Locks.
 

@@ -19,6 +19,10 @@ export const postgresDialect: Dialect = {
   // Read as `= ANY` on the column's index (a BitmapOr beside the trigram index).
   idList: (column, ids) => sql`${column} = any(${`{${ids.join(',')}}`}::integer[])`,
   idListPlaceholder: (column, name) => sql`${column} = any(${sql.placeholder(name)}::integer[])`,
+  orderedIntegers: (column, order) =>
+    sql`coalesce(json_agg(${column} order by ${sql.join([...order], sql`, `)}), '[]')::text`.mapWith(
+      (text: string) => JSON.parse(text) as number[],
+    ),
   idListValue: (ids) => ids,
 
   lockingRows: (select) => sql`${select} for update`,

@@ -2,6 +2,7 @@
 // reports, in the same order, each column's value equal, the notes included (docs/decisions/0050).
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signalementListSchema } from '#shared/schemas/signalements';
 import { openReadOnlyDatabase } from '#server/db/client';
 import { createTestApp, type TestApp } from '#tests/helpers/app';
 import { testEngines } from '#tests/helpers/db';
@@ -9,6 +10,8 @@ import { createReport, mergePatch } from '#tests/helpers/signalements';
 import type { SessionUser } from '../auth/session';
 import { COLUMNS, exportBatches, exportIds, NOTES_COLUMN, type ExportRow } from './export';
 import { xlsxBatches } from './export-rows';
+import type { ListFilters } from './list-filters';
+import { filterConditions, orderBy } from './queries';
 
 async function cells(batches: AsyncIterable<ExportRow[]>, t: TestApp) {
   const out: unknown[][] = [];
@@ -121,6 +124,42 @@ describe.each(await testEngines())('xlsx export rows on %s', (engine) => {
     expect(at('Date de clôture')).toBeInstanceOf(Date);
     expect(at('Notes internes')).toMatch(/Note de SIG-/);
     expect(lean.filter((r) => r.at(-1) === null)).toHaveLength(2);
+  });
+
+  it('gives the ids of the list in its order, for every sort, a search and a filter matching nothing', async () => {
+    const s = t.db.t.signalements;
+    // The list's own statement: a row per id, in its ORDER BY.
+    const listed = async (filters: ListFilters) =>
+      (
+        await t.db.read
+          .select({ id: s.id })
+          .from(s)
+          .where(await filterConditions(t.ctx, filters, { mode: 'set', viewer }))
+          .orderBy(...orderBy(t.db, filters.order))
+      ).map((r) => r.id);
+    // As the doors give them: parsed by the list's schema (its dates become given dates).
+    const filtersOf = (query: Record<string, unknown>): ListFilters => signalementListSchema.parse(query);
+    const [first] = await t.db.read.select({ code: s.code }).from(s).orderBy(s.id).limit(1);
+    const cases = [
+      {},
+      { order: { signalementAt: 'asc' } },
+      { order: { code: 'asc' } },
+      { order: { code: 'desc' } },
+      { order: { 'partenaire.designation': 'desc' } },
+      { order: { echeance: 'asc' } },
+      { search: first!.code },
+      { signalementAt: { after: '2025-02-01' }, order: { code: 'asc' } },
+    ].map(filtersOf);
+    for (const filters of cases) {
+      const expected = await listed(filters);
+      expect(await exportIds(t.ctx, filters, viewer), JSON.stringify(filters)).toEqual(expected);
+    }
+    expect(await listed({ order: { code: 'desc' } })).toEqual(
+      [...(await listed({ order: { code: 'asc' } }))].reverse(),
+    );
+    expect(await exportIds(t.ctx, {}, viewer)).toHaveLength(3);
+    expect(await exportIds(t.ctx, { search: first!.code }, viewer)).toHaveLength(1);
+    expect(await exportIds(t.ctx, filtersOf({ signalementAt: { after: '2030-01-01' } }), viewer)).toEqual([]);
   });
 
   it('reads the next batch ahead only where a read leaves the thread free, with the same cells', async () => {
