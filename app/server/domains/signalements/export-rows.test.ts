@@ -162,6 +162,42 @@ describe.each(await testEngines())('xlsx export rows on %s', (engine) => {
     expect(await exportIds(t.ctx, filtersOf({ signalementAt: { after: '2030-01-01' } }), viewer)).toEqual([]);
   });
 
+  it('prepares each of its statements once for the whole export, whatever the number of batches', async () => {
+    const ids = await exportIds(t.ctx, {}, viewer);
+    const readOnly = openReadOnlyDatabase(t.db.url);
+    try {
+      const builds: string[] = [];
+      let runs = 0;
+      const db = new Proxy(readOnly, {
+        get: (target, key) =>
+          key === 'prepared'
+            ? (...[name, build, values]: Parameters<typeof target.prepared>) => {
+                runs++;
+                return target.prepared(
+                  name,
+                  (orm) => {
+                    builds.push(name);
+                    return build(orm);
+                  },
+                  values,
+                );
+              }
+            : Reflect.get(target, key),
+      });
+      const all = await cells(xlsxBatches(db, viewer, ids, { batch: 1, calendar: t.ctx.calendar }), t);
+      expect(all).toHaveLength(ids.length);
+      expect(runs).toBe(4 * ids.length);
+      expect(builds.sort()).toEqual([
+        'export_assignees',
+        'export_projects',
+        'export_rows',
+        'export_subjects',
+      ]);
+    } finally {
+      await readOnly.close();
+    }
+  });
+
   it('reads the next batch ahead only where a read leaves the thread free, with the same cells', async () => {
     const ids = await exportIds(t.ctx, {}, viewer);
     expect(ids.length).toBeGreaterThanOrEqual(3);
@@ -172,7 +208,12 @@ describe.each(await testEngines())('xlsx export rows on %s', (engine) => {
       const db = new Proxy(t.db, {
         get: (target, key) => {
           if (key === 'readsAside') return readsAside;
-          if (key === 'read') reads++;
+          // The batch's statements are prepared reads (db.prepared), one call each.
+          if (key === 'prepared')
+            return (...args: Parameters<typeof target.prepared>) => {
+              reads++;
+              return target.prepared(...args);
+            };
           return Reflect.get(target, key);
         },
       });
