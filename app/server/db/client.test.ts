@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { idList, inIdList } from '#server/db/prepared';
 import { createTestDatabase, testEngines, type TestDatabase } from '#tests/helpers/db';
 
 describe.each(await testEngines())('database client on %s', (engine) => {
@@ -89,6 +91,58 @@ describe.each(await testEngines())('database client on %s', (engine) => {
     expect(s!.isTreated).toBe(false);
     expect(s!.preuves).toEqual(['photo', 'reçu']);
     expect(s!.actionProvisoires).toEqual([]);
+  });
+
+  it('reads a prepared statement as arrays of the driver values, which the dialect decodes as drizzle maps them', async () => {
+    const { db } = tdb;
+    const s = db.t.signalements;
+    const fields = {
+      id: s.id,
+      code: s.code,
+      at: s.signalementAt,
+      closeAt: s.closeAt,
+      treated: s.isTreated,
+      anonymous: s.isAnonyme,
+      preuves: s.preuves,
+      people: sql<number>`(select count(*) from ${db.t.sources})`,
+    };
+    const mapped = await db.read.select(fields).from(s).orderBy(s.id);
+    expect(mapped.length).toBeGreaterThan(0);
+    let builds = 0;
+    const read = (ids: number[]) =>
+      db.preparedValues(
+        'client_test_values',
+        (orm) => {
+          builds++;
+          return orm
+            .select(fields)
+            .from(s)
+            .where(inIdList(db, s.id, 'ids'))
+            .orderBy(s.id);
+        },
+        { ids: idList(db, ids) },
+      );
+    const rows = await read(mapped.map((r) => r.id));
+    expect(rows.every(Array.isArray)).toBe(true);
+    const { dialect: d } = db;
+    expect(
+      rows.map(([id, code, at, closeAt, treated, anonymous, preuves, people]) => ({
+        id,
+        code,
+        at: d.date(at),
+        closeAt: d.date(closeAt),
+        treated: d.flag(treated),
+        anonymous: d.flag(anonymous),
+        preuves: d.json(preuves),
+        people: d.count(people),
+      })),
+    ).toEqual(mapped.map((r) => ({ ...r, people: Number(r.people) })));
+    // One statement under its name, whatever the values; none left out.
+    expect(await read([])).toEqual([]);
+    expect(await read([mapped[0]!.id])).toHaveLength(1);
+    expect(builds).toBe(1);
+    // Its reads never run inside a transaction (its statements are not the transaction's).
+    await expect(db.transaction(async () => read([mapped[0]!.id]))).rejects.toThrow(/outside a transaction/);
   });
 });
 

@@ -4,7 +4,7 @@ import type { BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import type * as sqliteSchema from '#drizzle/schema/sqlite';
 import type { Dialect } from './dialect';
 import { openPostgres } from './postgres/open';
-import type { Preparable } from './prepared';
+import type { Preparable, ValuesPreparable } from './prepared';
 import { openSqlite } from './sqlite/open';
 import type { ThreadPoolHealth } from './threads/pool';
 import { WriteHealth } from './write-health';
@@ -69,6 +69,17 @@ export interface Database {
     build: (orm: Orm) => Preparable<R>,
     values: Record<string, unknown>,
   ): Promise<Awaited<R>>;
+  /**
+   * The same kind of read with its rows as arrays of the driver's own values, in the order of the select's
+   * fields, not mapped to objects: for reads of many rows (the xlsx export's batches, decision 0050), whose
+   * caller decodes each value with the dialect's decoders (date, count, flag, json). Outside transactions
+   * only (it throws inside one); on SQLite, on this thread's read-only connection.
+   */
+  preparedValues(
+    name: string,
+    build: (orm: Orm) => ValuesPreparable,
+    values: Record<string, unknown>,
+  ): Promise<unknown[][]>;
   /** Raw SQL that returns no rows (maintenance statements such as ANALYZE); joins the current transaction. */
   execute(query: SQL): Promise<void>;
   migrate(): Promise<void>;
@@ -103,6 +114,7 @@ export type ReadOnlyDatabase = Pick<
   | 'inTransaction'
   | 'rows'
   | 'prepared'
+  | 'preparedValues'
   | 'ping'
   | 'close'
 >;
@@ -194,6 +206,7 @@ export function openReadOnlyDatabase(
     inTransaction: () => db.inTransaction(),
     rows: (query, tx) => db.rows(query, tx),
     prepared: (name, build, values) => db.prepared(name, build, values),
+    preparedValues: (name, build, values) => db.preparedValues(name, build, values),
     ping: () => db.ping(),
     close: () => db.close(),
   };

@@ -11,3 +11,6 @@ export function decodeDate(value: unknown): Date | null {
   const date = value instanceof Date ? value : new Date(typeof value === 'string' ? value : Number(value));
   return Number.isNaN(date.getTime()) ? null : date;
 }
+
+/** A boolean: SQLite's integer 0 or 1, PostgreSQL's boolean. */
+export const decodeFlag = (value: unknown): boolean => value === true || value === 1 || value === 1n;

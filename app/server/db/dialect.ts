@@ -98,6 +98,10 @@ export interface Dialect {
   number(value: unknown): number | null;
   /** A timestamp as the engine returns it from raw SQL: milliseconds (SQLite) or a Date (PostgreSQL). */
   date(value: unknown): Date | null;
+  /** A boolean column as the engine returns it: 0 or 1 (SQLite), a boolean (PostgreSQL). */
+  flag(value: unknown): boolean;
+  /** A JSON column (a list of strings…): its text (SQLite) or the value the driver parsed (PostgreSQL jsonb). */
+  json(value: unknown): unknown;
 
   // The process and the files around the database.
 

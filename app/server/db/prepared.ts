@@ -3,8 +3,9 @@
 // only, instead of on every request (about a millisecond per list request, decision 0023). The
 // engines differ in how a prepared query is made (PostgreSQL names it, per connection) and in how a list
 // of ids travels as one parameter (the dialect's idListPlaceholder and idListValue, server/db/dialect.ts).
-import type { AnyColumn, SQL } from 'drizzle-orm';
+import { fillPlaceholders, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Orm, ReadOnlyDatabase } from './client';
+import type { TransactionScope } from './transaction-scope';
 
 export interface Preparable<R> {
   prepare(name?: string): { execute(values?: Record<string, unknown>): R };
@@ -27,6 +28,38 @@ export function preparedRunner(orm: Orm) {
       cache.set(name, statement);
     }
     return (await statement.execute(values)) as Awaited<R>;
+  };
+}
+
+/** A statement that preparedValues reads as arrays: any query builder of the Orm (its SQL and parameters). */
+export interface ValuesPreparable {
+  toSQL(): { sql: string; params: unknown[] };
+}
+
+/** Runs a statement's text with its parameters under `name`, each row an array of the driver's values. */
+export type ValuesRun = (name: string, text: string, params: unknown[]) => Promise<unknown[][]>;
+
+/**
+ * Database.preparedValues: `build(orm)`'s SQL text and parameters are made on first use and kept under
+ * `name`, then run by `run` with `values` in its placeholders. Outside transactions only: the reads it
+ * serves (the xlsx export's batches) run on threads that have none, and a transaction's statements go
+ * through its own connection, which `run` does not hold.
+ */
+export function valuesRunner(orm: Orm, scope: TransactionScope, run: ValuesRun) {
+  const cache = new Map<string, { sql: string; params: unknown[] }>();
+  return async function preparedValues(
+    name: string,
+    build: (orm: Orm) => ValuesPreparable,
+    values: Record<string, unknown>,
+  ): Promise<unknown[][]> {
+    if (scope.current()) throw new Error('preparedValues: outside a transaction only');
+    let statement = cache.get(name);
+    if (!statement) {
+      if (!/^[a-z_]+$/.test(name)) throw new Error(`prepared statement name not allowed: ${name}`);
+      statement = build(orm).toSQL();
+      cache.set(name, statement);
+    }
+    return run(`signalements_${name}`, statement.sql, fillPlaceholders(statement.params, values));
   };
 }
 

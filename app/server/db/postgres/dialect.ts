@@ -4,7 +4,7 @@ import { HOME } from '#server/paths';
 import { STARTUP_LOCK } from './open';
 import type { Dialect } from '../dialect';
 import { daysBetween, listedBuckets, timestampParam } from '../dates';
-import { decodeCount, decodeDate, decodeNumber } from '../decode';
+import { decodeCount, decodeDate, decodeFlag, decodeNumber } from '../decode';
 import { errorCodes } from '../error-codes';
 
 /** PostgreSQL's answers to the Dialect (server/db/dialect.ts). */
@@ -44,6 +44,8 @@ export const postgresDialect: Dialect = {
   count: decodeCount,
   number: decodeNumber,
   date: decodeDate,
+  flag: decodeFlag,
+  json: (value) => value ?? null,
 
   // From the project's folder, not the current one: the server and every command find the same file.
   defaultKeyFile: () => join(HOME, 'data', 'data.key'),

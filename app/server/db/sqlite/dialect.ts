@@ -2,7 +2,7 @@ import { dirname, join, resolve } from 'node:path';
 import { getTableColumns, sql } from 'drizzle-orm';
 import type { Dialect } from '../dialect';
 import { daysBetween, listedBuckets, timestampParam } from '../dates';
-import { decodeCount, decodeDate, decodeNumber } from '../decode';
+import { decodeCount, decodeDate, decodeFlag, decodeNumber } from '../decode';
 import { errorCodes } from '../error-codes';
 import { claimPidFile, releasePidFile, runningServerPid, sqliteFile } from './pid-file';
 
@@ -68,6 +68,8 @@ export const sqliteDialect: Dialect = {
   count: decodeCount,
   number: decodeNumber,
   date: decodeDate,
+  flag: decodeFlag,
+  json: (value) => (value === null || value === undefined ? null : JSON.parse(String(value))),
 
   defaultKeyFile: (url) => join(dirname(resolve(url.replace(/^file:/, ''))), 'data.key'),
   describeTarget: (url) => `le fichier SQLite ${resolve(url.replace(/^file:/, ''))}`,

@@ -13,7 +13,7 @@ import * as sqliteSchema from '#drizzle/schema/sqlite';
 import { ensurePrivateDir, PATHS, tightenMode } from '#server/paths';
 import type { Database, Orm } from '../client';
 import { Mutex } from '../mutex';
-import { preparedRunner } from '../prepared';
+import { preparedRunner, valuesRunner } from '../prepared';
 import { READ_MMAP_SIZE, ReadPool } from '../read-pool';
 import { joiningTransaction, TransactionScope } from '../transaction-scope';
 import { sqliteDialect } from './dialect';
@@ -82,6 +82,19 @@ function preparePrivateFiles(path: string): void {
   for (const file of [path, `${path}-wal`, `${path}-shm`]) tightenMode(file);
 }
 
+/** preparedValues on `conn`: each statement prepared once by name, its rows read as arrays. */
+function rawStatements(conn: Sqlite.Database) {
+  const statements = new Map<string, Sqlite.Statement>();
+  return async (name: string, text: string, params: unknown[]) => {
+    let statement = statements.get(name);
+    if (!statement) {
+      statement = conn.prepare(text).raw(true);
+      statements.set(name, statement);
+    }
+    return statement.all(...params) as unknown[][];
+  };
+}
+
 export function openSqlite(
   url: string,
   readWorkers: number,
@@ -148,6 +161,8 @@ export function openSqlite(
     inTransaction: () => scope.current() !== undefined,
     afterCommit: (work) => scope.afterCommit(work),
     prepared: joiningTransaction(scope, preparedRunner(local)),
+    // Kept by name (one name, one statement), as drizzle's prepared statements are by prepared().
+    preparedValues: valuesRunner(local, scope, rawStatements(readerConn)),
     async rows<T>(query: SQL, tx?: Orm) {
       const inTransaction = tx ?? scope.current();
       if (inTransaction) return inTransaction.all(query) as T[];

@@ -3,7 +3,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signalementListSchema } from '#shared/schemas/signalements';
-import { openReadOnlyDatabase } from '#server/db/client';
+import { openReadOnlyDatabase, type Orm } from '#server/db/client';
 import { createTestApp, type TestApp } from '#tests/helpers/app';
 import { testEngines } from '#tests/helpers/db';
 import { createReport, mergePatch } from '#tests/helpers/signalements';
@@ -168,21 +168,21 @@ describe.each(await testEngines())('xlsx export rows on %s', (engine) => {
     try {
       const builds: string[] = [];
       let runs = 0;
+      // Both kinds of prepared read: the report rows as arrays (preparedValues), the lists beside them.
+      const counted = <B extends (orm: Orm) => unknown>(
+        run: (name: string, build: B, values: Record<string, unknown>) => unknown,
+      ) =>
+        ((name: string, build: B, values: Record<string, unknown>) => {
+          runs++;
+          return run(name, ((orm: Orm) => (builds.push(name), build(orm))) as B, values);
+        }) as typeof run;
       const db = new Proxy(readOnly, {
         get: (target, key) =>
           key === 'prepared'
-            ? (...[name, build, values]: Parameters<typeof target.prepared>) => {
-                runs++;
-                return target.prepared(
-                  name,
-                  (orm) => {
-                    builds.push(name);
-                    return build(orm);
-                  },
-                  values,
-                );
-              }
-            : Reflect.get(target, key),
+            ? counted(target.prepared)
+            : key === 'preparedValues'
+              ? counted(target.preparedValues)
+              : Reflect.get(target, key),
       });
       const all = await cells(xlsxBatches(db, viewer, ids, { batch: 1, calendar: t.ctx.calendar }), t);
       expect(all).toHaveLength(ids.length);
