@@ -11,6 +11,16 @@ export interface Preparable<R> {
   prepare(name?: string): { execute(values?: Record<string, unknown>): R };
 }
 
+/**
+ * The engine's name of the prepared statement `name`. One name, one statement: names are constants of the
+ * code, used as they are by PostgreSQL, which prepares the statement on each connection of the pool under
+ * that name (SQLite ignores it).
+ */
+function statementName(name: string): string {
+  if (!/^[a-z_]+$/.test(name)) throw new Error(`prepared statement name not allowed: ${name}`);
+  return `signalements_${name}`;
+}
+
 /** Database.prepared: the runner of one database's prepared reads, built on `orm` (client.ts). */
 export function preparedRunner(orm: Orm) {
   const cache = new Map<string, { execute(values?: Record<string, unknown>): unknown }>();
@@ -21,10 +31,7 @@ export function preparedRunner(orm: Orm) {
   ): Promise<Awaited<R>> {
     let statement = cache.get(name);
     if (!statement) {
-      // One name, one statement: names are constants of the code, used as they are by PostgreSQL, which
-      // prepares the statement on each connection of the pool under that name (SQLite ignores it).
-      if (!/^[a-z_]+$/.test(name)) throw new Error(`prepared statement name not allowed: ${name}`);
-      statement = build(orm).prepare(`signalements_${name}`);
+      statement = build(orm).prepare(statementName(name));
       cache.set(name, statement);
     }
     return (await statement.execute(values)) as Awaited<R>;
@@ -46,7 +53,7 @@ export type ValuesRun = (name: string, text: string, params: unknown[]) => Promi
  * through its own connection, which `run` does not hold.
  */
 export function valuesRunner(orm: Orm, scope: TransactionScope, run: ValuesRun) {
-  const cache = new Map<string, { sql: string; params: unknown[] }>();
+  const cache = new Map<string, { name: string; sql: string; params: unknown[] }>();
   return async function preparedValues(
     name: string,
     build: (orm: Orm) => ValuesPreparable,
@@ -55,11 +62,10 @@ export function valuesRunner(orm: Orm, scope: TransactionScope, run: ValuesRun) 
     if (scope.current()) throw new Error('preparedValues: outside a transaction only');
     let statement = cache.get(name);
     if (!statement) {
-      if (!/^[a-z_]+$/.test(name)) throw new Error(`prepared statement name not allowed: ${name}`);
-      statement = build(orm).toSQL();
+      statement = { name: statementName(name), ...build(orm).toSQL() };
       cache.set(name, statement);
     }
-    return run(`signalements_${name}`, statement.sql, fillPlaceholders(statement.params, values));
+    return run(statement.name, statement.sql, fillPlaceholders(statement.params, values));
   };
 }
 

@@ -71,129 +71,101 @@ export function peopleCountColumns(db: ReadOnlyDatabase) {
   };
 }
 
-/** How a value of the lean row is decoded from the driver's: as it comes, or by the dialect's decoder. */
-type Decoded = 'plain' | 'date' | 'flag' | 'json' | 'count';
-
 /**
- * The report columns and designations the sheet shows, each with how its value is decoded, in the order
- * of the statement's columns.
+ * The report columns and designations the sheet shows; the statement's columns come in the order of its
+ * keys (what leanDecoder reads).
  */
-function leanFields(db: ReadOnlyDatabase) {
+function leanSelection(db: ReadOnlyDatabase) {
   const t = db.t;
   const s = t.signalements;
-  const counts = peopleCountColumns(db);
-  const fields: Array<[keyof LeanRow, AnyColumn | SQL, Decoded]> = [
-    ['id', s.id, 'plain'],
-    ['code', s.code, 'plain'],
-    ['signalementAt', s.signalementAt, 'date'],
-    ['createdAt', s.createdAt, 'date'],
-    ['closeAt', s.closeAt, 'date'],
-    ['lastActionAt', s.lastActionAt, 'date'],
-    ['dueDay', s.dueDay, 'plain'],
-    ['partenaire', t.partenaires.designation, 'plain'],
-    ['canal', t.canals.designation, 'plain'],
-    ['autreCanalPrincipal', s.autreCanalPrincipal, 'plain'],
-    ['autreObject', s.autreObject, 'plain'],
-    ['region', t.regions.designation, 'plain'],
-    ['district', t.districts.designation, 'plain'],
-    ['commune', t.communes.designation, 'plain'],
-    ['fokontany', s.fokontany, 'plain'],
-    ['niveau', t.niveaux.designation, 'plain'],
-    ['statut', t.statuts.designation, 'plain'],
-    ['resultat', t.resultats.designation, 'plain'],
-    ['isTreated', s.isTreated, 'flag'],
-    ['isInternalResponsability', s.isInternalResponsability, 'flag'],
-    ['isConfict', s.isConfict, 'flag'],
-    ['isRecurrent', s.isRecurrent, 'flag'],
-    ['isAnonyme', s.isAnonyme, 'flag'],
-    ['description', s.description, 'plain'],
-    ['actionProvisoires', s.actionProvisoires, 'json'],
-    ['preuves', s.preuves, 'json'],
-    ['createdByName', t.utilisateurs.nomPrenom, 'plain'],
-    ['createdByEmail', t.utilisateurs.email, 'plain'],
-    ['auteurs', counts.auteurs, 'count'],
-    ['sources', counts.sources, 'count'],
-    ['victimes', counts.victimes, 'count'],
-  ];
-  return fields;
-}
-
-/** A report as the sheet reads it (leanFields), decoded from the driver's values. */
-interface LeanRow {
-  id: number;
-  code: string;
-  signalementAt: Date;
-  createdAt: Date;
-  closeAt: Date | null;
-  lastActionAt: Date | null;
-  /** The due day's epoch-day number (NO_DUE_DAY without a deadline, decision 0032). */
-  dueDay: number;
-  partenaire: string;
-  canal: string | null;
-  autreCanalPrincipal: string | null;
-  autreObject: string | null;
-  region: string | null;
-  district: string | null;
-  commune: string | null;
-  fokontany: string | null;
-  niveau: string | null;
-  statut: string | null;
-  resultat: string | null;
-  isTreated: boolean;
-  isInternalResponsability: boolean;
-  isConfict: boolean;
-  isRecurrent: boolean;
-  isAnonyme: boolean;
-  description: string | null;
-  actionProvisoires: string[];
-  preuves: string[];
-  createdByName: string;
-  createdByEmail: string;
-  auteurs: number;
-  sources: number;
-  victimes: number;
+  return {
+    id: s.id,
+    code: s.code,
+    signalementAt: s.signalementAt,
+    createdAt: s.createdAt,
+    closeAt: s.closeAt,
+    lastActionAt: s.lastActionAt,
+    dueDay: s.dueDay,
+    partenaire: t.partenaires.designation,
+    canal: t.canals.designation,
+    autreCanalPrincipal: s.autreCanalPrincipal,
+    autreObject: s.autreObject,
+    region: t.regions.designation,
+    district: t.districts.designation,
+    commune: t.communes.designation,
+    fokontany: s.fokontany,
+    niveau: t.niveaux.designation,
+    statut: t.statuts.designation,
+    resultat: t.resultats.designation,
+    isTreated: s.isTreated,
+    isInternalResponsability: s.isInternalResponsability,
+    isConfict: s.isConfict,
+    isRecurrent: s.isRecurrent,
+    isAnonyme: s.isAnonyme,
+    description: s.description,
+    actionProvisoires: s.actionProvisoires,
+    preuves: s.preuves,
+    createdByName: t.utilisateurs.nomPrenom,
+    createdByEmail: t.utilisateurs.email,
+    ...peopleCountColumns(db),
+  };
 }
 
 /**
- * The statement of leanFields, with the report row's joins (report-row.ts: the same nine references, the
- * same inner and left joins; written out here because its selection is fixed).
+ * leanSelection with the report row's joins (report-row.ts: the same nine references, the same inner and
+ * left joins; written out here because its selection is fixed).
  */
 function leanRows(db: ReadOnlyDatabase, orm: Orm, ids: (column: AnyColumn) => SQL) {
   const t = db.t;
   const s = t.signalements;
-  return (
-    orm
-      // Columns and SQL alike are fields of a select; drizzle's type of a record of them is per engine.
-      .select(Object.fromEntries(leanFields(db).map(([key, column]) => [key, column])) as Record<string, SQL>)
-      .from(s)
-      .innerJoin(t.utilisateurs, eq(t.utilisateurs.id, s.createdById))
-      .innerJoin(t.partenaires, eq(t.partenaires.id, s.partenaireId))
-      .leftJoin(t.canals, eq(t.canals.id, s.canalPrincipalId))
-      .leftJoin(t.regions, eq(t.regions.id, s.regionId))
-      .leftJoin(t.districts, eq(t.districts.id, s.districtId))
-      .leftJoin(t.communes, eq(t.communes.id, s.communeId))
-      .leftJoin(t.niveaux, eq(t.niveaux.id, s.niveauId))
-      .leftJoin(t.statuts, eq(t.statuts.id, s.statutId))
-      .leftJoin(t.resultats, eq(t.resultats.id, s.resultatId))
-      .where(ids(s.id))
-  );
+  return orm
+    .select(leanSelection(db))
+    .from(s)
+    .innerJoin(t.utilisateurs, eq(t.utilisateurs.id, s.createdById))
+    .innerJoin(t.partenaires, eq(t.partenaires.id, s.partenaireId))
+    .leftJoin(t.canals, eq(t.canals.id, s.canalPrincipalId))
+    .leftJoin(t.regions, eq(t.regions.id, s.regionId))
+    .leftJoin(t.districts, eq(t.districts.id, s.districtId))
+    .leftJoin(t.communes, eq(t.communes.id, s.communeId))
+    .leftJoin(t.niveaux, eq(t.niveaux.id, s.niveauId))
+    .leftJoin(t.statuts, eq(t.statuts.id, s.statutId))
+    .leftJoin(t.resultats, eq(t.resultats.id, s.resultatId))
+    .where(ids(s.id));
 }
 
+/** A report as the sheet reads it: the row drizzle would map leanRows' statement to. */
+type LeanRow = Awaited<ReturnType<typeof leanRows>>[number];
+
+/** The lean row's values that the dialect decodes (the others are used as the driver gives them). */
+const DECODED: Partial<Record<keyof LeanRow, 'date' | 'flag' | 'json' | 'count'>> = {
+  signalementAt: 'date',
+  createdAt: 'date',
+  closeAt: 'date',
+  lastActionAt: 'date',
+  isTreated: 'flag',
+  isInternalResponsability: 'flag',
+  isConfict: 'flag',
+  isRecurrent: 'flag',
+  isAnonyme: 'flag',
+  actionProvisoires: 'json',
+  preuves: 'json',
+  auteurs: 'count',
+  sources: 'count',
+  victimes: 'count',
+};
+
 /**
- * Decodes the lean rows read as arrays (db.preparedValues): drizzle's mapping of each row to an object,
- * field by field, cost the export's thread as much as SQLite's reads of them and a share of its garbage
- * (docs/decisions/0050).
+ * Decodes the lean rows read as arrays (db.preparedValues), whose values come in the order of the select's
+ * fields: drizzle's mapping of each row to an object, field by field, cost the export's thread as much as
+ * SQLite's reads of them and a share of its garbage (docs/decisions/0050). Built once per export.
  */
 function leanDecoder(db: ReadOnlyDatabase): (values: unknown[]) => LeanRow {
   const { dialect } = db;
-  const decoders: Record<Decoded, (value: unknown) => unknown> = {
-    plain: (value) => value,
-    date: (value) => dialect.date(value),
-    flag: (value) => dialect.flag(value),
-    json: (value) => dialect.json(value),
-    count: (value) => dialect.count(value),
-  };
-  const fields = leanFields(db).map(([key, , decoded]) => [key, decoders[decoded]] as const);
+  const plain = (value: unknown) => value;
+  const fields = Object.keys(leanSelection(db)).map((key) => {
+    const decoded = DECODED[key as keyof LeanRow];
+    return [key, decoded ? (value: unknown) => dialect[decoded](value) : plain] as const;
+  });
   return (values) => {
     const row: Record<string, unknown> = {};
     for (let i = 0; i < fields.length; i++) row[fields[i]![0]] = fields[i]![1](values[i]);
@@ -231,7 +203,8 @@ export async function* xlsxBatches(
   if (options.notesInternes && !options.cipher) throw new Error('the notes of an export need the data key');
   const canEdit = canEditAs(actor);
   const size = options.batch ?? BATCH;
-  const read = (from: number) => leanBatch(db, canEdit, ids.slice(from, from + size), options);
+  const decode = leanDecoder(db);
+  const read = (from: number) => leanBatch(db, canEdit, decode, ids.slice(from, from + size), options);
   // Where a read would run on this thread at once (SQLite without reader threads: the export's thread),
   // one batch at a time: reading ahead would overlap nothing and hold two batches in the capped heap.
   if (!db.readsAside) {
@@ -256,6 +229,7 @@ export async function* xlsxBatches(
 async function leanBatch(
   db: ReadOnlyDatabase,
   canEdit: ReturnType<typeof canEditAs>,
+  decode: ReturnType<typeof leanDecoder>,
   slice: number[],
   options: BatchOptions,
 ): Promise<ExportRow[]> {
@@ -275,7 +249,6 @@ async function leanBatch(
   const subjects = byReport(subjectList, (r) => ({ designation: r.designation }));
   const projects = byReport(projectList, (r) => r.project);
   const assignees = byReport(assigneeList, (r) => Number(r.userId));
-  const decode = leanDecoder(db);
   const byId = new Map(rows.map((values) => decode(values)).map((r) => [r.id, r]));
   const loaded: Array<{ id: number; item: ExportItem; counts: ExportRow['counts'] }> = [];
   for (const id of slice) {
