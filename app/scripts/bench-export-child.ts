@@ -1,9 +1,8 @@
 // Run by bench-reports.ts as its own process: the server alone. It listens on a free port, prints
-// `port=<n> after=<yyyy-MM-dd> count=<n>` (the date from which the most recent ~100,000 reports
-// start), serves until its standard input closes, then prints its own peak memory and CPU time and exits. The
-// download runs in the parent, so the figure is the serving process's memory only.
+// `port=<n> baseline=<MB>`, serves until its standard input closes, then prints its own peak memory and CPU
+// time and exits. The download runs in the parent, and so does the choice of the reports exported
+// (bench-export.ts, exportSelection): the figure is the serving process's memory for the export only.
 import { readFileSync } from 'node:fs';
-import { count, desc, gte } from 'drizzle-orm';
 import { buildApp } from '#server/app';
 import { loadConfig } from '#server/config';
 import { createAppContext } from '#server/context';
@@ -23,31 +22,21 @@ if (!positionals[0]) {
 const url = positionals[0];
 // Reads on this thread: the bundle built for this measurement has no reader-thread file beside it.
 const db = openDatabase(url, { readWorkers: 0 });
-const t = db.t;
-const [total] = await db.read.select({ n: count() }).from(t.signalements);
-const [boundary] = await db.read
-  .select({ at: t.signalements.signalementAt })
-  .from(t.signalements)
-  .orderBy(desc(t.signalements.signalementAt))
-  .limit(1)
-  .offset(Math.min(99_999, total!.n - 1));
-const after = boundary!.at.toISOString().slice(0, 10);
-const [{ n } = { n: 0 }] = await db.read
-  .select({ n: count() })
-  .from(t.signalements)
-  .where(gte(t.signalements.signalementAt, new Date(`${after}T00:00:00Z`)));
 const app = await buildApp({
   ctx: createAppContext(loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent' }), { db }),
 });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const { port } = app.server.address() as { port: number };
 const baselineMb = process.memoryUsage().rss / 1024 / 1024;
-process.stdout.write(`port=${port} after=${after} count=${n} baseline=${baselineMb.toFixed(0)}\n`);
+process.stdout.write(`port=${port} baseline=${baselineMb.toFixed(0)}\n`);
 
 // The resident memory's two parts, sampled (Linux): anonymous (heaps, buffers) and file-backed (the code,
-// memory-mapped database pages), to tell which one a peak comes from.
-const peaks = { anonKb: 0, fileKb: 0 };
+// memory-mapped database pages), to tell which one a peak comes from; and of the anonymous part, what
+// the serving thread's JavaScript holds (its heap and the buffers outside it: an export's chunks).
+const peaks = { anonKb: 0, fileKb: 0, mainKb: 0 };
 const sampler = setInterval(() => {
+  const { heapTotal, external } = process.memoryUsage();
+  peaks.mainKb = Math.max(peaks.mainKb, (heapTotal + external) / 1024);
   try {
     const status = readFileSync('/proc/self/status', 'utf8');
     const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
@@ -79,7 +68,8 @@ process.stdin.on('end', async () => {
   clearInterval(sampler);
   process.stdout.write(
     `peak=${(peakKb() / 1024).toFixed(0)} cpu=${cpuSeconds.toFixed(2)} ` +
-      `anon=${(peaks.anonKb / 1024).toFixed(0)} file=${(peaks.fileKb / 1024).toFixed(0)}\n`,
+      `anon=${(peaks.anonKb / 1024).toFixed(0)} file=${(peaks.fileKb / 1024).toFixed(0)} ` +
+      `main=${(peaks.mainKb / 1024).toFixed(0)}\n`,
   );
   await app.close();
   await db.close();

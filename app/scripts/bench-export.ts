@@ -5,7 +5,9 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { count, desc, gte } from 'drizzle-orm';
 import { build } from 'esbuild';
+import { openDatabase } from '#server/db/client';
 import { writerCeiling } from './bench-export-ceiling';
 import { measured, writeFigures, type Cell } from './figures';
 import { serverBundleOptions } from './server-entries';
@@ -25,6 +27,8 @@ interface ExportRun {
   cpuSeconds: number;
   /** Peaks of the resident memory's anonymous and file-backed parts (sampled every 50 ms, Linux). */
   anonMb: number;
+  /** Peak of what the serving thread's JavaScript holds (its V8 heap and external memory), in the anonymous part. */
+  mainMb: number;
   fileMb: number;
   baselineMb: number;
 }
@@ -48,9 +52,38 @@ async function buildChild(): Promise<string> {
   return resolve(outdir, 'bench-export-child.mjs');
 }
 
+/**
+ * The first day of the most recent ~100,000 reports (the export's filter) and how many reports it selects,
+ * read here and not in the server's process: on SQLite these reads map some 30 MB of the database file
+ * (a count of every report, an offset of 99,999), pages that the export never reads and that counted in
+ * the server's peak when its process read them.
+ */
+async function exportSelection(url: string): Promise<{ after: string; count: number }> {
+  const db = openDatabase(url, { readWorkers: 0 });
+  try {
+    const s = db.t.signalements;
+    const [total] = await db.read.select({ n: count() }).from(s);
+    const [boundary] = await db.read
+      .select({ at: s.signalementAt })
+      .from(s)
+      .orderBy(desc(s.signalementAt))
+      .limit(1)
+      .offset(Math.min(99_999, total!.n - 1));
+    const after = boundary!.at.toISOString().slice(0, 10);
+    const [selected] = await db.read
+      .select({ n: count() })
+      .from(s)
+      .where(gte(s.signalementAt, new Date(`${after}T00:00:00Z`)));
+    return { after, count: selected!.n };
+  } finally {
+    await db.close();
+  }
+}
+
 async function exportOnce(
   childBundle: string,
   url: string,
+  chosen: { after: string; count: number },
   user: { email: string; password: string },
   nodeArgs: string[],
 ): Promise<ExportRun> {
@@ -68,10 +101,12 @@ async function exportOnce(
   });
   const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
   const started = performance.now();
-  const res = await fetch(`${base}/api/signalements/export/xlsx?signalementAt[after]=${ready.after}`, {
+  const res = await fetch(`${base}/api/signalements/export/xlsx?signalementAt[after]=${chosen.after}`, {
     headers: { cookie },
   });
   if (res.status !== 200) throw new Error(`export: ${res.status} ${await res.text()}`);
+  if (Number(res.headers.get('x-total-count')) !== chosen.count)
+    throw new Error(`export: ${res.headers.get('x-total-count')} reports, ${chosen.count} expected`);
   let bytes = 0;
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
   const seconds = (performance.now() - started) / 1000;
@@ -84,6 +119,7 @@ async function exportOnce(
     peakMb: Number(end.peak),
     cpuSeconds: Number(end.cpu),
     anonMb: Number(end.anon),
+    mainMb: Number(end.main),
     fileMb: Number(end.file),
     baselineMb: Number(ready.baseline),
   };
@@ -100,15 +136,17 @@ export async function benchExport(
   { runs = 3, nodeArgs = [] as string[] } = {},
 ): Promise<ExportMedians> {
   const childBundle = await buildChild();
+  const chosen = await exportSelection(url);
   console.info(`\nExport xlsx — ${label}, ${runs} mesures (un serveur neuf pour chacune)`);
   const all: ExportRun[] = [];
   for (let i = 0; i < runs; i++) {
-    const run = await exportOnce(childBundle, url, user, nodeArgs);
+    const run = await exportOnce(childBundle, url, chosen, user, nodeArgs);
     all.push(run);
     console.info(
       `  ${fr(run.rows, 0)} signalements : ${fr(run.megabytes)} Mo en ${fr(run.seconds, 2)} s, ` +
         `${fr(run.rows / run.seconds, 0)} lignes/s ; mémoire maximale du serveur ${fr(run.peakMb, 0)} Mo ` +
         `(${fr(run.baselineMb, 0)} Mo avant l'export ; au plus ${fr(run.anonMb, 0)} Mo anonymes, ` +
+        `dont ${fr(run.mainMb, 0)} Mo du fil principal, ` +
         `${fr(run.fileMb, 0)} Mo de fichiers), ${fr(run.cpuSeconds)} s de processeur`,
     );
   }
