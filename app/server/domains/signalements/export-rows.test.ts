@@ -9,7 +9,7 @@ import { testEngines } from '#tests/helpers/db';
 import { createReport, mergePatch } from '#tests/helpers/signalements';
 import type { SessionUser } from '../auth/session';
 import { COLUMNS, exportBatches, exportIds, NOTES_COLUMN, type ExportRow } from './export';
-import { xlsxBatches } from './export-rows';
+import { batchAfter, xlsxBatches } from './export-rows';
 import type { ListFilters } from './list-filters';
 import { filterConditions, orderBy } from './queries';
 
@@ -19,6 +19,31 @@ async function cells(batches: AsyncIterable<ExportRow[]>, t: TestApp) {
     for (const r of rows) out.push([...COLUMNS, NOTES_COLUMN].map((c) => c.value(r, t.ctx.calendar)));
   return out;
 }
+
+describe('the size of the export’s batches', () => {
+  const row = (description: string, notes?: string): ExportRow =>
+    ({
+      item: {
+        description,
+        autreObject: null,
+        autreCanalPrincipal: null,
+        fokontany: null,
+        actionProvisoires: [],
+        preuves: [],
+      },
+      counts: { auteurs: 0, sources: 0, victimes: 0 },
+      ...(notes === undefined ? {} : { notes }),
+    }) as unknown as ExportRow;
+  it('holds as many reports as its texts allow at the last batch’s mean, at most the maximum', () => {
+    expect(batchAfter([row('court')], 1000)).toBe(1000);
+    expect(batchAfter([], 1000)).toBe(1000);
+    // The longest description allowed: 200 reports (4,000,000 characters).
+    expect(batchAfter([row('x'.repeat(20_000)), row('x'.repeat(20_000))], 1000)).toBe(200);
+    expect(batchAfter([row('x'.repeat(20_000)), row('')], 1000)).toBe(400);
+    // Notes count, and a batch holds at least one report however long.
+    expect(batchAfter([row('', 'n'.repeat(8_000_000))], 1000)).toBe(1);
+  });
+});
 
 describe.each(await testEngines())('xlsx export rows on %s', (engine) => {
   let t: TestApp;

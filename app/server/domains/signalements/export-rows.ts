@@ -49,8 +49,33 @@ export interface ExportItem {
   canEdit: boolean;
 }
 
-/** Reports read per batch, as the DTO batches (export.ts). */
+/** Reports read per batch at the most, as the DTO batches (export.ts). */
 const BATCH = 1000;
+/** Reports of the first batch: a batch's size is then what the texts of the one before allow (batchAfter). */
+const FIRST_BATCH = 100;
+/**
+ * Characters of text (descriptions, actions, evidence, notes…) a batch holds at the most, about: some 8 MB
+ * of the thread's capped heap at two bytes a character. A thousand reports each with the longest description
+ * allowed (20,000 characters) stopped the thread on its heap limit.
+ */
+const BATCH_TEXT = 4_000_000;
+
+/** The characters of a row's texts: what makes one report heavier than another in the thread's heap. */
+function textLength(row: ExportRow): number {
+  const { item } = row;
+  let n = (item.description?.length ?? 0) + (item.autreObject?.length ?? 0);
+  n += (item.autreCanalPrincipal?.length ?? 0) + (item.fokontany?.length ?? 0) + (row.notes?.length ?? 0);
+  for (const text of item.actionProvisoires) n += text.length;
+  for (const text of item.preuves) n += text.length;
+  return n;
+}
+
+/** The size of the next batch: as many reports as BATCH_TEXT holds at the last batch's mean, 1 to `most`. */
+export function batchAfter(rows: ExportRow[], most: number): number {
+  if (rows.length === 0) return most;
+  const perRow = Math.max(1, rows.reduce((n, row) => n + textLength(row), 0) / rows.length);
+  return Math.max(1, Math.min(most, Math.floor(BATCH_TEXT / perRow)));
+}
 
 /** The count of each kind of person of the report `s` reads, as subqueries of its statement. */
 export function peopleCountColumns(db: ReadOnlyDatabase) {
@@ -187,10 +212,11 @@ function byReport<R extends { id: number }, V>(list: R[], map: (r: R) => V): Map
 const designation = (value: string | null) => (value === null ? null : { designation: value });
 
 /**
- * Yields the rows of the xlsx export in the order of `ids`, BATCH at a time, with the same values the DTO
- * batches give its cells (exportBatches in export.ts; export-rows.test.ts compares the two). Where a read
- * leaves the thread free (`db.readsAside`: PostgreSQL, whose statements run in the database's process),
- * the next batch is read while the sheet is written from this one.
+ * Yields the rows of the xlsx export in the order of `ids`, in batches of at most BATCH reports (FIRST_BATCH
+ * first, then as many as BATCH_TEXT allows at the texts of the batch before: batchAfter), with the same
+ * values the DTO batches give its cells (exportBatches in export.ts; export-rows.test.ts compares the two).
+ * Where a read leaves the thread free (`db.readsAside`: PostgreSQL, whose statements run in the database's
+ * process), the next batch is read while the sheet is written from this one.
  */
 export async function* xlsxBatches(
   db: ReadOnlyDatabase,
@@ -202,25 +228,34 @@ export async function* xlsxBatches(
   if (options.notesInternes && !options.calendar) throw new Error('the notes of an export need its calendar');
   if (options.notesInternes && !options.cipher) throw new Error('the notes of an export need the data key');
   const canEdit = canEditAs(actor);
-  const size = options.batch ?? BATCH;
+  const most = options.batch ?? BATCH;
   const decode = leanDecoder(db);
-  const read = (from: number) => leanBatch(db, canEdit, decode, ids.slice(from, from + size), options);
+  const read = (from: number, size: number) =>
+    leanBatch(db, canEdit, decode, ids.slice(from, from + size), options);
   // Where a read would run on this thread at once (SQLite without reader threads: the export's thread),
   // one batch at a time: reading ahead would overlap nothing and hold two batches in the capped heap.
+  let size = Math.min(FIRST_BATCH, most);
   if (!db.readsAside) {
-    for (let i = 0; i < ids.length; i += size) yield await read(i);
+    for (let from = 0; from < ids.length;) {
+      const rows = await read(from, size);
+      from += size;
+      size = batchAfter(rows, most);
+      yield rows;
+    }
     return;
   }
-  const ahead = (from: number) => {
-    const batch = read(from);
+  const ahead = (from: number, size: number) => {
+    const batch = read(from, size);
     // If the export stops before it is awaited, its failure is nobody's to report.
     batch.catch(() => {});
     return batch;
   };
-  let next = ids.length > 0 ? ahead(0) : null;
-  for (let i = 0; next; i += size) {
+  let next = ids.length > 0 ? ahead(0, size) : null;
+  for (let from = size; next;) {
     const rows = await next;
-    next = i + size < ids.length ? ahead(i + size) : null;
+    size = batchAfter(rows, most);
+    next = from < ids.length ? ahead(from, size) : null;
+    from += size;
     yield rows;
   }
 }

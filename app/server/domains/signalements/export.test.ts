@@ -1,10 +1,12 @@
 import { addBusinessDays, businessDay, DEFAULT_BUSINESS_TIME_ZONE } from '#shared/calendar';
+import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '#tests/helpers/app';
 import { testEngines } from '#tests/helpers/db';
 import { createReport, mergePatch } from '#tests/helpers/signalements';
 import { safeCell } from './export';
+import { exportThreads } from './export-runner';
 
 describe('formula-injection guard', () => {
   it.each(['=HYPERLINK("http://x")', '+33', '-2+3', '@SUM(A1)', '\tcmd', '\rcmd'])(
@@ -124,6 +126,10 @@ describe.each(await testEngines())('report export on %s', (engine) => {
     const { res, sheet } = await download('?signalementAt[after]=2025-02-01');
     expect(res.headers['x-total-count']).toBe('1');
     expect(sheet.actualRowCount).toBe(2);
+    // A search: the thread finds the report by its code, the sources' names by the key's blind index.
+    const found = await download(`?search=${second}`);
+    expect(found.res.headers['x-total-count']).toBe('1');
+    expect(found.sheet.getRow(2).getCell(1).value).toBe(second);
   });
 
   it('exports the JSON list without pagination', async () => {
@@ -136,6 +142,33 @@ describe.each(await testEngines())('report export on %s', (engine) => {
     expect(body.totalItems).toBe(2);
     expect(body.member.map((m: { code: string }) => m.code)).toEqual([second, first]);
     expect(body.member.map((m: { echeance: string | null }) => m.echeance)).toEqual(['2025-03-03', null]);
+  });
+
+  it('sends nothing of an export the access log cannot hold, and stops its thread', async () => {
+    const failing =
+      engine === 'sqlite'
+        ? [
+            "create trigger log_failure before insert on access_log when new.kind = 'export' begin select raise(abort, 'panne injectée'); end",
+          ]
+        : [
+            "create function log_failure() returns trigger language plpgsql as $$ begin if new.kind = 'export' then raise exception 'panne injectée'; end if; return new; end $$",
+            'create trigger log_failure before insert on access_log for each row execute function log_failure()',
+          ];
+    for (const statement of failing) await t.db.execute(sql.raw(statement));
+    try {
+      const res = await t.app.inject({ url: '/api/signalements/export/xlsx', headers: { cookie } });
+      expect(res.statusCode).toBe(500);
+      expect(res.headers['content-type']).toMatch(/json/);
+      expect(res.headers['x-total-count']).toBeUndefined();
+      expect(res.body).not.toContain('PK');
+    } finally {
+      await t.db.execute(sql.raw('drop trigger log_failure' + (engine === 'sqlite' ? '' : ' on access_log')));
+      if (engine !== 'sqlite') await t.db.execute(sql.raw('drop function log_failure()'));
+    }
+    // Its thread was stopped: its slot is free, and the next export is written whole.
+    await expect.poll(exportThreads).toBe(0);
+    const { res } = await download();
+    expect(res.headers['x-total-count']).toBe('2');
   });
 
   it('requires a session', async () => {

@@ -40,9 +40,8 @@ export async function exportIds(
 }
 
 /**
- * Starts an export of the list (both formats, every door): the matching ids, after the export is
- * written in the access log with its filters and row count (docs/decisions/0015). Nothing is sent
- * when the log cannot be written.
+ * Starts an export of the list (the JSON door): the matching ids, after the export is written in the access
+ * log with its filters and row count (logExport). Nothing is sent when the log cannot be written.
  */
 export async function startExport(
   ctx: Services,
@@ -52,6 +51,22 @@ export async function startExport(
   options: ExportOptions = {},
 ): Promise<number[]> {
   const ids = await exportIds(ctx, filters, actor);
+  await logExport(ctx, actor, filters, format, ids.length, options);
+  return ids;
+}
+
+/**
+ * Writes an export in the access log with its filters and row count (docs/decisions/0015), before any of it
+ * is sent: both doors, both formats (the xlsx's rows counted by its thread, export-runner.ts).
+ */
+export async function logExport(
+  ctx: Services,
+  actor: SessionUser,
+  filters: ListFilters,
+  format: 'xlsx' | 'json',
+  lignes: number,
+  options: ExportOptions = {},
+): Promise<void> {
   // Logged with its dates as instants: a bare day is its first instant in the business calendar.
   const { signalementAt: at } = filters;
   const dates = at && {
@@ -63,10 +78,9 @@ export async function startExport(
   await recordExport(ctx, actor, {
     format,
     filtres: { ...filters, ...dates },
-    lignes: ids.length,
+    lignes,
     ...(options.notesInternes ? { notesInternes: true as const } : {}),
   });
-  return ids;
 }
 
 export interface ExportOptions {

@@ -8,8 +8,8 @@ import { signalementDtoSchema } from '#shared/dto/schemas';
 import { operation } from '#server/http/api-doc/operation';
 import { collectionSchema } from '#server/http/api-doc/schemas';
 import { parseQuery } from '#server/http/jsonld';
-import { exportBatches, exportFileName, startExport } from './export';
-import { xlsxInThread } from './export-runner';
+import { exportBatches, exportFileName, logExport, startExport } from './export';
+import { openXlsxExport } from './export-runner';
 
 const query = (request: FastifyRequest) => parseQuery(request.query as Record<string, unknown>);
 
@@ -74,24 +74,34 @@ export function signalementExportRoutes(app: FastifyInstance, db: Database, conf
     }),
     async (request, reply) => {
       const { notesInternes, ...filters } = signalementXlsxExportSchema.parse(query(request));
-      const ids = await startExport(ctx, user(request), filters, 'xlsx', { notesInternes });
+      const actor = user(request);
+      // Counted, then written, on a thread of its own with a capped heap (export-runner.ts); its key only
+      // where it opens the notes or searches the sources' names.
+      const xlsx = await openXlsxExport({
+        config,
+        databaseUrl: db.url,
+        actor,
+        filters,
+        now: ctx.clock.now().getTime(),
+        notesInternes,
+        ...(notesInternes || filters.search ? { key: ctx.keySettings } : {}),
+      });
+      try {
+        await logExport(ctx, actor, filters, 'xlsx', xlsx.rows, { notesInternes });
+      } catch (error) {
+        // Nothing is sent of an export the access log does not hold.
+        xlsx.cancel();
+        throw error;
+      }
       reply
         .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
         .header(
           'content-disposition',
           `attachment; filename="${exportFileName(ctx.calendar, ctx.clock.now())}"`,
         )
-        .header('x-total-count', String(ids.length))
+        .header('x-total-count', String(xlsx.rows))
         .header('access-control-expose-headers', 'x-total-count, content-disposition');
-      // Written on a thread of its own with a capped heap (export-runner.ts).
-      const workbook = xlsxInThread({
-        config,
-        databaseUrl: db.url,
-        actor: user(request),
-        ids,
-        notesInternes,
-        ...(notesInternes ? { key: ctx.keySettings } : {}),
-      });
+      const workbook = xlsx.start();
       workbook.once('error', (error) => request.log.error({ err: error }, 'xlsx export failed'));
       return reply.send(workbook);
     },
