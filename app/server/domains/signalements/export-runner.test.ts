@@ -60,6 +60,12 @@ describe.each(await testEngines())('xlsx export threads on %s', (engine) => {
     await workbook.xlsx.load(file as never);
     const sheet = workbook.getWorksheet('Signalements')!;
     expect([2, 3].map((r) => sheet.getRow(r).getCell(1).value)).toEqual([codes[2], codes[1]]);
+    // None kept: a workbook of its header row alone.
+    const none = await openXlsxExport(job({ filters: { signalementAt: { after: { day: '2031-01-01' } } } }));
+    expect(none.rows).toBe(0);
+    const empty = new ExcelJS.Workbook();
+    await empty.xlsx.load((await collect(none.start())) as never);
+    expect(empty.getWorksheet('Signalements')!.rowCount).toBe(1);
     await expect.poll(exportThreads).toBe(0);
   });
 
