@@ -135,10 +135,15 @@ describe('leaving a report with unsaved changes, and dialogs with dropdowns', ()
 
   it('closes only the dropdown on Escape in the creation dialog, and keeps what was chosen', async () => {
     // The previous test's last save may still be in flight, its page then asks before unloading; a dialog
-    // left unanswered is dismissed by Playwright, which aborts the navigation (net::ERR_ABORTED).
+    // left unanswered is dismissed by Playwright, which aborts the navigation (net::ERR_ABORTED). Even
+    // accepted, the page's own work on that save's answer aborted it once in a CI run: one more try then.
     const leaveAnyway = (d: Dialog) => void (d.type() === 'beforeunload' ? d.accept() : d.dismiss());
     page.on('dialog', leaveAnyway);
-    await page.goto('/admin/signalement/list');
+    await page
+      .goto('/admin/signalement/list')
+      .catch((error: unknown) =>
+        /ERR_ABORTED/.test(String(error)) ? page.goto('/admin/signalement/list') : Promise.reject(error),
+      );
     page.off('dialog', leaveAnyway);
     await page.getByTestId('create-button').click();
     const dialog = page.getByTestId('create-dialog');
