@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import type { Worker } from 'node:worker_threads';
 import { threadEntry, startThread } from '#server/db/threads/entry';
 import { decodeError } from '#server/db/threads/errors';
+import { Transferred } from '#server/db/threads/transferred';
 import type { ExportControl, ExportJob, ExportMessage } from './export-thread';
 
 /**
@@ -53,6 +54,8 @@ export function openXlsxExport(job: ExportJob): Promise<XlsxExport> {
     let finished = false;
     let cancelled = false;
     const control = (message: ExportControl) => thread?.postMessage(message);
+    // The chunks' memory, returned now and then once sent (transferred.ts).
+    const transferred = new Transferred();
     const stream = new Readable({
       read() {
         if (paused) {
@@ -85,6 +88,7 @@ export function openXlsxExport(job: ExportJob): Promise<XlsxExport> {
         });
       } else if (message.type === 'data') {
         const chunk = Buffer.from(message.chunk.buffer, message.chunk.byteOffset, message.chunk.byteLength);
+        transferred.received(chunk.byteLength);
         if (!stream.push(chunk) && !paused) {
           paused = true;
           control('pause');
