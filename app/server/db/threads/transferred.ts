@@ -12,11 +12,20 @@ import { runInNewContext } from 'node:vm';
 
 type Collect = (options: { type: 'minor' | 'major'; execution?: 'sync' | 'async' }) => void;
 
-let collect: Collect | undefined;
-function collector(): Collect {
-  if (!collect) {
-    setFlagsFromString('--expose-gc');
-    collect = runInNewContext('gc') as Collect;
+let collect: Collect | null | undefined;
+/**
+ * V8's collector, or null where it cannot be had (a runtime that refuses the flag): the chunks are then
+ * returned by the collections V8 makes by itself, later, and the export goes on.
+ */
+function collector(): Collect | null {
+  if (collect === undefined) {
+    try {
+      setFlagsFromString('--expose-gc');
+      const gc: unknown = runInNewContext('gc');
+      collect = typeof gc === 'function' ? (gc as Collect) : null;
+    } catch {
+      collect = null;
+    }
   }
   return collect;
 }
@@ -32,6 +41,6 @@ export class Transferred {
     this.since += bytes;
     if (this.since < RELEASE_BYTES) return;
     this.since = 0;
-    collector()({ type: 'minor' });
+    collector()?.({ type: 'minor' });
   }
 }

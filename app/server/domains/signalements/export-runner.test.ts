@@ -4,7 +4,8 @@
 import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { Readable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Transferred } from '#server/db/threads/transferred';
 import { createTestApp, type TestApp } from '#tests/helpers/app';
 import { testEngines } from '#tests/helpers/db';
 import { createReport } from '#tests/helpers/signalements';
@@ -67,6 +68,19 @@ describe.each(await testEngines())('xlsx export threads on %s', (engine) => {
     await empty.xlsx.load((await collect(none.start())) as never);
     expect(empty.getWorksheet('Signalements')!.rowCount).toBe(1);
     await expect.poll(exportThreads).toBe(0);
+  });
+
+  it('counts every byte its thread hands over, so their memory is returned as they are sent', async () => {
+    // transferred.ts returns the chunks' memory every RELEASE_BYTES received: the runner must count them all.
+    const received = vi.spyOn(Transferred.prototype, 'received');
+    try {
+      const file = await written(job());
+      const counted = received.mock.calls.reduce((n, [bytes]) => n + bytes, 0);
+      expect(file.length).toBeGreaterThan(0);
+      expect(counted).toBe(file.length);
+    } finally {
+      received.mockRestore();
+    }
   });
 
   it('rejects an export whose thread fails before its count, and frees its slot', async () => {
