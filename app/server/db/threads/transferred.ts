@@ -1,16 +1,17 @@
-// The memory of buffers a thread hands over (transferred, not copied) to the serving thread: the xlsx export's
-// chunks (export-runner.ts). Once the response has sent them they are garbage, but their memory is outside
-// V8's heap and is only returned when a collection finds them dead; the serving thread allocates little while
-// it streams a file, so it rarely collects, and without help it held every chunk of an export until its end
-// (about 26 MB for 100,000 reports: docs/decisions/0059-transferred-chunks-released.md). A young-generation collection (a scavenge, about a
-// millisecond on the serving thread) returns them: `Transferred.received` asks for one each time
-// RELEASE_BYTES more have been received. The collector is reached through V8's documented `--expose-gc`
-// flag, set once for the process and read in a context of its own (node:vm), not on the command line, so
-// `npm start`, the tests and the single executable run it alike.
+// The memory of buffers a thread hands over (transferred, not copied) to the serving thread: the xlsx
+// export's chunks (export-runner.ts). Once the response has sent them they are garbage, but their memory is
+// outside V8's heap and is only returned when a collection finds them dead; the serving thread allocates
+// little while it streams a file, so it rarely collects, and without help it held every chunk of an export
+// until its end (about 26 MB for 100,000 reports: docs/decisions/0059-transferred-chunks-released.md). A
+// young-generation collection (a scavenge, a millisecond or two on the serving thread) returns them:
+// `Transferred.received` asks for one each time RELEASE_BYTES more have been received. The collector is
+// reached through V8's documented `--expose-gc` flag, set once for the process and read in a context of its
+// own (node:vm), not on the command line, so `npm start`, the tests and the single executable run it alike.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-type Collect = (options: { type: 'minor' | 'major'; execution?: 'sync' | 'async' }) => void;
+/** V8's `gc`, as it is called here: a young-generation collection. */
+type Collect = (options: { type: 'minor' }) => void;
 
 let collect: Collect | null | undefined;
 /**
