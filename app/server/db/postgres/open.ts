@@ -73,6 +73,12 @@ export function openPostgres(url: string, options: DatabaseOptions): Omit<Databa
         // default (4) models spinning disks and made the list's rows hash whole reference tables (1,579
         // communes) for a page of 20 reports instead of reading them by key (decision 0030).
         '-c random_page_cost=1.1',
+        // No parallel workers for one statement: the pool's connections serve requests side by side, and a
+        // parallel plan takes two more server processes for one of them. It also misleads the planner: a
+        // partner and a subject were counted by a parallel hash of the partner's 94,000 reports (90 ms at
+        // 1,000,000 reports on 2 cores) instead of reading the partner's index until the cap (8 ms;
+        // decision 0060).
+        '-c max_parallel_workers_per_gather=0',
         // Read-only: every transaction of this pool's connections refuses writes.
         ...(options.readOnly ? ['-c default_transaction_read_only=on'] : []),
       ].join(' '),

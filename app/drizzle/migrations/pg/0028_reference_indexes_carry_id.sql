@@ -1,0 +1,18 @@
+DROP INDEX "signalements_partenaire_idx";--> statement-breakpoint
+DROP INDEX "signalements_created_by_idx";--> statement-breakpoint
+DROP INDEX "signalements_region_idx";--> statement-breakpoint
+DROP INDEX "signalements_district_idx";--> statement-breakpoint
+DROP INDEX "signalements_commune_idx";--> statement-breakpoint
+DROP INDEX "signalements_canal_idx";--> statement-breakpoint
+DROP INDEX "signalements_statut_idx";--> statement-breakpoint
+DROP INDEX "signalements_niveau_idx";--> statement-breakpoint
+DROP INDEX "signalements_resultat_idx";--> statement-breakpoint
+CREATE INDEX "signalements_partenaire_idx" ON "signalements" USING btree ("partenaire_id","signalement_at","id");--> statement-breakpoint
+CREATE INDEX "signalements_created_by_idx" ON "signalements" USING btree ("created_by_id","signalement_at","id");--> statement-breakpoint
+CREATE INDEX "signalements_region_idx" ON "signalements" USING btree ("region_id","signalement_at","id");--> statement-breakpoint
+CREATE INDEX "signalements_district_idx" ON "signalements" USING btree ("district_id","signalement_at","id");--> statement-breakpoint
+CREATE INDEX "signalements_commune_idx" ON "signalements" USING btree ("commune_id","signalement_at","id");--> statement-breakpoint
+CREATE INDEX "signalements_canal_idx" ON "signalements" USING btree ("canal_principal_id","signalement_at","id");--> statement-breakpoint
+CREATE INDEX "signalements_statut_idx" ON "signalements" USING btree ("statut_id","signalement_at","id");--> statement-breakpoint
+CREATE INDEX "signalements_niveau_idx" ON "signalements" USING btree ("niveau_id","signalement_at","id");--> statement-breakpoint
+CREATE INDEX "signalements_resultat_idx" ON "signalements" USING btree ("resultat_id","signalement_at","id");
