@@ -8,11 +8,10 @@ import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayNumber } from '#shared/calendar';
 import { LIST_COUNT_CAP, NO_DUE_DAY } from '#shared/constants';
-import { createTestDatabase, testEngines, type TestDatabase } from '#tests/helpers/db';
-import { explainText, PLAN_VIEWER } from '#tests/helpers/plans';
+import { testEngines, type TestDatabase } from '#tests/helpers/db';
+import { explainText, PLAN_VIEWER, planDatabase } from '#tests/helpers/plans';
 import { boundedCountQuery, pageQuery, resolveFilters } from '../domains/signalements/queries';
 import type { ListFilters } from '../domains/signalements/list-filters';
-import { seed } from './seed/index';
 
 const REPORTS = 60_000;
 const TODAY = dayNumber('2026-11-26');
@@ -21,13 +20,8 @@ const viewer = PLAN_VIEWER;
 describe.each(await testEngines())('due-day plans on %s', (engine) => {
   let t: TestDatabase;
   beforeAll(async () => {
-    t = await createTestDatabase(engine);
-    await seed(t.db);
+    t = await planDatabase(engine);
     await t.db.transaction(async () => {
-      await t.db.execute(
-        sql`insert into utilisateurs (code, email, nom_prenom, role_id)
-            select 'USR-PLAN', 'plan@example.mg', 'Plan', min(id) from utilisateur_roles`,
-      );
       // Open reports every tenth, due from a year ago to a year ahead; the others have no deadline.
       const due = sql.raw(
         `case when g % 10 = 0 then ${TODAY - 365} + (g * 7919) % 730 else ${NO_DUE_DAY} end`,

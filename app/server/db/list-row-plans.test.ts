@@ -4,10 +4,9 @@
 // on every request. The plans are read from EXPLAIN, not timed; the default's plan is read as a control.
 import { inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, testEngines, type TestDatabase } from '#tests/helpers/db';
-import { explainNodes } from '#tests/helpers/plans';
+import { testEngines, type TestDatabase } from '#tests/helpers/db';
+import { explainNodes, planDatabase } from '#tests/helpers/plans';
 import { selectListRows } from '../domains/signalements/list-row';
-import { seed } from './seed/index';
 
 const REPORTS = 5_000;
 const engines = (await testEngines()).filter((engine) => engine === 'postgres');
@@ -16,13 +15,8 @@ describe.skipIf(engines.length === 0)('the list rows’ plan on postgres', () =>
   let t: TestDatabase;
   let ids: number[];
   beforeAll(async () => {
-    t = await createTestDatabase('postgres');
-    await seed(t.db);
+    t = await planDatabase('postgres');
     await t.db.transaction(async () => {
-      await t.db.execute(
-        sql`insert into utilisateurs (code, email, nom_prenom, role_id)
-            select 'USR-PLAN', 'plan@example.mg', 'Plan', min(id) from utilisateur_roles`,
-      );
       // Each report in a commune of its own district and region, as the demo data places them.
       await t.db.execute(
         sql`insert into signalements (code, signalement_at, created_by_id, partenaire_id, commune_id, district_id, region_id)

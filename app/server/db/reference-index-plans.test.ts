@@ -9,11 +9,10 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIST_COUNT_CAP } from '#shared/constants';
-import { createTestDatabase, testEngines, type TestDatabase } from '#tests/helpers/db';
-import { explainText, PLAN_VIEWER } from '#tests/helpers/plans';
+import { testEngines, type TestDatabase } from '#tests/helpers/db';
+import { explainText, PLAN_VIEWER, planDatabase } from '#tests/helpers/plans';
 import { boundedCountQuery, pageQuery, resolveFilters } from '../domains/signalements/queries';
 import type { ListFilters } from '../domains/signalements/list-filters';
-import { seed } from './seed/index';
 
 const REPORTS = 60_000;
 const PARTNERS = 10;
@@ -23,13 +22,8 @@ const viewer = PLAN_VIEWER;
 describe.each(await testEngines())('reference index plans on %s', (engine) => {
   let t: TestDatabase;
   beforeAll(async () => {
-    t = await createTestDatabase(engine);
-    await seed(t.db);
+    t = await planDatabase(engine);
     await t.db.transaction(async () => {
-      await t.db.execute(
-        sql`insert into utilisateurs (code, email, nom_prenom, role_id)
-            select 'USR-PLAN', 'plan@example.mg', 'Plan', min(id) from utilisateur_roles`,
-      );
       for (let i = 1; i <= PARTNERS; i++) {
         await t.db.execute(
           sql`insert into partenaires (code, designation, initial, color)

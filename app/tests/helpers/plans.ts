@@ -3,6 +3,9 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { ReadOnlyDatabase } from '#server/db/client';
 import type { SessionUser } from '#server/domains/auth/session';
+import { seed } from '#server/db/seed/index';
+import type { Engine } from '#server/db/client';
+import { createTestDatabase, type TestDatabase } from './db';
 
 /** A statement, or a query builder that gives one. */
 type Explained = SQL | { getSQL(): SQL };
@@ -50,3 +53,14 @@ export const PLAN_VIEWER: SessionUser = {
   role: { code: 'ROLE_USER', designation: 'Utilisateur' },
   twoFactorEnrolled: false,
 };
+
+/** A database of the plan tests: migrated, seeded, with PLAN_VIEWER's account (the first user). */
+export async function planDatabase(engine: Engine): Promise<TestDatabase> {
+  const t = await createTestDatabase(engine);
+  await seed(t.db);
+  await t.db.execute(
+    sql`insert into utilisateurs (code, email, nom_prenom, role_id)
+        select ${PLAN_VIEWER.code}, ${PLAN_VIEWER.email}, ${PLAN_VIEWER.nomPrenom}, min(id) from utilisateur_roles`,
+  );
+  return t;
+}
