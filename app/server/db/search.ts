@@ -100,6 +100,14 @@ export function inIdList(db: ReadOnlyDatabase, column: SQL | AnyColumn, ids: rea
 }
 
 /**
+ * Whether the plan proves that no report's search text holds the words: one of them is in no indexed token
+ * (SQLite's word index; search_terms lists every token, planSearch). Never on PostgreSQL.
+ */
+export function matchesNothing(plan: WordMatch[]): boolean {
+  return byRoute(plan).terms.some((w) => w.terms.length === 0);
+}
+
+/**
  * The report-search condition: every word of the plan must appear in search_text.
  * - 'index' (default): each word through its route of planSearch (a set of ids from an FTS5 index).
  * - 'scan': plain LIKE on the column, for a page read in date order when the words are common: the
@@ -128,7 +136,7 @@ export function signalementSearchCondition(
     );
   }
   const { like: short, trigram, terms } = byRoute(plan);
-  if (terms.some((w) => w.terms.length === 0)) return sql`1 = 0`;
+  if (matchesNothing(plan)) return sql`1 = 0`;
   const conditions = short.map(like);
   if (trigram.length > 0) {
     conditions.unshift(
@@ -157,7 +165,7 @@ export async function countSearchInIndex(
   if (!db.dialect.searchIndexes || plan.length === 0) return null;
   const { like, trigram, terms } = byRoute(plan);
   if (like.length > 0) return null;
-  if (terms.some((w) => w.terms.length === 0)) return 0;
+  if (matchesNothing(plan)) return 0;
   const matches =
     terms.length === 0
       ? sql`select 1 from signalements_fts where signalements_fts match ${trigramMatch(trigram)}`

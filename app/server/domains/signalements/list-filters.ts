@@ -7,7 +7,7 @@ import { and, eq, exists, gte, inArray, lt, not, or, sql, type AnyColumn, type S
 import { addDays } from '#shared/calendar';
 import type { SignalementListQuery } from '#shared/schemas/signalements';
 import type { ReadOnlyDatabase, Schema } from '#server/db/client';
-import { inIdList, signalementSearchCondition } from '#server/db/search';
+import { inIdList, matchesNothing, signalementSearchCondition } from '#server/db/search';
 import type { SessionUser } from '../auth/session';
 import { dueSoonCondition, overdueCondition } from '../delais/conditions';
 import type { ResolvedFilters } from './list-filters-resolve';
@@ -226,9 +226,12 @@ export const LIST_FILTERS = {
     dayCounts: null,
     where: ({ db, r, plan }) => {
       if (!r.f.search || !r.search) return [];
-      const text = signalementSearchCondition(db, r.search.plan, plan.searchStrategy);
       // The same condition whether or not some source bears the name (an empty list then).
       const named = r.search.named ? inIdList(db, db.t.signalements.id, r.search.named) : undefined;
+      // Words that no report holds: only the reports of the sources so named can match, read by their ids.
+      // « false or id in (…) » walked the whole date index on SQLite (40–140 ms at 1,000,000 reports).
+      if (named && matchesNothing(r.search.plan)) return [named];
+      const text = signalementSearchCondition(db, r.search.plan, plan.searchStrategy);
       // A search of only wildcards plans no word (no condition): it must not become "sources named …".
       return [named && text ? or(text, named) : text];
     },
