@@ -7,6 +7,7 @@ import pg from 'pg';
 import type { WithCipher } from '#server/context';
 import { openDatabase, type Database } from '#server/db/client';
 import { seedDemo } from '#server/db/seed/demo';
+import { seed } from '#server/db/seed/index';
 import { copyToPostgres } from './bench-dashboard-copy';
 
 const fr = (n: number, digits = 0) => n.toLocaleString('fr-FR', { maximumFractionDigits: digits });
@@ -125,6 +126,16 @@ export async function postgresCopyOf(
   await client.connect();
   try {
     await copyToPostgres(sqliteFile, client, { texts: true });
+    // Seeded before the VACUUM, as every start seeds: the first seed computes the business days and rewrites
+    // the due day of every open report (syncBusinessDays), an UPDATE that would otherwise come at the bench's
+    // first start and unmark most of the table's pages in the visibility map, which index-only reads need
+    // (docs/decisions/0060): the figures would be those of a table autovacuum has not yet visited.
+    const seeded = openDatabase(url.toString());
+    try {
+      await seed(seeded);
+    } finally {
+      await seeded.close();
+    }
     await client.query('vacuum analyze');
   } finally {
     await client.end();
