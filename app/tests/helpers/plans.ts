@@ -1,10 +1,9 @@
 // Query plans read from EXPLAIN (the plan tests: due days, the search, the dashboard's counts), not timed: one
 // helper for both engines, so every plan test reads them alike.
 import { sql, type SQL } from 'drizzle-orm';
-import type { ReadOnlyDatabase } from '#server/db/client';
+import type { Engine, ReadOnlyDatabase } from '#server/db/client';
 import type { SessionUser } from '#server/domains/auth/session';
 import { seed } from '#server/db/seed/index';
-import type { Engine } from '#server/db/client';
 import { createTestDatabase, type TestDatabase } from './db';
 
 /** A statement, or a query builder that gives one. */
