@@ -75,8 +75,13 @@ export interface Dialect {
    * every table, server/http/write-routes.fuzz.checks.ts): PostgreSQL's row_to_json, SQLite's json_array.
    */
   rowJson(table: Table): SQL;
-  /** The search text as a sequential scan should read it: PostgreSQL keeps the trigram index out with `COLLATE "C"`. */
-  sequentialText(column: SQL | AnyColumn): SQL;
+  /**
+   * Whether the search text holds `word` (lower-case, without LIKE wildcards: searchWords), as a scan that
+   * stops at a cap should test it (decision 0062): PostgreSQL's `strpos`, a function no trigram index
+   * serves (the planner keeps the bitmap of every match out) and about a quarter cheaper a row than
+   * LIKE '%word%'; SQLite's LIKE.
+   */
+  containsSequentially(column: SQL | AnyColumn, word: string): SQL;
   /**
    * The count of reports holding any of these subjects from the table of subject sets (migration 0006,
    * SQLite only; a report counts once, in the row of its set), or null where that table does not exist.

@@ -109,13 +109,22 @@ describe.skipIf(!(await postgresAvailable()))('search query plans on PostgreSQL'
     const plan = await explain(boundedCountQuery(t.db, common, viewer, LIST_COUNT_CAP, 'sequential'));
     expect(usesTrigram(plan)).toBe(false);
     expect(plan.some((n) => n['Node Type'] === 'Limit')).toBe(true);
+    // Each word by strpos, not LIKE (decision 0062).
+    const statement = boundedCountQuery(t.db, common, viewer, LIST_COUNT_CAP, 'sequential').toSQL().sql;
+    const byStrpos = /strpos\("signalements"\."search_text" collate "C", \$\d+\) > 0/g;
+    expect(statement.match(byStrpos)).toHaveLength(2);
+    expect(statement).not.toMatch(/search_text"( collate "C")? like/);
     const [row] = await boundedCountQuery(t.db, common, viewer, LIST_COUNT_CAP, 'sequential');
     expect(row!.n).toBe(LIST_COUNT_CAP + 1);
   });
 
   /** The statements that read the search words in the reports (the density check reads `recent`). */
   const readingWords = <S extends { text: string }>(sent: S[]) =>
-    sent.filter((statement) => /"signalements"\."search_text"( collate "C")? like/.test(statement.text));
+    sent.filter((statement) =>
+      /"signalements"\."search_text"( collate "C")? like|strpos\("signalements"\."search_text"/.test(
+        statement.text,
+      ),
+    );
 
   /** The search's count and page were sent before either answered: the request waits for the slower only. */
   const sideBySide = async (search: string, expected: { n: number; exact: boolean }) => {

@@ -122,6 +122,7 @@ describe.each(await testEngines())('search routes on %s', (engine) => {
       expect(await found(query, { mode: 'set' }), query).toEqual(expected);
       expect(await found(query, { mode: 'page', searchStrategy: 'index' }), query).toEqual(expected);
       expect(await found(query, { mode: 'page', searchStrategy: 'scan' }), query).toEqual(expected);
+      expect(await found(query, { mode: 'page', searchStrategy: 'sequential' }), query).toEqual(expected);
       expect(await countSignalements(t.ctx, { search: query }), query).toBe(expected.length);
     }
     expect((await reference('rison')).length).toBe(1);

@@ -36,7 +36,8 @@ export const postgresDialect: Dialect = {
 
   searchIndexes: false,
   rowJson: (table) => sql`row_to_json(${sql.identifier(getTableName(table))})::text`,
-  sequentialText: (column) => sql`${column} collate "C"`,
+  // Byte for byte (COLLATE "C"): the words and the search text are folded alike (normalizeSearch).
+  containsSequentially: (column, word) => sql`strpos(${column} collate "C", ${word}) > 0`,
   subjectSetCount: null,
   async purgeSearchIndexes() {},
   async purgeLog() {},

@@ -38,7 +38,7 @@ export const sqliteDialect: Dialect = {
       Object.values(getTableColumns(table)).map((column) => sql.identifier(column.name)),
       sql`, `,
     )})`,
-  sequentialText: (column) => sql`${column}`,
+  containsSequentially: (column, word) => sql`${column} like ${`%${word}%`}`,
   subjectSetCount: (subjectIds) => {
     const holds = subjectIds.map((id) => sql`(',' || subjects || ',') like ${`%,${id},%`}`);
     return sql`select coalesce(sum(n), 0) as n from signalement_subject_sets where ${sql.join(holds, sql` or `)}`;
