@@ -202,7 +202,8 @@ export async function isDenseSearch(
     .orderBy(desc(s.signalementAt), desc(s.id))
     .limit(DENSITY_SAMPLE)
     .as('recent');
-  const words = plan.map((w) => sql`${recent.text} like ${`%${w.word}%`}`);
+  // A scan of DENSITY_SAMPLE texts, as a bounded count's: strpos on PostgreSQL (decision 0062).
+  const words = plan.map((w) => db.dialect.containsSequentially(recent.text, w.word));
   const [row] = await db.read
     .select({ n: count() })
     .from(recent)
