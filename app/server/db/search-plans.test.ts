@@ -142,6 +142,16 @@ describe.skipIf(!(await postgresAvailable()))('search query plans on PostgreSQL'
     expect(value.total, search).toEqual(expected);
   };
 
+  it('tests the words of the density check with strpos, never LIKE (decision 0062)', async () => {
+    const q = { search: 'detournement fonds', page: 1, itemsPerPage: 20 };
+    const { sent } = await pgStatementsOf(() => listPage(t.ctx, viewer, q));
+    const density = sent.filter((statement) => statement.text.includes('"recent"'));
+    expect(density).toHaveLength(1);
+    const byStrpos = /strpos\("recent"\."search_text" collate "C", \$\d+\) > 0/g;
+    expect(density[0]!.text.match(byStrpos)).toHaveLength(2);
+    expect(density[0]!.text).not.toMatch(/ like /);
+  });
+
   it("sends a common word's bounded count and its page side by side", async () => {
     await sideBySide('detournement fonds', { n: LIST_COUNT_CAP, exact: false });
   });
