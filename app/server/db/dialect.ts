@@ -37,6 +37,12 @@ export interface Dialect {
   /** The value of an idListPlaceholder: a JSON array read by json_each (SQLite), an integer array (PostgreSQL). */
   idListValue(ids: readonly number[]): unknown;
   /**
+   * `column IN` the ids a sub-select answers (a few: a page), planned as a list of a few values on both
+   * engines: PostgreSQL reads the sub-select first, as an array (`= any(array(…))`), instead of joining it
+   * to the whole table when its estimate is off (docs/decisions/0063); SQLite's IN (sub-select) already does.
+   */
+  inFewIds(column: SQL | AnyColumn, ids: SQL): SQL;
+  /**
    * The integers of `column` over the selected rows as one value, in the order of `order` (every row,
    * none: []): one JSON text aggregated by the engine (json_group_array, json_agg) instead of a row each,
    * so a long list (an export's ids) costs the serving thread one string to parse, not a row object per id.

@@ -2,11 +2,15 @@
 // pool's connections plan with random_page_cost = 1.1 (server/db/postgres/open.ts). With PostgreSQL's
 // default (4), the same statement for a page of 20 reports hashed the whole communes table (1,579 rows)
 // on every request. The plans are read from EXPLAIN, not timed; the default's plan is read as a control.
+// The list's first page's rows, subjects and assignees, each with the page as a sub-select (decision 0063),
+// read that page first and its reports by key, never a whole table.
 import { inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngines, type TestDatabase } from '#tests/helpers/db';
+import { PAGE_SIZE_SIGNALEMENTS } from '#shared/constants';
 import { explainNodes, planDatabase } from '#tests/helpers/plans';
-import { selectListRows } from '../domains/signalements/list-row';
+import { firstPageSource } from '../domains/signalements/list-page';
+import { firstPageStatements, selectListRows } from '../domains/signalements/list-row';
 
 const REPORTS = 5_000;
 const engines = (await testEngines()).filter((engine) => engine === 'postgres');
@@ -25,6 +29,15 @@ describe.skipIf(engines.length === 0)('the list rows’ plan on postgres', () =>
             from generate_series(1, ${REPORTS}) as g
             join communes c on c.id = (select min(id) from communes) + g % 1500
             join districts d on d.id = c.district_id`,
+      );
+      // A subject for every report, an assignee for every other one: tables a plan could hash whole.
+      await t.db.execute(
+        sql`insert into signalement_subjects (signalement_id, subject_id)
+            select s.id, (select min(id) from subjects) from signalements s`,
+      );
+      await t.db.execute(
+        sql`insert into signalement_assignees (signalement_id, user_id, assigned_at)
+            select s.id, (select min(id) from utilisateurs), now() from signalements s where s.id % 2 = 0`,
       );
     });
     await t.db.execute(sql`analyze`);
@@ -57,5 +70,26 @@ describe.skipIf(engines.length === 0)('the list rows’ plan on postgres', () =>
       return communes();
     });
     expect(fallback.map((n) => n['Node Type'])).toEqual(['Seq Scan']);
+  });
+
+  it('reads the first page’s rows, subjects and assignees by key, the page first', async () => {
+    const db = t.db;
+    const page = firstPageSource(db, {}, { page: 1, itemsPerPage: PAGE_SIZE_SIGNALEMENTS });
+    if (!page || 'ids' in page) throw new Error('a first page of the whole list');
+    const of = firstPageStatements(db, db.read, page);
+    const statements = { rows: of.rows(), subjects: of.subjects(), assignees: of.assignees() };
+    for (const [name, statement] of Object.entries(statements)) {
+      const nodes = await explainNodes(db, statement);
+      const reports = ['signalements', 'signalement_subjects', 'signalement_assignees'];
+      const wholeReads = nodes.filter(
+        (n) => n['Node Type'] === 'Seq Scan' && reports.includes(n['Relation Name'] ?? ''),
+      );
+      expect(wholeReads, name).toEqual([]);
+      // The page itself: the list's order read from the date index.
+      expect(
+        nodes.some((n) => n['Index Name'] === 'signalements_signalement_at_idx'),
+        name,
+      ).toBe(true);
+    }
   });
 });

@@ -27,6 +27,7 @@ export async function explainText(db: ReadOnlyDatabase, query: Explained): Promi
 export interface PlanNode {
   'Node Type': string;
   'Index Name'?: string;
+  'Relation Name'?: string;
   'Scan Direction'?: string;
   Plans?: PlanNode[];
 }

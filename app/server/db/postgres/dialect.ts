@@ -19,6 +19,7 @@ export const postgresDialect: Dialect = {
   // Read as `= ANY` on the column's index (a BitmapOr beside the trigram index).
   idList: (column, ids) => sql`${column} = any(${`{${ids.join(',')}}`}::integer[])`,
   idListPlaceholder: (column, name) => sql`${column} = any(${sql.placeholder(name)}::integer[])`,
+  inFewIds: (column, ids) => sql`${column} = any(array(${ids}))`,
   orderedIntegers: (column, order) =>
     sql`coalesce(json_agg(${column} order by ${sql.join([...order], sql`, `)}), '[]')::text`.mapWith(
       (text: string) => JSON.parse(text) as number[],

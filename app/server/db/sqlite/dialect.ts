@@ -18,6 +18,7 @@ export const sqliteDialect: Dialect = {
   idList: (column, ids) => sql`${column} in (select value from json_each(${JSON.stringify(ids)}))`,
   idListPlaceholder: (column, name) =>
     sql`${column} in (select value from json_each(${sql.placeholder(name)}))`,
+  inFewIds: (column, ids) => sql`${column} in (${ids})`,
   orderedIntegers: (column, order) =>
     sql`json_group_array(${column} order by ${sql.join([...order], sql`, `)})`.mapWith(
       (text: string) => JSON.parse(text) as number[],

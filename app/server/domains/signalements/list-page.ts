@@ -1,9 +1,10 @@
 // The list's page: its order and its slice (order, limit, offset) of the reports the filters keep
 // (list-filters.ts); the totals are queries.ts's.
-import { asc, desc, eq } from 'drizzle-orm';
+import { asc, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { PAGE_SIZE_SIGNALEMENTS } from '#shared/constants';
 import type { ReadOnlyDatabase } from '#server/db/client';
 import type { SessionUser } from '../auth/session';
-import { filterWhere, type ListFilters } from './list-filters';
+import { FILTER_KEYS, filterWhere, LIST_FILTERS, type ListFilters } from './list-filters';
 import type { ResolvedFilters } from './list-filters-resolve';
 
 /** The statement of one page of the list: the ids, in the list's order. */
@@ -27,6 +28,53 @@ export function pageQuery(
     .orderBy(...orderBy(db, q.order))
     .limit(q.itemsPerPage)
     .offset((q.page - 1) * q.itemsPerPage);
+}
+
+/**
+ * Which reports a page holds, for its loader: the ids its statement answered, in the list's order, or, for
+ * the list as it opens (the first page of the whole list, of the usual size, in an order an index gives),
+ * that statement itself, which each of the loader's statements finds again as a sub-select: the rows are
+ * then read beside the total instead of after the page, one round trip fewer. Its text depends on the order
+ * alone (`name`), and holds no parameter, so that PostgreSQL plans each of those statements once per
+ * connection (docs/decisions/0063-first-page-in-one-wave.md).
+ */
+export type PageSource = { ids: number[] } | { name: string; statement: () => SQL; order: () => SQL[] };
+
+/**
+ * The orders an index gives, each as its part of a prepared statement's name ([a-z_], prepared.ts). Sorted
+ * by partner, a page sorts every report: read once, by the ids' path.
+ */
+const ORDER_NAMES: Record<string, string> = { signalementAt: 'date', code: 'code', echeance: 'echeance' };
+
+/** The PageSource of a page when it is the list as it opens (PageSource); else null. */
+export function firstPageSource(
+  db: ReadOnlyDatabase,
+  f: ListFilters,
+  q: { order?: ListFilters['order']; page: number; itemsPerPage: number },
+): PageSource | null {
+  if (q.page !== 1 || q.itemsPerPage !== PAGE_SIZE_SIGNALEMENTS) return null;
+  if (FILTER_KEYS.some((key) => LIST_FILTERS[key].isSet(f))) return null;
+  const [field, direction] = Object.entries(q.order ?? {})[0] ?? ['signalementAt', 'desc'];
+  const orderName = ORDER_NAMES[field];
+  if (!orderName) return null;
+  const dir = direction === 'asc' ? 'asc' : 'desc';
+  const order = () => orderBy(db, { [field]: dir } as ListFilters['order']);
+  const s = db.t.signalements;
+  return {
+    name: `first_page_${orderName}_${dir}`,
+    // The size as a constant of the text: a LIMIT parameter would be costed in PostgreSQL's generic plan
+    // as a tenth of the table, so each run would be planned again (decision 0063).
+    statement: () =>
+      sql`select ${s.id} from ${s} order by ${sql.join(order(), sql`, `)} limit ${sql.raw(String(PAGE_SIZE_SIGNALEMENTS))}`,
+    order,
+  };
+}
+
+/** The page's ids in the list's order (tests, benchmarks: the list's loader finds the page itself). */
+export async function pageIds(db: ReadOnlyDatabase, page: PageSource): Promise<number[]> {
+  if ('ids' in page) return page.ids;
+  const rows = await db.rows<{ id: unknown }>(page.statement());
+  return rows.map((row) => Number(row.id));
 }
 
 /** ORDER BY for the list: one field of §7, ties broken by id so pages never overlap. */

@@ -7,6 +7,10 @@ import { seedDemo } from '#server/db/seed/demo';
 import { createTestApp, type TestApp } from '#tests/helpers/app';
 import { testEngines } from '#tests/helpers/db';
 import { SAME_ORIGIN } from '#tests/helpers/report-fixture';
+import { PAGE_SIZE_SIGNALEMENTS } from '#shared/constants';
+import { firstPageSource, pageIds, type PageSource } from './list-page';
+import type { ListFilters } from './list-filters';
+import { loadListItems } from './list-row';
 
 /**
  * A page of 20 demo reports, in bytes (JSON, and gzip as a client receives it). The whole reports came to
@@ -118,6 +122,58 @@ describe.each(await testEngines())('report list rows on %s', (engine) => {
     }
     // Every field was compared with a value on some row, not only with null.
     expect([...present].sort()).toEqual([...MEMBER_FIELDS].sort());
+  });
+
+  it('reads a first page found again by its statement as the same rows as by its ids (decision 0063)', async () => {
+    const { db } = t.ctx;
+    const orders = [
+      undefined,
+      ...(['signalementAt', 'code', 'echeance'] as const).flatMap((field) =>
+        (['asc', 'desc'] as const).map((dir) => ({ [field]: dir })),
+      ),
+    ];
+    for (const order of orders) {
+      const source = firstPageSource(db, {}, { order, page: 1, itemsPerPage: PAGE_SIZE_SIGNALEMENTS });
+      expect(source && 'name' in source, JSON.stringify(order)).toBe(true);
+      const byIds: PageSource = { ids: await pageIds(db, source!) };
+      const expected = await loadListItems(db, byIds);
+      expect(expected, JSON.stringify(order)).toHaveLength(PAGE_SIZE_SIGNALEMENTS);
+      expect(await loadListItems(db, source!), JSON.stringify(order)).toEqual(expected);
+    }
+    // Not found again: a filter, another page or size, the order by partner (no index gives it).
+    const filtered: ListFilters[] = [
+      { etat: 'ouvert' },
+      { search: 'fonds' },
+      { 'subjects.code': ['FRAUDE'] },
+    ];
+    const first = { page: 1, itemsPerPage: PAGE_SIZE_SIGNALEMENTS };
+    for (const filters of filtered)
+      expect(firstPageSource(db, filters, first), JSON.stringify(filters)).toBeNull();
+    expect(firstPageSource(db, {}, { ...first, page: 2 })).toBeNull();
+    expect(firstPageSource(db, {}, { ...first, itemsPerPage: 100 })).toBeNull();
+    expect(firstPageSource(db, {}, { ...first, order: { 'partenaire.designation': 'asc' } })).toBeNull();
+  });
+
+  it('reads the subjects and assignees again by the rows’ ids when a write moved a first page between its statements', async () => {
+    const { db } = t.ctx;
+    const first = { page: 1, itemsPerPage: PAGE_SIZE_SIGNALEMENTS };
+    const newest = firstPageSource(db, {}, first);
+    const oldest = firstPageSource(db, {}, { ...first, order: { signalementAt: 'asc' } });
+    if (!newest || 'ids' in newest || !oldest || 'ids' in oldest) throw new Error('first pages');
+    // The rows' statement (built first) finds the newest reports, the subjects' and assignees' the oldest:
+    // as if reports had been created between them. Without the second read, the rows would show no
+    // subject and no assignee.
+    let builds = 0;
+    const moved: PageSource = {
+      ...newest,
+      name: 'moved_between_statements',
+      statement: () => (builds++ === 0 ? newest.statement() : oldest.statement()),
+    };
+    const items = await loadListItems(db, moved);
+    expect(builds).toBe(3);
+    expect(items).toEqual(await loadListItems(db, newest));
+    expect(items.every((item) => item.subjects.length > 0)).toBe(true);
+    expect(items.some((item) => item.assignees.length > 0)).toBe(true);
   });
 
   it('answers the same rows on tRPC as on REST', async () => {

@@ -11,7 +11,7 @@ import { countSearchInIndex, inIdList, signalementSearchCondition } from '#serve
 import type { SessionUser } from '../auth/session';
 import { filterTeaching, filterWhere, onlyFilter, type ListFilters } from './list-filters';
 import { DENSE_SEARCH, resolveFilters, searchStrategy, type ResolvedFilters } from './list-filters-resolve';
-import { pageQuery } from './list-page';
+import { firstPageSource, pageIds, pageQuery, type PageSource } from './list-page';
 
 // The filters and the page, for the callers that import them from here.
 export { filterWhere, type FilterPlan, type ListFilters } from './list-filters';
@@ -22,7 +22,7 @@ export {
   searchStrategy,
   type ResolvedFilters,
 } from './list-filters-resolve';
-export { orderBy, pageQuery } from './list-page';
+export { orderBy, pageIds, pageQuery, type PageSource } from './list-page';
 
 /**
  * A search alone, counted in the FTS5 indexes (up to `limit`), plus the reports found only by a source's
@@ -248,14 +248,15 @@ export function boundedCountQuery(
 /**
  * One page of the list: its ids in the list's order and its total (decision 0022). Counted as far as the
  * pager needs: a few pages past this one, and at least LIST_COUNT_CAP; below the largest safe integer
- * whatever the page number. `load` turns the page's ids into its rows as soon as the page has answered,
- * while the total may still be counted (decision 0030).
+ * whatever the page number. `load` turns the page into its rows as soon as the page has answered, while
+ * the total may still be counted (decision 0030); one of the first pages of the whole list is given to
+ * `load` as its statement, so that its rows are read beside the total (decision 0063).
  */
 export async function listPage<T = number[]>(
   ctx: ListContext,
   viewer: SessionUser,
   q: ListFilters & { page: number; itemsPerPage: number },
-  load: (ids: number[]) => T | Promise<T> = (ids) => ids as T,
+  load: (page: PageSource) => T | Promise<T> = (page) => pageIds(ctx.db, page) as T,
 ): Promise<{ items: T; total: ListTotal }> {
   const { db } = ctx;
   const cap = Math.min(
@@ -267,13 +268,14 @@ export async function listPage<T = number[]>(
   const resolving = resolveFilters(ctx, q, viewer);
   const counting = cheapExactCount(db, q, ctx.calendar);
   const pageOf = async (r: ResolvedFilters, strategy: 'index' | 'scan') =>
-    load((await pageQuery(db, r, viewer, q, strategy)).map((row) => row.id));
+    load({ ids: (await pageQuery(db, r, viewer, q, strategy)).map((row) => row.id) });
   if (!q.search) {
+    const first = firstPageSource(db, q, q);
     const [total, items] = await Promise.all([
       counting.then(async (counted) =>
         counted !== null ? { n: counted, exact: true } : boundedTotal(db, await resolving, viewer, cap),
       ),
-      resolving.then((r) => pageOf(r, 'index')),
+      first ? load(first) : resolving.then((r) => pageOf(r, 'index')),
     ]);
     return { items, total };
   }

@@ -1,6 +1,7 @@
 // What one request costs PostgreSQL in statements and round trips (decision 0030), counted where the
-// statements leave the server's clients, not timed: a list page is the session check, then its total and
-// its page side by side, then the loader's three statements side by side; a report is the session check,
+// statements leave the server's clients, not timed: a first page of the list is the session check, then its
+// total beside the list rows' three statements, each finding the page again (decision 0063); another page is
+// the session check, its total beside its page, then the rows' three statements side by side; a report is the session check,
 // its lookup and the loader; a create is one transaction whose statements this file counts, so a statement
 // added to any of them shows here. The app runs its read tasks on this thread (taskThreads: 0) so that
 // their statements leave through the clients this file watches; the threads run the same functions.
@@ -39,13 +40,26 @@ describe.skipIf(!(await postgresAvailable()))('statements of one request on Post
     });
   const named = (wave: string[]) => wave.map((text) => (/^[a-z_]+$/.test(text) ? text : 'sql')).sort();
 
-  it('a list page: the session check, then the total beside the page, then the list rows', async () => {
+  it('a first page of the list: the session check, then the total beside the list rows, each finding the page again', async () => {
     const { sent } = await request({ url: '/api/signalements' });
     expect(waves(sent).map(named)).toEqual([
       ['signalements_session_check'],
-      ['sql', 'sql'],
-      ['signalements_list_rows', 'signalements_load_assignees', 'signalements_load_subjects'],
+      [
+        'signalements_assignees_of_first_page_date_desc',
+        'signalements_list_rows_of_first_page_date_desc',
+        'signalements_subjects_of_first_page_date_desc',
+        'sql',
+      ],
     ]);
+  });
+
+  it('another page: the session check, then the total beside the page (then the list rows)', async () => {
+    // Not the first page: the page is read once, its rows would be read by its ids (there are none this
+    // far: no row is read); the same order's first page is found again by its rows' statements.
+    const { sent } = await request({ url: '/api/signalements?itemsPerPage=1&page=1001&order[code]=asc' });
+    expect(waves(sent).map(named)).toEqual([['signalements_session_check'], ['sql', 'sql']]);
+    const first = await request({ url: '/api/signalements?order[code]=asc' });
+    expect(waves(first.sent).map(named)[1]).toContain('signalements_list_rows_of_first_page_code_asc');
   });
 
   it('a list filtered by partner: the codes looked up beside the counters, then the page, then the list rows', async () => {

@@ -31,7 +31,7 @@ type LocalisationInput = z.output<typeof localisationSchema>;
 
 /** A page of the list: its rows as the list shows them (list-row.ts; the whole report is getSignalement). */
 export async function listSignalements(ctx: ListContext, actor: SessionUser, q: ListQuery) {
-  const { items, total } = await listPage(ctx, actor, q, (ids) => loadListItems(ctx.db, ids));
+  const { items, total } = await listPage(ctx, actor, q, (page) => loadListItems(ctx.db, page));
   return { items, total: total.n, totalExact: total.exact };
 }
 
