@@ -100,6 +100,12 @@ export async function copyToPostgres(
     console.info(`  … reconstruction de ${indexes.length} index`);
     for (const index of indexes) await client.query(index.indexdef);
     await client.query('set session_replication_role = default');
+    // The copy of the search texts that a bounded count of common words reads (migration 0029, decision
+    // 0064), filled as its migration does: its trigger was off with the others.
+    await client.query(
+      `insert into signalement_search_texts (id, search_text) select id, search_text from signalements
+       on conflict (id) do update set search_text = excluded.search_text`,
+    );
     console.info('  … compteurs par jour du tableau de bord');
     for (const statement of dayCountsBackfill('postgres')) await client.query(statement);
   } finally {

@@ -89,6 +89,12 @@ export interface Dialect {
    */
   containsSequentially(column: SQL | AnyColumn, word: string): SQL;
   /**
+   * The narrow copy of the search texts, one row per report (`id`, `text`), that a bounded count of common
+   * words scans instead of the reports' table (PostgreSQL, migration 0029, decision 0064); null on SQLite,
+   * whose FTS5 indexes count.
+   */
+  readonly searchTexts: { table: SQL; id: SQL; text: SQL } | null;
+  /**
    * The count of reports holding any of these subjects from the table of subject sets (migration 0006,
    * SQLite only; a report counts once, in the row of its set), or null where that table does not exist.
    */

@@ -23,7 +23,7 @@ import {
   searchStrategy,
 } from '../domains/signalements/queries';
 import { createUser } from '../domains/utilisateurs/service';
-import { isDenseSearch } from './search';
+import { countSearchInTexts, isDenseSearch, searchTextsCount } from './search';
 
 const REPORTS = 120_000;
 const viewer = PLAN_VIEWER;
@@ -54,12 +54,18 @@ describe.skipIf(!(await postgresAvailable()))('search query plans on PostgreSQL'
       from generate_series(1, ${REPORTS}) as g`,
         tx,
       );
+      // The triggers off, the narrow copy of the texts (decision 0064) is filled as the migration does.
+      await t.db.rows(
+        sql`insert into signalement_search_texts (id, search_text) select id, search_text from signalements`,
+        tx,
+      );
     });
     // Statistics from every row rather than ANALYZE's random sample, so that the planner's estimates (and
     // the plans this file checks) are the same on every run.
     await t.db.transaction(async () => {
       await t.db.execute(sql`set local default_statistics_target = 10000`);
       await t.db.execute(sql`analyze signalements`);
+      await t.db.execute(sql`analyze signalement_search_texts`);
     });
   }, 120_000);
   afterAll(async () => t?.drop());
@@ -121,10 +127,47 @@ describe.skipIf(!(await postgresAvailable()))('search query plans on PostgreSQL'
     expect(row!.n).toBe(LIST_COUNT_CAP + 1);
   });
 
+  it('counts a common word alone in the narrow copy of the texts, as the reports’ table counts it (decision 0064)', async () => {
+    const q = { search: 'detournement fonds', page: 1, itemsPerPage: 20 };
+    await listPage(t.ctx, viewer, q);
+    const { value, sent } = await pgStatementsOf(() => listPage(t.ctx, viewer, q));
+    const counts = sent.filter((statement) => statement.text.includes('"signalement_search_texts"'));
+    expect(counts).toHaveLength(1);
+    const count = counts[0]!;
+    expect(count.text.match(strposOn('signalement_search_texts'))).toHaveLength(2);
+    expect(count.text).not.toMatch(/"signalements"/);
+    expect(value.total).toEqual({ n: LIST_COUNT_CAP, exact: false });
+    // A scan of the copy that stops at the cap, without the trigram bitmap.
+    const r = await resolveFilters(t.ctx, { search: q.search }, viewer);
+    const plan = await explainNodes(
+      t.db,
+      searchTextsCount(t.db, r.search!.plan, r.search!.named, LIST_COUNT_CAP + 1)!,
+    );
+    expect(plan.map((n) => n['Node Type'])).toEqual(['Aggregate', 'Limit', 'Seq Scan']);
+    expect(plan[2]!['Relation Name']).toBe('signalement_search_texts');
+    // The same reports as the reports' table, where the count is exact: a rare word, with and without a
+    // source's exact name among the matches.
+    for (const [search, named] of [
+      ['ravelomanantsoa', undefined],
+      ['ravelomanantsoa', [1, 2, 3]],
+      ['detournement fonds', undefined],
+    ] as const) {
+      const r = await resolveFilters(t.ctx, { search }, viewer);
+      r.search!.named = named ? [...named] : undefined;
+      const cap = REPORTS;
+      const inTexts = await countSearchInTexts(t.db, r.search!.plan, r.search!.named, cap + 1);
+      const [inReports] = await boundedCountQuery(t.db, r, viewer, cap, 'sequential');
+      expect(inTexts, `${search} ${JSON.stringify(named)}`).toBe(inReports!.n);
+      expect(inTexts).toBeGreaterThan(0);
+    }
+  });
+
   /** The statements that read the search words in the reports (the density check reads `recent`). */
   const readingWords = <S extends { text: string }>(sent: S[]) =>
     sent.filter((statement) =>
-      /"signalements"\."search_text" like|strpos\("signalements"\."search_text"/.test(statement.text),
+      /"signalements"\."search_text" like|strpos\("(signalements|signalement_search_texts)"\."search_text"/.test(
+        statement.text,
+      ),
     );
 
   /** The search's count and page were sent before either answered: the request waits for the slower only. */

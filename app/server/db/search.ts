@@ -177,6 +177,41 @@ export async function countSearchInIndex(
   return Number(row?.n ?? 0);
 }
 
+/**
+ * How many reports hold every word, or have a source of that exact name (`named`: their ids), up to
+ * `limit`, counted by a scan of the narrow copy of the search texts (decision 0064) with the test of a
+ * bounded count (containsSequentially): the same reports as the 'sequential' condition on the reports'
+ * table, at half the cost a row. Null where the engine keeps no copy (SQLite) or no word is planned.
+ */
+export async function countSearchInTexts(
+  db: ReadOnlyDatabase,
+  plan: WordMatch[],
+  named: readonly number[] | undefined,
+  limit: number,
+): Promise<number | null> {
+  const statement = searchTextsCount(db, plan, named, limit);
+  if (!statement) return null;
+  const [row] = await db.rows<{ n: unknown }>(statement);
+  return db.dialect.count(row?.n);
+}
+
+/** The statement of countSearchInTexts (null where it returns null). */
+export function searchTextsCount(
+  db: ReadOnlyDatabase,
+  plan: WordMatch[],
+  named: readonly number[] | undefined,
+  limit: number,
+): SQL | null {
+  const texts = db.dialect.searchTexts;
+  if (!texts || plan.length === 0) return null;
+  const words = sql.join(
+    plan.map((w) => db.dialect.containsSequentially(texts.text, w.word)),
+    sql` and `,
+  );
+  const where = named ? sql`(${words}) or ${inIdList(db, texts.id, named)}` : words;
+  return sql`select count(*) as n from (select 1 from ${texts.table} where ${where} limit ${limit}) matches`;
+}
+
 /** How many of the latest reports isDenseSearch reads when no index can count the matches. */
 const DENSITY_SAMPLE = 1000;
 

@@ -39,6 +39,11 @@ export const postgresDialect: Dialect = {
   rowJson: (table) => sql`row_to_json(${sql.identifier(getTableName(table))})::text`,
   // Byte for byte (COLLATE "C"): the words and the search text are folded alike (normalizeSearch).
   containsSequentially: (column, word) => sql`strpos(${column} collate "C", ${word}) > 0`,
+  searchTexts: {
+    table: sql`"signalement_search_texts"`,
+    id: sql`"signalement_search_texts"."id"`,
+    text: sql`"signalement_search_texts"."search_text"`,
+  },
   subjectSetCount: null,
   async purgeSearchIndexes() {},
   async purgeLog() {},

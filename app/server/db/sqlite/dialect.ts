@@ -40,6 +40,7 @@ export const sqliteDialect: Dialect = {
       sql`, `,
     )})`,
   containsSequentially: (column, word) => sql`${column} like ${`%${word}%`}`,
+  searchTexts: null,
   subjectSetCount: (subjectIds) => {
     const holds = subjectIds.map((id) => sql`(',' || subjects || ',') like ${`%,${id},%`}`);
     return sql`select coalesce(sum(n), 0) as n from signalement_subject_sets where ${sql.join(holds, sql` or `)}`;

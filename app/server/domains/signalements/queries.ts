@@ -7,7 +7,12 @@ import type { BusinessCalendar } from '#shared/calendar';
 import { LIST_COUNT_CAP, MAX_PAGE_LINKS } from '#shared/constants';
 import type { ListContext } from '#server/context';
 import type { ReadOnlyDatabase, Schema } from '#server/db/client';
-import { countSearchInIndex, inIdList, signalementSearchCondition } from '#server/db/search';
+import {
+  countSearchInIndex,
+  countSearchInTexts,
+  inIdList,
+  signalementSearchCondition,
+} from '#server/db/search';
 import type { SessionUser } from '../auth/session';
 import { filterTeaching, filterWhere, onlyFilter, type ListFilters } from './list-filters';
 import { DENSE_SEARCH, resolveFilters, searchStrategy, type ResolvedFilters } from './list-filters-resolve';
@@ -214,7 +219,10 @@ async function indexedSearchTotal(
   return bounded(n, cap);
 }
 
-/** boundedCountQuery, run. */
+/**
+ * boundedCountQuery, run; a search alone counted sequentially reads the narrow copy of the search texts
+ * where the engine keeps one (PostgreSQL, decision 0064).
+ */
 async function countedTotal(
   db: ReadOnlyDatabase,
   r: ResolvedFilters,
@@ -222,6 +230,10 @@ async function countedTotal(
   cap: number,
   strategy: 'index' | 'sequential',
 ): Promise<ListTotal> {
+  if (strategy === 'sequential' && r.search && onlyFilter(r.f, 'search')) {
+    const n = await countSearchInTexts(db, r.search.plan, r.search.named, cap + 1);
+    if (n !== null) return bounded(n, cap);
+  }
   const [row] = await boundedCountQuery(db, r, viewer, cap, strategy);
   return bounded(row?.n ?? 0, cap);
 }
