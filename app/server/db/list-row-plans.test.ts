@@ -8,7 +8,8 @@ import { inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEngines, type TestDatabase } from '#tests/helpers/db';
 import { PAGE_SIZE_SIGNALEMENTS } from '#shared/constants';
-import { explainNodes, planDatabase } from '#tests/helpers/plans';
+import { explainNodes, PLAN_VIEWER, planDatabase } from '#tests/helpers/plans';
+import { resolveFilters } from '../domains/signalements/list-filters-resolve';
 import { firstPageSource } from '../domains/signalements/list-page';
 import { firstPageStatements, selectListRows } from '../domains/signalements/list-row';
 
@@ -74,7 +75,8 @@ describe.skipIf(engines.length === 0)('the list rows’ plan on postgres', () =>
 
   it('reads the first page’s rows, subjects and assignees by key, the page first', async () => {
     const db = t.db;
-    const page = firstPageSource(db, {}, { page: 1, itemsPerPage: PAGE_SIZE_SIGNALEMENTS });
+    const r = await resolveFilters(t.ctx, {}, PLAN_VIEWER);
+    const page = firstPageSource(db, r, PLAN_VIEWER, { page: 1, itemsPerPage: PAGE_SIZE_SIGNALEMENTS });
     if (!page || 'ids' in page) throw new Error('a first page of the whole list');
     const of = firstPageStatements(db, db.read, page);
     const statements = { rows: of.rows(), subjects: of.subjects(), assignees: of.assignees() };

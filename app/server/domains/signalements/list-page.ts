@@ -4,7 +4,7 @@ import { asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { PAGE_SIZE_SIGNALEMENTS } from '#shared/constants';
 import type { ReadOnlyDatabase } from '#server/db/client';
 import type { SessionUser } from '../auth/session';
-import { FILTER_KEYS, filterWhere, LIST_FILTERS, type ListFilters } from './list-filters';
+import { filterWhere, type ListFilters } from './list-filters';
 import type { ResolvedFilters } from './list-filters-resolve';
 
 /** The statement of one page of the list: the ids, in the list's order. */
@@ -46,14 +46,19 @@ export type PageSource = { ids: number[] } | { name: string; statement: () => SQ
  */
 const ORDER_NAMES: Record<string, string> = { signalementAt: 'date', code: 'code', echeance: 'echeance' };
 
-/** The PageSource of a page when it is the list as it opens (PageSource); else null. */
+/**
+ * The PageSource of a page when it is the list as it opens (PageSource); else null. Only a page whose own
+ * statement (pageQuery) would have no condition: whatever a filter or a rule adds to the page, the page
+ * is then read by the ids' path, never found again without it.
+ */
 export function firstPageSource(
   db: ReadOnlyDatabase,
-  f: ListFilters,
+  r: ResolvedFilters,
+  viewer: SessionUser,
   q: { order?: ListFilters['order']; page: number; itemsPerPage: number },
 ): PageSource | null {
   if (q.page !== 1 || q.itemsPerPage !== PAGE_SIZE_SIGNALEMENTS) return null;
-  if (FILTER_KEYS.some((key) => LIST_FILTERS[key].isSet(f))) return null;
+  if (filterWhere(db, r, { mode: 'page', searchStrategy: 'index', viewer }) !== undefined) return null;
   const [field, direction] = Object.entries(q.order ?? {})[0] ?? ['signalementAt', 'desc'];
   const orderName = ORDER_NAMES[field];
   if (!orderName) return null;

@@ -8,7 +8,9 @@ import { createTestApp, type TestApp } from '#tests/helpers/app';
 import { testEngines } from '#tests/helpers/db';
 import { SAME_ORIGIN } from '#tests/helpers/report-fixture';
 import { PAGE_SIZE_SIGNALEMENTS } from '#shared/constants';
-import { firstPageSource, pageIds, type PageSource } from './list-page';
+import { PLAN_VIEWER } from '#tests/helpers/plans';
+import { firstPageSource, pageIds, pageQuery, type PageSource } from './list-page';
+import { resolveFilters } from './list-filters-resolve';
 import type { ListFilters } from './list-filters';
 import { loadListItems } from './list-row';
 
@@ -124,7 +126,14 @@ describe.each(await testEngines())('report list rows on %s', (engine) => {
     expect([...present].sort()).toEqual([...MEMBER_FIELDS].sort());
   });
 
-  it('reads a first page found again by its statement as the same rows as by its ids (decision 0063)', async () => {
+  /** The PageSource of `filters`' page, as listPage asks it (resolved filters, a viewer). */
+  const sourceOf = async (
+    filters: ListFilters,
+    q: { order?: ListFilters['order']; page: number; itemsPerPage: number },
+  ) => firstPageSource(t.ctx.db, await resolveFilters(t.ctx, filters, PLAN_VIEWER), PLAN_VIEWER, q);
+  const first = { page: 1, itemsPerPage: PAGE_SIZE_SIGNALEMENTS };
+
+  it('reads a first page found again by its statement as the page read by its ids (decision 0063)', async () => {
     const { db } = t.ctx;
     const orders = [
       undefined,
@@ -133,10 +142,14 @@ describe.each(await testEngines())('report list rows on %s', (engine) => {
       ),
     ];
     for (const order of orders) {
-      const source = firstPageSource(db, {}, { order, page: 1, itemsPerPage: PAGE_SIZE_SIGNALEMENTS });
+      const q = { ...first, order };
+      const source = await sourceOf({ order }, q);
       expect(source && 'name' in source, JSON.stringify(order)).toBe(true);
-      const byIds: PageSource = { ids: await pageIds(db, source!) };
-      const expected = await loadListItems(db, byIds);
+      // The page as the ids' path reads it: its own statement (pageQuery), then its rows by their ids.
+      const r = await resolveFilters(t.ctx, { order }, PLAN_VIEWER);
+      const ids = (await pageQuery(db, r, PLAN_VIEWER, q, 'index')).map((row) => row.id);
+      expect(await pageIds(db, source!), JSON.stringify(order)).toEqual(ids);
+      const expected = await loadListItems(db, { ids });
       expect(expected, JSON.stringify(order)).toHaveLength(PAGE_SIZE_SIGNALEMENTS);
       expect(await loadListItems(db, source!), JSON.stringify(order)).toEqual(expected);
     }
@@ -146,19 +159,17 @@ describe.each(await testEngines())('report list rows on %s', (engine) => {
       { search: 'fonds' },
       { 'subjects.code': ['FRAUDE'] },
     ];
-    const first = { page: 1, itemsPerPage: PAGE_SIZE_SIGNALEMENTS };
     for (const filters of filtered)
-      expect(firstPageSource(db, filters, first), JSON.stringify(filters)).toBeNull();
-    expect(firstPageSource(db, {}, { ...first, page: 2 })).toBeNull();
-    expect(firstPageSource(db, {}, { ...first, itemsPerPage: 100 })).toBeNull();
-    expect(firstPageSource(db, {}, { ...first, order: { 'partenaire.designation': 'asc' } })).toBeNull();
+      expect(await sourceOf(filters, first), JSON.stringify(filters)).toBeNull();
+    expect(await sourceOf({}, { ...first, page: 2 })).toBeNull();
+    expect(await sourceOf({}, { ...first, itemsPerPage: 100 })).toBeNull();
+    expect(await sourceOf({}, { ...first, order: { 'partenaire.designation': 'asc' } })).toBeNull();
   });
 
   it('reads the subjects and assignees again by the rows’ ids when a write moved a first page between its statements', async () => {
     const { db } = t.ctx;
-    const first = { page: 1, itemsPerPage: PAGE_SIZE_SIGNALEMENTS };
-    const newest = firstPageSource(db, {}, first);
-    const oldest = firstPageSource(db, {}, { ...first, order: { signalementAt: 'asc' } });
+    const newest = await sourceOf({}, first);
+    const oldest = await sourceOf({}, { ...first, order: { signalementAt: 'asc' } });
     if (!newest || 'ids' in newest || !oldest || 'ids' in oldest) throw new Error('first pages');
     // The rows' statement (built first) finds the newest reports, the subjects' and assignees' the oldest:
     // as if reports had been created between them. Without the second read, the rows would show no

@@ -90,7 +90,7 @@ function pageSubjectRows(db: ReadOnlyDatabase, orm: Orm, inPage: (column: AnyCol
     .leftJoin(ss, eq(ss.signalementId, s.id))
     .leftJoin(subjects, eq(subjects.id, ss.subjectId))
     .where(inPage(s.id))
-    .orderBy(asc(subjects.position), asc(subjects.designation));
+    .orderBy(asc(subjects.position), asc(subjects.designation), asc(subjects.id));
 }
 
 function pageAssigneeRows(db: ReadOnlyDatabase, orm: Orm, inPage: (column: AnyColumn) => SQL) {

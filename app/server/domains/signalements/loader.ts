@@ -33,7 +33,7 @@ export function subjectRows(db: ReadOnlyDatabase, orm: Orm, ids: (column: AnyCol
     .from(t.signalementSubjects)
     .innerJoin(t.subjects, eq(t.subjects.id, t.signalementSubjects.subjectId))
     .where(ids(t.signalementSubjects.signalementId))
-    .orderBy(asc(t.subjects.position), asc(t.subjects.designation));
+    .orderBy(asc(t.subjects.position), asc(t.subjects.designation), asc(t.subjects.id));
 }
 
 /** The projects of the reports matching `ids`, by sigle: the loader's and the xlsx export's. */

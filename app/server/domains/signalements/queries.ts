@@ -282,12 +282,14 @@ export async function listPage<T = number[]>(
   const pageOf = async (r: ResolvedFilters, strategy: 'index' | 'scan') =>
     load({ ids: (await pageQuery(db, r, viewer, q, strategy)).map((row) => row.id) });
   if (!q.search) {
-    const first = firstPageSource(db, q, q);
     const [total, items] = await Promise.all([
       counting.then(async (counted) =>
         counted !== null ? { n: counted, exact: true } : boundedTotal(db, await resolving, viewer, cap),
       ),
-      first ? load(first) : resolving.then((r) => pageOf(r, 'index')),
+      resolving.then((r) => {
+        const first = firstPageSource(db, r, viewer, q);
+        return first ? load(first) : pageOf(r, 'index');
+      }),
     ]);
     return { items, total };
   }
