@@ -2,8 +2,9 @@ import {
   createContext,
   useCallback,
   useContext,
-  useEffect,
+  useLayoutEffect,
   useMemo,
+  useRef,
   useState,
   useSyncExternalStore,
   type ReactNode,
@@ -64,7 +65,14 @@ export function SidebarProvider({ children }: { children: ReactNode }) {
     if (!isMobile) setOpenMobile(false);
   }
 
-  useEffect(() => {
+  // ctrl/meta+b is live as soon as the sidebar shows: the listener is attached once, in the commit that
+  // first shows it (a layout effect runs before any later event; a passive one could run after a key
+  // already pressed), and calls the toggle of the latest render.
+  const toggleRef = useRef(toggle);
+  useLayoutEffect(() => {
+    toggleRef.current = toggle;
+  });
+  useLayoutEffect(() => {
     function onKeyDown(event: KeyboardEvent) {
       if (
         event.key.toLowerCase() === 'b' &&
@@ -73,12 +81,12 @@ export function SidebarProvider({ children }: { children: ReactNode }) {
         !event.shiftKey
       ) {
         event.preventDefault();
-        toggle();
+        toggleRef.current();
       }
     }
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
-  }, [toggle]);
+  }, []);
 
   const value = useMemo<SidebarState>(
     () => ({ isMobile, open, setOpen, openMobile, setOpenMobile, toggle }),
