@@ -1,4 +1,4 @@
-import { and, count, desc, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { count, desc, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Database, Orm, ReadOnlyDatabase } from './client';
 import { normalizeSearch } from '../domains/signalements/search-text';
 
@@ -108,6 +108,18 @@ export function matchesNothing(plan: WordMatch[]): boolean {
 }
 
 /**
+ * Every word of the plan in `column`, each tested as a scan that stops at a cap tests it (the dialect's
+ * containsSequentially: strpos on PostgreSQL, decision 0062): the 'sequential' condition, the count in the
+ * copy of the texts and the density check.
+ */
+function containsEveryWord(db: ReadOnlyDatabase, plan: WordMatch[], column: SQL | AnyColumn): SQL {
+  return sql.join(
+    plan.map((w) => db.dialect.containsSequentially(column, w.word)),
+    sql` and `,
+  );
+}
+
+/**
  * The report-search condition: every word of the plan must appear in search_text.
  * - 'index' (default): each word through its route of planSearch (a set of ids from an FTS5 index).
  * - 'scan': plain LIKE on the column, for a page read in date order when the words are common: the
@@ -127,13 +139,8 @@ export function signalementSearchCondition(
   if (plan.length === 0) return undefined;
   const s = db.t.signalements;
   const like = (w: WordMatch) => sql`${s.searchText} like ${`%${w.word}%`}`;
-  if (strategy !== 'index') {
-    const contains =
-      strategy === 'sequential'
-        ? (w: WordMatch) => db.dialect.containsSequentially(s.searchText, w.word)
-        : like;
-    return sql.join(plan.map(contains), sql` and `);
-  }
+  if (strategy === 'sequential') return containsEveryWord(db, plan, s.searchText);
+  if (strategy === 'scan') return sql.join(plan.map(like), sql` and `);
   const { like: short, trigram, terms } = byRoute(plan);
   if (matchesNothing(plan)) return sql`1 = 0`;
   const conditions = short.map(like);
@@ -204,10 +211,7 @@ export function searchTextsCount(
 ): SQL | null {
   const texts = db.dialect.searchTexts;
   if (!texts || plan.length === 0) return null;
-  const words = sql.join(
-    plan.map((w) => db.dialect.containsSequentially(texts.text, w.word)),
-    sql` and `,
-  );
+  const words = containsEveryWord(db, plan, texts.text);
   const where = named ? sql`(${words}) or ${inIdList(db, texts.id, named)}` : words;
   return sql`select count(*) as n from (select 1 from ${texts.table} where ${where} limit ${limit}) matches`;
 }
@@ -238,11 +242,10 @@ export async function isDenseSearch(
     .limit(DENSITY_SAMPLE)
     .as('recent');
   // A scan of DENSITY_SAMPLE texts, as a bounded count's: strpos on PostgreSQL (decision 0062).
-  const words = plan.map((w) => db.dialect.containsSequentially(recent.text, w.word));
   const [row] = await db.read
     .select({ n: count() })
     .from(recent)
-    .where(and(...words));
+    .where(containsEveryWord(db, plan, recent.text));
   return (row?.n ?? 0) >= DENSITY_SAMPLE / 100;
 }
 
