@@ -2,22 +2,15 @@
 // write that changes a report's search text, exactly the reports' texts: one row per report, the same text,
 // removed with its report; the list's count of common words reads it.
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '#tests/helpers/app';
+import { describe, expect, it } from 'vitest';
 import { postgresAvailable } from '#tests/helpers/db';
 import { pgStatementsOf } from '#tests/helpers/pg-statements';
 import { SAME_ORIGIN } from '#tests/helpers/report-fixture';
 import { createReport, mergePatch } from '#tests/helpers/signalements';
+import { serverSuite } from '#tests/helpers/suite';
 
 describe.skipIf(!(await postgresAvailable()))('the copy of the search texts on postgres', () => {
-  let t: TestApp;
-  let cookie: string;
-  beforeAll(async () => {
-    t = await createTestApp('postgres', {}, { taskThreads: 0 });
-    await t.user('agent@example.mg', 'ROLE_USER');
-    cookie = await t.login('agent@example.mg');
-  });
-  afterAll(async () => t?.close());
+  const { app: t, user } = serverSuite('postgres', { options: { taskThreads: 0 } });
 
   /** The reports whose copy is missing, extra or different. */
   const drift = () =>
@@ -30,12 +23,12 @@ describe.skipIf(!(await postgresAvailable()))('the copy of the search texts on p
     (await t.db.rows<{ n: unknown }>(sql`select count(*) as n from signalement_search_texts`))[0]!.n;
 
   it('follows creates, patches, a person added and removed, and a report removed', async () => {
-    const first = await createReport(t, cookie);
-    const second = await createReport(t, cookie);
+    const first = await createReport(t, user.cookie);
+    const second = await createReport(t, user.cookie);
     expect(await drift()).toEqual([]);
     expect(Number(await copies())).toBe(2);
 
-    const patched = await mergePatch(t, cookie, `/api/signalements/${second}`, {
+    const patched = await mergePatch(t, user.cookie, `/api/signalements/${second}`, {
       description: 'Abus de pouvoir à Toliara',
     });
     expect(patched.statusCode, patched.body).toBe(200);
@@ -44,7 +37,7 @@ describe.skipIf(!(await postgresAvailable()))('the copy of the search texts on p
     const author = await t.app.inject({
       method: 'POST',
       url: '/api/presume_auteurs',
-      headers: { cookie, ...SAME_ORIGIN },
+      headers: { cookie: user.cookie, ...SAME_ORIGIN },
       payload: { nomPrenom: 'Randrianarisoa Éloi', signalement: `/api/signalements/${first}` },
     });
     expect(author.statusCode, author.body).toBe(201);
@@ -58,7 +51,7 @@ describe.skipIf(!(await postgresAvailable()))('the copy of the search texts on p
     const removed = await t.app.inject({
       method: 'DELETE',
       url: author.json()['@id'],
-      headers: { cookie, ...SAME_ORIGIN },
+      headers: { cookie: user.cookie, ...SAME_ORIGIN },
     });
     expect(removed.statusCode, removed.body).toBe(204);
     expect(await drift()).toEqual([]);
@@ -83,14 +76,14 @@ describe.skipIf(!(await postgresAvailable()))('the copy of the search texts on p
   it('gives the list the total of common words read from the copy, after writes through the API', async () => {
     // Twelve reports of the latest thousand hold the words: dense (1 %), counted by a scan of the copy.
     for (let i = 0; i < 12; i++) {
-      const code = await createReport(t, cookie);
-      const res = await mergePatch(t, cookie, `/api/signalements/${code}`, {
+      const code = await createReport(t, user.cookie);
+      const res = await mergePatch(t, user.cookie, `/api/signalements/${code}`, {
         description: `Mangrove coupée sans permis, lot ${i}`,
       });
       expect(res.statusCode, res.body).toBe(200);
     }
     const { value: res, sent } = await pgStatementsOf(() =>
-      t.app.inject({ url: '/api/signalements?search=mangrove%20permis', headers: { cookie } }),
+      t.app.inject({ url: '/api/signalements?search=mangrove%20permis', headers: { cookie: user.cookie } }),
     );
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().totalItems).toBe(12);
