@@ -85,6 +85,47 @@ describe.each(await testEngines())('the %s dialect', (engine) => {
     expect(db.dialect.date(row?.missing)).toBeNull();
   });
 
+  it('decodes a stored timestamp read raw to its instant, whatever the process’s time zone', async () => {
+    const { db } = tdb;
+    const u = db.t.utilisateurs;
+    const at = new Date('2026-03-04T05:06:07.089Z');
+    const roles = db.t.utilisateurRoles;
+    const [role] = await db.transaction((tx) =>
+      tx.insert(roles).values({ code: 'ROLE_DIALECT_TZ', designation: 'F' }).returning({ id: roles.id }),
+    );
+    await db.transaction((tx) =>
+      tx.insert(u).values({
+        code: 'U-DIALECT-TZ',
+        email: 'dialect-tz@example.mg',
+        nomPrenom: 'Fuseau',
+        roleId: role!.id,
+        lastConnectionAt: at,
+      }),
+    );
+    const zone = process.env.TZ;
+    // A server whose machine keeps Madagascar's time: a stored instant is not read as local time.
+    process.env.TZ = 'Indian/Antananarivo';
+    try {
+      const [row] = await db.rows(
+        sql`select ${u.lastConnectionAt} as at from ${u} where ${u.code} = 'U-DIALECT-TZ'`,
+      );
+      expect(db.dialect.date(row?.at)?.toISOString()).toBe(at.toISOString());
+      const [values] = await db.preparedValues(
+        'dialect_time_zone',
+        (orm) =>
+          orm
+            .select({ at: u.lastConnectionAt })
+            .from(u)
+            .where(eq(u.code, sql.placeholder('code'))),
+        { code: 'U-DIALECT-TZ' },
+      );
+      expect(db.dialect.date(values?.[0])?.toISOString()).toBe(at.toISOString());
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
+
   it('generates a range of days with their calendar dates', async () => {
     const { db } = tdb;
     const rows = await db.rows(

@@ -48,6 +48,20 @@ export interface Dialect {
    * so a long list (an export's ids) costs the serving thread one string to parse, not a row object per id.
    */
   orderedIntegers(column: SQL | AnyColumn, order: readonly SQL[]): SQL<number[]>;
+  /**
+   * The selected rows as one value: a JSON array per row of `values`, in the order of `order` (none: []),
+   * aggregated by the engine (json_agg, json_group_array). Each value as JSON writes it: a timestamp as
+   * PostgreSQL's text with its offset or SQLite's milliseconds, a flag as true/false or 1/0 (read them back
+   * with `date` and `flag`).
+   */
+  jsonArrays(values: ReadonlyArray<SQL | AnyColumn>, order: readonly SQL[]): SQL<unknown[][]>;
+  /**
+   * Whether a page of the report list is read as one statement of JSON arrays (jsonArrays) rather than three
+   * statements of rows (server/domains/signalements/list-row.ts, docs/decisions/0065). PostgreSQL: yes,
+   * each statement costs a round trip, a system call and the driver's parsing of its rows; SQLite: no, a
+   * statement costs nothing more there, and its JSON functions cost more than the rows they replace.
+   */
+  readonly pageInOneStatement: boolean;
 
   // Locks.
 

@@ -11,7 +11,7 @@ import { PAGE_SIZE_SIGNALEMENTS } from '#shared/constants';
 import { explainNodes, PLAN_VIEWER, planDatabase } from '#tests/helpers/plans';
 import { resolveFilters } from '../domains/signalements/list-filters-resolve';
 import { firstPageSource } from '../domains/signalements/list-page';
-import { firstPageStatements, selectListRows } from '../domains/signalements/list-row';
+import { firstPageStatements, pageStatement, selectListRows } from '../domains/signalements/list-row';
 
 const REPORTS = 5_000;
 const engines = (await testEngines()).filter((engine) => engine === 'postgres');
@@ -79,7 +79,13 @@ describe.skipIf(engines.length === 0)('the list rows’ plan on postgres', () =>
     const page = firstPageSource(db, r, PLAN_VIEWER, { page: 1, itemsPerPage: PAGE_SIZE_SIGNALEMENTS });
     if (!page || 'ids' in page) throw new Error('a first page of the whole list');
     const of = firstPageStatements(db, db.read, page);
-    const statements = { rows: of.rows(), subjects: of.subjects(), assignees: of.assignees() };
+    const statements = {
+      rows: of.rows(),
+      subjects: of.subjects(),
+      assignees: of.assignees(),
+      // The three as one statement (decision 0065), PostgreSQL's page.
+      'one statement': pageStatement(db, db.read, page),
+    };
     for (const [name, statement] of Object.entries(statements)) {
       const nodes = await explainNodes(db, statement);
       const reports = ['signalements', 'signalement_subjects', 'signalement_assignees'];

@@ -24,6 +24,11 @@ export const postgresDialect: Dialect = {
     sql`coalesce(json_agg(${column} order by ${sql.join([...order], sql`, `)}), '[]')::text`.mapWith(
       (text: string) => JSON.parse(text) as number[],
     ),
+  jsonArrays: (values, order) =>
+    sql`coalesce(json_agg(json_build_array(${sql.join([...values], sql`, `)}) order by ${sql.join([...order], sql`, `)}), '[]')::text`.mapWith(
+      (text: string) => JSON.parse(text) as unknown[][],
+    ),
+  pageInOneStatement: true,
   idListValue: (ids) => ids,
 
   lockingRows: (select) => sql`${select} for update`,

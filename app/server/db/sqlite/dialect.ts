@@ -23,6 +23,11 @@ export const sqliteDialect: Dialect = {
     sql`json_group_array(${column} order by ${sql.join([...order], sql`, `)})`.mapWith(
       (text: string) => JSON.parse(text) as number[],
     ),
+  jsonArrays: (values, order) =>
+    sql`json_group_array(json_array(${sql.join([...values], sql`, `)}) order by ${sql.join([...order], sql`, `)})`.mapWith(
+      (text: string) => JSON.parse(text) as unknown[][],
+    ),
+  pageInOneStatement: false,
   idListValue: (ids) => JSON.stringify(ids),
 
   lockingRows: (select) => select,

@@ -180,11 +180,36 @@ describe.each(await testEngines())('report list rows on %s', (engine) => {
       name: 'moved_between_statements',
       statement: () => (builds++ === 0 ? newest.statement() : oldest.statement()),
     };
-    const items = await loadListItems(db, moved);
+    const items = await loadListItems(db, moved, { oneStatement: false });
     expect(builds).toBe(3);
     expect(items).toEqual(await loadListItems(db, newest));
     expect(items.every((item) => item.subjects.length > 0)).toBe(true);
     expect(items.some((item) => item.assignees.length > 0)).toBe(true);
+  });
+
+  it('reads a first page in one statement as in three (decision 0065)', async () => {
+    const { db } = t.ctx;
+    const orders = [undefined, { signalementAt: 'asc' }, { code: 'desc' }, { echeance: 'asc' }] as const;
+    const items = [];
+    for (const order of orders) {
+      const source = await sourceOf({ order }, { ...first, order });
+      if (!source || 'ids' in source) throw new Error('a first page found again');
+      const three = await loadListItems(db, source, { oneStatement: false });
+      expect(three, JSON.stringify(order)).toHaveLength(PAGE_SIZE_SIGNALEMENTS);
+      expect(await loadListItems(db, source, { oneStatement: true }), JSON.stringify(order)).toEqual(three);
+      items.push(...three);
+    }
+    // Every part was compared with values: references set and unset, flags, due days, subjects, assignees.
+    expect(items.some((item) => item.canalPrincipal === null)).toBe(true);
+    expect(items.some((item) => item.canalPrincipal !== null)).toBe(true);
+    expect(items.some((item) => item.niveau === null)).toBe(true);
+    expect(items.some((item) => item.niveau !== null)).toBe(true);
+    expect(items.some((item) => item.isTreated)).toBe(true);
+    expect(items.some((item) => !item.isTreated)).toBe(true);
+    expect(items.some((item) => item.echeance !== null)).toBe(true);
+    expect(items.every((item) => item.subjects.length > 0)).toBe(true);
+    expect(items.some((item) => item.subjects.length > 1)).toBe(true);
+    expect(items.some((item) => item.assignees.length === 2)).toBe(true);
   });
 
   it('answers the same rows on tRPC as on REST', async () => {

@@ -2,12 +2,14 @@
 // (docs/decisions/0027-list-rows.md). A column of the list is one field here (its columns, its joins, its
 // place in `listItem`) and one in `SignalementListItemDto` (shared/dto/signalements.ts), which the
 // compiler ties together. The whole report (the detail, the export, the history) is report-row.ts.
-import { asc, eq, type AnyColumn, type SQL } from 'drizzle-orm';
+import { eq, sql, type AnyColumn, type Column, type SQL } from 'drizzle-orm';
+import type { SelectedFields } from 'drizzle-orm/sqlite-core';
 import type { ListRefDto, SignalementListItemDto } from '#shared/dto/signalements';
 import type { Orm, ReadOnlyDatabase } from '#server/db/client';
+import type { Preparable } from '#server/db/prepared';
 import { dueDayDto } from '../delais/due-day-dto';
 import { iri, orNull } from '../referentiels/dto';
-import { assigneeRows, forIds, subjectRows } from './loader';
+import { assigneeOrder, assigneeRows, forIds, subjectOrder, subjectRows } from './loader';
 import type { PageSource } from './list-page';
 
 /** The list's columns: the report's own, and the code and label of each reference it shows. */
@@ -30,11 +32,15 @@ function listRowColumns(db: ReadOnlyDatabase) {
   };
 }
 
-export function selectListRows(db: ReadOnlyDatabase, orm: Orm) {
+/**
+ * `selection` over a report and the references the list shows (its joins: inner for the partner). Typed as
+ * the list's columns (selectListRows); another selection (pageStatement) says what it reads itself.
+ */
+function fromListJoins(db: ReadOnlyDatabase, orm: Orm, selection: SelectedFields) {
   const t = db.t;
   const s = t.signalements;
   return orm
-    .select(listRowColumns(db))
+    .select(selection as ReturnType<typeof listRowColumns>)
     .from(s)
     .innerJoin(t.partenaires, eq(t.partenaires.id, s.partenaireId))
     .leftJoin(t.canals, eq(t.canals.id, s.canalPrincipalId))
@@ -43,6 +49,10 @@ export function selectListRows(db: ReadOnlyDatabase, orm: Orm) {
     .leftJoin(t.communes, eq(t.communes.id, s.communeId))
     .leftJoin(t.statuts, eq(t.statuts.id, s.statutId))
     .leftJoin(t.niveaux, eq(t.niveaux.id, s.niveauId));
+}
+
+export function selectListRows(db: ReadOnlyDatabase, orm: Orm) {
+  return fromListJoins(db, orm, listRowColumns(db));
 }
 
 type ListRow = Awaited<ReturnType<ReturnType<typeof selectListRows>['where']>>[number];
@@ -90,7 +100,7 @@ function pageSubjectRows(db: ReadOnlyDatabase, orm: Orm, inPage: (column: AnyCol
     .leftJoin(ss, eq(ss.signalementId, s.id))
     .leftJoin(subjects, eq(subjects.id, ss.subjectId))
     .where(inPage(s.id))
-    .orderBy(asc(subjects.position), asc(subjects.designation), asc(subjects.id));
+    .orderBy(...subjectOrder(db));
 }
 
 function pageAssigneeRows(db: ReadOnlyDatabase, orm: Orm, inPage: (column: AnyColumn) => SQL) {
@@ -101,7 +111,7 @@ function pageAssigneeRows(db: ReadOnlyDatabase, orm: Orm, inPage: (column: AnyCo
     .leftJoin(sa, eq(sa.signalementId, s.id))
     .leftJoin(u, eq(u.id, sa.userId))
     .where(inPage(s.id))
-    .orderBy(asc(u.nomPrenom), asc(u.id));
+    .orderBy(...assigneeOrder(db));
 }
 
 /** The three statements of a first page found again (PageSource), built on `orm`. */
@@ -131,6 +141,116 @@ function firstPageRows(db: ReadOnlyDatabase, page: Extract<PageSource, { name: s
   ]);
 }
 
+/** listRowColumns as its groups (partenaire, canal…), each with its columns, in the order of their keys. */
+function listRowGroups(db: ReadOnlyDatabase) {
+  return Object.entries(listRowColumns(db)).map(
+    ([group, columns]) => [group, Object.entries(columns as Record<string, Column>)] as const,
+  );
+}
+
+/**
+ * A list row read as one JSON array of listRowColumns' values (pageStatement), back to the row drizzle
+ * maps selectListRows to: each group an object, or null when all its values are (a reference left
+ * unset, as drizzle gives a left join that found nothing); timestamps and flags read by the dialect.
+ */
+function listRowDecoder(db: ReadOnlyDatabase): (values: unknown[]) => ListRow {
+  const { dialect } = db;
+  const plain = (value: unknown) => value;
+  const groups = listRowGroups(db).map(
+    ([group, columns]) =>
+      [
+        group,
+        columns.map(([key, column]) => {
+          const decode =
+            column.dataType === 'date'
+              ? (value: unknown) => dialect.date(value)
+              : column.dataType === 'boolean'
+                ? (value: unknown) => dialect.flag(value)
+                : plain;
+          return [key, decode] as const;
+        }),
+      ] as const,
+  );
+  return (values) => {
+    const row: Record<string, Record<string, unknown> | null> = Object.create(null);
+    let i = 0;
+    for (const [group, columns] of groups) {
+      const object: Record<string, unknown> = {};
+      let unset = true;
+      for (const [key, decode] of columns) {
+        const value = values[i++] ?? null;
+        object[key] = value === null ? null : decode(value);
+        if (value !== null) unset = false;
+      }
+      row[group] = unset ? null : object;
+    }
+    return row as unknown as ListRow;
+  };
+}
+
+const parseJsonArrays = (text: string) => JSON.parse(text) as unknown[][];
+
+/** pageStatement's one row: its three JSON values, parsed. */
+interface PageRead {
+  rows: unknown[][];
+  subjects: unknown[][];
+  assignees: unknown[][];
+}
+type PageStatement = Preparable<Promise<PageRead[]>> & { getSQL(): SQL };
+
+/**
+ * A first page found again (PageSource) as one statement (dialect.pageInOneStatement, docs/decisions/0065):
+ * its rows, its subjects and its assignees, each one JSON value (dialect.jsonArrays), the last two as
+ * sub-selects of the first, each finding the page again. One statement reads one snapshot: its three parts
+ * always hold the same reports.
+ */
+export function pageStatement(
+  db: ReadOnlyDatabase,
+  orm: Orm,
+  page: Extract<PageSource, { name: string }>,
+): PageStatement {
+  const { dialect } = db;
+  const inPage = (column: AnyColumn) => dialect.inFewIds(column, page.statement());
+  const t = db.t;
+  const { signalementSubjects: ss, subjects, signalementAssignees: sa, utilisateurs: u } = t;
+  const subjectsOfPage = orm
+    .select({
+      list: dialect.jsonArrays([ss.signalementId, subjects.code, subjects.designation], subjectOrder(db)),
+    })
+    .from(ss)
+    .innerJoin(subjects, eq(subjects.id, ss.subjectId))
+    .where(inPage(ss.signalementId));
+  const assigneesOfPage = orm
+    .select({ list: dialect.jsonArrays([sa.signalementId, u.code, u.nomPrenom], assigneeOrder(db)) })
+    .from(sa)
+    .innerJoin(u, eq(u.id, sa.userId))
+    .where(inPage(sa.signalementId));
+  const values = listRowGroups(db).flatMap(([, columns]) => columns.map(([, column]) => column));
+  return fromListJoins(db, orm, {
+    rows: dialect.jsonArrays(values, page.order()),
+    subjects: sql`(${subjectsOfPage})`.mapWith(parseJsonArrays),
+    assignees: sql`(${assigneesOfPage})`.mapWith(parseJsonArrays),
+  }).where(inPage(t.signalements.id)) as unknown as PageStatement;
+}
+
+/**
+ * A first page's rows, subjects and assignees read by pageStatement, prepared under the page's name. Only a
+ * page found again: its statement has no parameter, so PostgreSQL plans it once per connection; by ids (a
+ * parameter), PostgreSQL planned this join of eleven tables again on every run (2.7 ms, decision 0065).
+ */
+async function pageInOneStatement(db: ReadOnlyDatabase, page: Extract<PageSource, { name: string }>) {
+  const [read] = await db.prepared(`list_page_of_${page.name}`, (orm) => pageStatement(db, orm, page), {});
+  if (!read) throw new Error('the page statement answered no row');
+  const decode = listRowDecoder(db);
+  const pairs = (list: unknown[][]) =>
+    list.map(([id, code, name]) => ({ id: Number(id), code: String(code), name: String(name) }));
+  return [
+    read.rows.map(decode),
+    pairs(read.subjects).map(({ id, code, name }) => ({ id, code, designation: name })),
+    pairs(read.assignees).map(({ id, code, name }) => ({ id, code, nomPrenom: name })),
+  ] as const;
+}
+
 /** Whether every list holds the reports of `ids`, and no other. */
 const sameReports = (ids: number[], ...lists: Array<Array<{ id: number }>>) =>
   lists.every((list) => {
@@ -140,14 +260,17 @@ const sameReports = (ids: number[], ...lists: Array<Array<{ id: number }>>) =>
 
 /**
  * The list's rows for a page (list-page.ts, PageSource), in the list's order: three prepared statements
- * side by side, whatever the page: by its ids, or each finding one of the first pages again. Those three
- * read at nearly the same moment, not in one snapshot: when a write in between moved the page (a report
- * created, deleted), they found different reports, and the subjects and assignees are read again by the
- * ids of the rows, never shown empty for a report that has some.
+ * side by side, by the page's ids or each finding one of the first pages again; on PostgreSQL a first page
+ * is one statement (pageStatement, dialect.pageInOneStatement). The three read at nearly the same moment,
+ * not in one snapshot: when a write in between moved the page (a report created, deleted), they found
+ * different reports, and the subjects and assignees are read again by the ids of the rows, never shown
+ * empty for a report that has some.
  */
 export async function loadListItems(
   db: ReadOnlyDatabase,
   page: PageSource,
+  /** A first page in one statement (pageStatement) or three: the dialect's choice unless a test asks. */
+  options: { oneStatement?: boolean } = {},
 ): Promise<SignalementListItemDto[]> {
   if ('ids' in page && page.ids.length === 0) return [];
   const s = db.t.signalements;
@@ -158,6 +281,8 @@ export async function loadListItems(
       forIds(db, 'load_subjects', page.ids, (orm, where) => subjectRows(db, orm, where)),
       forIds(db, 'load_assignees', page.ids, (orm, where) => assigneeRows(db, orm, where)),
     ]);
+  } else if (options.oneStatement ?? db.dialect.pageInOneStatement) {
+    [rows, subjectList, assigneeList] = await pageInOneStatement(db, page);
   } else {
     [rows, subjectList, assigneeList] = await firstPageRows(db, page);
     const ids = rows.map((row) => row.s.id);

@@ -21,6 +21,18 @@ import { canAssignAs, canEditAs } from './access';
 import { staffRef } from './staff-ref';
 import { selectReportRows } from './report-row';
 
+/** The display order of a report's subjects: the loader's, the list's and the export's. */
+export function subjectOrder(db: ReadOnlyDatabase): SQL[] {
+  const { subjects } = db.t;
+  return [asc(subjects.position), asc(subjects.designation), asc(subjects.id)];
+}
+
+/** The display order of a report's assignees, by name. */
+export function assigneeOrder(db: ReadOnlyDatabase): SQL[] {
+  const { utilisateurs } = db.t;
+  return [asc(utilisateurs.nomPrenom), asc(utilisateurs.id)];
+}
+
 /** The subjects of the reports matching `ids`, in their display order: the loader's and the list's. */
 export function subjectRows(db: ReadOnlyDatabase, orm: Orm, ids: (column: AnyColumn) => SQL) {
   const t = db.t;
@@ -33,7 +45,7 @@ export function subjectRows(db: ReadOnlyDatabase, orm: Orm, ids: (column: AnyCol
     .from(t.signalementSubjects)
     .innerJoin(t.subjects, eq(t.subjects.id, t.signalementSubjects.subjectId))
     .where(ids(t.signalementSubjects.signalementId))
-    .orderBy(asc(t.subjects.position), asc(t.subjects.designation), asc(t.subjects.id));
+    .orderBy(...subjectOrder(db));
 }
 
 /** The projects of the reports matching `ids`, by sigle: the loader's and the xlsx export's. */
@@ -76,7 +88,7 @@ export function assigneeRows(db: ReadOnlyDatabase, orm: Orm, ids: (column: AnyCo
     .from(t.signalementAssignees)
     .innerJoin(t.utilisateurs, eq(t.utilisateurs.id, t.signalementAssignees.userId))
     .where(ids(t.signalementAssignees.signalementId))
-    .orderBy(asc(t.utilisateurs.nomPrenom), asc(t.utilisateurs.id));
+    .orderBy(...assigneeOrder(db));
 }
 
 /**

@@ -93,6 +93,8 @@ export async function countFromDayCounts(
       inArray(c.refId, db.read.select({ id: table.id }).from(table).where(inArray(table.code, codes))),
     );
   } else {
+    // The whole list's total, asked by every list as it opens: one statement planned once (prepared).
+    if (!after && !before) return wholeListTotal(db);
     conditions.push(eq(c.dimension, 'total'), eq(c.refId, 0));
   }
   if (after) conditions.push(gte(c.day, calendar.dayNumber(after)));
@@ -102,6 +104,21 @@ export async function countFromDayCounts(
     .select({ n: sql<number>`coalesce(sum(${c.n}), 0)`.mapWith(Number) })
     .from(c)
     .where(and(...conditions));
+  return row?.n ?? 0;
+}
+
+/** How many reports there are: the sum of the day counts' totals (decision 0065). */
+async function wholeListTotal(db: ReadOnlyDatabase): Promise<number> {
+  const c = db.t.signalementDayCounts;
+  const [row] = await db.prepared(
+    'whole_list_total',
+    (orm) =>
+      orm
+        .select({ n: sql<number>`coalesce(sum(${c.n}), 0)`.mapWith(Number) })
+        .from(c)
+        .where(and(eq(c.dimension, 'total'), eq(c.refId, 0))),
+    {},
+  );
   return row?.n ?? 0;
 }
 

@@ -1,7 +1,8 @@
 // What one request costs PostgreSQL in statements and round trips (decision 0030), counted where the
 // statements leave the server's clients, not timed: a first page of the list is the session check, then its
-// total beside the list rows' three statements, each finding the page again (decision 0063); another page is
-// the session check, its total beside its page, then the rows' three statements side by side; a report is the session check,
+// total (prepared) beside the one statement of its rows, subjects and assignees, which finds the page again
+// (decisions 0063 and 0065); another page is the session check, its total beside its page, then the rows'
+// three statements side by side; a report is the session check,
 // its lookup and the loader; a create is one transaction whose statements this file counts, so a statement
 // added to any of them shows here. The app runs its read tasks on this thread (taskThreads: 0) so that
 // their statements leave through the clients this file watches; the threads run the same functions.
@@ -40,16 +41,11 @@ describe.skipIf(!(await postgresAvailable()))('statements of one request on Post
     });
   const named = (wave: string[]) => wave.map((text) => (/^[a-z_]+$/.test(text) ? text : 'sql')).sort();
 
-  it('a first page of the list: the session check, then the total beside the list rows, each finding the page again', async () => {
+  it('a first page of the list: the session check, then the total beside the one statement of its rows, which finds the page again', async () => {
     const { sent } = await request({ url: '/api/signalements' });
     expect(waves(sent).map(named)).toEqual([
       ['signalements_session_check'],
-      [
-        'signalements_assignees_of_first_page_date_desc',
-        'signalements_list_rows_of_first_page_date_desc',
-        'signalements_subjects_of_first_page_date_desc',
-        'sql',
-      ],
+      ['signalements_list_page_of_first_page_date_desc', 'signalements_whole_list_total'],
     ]);
   });
 
@@ -57,9 +53,12 @@ describe.skipIf(!(await postgresAvailable()))('statements of one request on Post
     // Not the first page: the page is read once, its rows would be read by its ids (there are none this
     // far: no row is read); the same order's first page is found again by its rows' statements.
     const { sent } = await request({ url: '/api/signalements?itemsPerPage=1&page=1001&order[code]=asc' });
-    expect(waves(sent).map(named)).toEqual([['signalements_session_check'], ['sql', 'sql']]);
+    expect(waves(sent).map(named)).toEqual([
+      ['signalements_session_check'],
+      ['signalements_whole_list_total', 'sql'],
+    ]);
     const first = await request({ url: '/api/signalements?order[code]=asc' });
-    expect(waves(first.sent).map(named)[1]).toContain('signalements_list_rows_of_first_page_code_asc');
+    expect(waves(first.sent).map(named)[1]).toContain('signalements_list_page_of_first_page_code_asc');
   });
 
   it('a list filtered by partner: the codes looked up beside the counters, then the page, then the list rows', async () => {
