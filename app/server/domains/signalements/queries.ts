@@ -107,7 +107,10 @@ export async function countFromDayCounts(
   return row?.n ?? 0;
 }
 
-/** How many reports there are: the sum of the day counts' totals (decision 0065). */
+/**
+ * How many reports there are: the sum of the day counts' totals (decision 0065). Prepared, so on SQLite read
+ * on the serving thread (db.prepared): one row per business day with reports, a few thousand at most.
+ */
 async function wholeListTotal(db: ReadOnlyDatabase): Promise<number> {
   const c = db.t.signalementDayCounts;
   const [row] = await db.prepared(
