@@ -225,6 +225,10 @@ describe('health check while every reader thread is stuck (SQLite)', () => {
     const trpc = await trpcList();
     expect(trpc.statusCode).toBe(503);
     expect(trpc.json().error.message).toBe(MESSAGES.readTimeout);
+    // The list as it opens needs no reader thread: it still answers.
+    const opening = await app.inject({ url: '/api/signalements', headers: { cookie } });
+    expect(opening.statusCode, opening.body).toBe(200);
+    expect(opening.json().totalItems).toBe(1);
 
     // When the stuck statements end, a thread serves again.
     await expect
