@@ -1,6 +1,6 @@
 // The loading of full report DTOs for a set of ids in a fixed number of queries (no query per row): the
 // report with its nine references, its subjects, its projects, its assignees.
-import { aliasedTable, asc, eq, inArray, type AnyColumn, type SQL } from 'drizzle-orm';
+import { aliasedTable, asc, eq, inArray, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { SignalementDto } from '#shared/dto/signalements';
 import type { Orm, ReadOnlyDatabase } from '#server/db/client';
 import { idList, inIdList, type Preparable } from '#server/db/prepared';
@@ -95,7 +95,11 @@ export function assigneeRows(db: ReadOnlyDatabase, orm: Orm, ids: (column: AnyCo
  * Runs one statement of the loaders for the given ids (`statement` gets a condition on a column): for a
  * page (at most 100 ids, the largest itemsPerPage), prepared under `name` and run by db.prepared (on SQLite
  * on the main thread: bounded by the ids); for more (the export's batches), built for db.read (on SQLite
- * a reader thread). Inside a transaction both run on it.
+ * a reader thread). Inside a transaction both run on it. One id (a report opened, a page of one) has a
+ * statement of its own, `column = $id`: for a list of one id PostgreSQL found planning again on every run
+ * cheaper than its generic plan for a list of unknown length, and kept doing it (the list row's nine tables:
+ * bind 2.7 ms at 1,000,000 reports); for one key the generic plan is the custom one, kept after five runs
+ * (decision 0066).
  */
 const PREPARED_LOADER_IDS = 100;
 export async function forIds<R>(
@@ -105,6 +109,14 @@ export async function forIds<R>(
   statement: (orm: Orm, ids: (column: AnyColumn) => SQL) => Preparable<R> & PromiseLike<Awaited<R>>,
 ): Promise<Awaited<R>> {
   if (ids.length > PREPARED_LOADER_IDS) return statement(db.read, (column) => inArray(column, ids));
+  if (ids.length === 1)
+    return db.prepared(
+      `${name}_of_one`,
+      (orm) => statement(orm, (column) => eq(column, sql.placeholder('id'))),
+      {
+        id: ids[0],
+      },
+    );
   return db.prepared(name, (orm) => statement(orm, (column) => inIdList(db, column, 'ids')), {
     ids: idList(db, ids),
   });

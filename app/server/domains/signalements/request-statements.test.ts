@@ -67,20 +67,25 @@ describe.skipIf(!(await postgresAvailable()))('statements of one request on Post
       ['signalements_session_check'],
       ['sql', 'sql'],
       ['sql'],
-      ['signalements_list_rows', 'signalements_load_assignees', 'signalements_load_subjects'],
+      // The one report of this partner: its rows by its one id (decision 0066).
+      [
+        'signalements_list_rows_of_one',
+        'signalements_load_assignees_of_one',
+        'signalements_load_subjects_of_one',
+      ],
     ]);
   });
 
-  it('a report: the session check, its lookup, then the list rows', async () => {
+  it('a report: the session check, its lookup, then its loader by its one id (decision 0066)', async () => {
     const { sent } = await request({ url: `/api/signalements/${code}` });
     expect(waves(sent).map(named)).toEqual([
       ['signalements_session_check'],
       ['sql', 'sql'],
       [
-        'signalements_load_assignees',
-        'signalements_load_projects',
-        'signalements_load_reports',
-        'signalements_load_subjects',
+        'signalements_load_assignees_of_one',
+        'signalements_load_projects_of_one',
+        'signalements_load_reports_of_one',
+        'signalements_load_subjects_of_one',
       ],
     ]);
   });
