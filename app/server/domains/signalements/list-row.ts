@@ -241,13 +241,18 @@ export function pageStatement(
 async function pageInOneStatement(db: ReadOnlyDatabase, page: Extract<PageSource, { name: string }>) {
   const [read] = await db.prepared(`list_page_of_${page.name}`, (orm) => pageStatement(db, orm, page), {});
   if (!read) throw new Error('the page statement answered no row');
-  const decode = listRowDecoder(db);
-  const pairs = (list: unknown[][]) =>
-    list.map(([id, code, name]) => ({ id: Number(id), code: String(code), name: String(name) }));
   return [
-    read.rows.map(decode),
-    pairs(read.subjects).map(({ id, code, name }) => ({ id, code, designation: name })),
-    pairs(read.assignees).map(({ id, code, name }) => ({ id, code, nomPrenom: name })),
+    read.rows.map(listRowDecoder(db)),
+    read.subjects.map(([id, code, designation]) => ({
+      id: Number(id),
+      code: String(code),
+      designation: String(designation),
+    })),
+    read.assignees.map(([id, code, nomPrenom]) => ({
+      id: Number(id),
+      code: String(code),
+      nomPrenom: String(nomPrenom),
+    })),
   ] as const;
 }
 
