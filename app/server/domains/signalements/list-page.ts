@@ -38,7 +38,15 @@ export function pageQuery(
  * alone (`name`), and holds no parameter, so that PostgreSQL plans each of those statements once per
  * connection (docs/decisions/0063-first-page-in-one-wave.md).
  */
-export type PageSource = { ids: number[] } | { name: string; statement: () => SQL; order: () => SQL[] };
+export type PageSource =
+  | { ids: number[] }
+  | {
+      name: string;
+      statement: () => SQL;
+      order: () => SQL[];
+      /** The whole list's total is asked with the page (listPage, decision 0067). */
+      wholeTotal?: true;
+    };
 
 /**
  * The orders an index gives, each as its part of a prepared statement's name ([a-z_], prepared.ts). Sorted

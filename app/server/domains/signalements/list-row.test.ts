@@ -2,17 +2,20 @@
 // documented fields and no other, each equal to the same field of the report's own representation, on
 // both doors; a page of 20 demo reports stays within its byte budget; the export keeps whole reports.
 import { gzipSync } from 'node:zlib';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '#server/db/seed/demo';
 import { createTestApp, type TestApp } from '#tests/helpers/app';
 import { testEngines } from '#tests/helpers/db';
 import { SAME_ORIGIN } from '#tests/helpers/report-fixture';
+import { createReport } from '#tests/helpers/signalements';
 import { PAGE_SIZE_SIGNALEMENTS } from '#shared/constants';
 import { PLAN_VIEWER } from '#tests/helpers/plans';
 import { firstPageSource, pageIds, pageQuery, type PageSource } from './list-page';
 import { resolveFilters } from './list-filters-resolve';
 import type { ListFilters } from './list-filters';
-import { loadListItems } from './list-row';
+import { loadListItems, loadListPage } from './list-row';
+import { listPage, wholeListTotal } from './queries';
 
 /**
  * A page of 20 demo reports, in bytes (JSON, and gzip as a client receives it). The whole reports came to
@@ -230,5 +233,32 @@ describe.each(await testEngines())('report list rows on %s', (engine) => {
       const detail = await t.app.inject({ url: item['@id'], headers: { cookie } });
       expect(JSON.stringify(item)).toBe(detail.body);
     }
+  });
+
+  it('reads the whole list’s total in the one statement of a first page, and the list answers it (decision 0067)', async () => {
+    const { db } = t.ctx;
+    const source = await sourceOf({}, first);
+    if (!source || 'ids' in source) throw new Error('a first page found again');
+    const count = async () =>
+      Number((await db.rows<{ n: unknown }>(sql`select count(*) as n from signalements`))[0]!.n);
+    const whole = await count();
+    expect(whole).toBeGreaterThan(PAGE_SIZE_SIGNALEMENTS);
+    expect(await wholeListTotal(db)).toBe(whole);
+    // Asked for, the one statement reads it; not asked for, or a page in three statements, it is not read.
+    const one = await loadListPage(db, { ...source, wholeTotal: true }, { oneStatement: true });
+    expect(one.total).toBe(whole);
+    expect(one.items).toEqual(await loadListItems(db, source, { oneStatement: false }));
+    expect((await loadListPage(db, source, { oneStatement: true })).total).toBeUndefined();
+    expect(
+      (await loadListPage(db, { ...source, wholeTotal: true }, { oneStatement: false })).total,
+    ).toBeUndefined();
+    // The list as it opens answers the whole total on both engines (read with the page where the dialect
+    // reads it in one statement, counted beside it otherwise), and a report created since.
+    const listed = async () =>
+      (await listPage(t.ctx, PLAN_VIEWER, first, (page) => loadListPage(db, page))).total;
+    expect(await listed()).toEqual({ n: whole, exact: true });
+    await createReport(t, cookie);
+    expect(await count()).toBe(whole + 1);
+    expect(await listed()).toEqual({ n: whole + 1, exact: true });
   });
 });

@@ -11,6 +11,7 @@ import { dueDayDto } from '../delais/due-day-dto';
 import { iri, orNull } from '../referentiels/dto';
 import { assigneeOrder, assigneeRows, forIds, subjectOrder, subjectRows } from './loader';
 import type { PageSource } from './list-page';
+import { wholeListTotalQuery, type LoadedPage } from './queries';
 
 /** The list's columns: the report's own, and the code and label of each reference it shows. */
 function listRowColumns(db: ReadOnlyDatabase) {
@@ -190,19 +191,20 @@ function listRowDecoder(db: ReadOnlyDatabase): (values: unknown[]) => ListRow {
 
 const parseJsonArrays = (text: string) => JSON.parse(text) as unknown[][];
 
-/** pageStatement's one row: its three JSON values, parsed. */
+/** pageStatement's one row: its three JSON values, parsed, and the whole list's total when asked. */
 interface PageRead {
   rows: unknown[][];
   subjects: unknown[][];
   assignees: unknown[][];
+  total?: number;
 }
 type PageStatement = Preparable<Promise<PageRead[]>> & { getSQL(): SQL };
 
 /**
  * A first page found again (PageSource) as one statement (dialect.pageInOneStatement, docs/decisions/0065):
  * its rows, its subjects and its assignees, each one JSON value (dialect.jsonArrays), the last two as
- * sub-selects of the first, each finding the page again. One statement reads one snapshot: its three parts
- * always hold the same reports.
+ * sub-selects of the first, each finding the page again, and the whole list's total when the page asks for
+ * it (`wholeTotal`, decision 0067). One statement reads one snapshot: its parts always hold the same reports.
  */
 export function pageStatement(
   db: ReadOnlyDatabase,
@@ -230,6 +232,7 @@ export function pageStatement(
     rows: dialect.jsonArrays(values, page.order()),
     subjects: sql`(${subjectsOfPage})`.mapWith(parseJsonArrays),
     assignees: sql`(${assigneesOfPage})`.mapWith(parseJsonArrays),
+    ...(page.wholeTotal ? { total: sql`(${wholeListTotalQuery(db, orm)})`.mapWith(Number) } : {}),
   }).where(inPage(t.signalements.id)) as unknown as PageStatement;
 }
 
@@ -239,7 +242,8 @@ export function pageStatement(
  * parameter), PostgreSQL planned this join of eleven tables again on every run (2.7 ms, decision 0065).
  */
 async function pageInOneStatement(db: ReadOnlyDatabase, page: Extract<PageSource, { name: string }>) {
-  const [read] = await db.prepared(`list_page_of_${page.name}`, (orm) => pageStatement(db, orm, page), {});
+  const name = `list_page_${page.wholeTotal ? 'and_total_' : ''}of_${page.name}`;
+  const [read] = await db.prepared(name, (orm) => pageStatement(db, orm, page), {});
   if (!read) throw new Error('the page statement answered no row');
   return [
     read.rows.map(listRowDecoder(db)),
@@ -253,6 +257,7 @@ async function pageInOneStatement(db: ReadOnlyDatabase, page: Extract<PageSource
       code: String(code),
       nomPrenom: String(nomPrenom),
     })),
+    read.total,
   ] as const;
 }
 
@@ -266,20 +271,21 @@ const sameReports = (ids: number[], ...lists: Array<Array<{ id: number }>>) =>
 /**
  * The list's rows for a page (list-page.ts, PageSource), in the list's order: three prepared statements
  * side by side, by the page's ids or each finding one of the first pages again; on PostgreSQL a first page
- * is one statement (pageStatement, dialect.pageInOneStatement). The three read at nearly the same moment,
- * not in one snapshot: when a write in between moved the page (a report created, deleted), they found
- * different reports, and the subjects and assignees are read again by the ids of the rows, never shown
- * empty for a report that has some.
+ * is one statement (pageStatement, dialect.pageInOneStatement), which also reads the whole list's total when
+ * the page asks for it (`wholeTotal`; the three statements never do: listPage counts it then). The three
+ * read at nearly the same moment, not in one snapshot: when a write in between moved the page (a report
+ * created, deleted), they found different reports, and the subjects and assignees are read again by the
+ * ids of the rows, never shown empty for a report that has some.
  */
-export async function loadListItems(
+export async function loadListPage(
   db: ReadOnlyDatabase,
   page: PageSource,
   /** A first page in one statement (pageStatement) or three: the dialect's choice unless a test asks. */
   options: { oneStatement?: boolean } = {},
-): Promise<SignalementListItemDto[]> {
-  if ('ids' in page && page.ids.length === 0) return [];
+): Promise<LoadedPage<SignalementListItemDto[]>> {
+  if ('ids' in page && page.ids.length === 0) return { items: [] };
   const s = db.t.signalements;
-  let rows, subjectList, assigneeList;
+  let rows, subjectList, assigneeList, total;
   if ('ids' in page) {
     [rows, subjectList, assigneeList] = await Promise.all([
       forIds(db, 'list_rows', page.ids, (orm, where) => selectListRows(db, orm).where(where(s.id))),
@@ -287,11 +293,11 @@ export async function loadListItems(
       forIds(db, 'load_assignees', page.ids, (orm, where) => assigneeRows(db, orm, where)),
     ]);
   } else if (options.oneStatement ?? db.dialect.pageInOneStatement) {
-    [rows, subjectList, assigneeList] = await pageInOneStatement(db, page);
+    [rows, subjectList, assigneeList, total] = await pageInOneStatement(db, page);
   } else {
     [rows, subjectList, assigneeList] = await firstPageRows(db, page);
     const ids = rows.map((row) => row.s.id);
-    if (!sameReports(ids, subjectList, assigneeList)) return loadListItems(db, { ids });
+    if (!sameReports(ids, subjectList, assigneeList)) return loadListPage(db, { ids });
   }
   const assignees = new Map<number, SignalementListItemDto['assignees']>();
   for (const { id, code, nomPrenom } of assigneeList) {
@@ -309,8 +315,18 @@ export async function loadListItems(
   }
   const byId = new Map(rows.map((r) => [r.s.id, r]));
   const ids = 'ids' in page ? page.ids : rows.map((r) => r.s.id);
-  return ids.flatMap((id) => {
+  const items = ids.flatMap((id) => {
     const row = byId.get(id);
     return row ? [listItem(row, subjects.get(id) ?? [], assignees.get(id) ?? [])] : [];
   });
+  return total === undefined ? { items } : { items, total };
+}
+
+/** loadListPage's items. */
+export async function loadListItems(
+  db: ReadOnlyDatabase,
+  page: PageSource,
+  options: { oneStatement?: boolean } = {},
+): Promise<SignalementListItemDto[]> {
+  return (await loadListPage(db, page, options)).items;
 }

@@ -6,7 +6,7 @@ import { and, countDistinct, eq, gte, inArray, lte, sql, type SQL } from 'drizzl
 import type { BusinessCalendar } from '#shared/calendar';
 import { LIST_COUNT_CAP, MAX_PAGE_LINKS } from '#shared/constants';
 import type { ListContext } from '#server/context';
-import type { ReadOnlyDatabase, Schema } from '#server/db/client';
+import type { Orm, ReadOnlyDatabase, Schema } from '#server/db/client';
 import {
   countSearchInIndex,
   countSearchInTexts,
@@ -62,16 +62,8 @@ export async function countFromDayCounts(
   f: ListFilters,
   calendar: BusinessCalendar,
 ): Promise<number | null> {
-  const {
-    order: _order,
-    page: _page,
-    itemsPerPage: _size,
-    signalementAt,
-    ...rest
-  } = f as ListFilters & { page?: number; itemsPerPage?: number };
-  const unset = (value: unknown) =>
-    value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
-  const set = Object.entries(rest).filter(([, value]) => !unset(value));
+  const set = filtersSet(f);
+  const { signalementAt } = f;
   // At most one filter besides the dates, and one the day counts answer (list-filters.ts, dayCounts).
   const [filter] = set;
   const counted = filter ? filterTeaching(filter[0]) : undefined;
@@ -107,21 +99,44 @@ export async function countFromDayCounts(
   return row?.n ?? 0;
 }
 
+/** The filters of `f` that are set, besides the dates (and the order and the page). */
+function filtersSet(f: ListFilters): Array<[string, unknown]> {
+  const {
+    order: _order,
+    page: _page,
+    itemsPerPage: _size,
+    signalementAt: _dates,
+    ...rest
+  } = f as ListFilters & { page?: number; itemsPerPage?: number };
+  const unset = (value: unknown) =>
+    value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
+  return Object.entries(rest).filter(([, value]) => !unset(value));
+}
+
+/** Whether `f` lists every report: no filter, no dates (its total is wholeListTotal). */
+export function isWholeList(f: ListFilters): boolean {
+  return filtersSet(f).length === 0 && !f.signalementAt?.after && !f.signalementAt?.before;
+}
+
+/**
+ * The statement of wholeListTotal, built on `orm`: alone, or a part of the first page's one statement
+ * (decision 0067). Its values are constants of its text, not parameters: the one statement has none, so
+ * PostgreSQL plans it once per connection.
+ */
+export function wholeListTotalQuery(db: ReadOnlyDatabase, orm: Orm) {
+  const c = db.t.signalementDayCounts;
+  return orm
+    .select({ n: sql<number>`coalesce(sum(${c.n}), 0)`.mapWith(Number) })
+    .from(c)
+    .where(sql`${c.dimension} = 'total' and ${c.refId} = 0`);
+}
+
 /**
  * How many reports there are: the sum of the day counts' totals (decision 0065). Prepared, so on SQLite read
  * on the serving thread (db.prepared): one row per business day with reports, a few thousand at most.
  */
-async function wholeListTotal(db: ReadOnlyDatabase): Promise<number> {
-  const c = db.t.signalementDayCounts;
-  const [row] = await db.prepared(
-    'whole_list_total',
-    (orm) =>
-      orm
-        .select({ n: sql<number>`coalesce(sum(${c.n}), 0)`.mapWith(Number) })
-        .from(c)
-        .where(and(eq(c.dimension, 'total'), eq(c.refId, 0))),
-    {},
-  );
+export async function wholeListTotal(db: ReadOnlyDatabase): Promise<number> {
+  const [row] = await db.prepared('whole_list_total', (orm) => wholeListTotalQuery(db, orm), {});
   return row?.n ?? 0;
 }
 
@@ -278,37 +293,57 @@ export function boundedCountQuery(
 }
 
 /**
+ * What a page's loader answers: its items and, when its source asked for it (`wholeTotal`) and the loader
+ * read it with the page, the whole list's total.
+ */
+export interface LoadedPage<T> {
+  items: T;
+  total?: number;
+}
+
+/**
  * One page of the list: its ids in the list's order and its total (decision 0022). Counted as far as the
  * pager needs: a few pages past this one, and at least LIST_COUNT_CAP; below the largest safe integer
  * whatever the page number. `load` turns the page into its rows as soon as the page has answered, while
  * the total may still be counted (decision 0030); one of the first pages of the whole list is given to
- * `load` as its statement, so that its rows are read beside the total (decision 0063).
+ * `load` as its statement, so that its rows are read beside the total (decision 0063), and where the
+ * dialect reads such a page in one statement, the whole list's total is read in it (decision 0067).
  */
 export async function listPage<T = number[]>(
   ctx: ListContext,
   viewer: SessionUser,
   q: ListFilters & { page: number; itemsPerPage: number },
-  load: (page: PageSource) => T | Promise<T> = (page) => pageIds(ctx.db, page) as T,
+  load: (page: PageSource) => Promise<LoadedPage<T>> = async (page) => ({
+    items: (await pageIds(ctx.db, page)) as T,
+  }),
 ): Promise<{ items: T; total: ListTotal }> {
   const { db } = ctx;
   const cap = Math.min(
     Number.MAX_SAFE_INTEGER - 1,
     Math.max(LIST_COUNT_CAP, (q.page + MAX_PAGE_LINKS) * q.itemsPerPage),
   );
+  const resolving = resolveFilters(ctx, q, viewer);
+  if (!q.search && db.dialect.pageInOneStatement && isWholeList(q)) {
+    // The list as it opens, in one statement: its rows and the whole list's total, one snapshot.
+    const first = firstPageSource(db, await resolving, viewer, q);
+    if (first) {
+      const { items, total } = await load({ ...first, wholeTotal: true });
+      return { items, total: { n: total ?? (await wholeListTotal(db)), exact: true } };
+    }
+  }
   // Side by side: each step waits for a database round trip (a reader thread, a pooled connection), and
   // neither the page nor its rows wait for the counters (decision 0030).
-  const resolving = resolveFilters(ctx, q, viewer);
   const counting = cheapExactCount(db, q, ctx.calendar);
   const pageOf = async (r: ResolvedFilters, strategy: 'index' | 'scan') =>
-    load({ ids: (await pageQuery(db, r, viewer, q, strategy)).map((row) => row.id) });
+    (await load({ ids: (await pageQuery(db, r, viewer, q, strategy)).map((row) => row.id) })).items;
   if (!q.search) {
     const [total, items] = await Promise.all([
       counting.then(async (counted) =>
         counted !== null ? { n: counted, exact: true } : boundedTotal(db, await resolving, viewer, cap),
       ),
-      resolving.then((r) => {
+      resolving.then(async (r) => {
         const first = firstPageSource(db, r, viewer, q);
-        return first ? load(first) : pageOf(r, 'index');
+        return first ? (await load(first)).items : pageOf(r, 'index');
       }),
     ]);
     return { items, total };

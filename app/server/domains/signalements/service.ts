@@ -17,7 +17,7 @@ import { orNull, placeColumns, placeDto } from '../referentiels/dto';
 import { findEditable, findSignalement, idOf, idsOf } from './access';
 import { diff, recordChange } from './history';
 import { listPage } from './queries';
-import { loadListItems } from './list-row';
+import { loadListPage } from './list-row';
 import { loadSignalements } from './loader';
 import { refreshAfterWrite } from './search-refresh';
 import { alreadyApplied, bumpVersion, currentVersion, editConflict } from './edit-version';
@@ -31,7 +31,7 @@ type LocalisationInput = z.output<typeof localisationSchema>;
 
 /** A page of the list: its rows as the list shows them (list-row.ts; the whole report is getSignalement). */
 export async function listSignalements(ctx: ListContext, actor: SessionUser, q: ListQuery) {
-  const { items, total } = await listPage(ctx, actor, q, (page) => loadListItems(ctx.db, page));
+  const { items, total } = await listPage(ctx, actor, q, (page) => loadListPage(ctx.db, page));
   return { items, total: total.n, totalExact: total.exact };
 }
 
