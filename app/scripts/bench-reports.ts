@@ -49,6 +49,11 @@ const target = Number(values.reports ?? 1_000_000);
 const runs = Number(values.runs ?? 15);
 /** Untimed requests of each case before its timed ones: six per connection of the pool's reads (four). */
 const WARM_RUNS_PER_CASE = 24;
+/**
+ * Untimed first pages (and their raw SQL) before the first case: the JIT and the collector settle after the
+ * modules' load (60 left PostgreSQL's first page, the first case timed, at 2.4–2.6 ms against 1.8 after 1,500).
+ */
+const PROCESS_WARM_RUNS = 1000;
 const path = resolve(values.db ?? 'data/bench/demo-sqlite.db');
 const sqliteUrl = `file:${path}`;
 // The demo generator writes sources encrypted: the bench database keeps its key file beside it, and the
@@ -250,9 +255,10 @@ async function measure(engine: string) {
   const cases_: ListCase[] = [];
   listResults.set(engine, { existing, cases: cases_ });
   // The process's own warm-up (the JIT, the pool's connections, the statements they prepare, the engine's
-  // caches), before any case is timed: the first case measured otherwise carried it (PostgreSQL's first
-  // page: its first 20 requests at 4–35 ms, then 2–3 ms; its median read 4.8 ms beside 1.1 for 1 row).
-  for (let i = 0; i < 60; i++) {
+  // caches, the collector after the modules' load), before any case is timed: the first case measured
+  // otherwise carried it (PostgreSQL's first page: its first 20 requests at 4–35 ms, then 2–3 ms; its median
+  // read 4.8 ms beside 1.1 for 1 row).
+  for (let i = 0; i < PROCESS_WARM_RUNS; i++) {
     await app.inject({ url: '/api/signalements', headers: { cookie } });
     await rawSql('');
   }
