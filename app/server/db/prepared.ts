@@ -11,14 +11,19 @@ export interface Preparable<R> {
   prepare(name?: string): { execute(values?: Record<string, unknown>): R };
 }
 
+/** PostgreSQL keeps a statement's name to this many bytes (NAMEDATALEN − 1): two longer names may collide. */
+const MAX_STATEMENT_NAME = 63;
+
 /**
  * The engine's name of the prepared statement `name`. One name, one statement: names are constants of the
  * code, used as they are by PostgreSQL, which prepares the statement on each connection of the pool under
  * that name (SQLite ignores it).
  */
-function statementName(name: string): string {
+export function statementName(name: string): string {
   if (!/^[a-z_]+$/.test(name)) throw new Error(`prepared statement name not allowed: ${name}`);
-  return `signalements_${name}`;
+  const full = `signalements_${name}`;
+  if (full.length > MAX_STATEMENT_NAME) throw new Error(`prepared statement name too long: ${full}`);
+  return full;
 }
 
 /** Database.prepared: the runner of one database's prepared reads, built on `orm` (client.ts). */
