@@ -215,7 +215,11 @@ async function measure(engine: string) {
     return median(samples);
   }
 
-  /** The same statements the endpoint runs (the total, then the page of ids), without HTTP, session or DTOs. */
+  /**
+   * The list's own statements without HTTP, session or DTOs: the total beside the page of ids (listPage's
+   * default loader; the endpoint reads the rows from the page, and on PostgreSQL the list as it opens reads
+   * its rows and its total in one statement instead, decision 0067).
+   */
   async function rawSql(query: string) {
     const parsed = signalementListSchema.parse(Object.fromEntries(new URLSearchParams(query)) as never);
     await listPage(ctx, viewer, { ...parsed, ...nested(query) });

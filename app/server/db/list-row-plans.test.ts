@@ -83,8 +83,10 @@ describe.skipIf(engines.length === 0)('the list rows’ plan on postgres', () =>
       rows: of.rows(),
       subjects: of.subjects(),
       assignees: of.assignees(),
-      // The three as one statement (decision 0065), PostgreSQL's page.
+      // The three as one statement (decision 0065), and with the whole list's total, PostgreSQL's first page
+      // of the whole list (decision 0067).
       'one statement': pageStatement(db, db.read, page),
+      'one statement and the total': pageStatement(db, db.read, { ...page, wholeTotal: true }),
     };
     for (const [name, statement] of Object.entries(statements)) {
       const nodes = await explainNodes(db, statement);

@@ -52,7 +52,11 @@ export type PageSource =
  * The orders an index gives, each as its part of a prepared statement's name ([a-z_], prepared.ts). Sorted
  * by partner, a page sorts every report: read once, by the ids' path.
  */
-const ORDER_NAMES: Record<string, string> = { signalementAt: 'date', code: 'code', echeance: 'echeance' };
+export const ORDER_NAMES: Record<string, string> = {
+  signalementAt: 'date',
+  code: 'code',
+  echeance: 'echeance',
+};
 
 /**
  * The PageSource of a page when it is the list as it opens (PageSource); else null. Only a page whose own
@@ -64,7 +68,7 @@ export function firstPageSource(
   r: ResolvedFilters,
   viewer: SessionUser,
   q: { order?: ListFilters['order']; page: number; itemsPerPage: number },
-): PageSource | null {
+): Extract<PageSource, { name: string }> | null {
   if (q.page !== 1 || q.itemsPerPage !== PAGE_SIZE_SIGNALEMENTS) return null;
   if (filterWhere(db, r, { mode: 'page', searchStrategy: 'index', viewer }) !== undefined) return null;
   const [field, direction] = Object.entries(q.order ?? {})[0] ?? ['signalementAt', 'desc'];

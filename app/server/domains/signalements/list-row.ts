@@ -198,7 +198,10 @@ interface PageRead {
   assignees: unknown[][];
   total?: number;
 }
-type PageStatement = Preparable<Promise<PageRead[]>> & { getSQL(): SQL };
+type PageStatement = Preparable<Promise<PageRead[]>> & {
+  getSQL(): SQL;
+  toSQL(): { sql: string; params: unknown[] };
+};
 
 /**
  * A first page found again (PageSource) as one statement (dialect.pageInOneStatement, docs/decisions/0065):

@@ -143,6 +143,16 @@ describe.each(await testEngines())('list totals, exact or bounded, on %s', (engi
     expect(res.json().result.data).toMatchObject({ total: LIST_COUNT_CAP, totalExact: false });
   });
 
+  it('takes an `exists` naming no known field as no filter, as the page does: the whole list, exact', async () => {
+    // `exists[foo]=…` arrives as `exists: {}` (the schema keeps `assignees` only): filterWhere adds nothing,
+    // and the counters answer the whole list (list-filters.ts, isSet).
+    expect(await countFromDayCounts(t.db, { exists: {} }, t.ctx.calendar)).toBe(REPORTS);
+    expect(await listTotal(t.ctx, { exists: {} }, viewer, 1)).toEqual({ n: REPORTS, exact: true });
+    const page = await rest('exists[foo]=true');
+    expect(page).toMatchObject({ totalItems: REPORTS, totalItemsExact: true });
+    expect(page.member).toEqual((await rest('')).member);
+  });
+
   it('answers a page number at the edge of the safe integers without an error', async () => {
     const res = await t.app.inject({
       url: `/api/signalements?page=${Number.MAX_SAFE_INTEGER}&itemsPerPage=100&search=sig`,

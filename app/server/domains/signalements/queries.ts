@@ -14,7 +14,14 @@ import {
   signalementSearchCondition,
 } from '#server/db/search';
 import type { SessionUser } from '../auth/session';
-import { filterTeaching, filterWhere, onlyFilter, type ListFilters } from './list-filters';
+import {
+  FILTER_KEYS,
+  filterTeaching,
+  filterWhere,
+  onlyFilter,
+  type FilterKey,
+  type ListFilters,
+} from './list-filters';
 import { DENSE_SEARCH, resolveFilters, searchStrategy, type ResolvedFilters } from './list-filters-resolve';
 import { firstPageSource, pageIds, pageQuery, type PageSource } from './list-page';
 
@@ -85,7 +92,8 @@ export async function countFromDayCounts(
       inArray(c.refId, db.read.select({ id: table.id }).from(table).where(inArray(table.code, codes))),
     );
   } else {
-    // The whole list's total, asked by every list as it opens: one statement planned once (prepared).
+    // The whole list's total, asked by every list as it opens (on PostgreSQL, read in the page's one
+    // statement instead: listPage, decision 0067): one statement planned once (prepared).
     if (!after && !before) return wholeListTotal(db);
     conditions.push(eq(c.dimension, 'total'), eq(c.refId, 0));
   }
@@ -99,23 +107,20 @@ export async function countFromDayCounts(
   return row?.n ?? 0;
 }
 
-/** The filters of `f` that are set, besides the dates (and the order and the page). */
-function filtersSet(f: ListFilters): Array<[string, unknown]> {
-  const {
-    order: _order,
-    page: _page,
-    itemsPerPage: _size,
-    signalementAt: _dates,
-    ...rest
-  } = f as ListFilters & { page?: number; itemsPerPage?: number };
-  const unset = (value: unknown) =>
-    value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
-  return Object.entries(rest).filter(([, value]) => !unset(value));
+/**
+ * The filters of `f` that are set, besides the dates, as the planner knows them (list-filters.ts, `isSet`):
+ * the day counts, `isWholeList` and filterWhere agree on what is set (`exists` without `assignees` is not).
+ */
+function filtersSet(f: ListFilters): Array<[FilterKey, unknown]> {
+  return FILTER_KEYS.filter((key) => key !== 'signalementAt' && filterTeaching(key)!.isSet(f)).map((key) => [
+    key,
+    f[key],
+  ]);
 }
 
 /** Whether `f` lists every report: no filter, no dates (its total is wholeListTotal). */
-export function isWholeList(f: ListFilters): boolean {
-  return filtersSet(f).length === 0 && !f.signalementAt?.after && !f.signalementAt?.before;
+function isWholeList(f: ListFilters): boolean {
+  return filtersSet(f).length === 0 && !filterTeaching('signalementAt')!.isSet(f);
 }
 
 /**
@@ -313,9 +318,14 @@ export async function listPage<T = number[]>(
   ctx: ListContext,
   viewer: SessionUser,
   q: ListFilters & { page: number; itemsPerPage: number },
-  load: (page: PageSource) => Promise<LoadedPage<T>> = async (page) => ({
-    items: (await pageIds(ctx.db, page)) as T,
-  }),
+  load: (page: PageSource) => Promise<LoadedPage<T>> = async (page) => {
+    // The ids alone, and the total beside them when the page asks for it.
+    const [ids, total] = await Promise.all([
+      pageIds(ctx.db, page),
+      'name' in page && page.wholeTotal ? wholeListTotal(ctx.db) : undefined,
+    ]);
+    return total === undefined ? { items: ids as T } : { items: ids as T, total };
+  },
 ): Promise<{ items: T; total: ListTotal }> {
   const { db } = ctx;
   const cap = Math.min(
@@ -323,7 +333,7 @@ export async function listPage<T = number[]>(
     Math.max(LIST_COUNT_CAP, (q.page + MAX_PAGE_LINKS) * q.itemsPerPage),
   );
   const resolving = resolveFilters(ctx, q, viewer);
-  if (!q.search && db.dialect.pageInOneStatement && isWholeList(q)) {
+  if (db.dialect.pageInOneStatement && isWholeList(q)) {
     // The list as it opens, in one statement: its rows and the whole list's total, one snapshot.
     const first = firstPageSource(db, await resolving, viewer, q);
     if (first) {

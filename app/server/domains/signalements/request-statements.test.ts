@@ -59,8 +59,9 @@ describe.skipIf(!(await postgresAvailable()))('statements of one request on Post
       ['signalements_whole_list_total', 'sql'],
     ]);
     const first = await request({ url: '/api/signalements?order[code]=asc' });
-    expect(waves(first.sent).map(named)[1]).toEqual([
-      'signalements_list_page_and_total_of_first_page_code_asc',
+    expect(waves(first.sent).map(named)).toEqual([
+      ['signalements_session_check'],
+      ['signalements_list_page_and_total_of_first_page_code_asc'],
     ]);
   });
 
