@@ -15,6 +15,7 @@ import { firstPageSource, pageIds, pageQuery, type PageSource } from './list-pag
 import { resolveFilters } from './list-filters-resolve';
 import type { ListFilters } from './list-filters';
 import { loadListItems, loadListPage, pageStatement } from './list-row';
+import { loadSignalements } from './loader';
 import { listPage, wholeListTotal } from './queries';
 
 /**
@@ -232,6 +233,24 @@ describe.each(await testEngines())('report list rows on %s', (engine) => {
     for (const item of member) {
       const detail = await t.app.inject({ url: item['@id'], headers: { cookie } });
       expect(JSON.stringify(item)).toBe(detail.body);
+    }
+  });
+
+  it('reads one to three ids by statements of their own as a list of ids reads them (decisions 0066 and 0068)', async () => {
+    const { db } = t.ctx;
+    const ids = (
+      await db.rows<{ id: unknown }>(sql`select id from signalements order by id desc limit 5`)
+    ).map((row) => Number(row.id));
+    // Five ids: the list's statements; then one, two and three, in another order too, each its own.
+    const items = await loadListItems(db, { ids });
+    const reports = await loadSignalements(db, ids, PLAN_VIEWER);
+    expect(items).toHaveLength(5);
+    for (const few of [ids.slice(0, 1), ids.slice(1, 3), ids.slice(2, 5), [ids[4]!, ids[0]!, ids[2]!]]) {
+      const at = few.map((id) => ids.indexOf(id));
+      expect(await loadListItems(db, { ids: few }), JSON.stringify(few)).toEqual(at.map((i) => items[i]));
+      expect(await loadSignalements(db, few, PLAN_VIEWER), JSON.stringify(few)).toEqual(
+        at.map((i) => reports[i]),
+      );
     }
   });
 

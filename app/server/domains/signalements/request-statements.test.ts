@@ -128,6 +128,29 @@ describe.skipIf(!(await postgresAvailable()))('statements of one request on Post
       reportReads: 2,
     });
   });
+
+  it('a page of two or three reports: its rows by a statement for that many ids; four, by the list (decision 0068)', async () => {
+    for (let i = 0; i < 3; i++) await createReport(t, cookie);
+    const rowsOf = async (size: number) => {
+      const { sent } = await request({ url: `/api/signalements?itemsPerPage=${size}` });
+      return waves(sent).map(named).at(-1);
+    };
+    expect(await rowsOf(2)).toEqual([
+      'signalements_list_rows_of_two',
+      'signalements_load_assignees_of_two',
+      'signalements_load_subjects_of_two',
+    ]);
+    expect(await rowsOf(3)).toEqual([
+      'signalements_list_rows_of_three',
+      'signalements_load_assignees_of_three',
+      'signalements_load_subjects_of_three',
+    ]);
+    expect(await rowsOf(4)).toEqual([
+      'signalements_list_rows',
+      'signalements_load_assignees',
+      'signalements_load_subjects',
+    ]);
+  });
 });
 
 /** The statements between BEGIN and COMMIT of a create: the report, its links, its row and subjects read once (decision 0057), its search text, its history. */
