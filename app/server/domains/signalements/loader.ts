@@ -97,7 +97,7 @@ export function assigneeRows(db: ReadOnlyDatabase, orm: Orm, ids: (column: AnyCo
  * on the main thread: bounded by the ids); for more (the export's batches), built for db.read (on SQLite
  * a reader thread). Inside a transaction both run on it. One to three ids (a report opened, a page of one,
  * a filter matching two or three reports) have a statement of their own for each length, each id its own
- * parameter (`column = $id`, `column in ($id0, $id1…)`): for a list of unknown length PostgreSQL's generic
+ * parameter (`column = $id0`, `column in ($id0, $id1…)`): for a list of unknown length PostgreSQL's generic
  * plan assumes ten ids, and for one to three it found planning again cheaper, on every run (the list row's
  * nine tables: bind 2.7 ms at 1,000,000 reports, decision 0066; the subjects' and assignees' statements for
  * two or three ids, decision 0068); for a fixed number of keys the generic plan is the custom one, kept after
@@ -113,27 +113,17 @@ export async function forIds<R>(
   statement: (orm: Orm, ids: (column: AnyColumn) => SQL) => Preparable<R> & PromiseLike<Awaited<R>>,
 ): Promise<Awaited<R>> {
   if (ids.length > PREPARED_LOADER_IDS) return statement(db.read, (column) => inArray(column, ids));
-  if (ids.length === 1)
-    return db.prepared(
-      `${name}_of_one`,
-      (orm) => statement(orm, (column) => eq(column, sql.placeholder('id'))),
-      {
-        id: ids[0],
-      },
-    );
   const few = FEW_IDS[ids.length - 1];
   if (few) {
     const keys = ids.map((_, i) => `id${i}`);
+    const placeholders = keys.map((key) => sql.placeholder(key));
     return db.prepared(
       `${name}_of_${few}`,
       (orm) =>
-        statement(
-          orm,
-          (column) =>
-            sql`${column} in (${sql.join(
-              keys.map((key) => sql.placeholder(key)),
-              sql`, `,
-            )})`,
+        statement(orm, (column) =>
+          placeholders.length === 1
+            ? eq(column, placeholders[0]!)
+            : sql`${column} in (${sql.join(placeholders, sql`, `)})`,
         ),
       Object.fromEntries(ids.map((id, i) => [keys[i]!, id])),
     );
