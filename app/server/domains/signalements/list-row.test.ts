@@ -75,6 +75,20 @@ describe.each(await testEngines())('report list rows on %s', (engine) => {
     cookie = await t.login('liste@example.mg');
     // Two reports of the first page with assignees (one with two), so « Assigné à » is compared with values.
     const [first, second] = (await restPage()).json().member as Array<{ code: string }>;
+    // And the references compared both unset and set on that page whatever the demo drew (its codes are
+    // random, so the code order's page is too): the first report without level and channel, the second
+    // with both.
+    const { db } = t.ctx;
+    const { signalements: s, niveaux, canals } = db.t;
+    const [niveau] = await db.rows<{ id: unknown }>(sql`select min(id) as id from ${niveaux}`);
+    const [canal] = await db.rows<{ id: unknown }>(sql`select min(id) as id from ${canals}`);
+    await db.execute(
+      sql`update ${s} set niveau_id = null, canal_principal_id = null where ${s.code} = ${first!.code}`,
+    );
+    await db.execute(
+      sql`update ${s} set niveau_id = ${Number(niveau!.id)}, canal_principal_id = ${Number(canal!.id)}
+          where ${s.code} = ${second!.code}`,
+    );
     for (const [report, user] of [
       [first!.code, admin],
       [first!.code, other],
