@@ -5,21 +5,19 @@
 // entry point runs in a child process, as `npm start` does (docs/decisions/0019-durability.md).
 import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, testEngines, type TestDatabase } from '#tests/helpers/db';
-import { freePort } from '#tests/helpers/server-process';
+import { spawnServer } from '#tests/helpers/server-process';
 import { download, keepAliveClient } from '#tests/helpers/shutdown-clients';
 import { formatDataKey } from './crypto/cipher';
 import { seedDemo } from './db/seed/demo';
 import { createUser } from './domains/utilisateurs/service';
-
-const root = resolve(import.meta.dirname, '..');
 
 interface Child {
   process: ChildProcess;
@@ -29,30 +27,22 @@ interface Child {
 }
 
 async function startServer(dir: string, extra: Record<string, string> = {}): Promise<Child> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH,
-      DATABASE_URL: `file:${join(dir, 'db.sqlite')}`,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      ...extra,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  // The server as `npm start` runs it (the run's bundle): from the sources, through tsx, each start and each
+  // thread it starts compiled and loaded drizzle-orm again.
+  const server = await spawnServer({
+    DATABASE_URL: `file:${join(dir, 'db.sqlite')}`,
+    LOG_LEVEL: 'info',
+    ...extra,
   });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+  const port = Number(new URL(server.base).port);
+  const exited = new Promise<number | null>((done) => server.child.on('exit', (code) => done(code)));
   await expect
-    .poll(async () => (await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null))?.status, {
+    .poll(async () => (await fetch(`${server.base}/api/health`).catch(() => null))?.status, {
       timeout: 60_000,
       interval: 200,
     })
     .toBe(200);
-  return { process: child, port, output: () => output, exited };
+  return { process: server.child, port, output: server.output, exited };
 }
 
 /** A raw connection: what it received, and whether the server closed it. */
