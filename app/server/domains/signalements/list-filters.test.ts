@@ -3,7 +3,7 @@
 // filter the planner was never told about at run time either.
 import { describe, expect, it } from 'vitest';
 import { signalementListSchema } from '#shared/schemas/signalements';
-import { FILTER_KEYS, filterTeaching, LIST_FILTERS } from './list-filters';
+import { FILTER_KEYS, filterTeaching, LIST_FILTERS, onlyFilter } from './list-filters';
 
 describe('LIST_FILTERS', () => {
   it('has one entry for each filter of signalementListSchema, and only those', () => {
@@ -29,5 +29,28 @@ describe('LIST_FILTERS', () => {
     expect(counted.every((key) => filterTeaching(key)!.codes !== undefined)).toBe(true);
     expect(filterTeaching('search')!.dayCounts).toBeNull();
     expect(filterTeaching('signalementAt')!.dayCounts).toBe('days');
+  });
+
+  it('says a filter is the only one set as the filters themselves say what is set', () => {
+    expect(onlyFilter({ search: 'fonds' }, 'search')).toBe(true);
+    // Sorting and paging do not narrow the set, nor filters that set nothing: `exists[foo]=…` arrives as
+    // `exists: {}`, an empty list or search filters nothing.
+    expect(
+      onlyFilter(
+        {
+          search: 'fonds',
+          order: { code: 'asc' },
+          page: 2,
+          itemsPerPage: 50,
+          exists: {},
+          'subjects.code': [],
+        },
+        'search',
+      ),
+    ).toBe(true);
+    expect(onlyFilter({ 'subjects.code': ['FRAUDE'], search: '' }, 'subjects.code')).toBe(true);
+    expect(onlyFilter({ search: 'fonds', etat: 'ouvert' }, 'search')).toBe(false);
+    expect(onlyFilter({ search: 'fonds', exists: { assignees: false } }, 'search')).toBe(false);
+    expect(onlyFilter({ search: 'fonds', 'subjects.code': ['FRAUDE'] }, 'search')).toBe(false);
   });
 });

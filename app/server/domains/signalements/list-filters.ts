@@ -258,13 +258,13 @@ export function filterWhere(
   return kept.length > 0 ? and(...kept) : undefined;
 }
 
-/** Whether `key` is the only filter set (sorting and paging do not narrow the set). */
+/**
+ * Whether `key` is the only filter set, as each filter's `isSet` says (sorting and paging do not narrow the
+ * set; neither do `exists: {}`, an empty list or an empty search).
+ */
 export function onlyFilter(
   f: ListFilters & { page?: number; itemsPerPage?: number },
-  key: keyof ListFilters,
+  key: FilterKey,
 ): boolean {
-  const { order: _order, page: _page, itemsPerPage: _size, ...rest } = f;
-  return Object.entries(rest).every(
-    ([name, value]) => name === key || value === undefined || (Array.isArray(value) && value.length === 0),
-  );
+  return FILTER_KEYS.every((name) => name === key || !teaching(name).isSet(f));
 }
