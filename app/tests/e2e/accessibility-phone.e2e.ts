@@ -1,0 +1,4 @@
+// Accessibility on a phone: the screens and dialogs of tests/e2e/accessibility.ts.
+import { accessibilitySuite, VIEWPORTS } from './accessibility';
+
+accessibilitySuite(VIEWPORTS.phone);
