@@ -1,4 +1,5 @@
 import { globSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { testDeps } from './vitest.deps.ts';
 
@@ -13,12 +14,12 @@ const EXCLUDE = ['tests/e2e/**', 'node_modules/**'];
 
 /**
  * The test files that replace a module (vi.mock): each runs in a process of its own, since a module that an
- * earlier file of the same process loaded would escape the replacement. Found by reading the files, so a new
- * one needs no list kept by hand.
+ * earlier file of the same process loaded would escape the replacement. Found by reading the files (from
+ * this folder, wherever Vitest was started), so a new one needs no list kept by hand.
  */
-const MOCKING = INCLUDE.flatMap((pattern) => globSync(pattern, { exclude: EXCLUDE })).filter((file) =>
-  /\bvi\.(mock|doMock)\(/.test(readFileSync(file, 'utf8')),
-);
+const MOCKING = INCLUDE.flatMap((pattern) =>
+  globSync(pattern, { cwd: import.meta.dirname, exclude: EXCLUDE }),
+).filter((file) => /\bvi\s*\.\s*(mock|doMock)\b/.test(readFileSync(join(import.meta.dirname, file), 'utf8')));
 
 export default defineConfig({
   test: {
@@ -31,6 +32,10 @@ export default defineConfig({
     // at a time on a 2-core machine, which doubled the suite's time).
     maxWorkers: '100%',
     deps: testDeps,
+    // What a test stubs (vi.stubGlobal, vi.stubEnv) is put back after it: the next file of its process
+    // reads the same globals.
+    unstubGlobals: true,
+    unstubEnvs: true,
     projects: [
       {
         // A worker runs its files one after the other in one process, loading the server's modules once

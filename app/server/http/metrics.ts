@@ -1,7 +1,7 @@
 // Operations (README « Health and metrics »): /metrics in Prometheus' text format, for a scraper holding
 // METRICS_TOKEN (`Authorization: Bearer …`); without that setting the route answers 404. No session opens it
 // and no session is needed. Labels are route patterns and tRPC procedure names, never a URL with its ids or
-// search terms. One registry per application (tests build many).
+// search terms. One registry per application (tests build many), and one of the process's own figures.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -51,9 +51,22 @@ export function holdsMetricsToken(request: FastifyRequest, token: string | undef
   return header.startsWith('Bearer ') && sameSecret(header.slice('Bearer '.length), token);
 }
 
+/**
+ * The process's own figures (memory, event loop, collector), collected once per process: each collection
+ * keeps an event-loop delay monitor sampling every 10 ms and a collector observer for the life of the
+ * process, and a test process builds apps by the dozen, one test file after another.
+ */
+let processRegistry: Registry | undefined;
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
 export function registerMetrics(app: FastifyInstance, db: Database, config: Config) {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status'] as const;
   const requests = new Counter({
     name: 'http_requests_total',
@@ -117,6 +130,8 @@ export function registerMetrics(app: FastifyInstance, db: Database, config: Conf
     registers: [registry],
   });
 
+  // This application's figures and the process's: merged once every metric above exists (merge copies them).
+  const scraped = Registry.merge([processMetrics(), registry]);
   // Outside /api, so not no-store by its path: figures of the running server are for the scraper alone.
   app.get('/metrics', { config: { public: true, noStore: true, unqueued: true } }, async (request, reply) => {
     const token = config.METRICS_TOKEN;
@@ -142,6 +157,6 @@ export function registerMetrics(app: FastifyInstance, db: Database, config: Conf
     reads.set({ state: 'running' }, app.readGate.running);
     reads.set({ state: 'waiting' }, app.readGate.waiting);
     writes.set(app.readGate.writing);
-    return reply.type(registry.contentType).send(await registry.metrics());
+    return reply.type(scraped.contentType).send(await scraped.metrics());
   });
 }

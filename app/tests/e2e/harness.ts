@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { createUser } from '#server/domains/utilisateurs/service';
 import type { Clock } from '#server/context';
 import { start, type Running } from '#server/start';
-import { ADMIN, PASSWORD, signInByApi, useServerDatabase } from './sign-in';
+import { ADMIN, forgetAccounts, PASSWORD, signInByApi, useServerDatabase } from './sign-in';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
@@ -129,9 +129,17 @@ export async function startE2E(env: Record<string, string> = {}, clock?: Clock):
     throw new Error('Client non construit : lancez « npm run build » avant les tests navigateur.');
   }
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} absent : apt-get install chromium`);
+  forgetAccounts();
   const server = await startServer(env, clock);
   const { running } = server;
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  // A browser that does not start leaves no server behind: the next file of this process would share
+  // the process with it (its threads, its workers, its port).
+  const browser = await chromium
+    .launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
+    .catch(async (error: unknown) => {
+      await server.close().catch(() => undefined);
+      throw error;
+    });
   const contexts: BrowserContext[] = [];
   const errors: string[] = [];
   const allowed: Array<{ pattern: RegExp; seen: string[] }> = [];

@@ -14,20 +14,31 @@ export const PASSWORD = 'utilisateur-e2e-42';
 /** The database of this file's server (startServer), for forgetSteps. */
 let serverDb: Database | undefined;
 
-/** Called by startServer with its database: forgetSteps resets the accepted steps there. */
-export function useServerDatabase(db: Database): void {
-  serverDb = db;
-}
-
 /**
- * TOTP keys of the accounts enrolled through loginAs or signInByApi, per e-mail: each test file runs
- * in its own module scope with its own server, and an enrolment replaces the key it finds.
+ * TOTP keys of the accounts enrolled through loginAs or signInByApi, per e-mail, on this file's server (an
+ * enrolment replaces the key it finds).
  */
 const totpKeys = new Map<string, Uint8Array>();
 const keyName = (_page: Page, email: string) => email.toLowerCase();
 /** The last step handed out per e-mail: the server accepts each TOTP step once, in increasing order. */
 const handedSteps = new Map<string, number>();
 const stepNow = () => Math.floor(Date.now() / 30_000);
+
+/** Called by startServer with its database: forgetSteps resets the accepted steps there. */
+export function useServerDatabase(db: Database): void {
+  serverDb = db;
+}
+
+/**
+ * Called as a test file starts its server (startE2E): its accounts are new, and the keys and steps of the
+ * previous file of this process (test files share their worker's modules, README « Test ») are forgotten,
+ * or steps handed out in the same 30 seconds would leave this file's first log-in without a code.
+ */
+export function forgetAccounts(): void {
+  serverDb = undefined;
+  totpKeys.clear();
+  handedSteps.clear();
+}
 
 /**
  * A code of the authenticator app of an account enrolled in this server through the browser that the

@@ -16,6 +16,8 @@ export default defineConfig({
     // browser (harness.ts) and shares no state with the others, and the server's modules are loaded once per
     // worker instead of once per file (the browser tests 556 → 498 s on the 2-core machine).
     isolate: false,
+    unstubGlobals: true,
+    unstubEnvs: true,
     deps: testDeps,
     // Each file starts its own server and browser; two at a time fits the 2-core CI machine.
     maxWorkers: 2,

@@ -85,10 +85,22 @@ export async function createTestApp(
     // Threads read the test's own key, as the server's read the configured one.
     keySettings: { ...config, DATA_KEY: formatDataKey(tdb.dataKey) },
   });
-  const app = await buildApp({ ctx, webRoot: env.WEB_ROOT });
-  const answers = validateAnswers(app);
-  await options.beforeReady?.(app);
-  await app.ready();
+  const { app, answers } = await (async () => {
+    let built: FastifyInstance | undefined;
+    try {
+      built = await buildApp({ ctx, webRoot: env.WEB_ROOT });
+      const checked = validateAnswers(built);
+      await options.beforeReady?.(built);
+      await built.ready();
+      return { app: built, answers: checked };
+    } catch (error) {
+      // Nothing of a test app that did not start is left to the next file of this process.
+      await built?.close().catch(() => undefined);
+      await ctx.tasks?.close().catch(() => undefined);
+      await tdb.drop().catch(() => undefined);
+      throw error;
+    }
+  })();
   const keys = new Map<string, Uint8Array>();
   /** The last TOTP step handed out per user: the server accepts each step once, in increasing order. */
   const handedSteps = new Map<string, number>();
@@ -175,9 +187,17 @@ export async function createTestApp(
       return code;
     },
     async close() {
-      await app.close();
-      await ctx.tasks?.close();
-      await tdb.drop();
+      // Each step even when one before it fails: the next test file of this process (README « Test »)
+      // must not find this app's threads, workers or database still there.
+      try {
+        await app.close();
+      } finally {
+        try {
+          await ctx.tasks?.close();
+        } finally {
+          await tdb.drop();
+        }
+      }
       if (answers.mismatches.length > 0) {
         throw new Error(`Réponses hors du document OpenAPI :\n${answers.mismatches.join('\n')}`);
       }

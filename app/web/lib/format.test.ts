@@ -19,7 +19,9 @@ function inTimeZone(tz: string): void {
   process.env.TZ = tz;
 }
 afterEach(() => {
-  process.env.TZ = originalTz;
+  // Unset again when it was: assigning undefined would set the text « undefined » (read as UTC).
+  if (originalTz === undefined) delete process.env.TZ;
+  else process.env.TZ = originalTz;
 });
 
 const NBSP = '\u00a0';

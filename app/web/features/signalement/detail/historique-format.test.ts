@@ -6,7 +6,9 @@ beforeEach(() => {
   process.env.TZ = 'Indian/Antananarivo';
 });
 afterEach(() => {
-  process.env.TZ = originalTz;
+  // Unset again when it was: assigning undefined would set the text « undefined » (read as UTC).
+  if (originalTz === undefined) delete process.env.TZ;
+  else process.env.TZ = originalTz;
 });
 
 describe('history entries', () => {
