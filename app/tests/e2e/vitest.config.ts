@@ -13,8 +13,9 @@ export default defineConfig({
     expect: { poll: { timeout: 10_000, interval: 100 } },
     pool: 'forks',
     // A worker runs its files one after the other in one process: each file starts its own server and
-    // browser (harness.ts) and shares no state with the others, and the server's modules are loaded once per
-    // worker instead of once per file (the browser tests 556 → 498 s on the 2-core machine).
+    // browser (harness.ts, which forgets the previous file's accounts), and the server's modules are loaded
+    // once per worker instead of once per file (README « Test »: the browser tests' CPU 5 min 18 s → 4 min
+    // 5 s and 4 min 26 s on the 2-core machine; their time moves with its load).
     isolate: false,
     unstubGlobals: true,
     unstubEnvs: true,
