@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, testEngines, type TestDatabase } from '#tests/helpers/db';
-import { spawnServer } from '#tests/helpers/server-process';
+import { spawnServer, waitHealthy } from '#tests/helpers/server-process';
 import { download, keepAliveClient } from '#tests/helpers/shutdown-clients';
 import { formatDataKey } from './crypto/cipher';
 import { seedDemo } from './db/seed/demo';
@@ -34,15 +34,9 @@ async function startServer(dir: string, extra: Record<string, string> = {}): Pro
     LOG_LEVEL: 'info',
     ...extra,
   });
-  const port = Number(new URL(server.base).port);
   const exited = new Promise<number | null>((done) => server.child.on('exit', (code) => done(code)));
-  await expect
-    .poll(async () => (await fetch(`${server.base}/api/health`).catch(() => null))?.status, {
-      timeout: 60_000,
-      interval: 200,
-    })
-    .toBe(200);
-  return { process: server.child, port, output: server.output, exited };
+  await waitHealthy(server, 60_000);
+  return { process: server.child, port: Number(new URL(server.base).port), output: server.output, exited };
 }
 
 /** A raw connection: what it received, and whether the server closed it. */
