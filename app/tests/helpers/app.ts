@@ -69,34 +69,36 @@ export async function createTestApp(
   options: TestAppOptions = {},
 ): Promise<TestApp> {
   const tdb = await createTestDatabase(engine);
-  await seed(tdb.db);
-  // As the server's first start leaves it: a verifier of the key in use (the health check reads it).
-  await tdb.db.transaction((tx) =>
-    tx.insert(tdb.db.t.dataKeyCheck).values({ verifier: verifierOf(tdb.cipher) }),
-  );
-  const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: tdb.url, TRUST_PROXY: 'true', ...env });
-  // As the server's start does: the database's day counts follow APP_TIMEZONE (a no-op for the default).
-  await syncBusinessCalendar(tdb.db, config.APP_TIMEZONE);
-  const ctx = createAppContext(config, {
-    db: tdb.db,
-    cipher: tdb.cipher,
-    taskThreads: options.taskThreads ?? Math.min(1, tdb.db.readThreads),
-    ...(options.clock ? { clock: options.clock } : {}),
-    // Threads read the test's own key, as the server's read the configured one.
-    keySettings: { ...config, DATA_KEY: formatDataKey(tdb.dataKey) },
-  });
-  const { app, answers } = await (async () => {
+  const { app, answers, ctx, config } = await (async () => {
     let built: FastifyInstance | undefined;
+    let ctx: AppContext | undefined;
     try {
+      await seed(tdb.db);
+      // As the server's first start leaves it: a verifier of the key in use (the health check reads it).
+      await tdb.db.transaction((tx) =>
+        tx.insert(tdb.db.t.dataKeyCheck).values({ verifier: verifierOf(tdb.cipher) }),
+      );
+      const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: tdb.url, TRUST_PROXY: 'true', ...env });
+      // As the server's start does: the database's day counts follow APP_TIMEZONE (a no-op for the default).
+      await syncBusinessCalendar(tdb.db, config.APP_TIMEZONE);
+      ctx = createAppContext(config, {
+        db: tdb.db,
+        cipher: tdb.cipher,
+        taskThreads: options.taskThreads ?? Math.min(1, tdb.db.readThreads),
+        ...(options.clock ? { clock: options.clock } : {}),
+        // Threads read the test's own key, as the server's read the configured one.
+        keySettings: { ...config, DATA_KEY: formatDataKey(tdb.dataKey) },
+      });
       built = await buildApp({ ctx, webRoot: env.WEB_ROOT });
       const checked = validateAnswers(built);
       await options.beforeReady?.(built);
       await built.ready();
-      return { app: built, answers: checked };
+      return { app: built, answers: checked, ctx, config };
     } catch (error) {
-      // Nothing of a test app that did not start is left to the next file of this process.
+      // Nothing of a test app that did not start (its seed, its app or its threads) is left to the next
+      // file of this process.
       await built?.close().catch(() => undefined);
-      await ctx.tasks?.close().catch(() => undefined);
+      await ctx?.tasks?.close().catch(() => undefined);
       await tdb.drop().catch(() => undefined);
       throw error;
     }
