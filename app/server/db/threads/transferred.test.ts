@@ -1,5 +1,7 @@
 // The serving thread returns the memory of the buffers a thread hands it once they are dropped, as more
 // arrive (transferred.ts): without it, an export's 26 MB of chunks stayed in the process until its end.
+import { runInNewContext } from 'node:vm';
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { RELEASE_BYTES, Transferred } from './transferred';
 
@@ -34,5 +36,21 @@ describe('buffers received from a thread', () => {
     expect(kept.every((chunk, i) => chunk.byteLength === CHUNK && chunk[0] === i && chunk.at(-1) === i)).toBe(
       true,
     );
+  });
+
+  it("leaves V8's collector out of the contexts and threads made after it", async () => {
+    // A process started with --expose-gc exposes it everywhere: nothing to check there.
+    if (typeof (globalThis as { gc?: unknown }).gc === 'function') return;
+    new Transferred().received(RELEASE_BYTES);
+    expect(runInNewContext('typeof gc')).toBe('undefined');
+    const thread = new Worker('require("node:worker_threads").parentPort.postMessage(typeof gc)', {
+      eval: true,
+    });
+    const seen = await new Promise((resolve, reject) => {
+      thread.once('message', resolve);
+      thread.once('error', reject);
+    });
+    await thread.terminate();
+    expect(seen).toBe('undefined');
   });
 });

@@ -22,8 +22,13 @@ function collector(): Collect | null {
   if (collect === undefined) {
     try {
       setFlagsFromString('--expose-gc');
-      const gc: unknown = runInNewContext('gc');
-      collect = typeof gc === 'function' ? (gc as Collect) : null;
+      try {
+        const gc: unknown = runInNewContext('gc');
+        collect = typeof gc === 'function' ? (gc as Collect) : null;
+      } finally {
+        // Only this context gets it: contexts and threads made later (the export's, the readers') do not.
+        setFlagsFromString('--no-expose-gc');
+      }
     } catch {
       collect = null;
     }

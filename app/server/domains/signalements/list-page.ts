@@ -72,7 +72,8 @@ export function firstPageSource(
   if (q.page !== 1 || q.itemsPerPage !== PAGE_SIZE_SIGNALEMENTS) return null;
   if (filterWhere(db, r, { mode: 'page', searchStrategy: 'index', viewer }) !== undefined) return null;
   const [field, direction] = Object.entries(q.order ?? {})[0] ?? ['signalementAt', 'desc'];
-  const orderName = ORDER_NAMES[field];
+  // Own keys only: an order the schema did not check (« constructor ») is no index's.
+  const orderName = Object.hasOwn(ORDER_NAMES, field) ? ORDER_NAMES[field] : undefined;
   if (!orderName) return null;
   const dir = direction === 'asc' ? 'asc' : 'desc';
   const order = () => orderBy(db, { [field]: dir } as ListFilters['order']);

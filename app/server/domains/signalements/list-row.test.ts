@@ -182,6 +182,9 @@ describe.each(await testEngines())('report list rows on %s', (engine) => {
     expect(await sourceOf({}, { ...first, page: 2 })).toBeNull();
     expect(await sourceOf({}, { ...first, itemsPerPage: 100 })).toBeNull();
     expect(await sourceOf({}, { ...first, order: { 'partenaire.designation': 'asc' } })).toBeNull();
+    // An order the schema would have refused, named after what every object inherits: no index's either.
+    const inherited = { constructor: 'asc' } as unknown as ListFilters['order'];
+    expect(await sourceOf({}, { ...first, order: inherited })).toBeNull();
   });
 
   it('reads the subjects and assignees again by the rows’ ids when a write moved a first page between its statements', async () => {
