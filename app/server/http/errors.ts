@@ -3,16 +3,8 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ZodError } from 'zod';
 import '#shared/schemas/zod-french';
-import { isConnectionLost } from '../db/connection-lost';
-import {
-  answerFields,
-  DomainError,
-  domainErrorOf,
-  HTTP_STATUS,
-  HttpError,
-  MESSAGES,
-  unavailable,
-} from '../errors';
+import { retryableFault } from '../db/connection-lost';
+import { answerFields, DomainError, domainErrorOf, HTTP_STATUS, HttpError, MESSAGES } from '../errors';
 
 /** Fastify's own 4xx (bad JSON, body too large, unknown media type…) answered in French. */
 const FRENCH_BY_STATUS: Partial<Record<number, string>> = {
@@ -40,10 +32,11 @@ export function registerErrorHandler(app: FastifyInstance) {
     // A 4xx of the request itself (its body cut off by the client: Fastify's 400 « aborted », ECONNRESET)
     // names a socket error too, but the socket is the client's, not the database's.
     const ownRequest = typeof (error as { statusCode?: unknown }).statusCode === 'number';
-    if (!ownRequest && isConnectionLost(error)) {
+    const fault = ownRequest ? null : retryableFault(error);
+    if (fault) {
       // Not a fault of this request: it may be sent again (a create with its Idempotency-Key).
-      request.log.warn({ err: error }, 'database unreachable: 503');
-      error = unavailable();
+      request.log.warn({ err: error }, fault.log);
+      error = fault.answer;
     }
     if (error instanceof DomainError) {
       // Damaged or swapped data is worth an administrator's look: logged with the row's key, never its value.

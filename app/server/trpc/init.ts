@@ -2,8 +2,8 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
 import { ROLE_ADMIN } from '#shared/constants';
 import type { RequestContext } from '../context';
-import { isConnectionLost } from '../db/connection-lost';
-import { answerFields, DomainError, domainErrorOf, MESSAGES, TRPC_CODE, unavailable } from '../errors';
+import { retryableFault } from '../db/connection-lost';
+import { answerFields, DomainError, domainErrorOf, MESSAGES, TRPC_CODE } from '../errors';
 import { twoFactorStep } from '../domains/auth/two-factor-step';
 import { refuseHostileInput } from '../http/input-guard';
 
@@ -72,10 +72,11 @@ const mapErrors = t.middleware(async ({ ctx, next, path }) => {
   const result = await next();
   if (!result.ok) {
     let cause = domainErrorOf(result.error.cause) ?? result.error.cause;
-    if (isConnectionLost(cause)) {
-      // The database cannot be reached: 503, to be tried again (docs/decisions/0019-durability.md).
-      ctx.req.log.warn({ err: cause, path }, 'database unreachable: 503');
-      cause = unavailable();
+    const fault = retryableFault(cause);
+    if (fault) {
+      // The database cannot answer now: 503, to be tried again (docs/decisions/0019-durability.md).
+      ctx.req.log.warn({ err: cause, path }, fault.log);
+      cause = fault.answer;
     }
     if (cause instanceof DomainError) {
       if (cause.kind === 'unreadable')

@@ -47,6 +47,12 @@ export class Transferred {
     this.since += bytes;
     if (this.since < RELEASE_BYTES) return;
     this.since = 0;
-    collector()?.({ type: 'minor' });
+    try {
+      collector()?.({ type: 'minor' });
+    } catch {
+      // Called from a thread's message listener: a collector that fails is not asked again, and the
+      // export goes on as where there is none.
+      collect = null;
+    }
   }
 }
