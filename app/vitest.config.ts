@@ -32,10 +32,11 @@ export default defineConfig({
     // at a time on a 2-core machine, which doubled the suite's time).
     maxWorkers: '100%',
     deps: testDeps,
-    // What a test stubs (vi.stubGlobal, vi.stubEnv) is put back after it: the next file of its process
-    // reads the same globals.
+    // What a test stubs (vi.stubGlobal, vi.stubEnv) is put back before the next test, and at the end of its
+    // file (tests/put-back.ts): the next file of its process reads the same globals.
     unstubGlobals: true,
     unstubEnvs: true,
+    setupFiles: ['tests/put-back.ts'],
     projects: [
       {
         // A worker runs its files one after the other in one process, loading the server's modules once

@@ -17,8 +17,10 @@ export default defineConfig({
     // once per worker instead of once per file (README « Test »: the browser tests' CPU 5 min 18 s → 4 min
     // 5 s and 4 min 26 s on the 2-core machine; their time moves with its load).
     isolate: false,
+    // Stubs put back before each test and at the end of each file (tests/put-back.ts).
     unstubGlobals: true,
     unstubEnvs: true,
+    setupFiles: ['tests/put-back.ts'],
     deps: testDeps,
     // Each file starts its own server and browser; two at a time fits the 2-core CI machine.
     maxWorkers: 2,
