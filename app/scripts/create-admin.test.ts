@@ -8,19 +8,24 @@ import { createAppContext } from '#server/context';
 import { openDatabase } from '#server/db/client';
 import { login } from '#server/domains/auth/service';
 import { findUserByEmail } from '#server/domains/utilisateurs/service';
+import { bundleScripts } from '#tests/helpers/script-bundle';
 
 const root = resolve(import.meta.dirname, '..');
 const dir = mkdtempSync(join(tmpdir(), 'signalements-cli-'));
 const url = `file:${join(dir, 'cli.db')}`;
+const script = await bundleScripts(['scripts/create-admin.ts']);
 const run = (...args: string[]) =>
-  execFileSync(process.execPath, ['--import', 'tsx', 'scripts/create-admin.ts', ...args], {
+  execFileSync(process.execPath, [...script.argv('scripts/create-admin.ts'), ...args], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: url },
     encoding: 'utf8',
   });
 
 describe('npm run user:create-admin', () => {
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+    script.remove();
+  });
 
   it('creates an administrator with a generated password that logs in, then resets it', async () => {
     const created = run('--email', 'Chef@Example.mg', '--name', 'Chef de cellule');

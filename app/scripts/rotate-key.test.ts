@@ -6,7 +6,14 @@ import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PG_ADMIN_URL, testEngines } from '#tests/helpers/db';
-import { killHard, spawnServer, waitHealthy, type ServerProcess } from '#tests/helpers/server-process';
+import { bundleScripts } from '#tests/helpers/script-bundle';
+import {
+  killHard,
+  serverArgv,
+  spawnServer,
+  waitHealthy,
+  type ServerProcess,
+} from '#tests/helpers/server-process';
 import { formatDataKey, generateDataKey, parseDataKey } from '#server/crypto/cipher';
 
 const root = resolve(import.meta.dirname, '..');
@@ -20,13 +27,16 @@ const env = (extra: Record<string, string> = {}) => ({
   NEW_DATA_KEY: '',
   ...extra,
 });
+const script = await bundleScripts(['scripts/rotate-key.ts']);
 const run = (args: string[], extra: Record<string, string> = {}) =>
-  spawnSync(process.execPath, ['--import', 'tsx', 'scripts/rotate-key.ts', ...args], {
+  spawnSync(process.execPath, [...script.argv('scripts/rotate-key.ts'), ...args], {
     cwd: root,
     env: env(extra),
     encoding: 'utf8',
     timeout: 60_000,
   });
+
+afterAll(() => script.remove());
 
 describe('npm run db:rotate-key', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -72,7 +82,7 @@ describe('npm run db:rotate-key', () => {
   });
 
   it('makes the server refuse to start with the old key: one French line on stderr, exit code 1', () => {
-    const res = spawnSync(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+    const res = spawnSync(process.execPath, serverArgv(), {
       cwd: root,
       env: env({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' }),
       encoding: 'utf8',

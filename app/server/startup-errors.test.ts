@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { postgresAvailable } from '#tests/helpers/db';
+import { serverArgv } from '#tests/helpers/server-process';
 import { describeDatabase, explainStartupFailure } from './startup-errors';
 
 const root = resolve(import.meta.dirname, '..');
@@ -22,7 +23,7 @@ interface Outcome {
 /** Runs the server with these settings; a server that wrongly starts is killed after 60 s. */
 function run(env: Record<string, string>): Promise<Outcome> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+    const child = spawn(process.execPath, serverArgv(), {
       cwd: root,
       env: { PATH: process.env.PATH, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'silent', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -22,13 +22,19 @@ export interface ServerProcess {
 }
 
 /** Starts the server with these settings (PORT, HOST and PUBLIC_URL are set here); does not wait for it. */
+/**
+ * The arguments of `node` that run the server: as the build bundles it, when the test run bundled it
+ * (tests/server-bundle.ts), else its sources through tsx. Run from the project's root.
+ */
+export function serverArgv(): string[] {
+  const bundle = process.env.SERVER_BUNDLE_DIR;
+  return bundle ? [resolve(bundle, 'index.mjs')] : ['--import', 'tsx', 'server/index.ts'];
+}
+
 export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  // The server as the build bundles it, when the test run bundled it (tests/server-bundle.ts); else its sources.
-  const bundle = process.env.SERVER_BUNDLE_DIR;
-  const entry = bundle ? [resolve(bundle, 'index.mjs')] : ['--import', 'tsx', 'server/index.ts'];
-  const child = spawn(process.execPath, entry, {
+  const child = spawn(process.execPath, serverArgv(), {
     cwd: root,
     env: {
       PATH: process.env.PATH,
