@@ -13,7 +13,7 @@ import { seed } from '#server/db/seed/index';
 import type { SessionUser } from '#server/domains/auth/session';
 import { createUser } from '#server/domains/utilisateurs/service';
 import { validateAnswers, type AnswerValidation } from './answer-validation';
-import { createTestDatabase } from './db';
+import { createTestDatabase, type TestDatabase } from './db';
 
 export const TEST_PASSWORD = 'mot-de-passe-de-test-42';
 
@@ -63,6 +63,22 @@ export interface TestAppOptions {
   clock?: Clock;
 }
 
+/**
+ * Closes what a test app holds: its app, its task threads, its database. Each step even when one before it
+ * fails: the next test file of this process (README « Test ») must not find them still there.
+ */
+async function release(app: FastifyInstance | undefined, ctx: AppContext | undefined, tdb: TestDatabase) {
+  try {
+    await app?.close();
+  } finally {
+    try {
+      await ctx?.tasks?.close();
+    } finally {
+      await tdb.drop();
+    }
+  }
+}
+
 export async function createTestApp(
   engine: Engine,
   env: Record<string, string> = {},
@@ -97,9 +113,7 @@ export async function createTestApp(
     } catch (error) {
       // Nothing of a test app that did not start (its seed, its app or its threads) is left to the next
       // file of this process.
-      await built?.close().catch(() => undefined);
-      await ctx?.tasks?.close().catch(() => undefined);
-      await tdb.drop().catch(() => undefined);
+      await release(built, ctx, tdb).catch(() => undefined);
       throw error;
     }
   })();
@@ -189,17 +203,7 @@ export async function createTestApp(
       return code;
     },
     async close() {
-      // Each step even when one before it fails: the next test file of this process (README « Test »)
-      // must not find this app's threads, workers or database still there.
-      try {
-        await app.close();
-      } finally {
-        try {
-          await ctx.tasks?.close();
-        } finally {
-          await tdb.drop();
-        }
-      }
+      await release(app, ctx, tdb);
       if (answers.mismatches.length > 0) {
         throw new Error(`Réponses hors du document OpenAPI :\n${answers.mismatches.join('\n')}`);
       }

@@ -21,7 +21,6 @@ export interface ServerProcess {
   output(): string;
 }
 
-/** Starts the server with these settings (PORT, HOST and PUBLIC_URL are set here); does not wait for it. */
 /**
  * The arguments of `node` that run the server: as the build bundles it, when the test run bundled it
  * (tests/server-bundle.ts), else its sources through tsx. Run from the project's root.
@@ -31,6 +30,7 @@ export function serverArgv(): string[] {
   return bundle ? [resolve(bundle, 'index.mjs')] : ['--import', 'tsx', 'server/index.ts'];
 }
 
+/** Starts the server with these settings (PORT, HOST and PUBLIC_URL are set here); does not wait for it. */
 export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
